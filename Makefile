@@ -1,0 +1,36 @@
+# Two entry points: `make run` (set up and start the bot) and `make check` (set up and run lint, types, tests).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run check setup lint types test bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m bot
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+types: $(STAMP)
+	$(VENV)/bin/mypy bot cogs
+
+test: $(STAMP)
+	$(VENV)/bin/pytest -q
+
+check: lint types test
+
+bench: $(STAMP)
+	$(PY) bench/rules.py
+	$(PY) bench/store.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,1 @@
+"""Draw Steel combat bot for Discord."""

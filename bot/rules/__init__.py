@@ -1,0 +1,1 @@
+"""The pure Draw Steel rules core: no discord, no I/O, randomness injected."""
