@@ -41,7 +41,7 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 def from_data(tp: Any, data: Any) -> Any:
-    """Rebuild a value of type `tp` from data made by `to_data`; missing dataclass fields take their defaults."""
+    """Rebuild a value of type `tp` from `to_data` output; missing dataclass fields take their defaults."""
     origin = get_origin(tp)
     if origin in (Union, types.UnionType):
         args = get_args(tp)
@@ -89,14 +89,13 @@ def from_data(tp: Any, data: Any) -> Any:
                 if f.name in data and f.init
             }
             return tp(**kwargs)
-        if tp is float and isinstance(data, int) and not isinstance(data, bool):
+        if isinstance(data, bool) and tp is not bool:
+            raise TypeError(f"expected {tp.__name__}, got bool")
+        if tp is float and isinstance(data, int):
             return float(data)
-        if tp is int and isinstance(data, int) and not isinstance(data, bool):
-            return data
         if isinstance(data, tp):
             return data
-        if tp in (str, int, float, bool):
-            raise TypeError(f"expected {tp.__name__}, got {type(data).__name__}")
+        raise TypeError(f"expected {tp.__name__}, got {type(data).__name__}")
     return data
 
 

@@ -1,0 +1,85 @@
+"""The codec that turns rules-core state into the JSON data the store keeps."""
+
+from __future__ import annotations
+
+import enum
+import json
+from dataclasses import dataclass, field
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.rules.codec import from_data, load, to_data
+
+
+class Colour(enum.Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+@dataclass(frozen=True, slots=True)
+class Leaf:
+    name: str
+    colour: Colour
+    weight: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Tree:
+    leaves: tuple[Leaf, ...]
+    by_id: dict[str, Leaf] = field(default_factory=dict)
+    parent: Leaf | None = None
+    pair: tuple[int, str] = (0, "")
+    tags: frozenset[str] = frozenset()
+    count: int = 0
+
+
+leaves = st.builds(
+    Leaf,
+    name=st.text(max_size=8),
+    colour=st.sampled_from(Colour),
+    weight=st.floats(allow_nan=False, allow_infinity=False),
+)
+trees = st.builds(
+    Tree,
+    leaves=st.lists(leaves, max_size=4).map(tuple),
+    by_id=st.dictionaries(st.text(max_size=4), leaves, max_size=3),
+    parent=st.none() | leaves,
+    pair=st.tuples(st.integers(), st.text(max_size=4)),
+    tags=st.frozensets(st.text(max_size=4), max_size=3),
+    count=st.integers(),
+)
+
+
+@given(trees)
+def test_round_trip_through_json(tree: Tree) -> None:
+    data = json.loads(json.dumps(to_data(tree)))
+    assert load(Tree, data) == tree
+
+
+def test_missing_fields_take_defaults() -> None:
+    assert load(Tree, {"leaves": []}) == Tree(leaves=())
+
+
+def test_enums_are_stored_by_value() -> None:
+    assert to_data(Leaf("a", Colour.BLUE)) == {"name": "a", "colour": "blue", "weight": 1.0}
+
+
+def test_an_int_is_accepted_for_a_float() -> None:
+    assert load(Leaf, {"name": "a", "colour": "red", "weight": 2}).weight == 2.0
+
+
+@pytest.mark.parametrize(
+    ("tp", "data"),
+    [
+        (Leaf, ["not", "a", "mapping"]),
+        (Leaf, {"name": 3, "colour": "red"}),
+        (Leaf, {"name": "a", "colour": "green"}),
+        (int, True),
+        (tuple[int, str], [1]),
+    ],
+)
+def test_wrong_shapes_are_refused(tp: object, data: object) -> None:
+    with pytest.raises((TypeError, ValueError)):
+        from_data(tp, data)
