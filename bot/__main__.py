@@ -1,0 +1,102 @@
+"""`python -m bot`: validate settings, open the store, run the bot until SIGTERM/SIGINT.
+
+Exit codes: 0 after a clean stop, 2 for a configuration problem (bad/missing token, unusable database URL,
+a store that will not open, a token Discord rejects) — always with exactly one line on stderr.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+from typing import Any
+
+import discord
+
+from bot.client import apply_endpoints, create_bot, open_store
+from bot.log import RedactingFilter, configure_logging
+from bot.settings import Settings, SettingsError, ensure_database_folder, load_settings
+
+log = logging.getLogger("bot")
+
+EXIT_CONFIG = 2
+
+
+class StartupError(Exception):
+    """A problem that stops the bot before it runs; `str(error)` is the one line to print."""
+
+
+def _fail(message: str, secret: str | None = None) -> int:
+    line = message.splitlines()[0] if message else "the bot could not start"
+    if secret:
+        line = RedactingFilter([secret]).redact(line)
+    print(f"error: {line}", file=sys.stderr)
+    return EXIT_CONFIG
+
+
+async def _open_store(settings: Settings) -> Any:
+    ensure_database_folder(settings.database_url)
+    try:
+        return await open_store(settings.database_url)
+    except Exception as error:  # any failure to open is a configuration problem: one line, exit 2
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise StartupError(
+            f"the database at DATABASE_URL could not be opened ({reason[:200]}): check the URL, that the "
+            "server is running and the credentials are right"
+        ) from None
+
+
+async def _run(settings: Settings) -> None:
+    store = await _open_store(settings)
+    try:
+        bot = create_bot(settings, store=store)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stop.set)
+        async with bot:
+            runner = asyncio.create_task(bot.start(settings.token), name="bot.start")
+            stopper = asyncio.create_task(stop.wait(), name="stop-signal")
+            done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            if runner in done:
+                stopper.cancel()
+                try:
+                    runner.result()
+                except discord.LoginFailure:
+                    raise StartupError(
+                        "Discord rejected DISCORD_TOKEN: reset the token on the Bot page at "
+                        "https://discord.com/developers/applications and put the new one in .env"
+                    ) from None
+                except discord.PrivilegedIntentsRequired:
+                    raise StartupError("Discord refused the gateway intents; this bot needs none") from None
+                return
+            log.info("stop signal received; shutting down")
+            await bot.close()
+            with contextlib.suppress(asyncio.CancelledError):
+                await runner
+    finally:
+        await store.close()
+        log.info("stopped")
+
+
+def main() -> int:
+    try:
+        settings = load_settings()
+    except SettingsError as error:
+        return _fail(str(error))
+    configure_logging(settings.log_level, secrets=[settings.token])
+    apply_endpoints(settings)
+    try:
+        asyncio.run(_run(settings))
+    except (SettingsError, StartupError) as error:
+        return _fail(str(error), settings.token)
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

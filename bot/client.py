@@ -1,0 +1,161 @@
+"""Build the bot: `create_bot(settings, *, store=None, dice=None)`.
+
+The bot has minimal intents (guilds only, nothing privileged), pings nobody by default, and in `setup_hook`
+opens the store (unless one was injected), loads every module in `COGS`, and syncs the slash commands —
+globally, and to `DEV_GUILD_ID` at once when set. New command families plug in by adding their module to
+`COGS` (docs/dev/bot.md).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Protocol, cast
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+from bot.error_hook import BotTree, log_outcome, stamp
+from bot.rules.dice import Dice, SystemDice
+from bot.settings import Settings
+
+log = logging.getLogger("bot.client")
+
+#: Every cog module the bot loads, in order. Add new command families here.
+COGS: tuple[str, ...] = (
+    "cogs.dice",
+    "cogs.meta",
+)
+
+
+class StoreLike(Protocol):
+    """What the bot itself needs from `bot.store.Store` (cogs use the full API)."""
+
+    async def close(self) -> None: ...
+
+
+def intents() -> discord.Intents:
+    """Guilds only: slash commands and components need nothing else (no members, no message content)."""
+    result = discord.Intents.none()
+    result.guilds = True
+    return result
+
+
+class DrawSteelBot(commands.Bot):
+    """The bot. Cogs reach `bot.settings`, `bot.store` and `bot.dice` through `interaction.client`."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        store: Any = None,
+        dice: Dice | None = None,
+        cogs: tuple[str, ...] = COGS,
+        **options: Any,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=intents(),
+            allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=BotTree,
+            allowed_contexts=app_commands.AppCommandContext(
+                guild=True, dm_channel=False, private_channel=False
+            ),
+            allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
+            **options,
+        )
+        self.settings = settings
+        self.store: Any = store
+        self._owns_store = store is None
+        self.dice: Dice = dice if dice is not None else SystemDice()
+        self.cog_modules = cogs
+        self.synced: list[app_commands.AppCommand] = []
+
+    async def setup_hook(self) -> None:
+        if self.store is None:
+            self.store = await open_store(self.settings.database_url)
+        for module in self.cog_modules:
+            await self.load_extension(module)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Sync globally; with `DEV_GUILD_ID`, also copy every command to that guild so it shows at once."""
+        self.synced = await self.tree.sync()
+        log.info("synced %d global commands", len(self.synced))
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to DEV_GUILD_ID %s", len(synced), guild_id)
+
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction[Any], command: app_commands.Command[Any, ..., Any] | Any
+    ) -> None:
+        stamp(interaction)
+        log_outcome(interaction, "ok")
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            store, self.store = self.store, None
+            if store is not None and self._owns_store:
+                await cast(StoreLike, store).close()
+
+
+class ShardedDrawSteelBot(DrawSteelBot, commands.AutoShardedBot):
+    """The same bot as an `AutoShardedBot` (used when `SHARD_COUNT` is set)."""
+
+
+async def open_store(database_url: str) -> Any:
+    """Open (and migrate) the store at `database_url`."""
+    from bot.store import Store  # type: ignore[attr-defined,unused-ignore]
+
+    return await Store.open(database_url, migrate=True)
+
+
+def apply_endpoints(settings: Settings) -> None:
+    """Point discord.py's REST base and default gateway at `DISCORD_API_BASE` / `DISCORD_GATEWAY_URL`.
+
+    `Route.BASE` is read whenever a route is built (interaction callbacks and webhooks included); a plain
+    bot and an `AutoShardedBot` with a fixed `shard_count` both connect straight to
+    `DiscordWebSocket.DEFAULT_GATEWAY`.
+    """
+    if settings.api_base is not None:
+        discord.http.Route.BASE = settings.api_base
+    if settings.gateway_url is not None:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+
+
+def create_bot(settings: Settings, *, store: Any = None, dice: Dice | None = None) -> DrawSteelBot:
+    """The bot for `settings`; an `AutoShardedBot` when `SHARD_COUNT` is set.
+
+    Pass `store` to inject an open store (the caller closes it); `dice` defaults to `SystemDice()`.
+    """
+    if settings.sharded:
+        bot: DrawSteelBot = ShardedDrawSteelBot(
+            settings,
+            store=store,
+            dice=dice,
+            shard_count=settings.shard_count,
+            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
+        )
+    else:
+        bot = DrawSteelBot(settings, store=store, dice=dice)
+    if settings.gateway_url is not None:
+        _pin_gateway(bot, yarl.URL(settings.gateway_url))
+    return bot
+
+
+def _pin_gateway(bot: DrawSteelBot, gateway: yarl.URL) -> None:
+    """Make `GET /gateway/bot`'s URL lose to the override too (a sharded bot without a count asks it)."""
+    original = bot.http.get_bot_gateway
+
+    async def get_bot_gateway() -> tuple[int, str, Any]:
+        shards, _url, limits = await original()
+        return shards, str(gateway), limits
+
+    bot.http.get_bot_gateway = get_bot_gateway  # type: ignore[method-assign]

@@ -1,0 +1,59 @@
+"""Logging: one format for the whole process, the level from `LOG_LEVEL`, and secrets redacted everywhere."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Iterable
+from typing import TextIO
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+REDACTED = "[redacted]"
+
+
+class RedactingFilter(logging.Filter):
+    """Replace every known secret in a record's message and traceback text with `[redacted]`.
+
+    Installed on the handler (not a logger) so records from every library logger pass through it.
+    """
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        super().__init__()
+        self._secrets = tuple(sorted({s for s in secrets if s}, key=len, reverse=True))
+
+    def redact(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, REDACTED)
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self._secrets:
+            return True
+        message = record.getMessage()
+        cleaned = self.redact(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self.redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self.redact(record.stack_info)
+        return True
+
+
+def configure_logging(
+    level: str = "INFO", *, secrets: Iterable[str] = (), stream: TextIO | None = None
+) -> None:
+    """Send every logger to one stream handler with `LOG_FORMAT`, the given level and the redaction filter."""
+    handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
+    handler.setFormatter(logging.Formatter(LOG_FORMAT))
+    handler.addFilter(RedactingFilter(secrets))
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level)
+    # discord.py's gateway chatter at DEBUG is huge; keep it one step quieter than ours.
+    if level == "DEBUG":
+        logging.getLogger("discord.gateway").setLevel(logging.INFO)
