@@ -50,3 +50,26 @@ class FixedDice:
         if not low <= value <= high:
             raise ValueError(f"fixed result {value} is outside {low}..{high}")
         return value
+
+
+def d10(dice: Dice) -> int:
+    """One d10; a 0 face counts as 10 (draw-steel-basics.md, "Dice")."""
+    return dice.randint(1, 10)
+
+
+def d6(dice: Dice) -> int:
+    """One d6."""
+    return dice.randint(1, 6)
+
+
+def d3(dice: Dice) -> int:
+    """One d3, rolled as a d6 read 1-2 → 1, 3-4 → 2, 5-6 → 3 (draw-steel-basics.md, "D3s")."""
+    return (d6(dice) + 1) // 2
+
+
+def d100(dice: Dice) -> int:
+    """A d100 from a tens d10 and a ones d10, 10 read as 0; both 0 → 100 (draw-steel-basics.md, "D100s")."""
+    tens = d10(dice) % 10
+    ones = d10(dice) % 10
+    value = tens * 10 + ones
+    return 100 if value == 0 else value

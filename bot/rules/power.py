@@ -1,0 +1,298 @@
+"""Power rolls: the natural roll, edges and banes, tiers, automatic tiers, criticals, downgrades, tests.
+
+Rules: draw-steel-basics.md, "Power Rolls" ("Making a Power Roll", "Power Roll Outcomes", "Downgrade a Power
+Roll", "Natural Roll", "Edges and Banes", "Rolling With Edges and Banes", "Bonuses and Penalties", "Automatic
+Tier Outcomes") and "Hero Tokens" (reroll a test). Test difficulties and opposed rolls follow Draw Steel
+Heroes ch. 11 "Tests" as given in the project brief (not in ../shared/rules).
+
+Public API:
+- `RollKind` (ABILITY / TEST), `Keep` (ALL for 2d10; HIGHEST / LOWEST two of 3d10), `NetEdge` (double bane ..
+  double edge), `Difficulty`, `TestOutcome`.
+- `net_edge(edges, banes)` — the cancellation rules.
+- `PowerRoll` — a rolled power roll (value object). Derived: `natural`, `net`, `modifier`, `total`,
+  `base_tier`, `automatic_tier`, `undowngraded_tier`, `tier`, `critical`; `outcome(difficulty)` for tests;
+  `with_target(edges, banes, auto_tiers=None)`; `downgrade(tier)`.
+- `roll_power(dice, ...)` — roll one; `evaluate_targets(roll, {target_id: (edges, banes)})` — one result per
+  target, so targets may land on different tiers; `reroll(dice, roll)` — hero-token reroll of a test;
+  `opposed_total(roll)` — opposed rolls (no tiers).
+
+A `PowerRoll` stores the raw edge and bane counts (never negative); each is capped at 2 when counted.
+`bonus` is the characteristic plus all bonuses minus all penalties (no limit).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from bot.rules.dice import Dice, d10
+from bot.rules.errors import RuleError
+
+TIER1_MAX = 11
+TIER3_MIN = 17
+CRITICAL_NATURAL = 19
+
+
+class PowerRollError(RuleError):
+    """A power roll request the rules refuse."""
+
+
+class RollKind(enum.Enum):
+    """Ability roll or test (draw-steel-basics.md, "Types of Power Rolls")."""
+
+    ABILITY = "ability"
+    TEST = "test"
+
+
+class Keep(enum.Enum):
+    """Which dice make the natural roll: both of 2d10, or the highest / lowest two of 3d10."""
+
+    ALL = "all"
+    HIGHEST = "highest"
+    LOWEST = "lowest"
+
+
+class NetEdge(enum.Enum):
+    """The edge/bane state after cancellation (draw-steel-basics.md, "Rolling With Edges and Banes")."""
+
+    DOUBLE_BANE = "double bane"
+    BANE = "bane"
+    NONE = "none"
+    EDGE = "edge"
+    DOUBLE_EDGE = "double edge"
+
+
+class Difficulty(enum.Enum):
+    """Test difficulty (Heroes ch. 11, "Tests")."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+class TestOutcome(enum.Enum):
+    """What a test's tier means at a difficulty (Heroes ch. 11, "Tests")."""
+
+    __test__ = False  # not a pytest class
+
+    FAILURE_WITH_CONSEQUENCE = "failure with a consequence"
+    FAILURE = "failure"
+    SUCCESS_WITH_CONSEQUENCE = "success with a consequence"
+    SUCCESS = "success"
+    SUCCESS_WITH_REWARD = "success with a reward"
+
+
+_TEST_TABLE: dict[Difficulty, tuple[TestOutcome, TestOutcome, TestOutcome]] = {
+    Difficulty.EASY: (
+        TestOutcome.SUCCESS_WITH_CONSEQUENCE,
+        TestOutcome.SUCCESS,
+        TestOutcome.SUCCESS_WITH_REWARD,
+    ),
+    Difficulty.MEDIUM: (TestOutcome.FAILURE, TestOutcome.SUCCESS_WITH_CONSEQUENCE, TestOutcome.SUCCESS),
+    Difficulty.HARD: (TestOutcome.FAILURE_WITH_CONSEQUENCE, TestOutcome.FAILURE, TestOutcome.SUCCESS),
+}
+
+
+def net_edge(edges: int, banes: int) -> NetEdge:
+    """Resolve edges and banes (each capped at 2) per "Rolling With Edges and Banes".
+
+    An edge and a bane cancel, as do a double edge and a double bane; a double edge and one bane leave one
+    edge; a double bane and one edge leave one bane.
+    """
+    if edges < 0 or banes < 0:
+        raise PowerRollError("Edges and banes can't be negative: give 0, 1 or 2 (more counts as 2).")
+    e, b = min(edges, 2), min(banes, 2)
+    if e == b:
+        return NetEdge.NONE
+    if e > b:
+        return NetEdge.DOUBLE_EDGE if (e, b) == (2, 0) else NetEdge.EDGE
+    return NetEdge.DOUBLE_BANE if (e, b) == (0, 2) else NetEdge.BANE
+
+
+def tier_for_total(total: int) -> int:
+    """Outcome tier for a total: ≤11 → 1, 12–16 → 2, ≥17 → 3 ("Power Roll Outcomes")."""
+    if total <= TIER1_MAX:
+        return 1
+    if total < TIER3_MIN:
+        return 2
+    return 3
+
+
+def _check_tier(tier: int, what: str) -> None:
+    if not 1 <= tier <= 3:
+        raise PowerRollError(f"{what} must be tier 1, 2 or 3.")
+
+
+@dataclass(frozen=True, slots=True)
+class PowerRoll:
+    """One power roll, rolled: dice, bonus, edges, banes, automatic tiers, kind and chosen downgrade.
+
+    Everything else is derived. Construct with `roll_power`; `with_target` and `downgrade` return new values.
+    """
+
+    dice: tuple[int, ...]
+    bonus: int = 0
+    edges: int = 0
+    banes: int = 0
+    auto_tiers: tuple[int, ...] = ()
+    kind: RollKind = RollKind.ABILITY
+    main_action: bool = False
+    keep: Keep = Keep.ALL
+    downgraded_to: int | None = None
+
+    def __post_init__(self) -> None:
+        wanted = 2 if self.keep is Keep.ALL else 3
+        if len(self.dice) != wanted or not all(1 <= d <= 10 for d in self.dice):
+            raise PowerRollError(f"A power roll needs {wanted} d10 results from 1 to 10.")
+        if self.edges < 0 or self.banes < 0:
+            raise PowerRollError("Edges and banes can't be negative: give 0, 1 or 2 (more counts as 2).")
+        for t in self.auto_tiers:
+            _check_tier(t, "An automatic outcome")
+        if self.downgraded_to is not None:
+            _check_tier(self.downgraded_to, "A downgrade")
+            if self.downgraded_to >= self.undowngraded_tier:
+                raise PowerRollError(
+                    f"You can only downgrade below tier {self.undowngraded_tier}: pick a lower tier."
+                )
+
+    @property
+    def kept(self) -> tuple[int, ...]:
+        """The two dice that make the natural roll."""
+        if self.keep is Keep.ALL:
+            return self.dice
+        ordered = sorted(self.dice, reverse=self.keep is Keep.HIGHEST)
+        return tuple(ordered[:2])
+
+    @property
+    def natural(self) -> int:
+        """The natural roll: the kept dice before any modifier ("Natural Roll")."""
+        return sum(self.kept)
+
+    @property
+    def net(self) -> NetEdge:
+        """Edge/bane state after cancellation."""
+        return net_edge(self.edges, self.banes)
+
+    @property
+    def modifier(self) -> int:
+        """+2 for an edge, −2 for a bane, 0 otherwise (double edge/bane shift the tier instead)."""
+        return {NetEdge.EDGE: 2, NetEdge.BANE: -2}.get(self.net, 0)
+
+    @property
+    def total(self) -> int:
+        """Natural roll + bonus + the edge/bane modifier."""
+        return self.natural + self.bonus + self.modifier
+
+    @property
+    def base_tier(self) -> int:
+        """Tier from the total alone."""
+        return tier_for_total(self.total)
+
+    @property
+    def automatic_tier(self) -> int | None:
+        """The automatic tier that applies: identical ones apply, different ones cancel ("Automatic Tier
+        Outcomes")."""
+        distinct = set(self.auto_tiers)
+        return distinct.pop() if len(distinct) == 1 else None
+
+    @property
+    def undowngraded_tier(self) -> int:
+        """The tier before any downgrade.
+
+        Natural 19/20 is always tier 3 ("Natural Roll"); otherwise an automatic tier supersedes edges, banes,
+        bonuses and penalties; otherwise a double edge raises and a double bane lowers the base tier by one.
+        """
+        if self.natural >= CRITICAL_NATURAL:
+            return 3
+        auto = self.automatic_tier
+        if auto is not None:
+            return auto
+        shift = {NetEdge.DOUBLE_EDGE: 1, NetEdge.DOUBLE_BANE: -1}.get(self.net, 0)
+        return max(1, min(3, self.base_tier + shift))
+
+    @property
+    def tier(self) -> int:
+        """The outcome tier: the chosen downgrade if any, else `undowngraded_tier`."""
+        return self.downgraded_to if self.downgraded_to is not None else self.undowngraded_tier
+
+    @property
+    def critical(self) -> bool:
+        """Critical hit: natural 19/20 on an ability roll made as a main action (an extra main action).
+
+        A downgraded critical keeps its extra action ("Downgrade a Power Roll"); automatic tiers don't stop
+        it.
+        """
+        return self.kind is RollKind.ABILITY and self.main_action and self.natural >= CRITICAL_NATURAL
+
+    def outcome(self, difficulty: Difficulty) -> TestOutcome:
+        """A test's outcome at `difficulty`; natural 19/20 is always a success with a reward."""
+        if self.kind is not RollKind.TEST:
+            raise PowerRollError("Only tests have a success or failure: make the roll as a test.")
+        if self.natural >= CRITICAL_NATURAL:
+            return TestOutcome.SUCCESS_WITH_REWARD
+        return _TEST_TABLE[difficulty][self.tier - 1]
+
+    def with_target(self, edges: int, banes: int, auto_tiers: tuple[int, ...] | None = None) -> PowerRoll:
+        """The same dice evaluated against one target with that target's total edges and banes.
+
+        `auto_tiers` replaces the roll's automatic tiers when given. Any downgrade is cleared (it is chosen
+        per target after seeing the tier).
+        """
+        return dataclasses.replace(
+            self,
+            edges=edges,
+            banes=banes,
+            auto_tiers=self.auto_tiers if auto_tiers is None else tuple(auto_tiers),
+            downgraded_to=None,
+        )
+
+    def downgrade(self, tier: int) -> PowerRoll:
+        """Choose the outcome of a lower tier ("Downgrade a Power Roll")."""
+        _check_tier(tier, "A downgrade")
+        return dataclasses.replace(self, downgraded_to=tier)
+
+
+def roll_power(
+    dice: Dice,
+    bonus: int = 0,
+    edges: int = 0,
+    banes: int = 0,
+    auto_tiers: tuple[int, ...] = (),
+    kind: RollKind = RollKind.ABILITY,
+    main_action: bool = False,
+    keep: Keep = Keep.ALL,
+) -> PowerRoll:
+    """Roll 2d10 (or 3d10 keeping the highest / lowest two) and build the `PowerRoll`."""
+    count = 2 if keep is Keep.ALL else 3
+    rolled = tuple(d10(dice) for _ in range(count))
+    return PowerRoll(
+        dice=rolled,
+        bonus=bonus,
+        edges=edges,
+        banes=banes,
+        auto_tiers=tuple(auto_tiers),
+        kind=kind,
+        main_action=main_action,
+        keep=keep,
+    )
+
+
+def evaluate_targets(roll: PowerRoll, targets: Mapping[str, tuple[int, int]]) -> dict[str, PowerRoll]:
+    """Evaluate one roll against several targets, each with its own (edges, banes)."""
+    return {target: roll.with_target(e, b) for target, (e, b) in targets.items()}
+
+
+def reroll(dice: Dice, roll: PowerRoll) -> PowerRoll:
+    """Hero token: reroll a test; the new roll must be used (draw-steel-basics.md, "Spending Hero Tokens")."""
+    if roll.kind is not RollKind.TEST:
+        raise PowerRollError("A hero token rerolls a test, not an ability roll.")
+    rolled = tuple(d10(dice) for _ in roll.dice)
+    return dataclasses.replace(roll, dice=rolled, downgraded_to=None)
+
+
+def opposed_total(roll: PowerRoll) -> int:
+    """Total of an opposed roll: no tiers, so a double edge is +4 and a double bane −4 (edge +2, bane −2)."""
+    extra = {NetEdge.DOUBLE_EDGE: 4, NetEdge.EDGE: 2, NetEdge.BANE: -2, NetEdge.DOUBLE_BANE: -4}
+    return roll.natural + roll.bonus + extra.get(roll.net, 0)
