@@ -1,0 +1,424 @@
+"""Damage: tiered damage text, surges, potency, damage modifiers, the damage pipeline and other damage.
+
+Rules: draw-steel-combat.txt, "Damage", "Damage Types", "DAMAGE IMMUNITY", "DAMAGE WEAKNESS", "Stamina",
+"Temporary Stamina", "Falling", "SLAMMING INTO CREATURES", "SLAMMING INTO OBJECTS", "Suffocating";
+draw-steel-basics.md, "Round Down". Surges, potency and bleeding follow Draw Steel Heroes ch. 7 "Surges",
+"Potency" and ch. 5 "Bleeding" as given in the project brief (not in ../shared/rules).
+
+Public API:
+- `DamageType` (untyped, acid, cold, corruption, fire, holy, lightning, poison, psychic, sonic).
+- `TieredDamage.parse("2+M/5+M/7+M fire")`, `.amount(tier, characteristics)`; `DAMAGE_MAX` (999).
+- `surge_damage(surges, characteristics)`; `Potency`, `potency_value(strength, characteristics, surges)`,
+  `potency_lands(target_value, potency) -> PotencyCheck`.
+- `DamageModifier`, `DamageModifiers.parse(immunities="fire 5, all 2", weaknesses="damage 3")`; `ALL` is the
+  key meaning every type ("damage" is read as it); an immunity whose value is `None` ("fire all") ignores all
+  damage of that type.
+- `apply_damage(vitals, amount, dtype, modifiers, ...) -> DamageRecord` (the ONE pipeline), `undo(record)`.
+- `fall(squares, agility, into_liquid) -> Fall`, `slam_creature(remaining)`, `slam_object(remaining)`,
+  `breath_rounds(might)`, `suffocation_damage(dice, round_holding, might)`, `bleeding_damage(dice, level)`.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+
+from bot.rules.characteristics import Characteristic, Characteristics
+from bot.rules.dice import Dice, d6
+from bot.rules.errors import RuleError
+from bot.rules.stamina import Vitals, lose_stamina
+
+DAMAGE_MAX = 999
+MAX_SURGES = 3
+ALL = "all"
+FALL_MAX = 50
+
+
+class DamageError(RuleError):
+    """Damage text or a damage request the rules refuse."""
+
+
+class DamageType(enum.Enum):
+    """Damage types (draw-steel-combat.txt, "Damage Types"); weapons, falling and traps are untyped."""
+
+    UNTYPED = "untyped"
+    ACID = "acid"
+    COLD = "cold"
+    CORRUPTION = "corruption"
+    FIRE = "fire"
+    HOLY = "holy"
+    LIGHTNING = "lightning"
+    POISON = "poison"
+    PSYCHIC = "psychic"
+    SONIC = "sonic"
+
+    @classmethod
+    def parse(cls, text: str) -> DamageType:
+        """Read a damage type name (any case); empty text means untyped."""
+        key = text.strip().lower()
+        if not key:
+            return cls.UNTYPED
+        try:
+            return cls(key)
+        except ValueError:
+            names = ", ".join(t.value for t in cls if t is not cls.UNTYPED)
+            raise DamageError(f"`{text}` isn't a damage type: use one of {names} (or none).") from None
+
+
+# --- tiered damage ----------------------------------------------------------------------------------------
+_TIER = r"\s*(\d{1,4})\s*(?:([+\-−])\s*([MARIPmarip]))?\s*"
+_TIERED = re.compile(rf"^{_TIER}/{_TIER}/{_TIER}(?:\s+([A-Za-z]+))?\s*$")
+_TIERED_USAGE = "Damage must look like 3/6/9 or 2+M/5+M/7+M fire."
+
+
+@dataclass(frozen=True, slots=True)
+class TierDamage:
+    """One tier's damage: a number plus or minus one of the striker's characteristics (or none)."""
+
+    base: int
+    characteristic: Characteristic | None = None
+    sign: int = 1
+
+    def amount(self, characteristics: Characteristics) -> int:
+        """The damage for this striker, never negative."""
+        extra = 0 if self.characteristic is None else self.sign * characteristics.get(self.characteristic)
+        return max(0, self.base + extra)
+
+    def format(self) -> str:
+        if self.characteristic is None:
+            return str(self.base)
+        return f"{self.base}{'+' if self.sign > 0 else '-'}{self.characteristic.letter}"
+
+
+@dataclass(frozen=True, slots=True)
+class TieredDamage:
+    """An ability's damage per tier, e.g. "2+M/5+M/7+M fire"."""
+
+    tiers: tuple[TierDamage, TierDamage, TierDamage]
+    dtype: DamageType = DamageType.UNTYPED
+
+    @classmethod
+    def parse(cls, text: str) -> TieredDamage:
+        """Read "3/6/9", "2+M/5+M/7+M", "3/6/9 fire" (letters any case, spaces anywhere, + or −)."""
+        m = _TIERED.match(text)
+        if m is None:
+            raise DamageError(_TIERED_USAGE)
+        parts: list[TierDamage] = []
+        for i in range(3):
+            base, sign, letter = m.group(3 * i + 1), m.group(3 * i + 2), m.group(3 * i + 3)
+            value = int(base)
+            if value > DAMAGE_MAX:
+                raise DamageError(f"Damage can be at most {DAMAGE_MAX} per tier. {_TIERED_USAGE}")
+            if letter is None:
+                parts.append(TierDamage(value))
+            else:
+                parts.append(TierDamage(value, Characteristic.from_text(letter), -1 if sign in "-−" else 1))
+        dtype = DamageType.parse(m.group(10) or "")
+        return cls((parts[0], parts[1], parts[2]), dtype)
+
+    def amount(self, tier: int, characteristics: Characteristics) -> int:
+        """Damage at `tier` (1–3), the letters read from the striker's characteristics."""
+        if not 1 <= tier <= 3:
+            raise DamageError("Tier must be 1, 2 or 3.")
+        return self.tiers[tier - 1].amount(characteristics)
+
+    def format(self) -> str:
+        text = "/".join(t.format() for t in self.tiers)
+        return text if self.dtype is DamageType.UNTYPED else f"{text} {self.dtype.value}"
+
+
+# --- surges and potency -----------------------------------------------------------------------------------
+def surge_damage(surges: int, characteristics: Characteristics) -> int:
+    """Extra damage from surges on one target: each adds the striker's highest characteristic; at most 3."""
+    if not 0 <= surges <= MAX_SURGES:
+        raise DamageError(f"You can spend 0 to {MAX_SURGES} surges on one target's damage.")
+    return max(0, surges * characteristics.highest)
+
+
+class Potency(enum.Enum):
+    """Potency strength: weak / average / strong = highest characteristic −2 / −1 / +0."""
+
+    WEAK = "weak"
+    AVERAGE = "average"
+    STRONG = "strong"
+
+    @property
+    def offset(self) -> int:
+        return {"weak": -2, "average": -1, "strong": 0}[self.value]
+
+
+def potency_value(strength: Potency, characteristics: Characteristics, surges: int = 0) -> int:
+    """The striker's potency; spending 2 surges on one target raises it by 1 for that target."""
+    if surges not in (0, 2):
+        raise DamageError("Spend exactly 2 surges to raise potency by 1 (or none).")
+    return characteristics.highest + strength.offset + (1 if surges == 2 else 0)
+
+
+@dataclass(frozen=True, slots=True)
+class PotencyCheck:
+    """Whether a potency effect lands: it does when the target's characteristic is lower than the potency."""
+
+    target_value: int
+    potency: int
+
+    @property
+    def lands(self) -> bool:
+        return self.target_value < self.potency
+
+    @property
+    def note(self) -> str:
+        if self.lands:
+            return f"lands: {self.target_value} is lower than potency {self.potency}"
+        return f"resisted: {self.target_value} is not lower than potency {self.potency}"
+
+
+def potency_lands(target_value: int, potency: int) -> PotencyCheck:
+    """Check a potency effect against the target's characteristic."""
+    return PotencyCheck(target_value, potency)
+
+
+# --- damage modifiers -------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class DamageModifier:
+    """One immunity or weakness: a damage type value or `ALL`, and an amount (None: immunity "all")."""
+
+    dtype: str
+    value: int | None
+
+    def applies_to(self, dtype: DamageType) -> bool:
+        return self.dtype == ALL or self.dtype == dtype.value
+
+    def format(self) -> str:
+        return f"{self.dtype} {'all' if self.value is None else self.value}"
+
+
+_MOD_USAGE = (
+    "Immunities and weaknesses must look like `fire 5, all 2` or `damage 3` (immunity can be `fire all`)."
+)
+
+
+def _parse_modifiers(text: str, allow_all_value: bool) -> tuple[DamageModifier, ...]:
+    out: dict[str, DamageModifier] = {}
+    for chunk in re.split(r"[,;]", text):
+        words = chunk.lower().split()
+        if not words:
+            continue
+        if len(words) != 2:
+            raise DamageError(_MOD_USAGE)
+        kind, raw = words
+        if kind in (ALL, "damage"):
+            kind = ALL
+        else:
+            dtype = DamageType.parse(kind)
+            if dtype is DamageType.UNTYPED:
+                raise DamageError(_MOD_USAGE)
+        if raw == ALL:
+            if not allow_all_value:
+                raise DamageError("A weakness needs a number, like `fire 5`.")
+            value: int | None = None
+        elif raw.isdigit() and int(raw) <= DAMAGE_MAX:
+            value = int(raw)
+        else:
+            raise DamageError(_MOD_USAGE)
+        if kind in out:
+            raise DamageError(f"`{kind}` is given twice. {_MOD_USAGE}")
+        out[kind] = DamageModifier(kind, value)
+    return tuple(out.values())
+
+
+def _strongest(mods: tuple[DamageModifier, ...], dtype: DamageType) -> DamageModifier | None:
+    best: DamageModifier | None = None
+    for mod in mods:
+        if not mod.applies_to(dtype):
+            continue
+        if mod.value is None:
+            return mod
+        if best is None or (best.value is not None and mod.value > best.value):
+            best = mod
+    return best
+
+
+@dataclass(frozen=True, slots=True)
+class DamageModifiers:
+    """A creature's damage immunities and weaknesses ("DAMAGE IMMUNITY", "DAMAGE WEAKNESS")."""
+
+    immunities: tuple[DamageModifier, ...] = ()
+    weaknesses: tuple[DamageModifier, ...] = ()
+
+    @classmethod
+    def parse(cls, immunities: str = "", weaknesses: str = "") -> DamageModifiers:
+        """Read "fire 5, all 2" / "damage 3" / "poison all" (weaknesses take numbers only)."""
+        return cls(_parse_modifiers(immunities, True), _parse_modifiers(weaknesses, False))
+
+    def immunity_for(self, dtype: DamageType) -> DamageModifier | None:
+        """The single immunity that applies: the highest of the matching type and `all`."""
+        return _strongest(self.immunities, dtype)
+
+    def weakness_for(self, dtype: DamageType) -> DamageModifier | None:
+        """The single weakness that applies: the highest of the matching type and `all`."""
+        return _strongest(self.weaknesses, dtype)
+
+    def format(self) -> str:
+        imm = ", ".join(m.format() for m in self.immunities) or "none"
+        weak = ", ".join(m.format() for m in self.weaknesses) or "none"
+        return f"immunity {imm}; weakness {weak}"
+
+
+# --- the pipeline -----------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of the damage pipeline: the amount before and after it, and why."""
+
+    name: str
+    before: int
+    after: int
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DamageRecord:
+    """The result of `apply_damage`: vitals before and after, each step, and what got through."""
+
+    before: Vitals
+    after: Vitals
+    incoming: int
+    dtype: DamageType
+    steps: tuple[Step, ...]
+    dealt: int
+
+    @property
+    def to_temporary(self) -> int:
+        return self.before.temporary - self.after.temporary
+
+    @property
+    def to_stamina(self) -> int:
+        return self.before.stamina - self.after.stamina
+
+    @property
+    def killed(self) -> bool:
+        return self.after.dead and not self.before.dead
+
+
+def apply_damage(
+    vitals: Vitals,
+    amount: int,
+    dtype: DamageType = DamageType.UNTYPED,
+    modifiers: DamageModifiers | None = None,
+    multiplier: int = 1,
+    halved: bool = False,
+    bypass_immunity: bool = False,
+    knock_out_instead: bool = False,
+) -> DamageRecord:
+    """Apply damage in the rules' order and record every step (draw-steel-combat.txt, "Damage").
+
+    1. multipliers, then halving, rounded down once ("Round Down");
+    2. weakness: only the highest that applies ("DAMAGE WEAKNESS", applied before immunity); only when some
+       damage remains (0 damage is no damage taken);
+    3. immunity, last: only the highest that applies; an "all" immunity ignores the damage ("DAMAGE
+       IMMUNITY"); skipped with `bypass_immunity` (e.g. bleeding, which isn't reduced by immunity);
+    4. temporary Stamina absorbs first, then Stamina ("Temporary Stamina").
+    Damage is never negative. `knock_out_instead`: damage that would kill knocks out instead.
+    """
+    if not 0 <= amount <= DAMAGE_MAX * 10:
+        raise DamageError(f"Damage must be a number from 0 to {DAMAGE_MAX * 10}.")
+    if multiplier < 0:
+        raise DamageError("A damage multiplier can't be negative.")
+    mods = modifiers if modifiers is not None else DamageModifiers()
+    steps: list[Step] = []
+    value = amount
+    if multiplier != 1:
+        steps.append(Step("multiplier", value, value * multiplier, f"×{multiplier}"))
+        value *= multiplier
+    if halved:
+        steps.append(Step("halved", value, value // 2, "halved, rounded down"))
+        value //= 2
+    weakness = mods.weakness_for(dtype)
+    if weakness is not None and weakness.value and value > 0:
+        steps.append(
+            Step("weakness", value, value + weakness.value, f"{weakness.dtype} weakness {weakness.value}")
+        )
+        value += weakness.value
+    immunity = mods.immunity_for(dtype)
+    if immunity is not None and not bypass_immunity:
+        reduced = 0 if immunity.value is None else max(0, value - immunity.value)
+        steps.append(
+            Step("immunity", value, reduced, f"{immunity.dtype} immunity {immunity.format().split()[1]}")
+        )
+        value = reduced
+    dealt = value
+    after = lose_stamina(vitals, dealt, knock_out_instead=knock_out_instead)
+    absorbed = vitals.temporary - after.temporary
+    if absorbed:
+        steps.append(
+            Step("temporary Stamina", value, value - absorbed, f"{absorbed} temporary Stamina absorbed")
+        )
+        value -= absorbed
+    steps.append(Step("Stamina", value, 0, f"Stamina {vitals.stamina} → {after.stamina}"))
+    return DamageRecord(vitals, after, amount, dtype, tuple(steps), dealt)
+
+
+def undo(record: DamageRecord) -> Vitals:
+    """The vitals exactly as they were before the damage."""
+    return record.before
+
+
+# --- other damage -----------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Fall:
+    """Falling: the effective height, the damage and whether the creature lands prone."""
+
+    effective_height: int
+    damage: int
+    prone: bool
+
+
+def fall(squares: int, agility: int = 0, into_liquid: bool = False) -> Fall:
+    """Falling (draw-steel-combat.txt, "Falling").
+
+    The height is reduced by the creature's Agility (a negative Agility doesn't lengthen the fall), and by 4
+    more into liquid 1 square deep or more, to a minimum of 0. From an effective 2 squares or more the
+    creature takes 2 damage per square (at most 50) and lands prone. Force moved downward into an object:
+    call with agility=0 ("SLAMMING INTO OBJECTS").
+    """
+    if squares < 0:
+        raise DamageError("A fall can't be a negative number of squares.")
+    height = max(0, squares - max(0, agility) - (4 if into_liquid else 0))
+    if height < 2:
+        return Fall(height, 0, False)
+    return Fall(height, min(FALL_MAX, 2 * height), True)
+
+
+def _check_remaining(remaining: int) -> None:
+    if remaining < 1:
+        raise DamageError("A slam needs at least 1 square of forced movement left.")
+
+
+def slam_creature(remaining: int) -> int:
+    """Creature into creature: both take 1 damage per remaining square ("SLAMMING INTO CREATURES")."""
+    _check_remaining(remaining)
+    return remaining
+
+
+def slam_object(remaining: int) -> int:
+    """Into an object that doesn't break: 2 damage + 1 per remaining square ("SLAMMING INTO OBJECTS")."""
+    _check_remaining(remaining)
+    return 2 + remaining
+
+
+def breath_rounds(might: int) -> int:
+    """Combat rounds a creature can hold its breath: its Might, minimum 1 ("Suffocating")."""
+    return max(1, might)
+
+
+def suffocation_damage(dice: Dice, round_holding: int, might: int) -> int:
+    """Damage at the end of the `round_holding`-th round without air: 1d6 once past `breath_rounds`."""
+    if round_holding < 1:
+        raise DamageError("Count rounds without air from 1.")
+    return d6(dice) if round_holding > breath_rounds(might) else 0
+
+
+def bleeding_damage(dice: Dice, level: int) -> int:
+    """Bleeding: 1d6 + the creature's level, applied with `bypass_immunity=True` (immunity doesn't reduce
+    it)."""
+    return d6(dice) + max(0, level)

@@ -1,0 +1,181 @@
+"""Stamina: winded, dying, dead, knocked out, temporary Stamina, recoveries, healing, respite."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.rules.codec import load, to_data
+from bot.rules.stamina import (
+    StaminaError,
+    Vitals,
+    catch_breath,
+    end_of_encounter,
+    gain_temporary,
+    heal,
+    knock_out,
+    lose_stamina,
+    respite,
+    spend_recovery,
+    wake,
+)
+
+
+def hero(stamina: int, max_stamina: int = 30, recoveries: int = 3, temporary: int = 0) -> Vitals:
+    return Vitals(max_stamina, stamina, temporary, recoveries, 8, is_hero=True)
+
+
+# draw-steel-combat.txt "Winded" (≤ half max, rounded down), "Dying and Death" (hero: dying at ≤ 0, dead at
+# −winded value), "Director-Controlled Creatures" (dead at 0). (vitals, winded, dying, dead)
+STATES = [
+    (hero(30), False, False, False),
+    (hero(16), False, False, False),
+    (hero(15), True, False, False),
+    (hero(1), True, False, False),
+    (hero(0), True, True, False),
+    (hero(-14), True, True, False),
+    (hero(-15), False, False, True),
+    (hero(10, max_stamina=31), True, False, False),  # winded value 15
+    (hero(-15, max_stamina=31), False, False, True),
+    (hero(0, max_stamina=1), True, True, False),  # winded value 0: dead only below 0
+    (hero(-1, max_stamina=1), False, False, True),
+    (Vitals(20, 10), True, False, False),
+    (Vitals(20, 11), False, False, False),
+    (Vitals(20, 0), False, False, True),
+    (Vitals(20, -3), False, False, True),
+    (Vitals(20, 0, death_threshold=-5), True, False, False),
+    (Vitals(20, -5, death_threshold=-5), False, False, True),
+    (Vitals(20, 0, knocked_out=True), True, False, False),
+    (Vitals(20, 5, knocked_out=True, slain=True), False, False, True),
+    # "If you have temporary Stamina while winded, dying, or dead, the temporary Stamina doesn't change those"
+    (hero(15, temporary=20), True, False, False),
+    (hero(0, temporary=20), True, True, False),
+]
+
+
+@pytest.mark.parametrize(("vitals", "winded", "dying", "dead"), STATES)
+def test_states(vitals: Vitals, winded: bool, dying: bool, dead: bool) -> None:
+    assert (vitals.winded, vitals.dying, vitals.dead) == (winded, dying, dead)
+
+
+def test_recovery_value() -> None:
+    """ "A recovery value that equals one-third of their Stamina maximum, rounded down"."""
+    assert hero(30).recovery_value == 10
+    assert hero(1, max_stamina=32).recovery_value == 10
+
+
+def test_temporary_stamina() -> None:
+    """draw-steel-combat.txt "Temporary Stamina": 10 when you have 5 gives 10, not 15; disappears at the end
+    of an encounter; regaining Stamina can't restore it."""
+    v = gain_temporary(hero(20, temporary=5), 10)
+    assert v.temporary == 10
+    assert gain_temporary(v, 3).temporary == 10
+    assert end_of_encounter(v).temporary == 0
+    assert heal(lose_stamina(v, 12), 50) == hero(30, temporary=0)
+    with pytest.raises(StaminaError):
+        gain_temporary(v, -1)
+
+
+def test_heal_caps_at_max() -> None:
+    assert heal(hero(25), 10).stamina == 30
+    assert heal(hero(-5), 8).stamina == 3
+    with pytest.raises(StaminaError):
+        heal(hero(5), -1)
+    with pytest.raises(StaminaError):
+        heal(hero(-15), 5)
+
+
+def test_catch_breath() -> None:
+    """draw-steel-combat.txt "Catch Breath": spend a Recovery, regain the recovery value; not while dying."""
+    v = catch_breath(hero(5))
+    assert (v.stamina, v.recoveries) == (15, 2)
+    assert catch_breath(hero(28)).stamina == 30
+    with pytest.raises(StaminaError, match="dying"):
+        catch_breath(hero(0))
+    with pytest.raises(StaminaError, match="No Recoveries"):
+        catch_breath(hero(5, recoveries=0))
+    with pytest.raises(StaminaError):
+        catch_breath(Vitals(30, 5))
+
+
+def test_spend_recovery_while_dying_and_for_director_creatures() -> None:
+    """draw-steel-combat.txt "Dying and Death": allies can help you spend Recoveries; "No Recoveries": a
+    Director creature regains a
+    third of its Stamina maximum."""
+    assert spend_recovery(hero(-4)).stamina == 6
+    assert spend_recovery(hero(0), extra=2).stamina == 12
+    ogre = spend_recovery(Vitals(31, 1))
+    assert (ogre.stamina, ogre.recoveries) == (11, 0)
+
+
+def test_knock_out_and_wake() -> None:
+    """draw-steel-combat.txt "Knocking Creatures Out"."""
+    goblin = lose_stamina(Vitals(10, 4), 6)
+    assert goblin.dead
+    out = knock_out(goblin)
+    assert out.knocked_out and not out.dead
+    assert wake(out) == Vitals(10, 1)
+    assert lose_stamina(out, 1).dead
+    assert lose_stamina(out, 0) == out
+    with pytest.raises(StaminaError):
+        knock_out(Vitals(10, 4))
+    with pytest.raises(StaminaError):
+        wake(Vitals(10, 4))
+    down = knock_out(lose_stamina(hero(3), 40))
+    awake = wake(down)
+    assert not awake.knocked_out and awake.stamina == -14 + 10 and awake.recoveries == 2
+    with pytest.raises(StaminaError):
+        wake(knock_out(lose_stamina(hero(3, recoveries=0), 40)))
+
+
+def test_lose_stamina_knock_out_instead() -> None:
+    v = lose_stamina(hero(5), 100, knock_out_instead=True)
+    assert v.knocked_out and not v.dead
+    assert not lose_stamina(hero(5), 3, knock_out_instead=True).knocked_out
+    with pytest.raises(StaminaError):
+        lose_stamina(hero(5), -1)
+
+
+def test_respite() -> None:
+    """draw-steel-basics.md "Respite": regain all Recoveries and Stamina."""
+    assert respite(hero(-3, recoveries=0)) == hero(30, recoveries=8)
+    with pytest.raises(StaminaError):
+        respite(hero(-20))
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{"max_stamina": 0, "stamina": 0}, {"max_stamina": 5, "stamina": 5, "temporary": -1}]
+)
+def test_bad_vitals(kwargs: dict[str, int]) -> None:
+    with pytest.raises(StaminaError):
+        Vitals(**kwargs)
+
+
+def test_fresh() -> None:
+    assert Vitals.fresh(30, 8, is_hero=True) == hero(30, recoveries=8)
+
+
+vitals = st.builds(
+    Vitals,
+    max_stamina=st.integers(1, 200),
+    stamina=st.integers(-100, 200),
+    temporary=st.integers(0, 30),
+    recoveries=st.integers(0, 10),
+    max_recoveries=st.integers(0, 10),
+    is_hero=st.booleans(),
+    death_threshold=st.none() | st.integers(-50, 0),
+    knocked_out=st.booleans(),
+    slain=st.booleans(),
+).filter(lambda v: v.stamina <= v.max_stamina)
+
+
+@settings(max_examples=200, deadline=None)
+@given(vitals, st.integers(0, 300))
+def test_heal_never_exceeds_max(v: Vitals, amount: int) -> None:
+    """Stamina never exceeds the maximum; codec round trip."""
+    assert load(Vitals, to_data(v)) == v
+    if not v.dead:
+        healed = heal(v, amount)
+        assert healed.stamina <= healed.max_stamina
+        assert healed.temporary == v.temporary
