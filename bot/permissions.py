@@ -96,7 +96,7 @@ def actor_from_interaction(interaction: discord.Interaction[Any]) -> Actor:
     """
     user = interaction.user
     roles = getattr(user, "roles", ())
-    role_ids = frozenset(role.id for role in roles)
+    role_ids = frozenset(role.id for role in roles if not role.is_default())
     return Actor(
         user_id=user.id,
         role_ids=role_ids,

@@ -21,7 +21,8 @@ NO_MENTIONS = discord.AllowedMentions.none()
 MAX_CONTENT = 2000
 
 _ZWSP = "\u200b"
-_MARKDOWN = re.compile(r"([\\*_~`|>#\[\]()-])")
+_MARKDOWN = re.compile(r"([\\*_~`|\[\]()])")
+_LINE_START = re.compile(r"^(\s*)([>#-])", re.MULTILINE)
 _MENTION = re.compile(r"<(@[!&]?|#)(\d+)>")
 _EVERYONE = re.compile(r"@(everyone|here)")
 
@@ -52,9 +53,11 @@ def inert(text: str) -> str:
     """Neutralise mentions and markdown in user-supplied text so it renders as typed and pings nobody.
 
     `@everyone`/`@here` get a zero-width space after the `@`; `<@123>`, `<@!1>`, `<@&1>` and `<#1>` keep their
-    digits but lose the angle-bracket syntax; markdown characters are backslash-escaped.
+    digits but gain a zero-width space so they are not parsed; markdown characters (and `>`, `#`, `-` at
+    the start of a line) are backslash-escaped.
     """
     text = _MARKDOWN.sub(r"\\\1", text)
+    text = _LINE_START.sub(r"\1\\\2", text)
     text = _MENTION.sub(lambda m: f"<{m.group(1)}{_ZWSP}{m.group(2)}>", text)
     return _EVERYONE.sub(lambda m: f"@{_ZWSP}{m.group(1)}", text)
 

@@ -1,0 +1,166 @@
+"""SimCord harness: the real bot (`create_bot`) on a simulated Discord, with a temp store and seeded dice.
+
+Fixtures
+- `settings`     — `Settings` with a fake, well-formed token and a temp SQLite URL.
+- `dice`         — `SeededDice(SEED)`; override in a test module for other seeds or `FixedDice`.
+- `store`        — the real `bot.store.Store` on a temp SQLite file (a small stub while the store is absent).
+- `simcord_bot`  — `build_bot(settings, store, dice)`: what SimCord's `simcord_env` fixture runs.
+- `simcord_env`  — SimCord's env (overridden so user-facing refusals — `RuleError`, `StoreError`,
+                   `UserError`/`Refused`, check and transformer failures — do not count as bot errors at
+                   teardown; anything else still fails the test unless the test reads `env.errors`).
+- `table`        — a guild with a Director role, a `#combat` channel, a thread in it, a Director and two
+                   players (`Table`).
+
+To register a throwaway command for one test module, override `simcord_bot` in that module:
+
+    @pytest.fixture
+    def simcord_bot(settings, store, dice):
+        bot = build_bot(settings, store, dice)
+        bot.tree.add_command(my_test_command)
+        return bot
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import pytest_asyncio
+import simcord
+from simcord import ChannelHandle, GuildHandle, MemberActor, RoleHandle
+from simcord.env import Env
+
+from bot.client import DrawSteelBot, create_bot
+from bot.error_hook import REGISTRY
+from bot.rules.dice import Dice, SeededDice
+from bot.settings import Settings
+
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.fake-token-for-tests_only"
+SEED = 20261122
+
+
+@dataclass
+class StubStore:
+    """Stands in for `bot.store.Store` until it can be imported (only what the foundation touches)."""
+
+    closed: bool = False
+
+    async def close(self) -> None:
+        self.closed = True
+
+    async def get_settings(self, guild_id: int) -> Any:
+        return None
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(token=TOKEN, database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db")
+
+
+@pytest.fixture
+def dice() -> Dice:
+    return SeededDice(SEED)
+
+
+@pytest_asyncio.fixture
+async def store(settings: Settings) -> AsyncIterator[Any]:
+    try:
+        from bot.store import Store  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        stub = StubStore()
+        yield stub
+        return
+    opened = await Store.open(settings.database_url, migrate=True)
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+def build_bot(settings: Settings, store: Any, dice: Dice) -> DrawSteelBot:
+    """The production bot, with the test's store and dice injected."""
+    return create_bot(settings, store=store, dice=dice)
+
+
+@pytest.fixture
+def simcord_bot(settings: Settings, store: Any, dice: Dice) -> DrawSteelBot:
+    return build_bot(settings, store, dice)
+
+
+def is_user_facing(error: BaseException) -> bool:
+    """True for the refusals the error hook answers with a one-line message (not bugs)."""
+    return REGISTRY.message_for(error) is not None
+
+
+@pytest_asyncio.fixture
+async def simcord_env(simcord_bot: DrawSteelBot, request: pytest.FixtureRequest) -> AsyncIterator[Env]:
+    marker = request.node.get_closest_marker("simcord")
+    options = dict(marker.kwargs) if marker else {}
+    env = Env(simcord_bot, **options)
+    await env.start()
+    try:
+        yield env
+    finally:
+        await env.shutdown()
+        if env.check_errors:
+            # Same contract as SimCord's own fixture, minus the errors users are meant to see.
+            unexpected = [
+                error
+                for error in env.errors_since(getattr(env, "_errors_acknowledged", 0))
+                if not is_user_facing(error)
+            ]
+            if unexpected:
+                raise BaseExceptionGroup(f"bot raised {len(unexpected)} unexpected error(s)", unexpected)
+
+
+@dataclass
+class Table:
+    """A ready-made play space: one guild, a channel and a thread, a Director and two players."""
+
+    env: Env
+    guild: GuildHandle
+    director_role: RoleHandle
+    channel: ChannelHandle
+    thread: ChannelHandle
+    director: MemberActor
+    alice: MemberActor
+    bob: MemberActor
+
+    def add_player(self, name: str) -> MemberActor:
+        return self.guild.add_member(self.env.create_user(name))
+
+    def add_channel_manager(self, name: str) -> MemberActor:
+        """A member whose role has Manage Channels (a Director by permission)."""
+        role = self.guild.create_role(f"{name}-mods", permissions=discord.Permissions(manage_channels=True))
+        return self.guild.add_member(self.env.create_user(name), roles=[role])
+
+
+def make_thread(
+    env: Env, guild: GuildHandle, parent: ChannelHandle, name: str, owner: MemberActor
+) -> ChannelHandle:
+    """A public thread under `parent` (SimCord has no builder verb for threads yet)."""
+    thread = env.backend.create_thread(parent.id, name, owner.id)
+    return ChannelHandle(env, guild, thread)
+
+
+def make_table(env: Env) -> Table:
+    guild = env.create_guild("Draw Steel Table")
+    director_role = guild.create_role("Director")
+    channel = guild.create_text_channel("combat")
+    director = guild.add_member(env.create_user("dana"), roles=[director_role])
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    thread = make_thread(env, guild, channel, "Goblin ambush", director)
+    return Table(env, guild, director_role, channel, thread, director, alice, bob)
+
+
+@pytest.fixture
+def table(simcord_env: Env) -> Table:
+    return make_table(simcord_env)
+
+
+__all__ = ["SEED", "TOKEN", "StubStore", "Table", "build_bot", "make_table", "make_thread", "simcord"]
