@@ -1,0 +1,204 @@
+"""Derived queries: who picks next, who may act, who has acted. Nothing here is stored in the state.
+
+Rules: draw-steel-turn-order.txt "Creatures Take Turns" (alternation; when one side has no one left the other
+side's creatures act one after another) and "End of Round" (the side that went first in round 1 goes first in
+every round); draw-steel-combat.txt "Enemies Act In Groups"; "Alternative Turn Order"; teams-combat.md
+"Initiative and Rounds"; fast-slow-turns-combat.md "Anatomy of a Round". Solo creatures (Draw Steel: Monsters,
+"Solo Turns") never take two turns in a row -- unless no other creature can act, so the round can finish.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.rules.turns.model import Controller, Entry, Initiative, Mode, Phase, Speed, TurnRecord, TurnState
+from bot.rules.turns.policy import policy
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """Who picks now: the side(s) whose creatures may start a turn, their controller, the entries they may
+    pick, and (fast/slow) the part of the round. `group` is set while an enemy group is still acting."""
+
+    sides: tuple[str, ...]
+    controller: Controller
+    entries: tuple[str, ...]
+    speed: Speed | None = None
+    group: str | None = None
+
+
+def current(state: TurnState) -> TurnRecord | None:
+    """The turn in progress, if any."""
+    if state.phase is Phase.IN_ROUND and state.turns and not state.turns[-1].ended:
+        return state.turns[-1]
+    return None
+
+
+def turns_taken(state: TurnState, entry_id: str, speed: Speed | None = None) -> int:
+    """Turns the entry has taken (or started) this round; in a given fast/slow part when `speed` is given."""
+    return sum(1 for t in state.turns if t.entry == entry_id and (speed is None or t.speed is speed))
+
+
+def acted(state: TurnState, entry_id: str) -> bool:
+    """True once the entry has taken at least one turn this round."""
+    return turns_taken(state, entry_id) > 0
+
+
+def remaining_turns(state: TurnState, entry: Entry) -> int:
+    """Turns the entry may still take this round (0 when skipped)."""
+    if entry.id in state.skipped:
+        return 0
+    return max(0, entry.turns_per_round - turns_taken(state, entry.id))
+
+
+def controller_of(state: TurnState, entry: Entry) -> Controller:
+    side = state.side(entry.side)
+    assert side is not None
+    return side.controller
+
+
+def surprise_blocks(state: TurnState, entry: Entry) -> bool:
+    """True when surprise keeps the entry from acting this round (teams round 0, fast/slow round 1)."""
+    blocked_round = policy(state.mode).surprised_cant_act_in_round
+    return blocked_round is not None and state.round == blocked_round and state.is_surprised(entry.id)
+
+
+def able(state: TurnState, entry: Entry) -> bool:
+    """Alive, conscious, not kept out by surprise, with a turn left this round."""
+    return (
+        not entry.dead
+        and not entry.unconscious
+        and not surprise_blocks(state, entry)
+        and remaining_turns(state, entry) > 0
+    )
+
+
+def _fast_ok(state: TurnState, e: Entry) -> bool:
+    if e.turns_per_round >= 2:
+        return turns_taken(state, e.id, Speed.FAST) == 0 and e.speed is not Speed.SLOW
+    return e.speed is not Speed.SLOW
+
+
+def _slow_ok(state: TurnState, e: Entry) -> bool:
+    return turns_taken(state, e.id, Speed.SLOW) == 0
+
+
+def _last(state: TurnState) -> TurnRecord | None:
+    return state.turns[-1] if state.turns else None
+
+
+def _last_pick(state: TurnState) -> TurnRecord | None:
+    return next((t for t in reversed(state.turns) if not t.override), None)
+
+
+def first_side(state: TurnState) -> str:
+    """The side that picks first in every round: the chosen side (Draw Steel, Agility) or the first team."""
+    if state.first is not None and state.first.side is not None:
+        return state.first.side
+    return state.sides[0].id
+
+
+def _candidates(state: TurnState) -> list[Entry]:
+    """Entries that could act now, after the no-two-turns-in-a-row rule."""
+    cands = [e for e in state.entries if able(state, e)]
+    last = _last(state)
+    if not policy(state.mode).rotates_sides or last is None:
+        return cands
+    if any(e.id != last.entry for e in cands):
+        cands = [e for e in cands if e.id != last.entry]
+    return cands
+
+
+def agility_order(state: TurnState, side_id: str) -> tuple[str, ...]:
+    """Units (entry ids and group ids) of a side in Agility order: highest total first, tie-breaks after;
+    units without a total come last, in the order they were added."""
+    units: list[str] = []
+    for e in state.entries:
+        if e.side == side_id and e.unit not in units:
+            units.append(e.unit)
+    scores: dict[str, Initiative] = {i.unit: i for i in state.initiative}
+
+    def key(u: str) -> tuple[int, tuple[int, ...], int]:
+        s = scores.get(u)
+        return (0, s.sort_key, units.index(u)) if s is not None else (1, (), units.index(u))
+
+    return tuple(sorted(units, key=key))
+
+
+def picking(state: TurnState) -> Pick | None:
+    """Who may pick the next turn now, or None (no round running, a turn in progress, or nobody can act)."""
+    if state.phase is not Phase.IN_ROUND or current(state) is not None:
+        return None
+    cands = _candidates(state)
+    if not cands:
+        return None
+    pol = policy(state.mode)
+    last_pick = _last_pick(state)
+    if last_pick is not None and last_pick.group is not None:
+        members = [e for e in cands if e.group == last_pick.group and not acted(state, e.id)]
+        if members:
+            side = state.side(members[0].side)
+            assert side is not None
+            return Pick((side.id,), side.controller, tuple(e.id for e in members), group=last_pick.group)
+    if pol.fast_slow_parts:
+        return _fast_slow_pick(state, cands)
+    ids = [s.id for s in state.sides]
+    start = ids.index(last_pick.side) + 1 if last_pick is not None and last_pick.side in ids else None
+    if start is None:
+        start = ids.index(first_side(state))
+    for side_id in ids[start:] + ids[:start]:
+        mine = [e for e in cands if e.side == side_id]
+        if not mine:
+            continue
+        if pol.ordered_within_side:
+            units = {e.unit for e in mine}
+            head = next(u for u in agility_order(state, side_id) if u in units)
+            mine = [e for e in mine if e.unit == head]
+        side = state.side(side_id)
+        assert side is not None
+        return Pick((side_id,), side.controller, tuple(e.id for e in mine))
+    raise AssertionError("unreachable: candidates belong to known sides")  # pragma: no cover
+
+
+def _fast_slow_pick(state: TurnState, cands: list[Entry]) -> Pick | None:
+    for speed, ok in ((Speed.FAST, _fast_ok), (Speed.SLOW, _slow_ok)):
+        part = [e for e in cands if ok(state, e)]
+        for controller in (Controller.PLAYERS, Controller.DIRECTOR):
+            mine = [e for e in part if controller_of(state, e) is controller]
+            if mine:
+                sides = tuple(dict.fromkeys(e.side for e in mine))
+                return Pick(sides, controller, tuple(e.id for e in mine), speed=speed)
+    return None
+
+
+def eligible(state: TurnState) -> tuple[str, ...]:
+    """Entry ids that may start a turn now by a normal pick."""
+    pick = picking(state)
+    return pick.entries if pick is not None else ()
+
+
+def picking_side(state: TurnState) -> str | None:
+    """The side (team) that picks now; in fast/slow the first of the controller's sides."""
+    pick = picking(state)
+    return pick.sides[0] if pick is not None else None
+
+
+def round_over(state: TurnState) -> bool:
+    """True in a round when no turn is in progress and nobody can act any more."""
+    return state.phase is Phase.IN_ROUND and current(state) is None and not _candidates(state)
+
+
+def fast_slow_part(state: TurnState) -> Speed | None:
+    """Fast/slow: the part of the round now running (None outside fast/slow or when the round is over)."""
+    if state.mode is not Mode.FAST_SLOW:
+        return None
+    cur = current(state)
+    if cur is not None:
+        return cur.speed
+    pick = picking(state)
+    return pick.speed if pick is not None else None
+
+
+def waiting(state: TurnState) -> tuple[str, ...]:
+    """Entries that haven't used all their turns and could still act this round (for the tracker display)."""
+    return tuple(e.id for e in state.entries if able(state, e))
