@@ -431,15 +431,13 @@ def _refuse_pick(state: TurnState, entry: Entry, by: Controller) -> None:
     if pick.group is not None:
         raise err.GroupInProgress(pick.group)
     if state.mode is Mode.FAST_SLOW:
-        if controller_of(state, entry) is not pick.controller:
+        if entry.speed is not None and entry.speed is not pick.speed:
             raise err.WrongPart(
-                "The players' creatures act first in each part of the round: wait for the GM's turn."
-                if pick.controller is Controller.PLAYERS
-                else "The players are done with this part: wait for the next part or the next round."
+                f"{entry.id} chose a {entry.speed.value} turn: wait for the {entry.speed.value} turns."
             )
-        raise err.WrongPart(
-            f"{entry.id} chose a {(entry.speed or Speed.SLOW).value} turn: wait for that part."
-        )
+        if pick.controller is Controller.PLAYERS:
+            raise err.WrongPart("The players' creatures act first in each part of the round: wait for them.")
+        raise err.WrongPart("The players are done with this part: the GM's creatures act now.")
     if entry.side not in pick.sides:
         raise err.WrongSide(_side_name(state, pick.sides[0]))
     if last is not None and last.entry == entry.id:
