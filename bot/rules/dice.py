@@ -1,10 +1,25 @@
-"""Dice sources. Every rule that rolls takes a `Dice`, so tests can seed or fix the results."""
+"""Dice sources and dice. Every rule that rolls takes a `Dice`, so tests can seed or fix the results.
+
+Rules: draw-steel-basics.md, "Dice", "D3s", "D100s".
+
+Public API:
+- `Dice` (protocol: `randint(low, high)`), `SystemDice`, `SeededDice`, `FixedDice`.
+- `d10`, `d6`, `d3`, `d100` — one die each, from a `Dice`.
+- `roll_expression(dice, "4d6kh3+2") -> DiceRoll` (total, breakdown, groups) for /dice; errors are
+  `DiceExpressionError`.
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from d20 import diceast as d20ast
+from lark.exceptions import LarkError
+
+from bot.rules.errors import RuleError
 
 
 class Dice(Protocol):
@@ -73,3 +88,160 @@ def d100(dice: Dice) -> int:
     ones = d10(dice) % 10
     value = tens * 10 + ones
     return 100 if value == 0 else value
+
+
+# --- /dice expressions ------------------------------------------------------------------------------------
+# The text is parsed with the `d20` library (avrae's grammar); the tree is evaluated here so every die comes
+# from the injected `Dice` (d20 rolls with the global `random` module and can't take a source).
+
+EXPRESSION_MAX_LENGTH = 100
+EXPRESSION_MAX_DICE = 100
+EXPRESSION_MAX_SIDES = 1000
+_VALUE_LIMIT = 10**12
+_USAGE = (
+    "Dice must look like 3d6+2, 4d6kh3, 2d10-1 or d100 "
+    f"(at most {EXPRESSION_MAX_DICE} dice of at most {EXPRESSION_MAX_SIDES} sides)."
+)
+
+
+class DiceExpressionError(RuleError):
+    """A /dice expression that can't be rolled."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiceGroup:
+    """One `NdS` term as rolled: each die's result and whether it was kept."""
+
+    notation: str
+    results: tuple[int, ...]
+    kept: tuple[bool, ...]
+
+    def format(self) -> str:
+        shown = ", ".join(str(r) if k else f"({r})" for r, k in zip(self.results, self.kept, strict=True))
+        return f"{self.notation} [{shown}]"
+
+
+@dataclass(frozen=True, slots=True)
+class DiceRoll:
+    """A rolled expression: its total, a readable breakdown (dropped dice in parentheses) and the groups."""
+
+    expression: str
+    total: int
+    breakdown: str
+    groups: tuple[DiceGroup, ...]
+
+
+class _Evaluator:
+    def __init__(self, dice: Dice) -> None:
+        self.dice = dice
+        self.groups: list[DiceGroup] = []
+        self.count = 0
+
+    def eval(self, node: Any) -> tuple[int, str]:
+        if isinstance(node, d20ast.Expression):
+            return self.eval(node.roll)
+        if isinstance(node, d20ast.AnnotatedNumber):
+            value, text = self.eval(node.value)
+            return value, f"{text} {''.join(node.annotations)}".rstrip()
+        if isinstance(node, d20ast.Literal):
+            if not isinstance(node.value, int) or isinstance(node.value, bool):
+                raise DiceExpressionError(f"Use whole numbers only. {_USAGE}")
+            return self._bound(node.value), str(node.value)
+        if isinstance(node, d20ast.Parenthetical):
+            value, text = self.eval(node.value)
+            return value, f"({text})"
+        if isinstance(node, d20ast.UnOp):
+            value, text = self.eval(node.value)
+            return (value if node.op == "+" else -value), f"{node.op}{text}"
+        if isinstance(node, d20ast.BinOp):
+            return self._binop(node)
+        if isinstance(node, d20ast.OperatedDice):
+            return self._dice(node.value, node.operations)
+        if isinstance(node, d20ast.Dice):
+            return self._dice(node, [])
+        raise DiceExpressionError(f"Sets and comparisons aren't supported. {_USAGE}")
+
+    def _bound(self, value: int) -> int:
+        if abs(value) > _VALUE_LIMIT:
+            raise DiceExpressionError(f"That number is too large. {_USAGE}")
+        return value
+
+    def _binop(self, node: Any) -> tuple[int, str]:
+        left, ltext = self.eval(node.left)
+        right, rtext = self.eval(node.right)
+        op = node.op
+        if op == "+":
+            value = left + right
+        elif op == "-":
+            value = left - right
+        elif op == "*":
+            value = left * right
+        elif op in ("/", "//"):
+            if right == 0:
+                raise DiceExpressionError("You can't divide by 0.")
+            value = left // right
+        else:
+            raise DiceExpressionError(f"Use only + - * and /. {_USAGE}")
+        return self._bound(value), f"{ltext} {op} {rtext}"
+
+    def _roll_one(self, size: int | str) -> int:
+        if size in ("%", 100):
+            return d100(self.dice)
+        if size == 3:
+            return d3(self.dice)
+        assert isinstance(size, int)
+        return self.dice.randint(1, size)
+
+    def _dice(self, node: Any, operations: list[Any]) -> tuple[int, str]:
+        num, size = node.num, node.size
+        if num < 1:
+            raise DiceExpressionError(f"Roll at least 1 die. {_USAGE}")
+        if size != "%" and not 1 <= size <= EXPRESSION_MAX_SIDES:
+            raise DiceExpressionError(f"Dice need 1 to {EXPRESSION_MAX_SIDES} sides. {_USAGE}")
+        self.count += num
+        if self.count > EXPRESSION_MAX_DICE:
+            raise DiceExpressionError(f"That's too many dice. {_USAGE}")
+        results = [self._roll_one(size) for _ in range(num)]
+        kept = [True] * num
+        notation = str(node)
+        for operation in operations:
+            notation += str(operation)
+            kept = self._select(operation, results, kept)
+        group = DiceGroup(notation, tuple(results), tuple(kept))
+        self.groups.append(group)
+        return sum(r for r, k in zip(results, kept, strict=True) if k), group.format()
+
+    @staticmethod
+    def _select(operation: Any, results: list[int], kept: list[bool]) -> list[bool]:
+        """Apply one keep (k) or drop (p) operation; several selectors (k h3 l1) select their union."""
+        live = [i for i, k in enumerate(kept) if k]
+        chosen: set[int] = set()
+        for selector in operation.sels:
+            if operation.op not in ("k", "p") or selector.cat not in ("h", "l"):
+                raise DiceExpressionError(f"Only kh/kl (keep) and ph/pl (drop) are supported. {_USAGE}")
+            ordered = sorted(live, key=lambda i: results[i], reverse=selector.cat == "h")
+            chosen.update(ordered[: selector.num])
+        if operation.op == "k":
+            return [i in chosen for i in range(len(results))]
+        return [k and i not in chosen for i, k in enumerate(kept)]
+
+
+def roll_expression(dice: Dice, text: str) -> DiceRoll:
+    """Roll a /dice expression such as "3d6+2", "4d6kh3", "2d10-1" or "d100".
+
+    d3 is the basics' d6 read 1-2/3-4/5-6 (`d3`); d100 and d% use two d10s (`d100`); other dice are uniform.
+    Supported: + - * / (division rounds down), parentheses, kh/kl/ph/pl. Bounded: at most 100 characters,
+    100 dice and 1000 sides.
+    """
+    expression = " ".join(text.split())
+    if not expression:
+        raise DiceExpressionError(_USAGE)
+    if len(expression) > EXPRESSION_MAX_LENGTH:
+        raise DiceExpressionError(f"Keep it under {EXPRESSION_MAX_LENGTH} characters. {_USAGE}")
+    try:
+        tree = d20ast.parser.parse(expression, start="expr")
+    except LarkError:
+        raise DiceExpressionError(_USAGE) from None
+    evaluator = _Evaluator(dice)
+    total, breakdown = evaluator.eval(tree)
+    return DiceRoll(expression, total, f"{breakdown} = {total}", tuple(evaluator.groups))

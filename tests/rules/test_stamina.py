@@ -101,8 +101,7 @@ def test_catch_breath() -> None:
 
 def test_spend_recovery_while_dying_and_for_director_creatures() -> None:
     """draw-steel-combat.txt "Dying and Death": allies can help you spend Recoveries; "No Recoveries": a
-    Director creature regains a
-    third of its Stamina maximum."""
+    Director creature regains a third of its Stamina maximum."""
     assert spend_recovery(hero(-4)).stamina == 6
     assert spend_recovery(hero(0), extra=2).stamina == 12
     ogre = spend_recovery(Vitals(31, 1))
@@ -144,12 +143,10 @@ def test_respite() -> None:
         respite(hero(-20))
 
 
-@pytest.mark.parametrize(
-    "kwargs", [{"max_stamina": 0, "stamina": 0}, {"max_stamina": 5, "stamina": 5, "temporary": -1}]
-)
-def test_bad_vitals(kwargs: dict[str, int]) -> None:
+@pytest.mark.parametrize(("max_stamina", "stamina", "temporary"), [(0, 0, 0), (5, 5, -1)])
+def test_bad_vitals(max_stamina: int, stamina: int, temporary: int) -> None:
     with pytest.raises(StaminaError):
-        Vitals(**kwargs)
+        Vitals(max_stamina, stamina, temporary)
 
 
 def test_fresh() -> None:
