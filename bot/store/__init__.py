@@ -1,0 +1,44 @@
+"""Persistence and concurrency: SQLModel on SQLAlchemy's async engine, Alembic migrations, event log, undo.
+
+See docs/store.md. Everything a caller needs is exported here.
+"""
+
+from bot.store.errors import (
+    EncounterExists,
+    InvalidValue,
+    NoEncounter,
+    NothingToUndo,
+    StaleState,
+    StoreError,
+)
+from bot.store.store import Store
+from bot.store.table import (
+    Change,
+    ChannelKey,
+    Committed,
+    EncounterDoc,
+    EncounterInfo,
+    Event,
+    GuildSettings,
+    Hero,
+    Table,
+)
+
+__all__ = [
+    "Change",
+    "ChannelKey",
+    "Committed",
+    "EncounterDoc",
+    "EncounterExists",
+    "EncounterInfo",
+    "Event",
+    "GuildSettings",
+    "Hero",
+    "InvalidValue",
+    "NoEncounter",
+    "NothingToUndo",
+    "StaleState",
+    "Store",
+    "StoreError",
+    "Table",
+]

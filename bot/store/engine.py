@@ -1,0 +1,107 @@
+"""The async engine: URL normalisation, SQLite pragmas and `BEGIN IMMEDIATE` write transactions.
+
+* SQLite goes through aiosqlite. Every connection gets WAL, `synchronous=NORMAL` (durable across process
+  crashes; a power loss may lose the last commits, never corrupt), foreign keys on and a busy timeout.
+  pysqlite's own transaction handling is switched off and the `begin` event emits `BEGIN` — or
+  `BEGIN IMMEDIATE` for connections marked with the `store_write` execution option, so a writer takes the
+  write lock up front and concurrent writers from other processes wait (busy timeout) instead of failing
+  half-way (SQLAlchemy's documented aiosqlite recipe).
+* PostgreSQL goes through asyncpg; `postgresql://` and `postgres://` URLs are normalised to it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from bot.store import validate
+from bot.store.errors import InvalidValue
+
+BUSY_TIMEOUT_MS = 5000
+WRITE_OPTION = "store_write"
+_SCHEMA = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
+
+
+def normalise_url(raw: str) -> URL:
+    """Parse a database URL and pick the async driver: aiosqlite for SQLite, asyncpg for PostgreSQL."""
+    try:
+        url = make_url(raw)
+    except ArgumentError:
+        raise InvalidValue("DATABASE_URL is not a database URL.") from None
+    backend = url.get_backend_name()
+    if backend in ("postgresql", "postgres"):
+        return url.set(drivername="postgresql+asyncpg")
+    if backend == "sqlite":
+        return url.set(drivername="sqlite+aiosqlite")
+    raise InvalidValue(f"Unsupported database {backend!r}: use SQLite or PostgreSQL.")
+
+
+def is_sqlite(url: URL) -> bool:
+    """True for SQLite URLs."""
+    return url.get_backend_name() == "sqlite"
+
+
+def sqlite_file(url: URL) -> Path | None:
+    """The database file of a SQLite URL (None for in-memory databases)."""
+    database = url.database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database)
+
+
+def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+    finally:
+        cursor.close()
+
+
+def _on_sqlite_begin(conn: Connection) -> None:
+    if conn.get_execution_options().get(WRITE_OPTION):
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+    else:
+        conn.exec_driver_sql("BEGIN")
+
+
+def create_engine(url: URL, *, schema: str | None = None) -> AsyncEngine:
+    """One engine for the store's lifetime. `schema` (PostgreSQL only) sets the connections' search_path."""
+    if is_sqlite(url):
+        if schema is not None:
+            raise InvalidValue("A schema only applies to PostgreSQL.")
+        path = sqlite_file(url)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(
+            url,
+            json_serializer=validate.dumps,
+            pool_size=4,
+            max_overflow=4,
+            pool_timeout=60,
+        )
+        event.listen(engine.sync_engine, "connect", _on_sqlite_connect)
+        event.listen(engine.sync_engine, "begin", _on_sqlite_begin)
+        return engine
+    connect_args: dict[str, Any] = {}
+    if schema is not None:
+        if not _SCHEMA.fullmatch(schema):
+            raise InvalidValue("A schema name must be a plain identifier.")
+        connect_args["server_settings"] = {"search_path": schema}
+    return create_async_engine(
+        url,
+        json_serializer=validate.dumps,
+        pool_size=10,
+        max_overflow=10,
+        pool_timeout=60,
+        connect_args=connect_args,
+    )

@@ -1,0 +1,49 @@
+"""Typed store errors. Each carries a one-line, user-facing message (cogs show `str(error)`)."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base of every store error; `str(error)` is one line a player or Director can act on."""
+
+    default_message = "The bot could not save that — try again."
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or self.default_message)
+
+    @property
+    def message(self) -> str:
+        """The one-line message."""
+        return str(self)
+
+
+class NoEncounter(StoreError):
+    """The channel has no active encounter, or the encounter asked for does not exist."""
+
+    default_message = "No encounter in this channel — start one with /encounter start."
+
+
+class EncounterExists(StoreError):
+    """An encounter is already running in this channel or thread."""
+
+    default_message = (
+        "An encounter is already running in this channel — end it with /encounter end, or use a thread."
+    )
+
+
+class StaleState(StoreError):
+    """The channel changed (another command or process) between reading and writing; nothing was written."""
+
+    default_message = "This encounter changed while you were acting — try again."
+
+
+class NothingToUndo(StoreError):
+    """Every change of the active encounter since its start is already undone."""
+
+    default_message = "Nothing left to undo in this encounter."
+
+
+class InvalidValue(StoreError):
+    """A name, number or piece of data the store refuses to save; the message says what to change."""
+
+    default_message = "That value cannot be saved."

@@ -1,0 +1,141 @@
+"""The store's tables as SQLModel models (SQLAlchemy Core tables underneath).
+
+Migrations in `bot/store/migrations/versions/` create exactly these; tests/store/test_migrations.py
+proves it
+with Alembic's `compare_metadata` on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+# Naming convention so constraint names are identical on every engine (and in the migration).
+SQLModel.metadata.naming_convention = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class GuildSettingsModel(SQLModel, table=True):
+    """Per-guild settings; a guild without a row uses the defaults."""
+
+    __tablename__ = "guild_settings"
+
+    guild_id: int = Field(sa_column=sa.Column(sa.BigInteger, primary_key=True, autoincrement=False))
+    director_role_id: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger, nullable=True))
+    turn_pings: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False))
+    tokens_reset_per_session: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False))
+    malice_rounding: str = Field(default="down", sa_column=sa.Column(sa.String(8), nullable=False))
+    show_monster_stamina: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False))
+    enforce_action_economy: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False))
+    updated_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
+
+
+class ChannelModel(SQLModel, table=True):
+    """One row per channel or thread: the party's hero-token pool and the compare-and-set `version`."""
+
+    __tablename__ = "channels"
+
+    id: int = Field(sa_column=sa.Column(sa.BigInteger, primary_key=True, autoincrement=False))
+    guild_id: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False, index=True))
+    tokens: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False))
+    version: int = Field(default=0, sa_column=sa.Column(sa.BigInteger, nullable=False))
+    updated_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
+
+
+class HeroModel(SQLModel, table=True):
+    """A hero of a channel's roster; `data` is the rules core's codec data (Stamina, recoveries, ...)."""
+
+    __tablename__ = "heroes"
+    __table_args__ = (sa.UniqueConstraint("channel_id", "name_key"),)
+
+    id: str = Field(sa_column=sa.Column(sa.String(32), primary_key=True))
+    channel_id: int = Field(
+        sa_column=sa.Column(sa.BigInteger, sa.ForeignKey("channels.id", ondelete="CASCADE"), nullable=False)
+    )
+    owner_id: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
+    name: str = Field(sa_column=sa.Column(sa.String(64), nullable=False))
+    name_key: str = Field(sa_column=sa.Column(sa.String(64), nullable=False))
+    data: dict[str, Any] = Field(sa_column=sa.Column(sa.JSON, nullable=False))
+    created_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
+    updated_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
+
+
+class EncounterModel(SQLModel, table=True):
+    """An encounter; at most one active per channel (partial unique index on `channel_id` WHERE active)."""
+
+    __tablename__ = "encounters"
+    __table_args__ = (
+        sa.Index(
+            "ix_encounters_one_active",
+            "channel_id",
+            unique=True,
+            sqlite_where=sa.text("active"),
+            postgresql_where=sa.text("active"),
+        ),
+        sa.Index("ix_encounters_ended_at", "ended_at"),
+    )
+
+    id: int | None = Field(
+        default=None, sa_column=sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    )
+    guild_id: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
+    channel_id: int = Field(
+        sa_column=sa.Column(sa.BigInteger, sa.ForeignKey("channels.id", ondelete="CASCADE"), nullable=False)
+    )
+    name: str = Field(sa_column=sa.Column(sa.String(64), nullable=False))
+    director_id: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
+    state: dict[str, Any] = Field(sa_column=sa.Column(sa.JSON, nullable=False))
+    active: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False))
+    last_seq: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False))
+    tracker_channel_id: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger, nullable=True))
+    tracker_message_id: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger, nullable=True))
+    created_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
+    ended_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
+    )
+
+
+class EventModel(SQLModel, table=True):
+    """The append-only log: one row per committed change, with the patch that undoes it.
+
+    `seq` counts per encounter from 1 (the start); channel-level events outside an encounter have no
+    `encounter_id` and use the channel's new `version` as `seq`. `undoes` is set on undo events.
+    """
+
+    __tablename__ = "events"
+    __table_args__ = (
+        sa.UniqueConstraint("encounter_id", "seq"),
+        sa.Index("ix_events_channel_id", "channel_id"),
+    )
+
+    id: int | None = Field(
+        default=None, sa_column=sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    )
+    encounter_id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.Integer, sa.ForeignKey("encounters.id", ondelete="CASCADE"), nullable=True),
+    )
+    channel_id: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
+    seq: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    user_id: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
+    at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
+    kind: str = Field(sa_column=sa.Column(sa.String(40), nullable=False))
+    summary: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    details: dict[str, Any] = Field(sa_column=sa.Column(sa.JSON, nullable=False))
+    patch: dict[str, Any] | None = Field(default=None, sa_column=sa.Column(sa.JSON, nullable=True))
+    undoes: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+
+
+METADATA = SQLModel.metadata
+guild_settings: sa.Table = METADATA.tables["guild_settings"]
+channels: sa.Table = METADATA.tables["channels"]
+heroes: sa.Table = METADATA.tables["heroes"]
+encounters: sa.Table = METADATA.tables["encounters"]
+events: sa.Table = METADATA.tables["events"]

@@ -1,0 +1,103 @@
+"""Structural diff of JSON data, used as the undo patch of every event.
+
+`diff(a, b)` returns `None` when `a` and `b` are identical (types included: `1`, `1.0` and `True` differ) and
+otherwise a compact JSON-compatible patch; `revert(b, diff(a, b))` rebuilds `a` exactly. A patch only stores
+what `a` had where it differs from `b`, so it is small for small changes of big states:
+
+* `{"=": old}` — the value was replaced; restore `old`.
+* `{"d": {key: node}}` — a dict changed; each node is a patch, `{"-": old}` (key removed in `b`; restore it)
+  or `{"+": 0}` (key added in `b`; delete it).
+* `{"l": {"3": node}}` — a list of unchanged length; element patches by index.
+* `{"r": [start, old_items, new_count]}` — a list changed length: `b[start:start + new_count]` replaced
+  `old_items` (the common prefix and suffix are kept out of the patch).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Patch = dict[str, Any]
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Strict structural equality: equal values of identical types all the way down."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        if a.keys() != b.keys():
+            return False
+        return all(_same(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def diff(a: Any, b: Any) -> Patch | None:
+    """The patch that turns `b` back into `a`, or None when they are the same."""
+    if type(a) is not type(b):
+        return {"=": a}
+    if isinstance(a, dict):
+        nodes: dict[str, Any] = {}
+        for key, old in a.items():
+            if key not in b:
+                nodes[key] = {"-": old}
+            else:
+                sub = diff(old, b[key])
+                if sub is not None:
+                    nodes[key] = sub
+        for key in b:
+            if key not in a:
+                nodes[key] = {"+": 0}
+        return {"d": nodes} if nodes else None
+    if isinstance(a, list):
+        if len(a) == len(b):
+            items: dict[str, Any] = {}
+            for index, (x, y) in enumerate(zip(a, b, strict=True)):
+                sub = diff(x, y)
+                if sub is not None:
+                    items[str(index)] = sub
+            return {"l": items} if items else None
+        start = 0
+        limit = min(len(a), len(b))
+        while start < limit and _same(a[start], b[start]):
+            start += 1
+        end = 0
+        while end < limit - start and _same(a[len(a) - 1 - end], b[len(b) - 1 - end]):
+            end += 1
+        return {"r": [start, a[start : len(a) - end], len(b) - start - end]}
+    if a == b:
+        return None
+    return {"=": a}
+
+
+def revert(b: Any, patch: Patch | None) -> Any:
+    """Apply `patch` (from `diff(a, b)`) to `b` and return `a`; `b` itself is not modified."""
+    if patch is None:
+        return b
+    if "=" in patch:
+        return patch["="]
+    if "d" in patch:
+        if not isinstance(b, dict):
+            raise ValueError("patch expects a mapping")
+        result = dict(b)
+        for key, node in patch["d"].items():
+            if "-" in node:
+                result[key] = node["-"]
+            elif "+" in node:
+                del result[key]
+            else:
+                result[key] = revert(b[key], node)
+        return result
+    if "l" in patch:
+        if not isinstance(b, list):
+            raise ValueError("patch expects a list")
+        items = list(b)
+        for index, node in patch["l"].items():
+            items[int(index)] = revert(items[int(index)], node)
+        return items
+    if "r" in patch:
+        if not isinstance(b, list):
+            raise ValueError("patch expects a list")
+        start, old, count = patch["r"]
+        return [*b[:start], *old, *b[start + count :]]
+    raise ValueError(f"unknown patch node {sorted(patch)}")

@@ -1,0 +1,722 @@
+"""`Store`: the one door to persistence — every state change goes through `mutate` (or `undo`).
+
+Design (docs/store.md): a command's `change` edits a working copy of its channel (`Table`); the store
+diffs before/after, writes only the changed rows, bumps the channel's `version` with a compare-and-set and
+appends an event carrying the undo patch — one transaction. Commands on one channel are serialised in the
+process by an `asyncio.Lock` per channel; across processes the compare-and-set turns a lost race into
+`StaleState`, which `mutate` retries by re-reading and re-running the (pure) `change`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import random
+import weakref
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar, cast
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql as pg_dialect
+from sqlalchemy.dialects import sqlite as sqlite_dialect
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from bot.store import validate
+from bot.store.engine import WRITE_OPTION, create_engine, is_sqlite, normalise_url
+from bot.store.errors import EncounterExists, InvalidValue, NoEncounter, NothingToUndo, StaleState, StoreError
+from bot.store.models import channels, encounters, events, guild_settings, heroes
+from bot.store.patch import diff, revert
+from bot.store.table import (
+    Change,
+    ChannelKey,
+    Committed,
+    EncounterInfo,
+    Event,
+    GuildSettings,
+    Table,
+)
+
+T = TypeVar("T")
+
+#: How many channels' last committed tables are kept in memory (a hit skips the read; the version
+#: compare-and-set still catches another process's write).
+CACHE_SIZE = 4096
+UNDO_KIND = "undo"
+_TEMP_NAME_KEY = "\x01"
+_RETRYABLE_SQLSTATES = frozenset({"40001", "40P01", "55P03"})
+_SETTINGS_FIELDS = {f.name: f for f in dataclasses.fields(GuildSettings) if f.name != "guild_id"}
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def _clone(value: Any) -> Any:
+    """A deep copy of JSON data (faster than `copy.deepcopy`)."""
+    if isinstance(value, dict):
+        return {k: _clone(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clone(v) for v in value]
+    return value
+
+
+def _empty_snapshot() -> dict[str, Any]:
+    return {"tokens": 0, "heroes": {}, "encounter": None}
+
+
+@dataclass(frozen=True, slots=True)
+class _Loaded:
+    """A channel as read (or cached): version 0 means the channel has no row yet."""
+
+    version: int
+    snap: dict[str, Any]
+    encounter_id: int | None
+    last_seq: int
+
+
+def _check_key(key: ChannelKey) -> None:
+    validate.snowflake(key.guild_id, "guild id")
+    validate.snowflake(key.channel_id, "channel id")
+
+
+def _checked_snapshot(table: Table, before: _Loaded) -> dict[str, Any]:
+    """Validate the edited table and return it as fresh JSON data; `InvalidValue` on anything unsavable."""
+    tokens = validate.tokens(table.tokens)
+    hero_rows: dict[str, Any] = {}
+    keys: set[str] = set()
+    if not isinstance(table.heroes, dict):
+        raise InvalidValue("The hero roster must be a mapping.")
+    for hero_id, hero in table.heroes.items():
+        if not isinstance(hero_id, str) or hero_id != getattr(hero, "id", None):
+            raise InvalidValue("Heroes must be added with Table.add_hero.")
+        if not 1 <= len(hero_id) <= 32 or not hero_id.isascii() or not hero_id.isalnum():
+            raise InvalidValue("A hero id must be 1–32 letters or digits.")
+        hero_name = validate.name(hero.name, "hero name")
+        key = validate.name_key(hero_name)
+        if key in keys:
+            raise InvalidValue(
+                f"There is already a hero named {hero_name} in this channel — pick another name."
+            )
+        keys.add(key)
+        hero_rows[hero_id] = {
+            "owner_id": validate.snowflake(hero.owner_id, "hero's owner id"),
+            "name": hero_name,
+            "data": validate.json_object(hero.data, "hero data"),
+        }
+    encounter = table.encounter
+    if encounter is None:
+        if before.snap["encounter"] is not None:
+            raise InvalidValue("End an encounter with Table.end_encounter.")
+        encounter_data = None
+    else:
+        if before.snap["encounter"] is not None and encounter.id != before.encounter_id:
+            raise InvalidValue("End the encounter and start the next one in two separate commands.")
+        if not isinstance(encounter.active, bool):
+            raise InvalidValue("An encounter is active or not.")
+        if before.snap["encounter"] is None and not encounter.active:
+            raise InvalidValue("Start and end an encounter in two separate commands.")
+        state = validate.json_object(encounter.state, "encounter state")
+        validate.check_size(state, "encounter state")
+        encounter_data = {
+            "name": validate.name(encounter.name, "encounter name"),
+            "director_id": validate.snowflake(encounter.director_id, "Director's user id"),
+            "state": state,
+            "active": encounter.active,
+        }
+    return {"tokens": tokens, "heroes": hero_rows, "encounter": encounter_data}
+
+
+class Store:
+    """Persistence and concurrency for the bot. Open with `await Store.open(url)`; `await close()` at exit."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+        self._writer = engine.execution_options(**{WRITE_OPTION: True})
+        self._sqlite = engine.dialect.name == "sqlite"
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # SQLite has one writer at a time: queue this process's writers here rather than in the busy handler.
+        self._write_gate: asyncio.Lock | None = asyncio.Lock() if self._sqlite else None
+        self._cache: OrderedDict[int, _Loaded] = OrderedDict()
+
+    # -- lifecycle --------------------------------------------------------------------------------------
+    @classmethod
+    async def open(cls, url: str, *, migrate: bool = True, schema: str | None = None) -> Store:
+        """Open the database at `url` (SQLite via aiosqlite, PostgreSQL via asyncpg) and, with `migrate`,
+        upgrade it to the newest revision. `schema` (PostgreSQL only) sets the search_path."""
+        parsed = normalise_url(url)
+        engine = create_engine(parsed, schema=schema)
+        try:
+            if migrate:
+                from bot.store.migrate import upgrade
+
+                await upgrade(engine)
+            else:
+                async with engine.connect() as connection:
+                    await connection.execute(sa.text("SELECT 1"))
+        except BaseException:
+            await engine.dispose()
+            raise
+        store = cls(engine)
+        assert store._sqlite == is_sqlite(parsed)
+        return store
+
+    async def close(self) -> None:
+        """Close every connection."""
+        await self._engine.dispose()
+
+    @property
+    def engine(self) -> AsyncEngine:
+        """The underlying engine (tests and tools)."""
+        return self._engine
+
+    # -- plumbing ---------------------------------------------------------------------------------------
+    def _lock(self, key: ChannelKey) -> asyncio.Lock:
+        lock = self._locks.get(key.channel_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[key.channel_id] = lock
+        return lock
+
+    def _gate(self) -> AbstractAsyncContextManager[Any]:
+        return self._write_gate if self._write_gate is not None else nullcontext()
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[AsyncConnection]:
+        """One write transaction; driver-level races become `StaleState`."""
+        async with self._gate():
+            try:
+                async with self._writer.connect() as connection, connection.begin():
+                    yield connection
+            except IntegrityError as error:
+                text = str(error.orig).lower()
+                if "one_active" in text or "encounters.channel_id" in text:
+                    raise EncounterExists() from None
+                if "name_key" in text:
+                    raise InvalidValue("There is already a hero with that name in this channel.") from None
+                raise StaleState() from error
+            except OperationalError as error:
+                text = str(error.orig).lower()
+                if "locked" in text or "busy" in text or "snapshot" in text:
+                    raise StaleState() from error
+                raise
+            except DBAPIError as error:
+                if getattr(error.orig, "sqlstate", None) in _RETRYABLE_SQLSTATES:
+                    raise StaleState() from error
+                raise
+
+    def _insert(self, table: sa.Table) -> Any:
+        return sqlite_dialect.insert(table) if self._sqlite else pg_dialect.insert(table)
+
+    def _remember(self, channel_id: int, loaded: _Loaded) -> None:
+        self._cache[channel_id] = loaded
+        self._cache.move_to_end(channel_id)
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+
+    async def _read(self, channel_id: int) -> _Loaded:
+        async with self._engine.connect() as connection, connection.begin():
+            row = (
+                await connection.execute(
+                    sa.select(channels.c.version, channels.c.tokens).where(channels.c.id == channel_id)
+                )
+            ).first()
+            if row is None:
+                return _Loaded(0, _empty_snapshot(), None, 0)
+            hero_rows = await connection.execute(
+                sa.select(heroes.c.id, heroes.c.owner_id, heroes.c.name, heroes.c.data)
+                .where(heroes.c.channel_id == channel_id)
+                .order_by(heroes.c.created_at, heroes.c.id)
+            )
+            encounter = (
+                await connection.execute(
+                    sa.select(
+                        encounters.c.id,
+                        encounters.c.name,
+                        encounters.c.director_id,
+                        encounters.c.state,
+                        encounters.c.last_seq,
+                    ).where(encounters.c.channel_id == channel_id, encounters.c.active.is_(True))
+                )
+            ).first()
+        snap: dict[str, Any] = {
+            "tokens": row.tokens,
+            "heroes": {h.id: {"owner_id": h.owner_id, "name": h.name, "data": h.data} for h in hero_rows},
+            "encounter": None,
+        }
+        if encounter is None:
+            return _Loaded(row.version, snap, None, 0)
+        snap["encounter"] = {
+            "name": encounter.name,
+            "director_id": encounter.director_id,
+            "state": encounter.state,
+            "active": True,
+        }
+        return _Loaded(row.version, snap, encounter.id, encounter.last_seq)
+
+    async def _load(self, channel_id: int) -> _Loaded:
+        cached = self._cache.get(channel_id)
+        if cached is not None:
+            return cached
+        loaded = await self._read(channel_id)
+        self._remember(channel_id, loaded)
+        return loaded
+
+    # -- the one entry point ----------------------------------------------------------------------------
+    async def mutate(
+        self,
+        key: ChannelKey,
+        user_id: int,
+        kind: str,
+        change: Callable[[Table], Change[T]],
+        *,
+        retries: int = 3,
+    ) -> Committed[T]:
+        """Run `change` on a working copy of the channel and commit what it changed as one event.
+
+        `change` may raise anything: nothing is written and the exception propagates unchanged. A write
+        that lost a race (`StaleState`) is retried up to `retries` times with a fresh table, then raised.
+        """
+        _check_key(key)
+        validate.snowflake(user_id, "user id")
+        validate.kind(kind)
+        async with self._lock(key):
+            attempt = 0
+            while True:
+                loaded = await self._load(key.channel_id)
+                table = Table.from_snapshot(key, loaded.version, _clone(loaded.snap), loaded.encounter_id)
+                outcome = change(table)
+                if not isinstance(outcome, Change):
+                    raise TypeError("a change function must return a Change")
+                try:
+                    return await self._commit(key, user_id, kind, loaded, table, outcome)
+                except StaleState:
+                    self._cache.pop(key.channel_id, None)
+                    attempt += 1
+                    if attempt > retries:
+                        raise
+                    await asyncio.sleep(random.uniform(0, 0.003 * attempt))
+
+    async def _commit(
+        self,
+        key: ChannelKey,
+        user_id: int,
+        kind: str,
+        loaded: _Loaded,
+        table: Table,
+        outcome: Change[T],
+        *,
+        undoes: int | None = None,
+    ) -> Committed[T]:
+        after = _checked_snapshot(table, loaded)
+        patch = diff(loaded.snap, after)
+        if patch is None and undoes is None:
+            return Committed(outcome.value, loaded.version, None, loaded.encounter_id)
+        summary = validate.text(outcome.summary, "summary", validate.SUMMARY_LIMIT)
+        details = validate.json_object(outcome.details, "details")
+        validate.check_size(details, "details")
+        now = _now()
+        channel_id = key.channel_id
+        version = loaded.version + 1
+        enc_before = loaded.snap["encounter"]
+        enc_after = after["encounter"]
+        encounter_id = loaded.encounter_id
+        async with self._write() as connection:
+            # 1. compare-and-set the channel version (also takes PostgreSQL's row lock).
+            if loaded.version == 0:
+                stmt = (
+                    self._insert(channels)
+                    .values(
+                        id=channel_id,
+                        guild_id=key.guild_id,
+                        tokens=after["tokens"],
+                        version=1,
+                        updated_at=now,
+                    )
+                    .on_conflict_do_nothing(index_elements=["id"])
+                )
+            else:
+                stmt = (
+                    sa.update(channels)
+                    .where(channels.c.id == channel_id, channels.c.version == loaded.version)
+                    .values(version=version, tokens=after["tokens"], updated_at=now)
+                )
+            result = await connection.execute(stmt)
+            if result.rowcount != 1:
+                raise StaleState()
+            # 2. heroes: only the changed rows.
+            await self._write_heroes(connection, channel_id, loaded.snap["heroes"], after["heroes"], now)
+            # 3. the encounter row and the event's seq.
+            if enc_before is None and enc_after is not None:
+                encounter_id = (
+                    await connection.execute(
+                        sa.insert(encounters)
+                        .values(
+                            guild_id=key.guild_id,
+                            channel_id=channel_id,
+                            name=enc_after["name"],
+                            director_id=enc_after["director_id"],
+                            state=enc_after["state"],
+                            active=True,
+                            last_seq=1,
+                            created_at=now,
+                        )
+                        .returning(encounters.c.id)
+                    )
+                ).scalar_one()
+                seq = 1
+            elif enc_before is not None and enc_after is not None:
+                seq = loaded.last_seq + 1
+                result = await connection.execute(
+                    sa.update(encounters)
+                    .where(encounters.c.id == encounter_id, encounters.c.last_seq == loaded.last_seq)
+                    .values(
+                        name=enc_after["name"],
+                        director_id=enc_after["director_id"],
+                        state=enc_after["state"],
+                        active=enc_after["active"],
+                        last_seq=seq,
+                        ended_at=None if enc_after["active"] else now,
+                    )
+                )
+                if result.rowcount != 1:
+                    raise StaleState()
+            else:
+                seq = version
+            # 4. the event.
+            await connection.execute(
+                sa.insert(events).values(
+                    encounter_id=encounter_id,
+                    channel_id=channel_id,
+                    seq=seq,
+                    user_id=user_id,
+                    at=now,
+                    kind=kind,
+                    summary=summary,
+                    details=details,
+                    patch=patch,
+                    undoes=undoes,
+                )
+            )
+        if enc_after is not None and enc_after["active"]:
+            self._remember(channel_id, _Loaded(version, after, encounter_id, seq))
+        else:
+            after["encounter"] = None
+            self._remember(channel_id, _Loaded(version, after, None, 0))
+        if outcome_encounter := table.encounter:
+            outcome_encounter.id = encounter_id
+        return Committed(outcome.value, version, seq, encounter_id)
+
+    async def _write_heroes(
+        self,
+        connection: AsyncConnection,
+        channel_id: int,
+        before: dict[str, Any],
+        after: dict[str, Any],
+        now: datetime,
+    ) -> None:
+        removed = [hero_id for hero_id in before if hero_id not in after]
+        added = [hero_id for hero_id in after if hero_id not in before]
+        changed = [
+            hero_id
+            for hero_id in after
+            if hero_id in before and diff(before[hero_id], after[hero_id]) is not None
+        ]
+        if removed:
+            await connection.execute(sa.delete(heroes).where(heroes.c.id.in_(removed)))
+        renamed = [
+            hero_id
+            for hero_id in changed
+            if validate.name_key(before[hero_id]["name"]) != validate.name_key(after[hero_id]["name"])
+        ]
+        if len(renamed) > 1:  # names may be swapped: park them on unique temporary keys first
+            for hero_id in renamed:
+                await connection.execute(
+                    sa.update(heroes).where(heroes.c.id == hero_id).values(name_key=_TEMP_NAME_KEY + hero_id)
+                )
+        for hero_id in changed:
+            row = after[hero_id]
+            await connection.execute(
+                sa.update(heroes)
+                .where(heroes.c.id == hero_id, heroes.c.channel_id == channel_id)
+                .values(
+                    owner_id=row["owner_id"],
+                    name=row["name"],
+                    name_key=validate.name_key(row["name"]),
+                    data=row["data"],
+                    updated_at=now,
+                )
+            )
+        if added:
+            await connection.execute(
+                sa.insert(heroes),
+                [
+                    {
+                        "id": hero_id,
+                        "channel_id": channel_id,
+                        "owner_id": after[hero_id]["owner_id"],
+                        "name": after[hero_id]["name"],
+                        "name_key": validate.name_key(after[hero_id]["name"]),
+                        "data": after[hero_id]["data"],
+                        "created_at": now,
+                        "updated_at": now,
+                    }
+                    for hero_id in added
+                ],
+            )
+
+    # -- reading ----------------------------------------------------------------------------------------
+    async def view(self, key: ChannelKey) -> Table:
+        """A read-only snapshot of the channel, read fresh (no lock); editing it changes nothing."""
+        _check_key(key)
+        loaded = await self._read(key.channel_id)
+        return Table.from_snapshot(key, loaded.version, _clone(loaded.snap), loaded.encounter_id)
+
+    # -- undo -------------------------------------------------------------------------------------------
+    async def undo(self, key: ChannelKey, user_id: int, *, retries: int = 3) -> Committed[Event]:
+        """Revert the newest change of the active encounter that is not undone yet, as an event of kind
+        "undo" (its `undoes` names the seq). Repeating walks back to the start; then `NothingToUndo`."""
+        _check_key(key)
+        validate.snowflake(user_id, "user id")
+        async with self._lock(key):
+            attempt = 0
+            while True:
+                loaded = await self._load(key.channel_id)
+                if loaded.encounter_id is None:
+                    raise NoEncounter()
+                target = await self._undo_target(loaded.encounter_id)
+                if target is None:
+                    raise NothingToUndo()
+                try:
+                    restored = revert(_clone(loaded.snap), target.patch)
+                except (KeyError, IndexError, TypeError, ValueError):
+                    raise StoreError(f"Change #{target.seq} can't be undone any more.") from None
+                table = Table.from_snapshot(key, loaded.version, restored, loaded.encounter_id)
+                outcome = Change(
+                    f"Undo #{target.seq}: {target.summary}"[:200], target, {"undoes": target.seq}
+                )
+                try:
+                    return await self._commit(
+                        key, user_id, UNDO_KIND, loaded, table, outcome, undoes=target.seq
+                    )
+                except StaleState:
+                    self._cache.pop(key.channel_id, None)
+                    attempt += 1
+                    if attempt > retries:
+                        raise
+                    await asyncio.sleep(random.uniform(0, 0.003 * attempt))
+
+    async def _undo_target(self, encounter_id: int) -> Event | None:
+        undo = events.alias("undo")
+        undone = (
+            sa.select(undo.c.id)
+            .where(undo.c.encounter_id == encounter_id, undo.c.undoes == events.c.seq)
+            .exists()
+        )
+        stmt = (
+            sa.select(events)
+            .where(
+                events.c.encounter_id == encounter_id,
+                events.c.seq > 1,
+                events.c.undoes.is_(None),
+                events.c.kind != UNDO_KIND,
+                ~undone,
+            )
+            .order_by(events.c.seq.desc())
+            .limit(1)
+        )
+        async with self._engine.connect() as connection:
+            row = (await connection.execute(stmt)).first()
+        return None if row is None else _event(row, None)
+
+    # -- trackers, settings -----------------------------------------------------------------------------
+    async def set_tracker(self, encounter_id: int, channel_id: int, message_id: int) -> None:
+        """Remember the tracker message of an encounter (no event, no version bump)."""
+        validate.snowflake(channel_id, "channel id")
+        validate.snowflake(message_id, "message id")
+        async with self._write() as connection:
+            result = await connection.execute(
+                sa.update(encounters)
+                .where(encounters.c.id == encounter_id)
+                .values(tracker_channel_id=channel_id, tracker_message_id=message_id)
+            )
+        if result.rowcount != 1:
+            raise NoEncounter("That encounter no longer exists.")
+
+    async def get_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's settings (the defaults when it never changed any)."""
+        validate.snowflake(guild_id, "guild id")
+        async with self._engine.connect() as connection:
+            row = (
+                await connection.execute(
+                    sa.select(guild_settings).where(guild_settings.c.guild_id == guild_id)
+                )
+            ).first()
+        if row is None:
+            return GuildSettings(guild_id)
+        return GuildSettings(guild_id, **{name: getattr(row, name) for name in _SETTINGS_FIELDS})
+
+    async def update_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
+        """Change some of the guild's settings; `InvalidValue` for an unknown setting or a bad value."""
+        validate.snowflake(guild_id, "guild id")
+        clean: dict[str, Any] = {}
+        for name, value in changes.items():
+            if name not in _SETTINGS_FIELDS:
+                raise InvalidValue(f"There is no setting called {name!r}.")
+            if name == "director_role_id":
+                clean[name] = validate.optional_snowflake(value, "Director role id")
+            elif name == "malice_rounding":
+                if value not in ("down", "nearest", "up"):
+                    raise InvalidValue("Malice rounding is down, nearest or up.")
+                clean[name] = value
+            else:
+                if not isinstance(value, bool):
+                    raise InvalidValue(f"The setting {name} is on (true) or off (false).")
+                clean[name] = value
+        if clean:
+            now = _now()
+            defaults = dataclasses.asdict(GuildSettings(guild_id))
+            stmt = (
+                self._insert(guild_settings)
+                .values(**{**defaults, **clean, "updated_at": now})
+                .on_conflict_do_update(index_elements=["guild_id"], set_={**clean, "updated_at": now})
+            )
+            async with self._write() as connection:
+                await connection.execute(stmt)
+        return await self.get_settings(guild_id)
+
+    # -- the log ----------------------------------------------------------------------------------------
+    async def find_encounter(self, encounter_id: int) -> EncounterInfo | None:
+        """An encounter by id (active or ended), or None when it does not exist (any more)."""
+        if isinstance(encounter_id, bool) or not isinstance(encounter_id, int):
+            return None
+        if not validate.INT64_MIN <= encounter_id <= validate.INT64_MAX:
+            return None
+        async with self._engine.connect() as connection:
+            row = (
+                await connection.execute(sa.select(encounters).where(encounters.c.id == encounter_id))
+            ).first()
+        if row is None:
+            return None
+        return EncounterInfo(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            name=row.name,
+            director_id=row.director_id,
+            state=row.state,
+            active=row.active,
+            last_seq=row.last_seq,
+            tracker_channel_id=row.tracker_channel_id,
+            tracker_message_id=row.tracker_message_id,
+            created_at=_aware(row.created_at),
+            ended_at=None if row.ended_at is None else _aware(row.ended_at),
+        )
+
+    async def _encounter_or_error(self, encounter_id: int) -> EncounterInfo:
+        info = await self.find_encounter(encounter_id)
+        if info is None:
+            raise NoEncounter("That encounter no longer exists.")
+        return info
+
+    async def events(self, encounter_id: int) -> list[Event]:
+        """The encounter's log in order (seq 1 is its start); `undone_by` is filled in."""
+        await self._encounter_or_error(encounter_id)
+        async with self._engine.connect() as connection:
+            rows = (
+                await connection.execute(
+                    sa.select(events).where(events.c.encounter_id == encounter_id).order_by(events.c.seq)
+                )
+            ).all()
+        undone_by = {row.undoes: row.seq for row in rows if row.undoes is not None}
+        return [_event(row, undone_by.get(row.seq)) for row in rows]
+
+    async def export_json(self, encounter_id: int) -> str:
+        """The encounter and its whole log as a JSON document."""
+        info = await self._encounter_or_error(encounter_id)
+        log = await self.events(encounter_id)
+        encounter = dataclasses.asdict(info)
+        encounter["created_at"] = info.created_at.isoformat()
+        encounter["ended_at"] = None if info.ended_at is None else info.ended_at.isoformat()
+        document = {
+            "format": "draw-steel-bot/encounter",
+            "format_version": 1,
+            "encounter": encounter,
+            "events": [{**dataclasses.asdict(e), "at": e.at.isoformat()} for e in log],
+        }
+        return json.dumps(document, ensure_ascii=False, indent=2)
+
+    async def transcript_markdown(self, encounter_id: int) -> str:
+        """A readable Markdown transcript (meant as a file attachment, so mentions never ping)."""
+        info = await self._encounter_or_error(encounter_id)
+        log = await self.events(encounter_id)
+        ended = "still running" if info.ended_at is None else f"ended {info.ended_at:%Y-%m-%d %H:%M} UTC"
+        lines = [
+            f"# {_md(info.name)}",
+            "",
+            f"Director <@{info.director_id}> · channel <#{info.channel_id}> · "
+            f"started {info.created_at:%Y-%m-%d %H:%M} UTC · {ended}",
+            "",
+        ]
+        for event in log:
+            note = f" *(undone by #{event.undone_by})*" if event.undone_by is not None else ""
+            lines.append(
+                f"- **#{event.seq}** {event.at:%H:%M:%S} <@{event.user_id}> `{event.kind}` — "
+                f"{_md(event.summary)}{note}"
+            )
+        return "\n".join(lines) + "\n"
+
+    async def prune(self, older_than: timedelta) -> int:
+        """Delete encounters that ended more than `older_than` ago, with their events; return how many."""
+        if older_than < timedelta(0):
+            raise InvalidValue("Prune needs a positive age.")
+        cutoff = _now() - older_than
+        async with self._engine.connect() as connection:
+            ids: Sequence[int] = (
+                (
+                    await connection.execute(
+                        sa.select(encounters.c.id).where(
+                            encounters.c.active.is_(False), encounters.c.ended_at < cutoff
+                        )
+                    )
+                )
+                .scalars()
+                .all()
+            )
+        for start in range(0, len(ids), 500):
+            chunk = list(ids[start : start + 500])
+            async with self._write() as connection:
+                await connection.execute(sa.delete(events).where(events.c.encounter_id.in_(chunk)))
+                await connection.execute(
+                    sa.delete(encounters).where(encounters.c.id.in_(chunk), encounters.c.active.is_(False))
+                )
+        return len(ids)
+
+
+def _md(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _event(row: Any, undone_by: int | None) -> Event:
+    return Event(
+        encounter_id=row.encounter_id,
+        channel_id=row.channel_id,
+        seq=row.seq,
+        user_id=row.user_id,
+        at=_aware(row.at),
+        kind=row.kind,
+        summary=row.summary,
+        details=cast(dict[str, Any], row.details),
+        patch=row.patch,
+        undoes=row.undoes,
+        undone_by=undone_by,
+    )

@@ -1,0 +1,219 @@
+"""The working copy a command edits (`Table`) and what `Store.mutate` takes and returns.
+
+The store never knows the rules' shapes: hero `data` and encounter `state` are the rules core's codec data
+(JSON-compatible dicts), kept and diffed as they are.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Generic, Literal, TypeVar
+
+from bot.store import validate
+from bot.store.errors import EncounterExists, InvalidValue, NoEncounter
+
+T = TypeVar("T")
+
+MaliceRounding = Literal["down", "nearest", "up"]
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelKey:
+    """Where state lives: a guild's channel or thread (a thread is independent of its parent channel)."""
+
+    guild_id: int
+    channel_id: int
+
+
+@dataclass(slots=True)
+class Hero:
+    """A hero of the channel's roster; `id` is stable (a hex string), `data` the rules core's codec data."""
+
+    id: str
+    owner_id: int
+    name: str
+    data: dict[str, Any]
+
+
+@dataclass(slots=True)
+class EncounterDoc:
+    """The channel's encounter as a command sees it; `id` is None until the start is committed."""
+
+    id: int | None
+    name: str
+    director_id: int
+    state: dict[str, Any]
+    active: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Change(Generic[T]):
+    """What a `change` function returns: the event's one-line summary, a value for the caller, details."""
+
+    summary: str
+    value: T
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Committed(Generic[T]):
+    """The result of `mutate`/`undo`: the change's value, the channel's version, the event's seq (None when
+    nothing changed) and the encounter the event belongs to."""
+
+    value: T
+    version: int
+    seq: int | None
+    encounter_id: int | None
+
+
+@dataclass(slots=True)
+class Table:
+    """A mutable working copy of one channel: hero tokens, the hero roster, the active encounter."""
+
+    key: ChannelKey
+    version: int
+    tokens: int = 0
+    heroes: dict[str, Hero] = field(default_factory=dict)
+    encounter: EncounterDoc | None = None
+
+    # -- encounters -------------------------------------------------------------------------------------
+    def begin_encounter(self, name: str, director_id: int, state: dict[str, Any]) -> EncounterDoc:
+        """Start an encounter here; `EncounterExists` when one is running."""
+        if self.encounter is not None:
+            if self.encounter.active:
+                raise EncounterExists()
+            raise InvalidValue("End the encounter and start the next one in two separate commands.")
+        self.encounter = EncounterDoc(None, name, director_id, state)
+        return self.encounter
+
+    def require_encounter(self) -> EncounterDoc:
+        """The active encounter, or `NoEncounter`."""
+        if self.encounter is None or not self.encounter.active:
+            raise NoEncounter()
+        return self.encounter
+
+    def end_encounter(self) -> EncounterDoc:
+        """End the active encounter (its log is kept); `NoEncounter` when there is none."""
+        encounter = self.require_encounter()
+        encounter.active = False
+        return encounter
+
+    # -- heroes -----------------------------------------------------------------------------------------
+    def hero_named(self, name: str) -> Hero | None:
+        """The hero with this name (case-insensitive), if any."""
+        key = validate.name_key(name.strip())
+        for hero in self.heroes.values():
+            if validate.name_key(hero.name) == key:
+                return hero
+        return None
+
+    def add_hero(self, owner_id: int, name: str, data: dict[str, Any]) -> Hero:
+        """Add a hero to the roster; `InvalidValue` when the name is taken (case-insensitively)."""
+        clean = validate.name(name, "hero name")
+        if self.hero_named(clean) is not None:
+            raise InvalidValue(f"There is already a hero named {clean} in this channel — pick another name.")
+        hero = Hero(uuid.uuid4().hex, owner_id, clean, data)
+        self.heroes[hero.id] = hero
+        return hero
+
+    def remove_hero(self, hero_id: str) -> Hero:
+        """Remove a hero from the roster."""
+        try:
+            return self.heroes.pop(hero_id)
+        except KeyError:
+            raise InvalidValue("That hero is not in this channel's roster.") from None
+
+    # -- snapshots ----------------------------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        """The table as JSON data (what events' patches diff)."""
+        encounter = self.encounter
+        return {
+            "tokens": self.tokens,
+            "heroes": {
+                hero_id: {"owner_id": hero.owner_id, "name": hero.name, "data": hero.data}
+                for hero_id, hero in self.heroes.items()
+            },
+            "encounter": None
+            if encounter is None
+            else {
+                "name": encounter.name,
+                "director_id": encounter.director_id,
+                "state": encounter.state,
+                "active": encounter.active,
+            },
+        }
+
+    @classmethod
+    def from_snapshot(
+        cls, key: ChannelKey, version: int, snap: dict[str, Any], encounter_id: int | None
+    ) -> Table:
+        """Build a table from `snapshot()` data (the data is used as is: pass a copy)."""
+        encounter = snap["encounter"]
+        return cls(
+            key=key,
+            version=version,
+            tokens=snap["tokens"],
+            heroes={
+                hero_id: Hero(hero_id, row["owner_id"], row["name"], row["data"])
+                for hero_id, row in snap["heroes"].items()
+            },
+            encounter=None
+            if encounter is None
+            else EncounterDoc(
+                encounter_id,
+                encounter["name"],
+                encounter["director_id"],
+                encounter["state"],
+                encounter["active"],
+            ),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A guild's settings (defaults when the guild never changed them)."""
+
+    guild_id: int
+    director_role_id: int | None = None
+    turn_pings: bool = True
+    tokens_reset_per_session: bool = True
+    malice_rounding: MaliceRounding = "down"
+    show_monster_stamina: bool = False
+    enforce_action_economy: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One entry of an encounter's log."""
+
+    encounter_id: int | None
+    channel_id: int
+    seq: int
+    user_id: int
+    at: datetime
+    kind: str
+    summary: str
+    details: dict[str, Any]
+    patch: dict[str, Any] | None
+    undoes: int | None
+    undone_by: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterInfo:
+    """An encounter row as `find_encounter` returns it (for persistent buttons and trackers)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    name: str
+    director_id: int
+    state: dict[str, Any]
+    active: bool
+    last_seq: int
+    tracker_channel_id: int | None
+    tracker_message_id: int | None
+    created_at: datetime
+    ended_at: datetime | None

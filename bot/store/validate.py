@@ -1,0 +1,165 @@
+"""Checks run on everything before it is written, so bad input is a clear `InvalidValue`, never a crash.
+
+Limits (documented in docs/store.md):
+
+* names (heroes, encounters): 1–64 characters after trimming spaces, any Unicode except control characters
+  and lone surrogates;
+* Discord ids (users, roles, channels, messages): integers 1 … 2⁶³−1;
+* JSON data (hero data, encounter state, event details): dicts with string keys, lists, strings, integers in
+  the signed 64-bit range, finite floats, booleans and None; at most 64 levels deep and 1 MB encoded;
+  strings without NUL characters or lone surrogates;
+* hero-token pool: 0 … 1,000,000.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import unicodedata
+from typing import Any
+
+from bot.store.errors import InvalidValue
+
+NAME_LIMIT = 64
+SUMMARY_LIMIT = 2000
+KIND_LIMIT = 40
+TOKEN_LIMIT = 1_000_000
+DEPTH_LIMIT = 64
+JSON_BYTES_LIMIT = 1_000_000
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+
+
+def _bad_char(text: str) -> str | None:
+    for char in text:
+        category = unicodedata.category(char)
+        if category in ("Cc", "Cs"):
+            return char
+    return None
+
+
+def name(value: object, what: str = "name") -> str:
+    """A trimmed display name of 1–64 characters without control characters."""
+    if not isinstance(value, str):
+        raise InvalidValue(f"The {what} must be text.")
+    text = value.strip()
+    if not text:
+        raise InvalidValue(f"The {what} can't be empty — type a name.")
+    if len(text) > NAME_LIMIT:
+        raise InvalidValue(f"The {what} is too long: use at most {NAME_LIMIT} characters.")
+    if _bad_char(text) is not None:
+        raise InvalidValue(f"The {what} contains a control character — type it without line breaks or tabs.")
+    return text
+
+
+def name_key(text: str) -> str:
+    """The case-insensitive key that must be unique per channel."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def snowflake(value: object, what: str = "id") -> int:
+    """A Discord id: a positive 64-bit integer."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidValue(f"The {what} must be a whole number.")
+    if not 1 <= value <= INT64_MAX:
+        raise InvalidValue(f"The {what} is not a valid Discord id.")
+    return value
+
+
+def optional_snowflake(value: object, what: str = "id") -> int | None:
+    """A Discord id or None."""
+    return None if value is None else snowflake(value, what)
+
+
+def tokens(value: object) -> int:
+    """The size of a hero-token pool."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidValue("Hero tokens must be a whole number.")
+    if value < 0:
+        raise InvalidValue("The party has no hero tokens left to spend.")
+    if value > TOKEN_LIMIT:
+        raise InvalidValue(f"Hero tokens are limited to {TOKEN_LIMIT:,}.")
+    return value
+
+
+def text(value: object, what: str, limit: int) -> str:
+    """Free text (summaries): at most `limit` characters, no NUL or lone surrogates."""
+    if not isinstance(value, str):
+        raise InvalidValue(f"The {what} must be text.")
+    if len(value) > limit:
+        raise InvalidValue(f"The {what} is too long: use at most {limit} characters.")
+    if "\x00" in value or any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+        raise InvalidValue(f"The {what} contains a character that can't be saved.")
+    return value
+
+
+def kind(value: object) -> str:
+    """An event kind such as `strike` or `encounter.start`."""
+    if not isinstance(value, str) or not value or len(value) > KIND_LIMIT:
+        raise InvalidValue(f"An event kind must be 1–{KIND_LIMIT} characters.")
+    if not all(c.isascii() and (c.isalnum() or c in "._:-") for c in value):
+        raise InvalidValue("An event kind may use letters, digits and . _ : - only.")
+    return value
+
+
+def _where(path: tuple[str | int, ...]) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "the value"
+
+
+def _clean(value: Any, path: tuple[str | int, ...], depth: int) -> Any:
+    if depth > DEPTH_LIMIT:
+        raise InvalidValue(f"The data at {_where(path)} is nested too deeply.")
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        if not INT64_MIN <= value <= INT64_MAX:
+            raise InvalidValue(f"The number at {_where(path)} is too large to save.")
+        return int(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidValue(f"The number at {_where(path)} is not finite.")
+        return value
+    if isinstance(value, str):
+        if "\x00" in value or any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+            raise InvalidValue(f"The text at {_where(path)} contains a character that can't be saved.")
+        return value
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise InvalidValue(f"The data at {_where(path)} has a key that is not text.")
+            _clean(key, (*path, key), depth + 1)
+            out[key] = _clean(item, (*path, key), depth + 1)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [_clean(item, (*path, index), depth + 1) for index, item in enumerate(value)]
+    raise InvalidValue(f"The data at {_where(path)} is a {type(value).__name__}, which can't be saved.")
+
+
+def json_data(value: object, what: str) -> Any:
+    """A validated, freshly built copy of JSON data (tuples become lists)."""
+    return _clean(value, (what,), 0)
+
+
+def json_object(value: object, what: str) -> dict[str, Any]:
+    """Validated JSON data that must be a mapping; also checks the encoded size."""
+    if not isinstance(value, dict):
+        raise InvalidValue(f"The {what} must be a mapping.")
+    cleaned: dict[str, Any] = _clean(value, (what,), 0)
+    return cleaned
+
+
+def check_size(value: Any, what: str) -> str:
+    """Encode `value` compactly; refuse it when it exceeds the size limit."""
+    encoded = dumps(value)
+    if len(encoded) > JSON_BYTES_LIMIT:
+        raise InvalidValue(f"The {what} is too large to save.")
+    return encoded
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON as stored in the database."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
