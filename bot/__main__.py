@@ -11,13 +11,13 @@ import contextlib
 import logging
 import signal
 import sys
-from typing import Any
 
 import discord
 
 from bot.client import apply_endpoints, create_bot, open_store
 from bot.log import RedactingFilter, configure_logging
 from bot.settings import Settings, SettingsError, ensure_database_folder, load_settings
+from bot.store import Store
 
 log = logging.getLogger("bot")
 
@@ -36,7 +36,7 @@ def _fail(message: str, secret: str | None = None) -> int:
     return EXIT_CONFIG
 
 
-async def _open_store(settings: Settings) -> Any:
+async def _open_store(settings: Settings) -> Store:
     ensure_database_folder(settings.database_url)
     try:
         return await open_store(settings.database_url)

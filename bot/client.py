@@ -9,7 +9,7 @@ globally, and to `DEV_GUILD_ID` at once when set. New command families plug in b
 from __future__ import annotations
 
 import logging
-from typing import Any, Protocol, cast
+from typing import Any
 
 import discord
 import yarl
@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot.error_hook import BotTree, log_outcome, stamp
 from bot.rules.dice import Dice, SystemDice
 from bot.settings import Settings
+from bot.store import Store
 
 log = logging.getLogger("bot.client")
 
@@ -27,12 +28,6 @@ COGS: tuple[str, ...] = (
     "cogs.dice",
     "cogs.meta",
 )
-
-
-class StoreLike(Protocol):
-    """What the bot itself needs from `bot.store.Store` (cogs use the full API)."""
-
-    async def close(self) -> None: ...
 
 
 def intents() -> discord.Intents:
@@ -49,7 +44,7 @@ class DrawSteelBot(commands.Bot):
         self,
         settings: Settings,
         *,
-        store: Any = None,
+        store: Store | None = None,
         dice: Dice | None = None,
         cogs: tuple[str, ...] = COGS,
         **options: Any,
@@ -67,15 +62,22 @@ class DrawSteelBot(commands.Bot):
             **options,
         )
         self.settings = settings
-        self.store: Any = store
+        self._store = store
         self._owns_store = store is None
         self.dice: Dice = dice if dice is not None else SystemDice()
         self.cog_modules = cogs
         self.synced: list[app_commands.AppCommand] = []
 
+    @property
+    def store(self) -> Store:
+        """The open store (opened in `setup_hook` unless injected)."""
+        if self._store is None:
+            raise RuntimeError("the store is not open yet (it opens in setup_hook)")
+        return self._store
+
     async def setup_hook(self) -> None:
-        if self.store is None:
-            self.store = await open_store(self.settings.database_url)
+        if self._store is None:
+            self._store = await open_store(self.settings.database_url)
         for module in self.cog_modules:
             await self.load_extension(module)
         await self.sync_commands()
@@ -101,19 +103,17 @@ class DrawSteelBot(commands.Bot):
         try:
             await super().close()
         finally:
-            store, self.store = self.store, None
+            store, self._store = self._store, None
             if store is not None and self._owns_store:
-                await cast(StoreLike, store).close()
+                await store.close()
 
 
 class ShardedDrawSteelBot(DrawSteelBot, commands.AutoShardedBot):
     """The same bot as an `AutoShardedBot` (used when `SHARD_COUNT` is set)."""
 
 
-async def open_store(database_url: str) -> Any:
+async def open_store(database_url: str) -> Store:
     """Open (and migrate) the store at `database_url`."""
-    from bot.store import Store  # type: ignore[attr-defined,unused-ignore]
-
     return await Store.open(database_url, migrate=True)
 
 
@@ -130,7 +130,7 @@ def apply_endpoints(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
 
 
-def create_bot(settings: Settings, *, store: Any = None, dice: Dice | None = None) -> DrawSteelBot:
+def create_bot(settings: Settings, *, store: Store | None = None, dice: Dice | None = None) -> DrawSteelBot:
     """The bot for `settings`; an `AutoShardedBot` when `SHARD_COUNT` is set.
 
     Pass `store` to inject an open store (the caller closes it); `dice` defaults to `SystemDice()`.

@@ -25,6 +25,7 @@ from discord import app_commands
 
 from bot.replies import UserError, one_line, send
 from bot.rules.errors import RuleError
+from bot.store.errors import StoreError
 
 log = logging.getLogger("bot.errors")
 command_log = logging.getLogger("bot.commands")
@@ -79,7 +80,7 @@ class ErrorRegistry:
 REGISTRY = ErrorRegistry()
 
 
-@REGISTRY.register(RuleError, UserError)
+@REGISTRY.register(RuleError, StoreError, UserError)
 def _plain(error: Exception) -> str:
     return str(error)
 
@@ -93,17 +94,6 @@ def _check_failure(error: app_commands.CheckFailure) -> str:
 def _transformer(error: app_commands.TransformerError) -> str:
     value = str(error.value)[:80]
     return f"I couldn't read {value!r} as a {error.type.name.lower()}: check that option and try again."
-
-
-def _register_store_errors() -> None:
-    try:
-        from bot.store.errors import StoreError  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:  # the store package is not there yet
-        return
-    REGISTRY.register(StoreError)(_plain)
-
-
-_register_store_errors()
 
 
 def outcome_of(error: BaseException, registry: ErrorRegistry = REGISTRY) -> Outcome:

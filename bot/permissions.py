@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
@@ -101,4 +101,24 @@ def actor_from_interaction(interaction: discord.Interaction[Any]) -> Actor:
         user_id=user.id,
         role_ids=role_ids,
         manage_channels=interaction.guild_id is not None and interaction.permissions.manage_channels,
+    )
+
+
+class SettingsSource(Protocol):
+    """What the adapter needs from the store: `bot.store.Store.get_settings`."""
+
+    async def get_settings(self, guild_id: int) -> Any: ...
+
+
+async def interaction_is_director(
+    interaction: discord.Interaction[Any], store: SettingsSource, *, encounter_director_id: int | None
+) -> bool:
+    """`is_director` for the user behind `interaction`, with the guild's configured Director role."""
+    if interaction.guild_id is None:
+        return False
+    settings = await store.get_settings(interaction.guild_id)
+    return is_director(
+        actor_from_interaction(interaction),
+        encounter_director_id=encounter_director_id,
+        director_role_id=getattr(settings, "director_role_id", None),
     )

@@ -3,7 +3,7 @@
 Fixtures
 - `settings`     — `Settings` with a fake, well-formed token and a temp SQLite URL.
 - `dice`         — `SeededDice(SEED)`; override in a test module for other seeds or `FixedDice`.
-- `store`        — the real `bot.store.Store` on a temp SQLite file (a small stub while the store is absent).
+- `store`        — the real `bot.store.Store` on a temp SQLite file (migrated).
 - `simcord_bot`  — `build_bot(settings, store, dice)`: what SimCord's `simcord_env` fixture runs.
 - `simcord_env`  — SimCord's env (overridden so user-facing refusals — `RuleError`, `StoreError`,
                    `UserError`/`Refused`, check and transformer failures — do not count as bot errors at
@@ -25,7 +25,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import discord
 import pytest
@@ -38,22 +37,10 @@ from bot.client import DrawSteelBot, create_bot
 from bot.error_hook import REGISTRY
 from bot.rules.dice import Dice, SeededDice
 from bot.settings import Settings
+from bot.store import Store
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.fake-token-for-tests_only"
 SEED = 20261122
-
-
-@dataclass
-class StubStore:
-    """Stands in for `bot.store.Store` until it can be imported (only what the foundation touches)."""
-
-    closed: bool = False
-
-    async def close(self) -> None:
-        self.closed = True
-
-    async def get_settings(self, guild_id: int) -> Any:
-        return None
 
 
 @pytest.fixture
@@ -67,13 +54,7 @@ def dice() -> Dice:
 
 
 @pytest_asyncio.fixture
-async def store(settings: Settings) -> AsyncIterator[Any]:
-    try:
-        from bot.store import Store  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        stub = StubStore()
-        yield stub
-        return
+async def store(settings: Settings) -> AsyncIterator[Store]:
     opened = await Store.open(settings.database_url, migrate=True)
     try:
         yield opened
@@ -81,13 +62,13 @@ async def store(settings: Settings) -> AsyncIterator[Any]:
         await opened.close()
 
 
-def build_bot(settings: Settings, store: Any, dice: Dice) -> DrawSteelBot:
+def build_bot(settings: Settings, store: Store, dice: Dice) -> DrawSteelBot:
     """The production bot, with the test's store and dice injected."""
     return create_bot(settings, store=store, dice=dice)
 
 
 @pytest.fixture
-def simcord_bot(settings: Settings, store: Any, dice: Dice) -> DrawSteelBot:
+def simcord_bot(settings: Settings, store: Store, dice: Dice) -> DrawSteelBot:
     return build_bot(settings, store, dice)
 
 
@@ -163,4 +144,4 @@ def table(simcord_env: Env) -> Table:
     return make_table(simcord_env)
 
 
-__all__ = ["SEED", "TOKEN", "StubStore", "Table", "build_bot", "make_table", "make_thread", "simcord"]
+__all__ = ["SEED", "TOKEN", "Table", "build_bot", "make_table", "make_thread", "simcord"]

@@ -22,6 +22,7 @@ from bot.replies import fail, send
 from bot.rules.dice import Dice
 from bot.rules.errors import RuleError
 from bot.settings import Settings
+from bot.store import Store
 from tests.bot.conftest import Table, build_bot
 
 
@@ -100,7 +101,7 @@ TEST_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
 
 
 @pytest.fixture
-def simcord_bot(settings: Settings, store: Any, dice: Dice) -> DrawSteelBot:
+def simcord_bot(settings: Settings, store: Store, dice: Dice) -> DrawSteelBot:
     bot = build_bot(settings, store, dice)
     for command in TEST_COMMANDS:
         bot.tree.add_command(command)

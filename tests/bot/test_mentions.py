@@ -13,6 +13,7 @@ from bot.client import DrawSteelBot
 from bot.replies import inert, send
 from bot.rules.dice import Dice
 from bot.settings import Settings
+from bot.store import Store
 from tests.bot.conftest import Table, build_bot
 
 
@@ -36,7 +37,7 @@ async def followup_shout(interaction: discord.Interaction[Any], text: str) -> No
 
 
 @pytest.fixture
-def simcord_bot(settings: Settings, store: Any, dice: Dice) -> DrawSteelBot:
+def simcord_bot(settings: Settings, store: Store, dice: Dice) -> DrawSteelBot:
     bot = build_bot(settings, store, dice)
     commands: tuple[app_commands.Command[Any, ..., None], ...] = (shout, ping_me, followup_shout)
     for command in commands:

@@ -22,6 +22,7 @@ from bot.permissions import (
 from bot.replies import send
 from bot.rules.dice import Dice
 from bot.settings import Settings
+from bot.store import Store
 from tests.bot.conftest import Table, build_bot
 
 STARTER, ROLE, OTHER_ROLE, ASH_PLAYER, STRANGER = 1, 10, 11, 2, 3
@@ -100,7 +101,7 @@ async def whoami(interaction: discord.Interaction[Any]) -> None:
 
 
 @pytest.fixture
-def simcord_bot(settings: Settings, store: Any, dice: Dice) -> DrawSteelBot:
+def simcord_bot(settings: Settings, store: Store, dice: Dice) -> DrawSteelBot:
     bot = build_bot(settings, store, dice)
     bot.tree.add_command(whoami)
     return bot

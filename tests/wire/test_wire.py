@@ -106,18 +106,6 @@ async def run_to_exit(tmp_path: Path, env: dict[str, str]) -> tuple[int, str, st
     return code, bot.stdout.read_text(), bot.stderr.read_text()
 
 
-def _missing_pieces() -> str | None:  # TEMPORARY until the store and /dice's roller land
-    import bot.rules.dice
-    import bot.store
-
-    if not hasattr(bot.store, "Store"):
-        return "bot.store.Store has not landed yet"
-    if not hasattr(bot.rules.dice, "roll_expression"):
-        return "bot.rules.dice.roll_expression has not landed yet"
-    return None
-
-
-@pytest.mark.skipif(_missing_pieces() is not None, reason=str(_missing_pieces()))
 @pytest.mark.parametrize(("shard_count", "shard_ids"), [(None, None), (2, "1")], ids=["plain", "sharded"])
 async def test_dice_round_trip_over_the_wire(
     tmp_path: Path, shard_count: int | None, shard_ids: str | None
