@@ -1,0 +1,341 @@
+"""Store API on both backends: mutate, view, undo, encounters, heroes, trackers, settings, the log."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from bot.store import (
+    Change,
+    ChannelKey,
+    EncounterExists,
+    NoEncounter,
+    NothingToUndo,
+    StaleState,
+    Store,
+    Table,
+)
+from bot.store.models import encounters, events
+from tests.store.conftest import Target
+from tests.store.helpers import DIRECTOR, PLAYER, begin, increment, start
+
+
+async def count_events(store: Store) -> int:
+    async with store.engine.connect() as connection:
+        return int((await connection.execute(sa.select(sa.func.count()).select_from(events))).scalar_one())
+
+
+async def test_start_mutate_view(store: Store, key: ChannelKey) -> None:
+    started = await begin(store, key)
+    assert started.seq == 1 and started.version == 1 and started.encounter_id is not None
+    done = await store.mutate(key, PLAYER, "inc", increment)
+    assert (done.value, done.seq, done.version, done.encounter_id) == (1, 2, 2, started.encounter_id)
+    table = await store.view(key)
+    assert table.encounter is not None and table.encounter.state == {"counter": 1}
+    assert table.encounter.id == started.encounter_id and table.version == 2
+
+
+async def test_view_is_a_copy(store: Store, key: ChannelKey) -> None:
+    await begin(store, key)
+    table = await store.view(key)
+    assert table.encounter is not None
+    table.encounter.state["counter"] = 99
+    table.tokens = 5
+    again = await store.view(key)
+    assert again.encounter is not None and again.encounter.state == {"counter": 0} and again.tokens == 0
+
+
+async def test_no_change_writes_nothing(store: Store, key: ChannelKey) -> None:
+    await begin(store, key)
+    before = await count_events(store)
+    result = await store.mutate(key, PLAYER, "look", lambda table: Change("nothing", 42))
+    assert (result.value, result.seq, result.version) == (42, None, 1)
+    assert await count_events(store) == before
+    assert (await store.view(key)).version == 1
+
+
+async def test_failing_change_writes_nothing_and_propagates(store: Store, key: ChannelKey) -> None:
+    await begin(store, key)
+
+    class Boom(Exception):
+        pass
+
+    def change(table: Table) -> Change[None]:
+        table.require_encounter().state["counter"] = 7
+        table.tokens = 3
+        raise Boom("rules said no")
+
+    with pytest.raises(Boom, match="rules said no"):
+        await store.mutate(key, PLAYER, "boom", change)
+    table = await store.view(key)
+    assert table.encounter is not None and table.encounter.state == {"counter": 0} and table.tokens == 0
+    assert await count_events(store) == 1
+
+
+async def test_one_active_encounter_per_channel_threads_independent(store: Store, key: ChannelKey) -> None:
+    await begin(store, key)
+    with pytest.raises(EncounterExists):
+        await begin(store, key)
+    thread = ChannelKey(key.guild_id, key.channel_id + 500_000)
+    in_thread = await begin(store, thread, {"counter": 10})
+    assert in_thread.encounter_id is not None
+    await store.mutate(thread, PLAYER, "inc", increment)
+    parent = await store.view(key)
+    assert parent.encounter is not None and parent.encounter.state == {"counter": 0}
+
+
+async def test_partial_unique_index_refuses_a_second_active_row(store: Store, key: ChannelKey) -> None:
+    first = await begin(store, key)
+    now = datetime.now(UTC)
+    with pytest.raises(sa.exc.IntegrityError):
+        async with store.engine.begin() as connection:
+            await connection.execute(
+                sa.insert(encounters).values(
+                    guild_id=key.guild_id,
+                    channel_id=key.channel_id,
+                    name="dup",
+                    director_id=1,
+                    state={},
+                    active=True,
+                    last_seq=0,
+                    created_at=now,
+                )
+            )
+    await store.mutate(key, DIRECTOR, "encounter.end", lambda t: Change("end", t.end_encounter()))
+    second = await begin(store, key)
+    assert second.encounter_id != first.encounter_id
+
+
+async def test_no_encounter_errors(store: Store, key: ChannelKey) -> None:
+    with pytest.raises(NoEncounter, match="/encounter start"):
+        await store.mutate(key, PLAYER, "inc", increment)
+    with pytest.raises(NoEncounter):
+        await store.undo(key, PLAYER)
+    with pytest.raises(NoEncounter):
+        await store.mutate(key, DIRECTOR, "encounter.end", lambda t: Change("end", t.end_encounter()))
+    assert await store.find_encounter(424242) is None
+    with pytest.raises(NoEncounter):
+        await store.events(424242)
+    with pytest.raises(NoEncounter):
+        await store.set_tracker(424242, 1, 2)
+
+
+async def test_end_encounter_keeps_the_log(store: Store, key: ChannelKey) -> None:
+    started = await begin(store, key)
+    await store.mutate(key, PLAYER, "inc", increment)
+    ended = await store.mutate(key, DIRECTOR, "encounter.end", lambda t: Change("Ended", t.end_encounter()))
+    assert ended.encounter_id == started.encounter_id and ended.seq == 3
+    assert (await store.view(key)).encounter is None
+    assert started.encounter_id is not None
+    info = await store.find_encounter(started.encounter_id)
+    assert info is not None and not info.active and info.ended_at is not None and info.last_seq == 3
+    assert [e.seq for e in await store.events(started.encounter_id)] == [1, 2, 3]
+    with pytest.raises(NoEncounter):
+        await store.undo(key, PLAYER)
+
+
+async def test_undo_walks_back_to_the_start(store: Store, key: ChannelKey) -> None:
+    started = await begin(store, key)
+    for _ in range(3):
+        await store.mutate(key, PLAYER, "inc", increment)
+    await store.mutate(key, PLAYER, "tokens", lambda t: Change("tokens", setattr(t, "tokens", 4)))
+    undone = await store.undo(key, DIRECTOR)
+    assert undone.value.seq == 5 and undone.seq == 6 and undone.value.kind == "tokens"
+    assert (await store.view(key)).tokens == 0
+    for expected in (4, 3, 2):
+        assert (await store.undo(key, DIRECTOR)).value.seq == expected
+    with pytest.raises(NothingToUndo):
+        await store.undo(key, DIRECTOR)
+    table = await store.view(key)
+    assert table.encounter is not None and table.encounter.state == {"counter": 0}
+    assert started.encounter_id is not None
+    log = await store.events(started.encounter_id)
+    assert [(e.seq, e.kind, e.undoes, e.undone_by) for e in log] == [
+        (1, "encounter.start", None, None),
+        (2, "inc", None, 9),
+        (3, "inc", None, 8),
+        (4, "inc", None, 7),
+        (5, "tokens", None, 6),
+        (6, "undo", 5, None),
+        (7, "undo", 4, None),
+        (8, "undo", 3, None),
+        (9, "undo", 2, None),
+    ]
+
+
+async def test_undo_then_new_change_then_undo(store: Store, key: ChannelKey) -> None:
+    await begin(store, key)
+    await store.mutate(key, PLAYER, "inc", increment)  # 2
+    await store.mutate(key, PLAYER, "inc", increment)  # 3
+    await store.undo(key, PLAYER)  # 4 undoes 3
+    await store.mutate(key, PLAYER, "inc", increment)  # 5 → counter 2
+    assert (await store.undo(key, PLAYER)).value.seq == 5
+    assert (await store.undo(key, PLAYER)).value.seq == 2
+    table = await store.view(key)
+    assert table.encounter is not None and table.encounter.state == {"counter": 0}
+
+
+async def test_heroes_roster(store: Store, key: ChannelKey) -> None:
+    added = await store.mutate(
+        key, PLAYER, "hero.add", lambda t: Change("add", t.add_hero(PLAYER, "Ærwyn 🐉", {"stamina": 30}).id)
+    )
+    assert added.seq == 1 and added.encounter_id is None  # channel-level event
+    hero_id = added.value
+    with pytest.raises(Exception, match="already a hero named"):
+        await store.mutate(
+            key, PLAYER, "hero.add", lambda t: Change("add", t.add_hero(PLAYER, "ærwyn 🐉", {}))
+        )
+
+    def hurt(table: Table) -> Change[None]:
+        table.heroes[hero_id].data["stamina"] -= 7
+        return Change("hurt", None)
+
+    await store.mutate(key, PLAYER, "hero.damage", hurt)
+    table = await store.view(key)
+    assert table.heroes[hero_id].data == {"stamina": 23} and table.heroes[hero_id].owner_id == PLAYER
+    hero = table.hero_named("ÆRWYN 🐉")
+    assert hero is not None and hero.id == hero_id
+    await store.mutate(key, PLAYER, "hero.remove", lambda t: Change("rm", t.remove_hero(hero_id)))
+    assert (await store.view(key)).heroes == {}
+
+
+async def test_heroes_can_swap_names(store: Store, key: ChannelKey) -> None:
+    def add_two(table: Table) -> Change[tuple[str, str]]:
+        return Change("two", (table.add_hero(1, "Ash", {}).id, table.add_hero(2, "Birch", {}).id))
+
+    first, second = (await store.mutate(key, PLAYER, "hero.add", add_two)).value
+
+    def swap(table: Table) -> Change[None]:
+        table.heroes[first].name, table.heroes[second].name = "Birch", "Ash"
+        return Change("swap", None)
+
+    await store.mutate(key, PLAYER, "hero.rename", swap)
+    table = await store.view(key)
+    assert (table.heroes[first].name, table.heroes[second].name) == ("Birch", "Ash")
+
+
+async def test_heroes_outlive_encounters_and_undo_restores_them(store: Store, key: ChannelKey) -> None:
+    hero_id = (
+        await store.mutate(
+            key, PLAYER, "hero.add", lambda t: Change("add", t.add_hero(PLAYER, "Vex", {"xp": 1}).id)
+        )
+    ).value
+    await begin(store, key)
+
+    def gain(table: Table) -> Change[None]:
+        table.heroes[hero_id].data["xp"] += 2
+        table.tokens += 1
+        return Change("xp", None)
+
+    await store.mutate(key, PLAYER, "hero.xp", gain)
+    await store.mutate(key, PLAYER, "hero.remove", lambda t: Change("rm", t.remove_hero(hero_id)))
+    await store.undo(key, DIRECTOR)
+    await store.undo(key, DIRECTOR)
+    table = await store.view(key)
+    assert table.heroes[hero_id].data == {"xp": 1} and table.tokens == 0
+    await store.mutate(key, DIRECTOR, "encounter.end", lambda t: Change("end", t.end_encounter()))
+    assert (await store.view(key)).heroes[hero_id].name == "Vex"
+
+
+async def test_stale_version_raises_and_changes_nothing(target: Target, key: ChannelKey) -> None:
+    first, second = await target.open(), await target.open(migrate=False)
+    try:
+        await begin(first, key)
+        await first.mutate(key, PLAYER, "inc", increment)  # `first` now caches version 2
+        await second.mutate(key, PLAYER, "inc", increment)  # another process moves it to 3
+        with pytest.raises(StaleState, match="changed while you were acting"):
+            await first.mutate(key, PLAYER, "inc", increment, retries=0)
+        table = await second.view(key)
+        assert table.version == 3 and table.encounter is not None and table.encounter.state == {"counter": 2}
+        assert await count_events(first) == 3
+        retried = await first.mutate(key, PLAYER, "inc", increment)  # re-reads, re-runs, commits
+        assert (retried.value, retried.version, retried.seq) == (3, 4, 4)
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_tracker_is_not_an_event(store: Store, key: ChannelKey) -> None:
+    started = await begin(store, key)
+    assert started.encounter_id is not None
+    await store.set_tracker(started.encounter_id, key.channel_id, 987654321)
+    info = await store.find_encounter(started.encounter_id)
+    assert info is not None and (info.tracker_channel_id, info.tracker_message_id) == (
+        key.channel_id,
+        987654321,
+    )
+    assert (await store.view(key)).version == 1 and await count_events(store) == 1
+
+
+async def test_settings(store: Store) -> None:
+    defaults = await store.get_settings(77)
+    assert (defaults.turn_pings, defaults.malice_rounding, defaults.director_role_id) == (True, "down", None)
+    updated = await store.update_settings(77, director_role_id=5555, malice_rounding="nearest")
+    assert updated.director_role_id == 5555 and updated.malice_rounding == "nearest"
+    again = await store.update_settings(77, turn_pings=False, show_monster_stamina=True)
+    assert again.director_role_id == 5555 and not again.turn_pings and again.show_monster_stamina
+    assert (await store.get_settings(77)) == again
+    assert (await store.get_settings(78)).turn_pings is True
+
+
+async def test_export_and_transcript(store: Store, key: ChannelKey) -> None:
+    started = await begin(store, key)
+    await store.mutate(key, PLAYER, "inc", increment)
+    await store.mutate(
+        key, PLAYER, "strike", lambda t: Change("Vex strikes the goblin for 7", None, {"d": 7})
+    )
+    await store.mutate(key, PLAYER, "inc", increment)
+    await store.undo(key, DIRECTOR)
+    assert started.encounter_id is not None
+    exported = json.loads(await store.export_json(started.encounter_id))
+    assert exported["encounter"]["name"] == "Goblin ambush"
+    assert [e["seq"] for e in exported["events"]] == [1, 2, 3, 4]  # the strike changed nothing: no event
+    assert exported["events"][2]["undone_by"] == 4
+    markdown = await store.transcript_markdown(started.encounter_id)
+    assert "# Goblin ambush" in markdown and "Started Goblin ambush" in markdown
+    assert "**#3**" in markdown and "(undone by #4)" in markdown and f"<@{PLAYER}>" in markdown
+
+
+async def test_prune_deletes_only_old_ended_encounters(store: Store, key: ChannelKey) -> None:
+    old = await begin(store, key)
+    await store.mutate(key, PLAYER, "inc", increment)
+    await store.mutate(key, DIRECTOR, "encounter.end", lambda t: Change("end", t.end_encounter()))
+    running = await begin(store, key)
+    assert old.encounter_id is not None and running.encounter_id is not None
+    assert await store.prune(timedelta(days=1)) == 0
+    assert await store.find_encounter(old.encounter_id) is not None
+    assert await store.prune(timedelta(0)) == 1
+    assert await store.find_encounter(old.encounter_id) is None
+    assert await store.find_encounter(running.encounter_id) is not None
+    assert len(await store.events(running.encounter_id)) == 1
+    assert await count_events(store) == 1
+
+
+async def test_sqlite_creates_the_data_folder_and_uses_wal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    store = await Store.open("sqlite:///data/bot.db")
+    try:
+        assert (tmp_path / "data" / "bot.db").exists()
+        async with store.engine.connect() as connection:
+            assert (await connection.exec_driver_sql("PRAGMA journal_mode")).scalar() == "wal"
+            assert (await connection.exec_driver_sql("PRAGMA foreign_keys")).scalar() == 1
+            assert (await connection.exec_driver_sql("PRAGMA busy_timeout")).scalar() == 5000
+    finally:
+        await store.close()
+
+
+def test_url_normalisation() -> None:
+    from bot.store.engine import normalise_url
+
+    assert normalise_url("postgres://u@h/db").drivername == "postgresql+asyncpg"
+    assert normalise_url("postgresql://u@h/db").drivername == "postgresql+asyncpg"
+    assert normalise_url("postgresql+asyncpg://u@h/db").drivername == "postgresql+asyncpg"
+    assert normalise_url("sqlite:///data/bot.db").drivername == "sqlite+aiosqlite"
+    with pytest.raises(Exception, match="Unsupported database"):
+        normalise_url("mysql://u@h/db")
