@@ -54,6 +54,8 @@ def configure_logging(
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
-    # discord.py's gateway chatter at DEBUG is huge; keep it one step quieter than ours.
-    if level == "DEBUG":
-        logging.getLogger("discord.gateway").setLevel(logging.INFO)
+    # Library chatter: Alembic announces every plugin and migration step at INFO; discord.py's gateway
+    # at DEBUG is huge. Keep both one step quieter than ours.
+    debug = level == "DEBUG"
+    logging.getLogger("alembic").setLevel(logging.INFO if debug else logging.WARNING)
+    logging.getLogger("discord.gateway").setLevel(logging.INFO if debug else logging.NOTSET)

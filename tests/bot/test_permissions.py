@@ -15,6 +15,7 @@ from bot.permissions import (
     Refused,
     actor_from_interaction,
     controls,
+    interaction_is_director,
     is_director,
     require_controls,
     require_director,
@@ -100,10 +101,20 @@ async def whoami(interaction: discord.Interaction[Any]) -> None:
     await send(interaction, content=f"{actor.user_id} {sorted(actor.role_ids)} {actor.manage_channels}")
 
 
+@app_commands.command(name="am-i-director", description="test: the store-backed Director check")
+async def am_i_director(interaction: discord.Interaction[Any], starter: bool = False) -> None:
+    bot = interaction.client
+    assert isinstance(bot, DrawSteelBot)
+    starter_id = interaction.user.id if starter else None
+    answer = await interaction_is_director(interaction, bot.store, encounter_director_id=starter_id)
+    await send(interaction, content=str(answer))
+
+
 @pytest.fixture
 def simcord_bot(settings: Settings, store: Store, dice: Dice) -> DrawSteelBot:
     bot = build_bot(settings, store, dice)
     bot.tree.add_command(whoami)
+    bot.tree.add_command(am_i_director)
     return bot
 
 
@@ -117,3 +128,18 @@ async def test_actor_from_interaction(table: Table) -> None:
     assert director.response.content == f"{table.director.id} [{table.director_role.id}] False"
     assert player.response.content == f"{table.alice.id} [] False"
     assert mod.response.content.startswith(f"{manager.id} [") and mod.response.content.endswith("True")
+
+
+async def test_director_role_comes_from_the_guild_settings(table: Table, store: Store) -> None:
+    async def answer(member: Any, **options: Any) -> str:
+        result = await member.slash(table.channel, "am-i-director", **options)
+        assert result.response is not None
+        return str(result.response.content)
+
+    manager = table.add_channel_manager("mo")
+    assert await answer(table.director) == "False"  # no Director role configured yet
+    await store.update_settings(table.guild.id, director_role_id=table.director_role.id)
+    assert await answer(table.director) == "True"
+    assert await answer(table.alice) == "False"
+    assert await answer(table.alice, starter=True) == "True"
+    assert await answer(manager) == "True"

@@ -11,6 +11,7 @@ import contextlib
 import os
 import re
 import signal
+import socket
 import sys
 from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass
@@ -111,7 +112,12 @@ async def test_dice_round_trip_over_the_wire(
     tmp_path: Path, shard_count: int | None, shard_ids: str | None
 ) -> None:
     async with FakeDiscord(shard_count=shard_count or 1) as fake:
-        extra = {"SHARD_COUNT": str(shard_count), "SHARD_IDS": shard_ids} if shard_count and shard_ids else {}
+        guild = fake.guilds[-1]  # with SHARD_IDS=1 only shard 1's guild is served
+        extra = (
+            {"SHARD_COUNT": str(shard_count), "SHARD_IDS": shard_ids}
+            if shard_count and shard_ids
+            else {"DEV_GUILD_ID": str(guild.id)}
+        )
         env = bot_env(
             tmp_path,
             DISCORD_TOKEN=TOKEN,
@@ -124,8 +130,12 @@ async def test_dice_round_trip_over_the_wire(
             await bot.unless_it_exits(fake.wait_for_commands(within=START_WITHIN))
             await bot.unless_it_exits(fake.wait_until_ready(within=START_WITHIN))
             assert {c["name"] for c in fake.global_commands} >= {"dice", "help"}
+            if not shard_count:  # DEV_GUILD_ID: the same commands, synced to that guild too
+                await bot.unless_it_exits(
+                    fake.wait_until(lambda: guild.id in fake.guild_commands, within=START_WITHIN)
+                )
+                assert {c["name"] for c in fake.guild_commands[guild.id]} >= {"dice", "help"}
 
-            guild = fake.guilds[-1]  # with SHARD_IDS=1 only shard 1's guild is served
             interaction_id = await fake.slash("dice", {"expression": "2d6"}, guild=guild)
             callback = await bot.unless_it_exits(fake.wait_for_callback(interaction_id, within=REPLY_WITHIN))
 
@@ -175,4 +185,19 @@ async def test_unusable_database_exits_2_without_printing_the_token(tmp_path: Pa
     lines = stderr.strip().splitlines()
     assert len(lines) == 1, stderr
     assert "DATABASE_URL" in lines[0] and "cannot be created" in lines[0]
+    assert TOKEN not in stdout + stderr
+
+
+async def test_unreachable_database_exits_2_with_one_line(tmp_path: Path) -> None:
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"postgresql+asyncpg://bot:secret@127.0.0.1:{port}/drawsteel"
+    code, stdout, stderr = await run_to_exit(
+        tmp_path, bot_env(tmp_path, DISCORD_TOKEN=TOKEN, DATABASE_URL=url)
+    )
+    assert code == 2
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert "the database at DATABASE_URL could not be opened" in lines[0]
     assert TOKEN not in stdout + stderr
