@@ -1,0 +1,246 @@
+"""Property tests over random encounters and random action sequences, in every mode: each living creature
+acts exactly its turns per round; sides alternate whenever both have creatures left (players first in each
+fast/slow part); legal transitions keep the state legal; every illegal request is refused with a typed error
+and changes nothing; the old state is untouched by any transition (undo = keep it) and replaying is
+deterministic."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.rules.codec import load, to_data
+from bot.rules.conditions import Condition, Duration
+from bot.rules.dice import SeededDice
+from bot.rules.errors import RuleError
+from bot.rules.turns import (
+    DEFAULT_SIDES,
+    ActionKind,
+    Controller,
+    Entry,
+    Mode,
+    Phase,
+    Side,
+    Speed,
+    Transition,
+    TurnState,
+    add_condition,
+    add_entry,
+    choose_first,
+    current,
+    determine_first,
+    eligible,
+    end_round,
+    end_turn,
+    mark_surprised,
+    new_encounter,
+    next_round,
+    pass_part,
+    picking,
+    record_agility,
+    remove_entry,
+    roll_save,
+    set_flags,
+    set_speed,
+    skip_side,
+    start_turn,
+    turns_taken,
+    use_action,
+)
+from bot.rules.turns.queries import able, controller_of
+
+PROPS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def encounters(draw: st.DrawFn, mode: Mode | None = None, surprise: bool = True) -> TurnState:
+    """A random encounter in setup, surprise marked and who-goes-first settled."""
+    mode = mode or draw(st.sampled_from(list(Mode)))
+    if mode is Mode.TEAMS:
+        n = draw(st.integers(2, 4))
+        sides = tuple(
+            Side(f"t{i}", Controller.PLAYERS if i == 0 else draw(st.sampled_from(list(Controller))))
+            for i in range(n)
+        )
+    elif mode is Mode.FAST_SLOW:
+        sides = (Side("pcs", Controller.PLAYERS), Side("gm", Controller.DIRECTOR))
+    else:
+        sides = DEFAULT_SIDES
+    state = new_encounter(mode, sides)
+    for side in sides:
+        for i in range(draw(st.integers(1, 4))):
+            director = side.controller is Controller.DIRECTOR
+            group = draw(st.sampled_from([None, None, f"{side.id}-g"])) if director else None
+            solo = director and mode is not Mode.TEAMS and draw(st.integers(0, 5)) == 0
+            entry = Entry(
+                f"{side.id}-{i}",
+                side.id,
+                group=group,
+                turns_per_round=2 if solo else 1,
+                cannot_be_surprised=draw(st.integers(0, 4)) == 0,
+            )
+            state = add_entry(state, entry).state
+    if surprise:
+        for e in state.entries:
+            if not e.cannot_be_surprised and draw(st.integers(0, 3)) == 0:
+                state = mark_surprised(state, e.id).state
+    dice = SeededDice(draw(st.integers(0, 2**16)))
+    if mode is Mode.AGILITY:
+        units = {e.unit for e in state.entries}
+        totals = {u: draw(st.integers(2, 20)) for u in sorted(units)}
+        state = record_agility(state, totals, dice).state
+    if mode in (Mode.DRAW_STEEL, Mode.AGILITY):
+        state = determine_first(state, dice).state
+        assert state.first is not None
+        if state.first.side is None:
+            assert state.first.chooser is not None
+            chosen = draw(st.sampled_from([s.id for s in sides]))
+            state = choose_first(state, chosen, state.first.chooser).state
+    return state
+
+
+def check_invariants(state: TurnState) -> None:
+    assert load(TurnState, to_data(state)) == state
+    for e in state.entries:
+        assert turns_taken(state, e.id) <= e.turns_per_round
+    assert all(t.ended for t in state.turns[:-1])
+    ids = [e.id for e in state.entries]
+    assert len(ids) == len(set(ids))
+    if state.phase is Phase.IN_ROUND and current(state) is None:
+        assert picking(state) is not None  # otherwise the round would have ended
+        assert eligible(state)
+    if state.phase is not Phase.IN_ROUND:
+        assert picking(state) is None
+
+
+def play_round(state: TurnState, choose: Callable[[tuple[str, ...]], str]) -> tuple[TurnState, list[str]]:
+    """Play one round with normal picks only; check alternation at each pick; return the turn order."""
+    order: list[str] = []
+    last_side: str | None = None
+    rotating = state.mode is not Mode.FAST_SLOW
+    while state.phase is Phase.IN_ROUND:
+        pick = picking(state)
+        assert pick is not None
+        if rotating and pick.group is None and last_side is not None:
+            others = {
+                e.side for e in state.entries if able(state, e) and e.side != last_side and e.id != order[-1]
+            }
+            if others:  # both sides have creatures left: the side changes
+                assert pick.sides[0] != last_side
+        if not rotating and pick.controller is Controller.DIRECTOR:
+            # players' creatures act first in each part: none of them is still waiting in this part
+            players_waiting = [
+                e
+                for e in state.entries
+                if able(state, e)
+                and controller_of(state, e) is Controller.PLAYERS
+                and (pick.speed is Speed.SLOW or e.speed is not Speed.SLOW)
+            ]
+            assert not players_waiting
+        who = choose(pick.entries)
+        entry = state.entry(who)
+        assert entry is not None
+        state = start_turn(state, who, pick.controller).state
+        state = end_turn(state).state
+        check_invariants(state)
+        order.append(who)
+        if pick.group is None:
+            last_side = entry.side
+    return state, order
+
+
+@PROPS
+@given(encounters(), st.randoms(use_true_random=False), st.integers(1, 3))
+def test_each_living_creature_acts_exactly_its_turns_per_round(
+    state: TurnState, rnd: random.Random, rounds: int
+) -> None:
+    state = next_round(state).state
+    for _ in range(rounds):
+        if state.phase is Phase.BETWEEN_ROUNDS:
+            state = next_round(state).state
+        round_no = state.round
+        blocked = {
+            e.id
+            for e in state.entries
+            if state.is_surprised(e.id)
+            and round_no == (0 if state.mode is Mode.TEAMS else 1)
+            and state.mode in (Mode.TEAMS, Mode.FAST_SLOW)
+        }
+        state, order = play_round(state, lambda ids: rnd.choice(ids))
+        for e in state.entries:
+            expected = 0 if e.id in blocked else e.turns_per_round
+            assert order.count(e.id) == expected, (e.id, order)
+        # the side that went first in round 1 goes first in every round (Draw Steel, Agility, teams)
+        if state.mode is not Mode.FAST_SLOW and order:
+            first = state.first.side if state.first is not None and state.first.side else state.sides[0].id
+            first_entry = state.entry(order[0])
+            assert first_entry is not None
+            if round_no >= 1 and any(e.side == first and e.id not in blocked for e in state.entries):
+                assert first_entry.side == first
+
+
+def operations(state: TurnState, data: st.DataObject) -> Callable[[TurnState], Transition]:
+    """One random request, legal or not, with every argument drawn up front (so it can be replayed)."""
+    ids = [e.id for e in state.entries] + ["ghost"]
+    side_ids = [s.id for s in state.sides]
+    entry = data.draw(st.sampled_from(ids))
+    by = data.draw(st.sampled_from(list(Controller)))
+    seed = data.draw(st.integers(0, 999))
+    flag = data.draw(st.booleans())
+    side = data.draw(st.sampled_from(side_ids))
+    speed = data.draw(st.sampled_from(list(Speed)))
+    condition = data.draw(st.sampled_from([Condition.DAZED, Condition.PRONE]))
+    duration = data.draw(st.sampled_from([Duration.EOT, Duration.SAVE]))
+    action = data.draw(st.sampled_from(list(ActionKind)))
+    ops: list[Callable[[TurnState], Transition]] = [
+        lambda s: start_turn(s, entry, by),
+        lambda s: start_turn(s, entry, by),
+        lambda s: start_turn(s, entry, by, override=True),
+        lambda s: end_turn(s),
+        lambda s: end_turn(s),
+        lambda s: set_flags(s, entry, unconscious=flag),
+        lambda s: set_flags(s, entry, dead=flag),
+        lambda s: skip_side(s, side),
+        lambda s: end_round(s),
+        lambda s: next_round(s),
+        lambda s: set_speed(s, entry, speed),
+        lambda s: pass_part(s, by),
+        lambda s: add_condition(s, entry, condition, duration),
+        lambda s: roll_save(s, SeededDice(seed), entry, Condition.DAZED),
+        lambda s: remove_entry(s, entry),
+        lambda s: add_entry(s, Entry(f"new{seed}", side)),
+        lambda s: use_action(s, entry, action),
+    ]
+    return ops[data.draw(st.integers(0, len(ops) - 1))]
+
+
+@PROPS
+@given(st.data())
+def test_random_requests_are_legal_or_refused_without_change_and_undo_is_exact(data: st.DataObject) -> None:
+    state = next_round(data.draw(encounters())).state
+    check_invariants(state)
+    for _ in range(data.draw(st.integers(5, 40))):
+        op = operations(state, data)
+        before = to_data(state)
+        snapshot = load(TurnState, before)
+        try:
+            t = op(state)
+        except RuleError as exc:
+            assert str(exc) and "\n" not in str(exc)
+            assert to_data(state) == before and state == snapshot
+            continue
+        assert state == snapshot and to_data(state) == before  # undo: the old state is untouched
+        assert op(snapshot) == t  # replaying is deterministic
+        check_invariants(t.state)
+        state = t.state
+
+
+@PROPS
+@given(encounters(mode=Mode.DRAW_STEEL, surprise=False))
+def test_draw_steel_roll_records_chooser_and_side(state: TurnState) -> None:
+    assert state.first is not None and state.first.side is not None
+    if state.first.roll is not None:
+        assert (state.first.roll >= 6) == (state.first.chooser is Controller.PLAYERS)
