@@ -13,7 +13,8 @@ Public API:
 - `DamageModifier`, `DamageModifiers.parse(immunities="fire 5, all 2", weaknesses="damage 3")`; `ALL` is the
   key meaning every type ("damage" is read as it); an immunity whose value is `None` ("fire all") ignores all
   damage of that type.
-- `apply_damage(vitals, amount, dtype, modifiers, ...) -> DamageRecord` (the ONE pipeline), `undo(record)`.
+- `apply_damage(vitals, amount, dtype, modifiers, ...) -> DamageRecord` (the ONE pipeline), `undo(record)`;
+  `modify_damage` is its first three steps (shared with minion squads).
 - `fall(squares, agility, into_liquid) -> Fall`, `slam_creature(remaining)`, `slam_object(remaining)`,
   `breath_rounds(might)`, `suffocation_damage(dice, round_holding, might)`, `bleeding_damage(dice, level)`.
 """
@@ -300,26 +301,16 @@ class DamageRecord:
         return self.after.dead and not self.before.dead
 
 
-def apply_damage(
-    vitals: Vitals,
+def modify_damage(
     amount: int,
     dtype: DamageType = DamageType.UNTYPED,
     modifiers: DamageModifiers | None = None,
     multiplier: int = 1,
     halved: bool = False,
     bypass_immunity: bool = False,
-    knock_out_instead: bool = False,
-) -> DamageRecord:
-    """Apply damage in the rules' order and record every step (draw-steel-combat.txt, "Damage").
-
-    1. multipliers, then halving, rounded down once ("Round Down");
-    2. weakness: only the highest that applies ("DAMAGE WEAKNESS", applied before immunity); only when some
-       damage remains (0 damage is no damage taken);
-    3. immunity, last: only the highest that applies; an "all" immunity ignores the damage ("DAMAGE
-       IMMUNITY"); skipped with `bypass_immunity` (e.g. bleeding, which isn't reduced by immunity);
-    4. temporary Stamina absorbs first, then Stamina ("Temporary Stamina").
-    Damage is never negative. `knock_out_instead`: damage that would kill knocks out instead.
-    """
+) -> tuple[int, tuple[Step, ...]]:
+    """Steps 1–3 of the pipeline (multipliers and halving, weakness, immunity): the damage that gets through
+    and the steps. `apply_damage` and minion squads both use it, so the rules live once."""
     if not 0 <= amount <= DAMAGE_MAX * 10:
         raise DamageError(f"Damage must be a number from 0 to {DAMAGE_MAX * 10}.")
     if multiplier < 0:
@@ -342,10 +333,33 @@ def apply_damage(
     immunity = mods.immunity_for(dtype)
     if immunity is not None and not bypass_immunity:
         reduced = 0 if immunity.value is None else max(0, value - immunity.value)
-        steps.append(
-            Step("immunity", value, reduced, f"{immunity.dtype} immunity {immunity.format().split()[1]}")
-        )
+        steps.append(Step("immunity", value, reduced, f"{immunity.format().replace(' ', ' immunity ', 1)}"))
         value = reduced
+    return value, tuple(steps)
+
+
+def apply_damage(
+    vitals: Vitals,
+    amount: int,
+    dtype: DamageType = DamageType.UNTYPED,
+    modifiers: DamageModifiers | None = None,
+    multiplier: int = 1,
+    halved: bool = False,
+    bypass_immunity: bool = False,
+    knock_out_instead: bool = False,
+) -> DamageRecord:
+    """Apply damage in the rules' order and record every step (draw-steel-combat.txt, "Damage").
+
+    1. multipliers, then halving, rounded down once ("Round Down");
+    2. weakness: only the highest that applies ("DAMAGE WEAKNESS", applied before immunity); only when some
+       damage remains (0 damage is no damage taken);
+    3. immunity, last: only the highest that applies; an "all" immunity ignores the damage ("DAMAGE
+       IMMUNITY"); skipped with `bypass_immunity` (e.g. bleeding, which isn't reduced by immunity);
+    4. temporary Stamina absorbs first, then Stamina ("Temporary Stamina").
+    Damage is never negative. `knock_out_instead`: damage that would kill knocks out instead.
+    """
+    value, modified = modify_damage(amount, dtype, modifiers, multiplier, halved, bypass_immunity)
+    steps = list(modified)
     dealt = value
     after = lose_stamina(vitals, dealt, knock_out_instead=knock_out_instead)
     absorbed = vitals.temporary - after.temporary

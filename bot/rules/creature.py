@@ -1,0 +1,110 @@
+"""The stat block the encounter keeps per combatant.
+
+Rules: draw-steel-basics.md "Characteristics", "PCs and NPCs"; draw-steel-combat.txt "Stamina", "DAMAGE
+IMMUNITY", "DAMAGE WEAKNESS", "STABILITY".
+
+Public API: `Creature` (plain frozen dataclass; `Creature.create(...)` validates the name with
+`bot.rules.names.clean_name`), `take_damage(creature, amount, dtype, ...) -> (Creature, DamageRecord)`.
+A creature's `vitals.is_hero` must match `is_hero`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from bot.rules.characteristics import Characteristics
+from bot.rules.damage import DamageModifiers, DamageRecord, DamageType, apply_damage
+from bot.rules.errors import RuleError
+from bot.rules.names import clean_name
+from bot.rules.stamina import Vitals
+
+LEVEL_MAX = 20
+
+
+class CreatureError(RuleError):
+    """A stat block the rules refuse."""
+
+
+@dataclass(frozen=True, slots=True)
+class Creature:
+    """One combatant: hero or Director creature.
+
+    `owner_id` is the Discord member who controls it (None: the Director); `squad_id` the minion squad it
+    belongs to, if any; `stability` resists forced movement ("STABILITY", never below 0).
+    """
+
+    id: str
+    name: str
+    is_hero: bool
+    vitals: Vitals
+    level: int = 1
+    characteristics: Characteristics = field(default_factory=Characteristics)
+    modifiers: DamageModifiers = field(default_factory=DamageModifiers)
+    owner_id: int | None = None
+    squad_id: str | None = None
+    stability: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.id:
+            raise CreatureError("A creature needs an id.")
+        if self.name != clean_name(self.name):
+            raise CreatureError("Give the name as plain text without extra spaces.")
+        if self.vitals.is_hero != self.is_hero:
+            raise CreatureError("A hero's vitals must be a hero's (and a Director creature's its own).")
+        if not 0 <= self.level <= LEVEL_MAX:
+            raise CreatureError(f"Level must be from 0 to {LEVEL_MAX}.")
+        if self.stability < 0:
+            raise CreatureError("Stability can't be less than 0.")
+
+    @classmethod
+    def create(
+        cls,
+        id: str,
+        name: str,
+        max_stamina: int,
+        is_hero: bool = False,
+        recoveries: int = 0,
+        level: int = 1,
+        characteristics: Characteristics | None = None,
+        modifiers: DamageModifiers | None = None,
+        owner_id: int | None = None,
+        squad_id: str | None = None,
+        stability: int = 0,
+    ) -> Creature:
+        """A fresh creature at full Stamina (and Recoveries, for a hero), its name cleaned."""
+        return cls(
+            id=id,
+            name=clean_name(name),
+            is_hero=is_hero,
+            vitals=Vitals.fresh(max_stamina, recoveries if is_hero else 0, is_hero=is_hero),
+            level=level,
+            characteristics=characteristics or Characteristics(),
+            modifiers=modifiers or DamageModifiers(),
+            owner_id=owner_id,
+            squad_id=squad_id,
+            stability=stability,
+        )
+
+
+def take_damage(
+    creature: Creature,
+    amount: int,
+    dtype: DamageType = DamageType.UNTYPED,
+    multiplier: int = 1,
+    halved: bool = False,
+    bypass_immunity: bool = False,
+    knock_out_instead: bool = False,
+) -> tuple[Creature, DamageRecord]:
+    """Run the damage pipeline with the creature's own immunities and weaknesses."""
+    record = apply_damage(
+        creature.vitals,
+        amount,
+        dtype,
+        creature.modifiers,
+        multiplier=multiplier,
+        halved=halved,
+        bypass_immunity=bypass_immunity,
+        knock_out_instead=knock_out_instead,
+    )
+    return dataclasses.replace(creature, vitals=record.after), record
