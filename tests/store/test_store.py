@@ -21,7 +21,7 @@ from bot.store import (
 )
 from bot.store.models import encounters, events
 from tests.store.conftest import Target
-from tests.store.helpers import DIRECTOR, PLAYER, begin, increment, start
+from tests.store.helpers import DIRECTOR, PLAYER, begin, increment
 
 
 async def count_events(store: Store) -> int:

@@ -16,7 +16,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bot.store import Change, ChannelKey, Store, Table  # noqa: E402
+from bot.store import Change, ChannelKey, Store, Table
+
+
+def _wait_for(path: str) -> None:
+    while not os.path.exists(path):
+        time.sleep(0.002)
 
 
 async def main(url: str, schema: str, channel_id: int, count: int, mode: str, go: str | None) -> None:
@@ -34,8 +39,8 @@ async def main(url: str, schema: str, channel_id: int, count: int, mode: str, go
     try:
         if mode == "inc":
             print("ready", flush=True)
-            while go is not None and not Path(go).exists():
-                time.sleep(0.005)
+            if go is not None:
+                await asyncio.to_thread(_wait_for, go)
             for _ in range(count):
                 await store.mutate(key, 333, "inc", increment, retries=1000)
             print(f"retries {calls - count}", flush=True)
