@@ -20,6 +20,7 @@ PARSE = [
     ("might 3, agility -2", Characteristics(might=3, agility=-2)),
     ("m+2 a=1 r:0 i −1", Characteristics(2, 1, 0, -1, 0)),
     ("", Characteristics()),
+    ("M2, ", Characteristics(might=2)),
     ("Reason 10 Intuition -5", Characteristics(reason=10, intuition=-5)),
 ]
 
