@@ -28,6 +28,7 @@ from bot.rules.turns import (
     next_round,
     picking,
     picking_side,
+    power_roll_modifiers,
     remove_entry,
     set_flags,
     skip_side,
@@ -333,3 +334,31 @@ def test_new_encounter_validates_sides() -> None:
         new_encounter(Mode.TEAMS, (Side("a", H),))
     with pytest.raises(err.BadSetup):
         new_encounter(Mode.TEAMS, (Side("a", H), Side("a", D)))
+
+
+def test_skip_side_during_a_solos_first_turn_drops_its_second() -> None:
+    state = encounter(("h1", "h2"))
+    state = add(state, Entry("dragon", "director", turns_per_round=2))
+    state = started(state, first="director", roll=1)
+    state = start_turn(state, "dragon", D).state
+    t = skip_side(state, "director")
+    assert t.events == (SideSkipped("director", ("dragon",)),)
+    state = end_turn(t.state).state
+    for who in ("h1", "h2"):
+        state = take_turn(state, who).state
+    assert state.phase is Phase.BETWEEN_ROUNDS
+
+
+def test_power_roll_modifiers_read_the_encounter() -> None:
+    """Per-target edges for the power-roll module: a surprised squad's minion, an unconscious target, a
+    restrained attacker."""
+    state = encounter(("h1", "h2"), ("e1",))
+    state = add(state, Entry("sq", "director", EntryKind.SQUAD, members=("m1", "m2")))
+    state = mark_surprised(state, "sq").state
+    state = set_flags(state, "h2", unconscious=True).state
+    assert power_roll_modifiers(state, "h1", "m1") == (1, 0)
+    assert power_roll_modifiers(state, "e1", "h2", is_strike=True, is_melee=True) == (2, 0)
+    state = add_condition(state, "e1", Condition.RESTRAINED, Duration.SAVE).state
+    assert power_roll_modifiers(state, "e1", "h1") == (0, 1)
+    assert power_roll_modifiers(state, "e1", None, is_ability_roll=False) == (0, 0)
+    assert power_roll_modifiers(state, "ghost", "ghost2") == (0, 0)

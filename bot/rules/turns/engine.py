@@ -400,17 +400,15 @@ def end_round(state: TurnState) -> Transition:
 
 
 def skip_side(state: TurnState, side_id: str) -> Transition:
-    """The Director skips a side's remaining turns this round."""
+    """The Director skips a side's remaining turns this round (a turn in progress finishes normally; a solo
+    creature in its first turn loses its second)."""
     _in_round(state)
     if state.side(side_id) is None:
         raise err.UnknownSide(side_id)
-    cur = current(state)
     skip = tuple(
         e.id
         for e in state.entries
-        if e.side == side_id
-        and e.id not in state.skipped
-        and remaining_turns(state, e) > (1 if cur is not None and cur.entry == e.id else 0)
+        if e.side == side_id and e.id not in state.skipped and remaining_turns(state, e) > 0
     )
     new = replace(state, skipped=(*state.skipped, *skip))
     return _settle(new, [SideSkipped(side_id, skip)])

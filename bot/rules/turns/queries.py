@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.rules.conditions import ConditionInstance, situational_modifiers
 from bot.rules.turns.model import Controller, Entry, Initiative, Mode, Phase, Speed, TurnRecord, TurnState
 from bot.rules.turns.policy import policy
 
@@ -202,3 +203,44 @@ def fast_slow_part(state: TurnState) -> Speed | None:
 def waiting(state: TurnState) -> tuple[str, ...]:
     """Entries that haven't used all their turns and could still act this round (for the tracker display)."""
     return tuple(e.id for e in state.entries if able(state, e))
+
+
+def power_roll_modifiers(
+    state: TurnState,
+    attacker_id: str,
+    target_id: str | None,
+    *,
+    is_ability_roll: bool = True,
+    is_strike: bool = False,
+    is_melee: bool = False,
+    ability_targets: tuple[str, ...] = (),
+) -> tuple[int, int]:
+    """(edges, banes) the conditions in this encounter give one power roll against one target (surprised,
+    prone, restrained, frightened, grabbed, taunted, weakened, unconscious): the per-target edges and banes
+    for the power-roll module. Ids may be entries or minions of a squad."""
+    target = _holder(state, target_id) if target_id is not None else None
+    return situational_modifiers(
+        _conditions(state, attacker_id),
+        _conditions(state, target_id) if target_id is not None else (),
+        attacker_id=attacker_id,
+        target_id=target_id,
+        is_ability_roll=is_ability_roll,
+        is_strike=is_strike,
+        is_melee=is_melee,
+        ability_targets=ability_targets,
+        target_unconscious=target is not None and target.unconscious,
+    )
+
+
+def _holder(state: TurnState, creature_id: str) -> Entry | None:
+    """The entry a creature is (or belongs to, for a squad's minion)."""
+    return next((e for e in state.entries if creature_id in e.creature_ids), None)
+
+
+def _conditions(state: TurnState, creature_id: str) -> tuple[ConditionInstance, ...]:
+    """A creature's conditions plus, for a squad's minion, the squad's (e.g. the squad is surprised)."""
+    holder = _holder(state, creature_id)
+    own = state.conditions_of(creature_id)
+    if holder is None or holder.id == creature_id:
+        return own
+    return own + state.conditions_of(holder.id)
