@@ -33,7 +33,7 @@ INT64_MAX = 2**63 - 1
 def _bad_char(text: str) -> str | None:
     for char in text:
         category = unicodedata.category(char)
-        if category in ("Cc", "Cs"):
+        if category in ("Cc", "Cs", "Zl", "Zp"):
             return char
     return None
 
@@ -103,10 +103,11 @@ def kind(value: object) -> str:
 
 
 def _where(path: tuple[str | int, ...]) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out or "the value"
+    """A short, readable location such as `encounter state.combatants[3].stamina` (long paths elided)."""
+    parts = [f"[{p}]" if isinstance(p, int) else f".{p[:20]}" for p in path]
+    if len(parts) > 6:
+        parts = [*parts[:3], "…", *parts[-2:]]
+    return "".join(parts).lstrip(".") or "the value"
 
 
 def _clean(value: Any, path: tuple[str | int, ...], depth: int) -> Any:

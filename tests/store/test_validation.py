@@ -1,0 +1,174 @@
+"""Bad input gets a clear `StoreError` (one line) and writes nothing — never a crash or a partial write."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from bot.store import Change, ChannelKey, EncounterDoc, InvalidValue, Store, StoreError, Table
+from bot.store.models import events
+from bot.store.validate import NAME_LIMIT
+from tests.store.helpers import DIRECTOR, PLAYER, begin
+
+Edit = Callable[[Table], Any]
+
+
+def set_state(value: Any) -> Edit:
+    def edit(table: Table) -> None:
+        table.require_encounter().state["x"] = value
+
+    return edit
+
+
+class Weird:
+    pass
+
+
+def deep(levels: int) -> Any:
+    value: Any = 0
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+BAD_EDITS: dict[str, Edit] = {
+    "int above int64": set_state(2**63),
+    "int below int64": set_state(-(2**63) - 1),
+    "nested huge int": set_state({"a": [1, {"b": 10**30}]}),
+    "nan": set_state(float("nan")),
+    "infinity": set_state(float("inf")),
+    "object": set_state(Weird()),
+    "set": set_state({1, 2}),
+    "bytes": set_state(b"x"),
+    "non-text key": set_state({1: "a"}),
+    "NUL in text": set_state("a\x00b"),
+    "lone surrogate": set_state("\ud800"),
+    "too deep": set_state(deep(80)),
+    "too large": set_state("x" * 1_100_000),
+    "state not a mapping": lambda t: setattr(t.require_encounter(), "state", [1, 2]),
+    "negative tokens": lambda t: setattr(t, "tokens", -1),
+    "huge tokens": lambda t: setattr(t, "tokens", 2**70),
+    "bool tokens": lambda t: setattr(t, "tokens", True),
+    "empty encounter name": lambda t: setattr(t.require_encounter(), "name", "   "),
+    "long encounter name": lambda t: setattr(t.require_encounter(), "name", "x" * (NAME_LIMIT + 1)),
+    "control char in name": lambda t: setattr(t.require_encounter(), "name", "Goblin\nambush"),
+    "zero director": lambda t: setattr(t.require_encounter(), "director_id", 0),
+    "negative director": lambda t: setattr(t.require_encounter(), "director_id", -5),
+    "director beyond int64": lambda t: setattr(t.require_encounter(), "director_id", 2**64),
+    "encounter dropped": lambda t: setattr(t, "encounter", None),
+    "encounter replaced": lambda t: setattr(t, "encounter", EncounterDoc(None, "New", DIRECTOR, {})),
+    "hero name taken (case)": lambda t: (t.add_hero(1, "Vex", {}), t.add_hero(2, "VEX", {})),
+    "hero renamed onto another": lambda t: (
+        t.add_hero(1, "Vex", {}),
+        setattr(t.add_hero(2, "Ash", {}), "name", "vex"),
+    ),
+    "hero long name": lambda t: t.add_hero(1, "é" * (NAME_LIMIT + 1), {}),
+    "hero empty name": lambda t: t.add_hero(1, "", {}),
+    "hero tab in name": lambda t: t.add_hero(1, "Vex\tthe bold", {}),
+    "hero huge data": lambda t: t.add_hero(1, "Vex", {"xp": 2**64}),
+    "hero data not a mapping": lambda t: t.add_hero(1, "Vex", [1]),  # type: ignore[arg-type]
+    "hero bad owner": lambda t: t.add_hero(-1, "Vex", {}),
+    "hero inserted by hand": lambda t: t.heroes.__setitem__("x", t.heroes.get("nope")),
+    "remove unknown hero": lambda t: t.remove_hero("nope"),
+    "second encounter": lambda t: t.begin_encounter("Another", DIRECTOR, {}),
+}
+
+
+async def event_count(store: Store) -> int:
+    async with store.engine.connect() as connection:
+        return int((await connection.execute(sa.select(sa.func.count()).select_from(events))).scalar_one())
+
+
+async def test_bad_edits_raise_and_write_nothing(store: Store, key: ChannelKey) -> None:
+    await begin(store, key, {"counter": 0, "nested": {"list": [1, 2, 3]}})
+    before = (await store.view(key)).snapshot()
+    for label, edit in BAD_EDITS.items():
+
+        def change(table: Table, edit: Edit = edit) -> Change[None]:
+            table.require_encounter().state["counter"] += 1  # a valid edit alongside the bad one
+            edit(table)
+            return Change("bad", None)
+
+        with pytest.raises(StoreError) as caught:
+            await store.mutate(key, PLAYER, "edit", change)
+        message = str(caught.value)
+        assert message and "\n" not in message and len(message) < 200, label
+    after = await store.view(key)
+    assert after.snapshot() == before and after.version == 1
+    assert await event_count(store) == 1
+
+
+async def test_valid_edge_values_are_kept(store: Store, key: ChannelKey) -> None:
+    await begin(store, key)
+    name = "龍" * NAME_LIMIT
+
+    def change(table: Table) -> Change[str]:
+        encounter = table.require_encounter()
+        encounter.state.update(
+            big=2**63 - 1, small=-(2**63), tuple=(1, (2, 3)), text="👩‍👩‍👧 ünïcödé", f=-0.5, none=None
+        )
+        table.tokens = 1_000_000
+        return Change("edge", table.add_hero(2**63 - 1, "  " + name + "  ", {"emoji": "🐉"}).id)
+
+    hero_id = (await store.mutate(key, PLAYER, "edge", change)).value
+    table = await store.view(key)
+    assert table.encounter is not None
+    assert table.encounter.state["tuple"] == [1, [2, 3]] and table.encounter.state["big"] == 2**63 - 1
+    assert table.encounter.state["text"] == "👩‍👩‍👧 ünïcödé" and table.tokens == 1_000_000
+    assert table.heroes[hero_id].name == name
+
+
+async def test_bad_encounter_start_writes_nothing(store: Store, key: ChannelKey) -> None:
+    for name in ("", "x" * 65, "a\u0007b"):
+        with pytest.raises(InvalidValue):
+            await store.mutate(
+                key,
+                DIRECTOR,
+                "encounter.start",
+                lambda t, n=name: Change("s", t.begin_encounter(n, DIRECTOR, {})),
+            )
+    assert (await store.view(key)).version == 0 and await event_count(store) == 0
+
+
+async def test_bad_arguments(store: Store, key: ChannelKey) -> None:
+    noop: Callable[[Table], Change[None]] = lambda table: Change("x", None)  # noqa: E731
+    with pytest.raises(InvalidValue):
+        await store.mutate(key, 0, "x", noop)
+    with pytest.raises(InvalidValue):
+        await store.mutate(key, 2**64, "x", noop)
+    with pytest.raises(InvalidValue):
+        await store.mutate(key, PLAYER, "", noop)
+    with pytest.raises(InvalidValue):
+        await store.mutate(key, PLAYER, "drop table;", noop)
+    with pytest.raises(InvalidValue):
+        await store.mutate(ChannelKey(-1, 5), PLAYER, "x", noop)
+    with pytest.raises(InvalidValue):
+        await store.mutate(key, PLAYER, "x", lambda t: Change("s" * 3000, setattr(t, "tokens", 1)))
+    with pytest.raises(InvalidValue):
+        await store.mutate(key, PLAYER, "x", lambda t: Change("s", setattr(t, "tokens", 1), {"n": 2**80}))
+    with pytest.raises(TypeError):
+        await store.mutate(key, PLAYER, "x", lambda t: "not a Change")  # type: ignore[arg-type,return-value]
+    with pytest.raises(InvalidValue):
+        await store.update_settings(1, colour="red")
+    with pytest.raises(InvalidValue):
+        await store.update_settings(1, malice_rounding="sideways")
+    with pytest.raises(InvalidValue):
+        await store.update_settings(1, turn_pings="yes")
+    with pytest.raises(InvalidValue):
+        await store.update_settings(1, director_role_id=-3)
+    with pytest.raises(InvalidValue):
+        await store.update_settings(0, turn_pings=True)
+    with pytest.raises(InvalidValue):
+        await store.prune(timedelta(days=-1))
+    started = await begin(store, key)
+    assert started.encounter_id is not None
+    with pytest.raises(InvalidValue):
+        await store.set_tracker(started.encounter_id, key.channel_id, 2**64)
+    assert await store.find_encounter(2**80) is None
+    assert await store.find_encounter(-1) is None
+    assert (await store.get_settings(1)).malice_rounding == "down"
+    assert await event_count(store) == 1
