@@ -16,6 +16,7 @@ Public API:
 - `apply_damage(vitals, amount, dtype, modifiers, ...) -> DamageRecord` (the ONE pipeline), `undo(record)`;
   `modify_damage` is its first three steps (shared with minion squads).
 - `fall(squares, agility, into_liquid) -> Fall`, `slam_creature(remaining)`, `slam_object(remaining)`,
+  `Material`, `hurl_through(remaining, material, thickness) -> Hurl`,
   `breath_rounds(might)`, `suffocation_damage(dice, round_holding, might)`, `bleeding_damage(dice, level)`.
 """
 
@@ -418,6 +419,55 @@ def slam_object(remaining: int) -> int:
     """Into an object that doesn't break: 2 damage + 1 per remaining square ("SLAMMING INTO OBJECTS")."""
     _check_remaining(remaining)
     return 2 + remaining
+
+
+class Material(enum.Enum):
+    """Mundane object material ("HURLING THROUGH OBJECTS"): squares of forced movement to break 1 square,
+    and the damage the creature moved through it takes."""
+
+    GLASS = "glass"
+    WOOD = "wood"
+    STONE = "stone"
+    METAL = "metal"
+
+    @property
+    def break_cost(self) -> int:
+        return {"glass": 1, "wood": 3, "stone": 6, "metal": 9}[self.value]
+
+    @property
+    def break_damage(self) -> int:
+        return {"glass": 3, "wood": 5, "stone": 8, "metal": 11}[self.value]
+
+
+@dataclass(frozen=True, slots=True)
+class Hurl:
+    """A creature force moved into an object: squares broken, damage taken, forced movement left."""
+
+    squares_broken: int
+    damage: int
+    remaining: int
+
+
+def hurl_through(remaining: int, material: Material, thickness: int = 1) -> Hurl:
+    """Force move a creature into `thickness` squares of `material` with `remaining` squares of movement left.
+
+    Each square it can pay for breaks (its cost in movement, its damage); at the first square it can't pay
+    for, the movement ends with a slam into an unbroken object (2 + 1 per remaining square). What is left
+    after breaking through every square can continue ("HURLING THROUGH OBJECTS", and its worked example:
+    slide 5 into a wooden wall after 1 square → 5 damage breaking the first square, then 3 against the next).
+    """
+    _check_remaining(remaining)
+    if thickness < 1:
+        raise DamageError("An object is at least 1 square thick.")
+    broken = damage = 0
+    while broken < thickness and remaining >= material.break_cost:
+        remaining -= material.break_cost
+        damage += material.break_damage
+        broken += 1
+    if broken < thickness and remaining > 0:
+        damage += slam_object(remaining)
+        remaining = 0
+    return Hurl(broken, damage, remaining)
 
 
 def breath_rounds(might: int) -> int:

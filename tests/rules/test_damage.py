@@ -16,13 +16,18 @@ from bot.rules.damage import (
     DamageRecord,
     DamageType,
     Fall,
+    Hurl,
+    Material,
     Potency,
+    PotencyCheck,
+    Step,
     TierDamage,
     TieredDamage,
     apply_damage,
     bleeding_damage,
     breath_rounds,
     fall,
+    hurl_through,
     potency_lands,
     potency_value,
     slam_creature,
@@ -334,3 +339,46 @@ def test_pipeline_properties(
     assert record.to_temporary + record.to_stamina == record.dealt
     assert undo(record) == v
     assert load(DamageRecord, to_data(record)) == record
+
+
+# draw-steel-combat.txt "HURLING THROUGH OBJECTS": (remaining, material, thickness, broken, damage, left).
+HURLS = [
+    # the worked example: the null slides a commando 5, 1 square moved, into a thick wooden wall: 5 + 3.
+    (4, Material.WOOD, 2, 1, 8, 0),
+    (1, Material.GLASS, 1, 1, 3, 0),
+    (3, Material.GLASS, 1, 1, 3, 2),
+    (5, Material.STONE, 1, 0, 7, 0),
+    (6, Material.STONE, 1, 1, 8, 0),
+    (9, Material.METAL, 3, 1, 11, 0),
+    (10, Material.METAL, 3, 1, 14, 0),
+    (6, Material.WOOD, 2, 2, 10, 0),
+]
+
+
+@pytest.mark.parametrize(("remaining", "material", "thickness", "broken", "damage", "left"), HURLS)
+def test_hurl_through(
+    remaining: int, material: Material, thickness: int, broken: int, damage: int, left: int
+) -> None:
+    assert hurl_through(remaining, material, thickness) == Hurl(broken, damage, left)
+
+
+def test_hurl_errors() -> None:
+    with pytest.raises(DamageError):
+        hurl_through(0, Material.WOOD)
+    with pytest.raises(DamageError):
+        hurl_through(3, Material.WOOD, 0)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        Fall(3, 6, True),
+        Hurl(1, 5, 0),
+        PotencyCheck(1, 2),
+        Step("weakness", 3, 8, "fire weakness 5"),
+        TierDamage(2, Characteristic.AGILITY, -1),
+        DamageModifier(ALL, None),
+    ],
+)
+def test_value_round_trip(value: object) -> None:
+    assert load(type(value), to_data(value)) == value

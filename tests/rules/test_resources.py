@@ -155,3 +155,10 @@ def test_heroic_resource() -> None:
         gain_resource(talent, -1)
     with pytest.raises(ResourceError):
         spend_resource(talent, -1)
+
+
+@pytest.mark.parametrize(
+    "value", [Malice(3), Progress(2, 7), HeroTokens(2, ("a",)), HeroicResource("h", gain="2")]
+)
+def test_round_trip(value: object) -> None:
+    assert load(type(value), to_data(value)) == value
