@@ -49,14 +49,16 @@ async def _open_store(settings: Settings) -> Store:
 
 
 async def _run(settings: Settings) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
     store = await _open_store(settings)
     try:
+        if stop.is_set():
+            return
         bot = create_bot(settings, store=store)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            with contextlib.suppress(NotImplementedError):
-                loop.add_signal_handler(sig, stop.set)
         async with bot:
             runner = asyncio.create_task(bot.start(settings.token), name="bot.start")
             stopper = asyncio.create_task(stop.wait(), name="stop-signal")
@@ -95,6 +97,9 @@ def main() -> int:
         return _fail(str(error), settings.token)
     except KeyboardInterrupt:
         return 0
+    except Exception:  # logged through the redacting handler rather than printed raw
+        log.exception("the bot stopped after an unexpected error")
+        return 1
     return 0
 
 

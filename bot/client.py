@@ -135,6 +135,9 @@ def create_bot(settings: Settings, *, store: Store | None = None, dice: Dice | N
 
     Pass `store` to inject an open store (the caller closes it); `dice` defaults to `SystemDice()`.
     """
+    # The bot never joins voice: skip discord.py's start-up warnings about voice libraries.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
     if settings.sharded:
         bot: DrawSteelBot = ShardedDrawSteelBot(
             settings,

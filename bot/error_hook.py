@@ -96,6 +96,12 @@ def _transformer(error: app_commands.TransformerError) -> str:
     return f"I couldn't read {value!r} as a {error.type.name.lower()}: check that option and try again."
 
 
+@REGISTRY.register(app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
+def _stale_command(error: app_commands.AppCommandError) -> str:
+    log.warning("stale command invoked: %s", error)
+    return "That command has changed since Discord last loaded it: wait a minute and try again."
+
+
 def outcome_of(error: BaseException, registry: ErrorRegistry = REGISTRY) -> Outcome:
     return "refused" if registry.message_for(error) is not None else "error"
 
@@ -143,6 +149,8 @@ def describe(interaction: discord.Interaction[Any]) -> str:
     custom_id = data.get("custom_id")
     if custom_id is not None:
         return f"component:{str(custom_id)[:60]}"
+    if isinstance(data.get("name"), str):
+        return f"/{data['name'][:60]}"
     return f"interaction-type:{interaction.type.name}"
 
 

@@ -289,6 +289,7 @@ class FakeDiscord:
         self.interactions: dict[int, FakeInteraction] = {}
         self.identify_payloads: list[Json] = []
         self.sessions: list[_Session] = []
+        self.reject_login = False  # True: GET /users/@me answers 401, as for a revoked token
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -611,6 +612,8 @@ class FakeDiscord:
     def _route(self, method: str, parts: list[str], req: Recorded) -> web.Response | None:
         match (method, parts):
             case ("GET", ["users", "@me"]):
+                if self.reject_login:
+                    return _error(401, 0, "401: Unauthorized")
                 return _json(self.bot_user.payload())
             case ("GET", ["oauth2", "applications", "@me"]):
                 return _json(self._application())

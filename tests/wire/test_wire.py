@@ -201,3 +201,21 @@ async def test_unreachable_database_exits_2_with_one_line(tmp_path: Path) -> Non
     assert len(lines) == 1, stderr
     assert "the database at DATABASE_URL could not be opened" in lines[0]
     assert TOKEN not in stdout + stderr
+
+
+async def test_rejected_token_exits_2_with_one_line(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        fake.reject_login = True
+        env = bot_env(
+            tmp_path,
+            DISCORD_TOKEN=TOKEN,
+            DISCORD_API_BASE=fake.api_base,
+            DISCORD_GATEWAY_URL=fake.gateway_url,
+        )
+        code, stdout, stderr = await run_to_exit(tmp_path, env)
+    assert code == 2
+    errors = [line for line in stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, stderr
+    assert "Discord rejected DISCORD_TOKEN" in errors[0]
+    assert stderr.strip().splitlines()[-1] == errors[0]
+    assert TOKEN not in stdout + stderr
