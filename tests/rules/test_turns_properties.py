@@ -195,17 +195,23 @@ def operations(state: TurnState, data: st.DataObject) -> Callable[[TurnState], T
     condition = data.draw(st.sampled_from([Condition.DAZED, Condition.PRONE]))
     duration = data.draw(st.sampled_from([Duration.EOT, Duration.SAVE]))
     action = data.draw(st.sampled_from(list(ActionKind)))
+    legal = eligible(state)
+    pick = data.draw(st.sampled_from(legal)) if legal else entry
     ops: list[Callable[[TurnState], Transition]] = [
-        lambda s: start_turn(s, entry, by),
+        lambda s: start_turn(s, pick, by),
+        lambda s: start_turn(s, pick, Controller.DIRECTOR),
+        lambda s: start_turn(s, pick, by),
         lambda s: start_turn(s, entry, by),
         lambda s: start_turn(s, entry, by, override=True),
         lambda s: end_turn(s),
         lambda s: end_turn(s),
+        lambda s: end_turn(s),
+        lambda s: next_round(s),
+        lambda s: next_round(s),
         lambda s: set_flags(s, entry, unconscious=flag),
         lambda s: set_flags(s, entry, dead=flag),
         lambda s: skip_side(s, side),
         lambda s: end_round(s),
-        lambda s: next_round(s),
         lambda s: set_speed(s, entry, speed),
         lambda s: pass_part(s, by),
         lambda s: add_condition(s, entry, condition, duration),
@@ -214,6 +220,11 @@ def operations(state: TurnState, data: st.DataObject) -> Callable[[TurnState], T
         lambda s: add_entry(s, Entry(f"new{seed}", side)),
         lambda s: use_action(s, entry, action),
     ]
+    # bias towards the transitions that move combat along, so sequences reach many rounds and turns
+    if state.phase is Phase.BETWEEN_ROUNDS and data.draw(st.integers(0, 2)) > 0:
+        return ops[8]
+    if current(state) is not None and data.draw(st.integers(0, 2)) == 0:
+        return ops[5]
     return ops[data.draw(st.integers(0, len(ops) - 1))]
 
 
