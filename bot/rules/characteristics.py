@@ -69,6 +69,15 @@ class Characteristics:
     intuition: int = 0
     presence: int = 0
 
+    def __post_init__(self) -> None:
+        for c in Characteristic:
+            value = self.get(c)
+            if not CHARACTERISTIC_MIN <= value <= CHARACTERISTIC_MAX:
+                raise CharacteristicError(
+                    f"{c.letter} {value} is out of range: each characteristic runs from "
+                    f"{CHARACTERISTIC_MIN} to +{CHARACTERISTIC_MAX}."
+                )
+
     def get(self, characteristic: Characteristic) -> int:
         """The score for `characteristic`."""
         value: int = getattr(self, characteristic.value)
@@ -99,11 +108,6 @@ class Characteristics:
             value = int(raw)
             if c.value in values:
                 raise CharacteristicError(f"{c.letter} is given twice. {_USAGE}")
-            if not CHARACTERISTIC_MIN <= value <= CHARACTERISTIC_MAX:
-                raise CharacteristicError(
-                    f"{c.letter} {value} is out of range: each characteristic runs from "
-                    f"{CHARACTERISTIC_MIN} to +{CHARACTERISTIC_MAX}."
-                )
             values[c.value] = value
             pos = m.end()
         return cls(**values)

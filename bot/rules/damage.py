@@ -102,8 +102,9 @@ class TieredDamage:
 
     @classmethod
     def parse(cls, text: str) -> TieredDamage:
-        """Read "3/6/9", "2+M/5+M/7+M", "3/6/9 fire" (letters any case, spaces anywhere, + or −)."""
-        m = _TIERED.match(text)
+        """Read "3/6/9", "2+M/5+M/7+M", "3/6/9 fire" (letters any case, spaces anywhere, + or −; a trailing
+        "damage" is allowed: "3/6/9 fire damage")."""
+        m = _TIERED.match(re.sub(r"\s+damage\s*$", "", text, flags=re.IGNORECASE))
         if m is None:
             raise DamageError(_TIERED_USAGE)
         parts: list[TierDamage] = []

@@ -249,8 +249,10 @@ class PowerRoll:
         )
 
     def downgrade(self, tier: int) -> PowerRoll:
-        """Choose the outcome of a lower tier ("Downgrade a Power Roll")."""
+        """Choose the outcome of a tier lower than the current one ("Downgrade a Power Roll")."""
         _check_tier(tier, "A downgrade")
+        if tier >= self.tier:
+            raise PowerRollError(f"You can only downgrade below tier {self.tier}: pick a lower tier.")
         return dataclasses.replace(self, downgraded_to=tier)
 
 

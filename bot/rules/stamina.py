@@ -48,6 +48,8 @@ class Vitals:
     def __post_init__(self) -> None:
         if self.max_stamina < 1:
             raise StaminaError("Stamina maximum must be at least 1.")
+        if self.stamina > self.max_stamina:
+            raise StaminaError("Stamina can't exceed the Stamina maximum.")
         if self.temporary < 0 or self.recoveries < 0 or self.max_recoveries < 0:
             raise StaminaError("Temporary Stamina and Recoveries can't be negative.")
 

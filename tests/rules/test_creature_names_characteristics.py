@@ -37,6 +37,11 @@ def test_parse_errors(text: str) -> None:
         Characteristics.parse(text)
 
 
+def test_constructor_range() -> None:
+    with pytest.raises(CharacteristicError):
+        Characteristics(might=11)
+
+
 def test_letters_get_highest_format() -> None:
     assert [c.letter for c in Characteristic] == ["M", "A", "R", "I", "P"]
     c = Characteristics(2, 1, 0, -1, 1)

@@ -157,6 +157,8 @@ PARSE = [
     ("3/6/9", (3, 6, 9), DamageType.UNTYPED),
     ("2+M/5+M/7+M", (5, 8, 10), DamageType.UNTYPED),
     ("3/6/9 fire", (3, 6, 9), F),
+    ("3/6/9 fire damage", (3, 6, 9), F),
+    ("3/6/9 Damage", (3, 6, 9), DamageType.UNTYPED),
     (" 2 + m / 5 + m / 7 + m  Fire ", (5, 8, 10), F),
     ("4-P/6-P/8-p psychic", (5, 7, 9), DamageType.PSYCHIC),
     ("1-M/2-M/9−M", (0, 0, 6), DamageType.UNTYPED),
@@ -304,16 +306,18 @@ def test_damage_type_parse() -> None:
 
 
 # --- properties -------------------------------------------------------------------------------------------
-vitals = st.builds(
-    Vitals,
-    max_stamina=st.integers(1, 200),
-    stamina=st.integers(-100, 200),
-    temporary=st.integers(0, 30),
-    recoveries=st.integers(0, 10),
-    max_recoveries=st.integers(0, 10),
-    is_hero=st.booleans(),
-    knocked_out=st.booleans(),
-).filter(lambda v: v.stamina <= v.max_stamina)
+vitals = st.integers(1, 200).flatmap(
+    lambda top: st.builds(
+        Vitals,
+        max_stamina=st.just(top),
+        stamina=st.integers(-100, top),
+        temporary=st.integers(0, 30),
+        recoveries=st.integers(0, 10),
+        max_recoveries=st.integers(0, 10),
+        is_hero=st.booleans(),
+        knocked_out=st.booleans(),
+    )
+)
 modifier_lists = st.lists(
     st.builds(
         DamageModifier,

@@ -187,6 +187,10 @@ def test_downgrade() -> None:
     assert down.tier == 2 and down.undowngraded_tier == 3 and down.critical
     assert down.downgrade(1).tier == 1
     with pytest.raises(PowerRollError):
+        down.downgrade(2)
+    with pytest.raises(PowerRollError):
+        down.downgrade(1).downgrade(2)
+    with pytest.raises(PowerRollError):
         roll.downgrade(3)
     with pytest.raises(PowerRollError):
         PowerRoll(dice=(1, 1)).downgrade(1)

@@ -143,7 +143,7 @@ def test_respite() -> None:
         respite(hero(-20))
 
 
-@pytest.mark.parametrize(("max_stamina", "stamina", "temporary"), [(0, 0, 0), (5, 5, -1)])
+@pytest.mark.parametrize(("max_stamina", "stamina", "temporary"), [(0, 0, 0), (5, 5, -1), (5, 6, 0)])
 def test_bad_vitals(max_stamina: int, stamina: int, temporary: int) -> None:
     with pytest.raises(StaminaError):
         Vitals(max_stamina, stamina, temporary)
@@ -153,18 +153,20 @@ def test_fresh() -> None:
     assert Vitals.fresh(30, 8, is_hero=True) == hero(30, recoveries=8)
 
 
-vitals = st.builds(
-    Vitals,
-    max_stamina=st.integers(1, 200),
-    stamina=st.integers(-100, 200),
-    temporary=st.integers(0, 30),
-    recoveries=st.integers(0, 10),
-    max_recoveries=st.integers(0, 10),
-    is_hero=st.booleans(),
-    death_threshold=st.none() | st.integers(-50, 0),
-    knocked_out=st.booleans(),
-    slain=st.booleans(),
-).filter(lambda v: v.stamina <= v.max_stamina)
+vitals = st.integers(1, 200).flatmap(
+    lambda top: st.builds(
+        Vitals,
+        max_stamina=st.just(top),
+        stamina=st.integers(-100, top),
+        temporary=st.integers(0, 30),
+        recoveries=st.integers(0, 10),
+        max_recoveries=st.integers(0, 10),
+        is_hero=st.booleans(),
+        death_threshold=st.none() | st.integers(-50, 0),
+        knocked_out=st.booleans(),
+        slain=st.booleans(),
+    )
+)
 
 
 @settings(max_examples=200, deadline=None)
