@@ -91,3 +91,11 @@ _channels = itertools.count(1000)
 def key() -> ChannelKey:
     """A fresh channel."""
     return ChannelKey(guild_id=10, channel_id=next(_channels))
+
+
+@pytest.fixture
+async def migrated(target: Target) -> Target:
+    """`target`, upgraded to head (for tests that open their own stores)."""
+    store = await target.open()
+    await store.close()
+    return target
