@@ -8,11 +8,12 @@ Public API:
 - `Vitals` — max/current/temporary Stamina, Recoveries, hero flag, death threshold, knocked out, slain.
   Derived: `winded_value`, `winded`, `dying`, `dead`, `recovery_value`.
 - `gain_temporary`, `end_of_encounter`, `heal`, `spend_recovery`, `catch_breath`, `knock_out`, `wake`,
-  `respite`, `lose_stamina` (the last step of the damage pipeline in `bot.rules.damage`).
+  `respite`, `set_max_stamina`, `lose_stamina` (the last step of the damage pipeline in `bot.rules.damage`).
 
 Death: a hero dies when Stamina below 0 reaches the negative of their winded value; a Director creature at 0,
 or at `death_threshold` if its stat block gives its own. A knocked-out creature is not dead; any damage while
-knocked out kills it (`slain`). Stamina is not floored: it records the damage taken.
+knocked out kills it (`slain`). Stamina is not floored: it records the damage taken. Undo a damage record
+with `bot.rules.damage.undo` (the record keeps the vitals from before).
 """
 
 from __future__ import annotations
@@ -191,6 +192,14 @@ def wake(vitals: Vitals) -> Vitals:
         up = dataclasses.replace(vitals, knocked_out=False, stamina=max(vitals.stamina, vitals.death_at + 1))
         return spend_recovery(up)
     return dataclasses.replace(vitals, knocked_out=False, stamina=max(vitals.stamina, 0) + 1)
+
+
+def set_max_stamina(vitals: Vitals, max_stamina: int) -> Vitals:
+    """Change the Stamina maximum (an effect or a corrected stat block); Stamina above it drops to it
+    ("Stamina": some effects reduce your Stamina maximum, limiting the Stamina you can regain)."""
+    if max_stamina < 1:
+        raise StaminaError("Stamina maximum must be at least 1.")
+    return dataclasses.replace(vitals, max_stamina=max_stamina, stamina=min(vitals.stamina, max_stamina))
 
 
 def respite(vitals: Vitals) -> Vitals:

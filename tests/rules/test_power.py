@@ -142,6 +142,8 @@ def test_negative_edges_refused() -> None:
         {"dice": (1, 2), "keep": Keep.HIGHEST},
         {"dice": (1, 2), "auto_tiers": (4,)},
         {"dice": (1, 2), "downgraded_to": 0},
+        {"dice": (1, 2), "downgraded_to": 1},
+        {"dice": (10, 10), "downgraded_to": 3},
     ],
 )
 def test_bad_rolls_refused(kwargs: dict[str, object]) -> None:

@@ -17,6 +17,7 @@ from bot.rules.stamina import (
     knock_out,
     lose_stamina,
     respite,
+    set_max_stamina,
     spend_recovery,
     wake,
 )
@@ -147,6 +148,13 @@ def test_respite() -> None:
 def test_bad_vitals(max_stamina: int, stamina: int, temporary: int) -> None:
     with pytest.raises(StaminaError):
         Vitals(max_stamina, stamina, temporary)
+
+
+def test_set_max_stamina() -> None:
+    assert set_max_stamina(hero(30), 20).stamina == 20
+    assert set_max_stamina(hero(10), 40) == Vitals(40, 10, 0, 3, 8, is_hero=True)
+    with pytest.raises(StaminaError):
+        set_max_stamina(hero(10), 0)
 
 
 def test_fresh() -> None:
