@@ -9,7 +9,8 @@ Fixtures
                    `UserError`/`Refused`, check and transformer failures — do not count as bot errors at
                    teardown; anything else still fails the test unless the test reads `env.errors`).
 - `table`        — a guild with a Director role, a `#combat` channel, a thread in it, a Director and two
-                   players (`Table`).
+                   players (`Table`; `await table.configure_director_role()` stores the role in the guild
+                   settings).
 
 To register a throwaway command for one test module, override `simcord_bot` in that module:
 
@@ -110,6 +111,11 @@ class Table:
     director: MemberActor
     alice: MemberActor
     bob: MemberActor
+    store: Store
+
+    async def configure_director_role(self) -> None:
+        """Store `director_role` as the guild's Director role (`/settings`-style), so its members direct."""
+        await self.store.update_settings(self.guild.id, director_role_id=self.director_role.id)
 
     def add_player(self, name: str) -> MemberActor:
         return self.guild.add_member(self.env.create_user(name))
@@ -128,7 +134,7 @@ def make_thread(
     return ChannelHandle(env, guild, thread)
 
 
-def make_table(env: Env) -> Table:
+def make_table(env: Env, store: Store) -> Table:
     guild = env.create_guild("Draw Steel Table")
     director_role = guild.create_role("Director")
     channel = guild.create_text_channel("combat")
@@ -136,12 +142,12 @@ def make_table(env: Env) -> Table:
     alice = guild.add_member(env.create_user("alice"))
     bob = guild.add_member(env.create_user("bob"))
     thread = make_thread(env, guild, channel, "Goblin ambush", director)
-    return Table(env, guild, director_role, channel, thread, director, alice, bob)
+    return Table(env, guild, director_role, channel, thread, director, alice, bob, store)
 
 
 @pytest.fixture
-def table(simcord_env: Env) -> Table:
-    return make_table(simcord_env)
+def table(simcord_env: Env, store: Store) -> Table:
+    return make_table(simcord_env, store)
 
 
 __all__ = ["SEED", "TOKEN", "Table", "build_bot", "make_table", "make_thread", "simcord"]

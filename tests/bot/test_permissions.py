@@ -130,7 +130,7 @@ async def test_actor_from_interaction(table: Table) -> None:
     assert mod.response.content.startswith(f"{manager.id} [") and mod.response.content.endswith("True")
 
 
-async def test_director_role_comes_from_the_guild_settings(table: Table, store: Store) -> None:
+async def test_director_role_comes_from_the_guild_settings(table: Table) -> None:
     async def answer(member: Any, **options: Any) -> str:
         result = await member.slash(table.channel, "am-i-director", **options)
         assert result.response is not None
@@ -138,7 +138,7 @@ async def test_director_role_comes_from_the_guild_settings(table: Table, store: 
 
     manager = table.add_channel_manager("mo")
     assert await answer(table.director) == "False"  # no Director role configured yet
-    await store.update_settings(table.guild.id, director_role_id=table.director_role.id)
+    await table.configure_director_role()
     assert await answer(table.director) == "True"
     assert await answer(table.alice) == "False"
     assert await answer(table.alice, starter=True) == "True"

@@ -319,6 +319,18 @@ class FakeDiscord:
     def guild(self) -> FakeGuild:
         return self.guilds[0]
 
+    def member(self, name: str, guild: FakeGuild | None = None) -> FakeMember:
+        """A member by username: `owner` (all permissions), `dana` (Director role), `alice`, or the bot."""
+        return next(m for m in (guild or self.guild).members if m.user.username == name)
+
+    def add_member(
+        self, name: str, guild: FakeGuild | None = None, *, role_ids: list[int] | None = None
+    ) -> FakeMember:
+        """A new member (add it before the bot connects: GUILD_CREATE carries the member list)."""
+        member = FakeMember(FakeUser(self.snowflake(), name), list(role_ids or []))
+        (guild or self.guild).members.append(member)
+        return member
+
     # -------------------------------------------------------------- lifecycle
 
     @property
@@ -538,6 +550,8 @@ class FakeDiscord:
     ) -> int:
         """Send INTERACTION_CREATE for `/name` with simple options; return the interaction id.
 
+        Defaults: the first guild, its `combat` channel, and `alice` as the user.
+
         Option types come from the value (`str` 3, `int` 4, `bool` 5, `float` 10); pass `raw_options` for
         subcommands or other shapes.
         """
@@ -602,6 +616,9 @@ class FakeDiscord:
             response = self._route(request.method, path.rstrip("/").split("/")[1:], recorded)
         except _Reply as reply:
             response = reply.response
+        except Exception as bug:  # a fake bug must not look like a 5xx (discord.py retries those for 25 s)
+            self.unknown_routes.append(f"{request.method} {path} (fake raised {bug!r})")
+            response = _error(400, 0, f"fake discord raised {bug!r}")
         if response is None:
             self.unknown_routes.append(f"{request.method} {path}")
             response = _error(404, 0, f"fake discord: unknown route {request.method} {path}")
