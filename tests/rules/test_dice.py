@@ -120,3 +120,15 @@ def test_expression_total_in_range(count: int, sides: int, bonus: int, seed: int
     result = roll_expression(SeededDice(seed), f"{count}d{sides}{bonus:+d}")
     assert count + bonus <= result.total <= count * sides + bonus
     assert len(result.groups) == 1 and len(result.groups[0].results) == count
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.sampled_from(list("0123456789d%+-*/()khlpe ,[]<>=.mirao")), max_size=30))
+def test_any_text_rolls_or_gives_a_rule_error(text: str) -> None:
+    """Whatever is typed, /dice either rolls or answers with a one-line DiceExpressionError."""
+    try:
+        result = roll_expression(SeededDice(1), text)
+    except DiceExpressionError as error:
+        assert "\n" not in str(error)
+    else:
+        assert result.breakdown.endswith(f"= {result.total}")
