@@ -47,6 +47,11 @@ def setup() -> TurnState:
     return encounter(("h1", "h2"), ("e1", "e2", "e3"))
 
 
+def all_heroes_surprised() -> TurnState:
+    state = mark_surprised(mark_surprised(setup(), "h1").state, "h2").state
+    return determine_first(state, FixedDice([])).state
+
+
 def rolled() -> TurnState:
     return determine_first(setup(), FixedDice([3])).state
 
@@ -81,6 +86,13 @@ CASES: list[Case] = [
         lambda s: add_entry(s, Entry("g2", "heroes", group="g")),
         err.BadSetup,
     ),
+    (setup, lambda s: add_entry(s, Entry("x", "director", group="h1")), err.BadSetup),
+    (setup, lambda s: add_entry(s, Entry("x", "director", group="x")), err.BadSetup),
+    (
+        lambda: add_entry(setup(), Entry("g1", "director", group="g")).state,
+        lambda s: add_entry(s, Entry("g", "director")),
+        err.BadSetup,
+    ),
     (setup, lambda s: remove_entry(s, "nobody"), err.UnknownEntry),
     (mid_turn, lambda s: remove_entry(s, "h1"), err.TurnInProgress),
     (setup, lambda s: set_flags(s, "nobody", dead=True), err.UnknownEntry),
@@ -98,6 +110,12 @@ CASES: list[Case] = [
         err.FirstAlreadyDetermined,
     ),
     (in_round, lambda s: determine_first(s, FixedDice([9])), err.WrongPhase),
+    (
+        lambda: encounter(("a",), ("b",), mode=Mode.TEAMS, sides=(Side("x", H), Side("y", D))),
+        lambda s: determine_first(s, FixedDice([9])),
+        err.WrongPhase,
+    ),
+    (all_heroes_surprised, lambda s: choose_first(s, "heroes", D), err.FirstAlreadyDetermined),
     (setup, lambda s: start_turn(s, "h1", H), err.NotInRound),
     (between, lambda s: start_turn(s, "h1", H), err.NotInRound),
     (mid_turn, lambda s: start_turn(s, "h2", H), err.TurnInProgress),
@@ -295,3 +313,12 @@ def test_teams_three_actions_and_one_reaction_recovered_each_turn() -> None:
     with pytest.raises(err.ActionNotAvailable, match="once"):
         use_action(state, "b", A.MOVE)
     assert waiting(state) == ()
+
+
+def test_cannot_be_surprised_set_later_ends_the_surprise_and_no_change_is_a_no_op() -> None:
+    state = mark_surprised(setup(), "e1").state
+    t = set_flags(state, "e1", cannot_be_surprised=True)
+    assert [type(e).__name__ for e in t.events] == ["EntryChanged", "ConditionExpired"]
+    assert not t.state.is_surprised("e1")
+    same = set_flags(t.state, "e1", cannot_be_surprised=True)
+    assert same.events == () and same.state == t.state

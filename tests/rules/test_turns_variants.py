@@ -352,3 +352,39 @@ def test_agility_functions_need_agility_mode() -> None:
         record_agility(agility(("a",), ("x",)), {"zz": 1}, FixedDice([]))
     with pytest.raises(err.NotAHero, match="no Agility total"):
         swap_agility(agility(("a", "b"), ("x",)), "a", "b")
+
+
+def test_fast_slow_creature_with_two_turns_that_declines_its_fast_turn_loses_it() -> None:
+    state = next_round(fast_slow(("hero",), ("demon",))).state
+    state = set_flags(state, "demon", turns_per_round=2).state
+    state = take_turn(state, "hero").state
+    state = pass_part(state, D).state  # the demon waits: its fast turn is gone
+    assert fast_slow_part(state) is Speed.SLOW
+    t = take_turn(state, "demon")
+    assert t.state.phase is Phase.BETWEEN_ROUNDS
+
+
+def test_fast_slow_two_turn_creature_revived_in_the_slow_part_takes_one_turn() -> None:
+    """Knocked out through the fast turns, revived during the slow turns: it acts at the next opportunity, a
+    slow turn; its fast turn passed with the fast part."""
+    state = next_round(fast_slow(("hero",), ("demon", "imp"))).state
+    state = set_flags(state, "demon", turns_per_round=2, unconscious=True).state
+    state = take_turn(state, "hero").state
+    state = set_speed(state, "imp", Speed.SLOW).state
+    assert fast_slow_part(state) is Speed.SLOW
+    state = start_turn(state, "imp", D).state
+    state = set_flags(state, "demon", unconscious=False).state
+    state = end_turn(state).state
+    assert eligible(state) == ("demon",)
+    t = take_turn(state, "demon")
+    assert t.events[0] == TurnStarted("demon", "gm", 1, speed=Speed.SLOW)
+    assert t.state.phase is Phase.BETWEEN_ROUNDS
+
+
+def test_fast_slow_override_slow_turn_uses_up_the_fast_turn_too() -> None:
+    state = next_round(fast_slow(("hero",), ("demon",))).state
+    state = set_flags(state, "demon", turns_per_round=2).state
+    state = take_turn(state, "demon", D, override=True, speed=Speed.SLOW).state
+    assert eligible(state) == ("hero",)
+    state = take_turn(state, "hero").state
+    assert state.phase is Phase.BETWEEN_ROUNDS

@@ -158,6 +158,9 @@ def add_entry(state: TurnState, entry: Entry) -> Transition:
         raise err.DuplicateEntry(entry.id)
     if entry.turns_per_round < 1:
         raise err.BadSetup("Turns per round must be at least 1.")
+    groups = {e.group for e in state.entries if e.group is not None}
+    if entry.id in groups or entry.group in {e.id for e in state.entries} or entry.group == entry.id:
+        raise err.BadSetup("A group's name can't be a combatant's id: rename one of them.")
     if entry.group is not None and any(
         e.group == entry.group and e.side != entry.side for e in state.entries
     ):
@@ -354,8 +357,6 @@ def swap_agility(state: TurnState, first: str, second: str) -> Transition:
             raise err.NotAHero(f"{e.id} isn't a hero: only heroes swap places in the Agility order.")
         if e.id not in scores:
             raise err.NotAHero(f"{e.id} has no Agility total yet: record it first.")
-    if a.side != b.side:
-        raise err.NotAHero("Only heroes on the same side swap places.")
     sa, sb = scores[a.id], scores[b.id]
     swapped = {
         a.id: Initiative(a.id, sb.total, sb.tiebreaks),

@@ -22,7 +22,8 @@ from bot.rules.turns.model import Mode
 @dataclass(frozen=True, slots=True)
 class Policy:
     rotates_sides: bool
-    """Sides (teams) take picks in rotation; otherwise players' creatures act first in each part."""
+    """Sides (teams) take picks in rotation and an enemy group is one pick; otherwise (fast/slow) players'
+    creatures act first in each part and groups play no part."""
     rolls_first: bool
     """Who goes first comes from the Draw Steel d10 roll (else: the side order, or none)."""
     ordered_within_side: bool

@@ -46,10 +46,27 @@ def acted(state: TurnState, entry_id: str) -> bool:
 
 
 def remaining_turns(state: TurnState, entry: Entry) -> int:
-    """Turns the entry may still take this round (0 when skipped)."""
+    """Turns the entry may still take this round (0 when skipped). In fast/slow, a creature with both a fast
+    and a slow turn loses its fast turn once it declines it (chooses slow) or has taken its slow turn."""
     if entry.id in state.skipped:
         return 0
+    if state.mode is Mode.FAST_SLOW and entry.turns_per_round >= 2:
+        return int(_fast_turn_left(state, entry)) + int(turns_taken(state, entry.id, Speed.SLOW) == 0)
     return max(0, entry.turns_per_round - turns_taken(state, entry.id))
+
+
+def _fast_turn_left(state: TurnState, e: Entry) -> bool:
+    return (
+        e.speed is not Speed.SLOW
+        and not _slow_part_started(state)
+        and turns_taken(state, e.id, Speed.FAST) == 0
+        and turns_taken(state, e.id, Speed.SLOW) == 0
+    )
+
+
+def _slow_part_started(state: TurnState) -> bool:
+    """Fast/slow: once a slow turn has been picked normally, the fast turns of this round are over."""
+    return any(t.speed is Speed.SLOW and not t.override for t in state.turns)
 
 
 def controller_of(state: TurnState, entry: Entry) -> Controller:
@@ -76,12 +93,13 @@ def able(state: TurnState, entry: Entry) -> bool:
 
 def _fast_ok(state: TurnState, e: Entry) -> bool:
     if e.turns_per_round >= 2:
-        return turns_taken(state, e.id, Speed.FAST) == 0 and e.speed is not Speed.SLOW
-    return e.speed is not Speed.SLOW
+        return _fast_turn_left(state, e)
+    return e.speed is not Speed.SLOW and not _slow_part_started(state)
 
 
 def _slow_ok(state: TurnState, e: Entry) -> bool:
-    return turns_taken(state, e.id, Speed.SLOW) == 0
+    """Anyone with a turn left may act in the slow part (a creature revived after the fast part too)."""
+    return e.turns_per_round < 2 or turns_taken(state, e.id, Speed.SLOW) == 0
 
 
 def _last(state: TurnState) -> TurnRecord | None:
@@ -135,7 +153,7 @@ def picking(state: TurnState) -> Pick | None:
         return None
     pol = policy(state.mode)
     last_pick = _last_pick(state)
-    if last_pick is not None and last_pick.group is not None:
+    if pol.rotates_sides and last_pick is not None and last_pick.group is not None:
         members = [e for e in cands if e.group == last_pick.group and not acted(state, e.id)]
         if members:
             side = state.side(members[0].side)
