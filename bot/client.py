@@ -79,7 +79,8 @@ class DrawSteelBot(commands.Bot):
         if self._store is None:
             self._store = await open_store(self.settings.database_url)
         for module in self.cog_modules:
-            await self.load_extension(module)
+            if module not in self.extensions:  # idempotent: a restarted bot logs in again
+                await self.load_extension(module)
         await self.sync_commands()
 
     async def sync_commands(self) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any, Literal, TypeVar
 
 import discord
@@ -208,8 +208,8 @@ S = TypeVar("S")
 
 
 def guarded(
-    callback: Callable[[S, discord.Interaction[Any]], Awaitable[None]],
-) -> Callable[[S, discord.Interaction[Any]], Awaitable[None]]:
+    callback: Callable[[S, discord.Interaction[Any]], Coroutine[Any, Any, None]],
+) -> Callable[[S, discord.Interaction[Any]], Coroutine[Any, Any, None]]:
     """Decorate a `DynamicItem.callback` (or any item callback) so its errors are reported and logged.
 
     discord.py only logs exceptions from `DynamicItem` callbacks; this gives them the command path instead.

@@ -88,7 +88,34 @@ async def guarded_command(interaction: discord.Interaction[Any]) -> None:
     await Thing().callback(interaction)
 
 
+class Persistent(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"test:persist:(?P<n>[0-9]+)"):
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Persist {n}", custom_id=f"test:persist:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Persistent:
+        return cls(int(match["n"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if self.n == 0:
+            raise RuleError("Nothing to do with zero.")
+        await send(interaction, content=f"persisted {self.n}")
+
+
+@app_commands.command(name="persistent", description="test: a message with dynamic buttons")
+async def persistent(interaction: discord.Interaction[Any]) -> None:
+    view = BotView(timeout=None)
+    view.add_item(Persistent(0))
+    view.add_item(Persistent(7))
+    await send(interaction, content="dynamic", view=view)
+
+
 TEST_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
+    persistent,
     rule_error,
     user_error,
     refused,
@@ -105,6 +132,7 @@ def simcord_bot(settings: Settings, store: Store, dice: Dice) -> DrawSteelBot:
     bot = build_bot(settings, store, dice)
     for command in TEST_COMMANDS:
         bot.tree.add_command(command)
+    bot.add_dynamic_items(Persistent)
     return bot
 
 
@@ -215,3 +243,20 @@ async def test_guarded_callbacks_report_instead_of_raising(table: Table) -> None
 
     assert result.ephemeral
     assert result.response is not None and result.response.content == "Pick a target first."
+
+
+async def test_dynamic_item_errors_are_reported_by_guarded(
+    simcord_env: Env, table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    shown = await table.alice.slash(table.channel, "persistent")
+    assert shown.response is not None
+    await simcord_env.restart_bot()  # the view is gone; only the DynamicItem template remains
+
+    bad = await table.bob.click(shown.response.message, custom_id="test:persist:0")
+    assert bad.ephemeral
+    assert bad.response is not None and bad.response.content == "Nothing to do with zero."
+    good = await table.bob.click(shown.response.message, custom_id="test:persist:7")
+    assert good.response is not None and good.response.content == "persisted 7"
+    outcomes = [line.rsplit("=", 1)[-1] for line in command_lines(caplog) if "component:test:persist" in line]
+    assert outcomes == ["refused", "ok"]
