@@ -90,20 +90,29 @@ def _check_failure(error: app_commands.CheckFailure) -> str:
     return str(error) or "You can't use that command here."
 
 
+_OPTION_WORDS = {
+    discord.AppCommandOptionType.string: "text",
+    discord.AppCommandOptionType.integer: "a whole number",
+    discord.AppCommandOptionType.number: "a number",
+    discord.AppCommandOptionType.boolean: "yes or no",
+    discord.AppCommandOptionType.user: "a member",
+    discord.AppCommandOptionType.channel: "a channel",
+    discord.AppCommandOptionType.role: "a role",
+    discord.AppCommandOptionType.mentionable: "a member or role",
+    discord.AppCommandOptionType.attachment: "a file",
+}
+
+
 @REGISTRY.register(app_commands.TransformerError)
 def _transformer(error: app_commands.TransformerError) -> str:
     value = str(error.value)[:80]
-    return f"I couldn't read {value!r} as a {error.type.name.lower()}: check that option and try again."
+    kind = _OPTION_WORDS.get(error.type, error.type.name.lower())
+    return f"I couldn't read {value!r} as {kind}: check that option and try again."
 
 
 @REGISTRY.register(app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
 def _stale_command(error: app_commands.AppCommandError) -> str:
-    log.warning("stale command invoked: %s", error)
     return "That command has changed since Discord last loaded it: wait a minute and try again."
-
-
-def outcome_of(error: BaseException, registry: ErrorRegistry = REGISTRY) -> Outcome:
-    return "refused" if registry.message_for(error) is not None else "error"
 
 
 async def reply_safely(interaction: discord.Interaction[Any], message: str) -> None:
