@@ -73,9 +73,9 @@ class BotProcess:
         except TimeoutError:
             pytest.fail(f"the bot did not get there in time; its output:\n{self.output()[-3000:]}")
 
-    async def stop(self) -> int:
+    async def stop(self, sig: signal.Signals = signal.SIGTERM) -> int:
         if self.process.returncode is None:
-            self.process.send_signal(signal.SIGTERM)
+            self.process.send_signal(sig)
             try:
                 async with asyncio.timeout(10):
                     await self.process.wait()
@@ -149,9 +149,11 @@ async def test_dice_round_trip_over_the_wire(
             assert callback.query.get("with_response") in {"1", "true", "True"}
             assert (callback.at - fake.interactions[interaction_id].sent_at) < REPLY_WITHIN
 
-            code = await bot.stop()
+            code = await bot.stop(signal.SIGINT if shard_count else signal.SIGTERM)
         output = bot.output()
         assert code == 0, output[-3000:]
+        assert "INFO bot: stop signal received; shutting down" in output
+        assert output.rstrip().endswith("INFO bot: stopped")  # the store was closed last
         assert fake.unknown_routes == []
         if shard_count:
             assert [p.get("shard") for p in fake.identify_payloads] == [[1, 2]]
