@@ -30,7 +30,6 @@ from pathlib import Path
 import discord
 import pytest
 import pytest_asyncio
-import simcord
 from simcord import ChannelHandle, GuildHandle, MemberActor, RoleHandle
 from simcord.env import Env
 
@@ -149,5 +148,3 @@ def make_table(env: Env, store: Store) -> Table:
 def table(simcord_env: Env, store: Store) -> Table:
     return make_table(simcord_env, store)
 
-
-__all__ = ["SEED", "TOKEN", "Table", "build_bot", "make_table", "make_thread", "simcord"]
