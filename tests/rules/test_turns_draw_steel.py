@@ -231,7 +231,7 @@ def test_out_of_order_override_uses_the_turn_but_not_the_pick() -> None:
 
 def test_override_needs_owner_or_director() -> None:
     state = started(encounter(("h1",), ("e1", "e2")))
-    with pytest.raises(err.NotYourPick):
+    with pytest.raises(err.NotYourCreature):
         start_turn(state, "e1", H, override=True)
     assert start_turn(state, "e1", D, override=True).state.turns[-1].override
 

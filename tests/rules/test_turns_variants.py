@@ -32,6 +32,7 @@ from bot.rules.turns import (
     set_team_order,
     start_turn,
     swap_agility,
+    turns_taken,
 )
 from bot.rules.turns import errors as err
 from bot.rules.turns.events import (
@@ -224,6 +225,7 @@ def test_fast_slow_creature_with_both_a_fast_and_a_slow_turn() -> None:
     state = take_turn(state, "demon").state
     assert fast_slow_part(state) is Speed.SLOW
     assert eligible(state) == ("demon",)
+    assert turns_taken(state, "demon", Speed.FAST) == 1
     t = take_turn(state, "demon")
     assert t.events[0] == TurnStarted("demon", "gm", 1, speed=Speed.SLOW)
     assert t.state.phase is Phase.BETWEEN_ROUNDS
@@ -388,3 +390,11 @@ def test_fast_slow_override_slow_turn_uses_up_the_fast_turn_too() -> None:
     assert eligible(state) == ("hero",)
     state = take_turn(state, "hero").state
     assert state.phase is Phase.BETWEEN_ROUNDS
+
+
+def test_fast_slow_two_turn_creature_cant_take_a_second_fast_turn() -> None:
+    state = next_round(fast_slow(("hero", "ally"), ("demon",))).state
+    state = set_flags(state, "hero", turns_per_round=2).state
+    state = take_turn(state, "hero").state
+    with pytest.raises(err.WrongPart, match="has had their fast turn"):
+        start_turn(state, "hero", H)

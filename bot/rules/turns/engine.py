@@ -430,6 +430,8 @@ def _refuse_pick(state: TurnState, entry: Entry, by: Controller) -> None:
     if pick.group is not None:
         raise err.GroupInProgress(pick.group)
     if state.mode is Mode.FAST_SLOW:
+        if pick.speed is not None and turns_taken(state, entry.id, pick.speed) > 0:
+            raise err.WrongPart(f"{entry.id} has had their {pick.speed.value} turn: wait for the next part.")
         if entry.speed is not None and entry.speed is not pick.speed:
             raise err.WrongPart(
                 f"{entry.id} chose a {entry.speed.value} turn: wait for the {entry.speed.value} turns."
@@ -472,7 +474,7 @@ def start_turn(
     part: Speed | None = None
     if override:
         if by is not Controller.DIRECTOR and by is not controller_of(state, entry):
-            raise err.NotYourPick(f"Director or {entry_id}'s owner")
+            raise err.NotYourCreature(entry_id)
         if state.mode is Mode.FAST_SLOW:
             pick = picking(state)
             part = speed or (pick.speed if pick is not None else None) or Speed.SLOW

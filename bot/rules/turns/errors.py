@@ -60,6 +60,11 @@ class NotYourPick(TurnError):
         super().__init__(f"Only the {picking} (or the Director) can pick who acts now.")
 
 
+class NotYourCreature(TurnError):
+    def __init__(self, entry_id: str) -> None:
+        super().__init__(f"Only {entry_id}'s controller or the Director can have them act out of turn.")
+
+
 class AlreadyActed(TurnError):
     def __init__(self, entry_id: str) -> None:
         super().__init__(f"{entry_id} has already taken all their turns this round: pick someone who hasn't.")
