@@ -274,3 +274,29 @@ def test_condition_errors_change_nothing(call: object, error: type[Exception]) -
 def test_condition_instance_round_trips() -> None:
     inst = ConditionInstance("t", C.TAUNTED, Duration.SAVE, "x", "", 3)
     assert load(ConditionInstance, to_data(inst)) == inst
+
+
+def test_eot_imposed_after_the_creatures_turn_lasts_into_the_next_round() -> None:
+    state = take_turn(fight(), "h1").state
+    state = take_turn(state, "e1").state
+    state = add_condition(state, "e1", C.SLOWED, Duration.EOT, source_id="h2").state
+    state = take_turn(state, "h2").state
+    state = take_turn(state, "e2").state  # round 1 ends; e1 still slowed
+    assert state.conditions_of("e1")
+    state = next_round(state).state
+    state = take_turn(state, "h1").state
+    t = take_turn(state, "e1")
+    assert ConditionExpired("e1", C.SLOWED, "", "eot") in t.events
+
+
+def test_each_save_ends_condition_gets_its_own_prompt() -> None:
+    state = fight()
+    state = add_condition(state, "h1", C.DAZED, Duration.SAVE).state
+    state = add_condition(state, "h1", C.CUSTOM, Duration.SAVE, custom_text="burning").state
+    state = add_condition(state, "h1", C.PRONE, Duration.ENCOUNTER).state
+    t = take_turn(state, "h1")
+    assert [e for e in t.events if isinstance(e, SaveDue)] == [
+        SaveDue("h1", C.DAZED, ""),
+        SaveDue("h1", C.CUSTOM, "burning"),
+    ]
+    assert len(t.state.conditions) == 3

@@ -362,3 +362,30 @@ def test_power_roll_modifiers_read_the_encounter() -> None:
     assert power_roll_modifiers(state, "e1", "h1") == (0, 1)
     assert power_roll_modifiers(state, "e1", None, is_ability_roll=False) == (0, 0)
     assert power_roll_modifiers(state, "ghost", "ghost2") == (0, 0)
+
+
+def test_one_hero_notices_the_zombies_so_the_heroes_arent_all_surprised() -> None:
+    """draw-steel-turn-order.txt "Determine Surprise": the heroes fail to notice the tavern zombies, but one
+    hero does: the rest are surprised, that hero isn't -- so who goes first is rolled for."""
+    state = encounter(("h1", "h2", "h3"), ("z1", "z2"))
+    state = mark_surprised(state, "h1").state
+    state = mark_surprised(state, "h2").state
+    t = determine_first(state, FixedDice([4]))
+    assert t.events == (FirstTurnRolled(4, 6, D),)
+    state = next_round(choose_first(t.state, "director", D).state).state
+    assert picking_side(state) == "director"
+
+
+def test_marauders_all_surprised_heroes_go_first_and_surprise_gives_edges_all_round_1() -> None:
+    """draw-steel-turn-order.txt "Determine Surprise": the heroes sneak up on a camp; each marauder is
+    surprised; the heroes go first without a roll."""
+    state = encounter(("h1", "h2"), ("m1", "m2", "m3"))
+    for m in ("m1", "m2", "m3"):
+        state = mark_surprised(state, m).state
+    state = next_round(determine_first(state, FixedDice([])).state).state
+    assert picking_side(state) == "heroes"
+    for who in ("h1", "m1", "h2", "m2"):
+        assert power_roll_modifiers(state, "h1", "m3") == (1, 0)
+        state = take_turn(state, who).state
+    state = take_turn(state, "m3").state
+    assert power_roll_modifiers(state, "h1", "m3") == (0, 0)
