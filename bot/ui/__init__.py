@@ -1,0 +1,1 @@
+"""Shared rendering helpers for cogs: embeds that always fit Discord's limits (`bot.ui.embeds`)."""
