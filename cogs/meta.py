@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.replies import send
+from bot.ui.embeds import Colour, make_embed
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +37,7 @@ def help_entries(bot: commands.Bot) -> tuple[HelpEntry, ...]:
 
 def help_embed(entries: tuple[HelpEntry, ...]) -> discord.Embed:
     lines = [f"`{entry.example}` — {entry.summary}" for entry in entries]
-    return discord.Embed(title="Draw Steel bot — commands", description="\n".join(lines))
+    return make_embed("Draw Steel bot — commands", "\n".join(lines), colour=Colour.INFO)
 
 
 class Meta(commands.Cog):

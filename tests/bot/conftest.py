@@ -147,4 +147,3 @@ def make_table(env: Env, store: Store) -> Table:
 @pytest.fixture
 def table(simcord_env: Env, store: Store) -> Table:
     return make_table(simcord_env, store)
-
