@@ -29,6 +29,7 @@ from bot.rules.turns import (
     TurnState,
     add_condition,
     add_entry,
+    agility_order,
     choose_first,
     current,
     determine_first,
@@ -114,6 +115,12 @@ def check_invariants(state: TurnState) -> None:
         assert eligible(state)
     if state.phase is not Phase.IN_ROUND:
         assert picking(state) is None
+    if state.phase is Phase.SETUP:
+        assert state.turns == ()
+    keys = [c.key for c in state.conditions]
+    assert len(keys) == len(set(keys))  # the same condition never stacks
+    known = {cid for e in state.entries for cid in e.creature_ids}
+    assert all(c.creature_id in known for c in state.conditions)
 
 
 def play_round(state: TurnState, choose: Callable[[tuple[str, ...]], str]) -> tuple[TurnState, list[str]]:
@@ -173,6 +180,11 @@ def test_each_living_creature_acts_exactly_its_turns_per_round(
         for e in state.entries:
             expected = 0 if e.id in blocked else e.turns_per_round
             assert order.count(e.id) == expected, (e.id, order)
+        if state.mode is Mode.AGILITY:  # within a side, units act in descending Agility order
+            for side in state.sides:
+                unit_of = {x.id: x.unit for x in state.entries if x.side == side.id}
+                seen = list(dict.fromkeys(unit_of[who] for who in order if who in unit_of))
+                assert seen == [u for u in agility_order(state, side.id) if u in seen]
         # the side that went first in round 1 goes first in every round (Draw Steel, Agility, teams)
         if state.mode is not Mode.FAST_SLOW and order:
             first = state.first.side if state.first is not None and state.first.side else state.sides[0].id
