@@ -251,6 +251,12 @@ class FakeInteraction:
     ephemeral: bool = False
     followup_ids: list[int] = field(default_factory=list)
     source_message_id: int | None = None  # the message whose component was used
+    callback: Recorded | None = None  # the bot's callback request, once it arrived
+
+    @property
+    def latency_ms(self) -> float | None:
+        """From sending INTERACTION_CREATE to receiving the callback (None until it arrived)."""
+        return None if self.callback is None else (self.callback.at - self.sent_at) * 1000
 
 
 class _Session:
@@ -410,11 +416,9 @@ class FakeDiscord:
 
     async def wait_for_callback(self, interaction_id: int, *, within: float) -> Recorded:
         """The bot's `POST /interactions/{id}/{token}/callback` for that interaction."""
-        prefix = f"/interactions/{interaction_id}/"
-        return await self.wait_for_request(
-            lambda r: r.method == "POST" and r.path.startswith(prefix) and r.path.endswith("/callback"),
-            within=within,
-        )
+        interaction = self.interactions[interaction_id]
+        callback: Recorded = await self.wait_until(lambda: interaction.callback, within=within)
+        return callback
 
     async def wait_for_followup(self, interaction_id: int, *, within: float, count: int = 1) -> list[Json]:
         """The first `count` followup messages of that interaction."""
@@ -737,6 +741,8 @@ class FakeDiscord:
         interaction = self.interactions.get(interaction_id)
         if interaction is None or interaction.token != token:
             return _error(404, 10062, "Unknown interaction")
+        if interaction.callback is None:
+            interaction.callback = req
         if interaction.acknowledged:
             return _error(400, 40060, "Interaction has already been acknowledged.")
         body = req.json or {}
