@@ -16,7 +16,7 @@ import random
 import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar, cast
@@ -147,6 +147,7 @@ class Store:
         # SQLite has one writer at a time: queue this process's writers here rather than in the busy handler.
         self._write_gate: asyncio.Lock | None = asyncio.Lock() if self._sqlite else None
         self._cache: OrderedDict[int, _Loaded] = OrderedDict()
+        self._writer_connection: AsyncConnection | None = None
 
     # -- lifecycle --------------------------------------------------------------------------------------
     @classmethod
@@ -172,6 +173,11 @@ class Store:
 
     async def close(self) -> None:
         """Close every connection."""
+        if self._writer_connection is not None:
+            async with self._gate():
+                connection, self._writer_connection = self._writer_connection, None
+                if connection is not None:
+                    await connection.close()
         await self._engine.dispose()
 
     @property
@@ -192,11 +198,25 @@ class Store:
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[AsyncConnection]:
-        """One write transaction; driver-level races become `StaleState`."""
+        """One write transaction; driver-level races become `StaleState`.
+
+        SQLite has one writer at a time, so this process keeps one dedicated write connection (no pool
+        checkout per command) and queues its writers on an `asyncio.Lock`; PostgreSQL writers use the pool.
+        """
         async with self._gate():
             try:
-                async with self._writer.connect() as connection, connection.begin():
-                    yield connection
+                if self._sqlite:
+                    connection = await self._sqlite_writer()
+                    try:
+                        async with connection.begin():
+                            yield connection
+                    except BaseException as error:
+                        if not isinstance(error, StoreError):
+                            await self._drop_sqlite_writer()
+                        raise
+                else:
+                    async with self._writer.connect() as connection, connection.begin():
+                        yield connection
             except IntegrityError as error:
                 text = str(error.orig).lower()
                 if "one_active" in text or "encounters.channel_id" in text:
@@ -213,6 +233,18 @@ class Store:
                 if getattr(error.orig, "sqlstate", None) in _RETRYABLE_SQLSTATES:
                     raise StaleState() from error
                 raise
+
+    async def _sqlite_writer(self) -> AsyncConnection:
+        if self._writer_connection is None:
+            self._writer_connection = await self._writer.connect()
+        return self._writer_connection
+
+    async def _drop_sqlite_writer(self) -> None:
+        connection, self._writer_connection = self._writer_connection, None
+        if connection is not None:
+            with suppress(Exception):
+                await connection.invalidate()
+                await connection.close()
 
     def _insert(self, table: sa.Table) -> Any:
         return sqlite_dialect.insert(table) if self._sqlite else pg_dialect.insert(table)
