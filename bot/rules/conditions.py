@@ -146,18 +146,23 @@ def explain_modifiers(
     is_melee: bool = False,
     ability_targets: Iterable[str] = (),
     target_unconscious: bool = False,
+    test_characteristic: str | None = None,
 ) -> tuple[Modifier, ...]:
     """Every edge and bane the conditions give one power roll against one target, with its reason.
 
     `ability_targets` are all the creatures the ability targets (for grabbed and taunted); when empty,
-    `target_id` alone is assumed. `target_id` is None for power rolls without a target (tests). The counts are
-    raw: capping at two and cancelling edges against banes is the power roll's job."""
+    `target_id` alone is assumed. `target_id` is None for power rolls without a target (tests), and
+    `test_characteristic` names a test's characteristic ("might", "agility", ...). Taunted assumes the taunter
+    is within line of effect. The counts are raw: capping at two and cancelling edges against banes is the
+    power roll's job."""
     a = tuple(attacker_conditions)
     t = tuple(target_conditions)
     targets = set(ability_targets) or ({target_id} if target_id is not None else set())
     mods: list[Modifier] = []
     if _has(a, Condition.WEAKENED):
         mods.append(Modifier("you are weakened", banes=1))
+    if (test_characteristic or "").casefold() in ("might", "agility") and _has(a, Condition.RESTRAINED):
+        mods.append(Modifier("restrained: Might and Agility tests take a bane", banes=1))
     if is_ability_roll:
         if _has(a, Condition.RESTRAINED):
             mods.append(Modifier("you are restrained", banes=1))
@@ -196,6 +201,7 @@ def situational_modifiers(
     is_melee: bool = False,
     ability_targets: Iterable[str] = (),
     target_unconscious: bool = False,
+    test_characteristic: str | None = None,
 ) -> tuple[int, int]:
     """(edges, banes) that conditions give one power roll against one target; see `explain_modifiers`."""
     mods = explain_modifiers(
@@ -208,6 +214,7 @@ def situational_modifiers(
         is_melee=is_melee,
         ability_targets=ability_targets,
         target_unconscious=target_unconscious,
+        test_characteristic=test_characteristic,
     )
     return sum(m.edges for m in mods), sum(m.banes for m in mods)
 
@@ -265,4 +272,5 @@ class BleedingTrigger(enum.StrEnum):
 def bleeding_damage_due(conditions: Iterable[ConditionInstance], trigger: BleedingTrigger) -> bool:
     """True when a bleeding creature loses Stamina (rolled by the damage module) for doing `trigger`:
     using a main action or triggered action, or making a Might or Agility test or an ability roll."""
-    return bool(_has(tuple(conditions), Condition.BLEEDING)) and isinstance(trigger, BleedingTrigger)
+    del trigger  # every listed trigger costs Stamina; the parameter names which one for the record
+    return bool(_has(tuple(conditions), Condition.BLEEDING))

@@ -93,6 +93,20 @@ MODIFIER_TABLE = [
     pytest.param(
         [ci(C.RESTRAINED, "a")], [ci(C.RESTRAINED)], {"is_ability_roll": False}, (0, 0), id="not ability"
     ),
+    pytest.param(
+        [ci(C.RESTRAINED, "a")],
+        [],
+        {"is_ability_roll": False, "target_id": None, "test_characteristic": "Might"},
+        (0, 1),
+        id="restrained Might test: bane",
+    ),
+    pytest.param(
+        [ci(C.RESTRAINED, "a")],
+        [],
+        {"is_ability_roll": False, "target_id": None, "test_characteristic": "reason"},
+        (0, 0),
+        id="restrained Reason test: nothing",
+    ),
 ]
 
 
