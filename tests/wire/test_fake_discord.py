@@ -1,0 +1,97 @@
+"""The fake itself, driven by the production bot in-process: buttons, message updates, deferrals, followups.
+
+(The subprocess tests in test_wire.py cover start-up, shutdown and `/dice`; this covers the fake's other
+routes so a benchmark can rely on them.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import yarl
+from discord import app_commands
+
+from bot.client import DrawSteelBot, create_bot
+from bot.error_hook import BotView
+from bot.replies import send
+from bot.rules.dice import SeededDice
+from bot.settings import Settings
+from bot.store import Store
+from tests.wire.fake_discord import EPHEMERAL, FakeDiscord
+
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GwIrE0.in-process-fake-test"
+WITHIN = 5.0
+
+
+class Panel(BotView):
+    @discord.ui.button(label="Next", custom_id="panel:next")
+    async def next(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        await interaction.response.edit_message(content="page 2")
+
+
+@app_commands.command(name="panel", description="test: a message with a button")
+async def panel(interaction: discord.Interaction[Any]) -> None:
+    await send(interaction, content="page 1", view=Panel())
+
+
+@app_commands.command(name="slow", description="test: defer, then two followups")
+async def slow(interaction: discord.Interaction[Any]) -> None:
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await send(interaction, content="first")
+    await send(interaction, content="second", ephemeral=True)
+
+
+@contextlib.asynccontextmanager
+async def running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord() as fake:
+        monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
+        monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
+        settings = Settings(token=TOKEN, database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db")
+        store = await Store.open(settings.database_url, migrate=True)
+        bot: DrawSteelBot = create_bot(settings, store=store, dice=SeededDice(3))
+        bot.tree.add_command(panel)
+        bot.tree.add_command(slow)
+        task = asyncio.create_task(bot.start(TOKEN))
+        try:
+            await fake.wait_until_ready(within=WITHIN)
+            yield fake
+        finally:
+            await bot.close()
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait_for(task, WITHIN)
+            await store.close()
+        assert fake.unknown_routes == []
+
+
+async def test_button_click_updates_the_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with running(tmp_path, monkeypatch) as fake:
+        panel_id = await fake.slash("panel")
+        await fake.wait_for_callback(panel_id, within=WITHIN)
+        message_id = fake.interactions[panel_id].response_message_id
+        assert message_id is not None
+        message = fake.messages[message_id]
+        assert message["content"] == "page 1"
+        assert message["components"][0]["components"][0]["custom_id"] == "panel:next"
+
+        clicked = await fake.click(message, "panel:next")
+        update = await fake.wait_for_callback(clicked, within=WITHIN)
+        assert update.json["type"] == 7
+        assert fake.messages[message_id]["content"] == "page 2"
+
+
+async def test_deferral_then_followups(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with running(tmp_path, monkeypatch) as fake:
+        interaction_id = await fake.slash("slow", user=fake.member("dana"))
+        deferred = await fake.wait_for_callback(interaction_id, within=WITHIN)
+        assert deferred.json == {"type": 5, "data": {"flags": EPHEMERAL}}
+        first, second = await fake.wait_for_followup(interaction_id, within=WITHIN, count=2)
+        record = fake.interactions[interaction_id]
+        assert int(first["id"]) == record.response_message_id  # the first followup fills "thinking…"
+        assert (first["content"], second["content"]) == ("first", "second")
+        assert int(second["flags"]) & EPHEMERAL
