@@ -53,6 +53,27 @@ _RETRYABLE_SQLSTATES = frozenset({"40001", "40P01", "55P03"})
 _SETTINGS_FIELDS = {f.name: f for f in dataclasses.fields(GuildSettings) if f.name != "guild_id"}
 
 
+# Statements of the hot path, built once (SQLAlchemy then reuses their compiled form).
+_CAS_VERSION = (
+    sa.update(channels)
+    .where(channels.c.id == sa.bindparam("b_id"), channels.c.version == sa.bindparam("b_version"))
+    .values(version=sa.bindparam("b_new"), tokens=sa.bindparam("b_tokens"), updated_at=sa.bindparam("b_now"))
+)
+_UPDATE_ENCOUNTER = (
+    sa.update(encounters)
+    .where(encounters.c.id == sa.bindparam("b_id"), encounters.c.last_seq == sa.bindparam("b_last"))
+    .values(
+        name=sa.bindparam("b_name"),
+        director_id=sa.bindparam("b_director"),
+        state=sa.bindparam("b_state", type_=encounters.c.state.type),
+        active=sa.bindparam("b_active"),
+        last_seq=sa.bindparam("b_seq"),
+        ended_at=sa.bindparam("b_ended", type_=encounters.c.ended_at.type),
+    )
+)
+_INSERT_EVENT = sa.insert(events)
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -365,7 +386,7 @@ class Store:
         async with self._write() as connection:
             # 1. compare-and-set the channel version (also takes PostgreSQL's row lock).
             if loaded.version == 0:
-                stmt = (
+                result = await connection.execute(
                     self._insert(channels)
                     .values(
                         id=channel_id,
@@ -377,12 +398,16 @@ class Store:
                     .on_conflict_do_nothing(index_elements=["id"])
                 )
             else:
-                stmt = (
-                    sa.update(channels)
-                    .where(channels.c.id == channel_id, channels.c.version == loaded.version)
-                    .values(version=version, tokens=after["tokens"], updated_at=now)
+                result = await connection.execute(
+                    _CAS_VERSION,
+                    {
+                        "b_id": channel_id,
+                        "b_version": loaded.version,
+                        "b_new": version,
+                        "b_tokens": after["tokens"],
+                        "b_now": now,
+                    },
                 )
-            result = await connection.execute(stmt)
             if result.rowcount != 1:
                 raise StaleState()
             # 2. heroes: only the changed rows.
@@ -409,16 +434,17 @@ class Store:
             elif enc_before is not None and enc_after is not None:
                 seq = loaded.last_seq + 1
                 result = await connection.execute(
-                    sa.update(encounters)
-                    .where(encounters.c.id == encounter_id, encounters.c.last_seq == loaded.last_seq)
-                    .values(
-                        name=enc_after["name"],
-                        director_id=enc_after["director_id"],
-                        state=enc_after["state"],
-                        active=enc_after["active"],
-                        last_seq=seq,
-                        ended_at=None if enc_after["active"] else now,
-                    )
+                    _UPDATE_ENCOUNTER,
+                    {
+                        "b_id": encounter_id,
+                        "b_last": loaded.last_seq,
+                        "b_name": enc_after["name"],
+                        "b_director": enc_after["director_id"],
+                        "b_state": enc_after["state"],
+                        "b_active": enc_after["active"],
+                        "b_seq": seq,
+                        "b_ended": None if enc_after["active"] else now,
+                    },
                 )
                 if result.rowcount != 1:
                     raise StaleState()
@@ -426,18 +452,19 @@ class Store:
                 seq = version
             # 4. the event.
             await connection.execute(
-                sa.insert(events).values(
-                    encounter_id=encounter_id,
-                    channel_id=channel_id,
-                    seq=seq,
-                    user_id=user_id,
-                    at=now,
-                    kind=kind,
-                    summary=summary,
-                    details=details,
-                    patch=patch,
-                    undoes=undoes,
-                )
+                _INSERT_EVENT,
+                {
+                    "encounter_id": encounter_id,
+                    "channel_id": channel_id,
+                    "seq": seq,
+                    "user_id": user_id,
+                    "at": now,
+                    "kind": kind,
+                    "summary": summary,
+                    "details": details,
+                    "patch": patch,
+                    "undoes": undoes,
+                },
             )
         if enc_after is not None and enc_after["active"]:
             self._remember(channel_id, _Loaded(version, after, encounter_id, seq))
