@@ -1,7 +1,8 @@
 """`python -m bot`: validate settings, open the store, run the bot until SIGTERM/SIGINT.
 
-Exit codes: 0 after a clean stop, 2 for a configuration problem (bad/missing token, unusable database URL,
-a store that will not open, a token Discord rejects) — always with exactly one line on stderr.
+Exit codes: 0 after a clean stop; 2 for a configuration problem (bad/missing token, unusable database URL,
+a store that will not open, a token Discord rejects), reported as one `error: …` line on stderr (the only
+output when the settings themselves are wrong); 1 after an unexpected crash (logged, token redacted).
 """
 
 from __future__ import annotations
@@ -11,13 +12,16 @@ import contextlib
 import logging
 import signal
 import sys
+from typing import TYPE_CHECKING
 
-import discord
-
-from bot.client import apply_endpoints, create_bot, open_store
 from bot.log import RedactingFilter, configure_logging
 from bot.settings import Settings, SettingsError, ensure_database_folder, load_settings
-from bot.store import Store
+
+if TYPE_CHECKING:
+    from bot.store import Store
+
+# discord.py, SQLAlchemy and the cogs are imported only once the settings are valid, so a configuration
+# error is reported at once.
 
 log = logging.getLogger("bot")
 
@@ -37,7 +41,8 @@ def _fail(message: str, secret: str | None = None) -> int:
 
 
 async def _open_store(settings: Settings) -> Store:
-    ensure_database_folder(settings.database_url)
+    from bot.client import open_store
+
     try:
         return await open_store(settings.database_url)
     except Exception as error:  # any failure to open is a configuration problem: one line, exit 2
@@ -49,6 +54,10 @@ async def _open_store(settings: Settings) -> Store:
 
 
 async def _run(settings: Settings) -> None:
+    import discord
+
+    from bot.client import create_bot
+
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -89,7 +98,13 @@ def main() -> int:
         settings = load_settings()
     except SettingsError as error:
         return _fail(str(error))
+    try:
+        ensure_database_folder(settings.database_url)
+    except SettingsError as error:
+        return _fail(str(error), settings.token)
     configure_logging(settings.log_level, secrets=[settings.token])
+    from bot.client import apply_endpoints
+
     apply_endpoints(settings)
     try:
         asyncio.run(_run(settings))
