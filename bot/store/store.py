@@ -345,19 +345,46 @@ class Store:
         async with self._lock(key):
             attempt = 0
             while True:
-                loaded = await self._load(key.channel_id)
+                cached = self._cache.get(key.channel_id)
+                loaded = cached if cached is not None else await self._load(key.channel_id)
                 table = Table.from_snapshot(key, loaded.version, _clone(loaded.snap), loaded.encounter_id)
-                outcome = change(table)
+                try:
+                    outcome = change(table)
+                except Exception:
+                    # A refusal based on a cached table that another process has since changed is re-judged
+                    # on fresh data; otherwise the exception propagates unchanged.
+                    if cached is not None and await self._moved(key.channel_id, cached.version):
+                        continue
+                    raise
                 if not isinstance(outcome, Change):
                     raise TypeError("a change function must return a Change")
                 try:
-                    return await self._commit(key, user_id, kind, loaded, table, outcome)
+                    committed = await self._commit(key, user_id, kind, loaded, table, outcome)
                 except StaleState:
                     self._cache.pop(key.channel_id, None)
                     attempt += 1
                     if attempt > retries:
                         raise
                     await asyncio.sleep(random.uniform(0, 0.003 * attempt))
+                    continue
+                if (
+                    committed.seq is None
+                    and cached is not None
+                    and await self._moved(key.channel_id, cached.version)
+                ):
+                    continue  # "nothing changed" was judged on a stale cached table
+                return committed
+
+    async def _moved(self, channel_id: int, version: int) -> bool:
+        """True (and the cache entry dropped) when the channel's stored version is no longer `version`."""
+        async with self._engine.connect() as connection:
+            stored = (
+                await connection.execute(sa.select(channels.c.version).where(channels.c.id == channel_id))
+            ).scalar()
+        if (stored or 0) == version:
+            return False
+        self._cache.pop(channel_id, None)
+        return True
 
     async def _commit(
         self,

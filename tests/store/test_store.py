@@ -339,3 +339,21 @@ def test_url_normalisation() -> None:
     assert normalise_url("sqlite:///data/bot.db").drivername == "sqlite+aiosqlite"
     with pytest.raises(Exception, match="Unsupported database"):
         normalise_url("mysql://u@h/db")
+
+
+async def test_refusals_and_no_ops_are_judged_on_fresh_data(target: Target, key: ChannelKey) -> None:
+    first, second = await target.open(), await target.open(migrate=False)
+    try:
+        await first.mutate(key, PLAYER, "tokens", lambda t: Change("t", setattr(t, "tokens", 1)))  # caches it
+        await begin(second, key)  # another process starts an encounter
+        assert (await first.mutate(key, PLAYER, "inc", increment)).value == 1  # not NoEncounter
+        await second.mutate(key, PLAYER, "inc", increment)
+
+        def read_counter(table: Table) -> Change[int]:
+            return Change("look", table.require_encounter().state["counter"])
+
+        looked = await first.mutate(key, PLAYER, "look", read_counter)
+        assert (looked.value, looked.seq, looked.version) == (2, None, 4)
+    finally:
+        await first.close()
+        await second.close()
