@@ -61,7 +61,7 @@ class HeroModel(SQLModel, table=True):
     )
     owner_id: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
     name: str = Field(sa_column=sa.Column(sa.String(64), nullable=False))
-    name_key: str = Field(sa_column=sa.Column(sa.String(64), nullable=False))
+    name_key: str = Field(sa_column=sa.Column(sa.String(256), nullable=False))
     data: dict[str, Any] = Field(sa_column=sa.Column(sa.JSON, nullable=False))
     created_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
     updated_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))

@@ -48,6 +48,8 @@ T = TypeVar("T")
 #: compare-and-set still catches another process's write).
 CACHE_SIZE = 4096
 UNDO_KIND = "undo"
+#: SQLite file relative to the working directory; its folder is created on first start.
+DEFAULT_URL = "sqlite+aiosqlite:///data/bot.db"
 _TEMP_NAME_KEY = "\x01"
 _RETRYABLE_SQLSTATES = frozenset({"40001", "40P01", "55P03"})
 _SETTINGS_FIELDS = {f.name: f for f in dataclasses.fields(GuildSettings) if f.name != "guild_id"}
@@ -172,7 +174,7 @@ class Store:
 
     # -- lifecycle --------------------------------------------------------------------------------------
     @classmethod
-    async def open(cls, url: str, *, migrate: bool = True, schema: str | None = None) -> Store:
+    async def open(cls, url: str = DEFAULT_URL, *, migrate: bool = True, schema: str | None = None) -> Store:
         """Open the database at `url` (SQLite via aiosqlite, PostgreSQL via asyncpg) and, with `migrate`,
         upgrade it to the newest revision. `schema` (PostgreSQL only) sets the search_path."""
         parsed = normalise_url(url)

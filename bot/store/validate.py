@@ -2,8 +2,8 @@
 
 Limits (documented in docs/store.md):
 
-* names (heroes, encounters): 1–64 characters after trimming spaces, any Unicode except control characters
-  and lone surrogates;
+* names (heroes, encounters): 1–64 characters after trimming spaces, any Unicode except control characters,
+  line separators and lone surrogates (and at most 256 characters once case-folded);
 * Discord ids (users, roles, channels, messages): integers 1 … 2⁶³−1;
 * JSON data (hero data, encounter state, event details): dicts with string keys, lists, strings, integers in
   the signed 64-bit range, finite floats, booleans and None; at most 64 levels deep and 1 MB encoded;
@@ -21,6 +21,8 @@ from typing import Any
 from bot.store.errors import InvalidValue
 
 NAME_LIMIT = 64
+#: Room for the case-folded, NFKC-normalised key of a 64-character name (a few characters expand a lot).
+NAME_KEY_LIMIT = 256
 SUMMARY_LIMIT = 2000
 KIND_LIMIT = 40
 TOKEN_LIMIT = 1_000_000
@@ -49,6 +51,8 @@ def name(value: object, what: str = "name") -> str:
         raise InvalidValue(f"The {what} is too long: use at most {NAME_LIMIT} characters.")
     if _bad_char(text) is not None:
         raise InvalidValue(f"The {what} contains a control character — type it without line breaks or tabs.")
+    if len(name_key(text)) > NAME_KEY_LIMIT:
+        raise InvalidValue(f"The {what} is too long: use fewer or simpler characters.")
     return text
 
 

@@ -319,7 +319,7 @@ async def test_sqlite_creates_the_data_folder_and_uses_wal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    store = await Store.open("sqlite:///data/bot.db")
+    store = await Store.open()  # the default: sqlite+aiosqlite:///data/bot.db
     try:
         assert (tmp_path / "data" / "bot.db").exists()
         async with store.engine.connect() as connection:

@@ -68,6 +68,7 @@ BAD_EDITS: dict[str, Edit] = {
     ),
     "hero long name": lambda t: t.add_hero(1, "é" * (NAME_LIMIT + 1), {}),
     "hero empty name": lambda t: t.add_hero(1, "", {}),
+    "hero name expanding when folded": lambda t: t.add_hero(1, "ﷺ" * 20, {}),
     "hero tab in name": lambda t: t.add_hero(1, "Vex\tthe bold", {}),
     "hero huge data": lambda t: t.add_hero(1, "Vex", {"xp": 2**64}),
     "hero data not a mapping": lambda t: t.add_hero(1, "Vex", [1]),  # type: ignore[arg-type]
@@ -112,6 +113,7 @@ async def test_valid_edge_values_are_kept(store: Store, key: ChannelKey) -> None
             big=2**63 - 1, small=-(2**63), tuple=(1, (2, 3)), text="👩‍👩‍👧 ünïcödé", f=-0.5, none=None
         )
         table.tokens = 1_000_000
+        table.add_hero(1, "ß" * NAME_LIMIT, {})  # folds to 128 characters: fine
         return Change("edge", table.add_hero(2**63 - 1, "  " + name + "  ", {"emoji": "🐉"}).id)
 
     hero_id = (await store.mutate(key, PLAYER, "edge", change)).value

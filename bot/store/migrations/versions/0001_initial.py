@@ -47,7 +47,7 @@ def upgrade() -> None:
         sa.Column("channel_id", sa.BigInteger(), nullable=False),
         sa.Column("owner_id", sa.BigInteger(), nullable=False),
         sa.Column("name", sa.String(length=64), nullable=False),
-        sa.Column("name_key", sa.String(length=64), nullable=False),
+        sa.Column("name_key", sa.String(length=256), nullable=False),
         sa.Column("data", sa.JSON(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
