@@ -136,6 +136,7 @@ def _checked_snapshot(table: Table, before: _Loaded) -> dict[str, Any]:
             "name": hero_name,
             "data": validate.json_object(hero.data, "hero data"),
         }
+        validate.check_size(hero_rows[hero_id]["data"], "hero data")
     encounter = table.encounter
     if encounter is None:
         if before.snap["encounter"] is not None:
