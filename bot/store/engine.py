@@ -1,7 +1,8 @@
 """The async engine: URL normalisation, SQLite pragmas and `BEGIN IMMEDIATE` write transactions.
 
 * SQLite goes through aiosqlite. Every connection gets WAL, `synchronous=NORMAL` (durable across process
-  crashes; a power loss may lose the last commits, never corrupt), foreign keys on and a busy timeout.
+  crashes; a power loss may lose the last commits, never corrupt), foreign keys on, a busy timeout, and no
+  automatic WAL checkpoints inside commits (the `Store` checkpoints in the background).
   pysqlite's own transaction handling is switched off and the `begin` event emits `BEGIN` — or
   `BEGIN IMMEDIATE` for connections marked with the `store_write` execution option, so a writer takes the
   write lock up front and concurrent writers from other processes wait (busy timeout) instead of failing
@@ -62,6 +63,7 @@ def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
         cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.execute("PRAGMA wal_autocheckpoint = 0")  # the store checkpoints in the background
         cursor.execute("PRAGMA foreign_keys = ON")
     finally:
         cursor.close()

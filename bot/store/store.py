@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import logging
 import random
 import weakref
 from collections import OrderedDict
@@ -43,11 +44,14 @@ from bot.store.table import (
 )
 
 T = TypeVar("T")
+log = logging.getLogger("bot.store")
 
 #: How many channels' last committed tables are kept in memory (a hit skips the read; the version
 #: compare-and-set still catches another process's write).
 CACHE_SIZE = 4096
 UNDO_KIND = "undo"
+#: SQLite: checkpoint the WAL in the background after this many commits of this process.
+CHECKPOINT_EVERY = 200
 #: SQLite file relative to the working directory; its folder is created on first start.
 DEFAULT_URL = "sqlite+aiosqlite:///data/bot.db"
 _TEMP_NAME_KEY = "\x01"
@@ -172,6 +176,8 @@ class Store:
         self._write_gate: asyncio.Lock | None = asyncio.Lock() if self._sqlite else None
         self._cache: OrderedDict[int, _Loaded] = OrderedDict()
         self._writer_connection: AsyncConnection | None = None
+        self._commits_since_checkpoint = 0
+        self._checkpoint_task: asyncio.Task[None] | None = None
 
     # -- lifecycle --------------------------------------------------------------------------------------
     @classmethod
@@ -196,7 +202,12 @@ class Store:
         return store
 
     async def close(self) -> None:
-        """Close every connection."""
+        """Close every connection (after a last WAL checkpoint on SQLite)."""
+        if self._checkpoint_task is not None:
+            with suppress(Exception):
+                await self._checkpoint_task
+        if self._sqlite:
+            await self._checkpoint()
         if self._writer_connection is not None:
             async with self._gate():
                 connection, self._writer_connection = self._writer_connection, None
@@ -269,6 +280,30 @@ class Store:
             with suppress(Exception):
                 await connection.invalidate()
                 await connection.close()
+
+    def _after_sqlite_commit(self) -> None:
+        """Checkpoint the WAL in the background every `CHECKPOINT_EVERY` commits.
+
+        Connections run with `wal_autocheckpoint = 0`, so no command pays for a checkpoint (and its fsync)
+        inside its commit; a PASSIVE checkpoint on another connection runs alongside the writer instead.
+        """
+        self._commits_since_checkpoint += 1
+        if self._commits_since_checkpoint < CHECKPOINT_EVERY:
+            return
+        if self._checkpoint_task is not None and not self._checkpoint_task.done():
+            return
+        self._commits_since_checkpoint = 0
+        self._checkpoint_task = asyncio.get_running_loop().create_task(self._checkpoint())
+
+    async def _checkpoint(self) -> None:
+        try:
+            async with self._engine.connect() as connection:
+                raw = await connection.get_raw_connection()
+                driver = raw.driver_connection
+                assert driver is not None
+                await driver.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except Exception:  # a failed checkpoint only delays the next one
+            log.warning("WAL checkpoint failed", exc_info=True)
 
     def _insert(self, table: sa.Table) -> Any:
         return sqlite_dialect.insert(table) if self._sqlite else pg_dialect.insert(table)
@@ -501,6 +536,8 @@ class Store:
         else:
             after["encounter"] = None
             self._remember(channel_id, _Loaded(version, after, None, 0))
+        if self._sqlite:
+            self._after_sqlite_commit()
         if outcome_encounter := table.encounter:
             outcome_encounter.id = encounter_id
         return Committed(outcome.value, version, seq, encounter_id)

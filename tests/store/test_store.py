@@ -326,8 +326,31 @@ async def test_sqlite_creates_the_data_folder_and_uses_wal(
             assert (await connection.exec_driver_sql("PRAGMA journal_mode")).scalar() == "wal"
             assert (await connection.exec_driver_sql("PRAGMA foreign_keys")).scalar() == 1
             assert (await connection.exec_driver_sql("PRAGMA busy_timeout")).scalar() == 5000
+            assert (await connection.exec_driver_sql("PRAGMA wal_autocheckpoint")).scalar() == 0
     finally:
         await store.close()
+
+
+async def test_sqlite_wal_is_checkpointed_in_the_background(tmp_path: Path) -> None:
+    from bot.store.store import CHECKPOINT_EVERY
+
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    key = ChannelKey(1, 2)
+    try:
+        await begin(store, key)
+        for _ in range(CHECKPOINT_EVERY):
+            await store.mutate(key, PLAYER, "inc", increment)
+        task = store._checkpoint_task
+        assert task is not None
+        await task
+        async with store.engine.connect() as connection:
+            busy, wal_pages, copied = (
+                await connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            ).one()
+        assert busy == 0 and copied == wal_pages
+    finally:
+        await store.close()
+    assert not (tmp_path / "bot.db-wal").exists() or (tmp_path / "bot.db-wal").stat().st_size == 0
 
 
 def test_url_normalisation() -> None:
