@@ -26,6 +26,8 @@ from bot.store.errors import InvalidValue
 
 BUSY_TIMEOUT_MS = 5000
 WRITE_OPTION = "store_write"
+#: Connections per process on PostgreSQL (fixed: no overflow connections opened and closed under load).
+POSTGRES_POOL_SIZE = 10
 _SCHEMA = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 
 
@@ -88,7 +90,7 @@ def create_engine(url: URL, *, schema: str | None = None) -> AsyncEngine:
             url,
             json_serializer=validate.dumps,
             pool_size=4,
-            max_overflow=4,
+            max_overflow=0,
             pool_timeout=60,
         )
         event.listen(engine.sync_engine, "connect", _on_sqlite_connect)
@@ -102,8 +104,8 @@ def create_engine(url: URL, *, schema: str | None = None) -> AsyncEngine:
     return create_async_engine(
         url,
         json_serializer=validate.dumps,
-        pool_size=10,
-        max_overflow=10,
+        pool_size=POSTGRES_POOL_SIZE,
+        max_overflow=0,
         pool_timeout=60,
         connect_args=connect_args,
     )

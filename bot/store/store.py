@@ -17,7 +17,7 @@ import random
 import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext, suppress
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar, cast
@@ -29,7 +29,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.store import validate
-from bot.store.engine import WRITE_OPTION, create_engine, is_sqlite, normalise_url
+from bot.store.engine import POSTGRES_POOL_SIZE, WRITE_OPTION, create_engine, is_sqlite, normalise_url
 from bot.store.errors import EncounterExists, InvalidValue, NoEncounter, NothingToUndo, StaleState, StoreError
 from bot.store.models import channels, encounters, events, guild_settings, heroes
 from bot.store.patch import diff, revert
@@ -173,7 +173,11 @@ class Store:
         self._sqlite = engine.dialect.name == "sqlite"
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         # SQLite has one writer at a time: queue this process's writers here rather than in the busy handler.
-        self._write_gate: asyncio.Lock | None = asyncio.Lock() if self._sqlite else None
+        # PostgreSQL: admit as many writers as the pool has connections, first come first served (the pool's
+        # own queue lets a returning task barge ahead of waiting ones, which starves some channels).
+        self._write_gate: asyncio.Lock | asyncio.Semaphore = (
+            asyncio.Lock() if self._sqlite else asyncio.Semaphore(POSTGRES_POOL_SIZE)
+        )
         self._cache: OrderedDict[int, _Loaded] = OrderedDict()
         self._writer_connection: AsyncConnection | None = None
         self._commits_since_checkpoint = 0
@@ -229,7 +233,7 @@ class Store:
         return lock
 
     def _gate(self) -> AbstractAsyncContextManager[Any]:
-        return self._write_gate if self._write_gate is not None else nullcontext()
+        return self._write_gate
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[AsyncConnection]:
