@@ -620,7 +620,9 @@ class Store:
         async with self._lock(key):
             attempt = 0
             while True:
-                loaded = await self._load(key.channel_id)
+                # Undo is rare: read fresh rather than trust the cache, so its errors are never stale.
+                loaded = await self._read(key.channel_id)
+                self._remember(key.channel_id, loaded)
                 if loaded.encounter_id is None:
                     raise NoEncounter()
                 target = await self._undo_target(loaded.encounter_id)

@@ -259,6 +259,24 @@ async def test_stale_version_raises_and_changes_nothing(target: Target, key: Cha
         await second.close()
 
 
+async def test_first_write_of_a_channel_races_cleanly(target: Target, key: ChannelKey) -> None:
+    first, second = await target.open(), await target.open(migrate=False)
+    try:
+        assert (await first.mutate(key, PLAYER, "look", lambda t: Change("look", t.tokens))).seq is None
+        await second.mutate(key, PLAYER, "tokens", lambda t: Change("t", setattr(t, "tokens", 2)))
+        with pytest.raises(StaleState):  # `first` still believes the channel has no row (version 0)
+            await first.mutate(
+                key, PLAYER, "tokens", lambda t: Change("t", setattr(t, "tokens", 5)), retries=0
+            )
+        assert (await first.view(key)).tokens == 2
+        await begin(second, key)
+        await second.mutate(key, PLAYER, "inc", increment)
+        assert (await first.undo(key, DIRECTOR)).value.seq == 2  # undo reads fresh: no stale error
+    finally:
+        await first.close()
+        await second.close()
+
+
 async def test_tracker_is_not_an_event(store: Store, key: ChannelKey) -> None:
     started = await begin(store, key)
     assert started.encounter_id is not None
