@@ -92,6 +92,7 @@ def create_engine(url: URL, *, schema: str | None = None) -> AsyncEngine:
             pool_size=4,
             max_overflow=0,
             pool_timeout=60,
+            pool_reset_on_return=None,  # every use ends its transaction; skip the extra ROLLBACK
         )
         event.listen(engine.sync_engine, "connect", _on_sqlite_connect)
         event.listen(engine.sync_engine, "begin", _on_sqlite_begin)
@@ -107,5 +108,6 @@ def create_engine(url: URL, *, schema: str | None = None) -> AsyncEngine:
         pool_size=POSTGRES_POOL_SIZE,
         max_overflow=0,
         pool_timeout=60,
+        pool_reset_on_return=None,
         connect_args=connect_args,
     )

@@ -78,6 +78,28 @@ _UPDATE_ENCOUNTER = (
     )
 )
 _INSERT_EVENT = sa.insert(events)
+_READ_CHANNEL = (
+    sa.select(
+        channels.c.version,
+        channels.c.tokens,
+        encounters.c.id.label("encounter_id"),
+        encounters.c.name,
+        encounters.c.director_id,
+        encounters.c.state,
+        encounters.c.last_seq,
+    )
+    .select_from(
+        channels.outerjoin(
+            encounters, sa.and_(encounters.c.channel_id == channels.c.id, encounters.c.active.is_(True))
+        )
+    )
+    .where(channels.c.id == sa.bindparam("b_id"))
+)
+_READ_HEROES = (
+    sa.select(heroes.c.id, heroes.c.owner_id, heroes.c.name, heroes.c.data)
+    .where(heroes.c.channel_id == sa.bindparam("b_id"))
+    .order_by(heroes.c.created_at, heroes.c.id)
+)
 
 
 def _now() -> datetime:
@@ -319,44 +341,26 @@ class Store:
             self._cache.popitem(last=False)
 
     async def _read(self, channel_id: int) -> _Loaded:
+        params = {"b_id": channel_id}
         async with self._engine.connect() as connection, connection.begin():
-            row = (
-                await connection.execute(
-                    sa.select(channels.c.version, channels.c.tokens).where(channels.c.id == channel_id)
-                )
-            ).first()
+            row = (await connection.execute(_READ_CHANNEL, params)).first()
             if row is None:
                 return _Loaded(0, _empty_snapshot(), None, 0)
-            hero_rows = await connection.execute(
-                sa.select(heroes.c.id, heroes.c.owner_id, heroes.c.name, heroes.c.data)
-                .where(heroes.c.channel_id == channel_id)
-                .order_by(heroes.c.created_at, heroes.c.id)
-            )
-            encounter = (
-                await connection.execute(
-                    sa.select(
-                        encounters.c.id,
-                        encounters.c.name,
-                        encounters.c.director_id,
-                        encounters.c.state,
-                        encounters.c.last_seq,
-                    ).where(encounters.c.channel_id == channel_id, encounters.c.active.is_(True))
-                )
-            ).first()
+            hero_rows = (await connection.execute(_READ_HEROES, params)).all()
         snap: dict[str, Any] = {
             "tokens": row.tokens,
             "heroes": {h.id: {"owner_id": h.owner_id, "name": h.name, "data": h.data} for h in hero_rows},
             "encounter": None,
         }
-        if encounter is None:
+        if row.encounter_id is None:
             return _Loaded(row.version, snap, None, 0)
         snap["encounter"] = {
-            "name": encounter.name,
-            "director_id": encounter.director_id,
-            "state": encounter.state,
+            "name": row.name,
+            "director_id": row.director_id,
+            "state": row.state,
             "active": True,
         }
-        return _Loaded(row.version, snap, encounter.id, encounter.last_seq)
+        return _Loaded(row.version, snap, row.encounter_id, row.last_seq)
 
     async def _load(self, channel_id: int) -> _Loaded:
         cached = self._cache.get(channel_id)
