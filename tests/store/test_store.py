@@ -398,3 +398,16 @@ async def test_refusals_and_no_ops_are_judged_on_fresh_data(target: Target, key:
     finally:
         await first.close()
         await second.close()
+
+
+async def test_plain_postgres_urls_open_through_asyncpg(target: Target) -> None:
+    if target.backend != "postgresql":
+        pytest.skip("PostgreSQL URL forms")
+    for scheme in ("postgres://", "postgresql://"):
+        url = scheme + target.url.split("://", 1)[1]
+        store = await Store.open(url, schema=target.schema)
+        try:
+            assert store.engine.dialect.driver == "asyncpg"
+            assert (await store.get_settings(5)).guild_id == 5
+        finally:
+            await store.close()
