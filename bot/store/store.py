@@ -387,7 +387,8 @@ class Store:
         """
         _check_key(key)
         validate.snowflake(user_id, "user id")
-        validate.kind(kind)
+        if validate.kind(kind) == UNDO_KIND:
+            raise InvalidValue("The event kind 'undo' is reserved for Store.undo.")
         async with self._lock(key):
             attempt = 0
             while True:
@@ -679,6 +680,8 @@ class Store:
         """Remember the tracker message of an encounter (no event, no version bump)."""
         validate.snowflake(channel_id, "channel id")
         validate.snowflake(message_id, "message id")
+        if not _is_encounter_id(encounter_id):
+            raise NoEncounter("That encounter no longer exists.")
         async with self._write() as connection:
             result = await connection.execute(
                 sa.update(encounters)
@@ -733,9 +736,7 @@ class Store:
     # -- the log ----------------------------------------------------------------------------------------
     async def find_encounter(self, encounter_id: int) -> EncounterInfo | None:
         """An encounter by id (active or ended), or None when it does not exist (any more)."""
-        if isinstance(encounter_id, bool) or not isinstance(encounter_id, int):
-            return None
-        if not validate.INT64_MIN <= encounter_id <= validate.INT64_MAX:
+        if not _is_encounter_id(encounter_id):
             return None
         async with self._engine.connect() as connection:
             row = (
@@ -836,6 +837,11 @@ class Store:
                     sa.delete(encounters).where(encounters.c.id.in_(chunk), encounters.c.active.is_(False))
                 )
         return len(ids)
+
+
+def _is_encounter_id(value: object) -> bool:
+    """Encounter ids are positive 32-bit integers (the column is INTEGER on both engines)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 2**31 - 1
 
 
 def _md(text: str) -> str:

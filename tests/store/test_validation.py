@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from bot.store import Change, ChannelKey, EncounterDoc, InvalidValue, Store, StoreError, Table
+from bot.store import Change, ChannelKey, EncounterDoc, InvalidValue, NoEncounter, Store, StoreError, Table
 from bot.store.models import events
 from bot.store.validate import NAME_LIMIT
 from tests.store.helpers import DIRECTOR, PLAYER, begin
@@ -146,6 +146,8 @@ async def test_bad_arguments(store: Store, key: ChannelKey) -> None:
         await store.mutate(key, PLAYER, "", noop)
     with pytest.raises(InvalidValue):
         await store.mutate(key, PLAYER, "drop table;", noop)
+    with pytest.raises(InvalidValue, match="reserved"):
+        await store.mutate(key, PLAYER, "undo", noop)
     with pytest.raises(InvalidValue):
         await store.mutate(ChannelKey(-1, 5), PLAYER, "x", noop)
     with pytest.raises(InvalidValue):
@@ -171,6 +173,11 @@ async def test_bad_arguments(store: Store, key: ChannelKey) -> None:
     with pytest.raises(InvalidValue):
         await store.set_tracker(started.encounter_id, key.channel_id, 2**64)
     assert await store.find_encounter(2**80) is None
+    assert await store.find_encounter(2**40) is None
     assert await store.find_encounter(-1) is None
+    with pytest.raises(NoEncounter):
+        await store.set_tracker(2**40, key.channel_id, 5)
+    with pytest.raises(NoEncounter):
+        await store.export_json(2**40)
     assert (await store.get_settings(1)).malice_rounding == "down"
     assert await event_count(store) == 1
