@@ -9,6 +9,7 @@ globally, and to `DEV_GUILD_ID` at once when set. New command families plug in b
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -19,7 +20,7 @@ from discord.ext import commands
 from bot.error_hook import BotTree, log_outcome, stamp
 from bot.rules.dice import Dice, SystemDice
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import ChannelKey, Committed, Store
 
 log = logging.getLogger("bot.client")
 
@@ -35,6 +36,9 @@ def intents() -> discord.Intents:
     result = discord.Intents.none()
     result.guilds = True
     return result
+
+
+CommitListener = Callable[[ChannelKey, Committed[Any]], Awaitable[None]]
 
 
 class DrawSteelBot(commands.Bot):
@@ -67,6 +71,8 @@ class DrawSteelBot(commands.Bot):
         self.dice: Dice = dice if dice is not None else SystemDice()
         self.cog_modules = cogs
         self.synced: list[app_commands.AppCommand] = []
+        #: Called after every committed change of a channel (`bot.play.commit`); the tracker registers here.
+        self.commit_listeners: list[CommitListener] = []
 
     @property
     def store(self) -> Store:

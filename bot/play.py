@@ -1,0 +1,72 @@
+"""The glue every game cog shares: the channel an interaction plays in, reading and writing the encounter
+aggregate inside a store change, and committing a change (then telling the tracker).
+
+A cog's change function is pure over the `Table` working copy: load the encounter with `encounter_of`, call
+the rules core, put it back with `put_encounter`, return a `Change`. `commit` runs it in one store
+transaction and, when something changed, calls the bot's `commit_listeners` (the tracker refresh).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import discord
+
+from bot.replies import fail
+from bot.rules import codec
+from bot.rules.encounter import Encounter
+from bot.rules.hero import HeroSheet
+from bot.store import Change, ChannelKey, Committed, Hero, Table
+
+T = TypeVar("T")
+log = logging.getLogger("bot.play")
+
+
+def channel_key(interaction: discord.Interaction[Any]) -> ChannelKey:
+    """Where this interaction's state lives: its guild and its channel or thread."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        fail("Use this in a server's text channel or thread, not in direct messages.")
+    return ChannelKey(interaction.guild_id, interaction.channel_id)
+
+
+def encounter_of(table: Table) -> Encounter:
+    """The channel's active encounter as the rules core's value (`NoEncounter` when there is none)."""
+    return codec.load(Encounter, table.require_encounter().state)
+
+
+def put_encounter(table: Table, encounter: Encounter) -> None:
+    """Store `encounter` as the channel's active encounter state."""
+    table.require_encounter().state = codec.to_data(encounter)
+
+
+def sheet_of(hero: Hero) -> HeroSheet:
+    """A roster hero's sheet."""
+    return codec.load(HeroSheet, hero.data)
+
+
+def put_sheet(hero: Hero, sheet: HeroSheet) -> None:
+    hero.data = codec.to_data(sheet)
+
+
+def hero_of_member(table: Table, user_id: int) -> Hero | None:
+    """The roster hero this member owns in this channel (the first one, when they own several)."""
+    return next((h for h in table.heroes.values() if h.owner_id == user_id), None)
+
+
+async def commit(
+    interaction: discord.Interaction[Any], kind: str, change: Callable[[Table], Change[T]]
+) -> Committed[T]:
+    """Run `change` as one store transaction for this interaction's channel; on a real change, notify the
+    bot's commit listeners (failures there are logged, never shown: the change is already committed)."""
+    bot = interaction.client
+    key = channel_key(interaction)
+    result: Committed[T] = await bot.store.mutate(key, interaction.user.id, kind, change)
+    if result.seq is not None:
+        for listener in getattr(bot, "commit_listeners", ()):
+            try:
+                await listener(key, result)
+            except Exception:  # noqa: BLE001 - the user's change is committed; the tracker catches up later
+                log.exception("commit listener failed for channel %s", key.channel_id)
+    return result

@@ -1,0 +1,32 @@
+"""The encounter aggregate: creatures, minion squads, the turn state and Malice, as one frozen value the store
+keeps (codec data in `EncounterDoc.state`).
+
+- `model`: `Encounter` and its lookups (ids are names, case-insensitive lookups).
+- `roster`: adding creatures, squads and roster heroes; removing them.
+"""
+
+from bot.rules.encounter.model import (
+    CREATURES_MAX,
+    Encounter,
+    EncounterError,
+    NameTaken,
+    UnknownCreature,
+    fold,
+    new_encounter_state,
+)
+from bot.rules.encounter.roster import COUNT_MAX, NewCreatures, add_creatures, add_hero, remove
+
+__all__ = [
+    "COUNT_MAX",
+    "CREATURES_MAX",
+    "Encounter",
+    "EncounterError",
+    "NameTaken",
+    "NewCreatures",
+    "UnknownCreature",
+    "add_creatures",
+    "add_hero",
+    "fold",
+    "new_encounter_state",
+    "remove",
+]

@@ -1,0 +1,191 @@
+"""Who is in the encounter: adding creatures (one, several numbered, a minion squad), bringing in a roster
+hero, removing a creature or a whole squad.
+
+Rules: draw-steel-combat.txt "Enemies Act In Groups" (groups), Monsters "Minions" (squads share a Stamina
+pool; `bot.rules.squads`), draw-steel-turn-order.txt "Determine Surprise" (creatures that can't be
+surprised).
+Public API: `NewCreatures`, `add_creatures`, `add_hero`, `remove`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from bot.rules.characteristics import Characteristics
+from bot.rules.creature import Creature
+from bot.rules.damage import DamageModifiers
+from bot.rules.encounter.model import CREATURES_MAX, Encounter, EncounterError, NameTaken, fold
+from bot.rules.hero import HeroSheet
+from bot.rules.names import clean_name
+from bot.rules.squads import new_squad
+from bot.rules.turns import Entry, EntryKind, add_entry, remove_entry
+from bot.rules.turns.model import Controller
+
+COUNT_MAX = 40
+"""Most creatures one `add_creatures` call adds."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewCreatures:
+    """What `/encounter add` asks for. `count` > 1 numbers the names ("Goblin 1".."Goblin 4"); `squad` names a
+    minion squad the `count` minions form (they share one Stamina pool and one turn); `group` is the enemy
+    group the new entries join; `turns` 2 for a solo creature."""
+
+    name: str
+    stamina: int
+    side: str
+    is_hero: bool = False
+    owner_id: int | None = None
+    count: int = 1
+    squad: str | None = None
+    group: str | None = None
+    turns: int = 1
+    characteristics: Characteristics = field(default_factory=Characteristics)
+    modifiers: DamageModifiers = field(default_factory=DamageModifiers)
+    recoveries: int = 0
+    can_be_surprised: bool = True
+    level: int = 1
+
+
+def _check_room(encounter: Encounter, adding: int) -> None:
+    if len(encounter.creatures) + adding > CREATURES_MAX:
+        room = CREATURES_MAX - len(encounter.creatures)
+        raise EncounterError(
+            f"An encounter holds at most {CREATURES_MAX} creatures: there is room for {room} more."
+        )
+
+
+def _names(spec: NewCreatures) -> tuple[str, ...]:
+    base = clean_name(spec.name)
+    if spec.count == 1 and spec.squad is None:
+        return (base,)
+    return tuple(clean_name(f"{base} {n}") for n in range(1, spec.count + 1))
+
+
+def add_creatures(encounter: Encounter, spec: NewCreatures) -> tuple[Encounter, tuple[str, ...]]:
+    """Add `spec.count` creatures (or one squad of them); returns the new encounter and the new names."""
+    if not 1 <= spec.count <= COUNT_MAX:
+        raise EncounterError(f"Add from 1 to {COUNT_MAX} creatures at a time.")
+    if spec.stamina < 1:
+        raise EncounterError("Stamina must be at least 1: type the creature's Stamina maximum.")
+    if spec.squad is not None and spec.is_hero:
+        raise EncounterError("Heroes can't be minions: leave out the squad.")
+    side = encounter.turns.side(spec.side)
+    if side is None:
+        raise EncounterError(
+            f"No side '{spec.side}' in this encounter: use "
+            + ", ".join(s.name or s.id for s in encounter.turns.sides)
+            + "."
+        )
+    names = _names(spec)
+    _check_room(encounter, len(names))
+    squad_name = clean_name(spec.squad) if spec.squad is not None else None
+    group = clean_name(spec.group) if spec.group is not None else None
+    for name in (*names, *([squad_name] if squad_name else [])):
+        if encounter.has(name) or (group is not None and fold(name) == fold(group)):
+            raise NameTaken(name)
+    if group is not None and any(fold(c.id) == fold(group) for c in encounter.creatures):
+        raise NameTaken(group)
+    if side.controller is Controller.PLAYERS and spec.owner_id is None and spec.is_hero:
+        raise EncounterError("A hero needs a player: give the member who controls it.")
+    creatures = tuple(
+        Creature.create(
+            id=name,
+            name=name,
+            max_stamina=spec.stamina,
+            is_hero=spec.is_hero,
+            recoveries=spec.recoveries,
+            level=spec.level,
+            characteristics=spec.characteristics,
+            modifiers=spec.modifiers,
+            owner_id=spec.owner_id,
+            squad_id=squad_name,
+        )
+        for name in names
+    )
+    turns = encounter.turns
+    squads = encounter.squads
+    if squad_name is not None:
+        entries = [
+            Entry(
+                id=squad_name,
+                side=spec.side,
+                kind=EntryKind.SQUAD,
+                name=squad_name,
+                group=group,
+                members=names,
+                turns_per_round=spec.turns,
+                cannot_be_surprised=not spec.can_be_surprised,
+            )
+        ]
+        squads = (*squads, new_squad(squad_name, names, spec.stamina))
+    else:
+        entries = [
+            Entry(
+                id=name,
+                side=spec.side,
+                name=name,
+                group=group,
+                turns_per_round=spec.turns,
+                cannot_be_surprised=not spec.can_be_surprised,
+            )
+            for name in names
+        ]
+    for entry in entries:
+        turns = add_entry(turns, entry).state
+    updated = dataclasses.replace(
+        encounter, creatures=(*encounter.creatures, *creatures), squads=squads, turns=turns
+    )
+    return updated, names
+
+
+def add_hero(
+    encounter: Encounter, hero_id: str, owner_id: int, name: str, sheet: HeroSheet, side: str = "heroes"
+) -> tuple[Encounter, str]:
+    """Bring a roster hero in with its current Stamina, Recoveries, characteristics and damage modifiers."""
+    if hero_id in encounter.roster.values():
+        raise EncounterError(f"{name} is already in this encounter.")
+    spec = NewCreatures(
+        name=name,
+        stamina=sheet.vitals.max_stamina,
+        side=side,
+        is_hero=True,
+        owner_id=owner_id,
+        characteristics=sheet.characteristics,
+        modifiers=sheet.modifiers,
+        recoveries=sheet.vitals.max_recoveries,
+        level=sheet.level,
+    )
+    updated, (creature_id,) = add_creatures(encounter, spec)
+    creature = dataclasses.replace(updated.creature(creature_id), vitals=sheet.vitals)
+    updated = updated.with_creature(creature)
+    return (
+        dataclasses.replace(updated, roster={**updated.roster, creature_id: hero_id}),
+        creature_id,
+    )
+
+
+def remove(encounter: Encounter, name: str) -> tuple[Encounter, tuple[str, ...]]:
+    """Remove a creature, or a whole squad by the squad's name; returns the removed creature ids. A single
+    minion leaves its squad by dying, not by removal."""
+    key = fold(name)
+    entry = next((e for e in encounter.turns.entries if fold(e.id) == key), None)
+    if entry is None:
+        creature = encounter.find(name)
+        raise EncounterError(
+            f"{creature.id} is a minion of {creature.squad_id}: remove the whole squad by its name."
+        )
+    gone = set(entry.creature_ids)
+    turns = remove_entry(encounter.turns, entry.id).state
+    updated = dataclasses.replace(
+        encounter,
+        turns=turns,
+        creatures=tuple(c for c in encounter.creatures if c.id not in gone),
+        squads=tuple(s for s in encounter.squads if s.id != entry.id),
+        surges={k: v for k, v in encounter.surges.items() if k not in gone},
+        resources={k: v for k, v in encounter.resources.items() if k not in gone},
+        roster={k: v for k, v in encounter.roster.items() if k not in gone},
+        tokens_used=tuple(t for t in encounter.tokens_used if t not in gone),
+    )
+    return updated, tuple(c.id for c in encounter.creatures if c.id in gone)
