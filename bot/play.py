@@ -67,6 +67,6 @@ async def commit(
         for listener in getattr(bot, "commit_listeners", ()):
             try:
                 await listener(key, result)
-            except Exception:  # noqa: BLE001 - the user's change is committed; the tracker catches up later
+            except Exception:  # the change is committed; the tracker catches up later
                 log.exception("commit listener failed for channel %s", key.channel_id)
     return result
