@@ -27,6 +27,18 @@ log = logging.getLogger("bot.client")
 #: Every cog module the bot loads, in order. Add new command families here.
 COGS: tuple[str, ...] = (
     "cogs.dice",
+    "cogs.roll",
+    "cogs.encounter",
+    "cogs.turn",
+    "cogs.tracker",
+    "cogs.strike",
+    "cogs.stamina",
+    "cogs.conditions",
+    "cogs.malice",
+    "cogs.tokens",
+    "cogs.heroes",
+    "cogs.progress",
+    "cogs.guild_settings",
     "cogs.meta",
 )
 

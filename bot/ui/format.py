@@ -1,0 +1,44 @@
+"""Small text pieces every renderer shares: Stamina as `Stamina: 12/30`, a bar, a creature's state.
+
+Contract labels (the Discord issue): `Stamina: 12/30` is how a creature's Stamina is always written.
+"""
+
+from __future__ import annotations
+
+from bot.rules.stamina import Vitals
+
+BAR_WIDTH = 10
+
+
+def stamina_numbers(vitals: Vitals) -> str:
+    """`12/30`, with temporary Stamina as `12/30 (+5 temp)`."""
+    text = f"{vitals.stamina}/{vitals.max_stamina}"
+    return f"{text} (+{vitals.temporary} temp)" if vitals.temporary else text
+
+
+def stamina_text(vitals: Vitals) -> str:
+    """`Stamina: 12/30` (the contract label)."""
+    return f"Stamina: {stamina_numbers(vitals)}"
+
+
+def bar(current: int, maximum: int, width: int = BAR_WIDTH) -> str:
+    """A bar of `width` cells, full for each share of `maximum` left (empty at or below 0)."""
+    if maximum <= 0:
+        return "░" * width
+    filled = max(0, min(width, round(width * current / maximum)))
+    if current > 0 and filled == 0:
+        filled = 1
+    return "█" * filled + "░" * (width - filled)
+
+
+def state_label(vitals: Vitals) -> str:
+    """`dead`, `knocked out`, `dying`, `winded`, or `healthy` (draw-steel-combat.txt "Stamina")."""
+    if vitals.dead:
+        return "dead"
+    if vitals.knocked_out:
+        return "knocked out"
+    if vitals.dying:
+        return "dying"
+    if vitals.winded:
+        return "winded"
+    return "healthy"

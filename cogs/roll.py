@@ -1,0 +1,18 @@
+"""Power rolls (/roll)."""
+
+from __future__ import annotations
+
+from discord.ext import commands
+
+from bot.client import DrawSteelBot
+
+
+class Roll(commands.Cog):
+    """Power rolls (/roll)."""
+
+    def __init__(self, bot: DrawSteelBot) -> None:
+        self.bot = bot
+
+
+async def setup(bot: DrawSteelBot) -> None:
+    await bot.add_cog(Roll(bot))
