@@ -19,6 +19,12 @@ Usage (every wait is bounded: `within` seconds, then `TimeoutError`):
     callback.json["data"]["content"]
     await fake.stop()
 
+For benchmarks and multi-process tests: `add_guild(name, shard_id=)` and `add_channel(name, guild)` (before
+the bot connects), `wait_for_shards({0, 1}, within=)` (several bot processes, each its own shards),
+`ready_shards()`, `preload_commands(list)` (for a bot that syncs none),
+`inject(Fault("POST", "/callback", 429), times=2)` (rate-limit and 5xx injection; the requests it answered
+are listed in `fake.injected`). Dispatching to a guild whose shard has no live session raises `NoSession`.
+
 Every request is recorded in `fake.requests` (`Recorded`: method, path below the API base, query, json, files,
 monotonic time); routes the fake does not know answer 404 and are listed in `fake.unknown_routes`.
 """
@@ -252,11 +258,29 @@ class FakeInteraction:
     followup_ids: list[int] = field(default_factory=list)
     source_message_id: int | None = None  # the message whose component was used
     callback: Recorded | None = None  # the bot's callback request, once it arrived
+    arrived: asyncio.Future[Recorded] | None = field(default=None, repr=False)  # set with `callback`
 
     @property
     def latency_ms(self) -> float | None:
         """From sending INTERACTION_CREATE to receiving the callback (None until it arrived)."""
         return None if self.callback is None else (self.callback.at - self.sent_at) * 1000
+
+
+class NoSession(RuntimeError):
+    """No ready gateway session serves that guild (its bot process is down or still connecting)."""
+
+
+@dataclass(frozen=True)
+class Fault:
+    """An injected REST failure: the next `times` requests matching `method` and `path_contains` answer
+    `status` (429 with a `Via` header and JSON `retry_after`, so discord.py retries it; 5xx as Discord
+    does)."""
+
+    method: str
+    path_contains: str
+    status: int
+    retry_after: float = 0.05
+    global_: bool = False
 
 
 class _Session:
@@ -267,7 +291,12 @@ class _Session:
         self.ready = asyncio.Event()
 
     async def send(self, payload: Json) -> None:
-        await self.ws.send_str(json.dumps(payload))
+        if self.ws.closed:
+            raise NoSession("the gateway session is closed")
+        try:
+            await self.ws.send_str(json.dumps(payload))
+        except ConnectionError as error:
+            raise NoSession(f"the gateway session dropped ({error})") from None
 
     async def dispatch(self, event: str, data: Any) -> None:
         self.seq += 1
@@ -293,6 +322,9 @@ class FakeDiscord:
         self.guild_commands: dict[int, list[Json]] = {}
         self.messages: dict[int, Json] = {}
         self.interactions: dict[int, FakeInteraction] = {}
+        self._by_token: dict[str, FakeInteraction] = {}
+        self.faults: list[list[Any]] = []  # [Fault, remaining]
+        self.injected: list[Recorded] = []  # requests answered by an injected fault
         self.identify_payloads: list[Json] = []
         self.sessions: list[_Session] = []
         self.reject_login = False  # True: GET /users/@me answers 401, as for a revoked token
@@ -324,6 +356,32 @@ class FakeDiscord:
     @property
     def guild(self) -> FakeGuild:
         return self.guilds[0]
+
+    def add_guild(self, name: str, *, shard_id: int = 0) -> FakeGuild:
+        """Another guild (with the default roles, channels and members) on shard `shard_id` of
+        `shard_count`; add it before the bot connects (READY lists the guilds)."""
+        guild = self._default_guild(name, shard=(shard_id, self.shard_count))
+        self.guilds.append(guild)
+        return guild
+
+    def add_channel(self, name: str, guild: FakeGuild | None = None) -> FakeChannel:
+        """Another text channel (add it before the bot connects: GUILD_CREATE carries the channels)."""
+        guild = guild or self.guild
+        channel = FakeChannel(self.snowflake(), guild.id, name)
+        guild.channels.append(channel)
+        return channel
+
+    def shard_of(self, guild: FakeGuild) -> int:
+        """The shard that serves `guild` (Discord's rule: `(guild_id >> 22) % shard_count`)."""
+        return (guild.id >> 22) % self.shard_count
+
+    def preload_commands(self, commands: list[Json]) -> None:
+        """Register global commands as if a bot had synced them (for a bot that syncs none: the floor)."""
+        self.global_commands = [dict(c) for c in commands]
+
+    def inject(self, fault: Fault, *, times: int = 1) -> None:
+        """Answer the next `times` matching requests with `fault` instead of serving them."""
+        self.faults.append([fault, times])
 
     def member(self, name: str, guild: FakeGuild | None = None) -> FakeMember:
         """A member by username: `owner` (all permissions), `dana` (Director role), `alice`, or the bot."""
@@ -415,10 +473,21 @@ class FakeDiscord:
         await self.wait_until(lambda: sum(s.ready.is_set() for s in self.sessions) >= sessions, within=within)
 
     async def wait_for_callback(self, interaction_id: int, *, within: float) -> Recorded:
-        """The bot's `POST /interactions/{id}/{token}/callback` for that interaction."""
+        """The bot's `POST /interactions/{id}/{token}/callback` for that interaction (one future per
+        interaction: thousands of concurrent waits cost nothing per request)."""
         interaction = self.interactions[interaction_id]
-        callback: Recorded = await self.wait_until(lambda: interaction.callback, within=within)
-        return callback
+        if interaction.callback is not None:
+            return interaction.callback
+        assert interaction.arrived is not None
+        return await asyncio.wait_for(asyncio.shield(interaction.arrived), within)
+
+    async def wait_for_shards(self, shard_ids: set[int] | list[int], *, within: float) -> None:
+        """Until a ready gateway session serves each of `shard_ids` (unsharded sessions serve shard 0)."""
+        wanted = set(shard_ids)
+        await self.wait_until(lambda: wanted <= self.ready_shards(), within=within)
+
+    def ready_shards(self) -> set[int]:
+        return {(s.shard or (0, 1))[0] for s in self.sessions if s.ready.is_set()}
 
     async def wait_for_followup(self, interaction_id: int, *, within: float, count: int = 1) -> list[Json]:
         """The first `count` followup messages of that interaction."""
@@ -489,11 +558,13 @@ class FakeDiscord:
 
     def _session_for(self, guild_id: int) -> _Session:
         for session in self.sessions:
-            if session.ready.is_set() and (
-                session.shard is None or (guild_id >> 22) % session.shard[1] == session.shard[0]
+            if (
+                session.ready.is_set()
+                and not session.ws.closed
+                and (session.shard is None or (guild_id >> 22) % session.shard[1] == session.shard[0])
             ):
                 return session
-        raise RuntimeError(f"no ready gateway session serves guild {guild_id}")
+        raise NoSession(f"no ready gateway session serves guild {guild_id}")
 
     async def dispatch(self, guild_id: int, event: str, data: Any) -> None:
         """Send a dispatch event on the session that serves `guild_id`."""
@@ -521,7 +592,9 @@ class FakeDiscord:
         interaction_id = self.snowflake()
         token = f"fake-interaction-token-{interaction_id}"
         record = FakeInteraction(interaction_id, token, channel.id, guild.id, time.perf_counter())
+        record.arrived = asyncio.get_running_loop().create_future()
         self.interactions[interaction_id] = record
+        self._by_token[token] = record
         payload: Json = {
             "id": str(interaction_id),
             "application_id": str(self.application_id),
@@ -617,7 +690,9 @@ class FakeDiscord:
             len(self.requests), request.method, path, dict(request.query), body, files, time.perf_counter()
         )
         try:
-            response = self._route(request.method, path.rstrip("/").split("/")[1:], recorded)
+            response = self._fault(request.method, path, recorded) or self._route(
+                request.method, path.rstrip("/").split("/")[1:], recorded
+            )
         except _Reply as reply:
             response = reply.response
         except Exception as bug:  # a fake bug must not look like a 5xx (discord.py retries those for 25 s)
@@ -629,6 +704,22 @@ class FakeDiscord:
         self.requests.append(recorded)
         await self._notify()
         return response
+
+    def _fault(self, method: str, path: str, req: Recorded) -> web.Response | None:
+        for pending in self.faults:
+            fault, remaining = pending
+            if remaining > 0 and fault.method == method and fault.path_contains in path:
+                pending[1] -= 1
+                self.injected.append(req)
+                if fault.status == 429:
+                    body = {"message": "You are being rate limited.", "retry_after": fault.retry_after}
+                    body["global"] = fault.global_
+                    response = _json(body, status=429)
+                    response.headers["Via"] = "1.1 google"
+                    response.headers["Retry-After"] = str(fault.retry_after)
+                    return response
+                return _error(fault.status, 0, f"injected {fault.status}")
+        return None
 
     def _route(self, method: str, parts: list[str], req: Recorded) -> web.Response | None:
         match (method, parts):
@@ -743,6 +834,8 @@ class FakeDiscord:
             return _error(404, 10062, "Unknown interaction")
         if interaction.callback is None:
             interaction.callback = req
+            if interaction.arrived is not None and not interaction.arrived.done():
+                interaction.arrived.set_result(req)
         if interaction.acknowledged:
             return _error(400, 40060, "Interaction has already been acknowledged.")
         body = req.json or {}
@@ -786,10 +879,10 @@ class FakeDiscord:
         )
 
     def _interaction_by_token(self, token: str) -> FakeInteraction:
-        for interaction in self.interactions.values():
-            if interaction.token == token:
-                return interaction
-        raise _Reply(_error(404, 10015, "Unknown Webhook"))
+        interaction = self._by_token.get(token)
+        if interaction is None:
+            raise _Reply(_error(404, 10015, "Unknown Webhook"))
+        return interaction
 
     def _followup(self, token: str, req: Recorded) -> web.Response:
         interaction = self._interaction_by_token(token)
