@@ -1,0 +1,119 @@
+"""Spending a hero-token benefit: the ONE function every command (and the /roll Reroll button) uses.
+
+Rules: draw-steel-basics.md "Hero Tokens" ("Spending Hero Tokens": the party shares the pool; each hero can
+use only one benefit per turn or test) through `bot.rules.resources.spend_tokens`.
+
+Where the state lives (the store's `Table` working copy):
+- the party's pool is `table.tokens` (an int per channel);
+- who already used a benefit this turn is `Encounter.tokens_used` of the channel's ACTIVE encounter. With no
+  active encounter there are no turns to track, so only the pool is checked (one benefit per test is then
+  the table's honour system).
+
+The key a hero is recorded under in `Encounter.tokens_used` is the hero's CREATURE ID in the encounter (its
+name as the encounter knows it: a roster hero brought in keeps its roster name). The turn cog clears a hero's
+key at the start of that hero's turn (`bot.rules.resources.new_turn` semantics: drop the creature id from
+`tokens_used`).
+
+`hero` may be:
+- a name (str): a hero creature of the active encounter (case-insensitive), or a roster hero's name (its
+  creature, when it is in the encounter, via `Encounter.roster`);
+- a Discord member id (int): the hero creature that member controls in the active encounter, else the
+  roster hero they own (`bot.play.hero_of_member`).
+
+Public API: `spend_benefit(table, hero, benefit) -> HeroTokens`, `resolve_hero(table, hero) -> Spender`,
+`Spender`, `NoHero`. Errors are `RuleError`s with one line saying what to do instead; a refusal changes
+nothing (call it inside a `bot.play.commit` change function).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from bot.rules import codec
+from bot.rules.encounter import Encounter
+from bot.rules.encounter.model import fold
+from bot.rules.errors import RuleError
+from bot.rules.resources import HeroTokens, TokenBenefit, spend_tokens
+from bot.store import Hero, Table
+
+
+class NoHero(RuleError):
+    """No hero matches the request."""
+
+
+@dataclass(frozen=True, slots=True)
+class Spender:
+    """The hero spending: its display name, the encounter creature id (None outside an encounter or when the
+    hero is not in it), the roster hero (None for an encounter-only hero) and the owner's member id."""
+
+    name: str
+    creature_id: str | None
+    roster: Hero | None
+    owner_id: int | None
+
+    @property
+    def key(self) -> str:
+        """What `Encounter.tokens_used` records: the creature id (else the roster name, unrecorded)."""
+        return self.creature_id if self.creature_id is not None else self.name
+
+
+def _active_encounter(table: Table) -> Encounter | None:
+    doc = table.encounter
+    if doc is None or not doc.active:
+        return None
+    return codec.load(Encounter, doc.state)
+
+
+def _roster_named(table: Table, name: str) -> Hero | None:
+    key = fold(name)
+    return next((h for h in table.heroes.values() if fold(h.name) == key), None)
+
+
+def _creature_of_roster(encounter: Encounter, hero: Hero) -> str | None:
+    return next((cid for cid, hid in encounter.roster.items() if hid == hero.id), None)
+
+
+def resolve_hero(table: Table, hero: str | int) -> Spender:
+    """Which hero `hero` names (see the module docstring); `NoHero` with what to type instead."""
+    encounter = _active_encounter(table)
+    if isinstance(hero, int):
+        if encounter is not None:
+            mine = next((c for c in encounter.heroes() if c.owner_id == hero), None)
+            if mine is not None:
+                roster_id = encounter.roster.get(mine.id)
+                return Spender(mine.name, mine.id, table.heroes.get(roster_id or ""), mine.owner_id)
+        owned = next((h for h in table.heroes.values() if h.owner_id == hero), None)
+        if owned is None:
+            raise NoHero("You have no hero here: name the hero, or create one with /hero create.")
+        creature_id = _creature_of_roster(encounter, owned) if encounter is not None else None
+        return Spender(owned.name, creature_id, owned, owned.owner_id)
+    if encounter is not None:
+        key = fold(hero)
+        creature = next((c for c in encounter.creatures if fold(c.id) == key), None)
+        if creature is not None:
+            if not creature.is_hero:
+                raise NoHero(f"{creature.name} is not a hero: only heroes spend hero tokens.")
+            roster_id = encounter.roster.get(creature.id)
+            return Spender(creature.name, creature.id, table.heroes.get(roster_id or ""), creature.owner_id)
+    named = _roster_named(table, hero)
+    if named is None:
+        raise NoHero("No hero by that name here: pick one from /hero show.")
+    creature_id = _creature_of_roster(encounter, named) if encounter is not None else None
+    return Spender(named.name, creature_id, named, named.owner_id)
+
+
+def spend_benefit(table: Table, hero: str | int, benefit: TokenBenefit) -> HeroTokens:
+    """Spend `benefit.cost` tokens from the channel's pool for `hero`, recording the hero in the active
+    encounter's `tokens_used` (one benefit per hero per turn). Writes `table.tokens` (and the encounter) and
+    returns the pool after the spend with who used a benefit this turn. Only the tokens are spent: the
+    benefit itself (surges, a save, Stamina) is the caller's to apply."""
+    spender = resolve_hero(table, hero)
+    doc = table.encounter
+    encounter = _active_encounter(table)
+    used = encounter.tokens_used if encounter is not None and spender.creature_id is not None else ()
+    spent = spend_tokens(HeroTokens(table.tokens, used), spender.key, benefit)
+    table.tokens = spent.pool
+    if encounter is not None and spender.creature_id is not None and doc is not None:
+        doc.state = codec.to_data(dataclasses.replace(encounter, tokens_used=spent.used_by))
+    return spent
