@@ -31,6 +31,7 @@ check: lint types test
 bench: $(STAMP)
 	$(PY) bench/rules.py
 	$(PY) bench/store.py
+	$(PY) bench/wire.py --quick
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

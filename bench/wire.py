@@ -1,0 +1,598 @@
+"""Wire benchmark (issue 6, parts 1 and 2): the real `python -m bot` against the loopback fake Discord, with
+the floor — a bare discord.py bot that only acknowledges (bench/floor_bot.py) — measured the same way in the
+same run.
+
+    .venv/bin/python bench/wire.py [--quick] [--sizes 10,10000] [--seconds 8]
+
+Latency is from INTERACTION_CREATE sent to the interaction callback received (`FakeInteraction.latency_ms`).
+Each scenario runs sequentially (one interaction at a time with a short idle gap) and closed-loop with 1, 10
+and 100 channels in flight (every channel sends its next interaction as soon as the previous one is answered);
+throughput is answered interactions per second of the 100-channel run, measured until the bot's REST traffic
+has settled (so tracker edits queued behind the replies are paid for). Every figure is also a ratio to the
+floor's figure at the same concurrency.
+
+Scenarios switch on when their command is registered by the bot (`/roll`, `/strike`, `/turn`, tracker
+buttons); until then they are reported as "not yet", never approximated. A scenario whose first reply is an
+ephemeral refusal or apology is reported with that reply instead of figures.
+
+Stored encounters are seeded through `bot.store.Store` and the encounter aggregate before the bot starts
+(12 creatures each: 4 heroes, 8 goblins, turn order begun), `--sizes` of them; part 2 measures resident memory
+(from /proc) at idle and after 1,000 channels were active, and the time from spawn to the first answered
+interaction with the largest size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot.rules import codec  # noqa: E402
+from bot.rules.dice import FixedDice  # noqa: E402
+from bot.rules.encounter import Encounter, NewCreatures, add_creatures, new_encounter_state  # noqa: E402
+from bot.rules.turns import Controller, choose_first, determine_first, next_round  # noqa: E402
+from bot.store import Change, ChannelKey, Store, Table  # noqa: E402
+from tests.wire.fake_discord import EPHEMERAL, FakeChannel, FakeDiscord, FakeGuild, FakeMember  # noqa: E402
+from tests.wire.harness import BOT_ARGV, FLOOR_ARGV, BotProcess, bot_env, cpu_seconds  # noqa: E402
+
+Json = dict[str, Any]
+IN_FLIGHT = (1, 10, 100)
+REPLY_WITHIN = 10.0
+START_WITHIN = 60.0
+GUILDS = 10
+CHANNELS_PER_GUILD = 100  # 1,000 channels the bot knows: the "active" ones of part 2
+FILLER_GUILD = 4_000_000_000_000_000  # stored encounters in channels the bot never sees
+HERO_NAMES = ("Ash", "Brim", "Cass", "Dara")
+GOBLINS = 8
+GOBLIN_STAMINA = 1_000_000  # a strike never kills one, so every run measures the same work
+APOLOGY_HINTS = ("went wrong", "unexpected")
+
+
+# ----------------------------------------------------------------------------------------------- seeding
+
+
+def encounter_state(director_id: int, player_id: int) -> Json:
+    """12 creatures (4 heroes of `player_id`, 8 goblins), first side chosen, round 1 started."""
+    encounter: Encounter = new_encounter_state()
+    for name in HERO_NAMES:
+        encounter, _ = add_creatures(
+            encounter, NewCreatures(name, 30, "heroes", is_hero=True, owner_id=player_id, recoveries=8)
+        )
+    encounter, _ = add_creatures(encounter, NewCreatures("Goblin", GOBLIN_STAMINA, "director", count=GOBLINS))
+    turns = determine_first(encounter.turns, FixedDice([10])).state
+    turns = choose_first(turns, "heroes", Controller.PLAYERS).state
+    turns = next_round(turns).state
+    return codec.to_data(encounter.with_turns(turns))  # type: ignore[no-any-return]
+
+
+async def seed(url: str, keys: list[ChannelKey], director_id: int, player_id: int) -> float:
+    """One active 12-creature encounter in each channel of `keys`; returns the seconds it took."""
+    began = time.perf_counter()
+    state = encounter_state(director_id, player_id)
+    store = await Store.open(url, migrate=True)
+    try:
+        for start in range(0, len(keys), 100):
+
+            async def one(key: ChannelKey) -> None:
+                def change(table: Table) -> Change[None]:
+                    table.begin_encounter("Bench ambush", director_id, codec_copy(state))
+                    return Change("Encounter started", None)
+
+                await store.mutate(key, director_id, "encounter.start", change)
+
+            await asyncio.gather(*(one(k) for k in keys[start : start + 100]))
+    finally:
+        await store.close()
+    return time.perf_counter() - began
+
+
+def copy_database(source: Path, target: Path) -> None:
+    """Copy a closed SQLite database (with its WAL files, if any are left)."""
+    for suffix in ("", "-wal", "-shm"):
+        path = Path(f"{source}{suffix}")
+        if path.exists():
+            shutil.copy(path, Path(f"{target}{suffix}"))
+
+
+def codec_copy(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: codec_copy(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [codec_copy(v) for v in data]
+    return data
+
+
+# ------------------------------------------------------------------------------------------- the world
+
+
+@dataclass
+class World:
+    """The fake Discord with `GUILDS` guilds of `CHANNELS_PER_GUILD` channels each."""
+
+    fake: FakeDiscord
+    channels: list[tuple[FakeGuild, FakeChannel]]
+
+    @classmethod
+    def build(cls) -> World:
+        fake = FakeDiscord()
+        for i in range(1, GUILDS):
+            fake.add_guild(f"Bench Guild {i + 1}")
+        channels: list[tuple[FakeGuild, FakeChannel]] = []
+        for guild in fake.guilds:
+            channels.append((guild, guild.channel))
+            for n in range(CHANNELS_PER_GUILD - 1):
+                channels.append((guild, fake.add_channel(f"table-{n}", guild)))
+        return cls(fake, channels)
+
+    def director(self, guild: FakeGuild) -> FakeMember:
+        return self.fake.member("owner", guild)
+
+    def player(self, guild: FakeGuild) -> FakeMember:
+        return self.fake.member("alice", guild)
+
+    def keys(self) -> list[ChannelKey]:
+        return [ChannelKey(g.id, c.id) for g, c in self.channels]
+
+
+def filler_keys(count: int) -> list[ChannelKey]:
+    return [ChannelKey(FILLER_GUILD, FILLER_GUILD + 1 + i) for i in range(count)]
+
+
+# ------------------------------------------------------------------------------------------- scenarios
+
+Sender = Callable[[FakeGuild, FakeChannel], Awaitable[int]]
+
+
+@dataclass
+class Scenario:
+    """A measured interaction: `send` dispatches one in a channel and returns its id."""
+
+    name: str
+    command: str | None  # the registered command it needs (None: always available)
+    send: Sender
+    needs: tuple[str, ...] = ()  # option names the command must have
+
+
+def command_options(fake: FakeDiscord, name: str) -> set[str]:
+    for command in fake.global_commands:
+        if command["name"] == name:
+            return {o["name"] for o in command.get("options") or []}
+    return set()
+
+
+def registered(fake: FakeDiscord) -> set[str]:
+    return {c["name"] for c in fake.global_commands}
+
+
+def scenarios(world: World) -> list[Scenario]:
+    fake = world.fake
+
+    async def dice(guild: FakeGuild, channel: FakeChannel) -> int:
+        return await fake.slash(
+            "dice", {"expression": "2d6"}, guild=guild, channel=channel, user=world.player(guild)
+        )
+
+    async def roll(guild: FakeGuild, channel: FakeChannel) -> int:
+        return await fake.slash("roll", {"bonus": 2}, guild=guild, channel=channel, user=world.player(guild))
+
+    async def strike(guild: FakeGuild, channel: FakeChannel) -> int:
+        options = {"targets": "Goblin 1, Goblin 2", "damage": "3/6/9", "attacker": "Ash", "bonus": 2}
+        return await fake.slash("strike", options, guild=guild, channel=channel, user=world.player(guild))
+
+    return [
+        Scenario("/dice 2d6", "dice", dice, ("expression",)),
+        Scenario("/roll bonus:2", "roll", roll, ("bonus",)),
+        Scenario("/strike on a 12-creature encounter (2 targets)", "strike", strike, ("targets", "damage")),
+        Scenario("turn change (/turn act + /turn end)", "turn", _not_built),
+        Scenario("tracker button click", None, _not_built),
+    ]
+
+
+async def _not_built(guild: FakeGuild, channel: FakeChannel) -> int:
+    raise NotYet("the command is not built yet")
+
+
+class NotYet(Exception):
+    """A scenario whose command has not landed: reported as "not yet"."""
+
+
+def availability(fake: FakeDiscord, scenario: Scenario) -> str | None:
+    """None when the scenario can run against the bot that `fake` talks to; else why not."""
+    if scenario.send is _not_built:
+        return "not yet"
+    if scenario.command is not None:
+        if scenario.command not in registered(fake):
+            return f"not yet (no /{scenario.command})"
+        missing = [o for o in scenario.needs if o not in command_options(fake, scenario.command)]
+        if missing:
+            return f"not yet (/{scenario.command} has no option {', '.join(missing)})"
+    return None
+
+
+def refusal(fake: FakeDiscord, interaction_id: int) -> str | None:
+    """The text of an ephemeral refusal or apology, None for a normal reply."""
+    record = fake.interactions[interaction_id]
+    callback = record.callback
+    if callback is None or not isinstance(callback.json, dict):
+        return "no callback"
+    data = callback.json.get("data") or {}
+    if int(data.get("flags") or 0) & EPHEMERAL:
+        return str(data.get("content") or data.get("embeds") or "ephemeral reply")[:200]
+    content = str(data.get("content") or "")
+    if any(hint in content.lower() for hint in APOLOGY_HINTS):
+        return content[:200]
+    return None
+
+
+# ------------------------------------------------------------------------------------------ measuring
+
+
+@dataclass
+class Sample:
+    latencies_ms: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+    refused: list[str] = field(default_factory=list)
+    cpu_seconds: float = 0.0  # the bot (or floor) process's CPU time during the run
+
+    @property
+    def cpu_ms_each(self) -> float:
+        return self.cpu_seconds * 1000 / self.count if self.count else float("nan")
+
+    @property
+    def count(self) -> int:
+        return len(self.latencies_ms)
+
+    def p(self, q: float) -> float:
+        ordered = sorted(self.latencies_ms)
+        if not ordered:
+            return float("nan")
+        if q == 50:
+            return statistics.median(ordered)
+        return ordered[min(len(ordered) - 1, int(len(ordered) * q / 100))]
+
+    @property
+    def rate(self) -> float:
+        return self.count / self.seconds if self.seconds else float("nan")
+
+
+async def settle(fake: FakeDiscord, quiet: float = 0.3, within: float = 30.0) -> None:
+    """Until the bot has made no REST request for `quiet` seconds (its background work is done)."""
+    deadline = time.perf_counter() + within
+    while time.perf_counter() < deadline:
+        seen = len(fake.requests)
+        await asyncio.sleep(quiet)
+        if len(fake.requests) == seen:
+            return
+
+
+async def closed_loop(
+    fake: FakeDiscord,
+    pid: int,
+    send: Sender,
+    channels: list[tuple[FakeGuild, FakeChannel]],
+    *,
+    seconds: float,
+    gap: float = 0.0,
+    per_channel_max: int | None = None,
+) -> Sample:
+    """Every channel sends, waits for the callback, sends again, for `seconds` (then drains, settles)."""
+    sample = Sample()
+    stop_at = time.perf_counter() + seconds
+
+    async def worker(guild: FakeGuild, channel: FakeChannel) -> None:
+        done = 0
+        while time.perf_counter() < stop_at and (per_channel_max is None or done < per_channel_max):
+            interaction_id = await send(guild, channel)
+            await fake.wait_for_callback(interaction_id, within=REPLY_WITHIN)
+            latency = fake.interactions[interaction_id].latency_ms
+            assert latency is not None
+            sample.latencies_ms.append(latency)
+            problem = refusal(fake, interaction_id)
+            if problem is not None:
+                sample.refused.append(problem)
+            done += 1
+            if gap:
+                await asyncio.sleep(gap)
+
+    began, cpu = time.perf_counter(), cpu_seconds(pid)
+    await asyncio.gather(*(worker(g, c) for g, c in channels))
+    await settle(fake)
+    sample.seconds = time.perf_counter() - began - 0.3  # minus the final quiet period
+    sample.cpu_seconds = cpu_seconds(pid) - cpu
+    return sample
+
+
+@dataclass
+class Row:
+    scenario: str
+    mode: str
+    sample: Sample | None
+    floor: Sample | None
+    note: str = ""
+
+
+async def measure_scenario(
+    fake: FakeDiscord, pid: int, send: Sender, world: World, seconds: float
+) -> dict[str, Sample]:
+    """Sequential, then 1, 10 and 100 channels in flight."""
+    out: dict[str, Sample] = {}
+    out["sequential"] = await closed_loop(
+        fake, pid, send, world.channels[:1], seconds=seconds / 2, gap=0.01, per_channel_max=300
+    )
+    for n in IN_FLIGHT:
+        out[f"{n} in flight"] = await closed_loop(fake, pid, send, world.channels[:n], seconds=seconds)
+    return out
+
+
+async def start_process(
+    world: World, argv: tuple[str, ...], workdir: Path, url: str, *, floor: bool = False
+) -> tuple[BotProcess, dict[str, float]]:
+    """Spawn, wait for commands (bot) and every gateway session ready, and answer one /dice; timings."""
+    fake = world.fake
+    seen = len(fake.requests)
+    proc = await BotProcess.spawn(argv, bot_env(fake, url), workdir)
+    marks: dict[str, float] = {}
+    loop = asyncio.get_running_loop()
+    try:
+        if not floor:
+            synced = fake.wait_for_request(
+                lambda r: r.method == "PUT" and r.path.endswith("/commands"), within=START_WITHIN, after=seen
+            )
+            await _unless_exits(proc, synced)
+            marks["commands synced"] = loop.time() - proc.started_at
+        await _unless_exits(proc, fake.wait_until_ready(within=START_WITHIN))
+        marks["gateway ready"] = loop.time() - proc.started_at
+        guild, channel = world.channels[0]
+        first = await fake.slash("dice", {"expression": "1d6"}, guild=guild, channel=channel)
+        await _unless_exits(proc, fake.wait_for_callback(first, within=START_WITHIN))
+        marks["first interaction answered"] = loop.time() - proc.started_at
+    except BaseException:
+        await proc.stop()
+        raise
+    return proc, marks
+
+
+async def _unless_exits(proc: BotProcess, waiting: Awaitable[Any]) -> Any:
+    task = asyncio.ensure_future(waiting)
+    exited = asyncio.ensure_future(proc.process.wait())
+    try:
+        await asyncio.wait({task, exited}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        exited.cancel()
+    if not task.done():
+        task.cancel()
+        raise RuntimeError(f"the process exited with {proc.process.returncode}:\n{proc.output()[-3000:]}")
+    return task.result()
+
+
+# ------------------------------------------------------------------------------------------------ runs
+
+
+@dataclass
+class Results:
+    floor: dict[str, Sample] = field(default_factory=dict)
+    floor_rss_kib: dict[str, int] = field(default_factory=dict)
+    floor_start: dict[str, float] = field(default_factory=dict)
+    rows: list[Row] = field(default_factory=list)
+    growth: list[tuple[int, str, dict[str, Sample]]] = field(default_factory=list)
+    memory: dict[str, int] = field(default_factory=dict)
+    start: dict[str, float] = field(default_factory=dict)
+    seed_seconds: dict[int, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+async def run_floor(world: World, workdir: Path, seconds: float, out: Results) -> None:
+    """The floor answers any command; `/dice` is registered in the fake only so that `slash` can send it."""
+    fake = world.fake
+    fake.preload_commands([{"id": str(fake.snowflake()), "name": "dice", "type": 1, "options": []}])
+    proc, marks = await start_process(world, FLOOR_ARGV, workdir / "floor", "unused", floor=True)
+    try:
+        out.floor_start = marks
+        out.floor_rss_kib["idle"] = proc.rss_kib()
+
+        async def slash(guild: FakeGuild, channel: FakeChannel) -> int:
+            return await fake.slash("dice", {"expression": "2d6"}, guild=guild, channel=channel)
+
+        out.floor = await measure_scenario(fake, proc.pid, slash, world, seconds)
+        out.floor_rss_kib["after the load"] = proc.rss_kib()
+    finally:
+        await proc.stop()
+
+
+async def run_bot(
+    world: World, url: str, size: int, workdir: Path, seconds: float, out: Results, *, full: bool
+) -> None:
+    """Start the bot on a store with `size` encounters; measure every available scenario (all concurrency
+    levels when `full`, else 1 and 10 in flight for the growth table)."""
+    fake = world.fake
+    fake.global_commands = []
+    proc, marks = await start_process(world, BOT_ARGV, workdir / f"bot-{size}", url)
+    try:
+        out.start[f"{size:,} stored encounters"] = marks["first interaction answered"]
+        if full:
+            out.start.update({f"{k} ({size:,} stored)": v for k, v in marks.items()})
+            out.memory[f"bot idle, {size:,} stored encounters"] = proc.rss_kib()
+        for scenario in scenarios(world):
+            why = availability(fake, scenario)
+            if why is not None:
+                if full:
+                    out.rows.append(Row(scenario.name, "", None, None, why))
+                continue
+            guild, channel = world.channels[0]
+            probe = await scenario.send(guild, channel)
+            await fake.wait_for_callback(probe, within=REPLY_WITHIN)
+            problem = refusal(fake, probe)
+            if problem is not None:
+                if full:
+                    out.rows.append(Row(scenario.name, "", None, None, f"refused: {problem}"))
+                continue
+            if full:
+                samples = await measure_scenario(fake, proc.pid, scenario.send, world, seconds)
+                for mode, sample in samples.items():
+                    out.rows.append(Row(scenario.name, mode, sample, out.floor.get(mode)))
+            else:
+                samples = {}
+                for n in (1, 10):
+                    channels = world.channels[:n]
+                    samples[f"{n} in flight"] = await closed_loop(
+                        fake, proc.pid, scenario.send, channels, seconds=seconds
+                    )
+            out.growth.append((size, scenario.name, samples))
+        if full:
+            await activate(world, out, proc)
+    finally:
+        await proc.stop()
+
+
+async def activate(world: World, out: Results, proc: BotProcess) -> None:
+    """Part 2: one store-touching interaction in each of the 1,000 channels, then resident memory."""
+    fake = world.fake
+    store_scenarios = [
+        s for s in scenarios(world) if s.command in ("strike", "roll") and availability(fake, s) is None
+    ]
+    if not store_scenarios:
+        out.notes.append("1,000 active channels: not yet (no command that reads the encounter has landed)")
+        return
+    scenario = store_scenarios[0]
+    began = time.perf_counter()
+    for start in range(0, len(world.channels), 100):
+        batch = world.channels[start : start + 100]
+        ids = await asyncio.gather(*(scenario.send(g, c) for g, c in batch))
+        for interaction_id in ids:
+            await fake.wait_for_callback(interaction_id, within=REPLY_WITHIN)
+    await settle(fake)
+    out.memory[f"bot after {len(world.channels):,} channels active ({scenario.name})"] = proc.rss_kib()
+    out.notes.append(f"1,000 channels activated with {scenario.name} in {time.perf_counter() - began:.1f} s")
+
+
+async def main_async(args: argparse.Namespace) -> Results:
+    sizes = sorted(int(s) for s in args.sizes.split(","))
+    out = Results()
+    with tempfile.TemporaryDirectory(prefix="wire-bench-") as tmp:
+        workdir = Path(tmp)
+        world = World.build()
+        fake = world.fake
+        await fake.start()
+        try:
+            director = world.director(world.channels[0][0])
+            player = world.player(world.channels[0][0])
+            # One database per size, grown in one template: first the 1,000 channels the bot knows, then
+            # filler channels it never sees (so even "10 stored" lets the 1- and 10-channel runs play).
+            template = workdir / "template.db"
+            template_url = f"sqlite+aiosqlite:///{template}"
+            known = world.keys()
+            seeded: list[ChannelKey] = []
+            databases: dict[int, str] = {}
+            for size in sizes:
+                wanted = known[: min(size, len(known))] + filler_keys(max(0, size - len(known)))
+                new = wanted[len(seeded) :]
+                out.seed_seconds[size] = await seed(template_url, new, director.user.id, player.user.id)
+                seeded = wanted
+                copy_database(template, workdir / f"store-{size}.db")
+                databases[size] = f"sqlite+aiosqlite:///{workdir / f'store-{size}.db'}"
+            await run_floor(world, workdir, args.seconds, out)
+            for size in sizes:
+                await run_bot(
+                    world, databases[size], size, workdir, args.seconds, out, full=size == sizes[-1]
+                )
+        finally:
+            await fake.stop()
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ report
+
+
+def _ratio(value: float, floor: float) -> str:
+    if floor != floor or value != value or floor == 0:  # NaN
+        return "–"
+    return f"{value / floor:.1f}×"
+
+
+def report(out: Results) -> str:
+    lines: list[str] = []
+    floor_sample = out.floor
+    lines.append(
+        "| Scenario | Mode | n | p50 ms | p99 ms | /s | CPU ms each "
+        "| p50 ÷ floor | p99 ÷ floor | /s ÷ floor | CPU ÷ floor |"
+    )
+    lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for mode, sample in floor_sample.items():
+        lines.append(
+            f"| floor (bare discord.py) | {mode} | {sample.count:,} | {sample.p(50):.2f} "
+            f"| {sample.p(99):.2f} | {sample.rate:,.0f} | {sample.cpu_ms_each:.2f} "
+            "| 1.0× | 1.0× | 1.0× | 1.0× |"
+        )
+    for row in out.rows:
+        if row.sample is None:
+            lines.append(f"| {row.scenario} | | | | | | | | | | {row.note} |")
+            continue
+        s, f = row.sample, row.floor
+        nan = float("nan")
+        fp50, fp99 = (f.p(50), f.p(99)) if f else (nan, nan)
+        frate, fcpu = (f.rate, f.cpu_ms_each) if f else (nan, nan)
+        refused = f" ({len(s.refused)} refused)" if s.refused else ""
+        lines.append(
+            f"| {row.scenario} | {row.mode} | {s.count:,}{refused} | {s.p(50):.2f} | {s.p(99):.2f} "
+            f"| {s.rate:,.0f} | {s.cpu_ms_each:.2f} | {_ratio(s.p(50), fp50)} | {_ratio(s.p(99), fp99)} "
+            f"| {_ratio(s.rate, frate)} | {_ratio(s.cpu_ms_each, fcpu)} |"
+        )
+    lines.append("")
+    lines.append("Growth with stored encounters:")
+    lines.append("")
+    lines.append("| Stored encounters | Scenario | Mode | n | p50 ms | p99 ms | /s | CPU ms each |")
+    lines.append("|---:|---|---|---:|---:|---:|---:|---:|")
+    for size, name, samples in sorted(out.growth, key=lambda g: (g[1], g[0])):
+        for mode, s in samples.items():
+            if mode in ("1 in flight", "10 in flight"):
+                lines.append(
+                    f"| {size:,} | {name} | {mode} | {s.count:,} | {s.p(50):.2f} | {s.p(99):.2f} "
+                    f"| {s.rate:,.0f} | {s.cpu_ms_each:.2f} |"
+                )
+    lines.append("")
+    lines.append("Memory (resident, VmRSS):")
+    lines.append("")
+    for name, kib in out.floor_rss_kib.items():
+        lines.append(f"- floor, {name}: {kib / 1024:.1f} MiB")
+    for name, kib in out.memory.items():
+        lines.append(f"- {name}: {kib / 1024:.1f} MiB")
+    lines.append("")
+    lines.append("Start-up (seconds from spawn):")
+    lines.append("")
+    for name, value in out.floor_start.items():
+        lines.append(f"- floor, {name}: {value:.2f}")
+    for name, value in out.start.items():
+        lines.append(f"- bot, {name}: {value:.2f}")
+    for size, value in out.seed_seconds.items():
+        lines.append(f"- (seeding the store up to {size:,} encounters took {value:.1f} s)")
+    lines.extend(f"- {note}" for note in out.notes)
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="short runs, 10 and 1,000 stored encounters")
+    parser.add_argument("--sizes", default=None, help="stored encounters, comma-separated (default 10,10000)")
+    parser.add_argument("--seconds", type=float, default=None, help="seconds per closed-loop run")
+    args = parser.parse_args()
+    if args.sizes is None:
+        args.sizes = "10,1000" if args.quick else "10,10000"
+    if args.seconds is None:
+        args.seconds = 2.0 if args.quick else 8.0
+    results = asyncio.run(main_async(args))
+    print(report(results))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,120 @@
+"""Running bot processes against the fake Discord: for the benchmark (bench/wire.py) and test_scale.py.
+
+`BotProcess.spawn(argv, env, workdir)` starts `python -m bot` (or the floor, `bench/floor_bot.py`) in its own
+working directory (so no `.env` is picked up), output to files; `rss_kib()` reads its resident memory from
+`/proc`; `kill()` is SIGKILL, `stop()` SIGTERM then a bounded wait. `bot_env(fake, workdir, ...)` is the
+environment pointing a process at the fake.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.wire.fake_discord import FakeDiscord
+
+REPO = Path(__file__).resolve().parents[2]
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GwIrE0.wire-harness-token_never-printed-0123456789"
+SETTINGS = (
+    "DISCORD_TOKEN",
+    "DATABASE_URL",
+    "LOG_LEVEL",
+    "DISCORD_API_BASE",
+    "DISCORD_GATEWAY_URL",
+    "SHARD_COUNT",
+    "SHARD_IDS",
+    "DEV_GUILD_ID",
+)
+BOT_ARGV = (sys.executable, "-m", "bot")
+FLOOR_ARGV = (sys.executable, str(REPO / "bench" / "floor_bot.py"))
+
+
+def bot_env(fake: FakeDiscord, database_url: str, **values: str) -> dict[str, str]:
+    """The environment for a bot (or floor) process talking to `fake`; `values` add or override settings."""
+    env = {k: v for k, v in os.environ.items() if k not in SETTINGS}
+    env.update(
+        PYTHONPATH=str(REPO),
+        PYTHONUNBUFFERED="1",
+        DISCORD_TOKEN=TOKEN,
+        DISCORD_API_BASE=fake.api_base,
+        DISCORD_GATEWAY_URL=fake.gateway_url,
+        DATABASE_URL=database_url,
+        LOG_LEVEL="WARNING",
+    )
+    env.update(values)
+    return env
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of process `pid` in KiB (`VmRSS` in /proc/<pid>/status)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+@dataclass
+class BotProcess:
+    """One child process and its output files."""
+
+    process: asyncio.subprocess.Process
+    stdout: Path
+    stderr: Path
+    started_at: float  # loop.time() just before the spawn
+
+    @classmethod
+    async def spawn(cls, argv: tuple[str, ...], env: dict[str, str], workdir: Path) -> BotProcess:
+        os.makedirs(workdir, exist_ok=True)
+        stdout, stderr = workdir / "stdout.txt", workdir / "stderr.txt"
+        started = asyncio.get_running_loop().time()
+        with stdout.open("ab") as out, stderr.open("ab") as err:
+            process = await asyncio.create_subprocess_exec(
+                *argv, cwd=workdir, env=env, stdout=out, stderr=err
+            )
+        return cls(process, stdout, stderr, started)
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    @property
+    def running(self) -> bool:
+        return self.process.returncode is None
+
+    def output(self) -> str:
+        return self.stdout.read_text(errors="replace") + self.stderr.read_text(errors="replace")
+
+    def rss_kib(self) -> int:
+        return rss_kib(self.pid)
+
+    async def kill(self) -> None:
+        """SIGKILL: no shutdown code runs (a crash, an OOM kill, a pulled plug of the process)."""
+        if self.running:
+            self.process.kill()
+        await self.process.wait()
+
+    async def stop(self, within: float = 10.0) -> int:
+        """SIGTERM, then SIGKILL if it has not exited `within` seconds; the exit code."""
+        if self.running:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                async with asyncio.timeout(within):
+                    await self.process.wait()
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+        code = self.process.returncode
+        assert code is not None
+        return code
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time process `pid` has used so far (/proc/<pid>/stat, in clock ticks)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rindex(")") + 2 :].split()
+    utime, stime = int(fields[11]), int(fields[12])
+    return (utime + stime) / os.sysconf("SC_CLK_TCK")
