@@ -1,26 +1,50 @@
-"""A roster hero's sheet: what a hero keeps between encounters.
+"""A roster hero's sheet: what a hero keeps between encounters, and the rules for changing it.
 
 Rules: draw-steel-basics.md "Characteristics", "Victories", "Experience", "Heroic Resources", "Respite";
-draw-steel-combat.txt "Stamina", "DAMAGE IMMUNITY", "DAMAGE WEAKNESS".
+draw-steel-combat.txt "Stamina", "Recoveries and Recovery Value", "DAMAGE IMMUNITY", "DAMAGE WEAKNESS".
 
 The store keeps a sheet as codec data in `Hero.data` (`bot.rules.codec.to_data` / `load(HeroSheet, data)`).
-Public API: `HeroSheet`, `new_sheet(...)`.
+
+Public API:
+- `HeroSheet`, `new_sheet(...)` (validated), `SheetEdit` + `edit_sheet(sheet, edit)`;
+- `read_immunity(text)` / `read_weakness(text)` ("fire 5, all 2"; "none" clears);
+- `award_sheet_victories(sheet, count)`, `sheet_respite(sheet)` (Victories -> XP, Stamina and Recoveries
+  back; a dead hero's Victories still convert, their Stamina does not come back);
+- `claim(sheet, owner_id, claimant_id, new_owner_id, director) -> (owner_id, sheet)`: who may take a hero.
+- Limits: `LEVEL_MIN`/`LEVEL_MAX` (1..10), `STAMINA_LIMIT`, `RECOVERIES_LIMIT`, `RESOURCE_NAME_MAX`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
+from bot.rules import resources, stamina
 from bot.rules.characteristics import Characteristics
-from bot.rules.damage import DamageModifiers
-from bot.rules.resources import Progress
+from bot.rules.damage import DamageModifier, DamageModifiers
+from bot.rules.errors import RuleError
+from bot.rules.resources import HeroicResource, Progress
 from bot.rules.stamina import Vitals
+
+LEVEL_MIN = 1
+LEVEL_MAX = 10
+STAMINA_LIMIT = 999
+RECOVERIES_LIMIT = 99
+RESOURCE_NAME_MAX = 32
+VICTORIES_LIMIT = 999
+
+
+class HeroError(RuleError):
+    """A change to a hero's sheet the rules refuse."""
 
 
 @dataclass(frozen=True, slots=True)
 class HeroSheet:
     """A hero's lasting numbers: Stamina and Recoveries (`vitals`), characteristics M/A/R/I/P, immunities and
-    weaknesses, Victories and XP, level, and the heroic resource's name and per-turn gain ("1d3", "2")."""
+    weaknesses, Victories and XP, level, and the heroic resource's name and per-turn gain ("1d3", "2").
+
+    `claimable`: a Director made this hero for nobody in particular (or holds it themselves), so any member
+    may `claim` it; a hero made by or for a player is not claimable (only a Director reassigns it)."""
 
     vitals: Vitals
     characteristics: Characteristics = field(default_factory=Characteristics)
@@ -29,6 +53,39 @@ class HeroSheet:
     level: int = 1
     resource_name: str = "heroic resource"
     resource_gain: str = "0"
+    claimable: bool = False
+
+
+def _check_stamina(value: int, what: str = "Stamina maximum") -> None:
+    if not 1 <= value <= STAMINA_LIMIT:
+        raise HeroError(f"{what} must be a number from 1 to {STAMINA_LIMIT}.")
+
+
+def _check_recoveries(value: int) -> None:
+    if not 0 <= value <= RECOVERIES_LIMIT:
+        raise HeroError(f"Recoveries must be a number from 0 to {RECOVERIES_LIMIT}.")
+
+
+def _check_level(value: int) -> None:
+    if not LEVEL_MIN <= value <= LEVEL_MAX:
+        raise HeroError(f"Level must be from {LEVEL_MIN} to {LEVEL_MAX}.")
+
+
+def _clean_resource_name(name: str) -> str:
+    clean = " ".join(name.split())
+    if not clean or len(clean) > RESOURCE_NAME_MAX or not clean.isprintable():
+        raise HeroError(
+            f"Name the heroic resource in 1 to {RESOURCE_NAME_MAX} plain characters, e.g. wrath or focus."
+        )
+    return clean
+
+
+def _clean_gain(gain: str) -> str:
+    clean = "".join(gain.split()).lower()
+    if not clean or len(clean) > 16:
+        raise HeroError("The per-turn gain must be a number like 2 or dice like 1d3.")
+    HeroicResource("check", gain=clean)  # raises ResourceError with the same one-line hint
+    return clean
 
 
 def new_sheet(
@@ -37,11 +94,145 @@ def new_sheet(
     characteristics: Characteristics | None = None,
     modifiers: DamageModifiers | None = None,
     level: int = 1,
+    resource_name: str = "heroic resource",
+    resource_gain: str = "0",
+    claimable: bool = False,
 ) -> HeroSheet:
-    """A fresh hero at full Stamina and Recoveries."""
+    """A fresh hero at full Stamina and Recoveries (limits checked, with a one-line hint)."""
+    _check_stamina(max_stamina)
+    _check_recoveries(recoveries)
+    _check_level(level)
     return HeroSheet(
         vitals=Vitals.fresh(max_stamina, recoveries, is_hero=True),
         characteristics=characteristics or Characteristics(),
         modifiers=modifiers or DamageModifiers(),
         level=level,
+        resource_name=_clean_resource_name(resource_name),
+        resource_gain=_clean_gain(resource_gain),
+        claimable=claimable,
     )
+
+
+_NONE_WORDS = frozenset({"none", "no", "-", "0"})
+
+
+def read_immunity(text: str) -> tuple[DamageModifier, ...]:
+    """Immunities as typed ("fire 5, all 2", "poison all"); "none" means no immunity."""
+    if text.strip().lower() in _NONE_WORDS:
+        return ()
+    return DamageModifiers.parse(text, "").immunities
+
+
+def read_weakness(text: str) -> tuple[DamageModifier, ...]:
+    """Weaknesses as typed ("fire 5"); "none" means no weakness."""
+    if text.strip().lower() in _NONE_WORDS:
+        return ()
+    return DamageModifiers.parse("", text).weaknesses
+
+
+@dataclass(frozen=True, slots=True)
+class SheetEdit:
+    """What `/hero edit` changes; None leaves a field as it is. `recoveries` is the maximum (Recoveries left
+    drop to it); `recoveries_left` and `current_stamina` set what the hero has now."""
+
+    max_stamina: int | None = None
+    current_stamina: int | None = None
+    recoveries: int | None = None
+    recoveries_left: int | None = None
+    characteristics: Characteristics | None = None
+    immunities: tuple[DamageModifier, ...] | None = None
+    weaknesses: tuple[DamageModifier, ...] | None = None
+    level: int | None = None
+    resource_name: str | None = None
+    resource_gain: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return all(getattr(self, f.name) is None for f in dataclasses.fields(self))
+
+
+def edit_sheet(sheet: HeroSheet, edit: SheetEdit) -> HeroSheet:
+    """Apply `edit` to `sheet`. A lower Stamina maximum caps current Stamina ("Stamina"); current Stamina may
+    be set from the negative winded value (dying) up to the maximum."""
+    if edit.empty:
+        raise HeroError(
+            "Give at least one field to change, e.g. stamina:30 or characteristics:M2 A1 R0 I-1 P1."
+        )
+    vitals = sheet.vitals
+    if edit.max_stamina is not None:
+        _check_stamina(edit.max_stamina)
+        vitals = stamina.set_max_stamina(vitals, edit.max_stamina)
+    if edit.current_stamina is not None:
+        low = -vitals.winded_value
+        if not low <= edit.current_stamina <= vitals.max_stamina:
+            raise HeroError(f"Current Stamina must be from {low} to {vitals.max_stamina}.")
+        vitals = dataclasses.replace(vitals, stamina=edit.current_stamina)
+    if edit.recoveries is not None:
+        _check_recoveries(edit.recoveries)
+        vitals = dataclasses.replace(
+            vitals, max_recoveries=edit.recoveries, recoveries=min(vitals.recoveries, edit.recoveries)
+        )
+    if edit.recoveries_left is not None:
+        if not 0 <= edit.recoveries_left <= vitals.max_recoveries:
+            raise HeroError(f"Recoveries left must be from 0 to {vitals.max_recoveries}.")
+        vitals = dataclasses.replace(vitals, recoveries=edit.recoveries_left)
+    if edit.level is not None:
+        _check_level(edit.level)
+    modifiers = DamageModifiers(
+        edit.immunities if edit.immunities is not None else sheet.modifiers.immunities,
+        edit.weaknesses if edit.weaknesses is not None else sheet.modifiers.weaknesses,
+    )
+    return dataclasses.replace(
+        sheet,
+        vitals=vitals,
+        characteristics=edit.characteristics or sheet.characteristics,
+        modifiers=modifiers,
+        level=edit.level if edit.level is not None else sheet.level,
+        resource_name=_clean_resource_name(edit.resource_name)
+        if edit.resource_name is not None
+        else sheet.resource_name,
+        resource_gain=_clean_gain(edit.resource_gain)
+        if edit.resource_gain is not None
+        else sheet.resource_gain,
+    )
+
+
+def award_sheet_victories(sheet: HeroSheet, count: int) -> HeroSheet:
+    """The Director awards Victories ("Victories"), at most `VICTORIES_LIMIT` in all."""
+    progress = resources.award_victories(sheet.progress, count)
+    if progress.victories > VICTORIES_LIMIT:
+        raise HeroError(f"A hero can hold at most {VICTORIES_LIMIT} Victories: award fewer.")
+    return dataclasses.replace(sheet, progress=progress)
+
+
+def sheet_respite(sheet: HeroSheet) -> HeroSheet:
+    """Finish a respite ("Respite"): Victories convert to XP; Stamina and Recoveries are regained (a dead
+    hero's Victories still convert, but a respite doesn't bring them back)."""
+    if sheet.vitals.dead:
+        return dataclasses.replace(sheet, progress=Progress(0, sheet.progress.xp + sheet.progress.victories))
+    progress, vitals = resources.respite(sheet.progress, sheet.vitals)
+    return dataclasses.replace(sheet, progress=progress, vitals=vitals)
+
+
+def claim(
+    sheet: HeroSheet, owner_id: int, claimant_id: int, new_owner_id: int | None, director: bool
+) -> tuple[int, HeroSheet]:
+    """Who may take over a hero, and who holds it after.
+
+    - A player may claim only a `claimable` hero (a Director made it for nobody, or holds it), for
+      themselves; it is theirs from then on (no longer claimable).
+    - A Director may hand any hero to any member (`new_owner_id`), or take it back: a hero a Director holds
+      is claimable again.
+    Returns the new owner's id and the new sheet."""
+    target = new_owner_id if new_owner_id is not None else claimant_id
+    if not director:
+        if target != claimant_id:
+            raise HeroError("Only the Director can give a hero to someone else: claim it for yourself.")
+        if owner_id == claimant_id and not sheet.claimable:
+            raise HeroError("That hero is already yours.")
+        if not sheet.claimable:
+            raise HeroError("That hero belongs to another player: ask the Director to reassign it.")
+        return claimant_id, dataclasses.replace(sheet, claimable=False)
+    if target == owner_id and sheet.claimable == (target == claimant_id):
+        raise HeroError("That hero is already held by that member.")
+    return target, dataclasses.replace(sheet, claimable=target == claimant_id)
