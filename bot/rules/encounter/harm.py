@@ -1,0 +1,463 @@
+"""Harm and help on the encounter aggregate: damage, healing, temporary Stamina, a Director's Stamina
+correction, Catch Breath, strikes, conditions, saving throws and Malice.
+
+Every function is pure over `Encounter` (returns a new one, or raises a `RuleError` and changes nothing) and
+keeps the turn engine's entry flags in step with Stamina: a creature that dies gets `dead`, one knocked out
+`unconscious`, a minion squad whose minions all died `dead` (`bot.rules.turns.set_flags`); healing or a
+correction that brings one back clears them.
+
+Rules (texts in ../shared/rules/):
+- draw-steel-combat.txt "Damage", "DAMAGE IMMUNITY", "DAMAGE WEAKNESS", "Temporary Stamina", "Stamina",
+  "Winded", "Dying and Death", "Knocking Creatures Out" — through `bot.rules.creature.take_damage` /
+  `bot.rules.damage.apply_damage` (the one pipeline) and `bot.rules.stamina`.
+- draw-steel-combat.txt "Catch Breath", draw-steel-basics.md "Recoveries" — `bot.rules.stamina.catch_breath`.
+- draw-steel-basics.md "Power Rolls" (one roll, each target its own edges and banes: `PowerRoll.with_target`),
+  "Natural Roll" (a critical on a main action); draw-steel-turn-order.txt "Determine Surprise" (an ability
+  roll against a surprised creature gains an edge) and the conditions' edges and banes — through
+  `bot.rules.turns.power_roll_modifiers`.
+- Surges (Heroes ch. 7 as the project brief gives them): each surge spent adds the striker's highest
+  characteristic to ONE target's damage (`bot.rules.damage.surge_damage`); a strike spends them on its first
+  target that takes damage.
+- Minions (Monsters, "Minions"; `bot.rules.squads`): damage to one minion goes to the squad's pool and can
+  kill several; when one strike hits several minions of the same squad, each counts at most its own Stamina
+  and only those hit die (the squads module's area rule); minions never regain Stamina nor gain temporary
+  Stamina.
+- Conditions and saving throws — `bot.rules.turns.add_condition`, `remove_condition`, `roll_save` (d10, 6 or
+  higher).
+- Malice (Monsters, "Malice"; `bot.rules.resources.spend_malice`); gaining Malice outside the start of a round
+  (a Director's adjustment, a feature) is `gain_malice` here.
+
+Public API: `Hit`, `StrikeTarget`, `StrikeResult`, `Healing`, `SaveResult`, `target`, `damage`, `heal`,
+`give_temporary`, `set_stamina`, `catch_breath`, `strike`, `add_condition`, `remove_condition`, `save`,
+`gain_malice`, `spend_malice`, `HarmError`; limits `STRIKE_TARGETS_MAX`, `AMOUNT_MAX`, `MALICE_MAX`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.rules import stamina as st
+from bot.rules.conditions import Condition, ConditionInstance, Duration
+from bot.rules.creature import Creature, take_damage
+from bot.rules.damage import DAMAGE_MAX, DamageType, Step, TieredDamage, surge_damage
+from bot.rules.dice import Dice
+from bot.rules.encounter.model import Encounter, UnknownCreature, fold
+from bot.rules.errors import RuleError
+from bot.rules.power import PowerRoll
+from bot.rules.resources import Malice
+from bot.rules.resources import spend_malice as _spend_malice
+from bot.rules.squads import Squad, damage_squad, refuse_healing
+from bot.rules.stamina import Vitals
+from bot.rules.turns import (
+    Phase,
+    power_roll_modifiers,
+    roll_save,
+    set_flags,
+)
+from bot.rules.turns import add_condition as _add_condition
+from bot.rules.turns import remove_condition as _remove_condition
+from bot.rules.turns.events import ConditionAdded, SaveRolled
+
+STRIKE_TARGETS_MAX = 10
+"""Most targets one strike names (a reply stays readable)."""
+AMOUNT_MAX = DAMAGE_MAX
+"""Largest amount of damage, healing or Stamina one command gives."""
+MALICE_MAX = 999
+"""Most Malice the Director can hold (a bound, not a rule)."""
+
+
+class HarmError(RuleError):
+    """A damage, healing, strike or Malice request the rules refuse."""
+
+
+# --- results ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """What one creature took: the incoming damage, what got through, each step, and the creature's vitals
+    (or, for a minion, its squad) before and after; `killed` every creature that died of it."""
+
+    target: str
+    incoming: int
+    dealt: int
+    dtype: DamageType
+    steps: tuple[Step, ...]
+    before: Vitals | None = None
+    after: Vitals | None = None
+    squad_before: Squad | None = None
+    squad_after: Squad | None = None
+    killed: tuple[str, ...] = ()
+
+    @property
+    def knocked_out(self) -> bool:
+        return (
+            self.after is not None
+            and self.after.knocked_out
+            and not (self.before is not None and self.before.knocked_out)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeTarget:
+    """One target of a strike: its own roll (the same dice with its edges and banes), its tier, the damage
+    the tier gives (plus surges), and the hit (None when the strike deals no damage)."""
+
+    target: str
+    roll: PowerRoll
+    edges: int
+    banes: int
+    amount: int = 0
+    surge_bonus: int = 0
+    hit: Hit | None = None
+
+    @property
+    def tier(self) -> int:
+        return self.roll.tier
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeResult:
+    """A strike: the attacker, the roll as made (the command's edges and banes), each target, surges spent."""
+
+    attacker: str
+    roll: PowerRoll
+    targets: tuple[StrikeTarget, ...]
+    damage: TieredDamage | None
+    surges: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Healing:
+    """A Stamina change that isn't damage: the creature and its vitals before and after."""
+
+    target: str
+    before: Vitals
+    after: Vitals
+
+
+@dataclass(frozen=True, slots=True)
+class SaveResult:
+    """A saving throw: the creature, the condition's label, the d10 and whether the condition ended."""
+
+    target: str
+    label: str
+    roll: int
+    success: bool
+
+
+# --- lookups and flags -----------------------------------------------------------------------------------
+def target(encounter: Encounter, name: str) -> Creature:
+    """The creature named `name` (case-insensitive); a minion squad's name means its first living minion."""
+    try:
+        return encounter.find(name)
+    except UnknownCreature:
+        key = fold(name)
+        squad = next((s for s in encounter.squads if fold(s.id) == key), None)
+        if squad is None:
+            raise
+        if not squad.alive:
+            raise HarmError(f"Every minion of {squad.id} is dead already.") from None
+        return encounter.creature(squad.alive[0])
+
+
+def _living_minion(encounter: Encounter, creature: Creature) -> Squad:
+    assert creature.squad_id is not None
+    squad = encounter.squad(creature.squad_id)
+    if squad is None:  # pragma: no cover - the roster keeps squads and minions together
+        raise HarmError(f"{creature.id}'s squad is missing: remove and add the squad again.")
+    if creature.id not in squad.alive:
+        raise HarmError(f"{creature.id} is dead already: pick a living creature.")
+    return squad
+
+
+def _sync(encounter: Encounter, creature_id: str) -> Encounter:
+    """Keep the turn entry's dead / unconscious flags in step with the creature (or its squad)."""
+    if encounter.turns.phase is Phase.ENDED:
+        return encounter
+    creature = encounter.creature(creature_id)
+    entry = encounter.entry_of(creature_id)
+    if creature.squad_id is not None:
+        squad = encounter.squad(creature.squad_id)
+        dead = squad is not None and squad.defeated
+        unconscious = False
+    elif entry.id == creature_id:
+        dead, unconscious = creature.vitals.dead, creature.vitals.knocked_out
+    else:  # pragma: no cover - only minions share an entry
+        return encounter
+    if entry.dead == dead and entry.unconscious == unconscious:
+        return encounter
+    return encounter.with_turns(
+        set_flags(encounter.turns, entry.id, dead=dead, unconscious=unconscious).state
+    )
+
+
+def _check_amount(amount: int, what: str) -> None:
+    if amount < 0:
+        raise HarmError(f"The {what} can't be negative: type a number from 0 to {AMOUNT_MAX}.")
+    if amount > AMOUNT_MAX:
+        raise HarmError(f"The {what} can be at most {AMOUNT_MAX}: type a smaller number.")
+
+
+# --- damage and healing ----------------------------------------------------------------------------------
+def _damage(
+    encounter: Encounter, creature: Creature, amount: int, dtype: DamageType, area: bool
+) -> tuple[Encounter, Hit]:
+    if creature.squad_id is not None:
+        squad = _living_minion(encounter, creature)
+        record = damage_squad(
+            squad, amount, [creature.id], area=area, dtype=dtype, modifiers=creature.modifiers
+        )
+        updated = _sync(encounter.with_squad(record.after), creature.id)
+        hit = Hit(
+            creature.id,
+            amount,
+            record.dealt,
+            dtype,
+            record.steps,
+            squad_before=record.before,
+            squad_after=record.after,
+            killed=record.killed,
+        )
+        return updated, hit
+    if creature.vitals.dead:
+        raise HarmError(f"{creature.id} is dead already: pick a living creature.")
+    changed, taken = take_damage(creature, amount, dtype)
+    updated = _sync(encounter.with_creature(changed), creature.id)
+    killed = (creature.id,) if taken.killed else ()
+    hit = Hit(creature.id, amount, taken.dealt, dtype, taken.steps, taken.before, taken.after, killed=killed)
+    return updated, hit
+
+
+def damage(
+    encounter: Encounter, name: str, amount: int, dtype: DamageType = DamageType.UNTYPED
+) -> tuple[Encounter, Hit]:
+    """Deal `amount` damage of `dtype` to one creature (weakness, immunity, temporary Stamina, then Stamina;
+    a minion's damage goes to its squad's pool and may kill several minions)."""
+    _check_amount(amount, "damage")
+    return _damage(encounter, target(encounter, name), amount, dtype, area=False)
+
+
+def _not_minion(encounter: Encounter, creature: Creature) -> None:
+    if creature.squad_id is not None:
+        squad = encounter.squad(creature.squad_id)
+        assert squad is not None
+        refuse_healing(squad)
+
+
+def _change_vitals(encounter: Encounter, creature: Creature, after: Vitals) -> tuple[Encounter, Healing]:
+    updated = _sync(encounter.with_creature(dataclasses.replace(creature, vitals=after)), creature.id)
+    return updated, Healing(creature.id, creature.vitals, after)
+
+
+def heal(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, Healing]:
+    """Regain `amount` Stamina, never above the maximum (`bot.rules.stamina.heal`); minions can't."""
+    _check_amount(amount, "Stamina to regain")
+    creature = target(encounter, name)
+    _not_minion(encounter, creature)
+    return _change_vitals(encounter, creature, st.heal(creature.vitals, amount))
+
+
+def give_temporary(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, Healing]:
+    """Gain temporary Stamina: the greater of old and new, never the sum
+    (`bot.rules.stamina.gain_temporary`)."""
+    _check_amount(amount, "temporary Stamina")
+    creature = target(encounter, name)
+    _not_minion(encounter, creature)
+    if creature.vitals.dead:
+        raise HarmError(f"{creature.id} is dead: a dead creature can't gain temporary Stamina.")
+    return _change_vitals(encounter, creature, st.gain_temporary(creature.vitals, amount))
+
+
+def set_stamina(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, Healing]:
+    """The Director's correction: set a creature's Stamina to `amount` (0 to its maximum).
+
+    Not a rule but a fix for a mistake at the table: it clears `slain`, and a creature set above 0 is no
+    longer knocked out, so setting a dead creature's Stamina brings it back. Minions' Stamina is their squad's
+    pool: damage them instead.
+    """
+    creature = target(encounter, name)
+    if creature.squad_id is not None:
+        raise HarmError(
+            f"{creature.id} is a minion: its squad shares one Stamina pool, so use /stamina damage instead."
+        )
+    vitals = creature.vitals
+    if amount < 0:
+        raise HarmError(f"Stamina to set can't be negative: type a number from 0 to {vitals.max_stamina}.")
+    if amount > vitals.max_stamina:
+        raise HarmError(
+            f"{creature.id}'s Stamina maximum is {vitals.max_stamina}: type a number from 0 to "
+            f"{vitals.max_stamina}."
+        )
+    after = dataclasses.replace(
+        vitals, stamina=amount, slain=False, knocked_out=vitals.knocked_out and amount <= 0
+    )
+    return _change_vitals(encounter, creature, after)
+
+
+def catch_breath(encounter: Encounter, name: str) -> tuple[Encounter, Healing]:
+    """Catch Breath: a hero spends a Recovery to regain their recovery value
+    (`bot.rules.stamina.catch_breath`: not while dying, not for Director creatures, nor without
+    Recoveries)."""
+    creature = target(encounter, name)
+    if creature.vitals.dead:
+        raise HarmError(f"{creature.id} is dead: a dead hero can't Catch Breath.")
+    return _change_vitals(encounter, creature, st.catch_breath(creature.vitals))
+
+
+# --- strikes ---------------------------------------------------------------------------------------------
+def _strike_targets(encounter: Encounter, names: Sequence[str]) -> tuple[Creature, ...]:
+    cleaned = [" ".join(n.split()) for n in names if n.strip()]
+    if not cleaned:
+        raise HarmError("Name at least one target, e.g. targets: Goblin 1, Goblin 2.")
+    if len(cleaned) > STRIKE_TARGETS_MAX:
+        raise HarmError(f"A strike can name at most {STRIKE_TARGETS_MAX} targets: split it into several.")
+    creatures = tuple(target(encounter, n) for n in cleaned)
+    seen: set[str] = set()
+    for creature in creatures:
+        if creature.id in seen:
+            raise HarmError(f"{creature.id} is named twice: name each target once.")
+        seen.add(creature.id)
+        if creature.squad_id is not None:
+            _living_minion(encounter, creature)
+        elif creature.vitals.dead:
+            raise HarmError(f"{creature.id} is dead already: pick living targets.")
+    return creatures
+
+
+def strike(
+    encounter: Encounter,
+    roll: PowerRoll,
+    attacker: str,
+    targets: Sequence[str],
+    tiered: TieredDamage | None = None,
+    dtype: DamageType | None = None,
+    surges: int = 0,
+    *,
+    melee: bool = False,
+) -> tuple[Encounter, StrikeResult]:
+    """An ability roll against `targets` (draw-steel-basics.md "Power Rolls"): one `roll` (its edges and banes
+    are the ability's own), each target evaluated with its own extra edges and banes from the encounter
+    (surprised, conditions: `power_roll_modifiers`) and dealt its tier's damage, letters read from the
+    attacker's characteristics; `surges` are spent from the attacker's surges on the first target; `melee`
+    counts for the conditions that care (a melee strike against a prone target gains an edge)."""
+    striker = target(encounter, attacker)
+    if striker.squad_id is None and striker.vitals.dead:
+        raise HarmError(f"{striker.id} is dead and can't strike.")
+    creatures = _strike_targets(encounter, targets)
+    kind = dtype if dtype is not None else (tiered.dtype if tiered is not None else DamageType.UNTYPED)
+    if tiered is not None and dtype is not None and tiered.dtype not in (DamageType.UNTYPED, dtype):
+        raise HarmError(
+            f"The damage says {tiered.dtype.value} but the type says {dtype.value}: give the type once."
+        )
+    if surges:
+        if tiered is None:
+            raise HarmError("Surges add damage: give the damage too, e.g. damage: 3/6/9.")
+        have = encounter.surges.get(striker.id, 0)
+        if surges > have:
+            raise HarmError(f"{striker.id} has {have} surge(s): spend at most {have}.")
+    bonus = surge_damage(surges, striker.characteristics)
+    per_squad = Counter(c.squad_id for c in creatures if c.squad_id is not None)
+    ids = tuple(c.id for c in creatures)
+    results: list[StrikeTarget] = []
+    updated = encounter
+    for index, creature in enumerate(creatures):
+        edges, banes = power_roll_modifiers(
+            encounter.turns,
+            striker.id,
+            creature.id,
+            is_ability_roll=True,
+            is_strike=True,
+            is_melee=melee,
+            ability_targets=ids,
+        )
+        own = roll.with_target(roll.edges + edges, roll.banes + banes)
+        if tiered is None:
+            results.append(StrikeTarget(creature.id, own, own.edges, own.banes))
+            continue
+        extra = bonus if index == 0 else 0
+        amount = tiered.amount(own.tier, striker.characteristics) + extra
+        area = creature.squad_id is not None and per_squad[creature.squad_id] > 1
+        updated, hit = _damage(updated, updated.creature(creature.id), amount, kind, area)
+        results.append(StrikeTarget(creature.id, own, own.edges, own.banes, amount, extra, hit))
+    if surges:
+        left = encounter.surges.get(striker.id, 0) - surges
+        rest = {k: v for k, v in updated.surges.items() if k != striker.id}
+        updated = dataclasses.replace(updated, surges={**rest, striker.id: left} if left else rest)
+    return updated, StrikeResult(striker.id, roll, tuple(results), tiered, surges)
+
+
+# --- conditions and saves --------------------------------------------------------------------------------
+def add_condition(
+    encounter: Encounter,
+    name: str,
+    condition: Condition,
+    duration: Duration,
+    *,
+    custom_text: str = "",
+    source: str | None = None,
+) -> tuple[Encounter, ConditionInstance | None]:
+    """Impose a condition (no stacking; `bot.rules.turns.add_condition`); returns the instance now in force,
+    or None when an existing one already covers it. A `source` is looked up as a creature of the encounter."""
+    creature = target(encounter, name)
+    source_id = target(encounter, source).id if source is not None else None
+    transition = _add_condition(
+        encounter.turns, creature.id, condition, duration, source_id=source_id, custom_text=custom_text
+    )
+    added = next((e.instance for e in transition.events if isinstance(e, ConditionAdded)), None)
+    return encounter.with_turns(transition.state), added
+
+
+def remove_condition(
+    encounter: Encounter, name: str, condition: Condition, custom_text: str = ""
+) -> tuple[Encounter, str]:
+    """End a condition now (`bot.rules.turns.remove_condition`); returns the creature id."""
+    creature = target(encounter, name)
+    transition = _remove_condition(encounter.turns, creature.id, condition, custom_text.strip())
+    return encounter.with_turns(transition.state), creature.id
+
+
+def save(
+    encounter: Encounter,
+    dice: Dice,
+    name: str,
+    condition: Condition | None = None,
+    custom_text: str = "",
+) -> tuple[Encounter, SaveResult]:
+    """A saving throw (d10, 6 or higher ends it; `bot.rules.turns.roll_save`) against one of the creature's
+    "save ends" conditions: the one named, or the only one it has."""
+    creature = target(encounter, name)
+    saves = [c for c in encounter.turns.conditions_of(creature.id) if c.duration is Duration.SAVE]
+    if condition is None:
+        if not saves:
+            raise HarmError(f"{creature.id} has no condition a save ends: nothing to save against.")
+        if len(saves) > 1:
+            labels = ", ".join(c.label for c in saves)
+            raise HarmError(f"{creature.id} can save against {labels}: pick the condition.")
+        chosen = saves[0]
+        condition, custom_text = chosen.condition, chosen.custom_text
+    transition = roll_save(encounter.turns, dice, creature.id, condition, custom_text.strip())
+    rolled = next(e for e in transition.events if isinstance(e, SaveRolled))
+    label = rolled.custom_text if rolled.condition is Condition.CUSTOM else rolled.condition.value
+    result = SaveResult(creature.id, label, rolled.roll, rolled.success)
+    return encounter.with_turns(transition.state), result
+
+
+# --- Malice ----------------------------------------------------------------------------------------------
+def gain_malice(encounter: Encounter, amount: int) -> Encounter:
+    """The Director gains Malice (a feature, or a correction), at most `MALICE_MAX` in all."""
+    if amount < 1:
+        raise HarmError("Gain at least 1 Malice: type a positive number.")
+    if encounter.malice.value + amount > MALICE_MAX:
+        raise HarmError(
+            f"Malice can be at most {MALICE_MAX}: gain {MALICE_MAX - encounter.malice.value} at most."
+        )
+    return dataclasses.replace(encounter, malice=Malice(encounter.malice.value + amount))
+
+
+def spend_malice(encounter: Encounter, amount: int) -> Encounter:
+    """The Director spends Malice (`bot.rules.resources.spend_malice`: never below 0)."""
+    if amount < 1:
+        raise HarmError("Spend at least 1 Malice: type a positive number.")
+    return dataclasses.replace(encounter, malice=_spend_malice(encounter.malice, amount))
