@@ -1,0 +1,95 @@
+"""Creature-name autocomplete every cog shares.
+
+- `creatures(interaction, current)`: the creatures of this channel's encounter whose names contain what was
+  typed (living first, in the encounter's order), at most 25 (Discord's limit).
+- `targets(interaction, current)`: the same for a comma-separated list ("Goblin 1, Gob…"): the names already
+  typed are kept and the last one is completed; names already in the list are not offered again.
+- `creature_names(encounter, current)` / `target_choices(encounter, current)`: the pure parts, for tests and
+  for cogs that already hold an encounter.
+
+Reads the channel through `Store.view` (one cheap read, no lock, nothing written). An autocomplete callback
+must never fail: with no encounter, no guild or an unreadable state it offers nothing.
+
+Use: `@app_commands.autocomplete(target=bot.autocomplete.creatures)` on a command of a cog.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.play import channel_key, encounter_of
+from bot.rules.encounter import Encounter, fold
+
+CHOICES_MAX = 25
+"""Discord shows at most 25 choices."""
+VALUE_MAX = 100
+"""A choice's name and value are at most 100 characters."""
+
+log = logging.getLogger("bot.autocomplete")
+
+
+def _alive(encounter: Encounter, creature_id: str) -> bool:
+    creature = encounter.creature(creature_id)
+    if creature.squad_id is not None:
+        squad = encounter.squad(creature.squad_id)
+        return squad is not None and creature_id in squad.alive
+    return not creature.vitals.dead
+
+
+def creature_names(encounter: Encounter, current: str, exclude: frozenset[str] = frozenset()) -> list[str]:
+    """Names containing `current` (ignoring case), living creatures first; names in `exclude` (folded) left
+    out."""
+    key = fold(current)
+    found = [c.id for c in encounter.creatures if key in fold(c.id) and fold(c.id) not in exclude]
+    living = [n for n in found if _alive(encounter, n)]
+    dead = [n for n in found if n not in living]
+    return living + dead
+
+
+def name_choices(encounter: Encounter, current: str) -> list[app_commands.Choice[str]]:
+    """Up to 25 choices for one creature name."""
+    return [app_commands.Choice(name=n, value=n) for n in creature_names(encounter, current)[:CHOICES_MAX]]
+
+
+def target_choices(encounter: Encounter, current: str) -> list[app_commands.Choice[str]]:
+    """Up to 25 choices completing the last name of a comma-separated list."""
+    *done, typing = current.split(",")
+    kept = [" ".join(part.split()) for part in done if part.strip()]
+    prefix = ", ".join(kept) + (", " if kept else "")
+    exclude = frozenset(fold(n) for n in kept)
+    out: list[app_commands.Choice[str]] = []
+    for name in creature_names(encounter, typing, exclude):
+        value = prefix + name
+        if len(value) > VALUE_MAX:
+            continue
+        out.append(app_commands.Choice(name=value, value=value))
+        if len(out) == CHOICES_MAX:
+            break
+    return out
+
+
+async def _encounter(interaction: discord.Interaction[Any]) -> Encounter | None:
+    try:
+        table = await interaction.client.store.view(channel_key(interaction))
+        if table.encounter is None or not table.encounter.active:
+            return None
+        return encounter_of(table)
+    except Exception:  # an autocomplete offers nothing rather than failing
+        log.debug("no encounter to complete from", exc_info=True)
+        return None
+
+
+async def creatures(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete one creature name from this channel's encounter."""
+    encounter = await _encounter(interaction)
+    return [] if encounter is None else name_choices(encounter, current)
+
+
+async def targets(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete a comma-separated list of creature names from this channel's encounter."""
+    encounter = await _encounter(interaction)
+    return [] if encounter is None else target_choices(encounter, current)
