@@ -38,13 +38,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.rules import codec  # noqa: E402
-from bot.rules.dice import FixedDice  # noqa: E402
-from bot.rules.encounter import Encounter, NewCreatures, add_creatures, new_encounter_state  # noqa: E402
-from bot.rules.turns import Controller, choose_first, determine_first, next_round  # noqa: E402
-from bot.store import Change, ChannelKey, Store, Table  # noqa: E402
+from bot.store import ChannelKey  # noqa: E402
 from tests.wire.fake_discord import EPHEMERAL, FakeChannel, FakeDiscord, FakeGuild, FakeMember  # noqa: E402
-from tests.wire.harness import BOT_ARGV, FLOOR_ARGV, BotProcess, bot_env, cpu_seconds  # noqa: E402
+from tests.wire.harness import (  # noqa: E402
+    BOT_ARGV,
+    FLOOR_ARGV,
+    BotProcess,
+    bot_env,
+    cpu_seconds,
+    seed_encounters,
+)
 
 Json = dict[str, Any]
 IN_FLIGHT = (1, 10, 100)
@@ -53,48 +56,10 @@ START_WITHIN = 60.0
 GUILDS = 10
 CHANNELS_PER_GUILD = 100  # 1,000 channels the bot knows: the "active" ones of part 2
 FILLER_GUILD = 4_000_000_000_000_000  # stored encounters in channels the bot never sees
-HERO_NAMES = ("Ash", "Brim", "Cass", "Dara")
-GOBLINS = 8
-GOBLIN_STAMINA = 1_000_000  # a strike never kills one, so every run measures the same work
 APOLOGY_HINTS = ("went wrong", "unexpected")
 
 
 # ----------------------------------------------------------------------------------------------- seeding
-
-
-def encounter_state(director_id: int, player_id: int) -> Json:
-    """12 creatures (4 heroes of `player_id`, 8 goblins), first side chosen, round 1 started."""
-    encounter: Encounter = new_encounter_state()
-    for name in HERO_NAMES:
-        encounter, _ = add_creatures(
-            encounter, NewCreatures(name, 30, "heroes", is_hero=True, owner_id=player_id, recoveries=8)
-        )
-    encounter, _ = add_creatures(encounter, NewCreatures("Goblin", GOBLIN_STAMINA, "director", count=GOBLINS))
-    turns = determine_first(encounter.turns, FixedDice([10])).state
-    turns = choose_first(turns, "heroes", Controller.PLAYERS).state
-    turns = next_round(turns).state
-    return codec.to_data(encounter.with_turns(turns))  # type: ignore[no-any-return]
-
-
-async def seed(url: str, keys: list[ChannelKey], director_id: int, player_id: int) -> float:
-    """One active 12-creature encounter in each channel of `keys`; returns the seconds it took."""
-    began = time.perf_counter()
-    state = encounter_state(director_id, player_id)
-    store = await Store.open(url, migrate=True)
-    try:
-        for start in range(0, len(keys), 100):
-
-            async def one(key: ChannelKey) -> None:
-                def change(table: Table) -> Change[None]:
-                    table.begin_encounter("Bench ambush", director_id, codec_copy(state))
-                    return Change("Encounter started", None)
-
-                await store.mutate(key, director_id, "encounter.start", change)
-
-            await asyncio.gather(*(one(k) for k in keys[start : start + 100]))
-    finally:
-        await store.close()
-    return time.perf_counter() - began
 
 
 def copy_database(source: Path, target: Path) -> None:
@@ -103,14 +68,6 @@ def copy_database(source: Path, target: Path) -> None:
         path = Path(f"{source}{suffix}")
         if path.exists():
             shutil.copy(path, Path(f"{target}{suffix}"))
-
-
-def codec_copy(data: Any) -> Any:
-    if isinstance(data, dict):
-        return {k: codec_copy(v) for k, v in data.items()}
-    if isinstance(data, list):
-        return [codec_copy(v) for v in data]
-    return data
 
 
 # ------------------------------------------------------------------------------------------- the world
@@ -497,7 +454,9 @@ async def main_async(args: argparse.Namespace) -> Results:
             for size in sizes:
                 wanted = known[: min(size, len(known))] + filler_keys(max(0, size - len(known)))
                 new = wanted[len(seeded) :]
-                out.seed_seconds[size] = await seed(template_url, new, director.user.id, player.user.id)
+                out.seed_seconds[size] = await seed_encounters(
+                    template_url, new, director.user.id, player.user.id
+                )
                 seeded = wanted
                 copy_database(template, workdir / f"store-{size}.db")
                 databases[size] = f"sqlite+aiosqlite:///{workdir / f'store-{size}.db'}"

@@ -1,5 +1,7 @@
 """Running bot processes against the fake Discord: for the benchmark (bench/wire.py) and test_scale.py.
 
+`seed_encounters(url, keys, director_id, player_id)` writes a 12-creature encounter (4 heroes, "Goblin 1"
+.."Goblin 8", round 1 begun) into each channel through `bot.store.Store` before a bot starts.
 `BotProcess.spawn(argv, env, workdir)` starts `python -m bot` (or the floor, `bench/floor_bot.py`) in its own
 working directory (so no `.env` is picked up), output to files; `rss_kib()` reads its resident memory from
 `/proc`; `kill()` is SIGKILL, `stop()` SIGTERM then a bounded wait. `bot_env(fake, workdir, ...)` is the
@@ -12,9 +14,16 @@ import asyncio
 import os
 import signal
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from bot.rules import codec
+from bot.rules.dice import FixedDice
+from bot.rules.encounter import Encounter, NewCreatures, add_creatures, new_encounter_state
+from bot.rules.turns import Controller, choose_first, determine_first, next_round
+from bot.store import Change, ChannelKey, Store, Table
 from tests.wire.fake_discord import FakeDiscord
 
 REPO = Path(__file__).resolve().parents[2]
@@ -31,6 +40,56 @@ SETTINGS = (
 )
 BOT_ARGV = (sys.executable, "-m", "bot")
 FLOOR_ARGV = (sys.executable, str(REPO / "bench" / "floor_bot.py"))
+HERO_NAMES = ("Ash", "Brim", "Cass", "Dara")
+GOBLINS = 8
+GOBLIN_STAMINA = 1_000_000  # no load ever kills one, so every interaction does the same work
+ENCOUNTER_START = "encounter.start"  # the event kind of a seeded encounter
+
+
+def encounter_state(player_id: int) -> dict[str, Any]:
+    """12 creatures (4 heroes of `player_id`, 8 goblins), the heroes chosen to go first, round 1 started."""
+    encounter: Encounter = new_encounter_state()
+    for name in HERO_NAMES:
+        encounter, _ = add_creatures(
+            encounter, NewCreatures(name, 30, "heroes", is_hero=True, owner_id=player_id, recoveries=8)
+        )
+    encounter, _ = add_creatures(encounter, NewCreatures("Goblin", GOBLIN_STAMINA, "director", count=GOBLINS))
+    turns = determine_first(encounter.turns, FixedDice([10])).state
+    turns = choose_first(turns, "heroes", Controller.PLAYERS).state
+    turns = next_round(turns).state
+    data: dict[str, Any] = codec.to_data(encounter.with_turns(turns))
+    return data
+
+
+def _copy(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _copy(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_copy(v) for v in data]
+    return data
+
+
+async def seed_encounters(
+    url: str, keys: list[ChannelKey], director_id: int, player_id: int, *, schema: str | None = None
+) -> float:
+    """One active 12-creature encounter in each channel of `keys` (migrating the store first); the seconds
+    it took."""
+    began = time.perf_counter()
+    state = encounter_state(player_id)
+    store = await Store.open(url, migrate=True, schema=schema)
+
+    def change(table: Table) -> Change[None]:
+        table.begin_encounter("Bench ambush", director_id, _copy(state))
+        return Change("Encounter started", None)
+
+    try:
+        for start in range(0, len(keys), 100):
+            await asyncio.gather(
+                *(store.mutate(k, director_id, ENCOUNTER_START, change) for k in keys[start : start + 100])
+            )
+    finally:
+        await store.close()
+    return time.perf_counter() - began
 
 
 def bot_env(fake: FakeDiscord, database_url: str, **values: str) -> dict[str, str]:
