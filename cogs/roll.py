@@ -1,18 +1,315 @@
-"""Power rolls (/roll)."""
+"""`/roll`: a power roll, with its Downgrade buttons and (on a test) a Reroll button that spends a hero token.
+
+The rules are the rules core's (`bot.rules.power`, draw-steel-basics.md "Power Rolls"; "Hero Tokens" for the
+reroll, spent through `bot.hero_tokens.spend_benefit`); the reply is rendered by `bot.ui.rolls`. This cog
+reads the options, rolls with the bot's dice, and wires the buttons.
+
+The buttons are `DynamicItem`s whose custom ids carry the whole roll (`bot.ui.rolls.RollCard`), so they work
+after a restart; the label and tier outcomes are read back from the message's embed. Only the member who
+rolled may press them; a press edits the roll message in place.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+import re
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
+from bot.error_hook import BotView, guarded
+from bot.hero_tokens import spend_benefit
+from bot.permissions import Refused
+from bot.play import channel_key, commit, hero_of_member, sheet_of
+from bot.replies import fail, send
+from bot.rules.characteristics import Characteristic
+from bot.rules.power import Difficulty, RollKind, reroll, roll_power
+from bot.rules.resources import TokenBenefit
+from bot.store import Change, Committed, Table
+from bot.ui.rolls import (
+    BONUS_LIMIT,
+    DOWNGRADE_TEMPLATE,
+    EDGES_MAX,
+    LABEL_MAX,
+    REROLL_TEMPLATE,
+    TIERS_MAX,
+    RollCard,
+    RollText,
+    read_text,
+    render_roll,
+    roll_buttons,
+)
+from cogs.meta import HelpEntry
+
+#: How long a button waits for the store before it defers (Discord wants an answer within 3 seconds).
+DEFER_AFTER = 2.0
+
+_CHARACTERISTICS = [app_commands.Choice(name=c.value.capitalize(), value=c.value) for c in Characteristic]
+_KINDS = [app_commands.Choice(name=k.value, value=k.value) for k in RollKind]
+_DIFFICULTIES = [app_commands.Choice(name=d.value, value=d.value) for d in Difficulty]
+
+
+def _characteristic(text: str) -> Characteristic:
+    key = text.strip().lower()
+    for c in Characteristic:
+        if key in (c.value, c.letter.lower()):
+            return c
+    fail("Pick a characteristic: might, agility, reason, intuition or presence (or give bonus:<number>).")
+
+
+def _kind(text: str | None, difficulty: Difficulty | None) -> RollKind:
+    if text is None:
+        return RollKind.TEST if difficulty is not None else RollKind.ABILITY
+    key = text.strip().lower()
+    kind = next((k for k in RollKind if k.value == key), None)
+    if kind is None:
+        fail("kind is ability or test: e.g. kind:test difficulty:medium.")
+    if kind is RollKind.ABILITY and difficulty is not None:
+        fail("difficulty is for tests: use kind:test, or leave difficulty out for an ability roll.")
+    return kind
+
+
+def _difficulty(text: str | None) -> Difficulty | None:
+    if text is None:
+        return None
+    key = text.strip().lower()
+    difficulty = next((d for d in Difficulty if d.value == key), None)
+    if difficulty is None:
+        fail("difficulty is easy, medium or hard: e.g. kind:test difficulty:hard.")
+    return difficulty
+
+
+def _check_numbers(bonus: int, edges: int, banes: int, auto_tier: int | None) -> None:
+    """The same limits the options declare (a client that ignores them still gets a one-line answer)."""
+    if not -BONUS_LIMIT <= bonus <= BONUS_LIMIT:
+        fail(f"bonus runs from -{BONUS_LIMIT} to {BONUS_LIMIT}: e.g. bonus:2, or bonus:-1 for a penalty.")
+    for name, value in (("edges", edges), ("banes", banes)):
+        if not 0 <= value <= EDGES_MAX:
+            fail(f"{name} runs from 0 to {EDGES_MAX} (more than 2 count as 2): e.g. {name}:1.")
+    if auto_tier is not None and not 1 <= auto_tier <= 3:
+        fail("auto_tier is 1, 2 or 3: e.g. auto_tier:3 for an automatic tier 3 outcome.")
+
+
+def _require_roller(interaction: discord.Interaction[Any], card: RollCard, action: str) -> None:
+    """A roll's buttons belong to the member who rolled it."""
+    if interaction.user.id != card.roller_id:
+        raise Refused(f"Only the member who made this roll can {action} it: make your own with /roll.")
+
+
+def roll_view(card: RollCard) -> BotView | None:
+    """The reply's buttons (None when there are none: a tier 1 ability roll)."""
+    specs = roll_buttons(card)
+    if not specs:
+        return None
+    view = BotView(timeout=None)
+    for spec in specs:
+        style = discord.ButtonStyle.primary if spec.style == "primary" else discord.ButtonStyle.secondary
+        item: discord.ui.Item[Any]
+        if spec.tier is None:
+            item = RerollButton(card.encode(), label=spec.label, style=style)
+        else:
+            item = DowngradeButton(card.encode(), spec.tier, label=spec.label, style=style)
+        view.add_item(item)
+    return view
+
+
+async def _edit_roll_message(
+    interaction: discord.Interaction[Any], card: RollCard, text: RollText, note: str | None = None
+) -> None:
+    """Re-render the roll message in place (response type 7, or an edit after a deferral)."""
+    content, embed = render_roll(card, text, interaction.user.display_name, note)
+    view = roll_view(card)
+    if interaction.response.is_done():
+        await interaction.edit_original_response(content=content, embed=embed, view=view)
+    else:
+        await interaction.response.edit_message(content=content, embed=embed, view=view)
+
+
+class DowngradeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DOWNGRADE_TEMPLATE):
+    """ "Downgrade to tier N": the roller takes a lower tier's outcome ("Downgrade a Power Roll")."""
+
+    def __init__(
+        self,
+        state: str,
+        tier: int,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or f"Downgrade to tier {tier}", style=style, custom_id=f"roll:dg:{tier}:{state}"
+            )
+        )
+        self.state = state
+        self.tier = tier
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> DowngradeButton:
+        return cls(match["state"], int(match["to"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        card = RollCard.decode(self.state)
+        _require_roller(interaction, card, "downgrade")
+        downgraded = card.downgrade(self.tier)
+        await _edit_roll_message(interaction, downgraded, read_text(interaction.message, card.kind))
+
+
+class RerollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REROLL_TEMPLATE):
+    """ "Reroll (hero token)": reroll a test and keep the new roll, for one hero token ("Spending Hero
+    Tokens"); the spend is one store transaction (kind "token")."""
+
+    def __init__(
+        self,
+        state: str,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.primary,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label or "Reroll (hero token)", style=style, custom_id=f"roll:rr:{state}")
+        )
+        self.state = state
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> RerollButton:
+        return cls(match["state"])
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        card = RollCard.decode(self.state)
+        _require_roller(interaction, card, "reroll")
+        if card.kind is not RollKind.TEST:
+            fail("A hero token rerolls a test, not an ability roll: downgrade it instead, or roll again.")
+        if card.rerolled:
+            fail("This test was already rerolled: a hero can use one hero-token benefit per test.")
+        text = read_text(interaction.message, card.kind)
+        fresh = reroll(interaction.client.dice, card.roll)
+        old = " + ".join(str(d) for d in card.dice)
+        new = " + ".join(str(d) for d in fresh.dice)
+        user_id = interaction.user.id
+
+        def spend(table: Table) -> Change[int]:
+            if table.tokens < TokenBenefit.REROLL.cost:
+                fail("The party has no hero tokens left: the Director can award one with /tokens award.")
+            pool = spend_benefit(table, user_id, TokenBenefit.REROLL).pool
+            return Change(
+                f"Spent a hero token to reroll a test: {old} became {new} ({pool} left).",
+                pool,
+                {"benefit": TokenBenefit.REROLL.value, "old": list(card.dice), "new": list(fresh.dice)},
+            )
+
+        committed = await _commit_in_time(interaction, spend)
+        rerolled = dataclasses.replace(
+            card, dice=(fresh.dice[0], fresh.dice[1]), downgraded_to=None, rerolled=True
+        )
+        left = committed.value
+        note = (
+            f"Hero token spent: rerolled {old} into {new}; {left} hero token{'' if left == 1 else 's'} left."
+        )
+        await _edit_roll_message(interaction, rerolled, text, note)
+
+
+async def _commit_in_time(
+    interaction: discord.Interaction[Any], change: Callable[[Table], Change[int]]
+) -> Committed[int]:
+    """Commit the token spend; if the store is slow, acknowledge first (a deferred update) so Discord's
+    3 seconds never run out."""
+    task = asyncio.ensure_future(commit(interaction, "token", change))
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done:
+        await interaction.response.defer()
+    return await task
 
 
 class Roll(commands.Cog):
     """Power rolls (/roll)."""
 
+    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
+        HelpEntry(
+            "roll",
+            "/roll characteristic:might edges:1 tiers:2 damage; 5 damage; 7 damage label:Strike",
+            "A power roll: 2d10 + characteristic + bonus, edges and banes, automatic tiers, tests with a "
+            "difficulty; buttons to downgrade, and to reroll a test with a hero token.",
+        ),
+    )
+
     def __init__(self, bot: DrawSteelBot) -> None:
         self.bot = bot
 
+    @app_commands.command(
+        name="roll", description="Make a power roll (2d10 + bonus), e.g. an ability or a test."
+    )
+    @app_commands.describe(
+        bonus="Added to the roll: your characteristic if you have no hero, skills; negative for penalties",
+        characteristic="Read from your hero in this channel (see /hero create)",
+        edges="How many edges (2 or more: a double edge)",
+        banes="How many banes (2 or more: a double bane)",
+        auto_tier="An automatic tier outcome (1, 2 or 3)",
+        kind="An ability roll (default) or a test",
+        difficulty="A test's difficulty: easy, medium or hard",
+        tiers="The three outcomes, e.g. 2 damage; 5 damage; 7 damage",
+        label="What the roll is for, e.g. Mind Spike",
+        hidden="Only you see the roll (the Director's secret roll)",
+    )
+    @app_commands.choices(characteristic=_CHARACTERISTICS, kind=_KINDS, difficulty=_DIFFICULTIES)
+    @app_commands.guild_only()
+    async def roll(
+        self,
+        interaction: discord.Interaction[Any],
+        bonus: app_commands.Range[int, -BONUS_LIMIT, BONUS_LIMIT] = 0,
+        characteristic: str | None = None,
+        edges: app_commands.Range[int, 0, EDGES_MAX] = 0,
+        banes: app_commands.Range[int, 0, EDGES_MAX] = 0,
+        auto_tier: app_commands.Range[int, 1, 3] | None = None,
+        kind: str | None = None,
+        difficulty: str | None = None,
+        tiers: app_commands.Range[str, 1, TIERS_MAX] | None = None,
+        label: app_commands.Range[str, 1, LABEL_MAX] | None = None,
+        hidden: bool = False,
+    ) -> None:
+        _check_numbers(bonus, edges, banes, auto_tier)
+        chosen_difficulty = _difficulty(difficulty)
+        chosen_kind = _kind(kind, chosen_difficulty)
+        text = RollText.from_input(label, tiers)
+        trait = _characteristic(characteristic) if characteristic is not None else None
+        score = 0
+        if trait is not None:
+            table = await self.bot.store.view(channel_key(interaction))
+            hero = hero_of_member(table, interaction.user.id)
+            if hero is None:
+                fail(
+                    f"You have no hero in this channel to read {trait.value} from: give bonus:<number> "
+                    "instead, or create a hero with /hero create."
+                )
+            score = sheet_of(hero).characteristics.get(trait)
+        rolled = roll_power(self.bot.dice, bonus=bonus + score, edges=edges, banes=banes)
+        card = RollCard(
+            dice=(rolled.dice[0], rolled.dice[1]),
+            roller_id=interaction.user.id,
+            bonus=bonus,
+            characteristic=trait,
+            characteristic_score=score,
+            edges=edges,
+            banes=banes,
+            auto_tier=auto_tier,
+            kind=chosen_kind,
+            difficulty=chosen_difficulty,
+        )
+        content, embed = render_roll(card, text, interaction.user.display_name)
+        await send(interaction, content=content, embed=embed, view=roll_view(card), ephemeral=hidden)
+
 
 async def setup(bot: DrawSteelBot) -> None:
+    bot.add_dynamic_items(DowngradeButton, RerollButton)
     await bot.add_cog(Roll(bot))
