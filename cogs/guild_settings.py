@@ -1,17 +1,94 @@
-"""Per-server settings (/settings)."""
+"""Per-server settings (/settings): the Director role, turn pings, whether hero tokens reset each session,
+Malice rounding, whether players see monsters' exact Stamina, and action-economy enforcement.
+
+Only a Director by server standing changes or reads them: Manage Channels, or the current Director role
+(`bot.permissions.interaction_is_director` without an encounter starter). Stored with
+`Store.update_settings`; read back with `Store.get_settings`.
+"""
 
 from __future__ import annotations
 
+from typing import Any, ClassVar, Literal
+
+import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
+from bot.permissions import Refused, interaction_is_director
+from bot.replies import fail, send
+from bot.ui.heroes import settings_embed
+from cogs.meta import HelpEntry
+
+Rounding = Literal["down", "nearest", "up"]
 
 
 class GuildSettingsCog(commands.Cog):
     """Per-server settings (/settings)."""
 
+    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
+        HelpEntry(
+            "settings",
+            "/settings turn_pings:False malice_rounding:nearest",
+            "Director: show or change this server's settings (Director role, pings, tokens, Malice).",
+        ),
+    )
+
     def __init__(self, bot: DrawSteelBot) -> None:
         self.bot = bot
+
+    @app_commands.command(name="settings", description="Director: show or change this server's settings.")
+    @app_commands.describe(
+        director_role="Members of this role direct (besides Manage Channels)",
+        clear_director_role="True: no Director role (Manage Channels only)",
+        turn_pings="Ping the members whose side picks next",
+        tokens_reset_per_session="True: /tokens reset sets one token per hero; False: the pool carries over",
+        malice_rounding="How the heroes' average Victories rounds into starting Malice",
+        show_monster_stamina="True: players see monsters' exact Stamina; False: only winded, dying, dead",
+        enforce_action_economy="Refuse a second main action, maneuver or move in a turn",
+    )
+    @app_commands.guild_only()
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        director_role: discord.Role | None = None,
+        clear_director_role: bool | None = None,
+        turn_pings: bool | None = None,
+        tokens_reset_per_session: bool | None = None,
+        malice_rounding: Rounding | None = None,
+        show_monster_stamina: bool | None = None,
+        enforce_action_economy: bool | None = None,
+    ) -> None:
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            fail("Use /settings in a server.")
+        if not await interaction_is_director(interaction, self.bot.store, encounter_director_id=None):
+            raise Refused("Only the Director (Manage Channels or the Director role) can use /settings.")
+        changes: dict[str, Any] = {}
+        if director_role is not None and clear_director_role:
+            fail("Give director_role or clear_director_role, not both.")
+        if director_role is not None:
+            if director_role.is_default():
+                fail("Pick a role other than @everyone for the Director role.")
+            changes["director_role_id"] = director_role.id
+        if clear_director_role:
+            changes["director_role_id"] = None
+        for name, value in (
+            ("turn_pings", turn_pings),
+            ("tokens_reset_per_session", tokens_reset_per_session),
+            ("malice_rounding", malice_rounding),
+            ("show_monster_stamina", show_monster_stamina),
+            ("enforce_action_economy", enforce_action_economy),
+        ):
+            if value is not None:
+                changes[name] = value
+        if not changes:
+            await send(
+                interaction, embed=settings_embed(await self.bot.store.get_settings(guild_id)), ephemeral=True
+            )
+            return
+        updated = await self.bot.store.update_settings(guild_id, **changes)
+        await send(interaction, content="Settings updated.", embed=settings_embed(updated))
 
 
 async def setup(bot: DrawSteelBot) -> None:

@@ -1,17 +1,297 @@
-"""The channel's hero roster (/hero)."""
+"""The channel's hero roster (/hero create | edit | show | claim).
+
+Rules live in `bot.rules.hero` (the sheet, its limits, edits and who may claim a hero); names through
+`bot.rules.names.clean_name` (via `Table.add_hero`, which refuses duplicates ignoring case); who may do what
+through `bot.permissions`. Every change is one `bot.play.commit`.
+
+Ownership: a hero belongs to one member (`Hero.owner_id`). A player creates heroes for themselves; a Director
+may create one for a member (`player`), or for nobody in particular (then the Director holds it and any
+member may `/hero claim` it). The owner or a Director edits a hero; a Director reassigns any hero.
+"""
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
+from bot.permissions import Refused, actor_from_interaction, interaction_is_director, require_controls
+from bot.play import channel_key, commit, hero_of_member, put_sheet, sheet_of
+from bot.replies import fail, inert, send
+from bot.rules import codec
+from bot.rules.characteristics import Characteristics
+from bot.rules.damage import DamageModifiers
+from bot.rules.hero import (
+    LEVEL_MAX,
+    LEVEL_MIN,
+    RECOVERIES_LIMIT,
+    STAMINA_LIMIT,
+    SheetEdit,
+    claim,
+    edit_sheet,
+    new_sheet,
+    read_immunity,
+    read_weakness,
+)
+from bot.rules.names import clean_name
+from bot.store import Change, Hero, Table
+from bot.ui.heroes import HeroView, hero_embed, roster_embed
+from cogs.meta import HelpEntry
+
+TEXT_MAX = 100
+"""Longest text option Discord sends us here (names are checked to 64 by `clean_name`)."""
+AUTOCOMPLETE_MAX = 25
+
+
+async def channel_director(bot: DrawSteelBot, interaction: discord.Interaction[Any]) -> bool:
+    """Whether the caller directs in this channel: the active encounter's starter, Manage Channels, or the
+    guild's Director role (`bot.permissions.interaction_is_director`)."""
+    table = await bot.store.view(channel_key(interaction))
+    encounter = table.encounter
+    starter = encounter.director_id if encounter is not None and encounter.active else None
+    return await interaction_is_director(interaction, bot.store, encounter_director_id=starter)
+
+
+def require_hero(table: Table, name: str) -> Hero:
+    """The roster hero named `name` (case-insensitive), or a one-line refusal."""
+    hero = table.hero_named(" ".join(name.split()))
+    if hero is None:
+        fail(f"No hero named {inert(' '.join(name.split())[:64])} in this channel: see /hero show.")
+    return hero
+
+
+def hero_or_mine(table: Table, name: str | None, user_id: int) -> Hero:
+    """The hero `name` names, or the caller's own hero when `name` is left out."""
+    if name is not None:
+        return require_hero(table, name)
+    mine = hero_of_member(table, user_id)
+    if mine is None:
+        fail("You have no hero in this channel: add hero:<name>, or create one with /hero create.")
+    return mine
+
+
+def view_of(hero: Hero) -> HeroView:
+    return HeroView(hero.name, hero.owner_id, sheet_of(hero))
+
+
+def _optional(text: str | None, read: Any) -> Any:
+    return None if text is None else read(text)
+
+
+async def hero_names(bot: DrawSteelBot, interaction: discord.Interaction[Any], current: str) -> list[str]:
+    """Roster names matching what the user typed so far (for autocomplete)."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return []
+    table = await bot.store.view(channel_key(interaction))
+    typed = current.casefold().strip()
+    names = [h.name for h in table.heroes.values() if typed in h.name.casefold()]
+    return names[:AUTOCOMPLETE_MAX]
 
 
 class Heroes(commands.Cog):
     """The channel's hero roster (/hero)."""
 
+    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
+        HelpEntry("hero", "/hero show", "The channel's hero roster: create, edit, show and claim heroes."),
+        HelpEntry(
+            "hero create",
+            "/hero create name:Ash stamina:30 recoveries:8 characteristics:M2 A1 R0 I-1 P1",
+            "Add a hero (immunity, weakness, level, resource; a Director may give player).",
+        ),
+        HelpEntry(
+            "hero edit", "/hero edit hero:Ash stamina:33 level:2", "Change a hero (its owner or a Director)."
+        ),
+        HelpEntry("hero show", "/hero show hero:Ash", "One hero's sheet, or the whole roster."),
+        HelpEntry(
+            "hero claim",
+            "/hero claim hero:Ash",
+            "Take over a hero the Director holds (a Director reassigns).",
+        ),
+    )
+
+    hero = app_commands.Group(name="hero", description="The channel's hero roster.", guild_only=True)
+
     def __init__(self, bot: DrawSteelBot) -> None:
         self.bot = bot
+
+    async def _autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=n, value=n) for n in await hero_names(self.bot, interaction, current)
+        ]
+
+    # -- /hero create -------------------------------------------------------------------------------------
+    @hero.command(name="create", description="Add a hero to this channel's roster.")
+    @app_commands.describe(
+        name="The hero's name",
+        stamina="Stamina maximum",
+        recoveries="Recoveries",
+        characteristics="Characteristics, e.g. M2 A1 R0 I-1 P1",
+        immunity="Damage immunities, e.g. fire 5, all 2",
+        weakness="Damage weaknesses, e.g. cold 3",
+        level="Level (1–10)",
+        resource="The heroic resource's name, e.g. wrath",
+        resource_gain="Heroic resource gained each turn, e.g. 2 or 1d3",
+        player="Director only: the member who plays this hero (leave out to let a player claim it)",
+    )
+    async def create(
+        self,
+        interaction: discord.Interaction[Any],
+        name: app_commands.Range[str, 1, TEXT_MAX],
+        stamina: app_commands.Range[int, 1, STAMINA_LIMIT],
+        recoveries: app_commands.Range[int, 0, RECOVERIES_LIMIT],
+        characteristics: app_commands.Range[str, 0, TEXT_MAX] | None = None,
+        immunity: app_commands.Range[str, 0, TEXT_MAX] | None = None,
+        weakness: app_commands.Range[str, 0, TEXT_MAX] | None = None,
+        level: app_commands.Range[int, LEVEL_MIN, LEVEL_MAX] = 1,
+        resource: app_commands.Range[str, 1, TEXT_MAX] = "heroic resource",
+        resource_gain: app_commands.Range[str, 1, 16] = "0",
+        player: discord.Member | None = None,
+    ) -> None:
+        clean = clean_name(name)
+        director = await channel_director(self.bot, interaction)
+        caller = interaction.user.id
+        if player is not None and player.bot:
+            fail("Bots can't play heroes: pick a member, or leave player out.")
+        if player is not None and player.id != caller and not director:
+            raise Refused("Only the Director can create a hero for another member: leave player out.")
+        owner = player.id if player is not None else caller
+        sheet = new_sheet(
+            stamina,
+            recoveries,
+            Characteristics.parse(characteristics) if characteristics else None,
+            DamageModifiers(read_immunity(immunity or "none"), read_weakness(weakness or "none")),
+            level=level,
+            resource_name=resource,
+            resource_gain=resource_gain,
+            claimable=director and owner == caller,
+        )
+
+        def change(table: Table) -> Change[HeroView]:
+            hero = table.add_hero(owner, clean, codec.to_data(sheet))
+            return Change(f"Hero {hero.name} created", view_of(hero), {"hero": hero.name, "owner": owner})
+
+        created = (await commit(interaction, "hero.create", change)).value
+        await send(interaction, content=f"{inert(created.name)} joins the roster.", embed=hero_embed(created))
+
+    # -- /hero edit -----------------------------------------------------------------------------------------
+    @hero.command(name="edit", description="Change a hero of this channel (its owner or a Director).")
+    @app_commands.describe(
+        hero="The hero to change (default: yours)",
+        new_name="A new name",
+        stamina="Stamina maximum",
+        current_stamina="Stamina now",
+        recoveries="Recoveries maximum",
+        recoveries_left="Recoveries left now",
+        characteristics="Characteristics, e.g. M2 A1 R0 I-1 P1",
+        immunity="Damage immunities, e.g. fire 5, all 2 (none clears them)",
+        weakness="Damage weaknesses, e.g. cold 3 (none clears them)",
+        level="Level (1–10)",
+        resource="The heroic resource's name, e.g. wrath",
+        resource_gain="Heroic resource gained each turn, e.g. 2 or 1d3",
+    )
+    @app_commands.autocomplete(hero=_autocomplete)
+    async def edit(
+        self,
+        interaction: discord.Interaction[Any],
+        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        new_name: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        stamina: app_commands.Range[int, 1, STAMINA_LIMIT] | None = None,
+        current_stamina: app_commands.Range[int, -STAMINA_LIMIT, STAMINA_LIMIT] | None = None,
+        recoveries: app_commands.Range[int, 0, RECOVERIES_LIMIT] | None = None,
+        recoveries_left: app_commands.Range[int, 0, RECOVERIES_LIMIT] | None = None,
+        characteristics: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        immunity: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        weakness: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        level: app_commands.Range[int, LEVEL_MIN, LEVEL_MAX] | None = None,
+        resource: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        resource_gain: app_commands.Range[str, 1, 16] | None = None,
+    ) -> None:
+        rename = clean_name(new_name) if new_name is not None else None
+        edit = SheetEdit(
+            max_stamina=stamina,
+            current_stamina=current_stamina,
+            recoveries=recoveries,
+            recoveries_left=recoveries_left,
+            characteristics=_optional(characteristics, Characteristics.parse),
+            immunities=_optional(immunity, read_immunity),
+            weaknesses=_optional(weakness, read_weakness),
+            level=level,
+            resource_name=resource,
+            resource_gain=resource_gain,
+        )
+        if edit.empty and rename is None:
+            fail("Give at least one field to change, e.g. /hero edit stamina:33 or new_name:Ash.")
+        director = await channel_director(self.bot, interaction)
+        actor = actor_from_interaction(interaction)
+
+        def change(table: Table) -> Change[HeroView]:
+            target = hero_or_mine(table, hero, actor.user_id)
+            sheet = sheet_of(target)
+            owner = None if sheet.claimable else target.owner_id
+            require_controls(actor, owner, director, creature=target.name, action=f"edit {target.name}")
+            old_name = target.name
+            if rename is not None and rename != target.name:
+                other = table.hero_named(rename)
+                if other is not None and other.id != target.id:
+                    fail(f"There is already a hero named {inert(rename)} in this channel: pick another name.")
+                target.name = rename
+            if not edit.empty:
+                put_sheet(target, edit_sheet(sheet, edit))
+            return Change(f"Hero {old_name} edited", view_of(target), {"hero": target.name})
+
+        edited = (await commit(interaction, "hero.edit", change)).value
+        await send(interaction, content=f"{inert(edited.name)} updated.", embed=hero_embed(edited))
+
+    # -- /hero show -----------------------------------------------------------------------------------------
+    @hero.command(name="show", description="Show one hero's sheet, or this channel's whole roster.")
+    @app_commands.describe(hero="The hero to show (leave out for the whole roster)")
+    @app_commands.autocomplete(hero=_autocomplete)
+    async def show(
+        self, interaction: discord.Interaction[Any], hero: app_commands.Range[str, 1, TEXT_MAX] | None = None
+    ) -> None:
+        table = await self.bot.store.view(channel_key(interaction))
+        if hero is None:
+            heroes = [view_of(h) for h in table.heroes.values()]
+            await send(interaction, embed=roster_embed(heroes))
+            return
+        await send(interaction, embed=hero_embed(view_of(require_hero(table, hero))))
+
+    # -- /hero claim ----------------------------------------------------------------------------------------
+    @hero.command(name="claim", description="Take over a hero the Director holds (a Director may reassign).")
+    @app_commands.describe(
+        hero="The hero to take over",
+        player="Director only: give the hero to this member (leave out to hold it, open to claim)",
+    )
+    @app_commands.autocomplete(hero=_autocomplete)
+    async def claim_hero(
+        self,
+        interaction: discord.Interaction[Any],
+        hero: app_commands.Range[str, 1, TEXT_MAX],
+        player: discord.Member | None = None,
+    ) -> None:
+        if player is not None and player.bot:
+            fail("Bots can't play heroes: pick a member, or leave player out.")
+        director = await channel_director(self.bot, interaction)
+        caller = interaction.user.id
+        new_owner = player.id if player is not None else None
+
+        def change(table: Table) -> Change[HeroView]:
+            target = require_hero(table, hero)
+            owner, sheet = claim(sheet_of(target), target.owner_id, caller, new_owner, director)
+            target.owner_id = owner
+            put_sheet(target, sheet)
+            return Change(
+                f"Hero {target.name} claimed", view_of(target), {"hero": target.name, "owner": owner}
+            )
+
+        claimed = (await commit(interaction, "hero.claim", change)).value
+        who = "is open to claim" if claimed.sheet.claimable else f"is now played by <@{claimed.owner_id}>"
+        await send(interaction, content=f"{inert(claimed.name)} {who}.", embed=hero_embed(claimed))
 
 
 async def setup(bot: DrawSteelBot) -> None:

@@ -1,17 +1,232 @@
-"""The party's hero tokens (/tokens)."""
+"""The party's hero tokens (/tokens show | award | spend | reset).
+
+Rules: draw-steel-basics.md "Hero Tokens" through `bot.rules.resources` (`award_tokens`, `start_session`) and
+the one spending function `bot.hero_tokens.spend_benefit` (one benefit per hero per turn). The benefits
+themselves: surges (`Encounter.surges`), a save (the turn engine's `succeed_save`), a reroll (said; the /roll
+Reroll button does it in one click) and regaining Stamina equal to the recovery value (`bot.rules.stamina`).
+"""
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any, ClassVar, Literal
+
+import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
+from bot.hero_tokens import Spender, resolve_hero, spend_benefit
+from bot.permissions import Refused, actor_from_interaction, require_controls
+from bot.play import channel_key, commit, encounter_of, put_encounter, put_sheet, sheet_of
+from bot.replies import fail, inert, send
+from bot.rules import codec
+from bot.rules.conditions import ConditionInstance, Duration
+from bot.rules.encounter import Encounter
+from bot.rules.resources import HeroTokens, TokenBenefit, award_tokens, start_session
+from bot.rules.stamina import Vitals, heal
+from bot.rules.turns import succeed_save
+from bot.store import Change, Table
+from bot.ui.format import stamina_text
+from bot.ui.heroes import tokens_embed
+from cogs.heroes import TEXT_MAX, channel_director, hero_names
+from cogs.meta import HelpEntry
+
+AWARD_MAX = 100
+Use = Literal["surges", "save", "reroll", "regain"]
+SURGES_PER_TOKEN = 2
+"""'Spending Hero Tokens': one token gains two surges."""
+
+
+def _active(table: Table) -> Encounter | None:
+    if table.encounter is None or not table.encounter.active:
+        return None
+    return codec.load(Encounter, table.encounter.state)
+
+
+def regain_recovery_value(vitals: Vitals) -> Vitals:
+    """'Spending Hero Tokens': two tokens regain Stamina equal to your recovery value."""
+    return heal(vitals, vitals.recovery_value)
+
+
+def _in_encounter(spender: Spender, what: str) -> str:
+    if spender.creature_id is None:
+        fail(f"{inert(spender.name)} is not in this channel's encounter: {what} only work in combat.")
+    return spender.creature_id
+
+
+def _save_condition(
+    encounter: Encounter, creature_id: str, name: str, wanted: str | None
+) -> ConditionInstance:
+    saves = [c for c in encounter.turns.conditions_of(creature_id) if c.duration is Duration.SAVE]
+    if not saves:
+        fail(f"{inert(name)} has no save-ends condition to end: the token isn't spent.")
+    if wanted is None:
+        if len(saves) > 1:
+            labels = " or ".join(inert(c.label) for c in saves)
+            fail(f"{inert(name)} has several save-ends conditions: add condition: {labels}.")
+        return saves[0]
+    key = " ".join(wanted.split()).casefold()
+    for inst in saves:
+        if inst.label.casefold() == key or inst.condition.value == key:
+            return inst
+    labels = ", ".join(inert(c.label) for c in saves)
+    fail(f"{inert(name)} has no save-ends condition called that: pick one of {labels}.")
 
 
 class Tokens(commands.Cog):
     """The party's hero tokens (/tokens)."""
 
+    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
+        HelpEntry("tokens", "/tokens show", "The party's hero tokens: show, award, spend, reset."),
+        HelpEntry("tokens show", "/tokens show", "The pool, and who used a benefit this turn."),
+        HelpEntry("tokens award", "/tokens award count:1", "Director: give the party hero tokens."),
+        HelpEntry(
+            "tokens spend",
+            "/tokens spend use:surges hero:Ash",
+            "Spend for surges (+2), save, reroll or regain (2 tokens: Stamina = recovery value).",
+        ),
+        HelpEntry(
+            "tokens reset", "/tokens reset", "Director, new session: the pool becomes the number of heroes."
+        ),
+    )
+
+    tokens = app_commands.Group(name="tokens", description="The party's hero tokens.", guild_only=True)
+
     def __init__(self, bot: DrawSteelBot) -> None:
         self.bot = bot
+
+    async def _hero_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=n, value=n) for n in await hero_names(self.bot, interaction, current)
+        ]
+
+    @tokens.command(name="show", description="Show the party's hero tokens.")
+    async def show(self, interaction: discord.Interaction[Any]) -> None:
+        table = await self.bot.store.view(channel_key(interaction))
+        encounter = _active(table)
+        used = () if encounter is None else encounter.tokens_used
+        await send(interaction, embed=tokens_embed(table.tokens, used, encounter is not None))
+
+    @tokens.command(name="award", description="Director: give the party hero tokens.")
+    @app_commands.describe(count="How many hero tokens (default 1)")
+    async def award(
+        self, interaction: discord.Interaction[Any], count: app_commands.Range[int, 1, AWARD_MAX] = 1
+    ) -> None:
+        if not 1 <= count <= AWARD_MAX:
+            fail(f"Award from 1 to {AWARD_MAX} hero tokens.")
+        if not await channel_director(self.bot, interaction):
+            raise Refused("Only the Director can award hero tokens.")
+
+        def change(table: Table) -> Change[int]:
+            table.tokens = award_tokens(HeroTokens(table.tokens), count).pool
+            return Change(f"{count} hero token(s) awarded", table.tokens, {"count": count})
+
+        pool = (await commit(interaction, "tokens.award", change)).value
+        await send(interaction, content=f"The Director awards {count} hero token(s). Hero tokens: {pool}.")
+
+    @tokens.command(name="spend", description="Spend hero tokens for a benefit.")
+    @app_commands.describe(
+        use="surges: +2 surges · save: end a save-ends condition · reroll: reroll a test · regain: 2 tokens, "
+        "regain Stamina",
+        hero="The hero who spends (default: yours)",
+        condition="For save: which save-ends condition ends (when there are several)",
+    )
+    @app_commands.autocomplete(hero=_hero_autocomplete)
+    async def spend(
+        self,
+        interaction: discord.Interaction[Any],
+        use: Use,
+        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        condition: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+    ) -> None:
+        if use not in ("surges", "save", "reroll", "regain"):
+            fail("Pick use: surges, save, reroll or regain.")
+        director = await channel_director(self.bot, interaction)
+        actor = actor_from_interaction(interaction)
+        who: str | int = " ".join(hero.split()) if hero is not None else actor.user_id
+        if isinstance(who, str) and not who:
+            fail("Name the hero who spends, or leave hero out for yours.")
+
+        def change(table: Table) -> Change[str]:
+            spender = resolve_hero(table, who)
+            owner = spender.owner_id
+            if spender.roster is not None and sheet_of(spender.roster).claimable:
+                owner = None
+            require_controls(
+                actor, owner, director, creature=spender.name, action=f"spend hero tokens for {spender.name}"
+            )
+            name = inert(spender.name)
+            if use == "surges":
+                cid = _in_encounter(spender, "surges")
+                spent = spend_benefit(table, cid, TokenBenefit.SURGES)
+                encounter = encounter_of(table)
+                surges = encounter.surges.get(cid, 0) + SURGES_PER_TOKEN
+                put_encounter(table, dataclasses.replace(encounter, surges={**encounter.surges, cid: surges}))
+                text = f"{name} spends a hero token: +2 surges ({surges} now)."
+            elif use == "save":
+                cid = _in_encounter(spender, "saves")
+                inst = _save_condition(encounter_of(table), cid, spender.name, condition)
+                spent = spend_benefit(table, cid, TokenBenefit.SAVE)
+                encounter = encounter_of(table)
+                turns = succeed_save(encounter.turns, cid, inst.condition, inst.custom_text).state
+                put_encounter(table, encounter.with_turns(turns))
+                text = f"{name} spends a hero token: the save succeeds and {inert(inst.label)} ends."
+            elif use == "reroll":
+                spent = spend_benefit(table, spender.creature_id or spender.name, TokenBenefit.REROLL)
+                text = f"{name} spends a hero token: reroll the test and keep the new roll."
+            else:
+                spent = spend_benefit(table, spender.creature_id or spender.name, TokenBenefit.STAMINA)
+                if spender.creature_id is not None:
+                    encounter = encounter_of(table)
+                    creature = encounter.creature(spender.creature_id)
+                    vitals = regain_recovery_value(creature.vitals)
+                    put_encounter(
+                        table, encounter.with_creature(dataclasses.replace(creature, vitals=vitals))
+                    )
+                elif spender.roster is not None:
+                    sheet = sheet_of(spender.roster)
+                    vitals = regain_recovery_value(sheet.vitals)
+                    put_sheet(spender.roster, dataclasses.replace(sheet, vitals=vitals))
+                else:  # resolve_hero always finds a creature or a roster hero
+                    fail("No hero to heal: name one from /hero show.")
+                text = (
+                    f"{name} spends 2 hero tokens and regains {vitals.recovery_value} Stamina. "
+                    f"{stamina_text(vitals)}."
+                )
+            text += f" Hero tokens left: {spent.pool}."
+            return Change(
+                f"{spender.name} spent hero tokens ({use})", text, {"hero": spender.name, "use": use}
+            )
+
+        await send(interaction, content=(await commit(interaction, "tokens.spend", change)).value)
+
+    @tokens.command(name="reset", description="Director, start of a session: reset the hero-token pool.")
+    async def reset(self, interaction: discord.Interaction[Any]) -> None:
+        if not await channel_director(self.bot, interaction):
+            raise Refused("Only the Director can reset hero tokens.")
+        key = channel_key(interaction)
+        settings = await self.bot.store.get_settings(key.guild_id)
+
+        def change(table: Table) -> Change[int]:
+            tokens = start_session(
+                HeroTokens(table.tokens), len(table.heroes), settings.tokens_reset_per_session
+            )
+            table.tokens = tokens.pool
+            encounter = _active(table)
+            if encounter is not None and encounter.tokens_used:
+                put_encounter(table, dataclasses.replace(encounter, tokens_used=()))
+            return Change("Hero tokens reset for a new session", tokens.pool, {"pool": tokens.pool})
+
+        pool = (await commit(interaction, "tokens.reset", change)).value
+        how = (
+            "one per hero in the roster"
+            if settings.tokens_reset_per_session
+            else "carried over (tokens don't reset on this server)"
+        )
+        await send(interaction, content=f"New session: hero tokens {how}. Hero tokens: {pool}.")
 
 
 async def setup(bot: DrawSteelBot) -> None:
