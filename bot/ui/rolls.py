@@ -20,13 +20,14 @@ Public API: `RollCard`, `RollText`, `ButtonSpec`, `render_roll`, `roll_buttons`,
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, Protocol
 
 import discord
 
 from bot.replies import UserError, inert
-from bot.rules.characteristics import Characteristic
+from bot.rules.characteristics import CHARACTERISTIC_MAX, CHARACTERISTIC_MIN, Characteristic
 from bot.rules.errors import RuleError
 from bot.rules.power import Difficulty, NetEdge, PowerRoll, RollKind
 from bot.ui.embeds import Colour, Field, make_embed
@@ -132,6 +133,14 @@ class RollCard:
             score = int(char_text[1:])
         kind = next(k for k, v in _KINDS.items() if v == match["kind"])
         difficulty = next((d for d, v in _DIFFICULTIES.items() if v == match["difficulty"]), None)
+        numbers_ok = (
+            CHARACTERISTIC_MIN <= score <= CHARACTERISTIC_MAX
+            and -BONUS_LIMIT <= int(match["bonus"]) <= BONUS_LIMIT
+            and int(match["edges"]) <= EDGES_MAX
+            and int(match["banes"]) <= EDGES_MAX
+        )
+        if not numbers_ok:
+            raise CardError()
         card = cls(
             dice=(int(match["d1"]), int(match["d2"])),
             roller_id=int(match["roller"]),
@@ -189,7 +198,14 @@ def _split_tiers(text: str) -> tuple[str, str, str] | None:
     return parts[0], parts[1], parts[2]
 
 
-def read_text(message: discord.Message | None, kind: RollKind) -> RollText:
+class HasEmbeds(Protocol):
+    """What `read_text` needs of a message (a `discord.Message`)."""
+
+    @property
+    def embeds(self) -> Sequence[discord.Embed]: ...
+
+
+def read_text(message: HasEmbeds | None, kind: RollKind) -> RollText:
     """The label and tier outcomes a roll reply shows (its embed's title and Outcomes field)."""
     if message is None or not message.embeds:
         return RollText()
