@@ -1,17 +1,167 @@
-"""Ability rolls applied to creatures (/strike)."""
+"""Ability rolls applied to creatures (/strike), and the glue the combat-action cogs share (`caller`,
+`own_creature`, `TYPE_CHOICES`).
+
+`/strike targets: Goblin 1, Goblin 2 damage: 2+M/5+M/7+M type: fire`: one power roll (a main action, so a
+natural 19 or 20 is a critical), each target its own tier from its own edges and banes (the conditions in the
+encounter: surprised, restrained, ...; plus the command's `edges` and `banes`) and its own damage steps. The
+rules are `bot.rules.encounter.harm.strike`; the reply is `bot.ui.combat.strike_reply`.
+
+`bonus` is the roll's whole bonus: the ability's characteristic isn't known to the bot, so type the
+characteristic score plus any bonuses minus penalties. Letters in `damage` (M, A, R, I, P) are read from the
+attacker's characteristics; `surges` are spent from the attacker's surges, all on the first target.
+"""
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
 from discord.ext import commands
 
+from bot import autocomplete
 from bot.client import DrawSteelBot
+from bot.permissions import Actor, actor_from_interaction, interaction_is_director, require_controls
+from bot.play import channel_key, commit, encounter_of, put_encounter
+from bot.replies import fail, send
+from bot.rules.damage import DamageType, TieredDamage
+from bot.rules.encounter import Encounter, harm
+from bot.rules.encounter.harm import StrikeResult
+from bot.rules.power import roll_power
+from bot.store import Change, Store, Table
+from bot.ui.combat import strike_reply, strike_summary
+from cogs.meta import HelpEntry
+
+TYPE_CHOICES = [app_commands.Choice(name=t.value, value=t.value) for t in DamageType]
+TEXT_MAX = 300
+TARGETS_TEXT_MAX = 1000
+BONUS_LIMIT = 99
+EDGES_MAX = 10
+EFFECT_HINT = (
+    "Give the effect once, or one per tier separated by '; ', e.g. 'slide 1; slide 2; slide 3, prone'."
+)
+
+
+async def caller(interaction: discord.Interaction[Any], store: Store) -> tuple[Actor, bool]:
+    """Who is acting and whether they are a Director of this channel's encounter (`NoEncounter` when there
+    is none: nothing to act on)."""
+    table = await store.view(channel_key(interaction))
+    doc = table.require_encounter()
+    director = await interaction_is_director(interaction, store, encounter_director_id=doc.director_id)
+    return actor_from_interaction(interaction), director
+
+
+def own_creature(encounter: Encounter, user_id: int, *, option: str, heroes_only: bool = False) -> str:
+    """The one living creature (hero, with `heroes_only`) this member controls in the encounter; refuses with
+    a hint naming `option` when they control none or several."""
+    mine = [c for c in encounter.creatures if c.owner_id == user_id and (c.is_hero or not heroes_only)]
+    living = [c for c in mine if not c.vitals.dead] or mine
+    if len(living) == 1:
+        return living[0].id
+    if not living:
+        what = "hero" if heroes_only else "creature"
+        fail(f"You control no {what} in this encounter: name one with the {option} option.")
+    fail(f"You control several creatures: name one with the {option} option.")
+
+
+def check_text(value: str | None, what: str, limit: int = TEXT_MAX) -> None:
+    if value is not None and len(value) > limit:
+        fail(f"The {what} can be at most {limit} characters: type a shorter one.")
+
+
+def tier_effects(effect: str | None) -> tuple[str, str, str] | None:
+    """The effect per tier: one text for all three, or three texts separated by ';'."""
+    if effect is None or not effect.strip():
+        return None
+    check_text(effect, "effect")
+    parts = [p.strip() for p in effect.split(";")]
+    if len(parts) == 1:
+        return (parts[0], parts[0], parts[0])
+    if len(parts) != 3 or not all(parts):
+        fail(EFFECT_HINT)
+    return (parts[0], parts[1], parts[2])
 
 
 class Strike(commands.Cog):
     """Ability rolls applied to creatures (/strike)."""
 
+    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
+        HelpEntry(
+            "strike",
+            "/strike targets: Goblin 1, Goblin 2 damage: 2+M/5+M/7+M type: fire bonus: 2",
+            "Roll an ability against creatures of this encounter and apply each target's damage.",
+        ),
+    )
+
     def __init__(self, bot: DrawSteelBot) -> None:
         self.bot = bot
+
+    @app_commands.command(
+        name="strike", description="Roll an ability against creatures and apply its damage."
+    )
+    @app_commands.guild_only()
+    @app_commands.rename(dtype="type")
+    @app_commands.describe(
+        targets="Creatures hit, separated by commas, e.g. Goblin 1, Goblin 2",
+        damage="Damage per tier, e.g. 3/6/9 or 2+M/5+M/7+M (letters: the attacker's characteristics)",
+        dtype="Damage type (leave out for untyped damage)",
+        attacker="Who strikes (default: the creature you control)",
+        bonus="The roll's whole bonus: characteristic plus bonuses minus penalties",
+        edges="Edges from the ability or situation (conditions are counted for you)",
+        banes="Banes from the ability or situation (conditions are counted for you)",
+        surges="Surges to spend on the first target's damage (0-3)",
+        effect="Effect text: once, or per tier separated by '; '",
+        melee="A melee strike (a prone target gives it an edge)",
+    )
+    @app_commands.choices(dtype=TYPE_CHOICES)
+    @app_commands.autocomplete(targets=autocomplete.targets, attacker=autocomplete.creatures)
+    async def strike(
+        self,
+        interaction: discord.Interaction[Any],
+        targets: str,
+        damage: str | None = None,
+        dtype: str | None = None,
+        attacker: str | None = None,
+        bonus: int = 0,
+        edges: int = 0,
+        banes: int = 0,
+        surges: int = 0,
+        effect: str | None = None,
+        melee: bool = False,
+    ) -> None:
+        check_text(targets, "list of targets", TARGETS_TEXT_MAX)
+        check_text(damage, "damage")
+        check_text(attacker, "attacker's name")
+        if not -BONUS_LIMIT <= bonus <= BONUS_LIMIT:
+            fail(
+                f"The bonus runs from -{BONUS_LIMIT} to {BONUS_LIMIT}: type your characteristic plus bonuses."
+            )
+        if not (0 <= edges <= EDGES_MAX and 0 <= banes <= EDGES_MAX):
+            fail("Edges and banes are counts from 0 to 2 (more counts as 2): e.g. edges: 1.")
+        tiered = TieredDamage.parse(damage) if damage is not None and damage.strip() else None
+        kind = DamageType.parse(dtype) if dtype is not None and dtype.strip() else None
+        effects = tier_effects(effect)
+        names = targets.split(",")
+        actor, director = await caller(interaction, self.bot.store)
+        roll = roll_power(self.bot.dice, bonus=bonus, edges=edges, banes=banes, main_action=True)
+
+        def change(table: Table) -> Change[StrikeResult]:
+            encounter = encounter_of(table)
+            who = attacker if attacker is not None and attacker.strip() else None
+            if who is None:
+                who = own_creature(encounter, actor.user_id, option="attacker")
+            striker = harm.target(encounter, who)
+            require_controls(
+                actor, striker.owner_id, director, creature=striker.id, action=f"strike with {striker.id}"
+            )
+            updated, result = harm.strike(
+                encounter, roll, striker.id, names, tiered, kind, surges, melee=melee
+            )
+            put_encounter(table, updated)
+            return Change(strike_summary(result), result)
+
+        committed = await commit(interaction, "strike", change)
+        await send(interaction, content=strike_reply(committed.value, effects))
 
 
 async def setup(bot: DrawSteelBot) -> None:

@@ -351,13 +351,13 @@ def strike(
         raise HarmError(
             f"The damage says {tiered.dtype.value} but the type says {dtype.value}: give the type once."
         )
+    bonus = surge_damage(surges, striker.characteristics)  # refuses fewer than 0 or more than 3
     if surges:
         if tiered is None:
             raise HarmError("Surges add damage: give the damage too, e.g. damage: 3/6/9.")
         have = encounter.surges.get(striker.id, 0)
         if surges > have:
             raise HarmError(f"{striker.id} has {have} surge(s): spend at most {have}.")
-    bonus = surge_damage(surges, striker.characteristics)
     per_squad = Counter(c.squad_id for c in creatures if c.squad_id is not None)
     ids = tuple(c.id for c in creatures)
     results: list[StrikeTarget] = []

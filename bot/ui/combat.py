@@ -1,0 +1,220 @@
+"""Renderers of the combat action replies (/strike, /stamina, /recover, /condition, /save, /malice) and the
+one-line event summaries a Director reads in the transcript.
+
+Pure functions from the rules core's results (`bot.rules.encounter.harm`) to text; every creature name and
+free text goes through `bot.replies.inert`. Contract labels (the Discord issue): a roll shows `Dice: 7 + 9`,
+`Total: 18`, `Tier 3` and `Critical` (natural 19 or 20 on a main action); a creature's Stamina is
+`Stamina: 12/30` (`bot.ui.format.stamina_text`), a minion squad's is its shared pool `Stamina: 5/12`.
+
+Summaries (for the event log) name creatures as typed (the transcript shows them as text): e.g.
+"Ash strikes Goblin 1 (tier 3): 9 fire damage, Goblin 1 dies".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.replies import inert
+from bot.rules.conditions import ConditionInstance, Duration
+from bot.rules.damage import DamageType, Step
+from bot.rules.encounter.harm import Healing, Hit, SaveResult, StrikeResult, StrikeTarget
+from bot.rules.power import NetEdge, PowerRoll
+from bot.rules.squads import Squad
+from bot.rules.stamina import Vitals
+from bot.ui.format import stamina_text, state_label
+
+SUMMARY_MAX = 1900
+DURATION_TEXT = {
+    Duration.EOT: "until the end of its next turn (EoT)",
+    Duration.END_OF_FIRST_ROUND: "until the end of the first round",
+    Duration.SAVE: "save ends",
+    Duration.ENCOUNTER: "until the end of the encounter",
+    Duration.UNTIL_REMOVED: "until removed",
+}
+_NET = {
+    NetEdge.EDGE: "edge (+2)",
+    NetEdge.DOUBLE_EDGE: "double edge (tier +1)",
+    NetEdge.BANE: "bane (−2)",
+    NetEdge.DOUBLE_BANE: "double bane (tier −1)",
+}
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= SUMMARY_MAX else text[: SUMMARY_MAX - 1] + "…"
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value >= 0 else f"−{-value}"
+
+
+# --- rolls -----------------------------------------------------------------------------------------------
+def roll_parts(roll: PowerRoll) -> list[str]:
+    """The roll's parts: `Dice: 7 + 9`, the bonus, edges and banes, `Total: 18`, `Tier 3`, `Critical`."""
+    parts = [f"Dice: {' + '.join(str(d) for d in roll.kept)}"]
+    if roll.bonus:
+        parts.append(f"bonus {_signed(roll.bonus)}")
+    if roll.net in _NET:
+        parts.append(_NET[roll.net])
+    parts.append(f"Total: {roll.total}")
+    parts.append(f"Tier {roll.tier}")
+    if roll.critical:
+        parts.append("Critical")
+    return parts
+
+
+def roll_line(roll: PowerRoll) -> str:
+    """`Dice: 7 + 9 · bonus +2 · Total: 18 · Tier 3 · Critical`."""
+    return " · ".join(roll_parts(roll))
+
+
+# --- Stamina and damage ----------------------------------------------------------------------------------
+def squad_stamina(squad: Squad) -> str:
+    """A minion squad's shared pool as `Stamina: 5/12`."""
+    return f"Stamina: {squad.pool}/{squad.minion_stamina * (len(squad.alive) + len(squad.dead))}"
+
+
+def vitals_text(vitals: Vitals) -> str:
+    """`Stamina: 12/30 · winded` (the state left out when healthy)."""
+    state = state_label(vitals)
+    return stamina_text(vitals) if state == "healthy" else f"{stamina_text(vitals)} · {state}"
+
+
+def _step_notes(steps: Sequence[Step]) -> list[str]:
+    return [s.note for s in steps if s.name not in ("Stamina", "squad pool") and s.note]
+
+
+def damage_words(amount: int, dtype: DamageType) -> str:
+    """`9 fire damage` / `9 damage`."""
+    return f"{amount} damage" if dtype is DamageType.UNTYPED else f"{amount} {dtype.value} damage"
+
+
+def hit_text(hit: Hit) -> str:
+    """`9 fire damage (fire weakness 3) · Stamina: 1/10 · winded`, or for minions the pool and the dead."""
+    text = damage_words(hit.dealt, hit.dtype)
+    notes = _step_notes(hit.steps)
+    if hit.dealt != hit.incoming or notes:
+        text += f" (of {hit.incoming}" + (": " + inert(", ".join(notes)) if notes else "") + ")"
+    if hit.squad_after is not None:
+        text += f" · {squad_stamina(hit.squad_after)}"
+        if hit.killed:
+            names = ", ".join(inert(n) for n in hit.killed)
+            text += f" · {len(hit.killed)} minion{'s' if len(hit.killed) > 1 else ''} killed: {names}"
+        if hit.squad_after.defeated:
+            text += " · squad defeated"
+        return text
+    if hit.after is not None:
+        text += f" · {vitals_text(hit.after)}"
+        if hit.knocked_out:
+            text += " (knocked out)"
+    return text
+
+
+def _hit_summary(hit: Hit) -> str:
+    text = damage_words(hit.dealt, hit.dtype)
+    if hit.squad_after is not None:
+        if hit.killed:
+            count = len(hit.killed)
+            text += f", {count} minion{'s' if count > 1 else ''} die ({', '.join(hit.killed)})"
+        return text
+    if hit.killed:
+        return f"{text}, {hit.target} dies"
+    if hit.after is not None and hit.after.dying and not (hit.before is not None and hit.before.dying):
+        return f"{text}, {hit.target} is dying"
+    if hit.after is not None and hit.after.winded and not (hit.before is not None and hit.before.winded):
+        return f"{text}, {hit.target} is winded"
+    return text
+
+
+def damage_reply(hit: Hit) -> str:
+    return f"**{inert(hit.target)}** takes {hit_text(hit)}"
+
+
+def damage_summary(hit: Hit) -> str:
+    return _clip(f"{hit.target} takes {_hit_summary(hit)}")
+
+
+# --- strikes ---------------------------------------------------------------------------------------------
+def _target_line(result: StrikeResult, target: StrikeTarget, effect: str | None) -> str:
+    own = target.roll
+    head = f"**{inert(target.target)}** — Tier {own.tier}"
+    if (own.edges, own.banes) != (result.roll.edges, result.roll.banes):
+        extra = [f"Total: {own.total}"]
+        if own.net in _NET:
+            extra.append(_NET[own.net])
+        head += f" ({', '.join(extra)})"
+    parts = [head]
+    if target.hit is not None:
+        words = hit_text(target.hit)
+        if target.surge_bonus:
+            words += f" · surges +{target.surge_bonus}"
+        parts.append(words)
+    if effect:
+        parts.append(f"effect: {inert(effect)}")
+    return ": ".join(parts[:2]) + ("" if len(parts) < 3 else f" · {parts[2]}")
+
+
+def strike_reply(result: StrikeResult, effects: Sequence[str] | None = None) -> str:
+    """The /strike reply: who strikes with what, the roll line, then one line per target."""
+    head = f"⚔️ **{inert(result.attacker)}** strikes"
+    if result.damage is not None:
+        head += f" ({inert(result.damage.format())}"
+        head += f", {result.surges} surge{'s' if result.surges > 1 else ''})" if result.surges else ")"
+    lines = [head, roll_line(result.roll)]
+    for target in result.targets:
+        effect = effects[target.tier - 1] if effects else None
+        lines.append(_target_line(result, target, effect))
+    return "\n".join(lines)
+
+
+def strike_summary(result: StrikeResult) -> str:
+    """`Ash strikes Goblin 1 (tier 3): 9 fire damage, Goblin 1 dies; Goblin 2 (tier 2): 6 fire damage`."""
+    parts = []
+    for target in result.targets:
+        text = f"{target.target} (tier {target.tier})"
+        if target.hit is not None:
+            text += f": {_hit_summary(target.hit)}"
+        parts.append(text)
+    surges = f" spending {result.surges} surge{'s' if result.surges > 1 else ''}" if result.surges else ""
+    return _clip(f"{result.attacker} strikes{surges} " + "; ".join(parts))
+
+
+# --- healing, temporary Stamina, set, Catch Breath -------------------------------------------------------
+def healing_reply(change: Healing, verb: str) -> str:
+    """`**Ash** regains 5 Stamina · Stamina: 20/30` (verb: "regains 5 Stamina", "catches their breath")."""
+    was = f" (was {change.before.stamina})" if change.before.stamina != change.after.stamina else ""
+    return f"**{inert(change.target)}** {verb} · {vitals_text(change.after)}{was}"
+
+
+def healing_summary(change: Healing, verb: str) -> str:
+    return _clip(f"{change.target} {verb}: Stamina {change.before.stamina} → {change.after.stamina}")
+
+
+# --- conditions and saves --------------------------------------------------------------------------------
+def condition_words(instance: ConditionInstance) -> str:
+    """`slowed (save ends)`."""
+    return f"{instance.label} ({DURATION_TEXT[instance.duration]})"
+
+
+def condition_reply(target: str, instance: ConditionInstance | None, label: str) -> str:
+    if instance is None:
+        return f"**{inert(target)}** is already {inert(label)} for at least as long: nothing changes."
+    source = f" by {inert(instance.source_id)}" if instance.source_id else ""
+    return f"**{inert(target)}** is {inert(condition_words(instance))}{source}."
+
+
+def save_reply(result: SaveResult) -> str:
+    """`🎲 Ogre saves against slowed: d10 7 — success, slowed ends.`"""
+    verdict = f"success, {inert(result.label)} ends" if result.success else "fails (needs 6 or higher)"
+    label = inert(result.label)
+    return f"🎲 **{inert(result.target)}** saves against {label}: d10 **{result.roll}** — {verdict}."
+
+
+def save_summary(result: SaveResult) -> str:
+    verdict = "ends it" if result.success else "fails"
+    return _clip(f"{result.target} saves against {result.label}: d10 {result.roll}, {verdict}")
+
+
+# --- Malice ----------------------------------------------------------------------------------------------
+def malice_reply(value: int, change: int = 0) -> str:
+    """`😈 Malice: 7` (with `(+3)` / `(−2)` after a change)."""
+    return f"😈 Malice: **{value}**" + (f" ({_signed(change)})" if change else "")

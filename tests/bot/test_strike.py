@@ -1,0 +1,250 @@
+"""/strike through SimCord: one roll, each target its own tier and damage steps, minions, dying and dead
+heroes, surges, permissions, bad input on every option, inert names, and the targets autocomplete."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from simcord.env import Env
+
+from bot.rules.dice import Dice, FixedDice
+from bot.rules.encounter import Encounter, NewCreatures, harm
+from bot.rules.turns import mark_surprised
+from tests.bot import harm_kit
+from tests.bot.conftest import Table
+
+
+@pytest.fixture
+def dice() -> Dice:
+    # 7 + 9 (tier 2), 10 + 9 (a critical), 5 + 5, then 9 + 9 for every later roll a test makes.
+    return FixedDice([7, 9, 10, 9, 5, 5, *([9] * 40)])
+
+
+def surprise(name: str):  # type: ignore[no-untyped-def]
+    def fn(enc: Encounter) -> Encounter:
+        return enc.with_turns(mark_surprised(enc.turns, name).state)
+
+    return fn
+
+
+async def summaries(table: Table) -> list[str]:
+    view = await table.store.view(harm_kit.key(table))
+    assert view.encounter is not None and view.encounter.id is not None
+    return [e.summary for e in await table.store.events(view.encounter.id)]
+
+
+async def test_one_roll_each_target_its_own_tier(table: Table) -> None:
+    await harm_kit.start(table)
+    await harm_kit.edit(table, surprise("Goblin 2"))
+
+    result = await table.alice.slash(
+        table.channel, "strike", targets="Goblin 1, goblin 2", damage="3/6/9", type="fire"
+    )
+
+    assert result.response is not None and not result.ephemeral
+    text = result.response.content
+    lines = text.splitlines()
+    assert lines[1] == "Dice: 7 + 9 · Total: 16 · Tier 2"
+    assert lines[2].startswith("**Goblin 1** — Tier 2: 6 fire damage")
+    assert "Stamina: 4/10 · winded" in lines[2]
+    assert lines[3].startswith("**Goblin 2** — Tier 3 (Total: 18, edge (+2)): 9 fire damage")
+    assert "Stamina: 1/10" in lines[3]
+    enc = await harm_kit.current(table)
+    assert enc.creature("Goblin 1").vitals.stamina == 4
+    assert enc.creature("Goblin 2").vitals.stamina == 1
+    assert (
+        "Ash strikes Goblin 1 (tier 2): 6 fire damage, Goblin 1 is winded; Goblin 2 (tier 3): 9 fire damage"
+        in (await summaries(table))[-1]
+    )
+
+
+async def test_a_kill_a_critical_and_the_event_summary(table: Table) -> None:
+    await harm_kit.start(table)
+    await table.alice.slash(table.channel, "strike", targets="Goblin 2", damage="1/1/1")  # uses 7 + 9
+
+    result = await table.alice.slash(table.channel, "strike", targets="Goblin 1", damage="3/6/10")
+
+    assert result.response is not None
+    text = result.response.content
+    assert "Dice: 10 + 9 · Total: 19 · Tier 3 · Critical" in text
+    assert "Stamina: 0/10 · dead" in text
+    enc = await harm_kit.current(table)
+    entry = enc.turns.entry("Goblin 1")
+    assert entry is not None and entry.dead
+    assert (await summaries(table))[-1] == "Ash strikes Goblin 1 (tier 3): 10 damage, Goblin 1 dies"
+
+
+async def test_letters_bonus_edges_and_surges(table: Table) -> None:
+    await harm_kit.start(table)
+    await harm_kit.edit(table, lambda enc: dataclasses.replace(enc, surges={"Ash": 3}))
+
+    result = await table.alice.slash(
+        table.channel,
+        "strike",
+        targets="Ogre",
+        damage="2+M/5+M/7+M",
+        bonus=2,
+        edges=1,
+        banes=2,
+        surges=2,
+        effect="push 1; push 2; push 3 and prone",
+    )
+
+    assert result.response is not None
+    text = result.response.content
+    # 7 + 9 + 2, one edge against two banes leaves a bane: 16, tier 2 -> 5+2 = 7, plus 2 surges of A3: 13
+    assert "Dice: 7 + 9 · bonus +2 · bane (−2) · Total: 16 · Tier 2" in text
+    assert "13 damage" in text and "surges +6" in text and "effect: push 2" in text
+    assert "Stamina: 7/20" in text
+    enc = await harm_kit.current(table)
+    assert enc.surges == {"Ash": 1}
+
+
+async def test_weakness_immunity_and_temporary_stamina(table: Table) -> None:
+    await harm_kit.start(table)
+    await harm_kit.edit(table, lambda enc: harm.give_temporary(enc, "Ogre", 4)[0])
+
+    cold = await table.director.slash(
+        table.channel, "strike", attacker="Goblin 1", targets="Ogre", damage="3/6/9", type="cold"
+    )
+    fire = await table.director.slash(
+        table.channel, "strike", attacker="Goblin 1", targets="Ogre", damage="3/6/9", type="fire"
+    )
+
+    assert cold.response is not None and fire.response is not None
+    assert "9 cold damage (of 6: cold weakness 3, 4 temporary Stamina absorbed) · Stamina: 15/20" in (
+        cold.response.content
+    )
+    assert "Tier 3" in fire.response.content
+    assert "4 fire damage (of 9: fire immunity 5) · Stamina: 11/20" in fire.response.content
+
+
+async def test_minions_die_from_one_hit_and_the_squad_falls(table: Table) -> None:
+    await harm_kit.start(table)
+
+    one = await table.alice.slash(table.channel, "strike", targets="Minion 1", damage="9/9/9")
+    two = await table.alice.slash(table.channel, "strike", targets="Minion 3", damage="9/9/9")
+
+    assert one.response is not None and two.response is not None
+    assert "Stamina: 3/12 · 2 minions killed: Minion 1, Minion 2" in one.response.content
+    assert "squad defeated" in two.response.content
+    enc = await harm_kit.current(table)
+    entry = enc.turns.entry("Pack")
+    assert entry is not None and entry.dead
+    again = await table.alice.slash(table.channel, "strike", targets="Minion 1", damage="1/1/1")
+    assert again.ephemeral and again.response is not None
+    assert "Minion 1 is dead already" in again.response.content
+
+
+async def test_a_hero_dying_then_dead(table: Table) -> None:
+    await harm_kit.start(table)
+
+    dying = await table.director.slash(
+        table.channel, "strike", attacker="Ogre", targets="Ash", damage="31/31/31"
+    )
+    dead = await table.director.slash(
+        table.channel, "strike", attacker="Ogre", targets="Ash", damage="14/14/14"
+    )
+
+    assert dying.response is not None and dead.response is not None
+    assert "Stamina: -1/30 · dying" in dying.response.content
+    assert "Stamina: -15/30 · dead" in dead.response.content
+    assert (await summaries(table))[-2].endswith("Ash is dying")
+    enc = await harm_kit.current(table)
+    entry = enc.turns.entry("Ash")
+    assert entry is not None and entry.dead
+
+
+@pytest.mark.parametrize(
+    ("who", "attacker", "message"),
+    [
+        ("stranger", "Ash", "Only Ash's player or the Director can strike with Ash."),
+        ("bob", "Ash", "Only Ash's player or the Director can strike with Ash."),
+        ("alice", "Goblin 1", "Only the Director can strike with Goblin 1."),
+        ("stranger", None, "You control no creature in this encounter: name one with the attacker option."),
+        ("director", None, "You control no creature in this encounter: name one with the attacker option."),
+    ],
+)
+async def test_who_may_strike(table: Table, who: str, attacker: str | None, message: str) -> None:
+    await harm_kit.start(table)
+    before = await harm_kit.current(table)
+    member = table.add_player("carol") if who == "stranger" else getattr(table, who)
+    options = {"targets": "Goblin 1", "damage": "3/6/9"} | ({"attacker": attacker} if attacker else {})
+
+    result = await member.slash(table.channel, "strike", **options)
+
+    assert result.ephemeral and result.response is not None
+    assert result.response.content == message
+    assert await harm_kit.current(table) == before
+
+
+@pytest.mark.parametrize(
+    ("options", "hint"),
+    [
+        ({"targets": "Gobbo"}, "No creature named 'Gobbo'"),
+        ({"targets": "Goblin 1", "damage": "lots"}, "Damage must look like 3/6/9"),
+        ({"targets": ", ".join(["Goblin 1"] * 11)}, "at most 10 targets"),
+        ({"targets": " , "}, "Name at least one target"),
+        ({"targets": "Goblin 1, goblin 1"}, "named twice"),
+        ({"targets": "Goblin 1", "edges": -1}, "Edges and banes"),
+        ({"targets": "Goblin 1", "banes": 11}, "Edges and banes"),
+        ({"targets": "Goblin 1", "bonus": 500}, "bonus runs from"),
+        ({"targets": "Goblin 1", "damage": "3/6/9", "surges": 4}, "0 to 3 surges"),
+        ({"targets": "Goblin 1", "damage": "3/6/9", "surges": 1}, "has 0 surge(s)"),
+        ({"targets": "Goblin 1", "surges": 0, "effect": "a; b"}, "one per tier"),
+        ({"targets": "Goblin 1", "damage": "3/6/9 cold", "type": "fire"}, "give the type once"),
+        ({"targets": "Goblin 1", "attacker": "Nobody"}, "No creature named 'Nobody'"),
+        ({"targets": "x" * 1001}, "at most 1000 characters"),
+    ],
+)
+async def test_bad_input_gets_a_one_line_hint_and_stores_nothing(
+    table: Table, options: dict[str, object], hint: str
+) -> None:
+    await harm_kit.start(table)
+    before = await harm_kit.current(table)
+
+    result = await table.alice.slash(table.channel, "strike", **options)
+
+    assert result.ephemeral and result.response is not None
+    assert hint in result.response.content and "\n" not in result.response.content
+    assert await harm_kit.current(table) == before
+
+
+async def test_no_encounter_here(table: Table) -> None:
+    await harm_kit.start(table)  # in #combat, not in the thread
+
+    result = await table.alice.slash(table.thread, "strike", targets="Goblin 1", damage="3/6/9")
+
+    assert result.ephemeral and result.response is not None
+    assert "No encounter in this channel" in result.response.content
+
+
+async def test_names_render_inert(simcord_env: Env, table: Table) -> None:
+    await harm_kit.start(
+        table,
+        (
+            NewCreatures("Ash", 30, "heroes", is_hero=True, owner_id=table.alice.id),
+            NewCreatures("@everyone **boss**", 10, "director"),
+        ),
+    )
+
+    result = await table.alice.slash(table.channel, "strike", targets="@everyone **boss**", damage="3/6/9")
+
+    assert result.response is not None
+    text = result.response.content
+    assert "@everyone" not in text and "@\u200beveryone \\*\\*boss\\*\\*" in text
+    assert not result.response._message.mention_everyone
+
+
+async def test_targets_autocomplete(table: Table) -> None:
+    await harm_kit.start(table)
+    await harm_kit.edit(table, lambda enc: harm.damage(enc, "Minion 1", 4)[0])
+
+    typed = await table.alice.autocomplete(table.channel, "strike", "targets", "Goblin 1, gob")
+    minions = await table.alice.autocomplete(table.channel, "strike", "attacker", "MIN")
+    nothing = await table.alice.autocomplete(table.thread, "strike", "targets", "gob")
+
+    assert [c["value"] for c in typed] == ["Goblin 1, Goblin 2"]
+    assert [c["value"] for c in minions] == ["Minion 2", "Minion 3", "Minion 1"]  # the dead last
+    assert nothing == []
