@@ -44,6 +44,7 @@ HERO_NAMES = ("Ash", "Brim", "Cass", "Dara")
 GOBLINS = 8
 GOBLIN_STAMINA = 1_000_000  # no load ever kills one, so every interaction does the same work
 ENCOUNTER_START = "encounter.start"  # the event kind of a seeded encounter
+SEED_BATCH = 10
 
 
 def encounter_state(player_id: int) -> dict[str, Any]:
@@ -82,11 +83,10 @@ async def seed_encounters(
         table.begin_encounter("Bench ambush", director_id, _copy(state))
         return Change("Encounter started", None)
 
-    try:
-        for start in range(0, len(keys), 100):
-            await asyncio.gather(
-                *(store.mutate(k, director_id, ENCOUNTER_START, change) for k in keys[start : start + 100])
-            )
+    try:  # a few at a time: each store call waits a bounded time for SQLite's one writer
+        for start in range(0, len(keys), SEED_BATCH):
+            batch = keys[start : start + SEED_BATCH]
+            await asyncio.gather(*(store.mutate(k, director_id, ENCOUNTER_START, change) for k in batch))
     finally:
         await store.close()
     return time.perf_counter() - began

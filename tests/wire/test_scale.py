@@ -290,12 +290,14 @@ async def scale_run(
             if stateful and not has_damage_command(fake):
                 pytest.skip("not yet: the bot registers no /stamina damage (target, amount)")
             stop = asyncio.Event()
+            began = asyncio.get_running_loop().time()
             running = asyncio.create_task(load(cluster, channels, stop, stateful=stateful))
             await asyncio.sleep(seconds / 3)
             await cluster.kill_and_restart(0, down_for=0.3)
             await asyncio.sleep(seconds / 3)
             stop.set()
             tallies = await running
+            elapsed = asyncio.get_running_loop().time() - began
         finally:
             if any(p.running for p in cluster.procs):
                 await cluster.stop_all()
@@ -321,6 +323,18 @@ async def scale_run(
 
         if stateful:
             await check_store(url, channels, tallies)
+        total = Tally()
+        for tally in tallies.values():
+            total.sent += tally.sent
+            total.ok += tally.ok
+            total.unanswered += tally.unanswered
+            total.undeliverable += tally.undeliverable
+        print(  # shown with `pytest -s`: the figures docs/performance.md quotes
+            f"\nscale-out: {processes} processes, {len(fake.guilds)} guilds, {len(channels)} channels, "
+            f"{'/stamina damage' if stateful else '/dice'}: {total.ok} answered in {elapsed:.1f} s "
+            f"({total.ok / elapsed:.0f}/s in all), {total.unanswered} lost in the killed process, "
+            f"{total.undeliverable} not deliverable while it was down"
+        )
 
 
 async def test_each_process_serves_its_shards_and_a_killed_one_comes_back(tmp_path: Path) -> None:
