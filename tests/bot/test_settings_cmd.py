@@ -1,0 +1,81 @@
+"""/settings through SimCord: show, change each setting, Director-only (Manage Channels or the Director role),
+and refusals that change nothing."""
+
+from __future__ import annotations
+
+from bot.store import GuildSettings
+from tests.bot.conftest import Table
+from tests.bot.test_heroes import embed_text, refused
+
+
+async def current(table: Table) -> GuildSettings:
+    return await table.store.get_settings(table.guild.id)
+
+
+async def test_show_without_options(table: Table) -> None:
+    await table.configure_director_role()
+    result = await table.director.slash(table.channel, "settings")
+    assert result.ephemeral
+    shown = embed_text(result)
+    assert f"Director role: <@&{table.director_role.id}>" in shown
+    assert "Turn pings: on" in shown and "Malice rounding: down" in shown
+    assert "Hero tokens reset each session: on" in shown and "exact Stamina: off" in shown
+
+
+async def test_change_every_setting(table: Table) -> None:
+    mod = table.add_channel_manager("mo")
+    result = await mod.slash(
+        table.channel,
+        "settings",
+        director_role=table.director_role,
+        turn_pings=False,
+        tokens_reset_per_session=False,
+        malice_rounding="nearest",
+        show_monster_stamina=True,
+        enforce_action_economy=False,
+    )
+    assert "Settings updated" in embed_text(result) and "Malice rounding: nearest" in embed_text(result)
+    assert await current(table) == GuildSettings(
+        table.guild.id,
+        director_role_id=table.director_role.id,
+        turn_pings=False,
+        tokens_reset_per_session=False,
+        malice_rounding="nearest",
+        show_monster_stamina=True,
+        enforce_action_economy=False,
+    )
+    # the Director role now directs: its member changes a setting
+    await table.director.slash(table.channel, "settings", malice_rounding="up")
+    assert (await current(table)).malice_rounding == "up"
+
+
+async def test_players_cant_see_or_change_settings(table: Table) -> None:
+    await table.configure_director_role()
+    refused(await table.alice.slash(table.channel, "settings"), "Only the Director")
+    refused(await table.alice.slash(table.channel, "settings", turn_pings=False), "Only the Director")
+    assert (await current(table)).turn_pings is True
+
+
+async def test_without_a_configured_role_only_manage_channels_directs(table: Table) -> None:
+    refused(await table.director.slash(table.channel, "settings", turn_pings=False), "Only the Director")
+    assert (await current(table)).turn_pings is True
+
+
+async def test_clear_the_director_role(table: Table) -> None:
+    await table.configure_director_role()
+    await table.director.slash(table.channel, "settings", clear_director_role=True)
+    assert (await current(table)).director_role_id is None
+    refused(await table.director.slash(table.channel, "settings", turn_pings=False), "Only the Director")
+
+
+async def test_bad_combinations_are_refused(table: Table) -> None:
+    await table.configure_director_role()
+    refused(
+        await table.director.slash(
+            table.channel, "settings", director_role=table.director_role, clear_director_role=True
+        ),
+        "not both",
+    )
+    everyone = table.guild.default_role
+    refused(await table.director.slash(table.channel, "settings", director_role=everyone), "@everyone")
+    assert (await current(table)).director_role_id == table.director_role.id
