@@ -1,17 +1,180 @@
-"""Stamina changes and Catch Breath (/stamina, /recover)."""
+"""Stamina changes and Catch Breath (/stamina damage | heal | temp | set, /recover).
+
+Who may: the Director changes any creature's Stamina; a player only the creatures they control (so a player
+can't damage a monster directly: they /strike it). The rules are `bot.rules.encounter.harm` (damage through
+the one pipeline: weakness, immunity, temporary Stamina; minions through their squad's pool; healing and
+temporary Stamina refused for minions; Catch Breath spends a Recovery); nothing here does arithmetic.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
 from discord.ext import commands
 
+from bot import autocomplete
 from bot.client import DrawSteelBot
+from bot.permissions import Actor, require_controls
+from bot.play import commit, encounter_of, put_encounter
+from bot.replies import send
+from bot.rules.damage import DamageType
+from bot.rules.encounter import Encounter, harm
+from bot.rules.encounter.harm import Healing, Hit
+from bot.store import Change, Table
+from bot.ui.combat import damage_reply, damage_summary, healing_reply, healing_summary
+from cogs.meta import HelpEntry
+from cogs.strike import TYPE_CHOICES, caller, check_text, own_creature
+
+NAME_TEXT_MAX = 100
+
+
+def _guard(encounter: Encounter, actor: Actor, director: bool, name: str, action: str) -> str:
+    """The creature's id, once the actor may `action` it (its player or the Director)."""
+    creature = harm.target(encounter, name)
+    require_controls(
+        actor, creature.owner_id, director, creature=creature.id, action=action.format(name=creature.id)
+    )
+    return creature.id
 
 
 class Stamina(commands.Cog):
     """Stamina changes and Catch Breath (/stamina, /recover)."""
 
+    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
+        HelpEntry("stamina", "/stamina damage target: Goblin 1 amount: 5", "Change a creature's Stamina."),
+        HelpEntry(
+            "stamina damage",
+            "/stamina damage target: Goblin 1 amount: 5 type: fire",
+            "Deal damage (weakness, immunity and temporary Stamina apply).",
+        ),
+        HelpEntry(
+            "stamina heal", "/stamina heal target: Ash amount: 6", "Regain Stamina (up to the maximum)."
+        ),
+        HelpEntry(
+            "stamina temp",
+            "/stamina temp target: Ash amount: 5",
+            "Gain temporary Stamina (the greater stays).",
+        ),
+        HelpEntry(
+            "stamina set",
+            "/stamina set target: Ogre amount: 20",
+            "Director's correction: set Stamina outright.",
+        ),
+        HelpEntry("recover", "/recover", "Catch Breath: your hero spends a Recovery to regain Stamina."),
+    )
+
+    stamina = app_commands.Group(name="stamina", description="Change a creature's Stamina.", guild_only=True)
+
     def __init__(self, bot: DrawSteelBot) -> None:
         self.bot = bot
+
+    async def _vitals(
+        self,
+        interaction: discord.Interaction[Any],
+        kind: str,
+        name: str,
+        fn: Callable[[Encounter, str], tuple[Encounter, Healing]],
+        verb: str,
+        action: str = "change {name}'s Stamina",
+    ) -> None:
+        check_text(name, "name", NAME_TEXT_MAX)
+        actor, director = await caller(interaction, self.bot.store)
+
+        def change(table: Table) -> Change[Healing]:
+            encounter = encounter_of(table)
+            creature_id = _guard(encounter, actor, director, name, action)
+            updated, result = fn(encounter, creature_id)
+            put_encounter(table, updated)
+            return Change(healing_summary(result, verb), result)
+
+        committed = await commit(interaction, kind, change)
+        await send(interaction, content=healing_reply(committed.value, verb))
+
+    @stamina.command(name="damage", description="Deal damage to a creature (weakness and immunity apply).")
+    @app_commands.rename(dtype="type")
+    @app_commands.describe(
+        target="Who takes the damage", amount="Damage before weakness and immunity", dtype="Damage type"
+    )
+    @app_commands.choices(dtype=TYPE_CHOICES)
+    @app_commands.autocomplete(target=autocomplete.creatures)
+    async def damage(
+        self, interaction: discord.Interaction[Any], target: str, amount: int, dtype: str | None = None
+    ) -> None:
+        check_text(target, "name", NAME_TEXT_MAX)
+        kind = DamageType.parse(dtype or "")
+        actor, director = await caller(interaction, self.bot.store)
+
+        def change(table: Table) -> Change[Hit]:
+            encounter = encounter_of(table)
+            creature_id = _guard(encounter, actor, director, target, "change {name}'s Stamina")
+            updated, hit = harm.damage(encounter, creature_id, amount, kind)
+            put_encounter(table, updated)
+            return Change(damage_summary(hit), hit)
+
+        committed = await commit(interaction, "stamina.damage", change)
+        await send(interaction, content=damage_reply(committed.value))
+
+    @stamina.command(name="heal", description="A creature regains Stamina (never above its maximum).")
+    @app_commands.describe(target="Who regains Stamina", amount="Stamina regained")
+    @app_commands.autocomplete(target=autocomplete.creatures)
+    async def heal(self, interaction: discord.Interaction[Any], target: str, amount: int) -> None:
+        await self._vitals(
+            interaction,
+            "stamina.heal",
+            target,
+            lambda enc, cid: harm.heal(enc, cid, amount),
+            f"regains {amount} Stamina",
+        )
+
+    @stamina.command(
+        name="temp", description="A creature gains temporary Stamina (the greater amount stays)."
+    )
+    @app_commands.describe(target="Who gains temporary Stamina", amount="Temporary Stamina")
+    @app_commands.autocomplete(target=autocomplete.creatures)
+    async def temp(self, interaction: discord.Interaction[Any], target: str, amount: int) -> None:
+        await self._vitals(
+            interaction,
+            "stamina.temp",
+            target,
+            lambda enc, cid: harm.give_temporary(enc, cid, amount),
+            f"gains {amount} temporary Stamina",
+        )
+
+    @stamina.command(name="set", description="Set a creature's Stamina outright (a correction).")
+    @app_commands.describe(target="Whose Stamina", amount="The new Stamina, from 0 to the maximum")
+    @app_commands.autocomplete(target=autocomplete.creatures)
+    async def set(self, interaction: discord.Interaction[Any], target: str, amount: int) -> None:
+        await self._vitals(
+            interaction,
+            "stamina.set",
+            target,
+            lambda enc, cid: harm.set_stamina(enc, cid, amount),
+            f"has Stamina set to {amount}",
+        )
+
+    @app_commands.command(name="recover", description="Catch Breath: spend a Recovery to regain Stamina.")
+    @app_commands.guild_only()
+    @app_commands.describe(target="The hero who catches their breath (default: your hero)")
+    @app_commands.autocomplete(target=autocomplete.creatures)
+    async def recover(self, interaction: discord.Interaction[Any], target: str | None = None) -> None:
+        check_text(target, "name", NAME_TEXT_MAX)
+        actor, director = await caller(interaction, self.bot.store)
+
+        def change(table: Table) -> Change[Healing]:
+            encounter = encounter_of(table)
+            name = target if target is not None and target.strip() else None
+            if name is None:
+                name = own_creature(encounter, actor.user_id, option="target", heroes_only=True)
+            creature_id = _guard(encounter, actor, director, name, "have {name} catch their breath")
+            updated, result = harm.catch_breath(encounter, creature_id)
+            put_encounter(table, updated)
+            return Change(healing_summary(result, "catches their breath"), result)
+
+        committed = await commit(interaction, "recover", change)
+        await send(interaction, content=healing_reply(committed.value, "catches their breath (1 Recovery)"))
 
 
 async def setup(bot: DrawSteelBot) -> None:

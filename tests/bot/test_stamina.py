@@ -1,0 +1,200 @@
+"""/stamina damage | heal | temp | set and /recover through SimCord: who may change whose Stamina, the damage
+steps, minions, dying and dead heroes, Catch Breath, bad input on every option, inert names."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.rules.encounter import NewCreatures
+from tests.bot import harm_kit
+from tests.bot.conftest import Table
+
+
+async def test_director_damages_a_monster_with_weakness(table: Table) -> None:
+    await harm_kit.start(table)
+
+    result = await table.director.slash(table.channel, "stamina damage", target="ogre", amount=4, type="cold")
+
+    assert result.response is not None and not result.ephemeral
+    assert result.response.content == "**Ogre** takes 7 cold damage (of 4: cold weakness 3) · Stamina: 13/20"
+    assert (await harm_kit.current(table)).creature("Ogre").vitals.stamina == 13
+
+
+async def test_immunity_and_temporary_stamina(table: Table) -> None:
+    await harm_kit.start(table)
+
+    temp = await table.director.slash(table.channel, "stamina temp", target="Ogre", amount=3)
+    fire = await table.director.slash(table.channel, "stamina damage", target="Ogre", amount=10, type="fire")
+
+    assert temp.response is not None and fire.response is not None
+    assert temp.response.content == "**Ogre** gains 3 temporary Stamina · Stamina: 20/20 (+3 temp)"
+    assert fire.response.content == (
+        "**Ogre** takes 5 fire damage (of 10: fire immunity 5, 3 temporary Stamina absorbed) · Stamina: 18/20"
+    )
+
+
+async def test_a_player_heals_and_shields_their_own_hero(table: Table) -> None:
+    await harm_kit.start(table)
+    await table.director.slash(table.channel, "stamina damage", target="Ash", amount=20)
+
+    heal = await table.alice.slash(table.channel, "stamina heal", target="Ash", amount=6)
+    temp = await table.alice.slash(table.channel, "stamina temp", target="Ash", amount=5)
+
+    assert heal.response is not None and temp.response is not None
+    assert heal.response.content == "**Ash** regains 6 Stamina · Stamina: 16/30 (was 10)"
+    assert "Stamina: 16/30 (+5 temp)" in temp.response.content
+
+
+async def test_minions_share_the_pool_and_cannot_heal(table: Table) -> None:
+    await harm_kit.start(table)
+
+    hit = await table.director.slash(table.channel, "stamina damage", target="Minion 2", amount=5)
+    heal = await table.director.slash(table.channel, "stamina heal", target="Minion 3", amount=1)
+    set_ = await table.director.slash(table.channel, "stamina set", target="Minion 3", amount=1)
+
+    assert hit.response is not None and heal.response is not None and set_.response is not None
+    assert "Stamina: 7/12 · 1 minion killed: Minion 2" in hit.response.content
+    assert heal.ephemeral and "Minions can't regain Stamina" in heal.response.content
+    assert set_.ephemeral and "use /stamina damage" in set_.response.content
+
+
+async def test_dying_then_dead_hero_and_set_as_a_correction(table: Table) -> None:
+    await harm_kit.start(table)
+
+    dying = await table.director.slash(table.channel, "stamina damage", target="Bree", amount=24)
+    dead = await table.director.slash(table.channel, "stamina damage", target="Bree", amount=12)
+    heal = await table.director.slash(table.channel, "stamina heal", target="Bree", amount=5)
+    fixed = await table.director.slash(table.channel, "stamina set", target="Bree", amount=8)
+
+    assert dying.response is not None and dead.response is not None
+    assert dying.response.content.endswith("Stamina: 0/24 · dying")
+    assert dead.response.content.endswith("Stamina: -12/24 · dead")
+    assert (
+        heal.ephemeral and heal.response is not None and "dead creature can't regain" in heal.response.content
+    )
+    assert fixed.response is not None and fixed.response.content == (
+        "**Bree** has Stamina set to 8 · Stamina: 8/24 · winded (was -12)"
+    )
+    entry = (await harm_kit.current(table)).turns.entry("Bree")
+    assert entry is not None and not entry.dead
+
+
+@pytest.mark.parametrize(
+    ("who", "target", "message"),
+    [
+        ("alice", "Goblin 1", "Only the Director can change Goblin 1's Stamina."),
+        ("bob", "Ash", "Only Ash's player or the Director can change Ash's Stamina."),
+        ("stranger", "Ash", "Only Ash's player or the Director can change Ash's Stamina."),
+    ],
+)
+@pytest.mark.parametrize("command", ["stamina damage", "stamina heal", "stamina temp", "stamina set"])
+async def test_players_change_only_their_own_creatures(
+    table: Table, who: str, target: str, message: str, command: str
+) -> None:
+    await harm_kit.start(table)
+    before = await harm_kit.current(table)
+    member = table.add_player("carol") if who == "stranger" else getattr(table, who)
+
+    result = await member.slash(table.channel, command, target=target, amount=1)
+
+    assert result.ephemeral and result.response is not None
+    assert result.response.content == message
+    assert await harm_kit.current(table) == before
+
+
+@pytest.mark.parametrize(
+    ("command", "options", "hint"),
+    [
+        ("stamina damage", {"target": "Gobbo", "amount": 3}, "No creature named 'Gobbo'"),
+        ("stamina damage", {"target": "Goblin 1", "amount": -3}, "can't be negative: type a number"),
+        ("stamina damage", {"target": "Goblin 1", "amount": 10**6}, "at most 999"),
+        ("stamina heal", {"target": "Ash", "amount": -1}, "can't be negative"),
+        ("stamina temp", {"target": "Ash", "amount": -1}, "can't be negative"),
+        ("stamina set", {"target": "Ash", "amount": -1}, "type a number from 0 to 30"),
+        ("stamina set", {"target": "Ash", "amount": 31}, "type a number from 0 to 30"),
+        ("stamina heal", {"target": "x" * 101, "amount": 1}, "at most 100 characters"),
+    ],
+)
+async def test_bad_input(table: Table, command: str, options: dict[str, object], hint: str) -> None:
+    await harm_kit.start(table)
+    before = await harm_kit.current(table)
+
+    result = await table.director.slash(table.channel, command, **options)
+
+    assert result.ephemeral and result.response is not None
+    assert hint in result.response.content and "\n" not in result.response.content
+    assert await harm_kit.current(table) == before
+
+
+async def test_no_encounter_here(table: Table) -> None:
+    result = await table.director.slash(table.thread, "stamina damage", target="Goblin 1", amount=3)
+    assert result.ephemeral and result.response is not None
+    assert "No encounter in this channel" in result.response.content
+
+
+async def test_recover_catches_the_callers_breath(table: Table) -> None:
+    await harm_kit.start(table)
+    await table.director.slash(table.channel, "stamina damage", target="Ash", amount=25)
+
+    first = await table.alice.slash(table.channel, "recover")
+    second = await table.alice.slash(table.channel, "recover", target="Ash")
+    third = await table.alice.slash(table.channel, "recover")
+
+    assert first.response is not None and second.response is not None and third.response is not None
+    assert first.response.content == (
+        "**Ash** catches their breath (1 Recovery) · Stamina: 15/30 · winded (was 5)"
+    )
+    assert "Stamina: 25/30" in second.response.content
+    assert third.ephemeral and "No Recoveries left" in third.response.content
+    ash = (await harm_kit.current(table)).creature("Ash")
+    assert ash.vitals.recoveries == 0
+
+
+@pytest.mark.parametrize(
+    ("who", "options", "hint"),
+    [
+        ("bob", {"target": "Ash"}, "Only Ash's player or the Director can have Ash catch their breath."),
+        ("director", {}, "You control no hero in this encounter: name one with the target option."),
+        ("director", {"target": "Goblin 1"}, "Director creatures have no Recoveries"),
+        ("alice", {"target": "Nobody"}, "No creature named 'Nobody'"),
+    ],
+)
+async def test_recover_refusals(table: Table, who: str, options: dict[str, object], hint: str) -> None:
+    await harm_kit.start(table)
+    before = await harm_kit.current(table)
+
+    result = await getattr(table, who).slash(table.channel, "recover", **options)
+
+    assert result.ephemeral and result.response is not None
+    assert hint in result.response.content
+    assert await harm_kit.current(table) == before
+
+
+async def test_dying_hero_cannot_catch_breath(table: Table) -> None:
+    await harm_kit.start(table)
+    await table.director.slash(table.channel, "stamina damage", target="Ash", amount=31)
+
+    result = await table.alice.slash(table.channel, "recover")
+
+    assert result.ephemeral and result.response is not None
+    assert "A dying hero can't Catch Breath" in result.response.content
+
+
+async def test_names_render_inert(table: Table) -> None:
+    await harm_kit.start(table, (NewCreatures("<@123456789012345678> _x_", 10, "director"),))
+
+    result = await table.director.slash(
+        table.channel, "stamina damage", target="<@123456789012345678> _x_", amount=1
+    )
+
+    assert result.response is not None
+    assert result.response.content.startswith("**<@\u200b123456789012345678> \\_x\\_** takes 1 damage")
+    assert not result.response._message.ping_user_ids
+
+
+async def test_autocomplete_offers_this_channels_creatures(table: Table) -> None:
+    await harm_kit.start(table)
+
+    choices = await table.alice.autocomplete(table.channel, "stamina heal", "target", "as")
+
+    assert [c["value"] for c in choices] == ["Ash"]
