@@ -8,8 +8,10 @@ from bot.store.errors import (
     InvalidValue,
     NoEncounter,
     NothingToUndo,
+    SaveUncertain,
     StaleState,
     StoreError,
+    StoreUnavailable,
 )
 from bot.store.store import Store
 from bot.store.table import (
@@ -37,8 +39,10 @@ __all__ = [
     "InvalidValue",
     "NoEncounter",
     "NothingToUndo",
+    "SaveUncertain",
     "StaleState",
     "Store",
     "StoreError",
+    "StoreUnavailable",
     "Table",
 ]

@@ -25,6 +25,8 @@ from bot.store import validate
 from bot.store.errors import InvalidValue
 
 BUSY_TIMEOUT_MS = 5000
+#: Seconds to open a PostgreSQL connection before giving up (the store then answers "busy").
+CONNECT_TIMEOUT = 2.0
 WRITE_OPTION = "store_write"
 #: Connections per process on PostgreSQL (fixed: no overflow connections opened and closed under load).
 POSTGRES_POOL_SIZE = 10
@@ -58,17 +60,20 @@ def sqlite_file(url: URL) -> Path | None:
     return Path(database)
 
 
-def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
-    dbapi_connection.isolation_level = None
-    cursor = dbapi_connection.cursor()
-    try:
-        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA journal_mode = WAL")
-        cursor.execute("PRAGMA synchronous = NORMAL")
-        cursor.execute("PRAGMA wal_autocheckpoint = 0")  # the store checkpoints in the background
-        cursor.execute("PRAGMA foreign_keys = ON")
-    finally:
-        cursor.close()
+def _sqlite_connect_hook(busy_timeout_ms: int) -> Any:
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute("PRAGMA synchronous = NORMAL")
+            cursor.execute("PRAGMA wal_autocheckpoint = 0")  # the store checkpoints in the background
+            cursor.execute("PRAGMA foreign_keys = ON")
+        finally:
+            cursor.close()
+
+    return on_connect
 
 
 def _on_sqlite_begin(conn: Connection) -> None:
@@ -78,8 +83,18 @@ def _on_sqlite_begin(conn: Connection) -> None:
         conn.exec_driver_sql("BEGIN")
 
 
-def create_engine(url: URL, *, schema: str | None = None) -> AsyncEngine:
-    """One engine for the store's lifetime. `schema` (PostgreSQL only) sets the connections' search_path."""
+def create_engine(
+    url: URL,
+    *,
+    schema: str | None = None,
+    busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    connect_timeout: float = CONNECT_TIMEOUT,
+) -> AsyncEngine:
+    """One engine for the store's lifetime. `schema` (PostgreSQL only) sets the connections' search_path.
+
+    `busy_timeout_ms` bounds how long a SQLite statement waits for another process's lock (the store
+    tightens it on its write connection to what is left of a command's wait limit); `connect_timeout`
+    bounds opening a PostgreSQL connection (asyncpg's default is a minute)."""
     if is_sqlite(url):
         if schema is not None:
             raise InvalidValue("A schema only applies to PostgreSQL.")
@@ -94,10 +109,10 @@ def create_engine(url: URL, *, schema: str | None = None) -> AsyncEngine:
             pool_timeout=60,
             pool_reset_on_return=None,  # every use ends its transaction; skip the extra ROLLBACK
         )
-        event.listen(engine.sync_engine, "connect", _on_sqlite_connect)
+        event.listen(engine.sync_engine, "connect", _sqlite_connect_hook(busy_timeout_ms))
         event.listen(engine.sync_engine, "begin", _on_sqlite_begin)
         return engine
-    connect_args: dict[str, Any] = {}
+    connect_args: dict[str, Any] = {"timeout": connect_timeout}
     if schema is not None:
         if not _SCHEMA.fullmatch(schema):
             raise InvalidValue("A schema name must be a plain identifier.")

@@ -47,3 +47,20 @@ class InvalidValue(StoreError):
     """A name, number or piece of data the store refuses to save; the message says what to change."""
 
     default_message = "That value cannot be saved."
+
+
+class StoreUnavailable(StoreError):
+    """The database did not answer within the store's wait limit (locked by another process, unreachable,
+    restarting); nothing was written, so trying again is safe."""
+
+    default_message = "The database is busy — try again in a moment."
+
+
+class SaveUncertain(StoreUnavailable):
+    """The database stopped answering while a change was being committed and could not be asked afterwards
+    whether it was saved: the user must look before repeating it (repeating could apply it twice)."""
+
+    default_message = (
+        "The database stopped answering while saving that — check the tracker or /encounter log "
+        "before trying again."
+    )

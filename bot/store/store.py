@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import json
 import logging
 import random
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar, cast
@@ -26,11 +27,21 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql as pg_dialect
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.store import validate
 from bot.store.engine import POSTGRES_POOL_SIZE, WRITE_OPTION, create_engine, is_sqlite, normalise_url
-from bot.store.errors import EncounterExists, InvalidValue, NoEncounter, NothingToUndo, StaleState, StoreError
+from bot.store.errors import (
+    EncounterExists,
+    InvalidValue,
+    NoEncounter,
+    NothingToUndo,
+    SaveUncertain,
+    StaleState,
+    StoreError,
+    StoreUnavailable,
+)
 from bot.store.models import channels, encounters, events, guild_settings, heroes
 from bot.store.patch import diff, revert
 from bot.store.table import (
@@ -54,8 +65,17 @@ UNDO_KIND = "undo"
 CHECKPOINT_EVERY = 200
 #: SQLite file relative to the working directory; its folder is created on first start.
 DEFAULT_URL = "sqlite+aiosqlite:///data/bot.db"
+#: Seconds one store call may wait for the database (locks of other commands or processes, a busy SQLite
+#: file, an unreachable or restarting PostgreSQL) before it gives up with `StoreUnavailable`: short enough
+#: that a command still answers within Discord's 3 seconds.
+WAIT_LIMIT = 1.5
+#: After a PostgreSQL connection died during COMMIT: how long to try asking whether the change was saved.
+CONFIRM_LIMIT = 0.75
 _TEMP_NAME_KEY = "\x01"
 _RETRYABLE_SQLSTATES = frozenset({"40001", "40P01", "55P03"})
+#: SQLSTATEs of a database that is going away or not there yet (class 08: connection exceptions).
+_UNAVAILABLE_SQLSTATES = frozenset({"57P01", "57P02", "57P03", "53300"})
+_UNAVAILABLE_SQLITE = ("locked", "busy", "unable to open", "disk i/o")
 _SETTINGS_FIELDS = {f.name: f for f in dataclasses.fields(GuildSettings) if f.name != "guild_id"}
 
 
@@ -133,6 +153,66 @@ class _Loaded:
     last_seq: int
 
 
+def _is_unavailable(error: BaseException) -> bool:
+    """True when `error` means the database is not answering (locked, unreachable, connection lost,
+    timed out) rather than a refusal or a bug: the operation may be tried again."""
+    if isinstance(error, TimeoutError | PoolTimeout | ConnectionError):
+        return True
+    if isinstance(error, OSError):  # connection refused, host unreachable (raised raw by asyncpg's connect)
+        return True
+    if isinstance(error, DBAPIError):
+        if error.connection_invalidated:
+            return True
+        orig = error.orig
+        sqlstate = str(getattr(orig, "sqlstate", "") or "")
+        if sqlstate.startswith("08") or sqlstate in _UNAVAILABLE_SQLSTATES:
+            return True
+        text = str(orig).lower()
+        if isinstance(error, OperationalError) and any(word in text for word in _UNAVAILABLE_SQLITE):
+            return True
+        module = type(orig).__module__
+        if module.startswith("asyncpg") and (
+            "ConnectionDoesNotExist" in type(orig).__name__
+            or ("connection" in text and ("closed" in text or "lost" in text or "reset" in text))
+        ):
+            return True
+        return isinstance(orig, OSError)
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class _Written:
+    """What one change writes besides its rows: the event's time, seq, summary, details and patch."""
+
+    at: datetime
+    seq: int
+    summary: str
+    details: dict[str, Any]
+    patch: Any
+    undoes: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Saved:
+    """A change found saved after an ambiguous COMMIT."""
+
+    encounter_id: int | None
+
+
+def _brief(error: BaseException) -> str:
+    """One short line about a driver error for the log (no SQL, no parameters)."""
+    orig = getattr(error, "orig", None) or error
+    text = str(orig).strip().splitlines()[0] if str(orig).strip() else ""
+    return f"{type(orig).__name__}: {text[:160]}"
+
+
+@dataclass(slots=True)
+class _Attempt:
+    """One write transaction: `committing` turns True once its body ran and COMMIT is under way."""
+
+    committing: bool = False
+
+
 def _check_key(key: ChannelKey) -> None:
     validate.snowflake(key.guild_id, "guild id")
     validate.snowflake(key.channel_id, "channel id")
@@ -189,7 +269,11 @@ def _checked_snapshot(table: Table, before: _Loaded) -> dict[str, Any]:
 class Store:
     """Persistence and concurrency for the bot. Open with `await Store.open(url)`; `await close()` at exit."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, *, wait_limit: float = WAIT_LIMIT) -> None:
+        if not wait_limit > 0:
+            raise ValueError("wait_limit must be positive")
+        #: Seconds a store call may wait for the database before `StoreUnavailable` (see `WAIT_LIMIT`).
+        self.wait_limit = wait_limit
         self._engine = engine
         self._writer = engine.execution_options(**{WRITE_OPTION: True})
         self._sqlite = engine.dialect.name == "sqlite"
@@ -202,16 +286,31 @@ class Store:
         )
         self._cache: OrderedDict[int, _Loaded] = OrderedDict()
         self._writer_connection: AsyncConnection | None = None
+        self._writer_busy_ms: int | None = None  # the busy timeout last set on the write connection
+        self._outage_at = float("-inf")  # loop time of the last wait for the database that gave up
         self._commits_since_checkpoint = 0
         self._checkpoint_task: asyncio.Task[None] | None = None
 
     # -- lifecycle --------------------------------------------------------------------------------------
     @classmethod
-    async def open(cls, url: str = DEFAULT_URL, *, migrate: bool = True, schema: str | None = None) -> Store:
+    async def open(
+        cls,
+        url: str = DEFAULT_URL,
+        *,
+        migrate: bool = True,
+        schema: str | None = None,
+        wait_limit: float = WAIT_LIMIT,
+    ) -> Store:
         """Open the database at `url` (SQLite via aiosqlite, PostgreSQL via asyncpg) and, with `migrate`,
-        upgrade it to the newest revision. `schema` (PostgreSQL only) sets the search_path."""
+        upgrade it to the newest revision. `schema` (PostgreSQL only) sets the search_path; `wait_limit`
+        is how long each later call may wait for the database before `StoreUnavailable`."""
         parsed = normalise_url(url)
-        engine = create_engine(parsed, schema=schema)
+        engine = create_engine(
+            parsed,
+            schema=schema,
+            busy_timeout_ms=max(1, int(wait_limit * 1000)),
+            connect_timeout=max(0.1, wait_limit),
+        )
         try:
             if migrate:
                 from bot.store.migrate import upgrade
@@ -223,7 +322,7 @@ class Store:
         except BaseException:
             await engine.dispose()
             raise
-        store = cls(engine)
+        store = cls(engine, wait_limit=wait_limit)
         assert store._sqlite == is_sqlite(parsed)
         return store
 
@@ -235,10 +334,11 @@ class Store:
         if self._sqlite:
             await self._checkpoint()
         if self._writer_connection is not None:
-            async with self._gate():
+            async with self._write_gate:
                 connection, self._writer_connection = self._writer_connection, None
                 if connection is not None:
-                    await connection.close()
+                    with suppress(Exception):  # a database that went away must not stop the shutdown
+                        await connection.close()
         await self._engine.dispose()
 
     @property
@@ -254,46 +354,124 @@ class Store:
             self._locks[key.channel_id] = lock
         return lock
 
-    def _gate(self) -> AbstractAsyncContextManager[Any]:
-        return self._write_gate
+    def _deadline(self) -> float:
+        """When a call that starts now must give up waiting for the database (event-loop time)."""
+        return asyncio.get_running_loop().time() + self.wait_limit
+
+    def _unavailable(self, error: BaseException | None = None) -> StoreUnavailable:
+        """The error to raise when the database did not answer in time; remembers when it happened."""
+        self._outage_at = asyncio.get_running_loop().time()
+        if error is not None:
+            log.warning("database unavailable, giving up: %s", _brief(error))
+        return StoreUnavailable()
+
+    async def _enter(self, lock: asyncio.Lock | asyncio.Semaphore, deadline: float) -> None:
+        """Acquire `lock`, waiting no later than `deadline` (then `StoreUnavailable`; nothing was done)."""
+        try:
+            async with asyncio.timeout_at(deadline):
+                await lock.acquire()
+        except TimeoutError:
+            raise self._unavailable() from None
+
+    async def _queue(self, key: ChannelKey) -> tuple[asyncio.Lock, float]:
+        """Wait for the channel's turn (commands on one channel run one at a time; the wait itself is not
+        bounded: a busy channel just queues) and return its lock, held, with the deadline of this call's
+        database waits. If the database went unavailable while this call queued and the wait already
+        exceeded the limit, give up at once: an outage must not make each queued command wait in turn."""
+        loop = asyncio.get_running_loop()
+        lock = self._lock(key)
+        queued = loop.time()
+        await lock.acquire()
+        now = loop.time()
+        if now - queued > self.wait_limit and self._outage_at >= queued:
+            lock.release()
+            raise StoreUnavailable()
+        return lock, now + self.wait_limit
+
+    async def _retrying(self, operation: Callable[[], Awaitable[T]], deadline: float) -> T:
+        """Run a read (or an idempotent write) again while the database is unavailable, until `deadline`;
+        then `StoreUnavailable`. PostgreSQL calls are also cut off at the deadline (a hung server)."""
+        delay = 0.02
+        while True:
+            try:
+                if self._sqlite:  # SQLite waits are bounded by its busy timeout; aiosqlite calls are not
+                    return await operation()  # safely cancellable mid-statement
+                async with asyncio.timeout_at(deadline):
+                    return await operation()
+            except StoreError:
+                raise
+            except Exception as error:
+                if not _is_unavailable(error):
+                    raise
+                left = deadline - asyncio.get_running_loop().time()
+                if left <= delay:
+                    raise self._unavailable(error) from error
+                log.info("database unavailable, retrying in %.0f ms: %s", delay * 1000, _brief(error))
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 0.25)
 
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator[AsyncConnection]:
-        """One write transaction; driver-level races become `StaleState`.
+    async def _write(
+        self, deadline: float | None = None, attempt: _Attempt | None = None
+    ) -> AsyncIterator[AsyncConnection]:
+        """One write transaction; driver-level races become `StaleState`, refusals their `StoreError`.
 
         SQLite has one writer at a time, so this process keeps one dedicated write connection (no pool
         checkout per command) and queues its writers on an `asyncio.Lock`; PostgreSQL writers use the pool.
+        Waiting (for the queue, SQLite's lock, a PostgreSQL connection) ends at `deadline`; a database that
+        does not answer raises its driver error (see `_is_unavailable`); `attempt.committing` tells whether
+        COMMIT had started when that happened.
         """
-        async with self._gate():
-            try:
-                if self._sqlite:
-                    connection = await self._sqlite_writer()
-                    try:
-                        async with connection.begin():
-                            yield connection
-                    except BaseException as error:
-                        if not isinstance(error, StoreError):
-                            await self._drop_sqlite_writer()
-                        raise
-                else:
+        deadline = self._deadline() if deadline is None else deadline
+        attempt = attempt if attempt is not None else _Attempt()
+        await self._enter(self._write_gate, deadline)
+        try:
+            if self._sqlite:
+                connection = await self._sqlite_writer()
+                try:
+                    await self._bound_busy_wait(connection, deadline)
+                    async with connection.begin():
+                        yield connection
+                        attempt.committing = True
+                except BaseException as error:
+                    if not isinstance(error, StoreError):
+                        await self._drop_sqlite_writer()
+                    raise
+            else:
+                async with asyncio.timeout_at(deadline):
                     async with self._writer.connect() as connection, connection.begin():
                         yield connection
-            except IntegrityError as error:
-                text = str(error.orig).lower()
-                if "one_active" in text or "encounters.channel_id" in text:
-                    raise EncounterExists() from None
-                if "name_key" in text:
-                    raise InvalidValue("There is already a hero with that name in this channel.") from None
+                        attempt.committing = True
+        except IntegrityError as error:
+            text = str(error.orig).lower()
+            if "one_active" in text or "encounters.channel_id" in text:
+                raise EncounterExists() from None
+            if "name_key" in text:
+                raise InvalidValue("There is already a hero with that name in this channel.") from None
+            raise StaleState() from error
+        except OperationalError as error:
+            if "snapshot" in str(error.orig).lower():
                 raise StaleState() from error
-            except OperationalError as error:
-                text = str(error.orig).lower()
-                if "locked" in text or "busy" in text or "snapshot" in text:
-                    raise StaleState() from error
-                raise
-            except DBAPIError as error:
-                if getattr(error.orig, "sqlstate", None) in _RETRYABLE_SQLSTATES:
-                    raise StaleState() from error
-                raise
+            raise
+        except DBAPIError as error:
+            if getattr(error.orig, "sqlstate", None) in _RETRYABLE_SQLSTATES:
+                raise StaleState() from error
+            raise
+        finally:
+            self._write_gate.release()
+
+    async def _bound_busy_wait(self, connection: AsyncConnection, deadline: float) -> None:
+        """Let SQLite wait for another process's write lock only until `deadline` (in 100 ms steps, so the
+        pragma is rarely re-sent); past it, `TimeoutError`."""
+        left_ms = int((deadline - asyncio.get_running_loop().time()) * 1000) // 100 * 100
+        if left_ms <= 0:
+            raise TimeoutError("no time left to wait for the SQLite write lock")
+        if left_ms != self._writer_busy_ms:
+            raw = await connection.get_raw_connection()
+            driver = raw.driver_connection
+            assert driver is not None
+            await driver.execute(f"PRAGMA busy_timeout = {left_ms}")
+            self._writer_busy_ms = left_ms
 
     async def _sqlite_writer(self) -> AsyncConnection:
         if self._writer_connection is None:
@@ -302,6 +480,7 @@ class Store:
 
     async def _drop_sqlite_writer(self) -> None:
         connection, self._writer_connection = self._writer_connection, None
+        self._writer_busy_ms = None
         if connection is not None:
             with suppress(Exception):
                 await connection.invalidate()
@@ -389,24 +568,31 @@ class Store:
         validate.snowflake(user_id, "user id")
         if validate.kind(kind) == UNDO_KIND:
             raise InvalidValue("The event kind 'undo' is reserved for Store.undo.")
-        async with self._lock(key):
+        lock, deadline = await self._queue(key)
+        try:
             attempt = 0
             while True:
                 cached = self._cache.get(key.channel_id)
-                loaded = cached if cached is not None else await self._load(key.channel_id)
+                loaded = (
+                    cached
+                    if cached is not None
+                    else await self._retrying(lambda: self._load(key.channel_id), deadline)
+                )
                 table = Table.from_snapshot(key, loaded.version, _clone(loaded.snap), loaded.encounter_id)
                 try:
                     outcome = change(table)
                 except Exception:
                     # A refusal based on a cached table that another process has since changed is re-judged
                     # on fresh data; otherwise the exception propagates unchanged.
-                    if cached is not None and await self._moved(key.channel_id, cached.version):
+                    if cached is not None and await self._moved(key.channel_id, cached.version, deadline):
                         continue
                     raise
                 if not isinstance(outcome, Change):
                     raise TypeError("a change function must return a Change")
                 try:
-                    committed = await self._commit(key, user_id, kind, loaded, table, outcome)
+                    committed = await self._commit(
+                        key, user_id, kind, loaded, table, outcome, deadline=deadline
+                    )
                 except StaleState:
                     self._cache.pop(key.channel_id, None)
                     attempt += 1
@@ -417,17 +603,28 @@ class Store:
                 if (
                     committed.seq is None
                     and cached is not None
-                    and await self._moved(key.channel_id, cached.version)
+                    and await self._moved(key.channel_id, cached.version, deadline)
                 ):
                     continue  # "nothing changed" was judged on a stale cached table
                 return committed
+        finally:
+            lock.release()
 
-    async def _moved(self, channel_id: int, version: int) -> bool:
+    async def _moved(self, channel_id: int, version: int, deadline: float) -> bool:
         """True (and the cache entry dropped) when the channel's stored version is no longer `version`."""
-        async with self._engine.connect() as connection:
-            stored = (
-                await connection.execute(sa.select(channels.c.version).where(channels.c.id == channel_id))
-            ).scalar()
+
+        async def stored_version() -> int | None:
+            async with self._engine.connect() as connection:
+                return cast(
+                    "int | None",
+                    (
+                        await connection.execute(
+                            sa.select(channels.c.version).where(channels.c.id == channel_id)
+                        )
+                    ).scalar(),
+                )
+
+        stored = await self._retrying(stored_version, deadline)
         if (stored or 0) == version:
             return False
         self._cache.pop(channel_id, None)
@@ -442,6 +639,7 @@ class Store:
         table: Table,
         outcome: Change[T],
         *,
+        deadline: float,
         undoes: int | None = None,
     ) -> Committed[T]:
         after = _checked_snapshot(table, loaded)
@@ -456,90 +654,14 @@ class Store:
         version = loaded.version + 1
         enc_before = loaded.snap["encounter"]
         enc_after = after["encounter"]
-        encounter_id = loaded.encounter_id
-        async with self._write() as connection:
-            # 1. compare-and-set the channel version (also takes PostgreSQL's row lock).
-            if loaded.version == 0:
-                result = await connection.execute(
-                    self._insert(channels)
-                    .values(
-                        id=channel_id,
-                        guild_id=key.guild_id,
-                        tokens=after["tokens"],
-                        version=1,
-                        updated_at=now,
-                    )
-                    .on_conflict_do_nothing(index_elements=["id"])
-                )
-            else:
-                result = await connection.execute(
-                    _CAS_VERSION,
-                    {
-                        "b_id": channel_id,
-                        "b_version": loaded.version,
-                        "b_new": version,
-                        "b_tokens": after["tokens"],
-                        "b_now": now,
-                    },
-                )
-            if result.rowcount != 1:
-                raise StaleState()
-            # 2. heroes: only the changed rows.
-            await self._write_heroes(connection, channel_id, loaded.snap["heroes"], after["heroes"], now)
-            # 3. the encounter row and the event's seq.
-            if enc_before is None and enc_after is not None:
-                encounter_id = (
-                    await connection.execute(
-                        sa.insert(encounters)
-                        .values(
-                            guild_id=key.guild_id,
-                            channel_id=channel_id,
-                            name=enc_after["name"],
-                            director_id=enc_after["director_id"],
-                            state=enc_after["state"],
-                            active=True,
-                            last_seq=1,
-                            created_at=now,
-                        )
-                        .returning(encounters.c.id)
-                    )
-                ).scalar_one()
-                seq = 1
-            elif enc_before is not None and enc_after is not None:
-                seq = loaded.last_seq + 1
-                result = await connection.execute(
-                    _UPDATE_ENCOUNTER,
-                    {
-                        "b_id": encounter_id,
-                        "b_last": loaded.last_seq,
-                        "b_name": enc_after["name"],
-                        "b_director": enc_after["director_id"],
-                        "b_state": enc_after["state"],
-                        "b_active": enc_after["active"],
-                        "b_seq": seq,
-                        "b_ended": None if enc_after["active"] else now,
-                    },
-                )
-                if result.rowcount != 1:
-                    raise StaleState()
-            else:
-                seq = version
-            # 4. the event.
-            await connection.execute(
-                _INSERT_EVENT,
-                {
-                    "encounter_id": encounter_id,
-                    "channel_id": channel_id,
-                    "seq": seq,
-                    "user_id": user_id,
-                    "at": now,
-                    "kind": kind,
-                    "summary": summary,
-                    "details": details,
-                    "patch": patch,
-                    "undoes": undoes,
-                },
-            )
+        if enc_before is None and enc_after is not None:
+            seq = 1
+        elif enc_before is not None and enc_after is not None:
+            seq = loaded.last_seq + 1
+        else:
+            seq = version
+        written = _Written(now, seq, summary, details, patch, undoes)
+        encounter_id = await self._write_with_retries(key, user_id, kind, loaded, after, written, deadline)
         if enc_after is not None and enc_after["active"]:
             self._remember(channel_id, _Loaded(version, after, encounter_id, seq))
         else:
@@ -550,6 +672,170 @@ class Store:
         if outcome_encounter := table.encounter:
             outcome_encounter.id = encounter_id
         return Committed(outcome.value, version, seq, encounter_id)
+
+    async def _write_change(
+        self,
+        connection: AsyncConnection,
+        key: ChannelKey,
+        user_id: int,
+        kind: str,
+        loaded: _Loaded,
+        after: dict[str, Any],
+        written: _Written,
+    ) -> int | None:
+        """The rows of one change, in the open write transaction; returns the encounter id."""
+        channel_id = key.channel_id
+        now, version, seq = written.at, loaded.version + 1, written.seq
+        enc_before = loaded.snap["encounter"]
+        enc_after = after["encounter"]
+        encounter_id = loaded.encounter_id
+        # 1. compare-and-set the channel version (also takes PostgreSQL's row lock).
+        if loaded.version == 0:
+            result = await connection.execute(
+                self._insert(channels)
+                .values(
+                    id=channel_id,
+                    guild_id=key.guild_id,
+                    tokens=after["tokens"],
+                    version=1,
+                    updated_at=now,
+                )
+                .on_conflict_do_nothing(index_elements=["id"])
+            )
+        else:
+            result = await connection.execute(
+                _CAS_VERSION,
+                {
+                    "b_id": channel_id,
+                    "b_version": loaded.version,
+                    "b_new": version,
+                    "b_tokens": after["tokens"],
+                    "b_now": now,
+                },
+            )
+        if result.rowcount != 1:
+            raise StaleState()
+        # 2. heroes: only the changed rows.
+        await self._write_heroes(connection, channel_id, loaded.snap["heroes"], after["heroes"], now)
+        # 3. the encounter row and the event's seq.
+        if enc_before is None and enc_after is not None:
+            encounter_id = (
+                await connection.execute(
+                    sa.insert(encounters)
+                    .values(
+                        guild_id=key.guild_id,
+                        channel_id=channel_id,
+                        name=enc_after["name"],
+                        director_id=enc_after["director_id"],
+                        state=enc_after["state"],
+                        active=True,
+                        last_seq=1,
+                        created_at=now,
+                    )
+                    .returning(encounters.c.id)
+                )
+            ).scalar_one()
+            seq = 1
+        elif enc_before is not None and enc_after is not None:
+            seq = loaded.last_seq + 1
+            result = await connection.execute(
+                _UPDATE_ENCOUNTER,
+                {
+                    "b_id": encounter_id,
+                    "b_last": loaded.last_seq,
+                    "b_name": enc_after["name"],
+                    "b_director": enc_after["director_id"],
+                    "b_state": enc_after["state"],
+                    "b_active": enc_after["active"],
+                    "b_seq": seq,
+                    "b_ended": None if enc_after["active"] else now,
+                },
+            )
+            if result.rowcount != 1:
+                raise StaleState()
+        else:
+            seq = version
+        # 4. the event.
+        await connection.execute(
+            _INSERT_EVENT,
+            {
+                "encounter_id": encounter_id,
+                "channel_id": channel_id,
+                "seq": seq,
+                "user_id": user_id,
+                "at": now,
+                "kind": kind,
+                "summary": written.summary,
+                "details": written.details,
+                "patch": written.patch,
+                "undoes": written.undoes,
+            },
+        )
+        return encounter_id
+
+    async def _write_with_retries(
+        self,
+        key: ChannelKey,
+        user_id: int,
+        kind: str,
+        loaded: _Loaded,
+        after: dict[str, Any],
+        written: _Written,
+        deadline: float,
+    ) -> int | None:
+        """Write one change; while the database does not answer, try again until `deadline`.
+
+        A write that failed before COMMIT changed nothing, so it is simply repeated (the version
+        compare-and-set still guards it). A PostgreSQL connection lost during COMMIT is ambiguous: ask the
+        database whether this very event was saved before deciding (`_confirm`), so nothing is applied twice.
+        """
+        delay = 0.02
+        loop = asyncio.get_running_loop()
+        while True:
+            attempt = _Attempt()
+            try:
+                async with self._write(deadline, attempt) as connection:
+                    return await self._write_change(connection, key, user_id, kind, loaded, after, written)
+            except StoreError:
+                raise
+            except Exception as error:
+                if not _is_unavailable(error):
+                    raise
+                if attempt.committing and not self._sqlite:
+                    saved = await self._confirm(key.channel_id, user_id, kind, written)
+                    if saved is not None:
+                        return saved.encounter_id
+                left = deadline - loop.time()
+                if left <= delay:
+                    raise self._unavailable(error) from error
+                log.info("database unavailable, writing again in %.0f ms: %s", delay * 1000, _brief(error))
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 0.25)
+
+    async def _confirm(self, channel_id: int, user_id: int, kind: str, written: _Written) -> _Saved | None:
+        """After a connection died during COMMIT: the event if it was saved, None if it was not;
+        `SaveUncertain` when the database cannot be asked within `CONFIRM_LIMIT`."""
+
+        async def find() -> _Saved | None:
+            async with self._engine.connect() as connection:
+                row = (
+                    await connection.execute(
+                        sa.select(events.c.encounter_id).where(
+                            events.c.channel_id == channel_id,
+                            events.c.seq == written.seq,
+                            events.c.at == written.at,
+                            events.c.user_id == user_id,
+                            events.c.kind == kind,
+                        )
+                    )
+                ).first()
+            return None if row is None else _Saved(row.encounter_id)
+
+        try:
+            return await self._retrying(find, asyncio.get_running_loop().time() + CONFIRM_LIMIT)
+        except StoreUnavailable as error:
+            log.error("a change may or may not have been saved (channel %s, seq %s)", channel_id, written.seq)
+            raise SaveUncertain() from error
 
     async def _write_heroes(
         self,
@@ -613,7 +899,7 @@ class Store:
     async def view(self, key: ChannelKey) -> Table:
         """A read-only snapshot of the channel, read fresh (no lock); editing it changes nothing."""
         _check_key(key)
-        loaded = await self._read(key.channel_id)
+        loaded = await self._retrying(lambda: self._read(key.channel_id), self._deadline())
         return Table.from_snapshot(key, loaded.version, _clone(loaded.snap), loaded.encounter_id)
 
     # -- undo -------------------------------------------------------------------------------------------
@@ -622,15 +908,18 @@ class Store:
         "undo" (its `undoes` names the seq). Repeating walks back to the start; then `NothingToUndo`."""
         _check_key(key)
         validate.snowflake(user_id, "user id")
-        async with self._lock(key):
+        lock, deadline = await self._queue(key)
+        try:
             attempt = 0
             while True:
                 # Undo is rare: read fresh rather than trust the cache, so its errors are never stale.
-                loaded = await self._read(key.channel_id)
+                loaded = await self._retrying(lambda: self._read(key.channel_id), deadline)
                 self._remember(key.channel_id, loaded)
                 if loaded.encounter_id is None:
                     raise NoEncounter()
-                target = await self._undo_target(loaded.encounter_id)
+                target = await self._retrying(
+                    functools.partial(self._undo_target, loaded.encounter_id), deadline
+                )
                 if target is None:
                     raise NothingToUndo()
                 try:
@@ -643,7 +932,7 @@ class Store:
                 )
                 try:
                     return await self._commit(
-                        key, user_id, UNDO_KIND, loaded, table, outcome, undoes=target.seq
+                        key, user_id, UNDO_KIND, loaded, table, outcome, deadline=deadline, undoes=target.seq
                     )
                 except StaleState:
                     self._cache.pop(key.channel_id, None)
@@ -651,6 +940,8 @@ class Store:
                     if attempt > retries:
                         raise
                     await asyncio.sleep(random.uniform(0, 0.003 * attempt))
+        finally:
+            lock.release()
 
     async def _undo_target(self, encounter_id: int) -> Event | None:
         undo = events.alias("undo")
@@ -682,24 +973,33 @@ class Store:
         validate.snowflake(message_id, "message id")
         if not _is_encounter_id(encounter_id):
             raise NoEncounter("That encounter no longer exists.")
-        async with self._write() as connection:
-            result = await connection.execute(
-                sa.update(encounters)
-                .where(encounters.c.id == encounter_id)
-                .values(tracker_channel_id=channel_id, tracker_message_id=message_id)
-            )
-        if result.rowcount != 1:
+        deadline = self._deadline()
+
+        async def write() -> int:
+            async with self._write(deadline) as connection:
+                result = await connection.execute(
+                    sa.update(encounters)
+                    .where(encounters.c.id == encounter_id)
+                    .values(tracker_channel_id=channel_id, tracker_message_id=message_id)
+                )
+            return int(result.rowcount)
+
+        if await self._retrying(write, deadline) != 1:  # idempotent: safe to repeat
             raise NoEncounter("That encounter no longer exists.")
 
     async def get_settings(self, guild_id: int) -> GuildSettings:
         """The guild's settings (the defaults when it never changed any)."""
         validate.snowflake(guild_id, "guild id")
-        async with self._engine.connect() as connection:
-            row = (
-                await connection.execute(
-                    sa.select(guild_settings).where(guild_settings.c.guild_id == guild_id)
-                )
-            ).first()
+
+        async def read() -> Any:
+            async with self._engine.connect() as connection:
+                return (
+                    await connection.execute(
+                        sa.select(guild_settings).where(guild_settings.c.guild_id == guild_id)
+                    )
+                ).first()
+
+        row = await self._retrying(read, self._deadline())
         if row is None:
             return GuildSettings(guild_id)
         return GuildSettings(guild_id, **{name: getattr(row, name) for name in _SETTINGS_FIELDS})
@@ -729,8 +1029,13 @@ class Store:
                 .values(**{**defaults, **clean, "updated_at": now})
                 .on_conflict_do_update(index_elements=["guild_id"], set_={**clean, "updated_at": now})
             )
-            async with self._write() as connection:
-                await connection.execute(stmt)
+            deadline = self._deadline()
+
+            async def write() -> None:
+                async with self._write(deadline) as connection:
+                    await connection.execute(stmt)
+
+            await self._retrying(write, deadline)  # an upsert: safe to repeat
         return await self.get_settings(guild_id)
 
     # -- the log ----------------------------------------------------------------------------------------
@@ -738,10 +1043,14 @@ class Store:
         """An encounter by id (active or ended), or None when it does not exist (any more)."""
         if not _is_encounter_id(encounter_id):
             return None
-        async with self._engine.connect() as connection:
-            row = (
-                await connection.execute(sa.select(encounters).where(encounters.c.id == encounter_id))
-            ).first()
+
+        async def read() -> Any:
+            async with self._engine.connect() as connection:
+                return (
+                    await connection.execute(sa.select(encounters).where(encounters.c.id == encounter_id))
+                ).first()
+
+        row = await self._retrying(read, self._deadline())
         if row is None:
             return None
         return EncounterInfo(
@@ -768,12 +1077,16 @@ class Store:
     async def events(self, encounter_id: int) -> list[Event]:
         """The encounter's log in order (seq 1 is its start); `undone_by` is filled in."""
         await self._encounter_or_error(encounter_id)
-        async with self._engine.connect() as connection:
-            rows = (
-                await connection.execute(
-                    sa.select(events).where(events.c.encounter_id == encounter_id).order_by(events.c.seq)
-                )
-            ).all()
+
+        async def read() -> Sequence[Any]:
+            async with self._engine.connect() as connection:
+                return (
+                    await connection.execute(
+                        sa.select(events).where(events.c.encounter_id == encounter_id).order_by(events.c.seq)
+                    )
+                ).all()
+
+        rows = await self._retrying(read, self._deadline())
         undone_by = {row.undoes: row.seq for row in rows if row.undoes is not None}
         return [_event(row, undone_by.get(row.seq)) for row in rows]
 
@@ -831,7 +1144,7 @@ class Store:
             )
         for start in range(0, len(ids), 500):
             chunk = list(ids[start : start + 500])
-            async with self._write() as connection:
+            async with self._write(self._deadline()) as connection:
                 await connection.execute(sa.delete(events).where(events.c.encounter_id.in_(chunk)))
                 await connection.execute(
                     sa.delete(encounters).where(encounters.c.id.in_(chunk), encounters.c.active.is_(False))
