@@ -191,15 +191,15 @@ def healing_summary(change: Healing, verb: str) -> str:
 
 # --- conditions and saves --------------------------------------------------------------------------------
 def condition_words(instance: ConditionInstance) -> str:
-    """`slowed (save ends)`."""
-    return f"{instance.label} ({DURATION_TEXT[instance.duration]})"
+    """`slowed (save ends)` (the label made inert: a custom condition's name is user text)."""
+    return f"{inert(instance.label)} ({DURATION_TEXT[instance.duration]})"
 
 
 def condition_reply(target: str, instance: ConditionInstance | None, label: str) -> str:
     if instance is None:
         return f"**{inert(target)}** is already {inert(label)} for at least as long: nothing changes."
     source = f" by {inert(instance.source_id)}" if instance.source_id else ""
-    return f"**{inert(target)}** is {inert(condition_words(instance))}{source}."
+    return f"**{inert(target)}** is {condition_words(instance)}{source}."
 
 
 def save_reply(result: SaveResult) -> str:
