@@ -29,8 +29,8 @@ class GuildSettingsCog(commands.Cog):
     help_entries: ClassVar[tuple[HelpEntry, ...]] = (
         HelpEntry(
             "settings",
-            "/settings turn_pings:False malice_rounding:nearest",
-            "Director: show or change this server's settings (Director role, pings, tokens, Malice).",
+            "/settings turn_pings:False",
+            "Director: this server's settings.",
         ),
     )
 

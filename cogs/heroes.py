@@ -11,6 +11,7 @@ member may `/hero claim` it). The owner or a Director edits a hero; a Director r
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, ClassVar
 
 import discord
@@ -19,7 +20,7 @@ from discord.ext import commands
 
 from bot.client import DrawSteelBot
 from bot.permissions import Refused, actor_from_interaction, interaction_is_director, require_controls
-from bot.play import channel_key, commit, hero_of_member, put_sheet, sheet_of
+from bot.play import channel_key, commit, encounter_of, hero_of_member, put_encounter, put_sheet, sheet_of
 from bot.replies import fail, inert, send
 from bot.rules import codec
 from bot.rules.characteristics import Characteristics
@@ -73,6 +74,19 @@ def hero_or_mine(table: Table, name: str | None, user_id: int) -> Hero:
     return mine
 
 
+def follow_in_encounter(table: Table, hero: Hero) -> None:
+    """When the hero is in the channel's active encounter, its creature changes hands too."""
+    if table.encounter is None or not table.encounter.active:
+        return
+    encounter = encounter_of(table)
+    for creature_id, hero_id in encounter.roster.items():
+        if hero_id == hero.id:
+            creature = encounter.creature(creature_id)
+            put_encounter(
+                table, encounter.with_creature(dataclasses.replace(creature, owner_id=hero.owner_id))
+            )
+
+
 def view_of(hero: Hero) -> HeroView:
     return HeroView(hero.name, hero.owner_id, sheet_of(hero))
 
@@ -95,20 +109,20 @@ class Heroes(commands.Cog):
     """The channel's hero roster (/hero)."""
 
     help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("hero", "/hero show", "The channel's hero roster: create, edit, show and claim heroes."),
+        HelpEntry("hero", "/hero show", "The channel's hero roster."),
         HelpEntry(
             "hero create",
-            "/hero create name:Ash stamina:30 recoveries:8 characteristics:M2 A1 R0 I-1 P1",
-            "Add a hero (immunity, weakness, level, resource; a Director may give player).",
+            "/hero create name:Ash stamina:30 recoveries:8",
+            "Add a hero (characteristics, immunity, level… optional).",
         ),
         HelpEntry(
-            "hero edit", "/hero edit hero:Ash stamina:33 level:2", "Change a hero (its owner or a Director)."
+            "hero edit", "/hero edit hero:Ash stamina:33 level:2", "Change a hero (owner or Director)."
         ),
-        HelpEntry("hero show", "/hero show hero:Ash", "One hero's sheet, or the whole roster."),
+        HelpEntry("hero show", "/hero show hero:Ash", "A hero's sheet, or the roster."),
         HelpEntry(
             "hero claim",
             "/hero claim hero:Ash",
-            "Take over a hero the Director holds (a Director reassigns).",
+            "Take over a hero the Director holds.",
         ),
     )
 
@@ -285,6 +299,7 @@ class Heroes(commands.Cog):
             owner, sheet = claim(sheet_of(target), target.owner_id, caller, new_owner, director)
             target.owner_id = owner
             put_sheet(target, sheet)
+            follow_in_encounter(table, target)
             return Change(
                 f"Hero {target.name} claimed", view_of(target), {"hero": target.name, "owner": owner}
             )

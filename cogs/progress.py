@@ -40,11 +40,9 @@ class Progress(commands.Cog):
         HelpEntry(
             "victories",
             "/victories award:1",
-            "Show the heroes' Victories and XP; a Director awards Victories (hero: one hero).",
+            "Victories and XP; a Director awards.",
         ),
-        HelpEntry(
-            "respite", "/respite", "Director: a respite. Victories become XP; Stamina and Recoveries return."
-        ),
+        HelpEntry("respite", "/respite", "Director: Victories to XP, full Stamina."),
     )
 
     def __init__(self, bot: DrawSteelBot) -> None:

@@ -78,17 +78,15 @@ class Tokens(commands.Cog):
     """The party's hero tokens (/tokens)."""
 
     help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("tokens", "/tokens show", "The party's hero tokens: show, award, spend, reset."),
-        HelpEntry("tokens show", "/tokens show", "The pool, and who used a benefit this turn."),
-        HelpEntry("tokens award", "/tokens award count:1", "Director: give the party hero tokens."),
+        HelpEntry("tokens", "/tokens show", "The party's hero tokens."),
+        HelpEntry("tokens show", "/tokens show", "The pool and who used one this turn."),
+        HelpEntry("tokens award", "/tokens award count:1", "Director: give hero tokens."),
         HelpEntry(
             "tokens spend",
             "/tokens spend use:surges hero:Ash",
-            "Spend for surges (+2), save, reroll or regain (2 tokens: Stamina = recovery value).",
+            "Spend: surges, save, reroll or regain.",
         ),
-        HelpEntry(
-            "tokens reset", "/tokens reset", "Director, new session: the pool becomes the number of heroes."
-        ),
+        HelpEntry("tokens reset", "/tokens reset", "Director: new session's pool."),
     )
 
     tokens = app_commands.Group(name="tokens", description="The party's hero tokens.", guild_only=True)
@@ -110,7 +108,7 @@ class Tokens(commands.Cog):
         used = () if encounter is None else encounter.tokens_used
         await send(interaction, embed=tokens_embed(table.tokens, used, encounter is not None))
 
-    @tokens.command(name="award", description="Director: give the party hero tokens.")
+    @tokens.command(name="award", description="Director: give hero tokens.")
     @app_commands.describe(count="How many hero tokens (default 1)")
     async def award(
         self, interaction: discord.Interaction[Any], count: app_commands.Range[int, 1, AWARD_MAX] = 1

@@ -269,3 +269,15 @@ async def test_autocomplete_offers_roster_names(table: Table) -> None:
     await create(table, table.alice, name="Bo")
     choices = await table.alice.autocomplete(table.channel, "hero show", "hero", "a")
     assert [c["value"] for c in choices] == ["Ash"]
+
+
+async def test_a_claimed_hero_changes_hands_in_the_running_encounter(table: Table) -> None:
+    from bot.play import encounter_of
+    from tests.bot.test_tokens import start_encounter
+
+    await table.configure_director_role()
+    await create(table, table.director, name="Cy")
+    await start_encounter(table)
+    await table.alice.slash(table.channel, "hero claim", hero="Cy")
+    stored = await table.store.view(ChannelKey(table.guild.id, table.channel.id))
+    assert encounter_of(stored).creature("Cy").owner_id == table.alice.id
