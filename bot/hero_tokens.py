@@ -10,9 +10,9 @@ Where the state lives (the store's `Table` working copy):
   the table's honour system).
 
 The key a hero is recorded under in `Encounter.tokens_used` is the hero's CREATURE ID in the encounter (its
-name as the encounter knows it: a roster hero brought in keeps its roster name). The turn cog clears a hero's
-key at the start of that hero's turn (`bot.rules.resources.new_turn` semantics: drop the creature id from
-`tokens_used`).
+name as the encounter knows it: a roster hero brought in keeps its roster name). "One benefit per turn" means
+per turn of the combat (anyone's turn): the turn cog calls `clear_used(encounter)` when a turn starts
+(`bot.rules.resources.new_turn`); `/tokens reset` clears it too.
 
 `hero` may be:
 - a name (str): a hero creature of the active encounter (case-insensitive), or a roster hero's name (its
@@ -21,8 +21,9 @@ key at the start of that hero's turn (`bot.rules.resources.new_turn` semantics: 
   roster hero they own (`bot.play.hero_of_member`).
 
 Public API: `spend_benefit(table, hero, benefit) -> HeroTokens`, `resolve_hero(table, hero) -> Spender`,
-`Spender`, `NoHero`. Errors are `RuleError`s with one line saying what to do instead; a refusal changes
-nothing (call it inside a `bot.play.commit` change function).
+`clear_used(encounter, creature_id=None) -> Encounter`, `Spender`, `NoHero`. Errors are `RuleError`s with
+one line saying what to do instead; a refusal changes nothing (call it inside a `bot.play.commit` change
+function).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from bot.rules import codec
 from bot.rules.encounter import Encounter
 from bot.rules.encounter.model import fold
 from bot.rules.errors import RuleError
-from bot.rules.resources import HeroTokens, TokenBenefit, spend_tokens
+from bot.rules.resources import HeroTokens, TokenBenefit, new_turn, spend_tokens
 from bot.store import Hero, Table
 
 
@@ -117,3 +118,9 @@ def spend_benefit(table: Table, hero: str | int, benefit: TokenBenefit) -> HeroT
     if encounter is not None and spender.creature_id is not None and doc is not None:
         doc.state = codec.to_data(dataclasses.replace(encounter, tokens_used=spent.used_by))
     return spent
+
+
+def clear_used(encounter: Encounter, creature_id: str | None = None) -> Encounter:
+    """A new turn: heroes may use a hero-token benefit again (`creature_id`: only that hero; None: all)."""
+    tokens = new_turn(HeroTokens(0, encounter.tokens_used), creature_id)
+    return dataclasses.replace(encounter, tokens_used=tokens.used_by)

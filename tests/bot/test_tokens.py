@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from bot.hero_tokens import NoHero, resolve_hero, spend_benefit
+from bot.hero_tokens import NoHero, clear_used, resolve_hero, spend_benefit
 from bot.play import encounter_of, sheet_of
 from bot.rules import codec
 from bot.rules.conditions import Condition, Duration
@@ -78,6 +80,40 @@ def test_resolve_hero_keys_and_refusals() -> None:
         resolve_hero(table, DANA)
     outside = roster_table(5, in_encounter=False)
     assert resolve_hero(outside, "Ash").creature_id is None and resolve_hero(outside, "Ash").key == "Ash"
+
+
+def test_clear_used_starts_a_new_turn() -> None:
+    table = roster_table(5, in_encounter=True)
+    spend_benefit(table, "Ash", TokenBenefit.REROLL)
+    spend_benefit(table, "Bo", TokenBenefit.REROLL)
+    encounter = codec.load(Encounter, table.require_encounter().state)
+    assert clear_used(encounter, "Ash").tokens_used == ("Bo",)
+    assert clear_used(encounter).tokens_used == ()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    pool=st.integers(0, 6),
+    spends=st.lists(
+        st.tuples(st.sampled_from(["Ash", "Bo", ALICE, BOB]), st.sampled_from(list(TokenBenefit))), max_size=6
+    ),
+)
+def test_spends_never_overdraw_and_never_twice_a_turn(
+    pool: int, spends: list[tuple[str | int, TokenBenefit]]
+) -> None:
+    table = roster_table(pool, in_encounter=True)
+    accepted: list[tuple[str | int, TokenBenefit]] = []
+    for hero, benefit in spends:
+        before = (table.tokens, table.require_encounter().state)
+        try:
+            spend_benefit(table, hero, benefit)
+        except RuleError:
+            assert (table.tokens, table.require_encounter().state) == before
+            continue
+        accepted.append((hero, benefit))
+    assert table.tokens == pool - sum(b.cost for _, b in accepted) >= 0
+    assert sorted(used(table)) == sorted({resolve_hero(table, h).key for h, _ in accepted})
+    assert len(used(table)) == len(accepted) <= 2
 
 
 # --- /tokens through SimCord ------------------------------------------------------------------------------
