@@ -39,6 +39,7 @@ from bot.rules.hero import (
 )
 from bot.rules.names import clean_name
 from bot.store import Change, Hero, Table
+from bot.ui.format import stamina_text
 from bot.ui.heroes import HeroView, hero_embed, roster_embed
 from cogs.meta import HelpEntry
 
@@ -190,7 +191,11 @@ class Heroes(commands.Cog):
             return Change(f"Hero {hero.name} created", view_of(hero), {"hero": hero.name, "owner": owner})
 
         created = (await commit(interaction, "hero.create", change)).value
-        await send(interaction, content=f"{inert(created.name)} joins the roster.", embed=hero_embed(created))
+        await send(
+            interaction,
+            content=f"{inert(created.name)} joins the roster. {stamina_text(created.sheet.vitals)}",
+            embed=hero_embed(created),
+        )
 
     # -- /hero edit -----------------------------------------------------------------------------------------
     @hero.command(name="edit", description="Change a hero of this channel (its owner or a Director).")
@@ -259,7 +264,11 @@ class Heroes(commands.Cog):
             return Change(f"Hero {old_name} edited", view_of(target), {"hero": target.name})
 
         edited = (await commit(interaction, "hero.edit", change)).value
-        await send(interaction, content=f"{inert(edited.name)} updated.", embed=hero_embed(edited))
+        await send(
+            interaction,
+            content=f"{inert(edited.name)} updated. {stamina_text(edited.sheet.vitals)}",
+            embed=hero_embed(edited),
+        )
 
     # -- /hero show -----------------------------------------------------------------------------------------
     @hero.command(name="show", description="Show one hero's sheet, or this channel's whole roster.")

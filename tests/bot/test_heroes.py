@@ -66,6 +66,7 @@ async def test_create_stores_the_sheet_and_shows_it(table: Table) -> None:
         resource_gain="1d3",
     )
     assert not result.ephemeral
+    assert result.response.content == "Ash joins the roster. Stamina: 30/30"
     shown = embed_text(result)
     assert "Stamina: 30/30" in shown and "Recoveries: 8/8" in shown
     assert "M2 A1 R0 I-1 P1" in shown and "fire 5, all 2" in shown and "cold 3" in shown
