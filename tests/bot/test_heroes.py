@@ -282,3 +282,14 @@ async def test_a_claimed_hero_changes_hands_in_the_running_encounter(table: Tabl
     await table.alice.slash(table.channel, "hero claim", hero="Cy")
     stored = await table.store.view(ChannelKey(table.guild.id, table.channel.id))
     assert encounter_of(stored).creature("Cy").owner_id == table.alice.id
+
+
+def test_a_long_roster_fits_one_embed() -> None:
+    from bot.rules.hero import new_sheet
+    from bot.ui.heroes import HeroView, roster_embed, victories_embed
+
+    heroes = [HeroView(f"{'<@123>*' * 8}{n}", 10**17 + n, new_sheet(999, 99)) for n in range(40)]
+    for embed in (roster_embed(heroes), victories_embed(heroes)):
+        assert len(embed) <= 6000 and len(embed.fields) <= 25
+        assert "<@123>" not in (embed.description or "") + "".join(f.name or "" for f in embed.fields)
+    assert "15 more not shown" in (roster_embed(heroes).footer.text or "")
