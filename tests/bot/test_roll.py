@@ -7,6 +7,7 @@ encounters are set up straight through the store, so these tests depend on no ot
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -507,6 +508,60 @@ async def test_reroll_works_after_a_restart(table: Table, dice: LoadedDice, simc
     assert "Result: success with a reward (easy)" in description(edited)
     assert "0 hero tokens left" in (field(edited, "Notes") or "")
     assert await tokens_left(table) == 0
+
+
+SLOW = 10.0
+
+
+def callbacks(env: Env) -> list[int]:
+    """The response types of every interaction callback the bot sent, in order."""
+    return [
+        int(r.json["type"])
+        for r in env.http_requests
+        if r.method == "POST" and r.path.startswith("/interactions/") and isinstance(r.json, dict)
+    ]
+
+
+async def test_a_slow_store_defers_then_edits(
+    table: Table, dice: LoadedDice, monkeypatch: pytest.MonkeyPatch, simcord_env: Env
+) -> None:
+    """When the token spend can't answer at once, the press is acknowledged first (a deferred update) and
+    the roll message is edited afterwards: Discord's 3 seconds never run out."""
+    bot = simcord_env.bot
+    assert isinstance(bot, DrawSteelBot)
+    loaded = bot.extensions["cogs.roll"]  # the module object the bot loaded
+    real_commit = loaded.commit
+
+    async def slow_commit(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(SLOW)  # a store slower than Discord's patience (SimCord's virtual time)
+        return await real_commit(*args, **kwargs)
+
+    monkeypatch.setattr(loaded, "commit", slow_commit)
+    monkeypatch.setattr(loaded, "DEFER_AFTER", 0.01)  # keep the test quick: defer at once
+    await give_hero(table, table.alice.id, tokens=2)
+    dice.load(2, 3)
+    shown = reply(await table.alice.slash(table.channel, "roll", kind="test", difficulty="easy"))
+
+    dice.load(6, 6)
+    pressed = await table.alice.click(shown.message, label="Reroll (hero token)")
+
+    assert callbacks(simcord_env)[-1] == 6  # a deferred update, then the edit
+    await simcord_env.advance_time(SLOW)  # the store answers
+    assert not pressed.ephemeral and pressed.followups == []
+    edited = table.env.backend.get_message(table.channel.id, shown.id)
+    assert "Dice: 6 + 6" in edited.content and "success (easy)" in edited.content
+    assert await tokens_left(table) == 1
+
+    dice.load(6, 6)
+    again = reply(await table.alice.slash(table.channel, "roll", kind="test"))
+    await give_hero(table, table.bob.id, name="Brick", tokens=0)
+    dice.load(9, 9)
+    refused = await table.alice.click(again.message, label="Reroll (hero token)")
+    assert callbacks(simcord_env)[-1] == 6
+    await simcord_env.advance_time(SLOW)
+    (followup,) = refused.followups  # the refusal after the deferral: one ephemeral followup
+    assert followup.ephemeral and "no hero tokens" in followup.content
+    assert "Dice: 6 + 6" in table.env.backend.get_message(table.channel.id, again.id).content
 
 
 # --- bad input ---------------------------------------------------------------------------------------------
