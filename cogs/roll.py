@@ -238,9 +238,8 @@ class Roll(commands.Cog):
     help_entries: ClassVar[tuple[HelpEntry, ...]] = (
         HelpEntry(
             "roll",
-            "/roll characteristic:might edges:1 tiers:2 damage; 5 damage; 7 damage label:Strike",
-            "A power roll: 2d10 + characteristic + bonus, edges and banes, automatic tiers, tests with a "
-            "difficulty; buttons to downgrade, and to reroll a test with a hero token.",
+            "/roll characteristic:might edges:1 label:Strike",
+            "A power roll (ability or test) with edges, banes and tiers; Downgrade and Reroll buttons.",
         ),
     )
 
