@@ -51,7 +51,7 @@ PG_URL = (
 REQUIRE_POSTGRES = os.environ.get("REQUIRE_POSTGRES", "").strip() == "1"
 START_WITHIN = 30.0
 REPLY_WITHIN = 3.0  # Discord's limit: an answer later than this is an interaction the user saw fail
-LOG_LINE = re.compile(r"command=/(\S+) guild=(\d+) channel=(\d+) ms=\S+ outcome=(\w+)")
+LOG_LINE = re.compile(r"command=/(.+?) guild=(\d+) channel=(\d+) ms=\S+ outcome=(\w+)")
 
 
 # ------------------------------------------------------------------------------------------- database
