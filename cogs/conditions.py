@@ -34,7 +34,7 @@ from bot.rules.encounter.harm import SaveResult
 from bot.store import Change, Table
 from bot.ui.combat import DURATION_TEXT, condition_reply, save_reply, save_summary
 from cogs.meta import HelpEntry
-from cogs.strike import caller, check_text
+from cogs.strike import InTime, caller, check_text
 
 NAME_TEXT_MAX = 100
 CUSTOM_MAX = 60
@@ -113,7 +113,8 @@ class Conditions(commands.Cog):
         check_text(source, "source's name", NAME_TEXT_MAX)
         kind, words = read_condition(condition, text)
         lasts = read_duration(duration)
-        actor, director = await caller(interaction, self.bot.store)
+        in_time = InTime(interaction)
+        actor, director = await in_time.run(caller(interaction, self.bot.store))
         from_ = source if source is not None and source.strip() else None
 
         def change(table: Table) -> Change[tuple[str, ConditionInstance | None]]:
@@ -136,7 +137,7 @@ class Conditions(commands.Cog):
             )
             return Change(summary, (creature.id, added))
 
-        committed = await commit(interaction, "condition.add", change)
+        committed = await in_time.run(commit(interaction, "condition.add", change))
         creature_id, added = committed.value
         await send(interaction, content=condition_reply(creature_id, added, words or kind.value))
 
@@ -151,7 +152,8 @@ class Conditions(commands.Cog):
     ) -> None:
         check_text(target, "name", NAME_TEXT_MAX)
         kind, words = read_condition(condition, text)
-        actor, director = await caller(interaction, self.bot.store)
+        in_time = InTime(interaction)
+        actor, director = await in_time.run(caller(interaction, self.bot.store))
         label = words or kind.value
 
         def change(table: Table) -> Change[str]:
@@ -168,7 +170,7 @@ class Conditions(commands.Cog):
             put_encounter(table, updated)
             return Change(f"{creature_id} is no longer {label}", creature_id)
 
-        committed = await commit(interaction, "condition.remove", change)
+        committed = await in_time.run(commit(interaction, "condition.remove", change))
         await send(interaction, content=f"**{inert(committed.value)}** is no longer {inert(label)}.")
 
     @app_commands.command(
@@ -193,7 +195,8 @@ class Conditions(commands.Cog):
         chosen = read_condition(condition, text) if condition is not None else None
         if chosen is None and text:
             fail("The text option names a custom condition: add condition: custom.")
-        actor, director = await caller(interaction, self.bot.store)
+        in_time = InTime(interaction)
+        actor, director = await in_time.run(caller(interaction, self.bot.store))
         dice = self.bot.dice
 
         def change(table: Table) -> Change[SaveResult]:
@@ -207,7 +210,7 @@ class Conditions(commands.Cog):
             put_encounter(table, updated)
             return Change(save_summary(result), result)
 
-        committed = await commit(interaction, "save", change)
+        committed = await in_time.run(commit(interaction, "save", change))
         await send(interaction, content=save_reply(committed.value))
 
 

@@ -22,7 +22,7 @@ from bot.rules.encounter import harm
 from bot.store import Change, Table
 from bot.ui.combat import malice_reply
 from cogs.meta import HelpEntry
-from cogs.strike import caller
+from cogs.strike import InTime, caller
 
 
 class MaliceCog(commands.Cog):
@@ -46,7 +46,8 @@ class MaliceCog(commands.Cog):
         await send(interaction, content=malice_reply(encounter_of(table).malice.value))
 
     async def _change(self, interaction: discord.Interaction[Any], amount: int, spend: bool) -> None:
-        _, director = await caller(interaction, self.bot.store)
+        in_time = InTime(interaction)
+        _, director = await in_time.run(caller(interaction, self.bot.store))
         if not director:
             raise Refused(f"Only the Director can {'spend' if spend else 'gain'} Malice.")
 
@@ -59,7 +60,7 @@ class MaliceCog(commands.Cog):
                 f"The Director {verb} {amount} Malice (now {updated.malice.value})", updated.malice.value
             )
 
-        committed = await commit(interaction, "malice.spend" if spend else "malice.gain", change)
+        committed = await in_time.run(commit(interaction, "malice.spend" if spend else "malice.gain", change))
         await send(interaction, content=malice_reply(committed.value, -amount if spend else amount))
 
     @malice.command(name="gain", description="Director: gain Malice.")

@@ -26,7 +26,7 @@ from bot.rules.encounter.harm import Healing, Hit
 from bot.store import Change, Table
 from bot.ui.combat import damage_reply, damage_summary, healing_reply, healing_summary
 from cogs.meta import HelpEntry
-from cogs.strike import TYPE_CHOICES, caller, check_text, own_creature
+from cogs.strike import TYPE_CHOICES, InTime, caller, check_text, own_creature
 
 NAME_TEXT_MAX = 100
 
@@ -81,7 +81,8 @@ class Stamina(commands.Cog):
         action: str = "change {name}'s Stamina",
     ) -> None:
         check_text(name, "name", NAME_TEXT_MAX)
-        actor, director = await caller(interaction, self.bot.store)
+        in_time = InTime(interaction)
+        actor, director = await in_time.run(caller(interaction, self.bot.store))
 
         def change(table: Table) -> Change[Healing]:
             encounter = encounter_of(table)
@@ -90,7 +91,7 @@ class Stamina(commands.Cog):
             put_encounter(table, updated)
             return Change(healing_summary(result, verb), result)
 
-        committed = await commit(interaction, kind, change)
+        committed = await in_time.run(commit(interaction, kind, change))
         await send(interaction, content=healing_reply(committed.value, verb))
 
     @stamina.command(name="damage", description="Deal damage to a creature (weakness and immunity apply).")
@@ -105,7 +106,8 @@ class Stamina(commands.Cog):
     ) -> None:
         check_text(target, "name", NAME_TEXT_MAX)
         kind = DamageType.parse(dtype or "")
-        actor, director = await caller(interaction, self.bot.store)
+        in_time = InTime(interaction)
+        actor, director = await in_time.run(caller(interaction, self.bot.store))
 
         def change(table: Table) -> Change[Hit]:
             encounter = encounter_of(table)
@@ -114,7 +116,7 @@ class Stamina(commands.Cog):
             put_encounter(table, updated)
             return Change(damage_summary(hit), hit)
 
-        committed = await commit(interaction, "stamina.damage", change)
+        committed = await in_time.run(commit(interaction, "stamina.damage", change))
         await send(interaction, content=damage_reply(committed.value))
 
     @stamina.command(name="heal", description="A creature regains Stamina (never above its maximum).")
@@ -161,7 +163,8 @@ class Stamina(commands.Cog):
     @app_commands.autocomplete(target=autocomplete.creatures)
     async def recover(self, interaction: discord.Interaction[Any], target: str | None = None) -> None:
         check_text(target, "name", NAME_TEXT_MAX)
-        actor, director = await caller(interaction, self.bot.store)
+        in_time = InTime(interaction)
+        actor, director = await in_time.run(caller(interaction, self.bot.store))
 
         def change(table: Table) -> Change[Healing]:
             encounter = encounter_of(table)
@@ -173,7 +176,7 @@ class Stamina(commands.Cog):
             put_encounter(table, updated)
             return Change(healing_summary(result, "catches their breath"), result)
 
-        committed = await commit(interaction, "recover", change)
+        committed = await in_time.run(commit(interaction, "recover", change))
         await send(interaction, content=healing_reply(committed.value, "catches their breath (1 Recovery)"))
 
 

@@ -13,7 +13,9 @@ attacker's characteristics; `surges` are spent from the attacker's surges, all o
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+import asyncio
+from collections.abc import Awaitable
+from typing import Any, ClassVar, TypeVar
 
 import discord
 from discord import app_commands
@@ -32,6 +34,10 @@ from bot.store import Change, Store, Table
 from bot.ui.combat import strike_reply, strike_summary
 from cogs.meta import HelpEntry
 
+T = TypeVar("T")
+DEFER_AFTER = 2.0
+"""Seconds a command waits for the store before it acknowledges (Discord wants an answer within 3)."""
+
 TYPE_CHOICES = [app_commands.Choice(name=t.value, value=t.value) for t in DamageType]
 TEXT_MAX = 300
 TARGETS_TEXT_MAX = 1000
@@ -40,6 +46,25 @@ EDGES_MAX = 10
 EFFECT_HINT = (
     "Give the effect once, or one per tier separated by '; ', e.g. 'slide 1; slide 2; slide 3, prone'."
 )
+
+
+class InTime:
+    """Acknowledge in time: `await in_time.run(work)` waits for `work` until `DEFER_AFTER` seconds after the
+    command started; if it is not done by then, the interaction is deferred (the reply then edits the
+    "thinking" message), so a slow store never lets Discord's 3 seconds run out."""
+
+    def __init__(self, interaction: discord.Interaction[Any]) -> None:
+        self.interaction = interaction
+        self.started = asyncio.get_running_loop().time()
+
+    async def run(self, work: Awaitable[T]) -> T:
+        task = asyncio.ensure_future(work)
+        if not self.interaction.response.is_done():
+            left = max(0.0, DEFER_AFTER - (asyncio.get_running_loop().time() - self.started))
+            done, _ = await asyncio.wait({task}, timeout=left)
+            if not done and not self.interaction.response.is_done():
+                await self.interaction.response.defer(thinking=True)
+        return await task
 
 
 async def caller(interaction: discord.Interaction[Any], store: Store) -> tuple[Actor, bool]:
@@ -142,7 +167,8 @@ class Strike(commands.Cog):
         kind = DamageType.parse(dtype) if dtype is not None and dtype.strip() else None
         effects = tier_effects(effect)
         names = targets.split(",")
-        actor, director = await caller(interaction, self.bot.store)
+        in_time = InTime(interaction)
+        actor, director = await in_time.run(caller(interaction, self.bot.store))
         roll = roll_power(self.bot.dice, bonus=bonus, edges=edges, banes=banes, main_action=True)
 
         def change(table: Table) -> Change[StrikeResult]:
@@ -160,7 +186,7 @@ class Strike(commands.Cog):
             put_encounter(table, updated)
             return Change(strike_summary(result), result)
 
-        committed = await commit(interaction, "strike", change)
+        committed = await in_time.run(commit(interaction, "strike", change))
         await send(interaction, content=strike_reply(committed.value, effects))
 
 

@@ -3,11 +3,18 @@ steps, minions, dying and dead heroes, Catch Breath, bad input on every option, 
 
 from __future__ import annotations
 
-import pytest
+import asyncio
+from typing import Any
 
+import pytest
+from simcord.env import Env
+
+from bot.client import DrawSteelBot
 from bot.rules.encounter import NewCreatures
 from tests.bot import harm_kit
 from tests.bot.conftest import Table
+
+SLOW = 5.0
 
 
 async def test_director_damages_a_monster_with_weakness(table: Table) -> None:
@@ -198,3 +205,30 @@ async def test_autocomplete_offers_this_channels_creatures(table: Table) -> None
     choices = await table.alice.autocomplete(table.channel, "stamina heal", "target", "as")
 
     assert [c["value"] for c in choices] == ["Ash"]
+
+
+async def test_a_slow_store_defers_first_then_answers(
+    table: Table, monkeypatch: pytest.MonkeyPatch, simcord_env: Env
+) -> None:
+    """When the store can't answer at once, the command is acknowledged first (deferred) and the answer
+    follows: Discord's 3 seconds never run out."""
+    await harm_kit.start(table)
+    bot = simcord_env.bot
+    assert isinstance(bot, DrawSteelBot)
+    stamina_cog = bot.extensions["cogs.stamina"]
+    real_commit = stamina_cog.commit
+
+    async def slow_commit(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(SLOW)  # SimCord's virtual time
+        return await real_commit(*args, **kwargs)
+
+    monkeypatch.setattr(stamina_cog, "commit", slow_commit)
+    monkeypatch.setattr(bot.extensions["cogs.strike"], "DEFER_AFTER", 0.01)
+
+    result = await table.director.slash(table.channel, "stamina damage", target="Goblin 1", amount=3)
+    assert result.deferred
+    await simcord_env.advance_time(SLOW)
+
+    texts = [m.content for m in ([result.response] if result.response else []) + result.followups]
+    assert any("**Goblin 1** takes 3 damage · Stamina: 7/10" in t for t in texts), texts
+    assert (await harm_kit.current(table)).creature("Goblin 1").vitals.stamina == 7
