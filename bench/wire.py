@@ -507,6 +507,10 @@ def report(out: Results) -> str:
             f"| {s.rate:,.0f} | {s.cpu_ms_each:.2f} | {_ratio(s.p(50), fp50)} | {_ratio(s.p(99), fp99)} "
             f"| {_ratio(s.rate, frate)} | {_ratio(s.cpu_ms_each, fcpu)} |"
         )
+    for row in out.rows:
+        if row.sample is not None and row.sample.refused:
+            first = row.sample.refused[0].replace("\n", " ")
+            lines.append(f"\n{row.scenario}, {row.mode}: {len(row.sample.refused)} refused, e.g. “{first}”")
     lines.append("")
     lines.append("Growth with stored encounters:")
     lines.append("")
