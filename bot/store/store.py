@@ -802,7 +802,7 @@ class Store:
                 if not _is_unavailable(error):
                     raise
                 if attempt.committing and not self._sqlite:
-                    saved = await self._confirm(key.channel_id, user_id, kind, written)
+                    saved = await self._confirm(key, loaded, user_id, kind, written)
                     if saved is not None:
                         return saved.encounter_id
                 left = deadline - loop.time()
@@ -812,12 +812,32 @@ class Store:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 0.25)
 
-    async def _confirm(self, channel_id: int, user_id: int, kind: str, written: _Written) -> _Saved | None:
+    async def _confirm(
+        self, key: ChannelKey, loaded: _Loaded, user_id: int, kind: str, written: _Written
+    ) -> _Saved | None:
         """After a connection died during COMMIT: the event if it was saved, None if it was not;
-        `SaveUncertain` when the database cannot be asked within `CONFIRM_LIMIT`."""
+        `SaveUncertain` when the database cannot be asked within `CONFIRM_LIMIT`.
+
+        The server may still be finishing the lost transaction, so first wait for it to end: take the lock
+        it held on the channel row (`FOR SHARE` waits for its `UPDATE`; for a channel's first write, an
+        `INSERT ... ON CONFLICT DO NOTHING` waits for its uncommitted row), then look for the event. The
+        probe's own transaction is rolled back."""
+        channel_id = key.channel_id
 
         async def find() -> _Saved | None:
-            async with self._engine.connect() as connection:
+            async with self._engine.connect() as connection, connection.begin() as transaction:
+                if loaded.version == 0:
+                    await connection.execute(
+                        self._insert(channels)
+                        .values(id=channel_id, guild_id=key.guild_id, tokens=0, version=0, updated_at=_now())
+                        .on_conflict_do_nothing(index_elements=["id"])
+                    )
+                else:
+                    await connection.execute(
+                        sa.select(channels.c.version)
+                        .where(channels.c.id == channel_id)
+                        .with_for_update(read=True)
+                    )
                 row = (
                     await connection.execute(
                         sa.select(events.c.encounter_id).where(
@@ -829,6 +849,7 @@ class Store:
                         )
                     )
                 ).first()
+                await transaction.rollback()
             return None if row is None else _Saved(row.encounter_id)
 
         try:

@@ -1,0 +1,194 @@
+"""Fault injection for the fault tests (issue 6 part 4): a database that is locked or unreachable, a gateway
+that drops, Discord answering 429/5xx, a bot process killed with SIGKILL.
+
+- `SqliteLock(path)`: another connection holds SQLite's write lock (`BEGIN EXCLUSIVE`) until `release()`.
+- `TcpProxy(host, port)`: a loopback TCP proxy in front of PostgreSQL that the test controls: `cut()` closes
+  every live connection and refuses new ones, `restore()` listens again on the same port, and
+  `drop_at(marker, forward=...)` kills the connection that sends `marker` (e.g. `b"COMMIT"`) either just
+  before or just after passing it on, so a COMMIT is lost in flight.
+- `FaultyDiscord`: `tests.wire.fake_discord.FakeDiscord` plus what the fault tests need on top of it: it
+  records RESUMEs (`resumes`), drops the gateway connection abruptly (`drop_gateway()`: no close frame), and
+  dispatches a recorded INTERACTION_CREATE again (`replay(interaction_id)`), as a resumed session may.
+  REST faults (429 with `retry_after`, 5xx) use the fake's own `inject(Fault(...))`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from tests.wire.fake_discord import FakeDiscord, _Session
+
+Json = dict[str, Any]
+
+
+class SqliteLock:
+    """Hold SQLite's write lock on `path` from a separate connection (as another process would)."""
+
+    def __init__(self, path: Path | str) -> None:
+        self._connection = sqlite3.connect(
+            str(path), timeout=0, isolation_level=None, check_same_thread=False
+        )
+        self._connection.execute("BEGIN EXCLUSIVE")  # in WAL mode: the write lock; readers carry on
+        self.held = True
+
+    def release(self) -> None:
+        if self.held:
+            self.held = False
+            self._connection.execute("ROLLBACK")
+            self._connection.close()
+
+    def __enter__(self) -> SqliteLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+class TcpProxy:
+    """A loopback TCP proxy to `host:port` that a test can cut and restore."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.target = (host, port)
+        self.port = 0
+        self.connections = 0  # accepted so far
+        self.dropped: list[bytes] = []  # markers that killed a connection
+        self._server: asyncio.Server | None = None
+        self._links: set[asyncio.StreamWriter] = set()
+        self._drop: tuple[bytes, bool, bool] | None = None
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(self._accept, "127.0.0.1", self.port, reuse_address=True)
+        self.port = self._server.sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        await self.cut()
+
+    async def __aenter__(self) -> TcpProxy:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    async def cut(self) -> None:
+        """Close every live connection and stop listening (new connections are refused)."""
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                await self._server.wait_closed()
+            self._server = None
+        self._close_links()
+
+    async def restore(self) -> None:
+        """Listen again, on the same port."""
+        if self._server is None:
+            await self.start()
+
+    def drop_at(self, marker: bytes, *, forward: bool, then_cut: bool = False) -> None:
+        """Kill the next connection whose client sends `marker`: after passing that data on to the server
+        (`forward=True`: the server acts on it, the client never hears back) or instead of it; with
+        `then_cut`, at that same moment `cut()` everything (the database stays unreachable)."""
+        self._drop = (marker, forward, then_cut)
+
+    def _close_links(self) -> None:
+        for writer in list(self._links):
+            with contextlib.suppress(Exception):
+                writer.transport.abort()
+        self._links.clear()
+
+    async def _accept(self, client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        try:
+            server_reader, server_writer = await asyncio.open_connection(*self.target)
+        except OSError:
+            client_writer.transport.abort()
+            return
+        pair = (client_writer, server_writer)
+        self._links.update(pair)
+        await asyncio.gather(
+            self._pipe(client_reader, server_writer, pair, inspect=True),
+            self._pipe(server_reader, client_writer, pair, inspect=False),
+            return_exceptions=True,
+        )
+
+    async def _pipe(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        pair: tuple[asyncio.StreamWriter, asyncio.StreamWriter],
+        *,
+        inspect: bool,
+    ) -> None:
+        try:
+            while data := await reader.read(65536):
+                drop = self._drop
+                if inspect and drop is not None and drop[0] in data:
+                    self._drop = None
+                    self.dropped.append(drop[0])
+                    if drop[1]:
+                        writer.write(data)
+                        await writer.drain()
+                    for end in pair:
+                        end.transport.abort()
+                        self._links.discard(end)
+                    if drop[2] and self._server is not None:
+                        self._server.close()
+                        self._server = None
+                        self._close_links()
+                    return
+                writer.write(data)
+                await writer.drain()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            for end in pair:
+                with contextlib.suppress(Exception):
+                    end.transport.abort()
+                self._links.discard(end)
+
+
+class FaultyDiscord(FakeDiscord):
+    """The fake Discord with gateway faults: abrupt drops, RESUMEs recorded, replayed dispatches."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.resumes: list[Json] = []  # RESUME payloads (op 6), token removed
+        self.dispatched: dict[int, tuple[int, Json]] = {}  # interaction id -> (guild id, payload)
+
+    async def _on_gateway(self, session: _Session, payload: Json) -> None:
+        if payload.get("op") == 6:
+            self.resumes.append({k: v for k, v in (payload.get("d") or {}).items() if k != "token"})
+        await super()._on_gateway(session, payload)
+
+    async def dispatch(self, guild_id: int, event: str, data: Any) -> None:
+        if event == "INTERACTION_CREATE" and isinstance(data, dict) and "id" in data:
+            self.dispatched[int(data["id"])] = (guild_id, data)
+        await super().dispatch(guild_id, event, data)
+
+    async def replay(self, interaction_id: int) -> None:
+        """Dispatch that interaction's INTERACTION_CREATE once more (same id, token and data)."""
+        guild_id, payload = self.dispatched[interaction_id]
+        await super().dispatch(guild_id, "INTERACTION_CREATE", payload)
+
+    async def drop_gateway(self) -> int:
+        """Cut every gateway connection without a close frame (a network drop); how many were cut."""
+        cut = 0
+        for session in list(self.sessions):
+            transport = session.ws._req.transport if session.ws._req is not None else None
+            if transport is not None:
+                transport.abort()
+                cut += 1
+        return cut
+
+    def callbacks_of(self, interaction_id: int) -> list[Any]:
+        """Every callback request the bot made for that interaction (a second one is a double reply)."""
+        interaction = self.interactions[interaction_id]
+        return [
+            r
+            for r in self.requests
+            if r.method == "POST" and r.path.endswith("/callback") and f"/{interaction.id}/" in r.path
+        ]
