@@ -415,9 +415,10 @@ async def run_bot(
 async def activate(world: World, out: Results, proc: BotProcess) -> None:
     """Part 2: one store-touching interaction in each of the 1,000 channels, then resident memory."""
     fake = world.fake
-    store_scenarios = [
+    store_scenarios = [  # /strike reads and writes the channel's encounter; /roll only reads the roster
         s for s in scenarios(world) if s.command in ("strike", "roll") and availability(fake, s) is None
     ]
+    store_scenarios.sort(key=lambda s: s.command != "strike")
     if not store_scenarios:
         out.notes.append("1,000 active channels: not yet (no command that reads the encounter has landed)")
         return
