@@ -1,0 +1,264 @@
+"""The live tracker service: one message per encounter, edited in place with the bot token.
+
+Public API (stable; other cogs use it):
+
+    service = tracker_for(bot)                  # the bot's one TrackerService (created on first use)
+    await service.on_commit(key, committed)     # the commit listener (registered by cogs/tracker.py)
+    service.schedule(key, encounter_id=None)    # ask for a refresh; returns at once (coalesced)
+    await service.refresh(key)                  # refresh now and wait until the message is edited
+    await service.repost(key)                   # post the tracker anew at the bottom (-> message id or None)
+
+How it works
+- Posting: the first committed change of a channel with an active encounter posts the tracker with the bot
+  token (`bot.get_partial_messageable(...).send`), never through an interaction webhook (those tokens expire
+  after 15 minutes; play-by-post encounters last days), and stores its id with `Store.set_tracker`, so a
+  restarted bot edits the same message (`Store.find_encounter` gives it back).
+- Editing: later changes edit that message (`PartialMessage.edit`, `PATCH /channels/{id}/messages/{id}`) with
+  the newest state read from the store, the controls of `bot.ui.tracker_controls.tracker_view` attached, and
+  allowed mentions none (an edit never pings).
+- Never blocking a command: `on_commit` (awaited by `bot.play.commit` after the store commit) only marks the
+  channel dirty and starts the channel's worker task if none runs; it returns at once.
+- Coalescing: one worker per channel renders the newest stored state each pass; changes that arrive while an
+  edit is in flight set the dirty flag again and produce exactly one more edit, with the newest state — a
+  burst of N commits costs at most two edits. `repost` and the worker share a per-channel lock.
+- Failures: a deleted tracker (404 on edit) is replaced by a new message whose id is stored; missing
+  permissions (403) and other HTTP errors are logged and never raised (discord.py itself retries 429s and
+  5xx a few times); nothing is lost, because every refresh renders the newest state anyway.
+- End of an encounter: the tracker is edited one last time to a final summary (`render_final`) without
+  controls, and the channel's tracker is forgotten.
+
+Scroll heuristic (no privileged intents, no message-content or guild-message events): the bot cannot see
+other people's messages, but nearly every committed change is answered by a visible bot reply in the same
+channel. The service counts committed changes per channel since the tracker was posted; after
+`REPOST_AFTER` of them the tracker is reposted at the bottom (the new message is posted, its id stored, then
+the old one deleted). The count lives in memory (a restart starts again from 0); `/encounter status` reposts
+on demand for everything the heuristic cannot see (players' chatter).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.client import DrawSteelBot
+from bot.play import encounter_of
+from bot.rules import codec
+from bot.rules.encounter import Encounter
+from bot.store import ChannelKey, Committed, Store
+from bot.ui.tracker import TrackerView, render_final, render_tracker
+from bot.ui.tracker_controls import tracker_view
+
+log = logging.getLogger("bot.tracker")
+
+#: Committed changes in a channel after which the tracker is reposted at the bottom.
+REPOST_AFTER = 15
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+@dataclass(slots=True)
+class _Slot:
+    """One channel's tracker state in this process."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    dirty: bool = False
+    task: asyncio.Task[None] | None = None
+    encounter_id: int | None = None
+    message_id: int | None = None
+    #: the encounter `message_id` belongs to (None: not looked up yet)
+    known_for: int | None = None
+    since_post: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Rendered:
+    encounter_id: int
+    embed: discord.Embed
+    view: discord.ui.View | None
+    active: bool
+
+
+class TrackerService:
+    """Posts, edits and reposts each channel's tracker message (see the module docstring)."""
+
+    def __init__(self, bot: DrawSteelBot) -> None:
+        self.bot = bot
+        self._slots: dict[ChannelKey, _Slot] = {}
+        self.closed = False
+
+    # -- the public API -----------------------------------------------------------------------------------
+    async def on_commit(self, key: ChannelKey, committed: Committed[Any]) -> None:
+        """The commit listener: count the change, schedule a refresh, return at once."""
+        slot = self._slot(key)
+        slot.since_post += 1
+        self.schedule(key, committed.encounter_id)
+
+    def schedule(self, key: ChannelKey, encounter_id: int | None = None) -> asyncio.Task[None] | None:
+        """Ask for the tracker of `key` to show the newest state; returns the channel's worker task."""
+        if self.closed:
+            return None
+        slot = self._slot(key)
+        if encounter_id is not None:
+            slot.encounter_id = encounter_id
+        slot.dirty = True
+        if slot.task is None:
+            slot.task = asyncio.create_task(self._work(key, slot), name=f"tracker-{key.channel_id}")
+        return slot.task
+
+    async def refresh(self, key: ChannelKey, encounter_id: int | None = None) -> None:
+        """Refresh the tracker of `key` now and wait until it shows the newest state."""
+        task = self.schedule(key, encounter_id)
+        if task is not None:
+            await asyncio.shield(task)
+
+    async def repost(self, key: ChannelKey, channel: object = None) -> int | None:
+        """Post the tracker anew at the bottom of the channel (the old message is deleted); the new message's
+        id, or None when there is no active encounter or the bot may not post there. `channel` is accepted
+        for convenience and ignored: the tracker always goes to the encounter's own channel."""
+        slot = self._slot(key)
+        async with slot.lock:
+            rendered = await self._render(key, slot)
+            if rendered is None or not rendered.active:
+                return None
+            old = await self._message_id(slot, rendered.encounter_id)
+            new = await self._post(key, slot, rendered)
+            if new is not None and old is not None and old != new:
+                await self._delete(key, old)
+            return new
+
+    async def close(self) -> None:
+        """Stop scheduling and wait for edits in flight (the bot is closing)."""
+        self.closed = True
+        tasks = [slot.task for slot in self._slots.values() if slot.task is not None]
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    # -- the worker ------------------------------------------------------------------------------------
+    def _slot(self, key: ChannelKey) -> _Slot:
+        slot = self._slots.get(key)
+        if slot is None:
+            slot = self._slots[key] = _Slot()
+        return slot
+
+    async def _work(self, key: ChannelKey, slot: _Slot) -> None:
+        try:
+            await asyncio.sleep(0)  # let commits queued in the same loop turn join this pass
+            while slot.dirty:
+                slot.dirty = False
+                try:
+                    async with slot.lock:
+                        await self._update(key, slot)
+                except Exception:  # never crash the loop: the next change renders the newest state
+                    log.exception("tracker update failed for channel %s", key.channel_id)
+        finally:
+            slot.task = None
+
+    async def _update(self, key: ChannelKey, slot: _Slot) -> None:
+        rendered = await self._render(key, slot)
+        if rendered is None:
+            return
+        message_id = await self._message_id(slot, rendered.encounter_id)
+        if not rendered.active:
+            if message_id is not None:
+                await self._edit(key, slot, rendered, message_id, replace_missing=False)
+            slot.encounter_id = slot.message_id = slot.known_for = None
+            slot.since_post = 0
+            return
+        if message_id is None:
+            await self._post(key, slot, rendered)
+        elif slot.since_post >= REPOST_AFTER:
+            new = await self._post(key, slot, rendered)
+            if new is not None:
+                await self._delete(key, message_id)
+        else:
+            await self._edit(key, slot, rendered, message_id, replace_missing=True)
+
+    async def _render(self, key: ChannelKey, slot: _Slot) -> _Rendered | None:
+        """The newest state of the channel's encounter, rendered (None when there is nothing to show)."""
+        store = self._store()
+        table = await store.view(key)
+        doc = table.encounter
+        settings = await store.get_settings(key.guild_id)
+        if doc is not None and doc.active and doc.id is not None:
+            encounter = encounter_of(table)
+            view = TrackerView(
+                doc.name, table.tokens, settings.show_monster_stamina, f"Version {table.version}"
+            )
+            slot.encounter_id = doc.id
+            controls = tracker_view(doc.id, table.version, encounter)
+            return _Rendered(doc.id, render_tracker(encounter, view), controls, True)
+        if slot.encounter_id is None:
+            return None
+        info = await store.find_encounter(slot.encounter_id)
+        if info is None or info.active or info.channel_id != key.channel_id:
+            return None
+        ended = codec.load(Encounter, info.state)
+        view = TrackerView(info.name, table.tokens, settings.show_monster_stamina)
+        return _Rendered(info.id, render_final(ended, view), None, False)
+
+    async def _message_id(self, slot: _Slot, encounter_id: int) -> int | None:
+        """The tracker message of `encounter_id`: remembered, or read from the store (after a restart)."""
+        if slot.known_for != encounter_id:
+            info = await self._store().find_encounter(encounter_id)
+            slot.message_id = info.tracker_message_id if info is not None else None
+            slot.known_for = encounter_id
+        return slot.message_id
+
+    # -- Discord I/O -----------------------------------------------------------------------------------
+    def _channel(self, key: ChannelKey) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(key.channel_id, guild_id=key.guild_id)
+
+    async def _post(self, key: ChannelKey, slot: _Slot, rendered: _Rendered) -> int | None:
+        try:
+            kwargs: dict[str, Any] = {"embed": rendered.embed, "allowed_mentions": NO_MENTIONS}
+            if rendered.view is not None:
+                kwargs["view"] = rendered.view
+            message = await self._channel(key).send(**kwargs)
+        except discord.Forbidden:
+            log.warning("tracker: no permission to post in channel %s", key.channel_id)
+            return None
+        except discord.HTTPException as error:
+            log.warning("tracker: posting in channel %s failed: %s", key.channel_id, error)
+            return None
+        slot.message_id, slot.known_for, slot.since_post = message.id, rendered.encounter_id, 0
+        await self._store().set_tracker(rendered.encounter_id, key.channel_id, message.id)
+        return message.id
+
+    async def _edit(
+        self, key: ChannelKey, slot: _Slot, rendered: _Rendered, message_id: int, *, replace_missing: bool
+    ) -> None:
+        message = self._channel(key).get_partial_message(message_id)
+        try:
+            await message.edit(embed=rendered.embed, view=rendered.view, allowed_mentions=NO_MENTIONS)
+        except discord.NotFound:
+            log.info("tracker message %s in channel %s is gone", message_id, key.channel_id)
+            if replace_missing:
+                await self._post(key, slot, rendered)
+        except discord.Forbidden:
+            log.warning("tracker: no permission to edit in channel %s", key.channel_id)
+        except discord.HTTPException as error:
+            log.warning("tracker: editing in channel %s failed: %s", key.channel_id, error)
+
+    async def _delete(self, key: ChannelKey, message_id: int) -> None:
+        try:
+            await self._channel(key).get_partial_message(message_id).delete()
+        except discord.HTTPException as error:  # gone already, or no permission: the new one is posted
+            log.info("tracker: old message %s not deleted: %s", message_id, error)
+
+    def _store(self) -> Store:
+        return self.bot.store
+
+
+_SERVICES: weakref.WeakKeyDictionary[DrawSteelBot, TrackerService] = weakref.WeakKeyDictionary()
+
+
+def tracker_for(bot: DrawSteelBot) -> TrackerService:
+    """The bot's tracker service (one per bot, created on first use)."""
+    service = _SERVICES.get(bot)
+    if service is None or service.closed:
+        service = _SERVICES[bot] = TrackerService(bot)
+    return service

@@ -1,0 +1,349 @@
+"""The tracker embed: one message per encounter showing the round, who picks now, who has acted, every
+creature's Stamina and conditions, minion squads, groups, hero tokens and Malice.
+
+Pure functions from state to `discord.Embed` (no Discord I/O): `render_tracker` for a running encounter,
+`render_final` for the summary it becomes when the encounter ends. Built with `bot.ui.embeds.make_embed`, so
+it never breaks Discord's limits (6,000 characters, 25 fields of 1,024); to stay readable with 40 to 100
+creatures it is grouped by side, one compact line per entry, and steps down to terser lines (`DETAIL_LEVELS`)
+until everything fits, instead of cutting creatures off.
+
+What it shows follows the rules texts: the round and the side that picks (draw-steel-turn-order.txt "Taking
+Turns"; teams-combat.md "Initiative and Rounds"; fast-slow-turns-combat.md "Anatomy of a Round": the fast or
+slow part), Stamina as `Stamina: 12/30` with a bar (bot.ui.format), winded / dying / dead states
+(draw-steel-combat.txt "Stamina"), conditions and their durations (draw-steel-combat.txt "Conditions"),
+minion squads' shared pool and living minions (Monsters "Minions"), enemy groups (draw-steel-combat.txt
+"Enemies Act In Groups"). Director creatures show only their state (`winded`) unless the guild's
+`show_monster_stamina` setting is on. Every user-supplied name goes through `bot.replies.inert`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import discord
+
+from bot.replies import inert
+from bot.rules.conditions import ConditionInstance, Duration
+from bot.rules.creature import Creature
+from bot.rules.encounter import Encounter
+from bot.rules.squads import Squad
+from bot.rules.turns import (
+    Controller,
+    Entry,
+    EntryKind,
+    Phase,
+    Side,
+    TurnState,
+    acted,
+    current,
+    fast_slow_part,
+    picking,
+    remaining_turns,
+    turns_taken,
+)
+from bot.ui.embeds import FIELD_VALUE_MAX, FIELDS_MAX, TOTAL_MAX, Colour, Field, make_embed
+from bot.ui.format import bar, stamina_numbers, stamina_text, state_label
+
+#: Detail levels, most detailed first: 0 = bar + `Stamina: 12/30` + conditions with durations;
+#: 1 = `12/30` + conditions with short durations; 2 = `12/30` and condition names only.
+DETAIL_LEVELS = (0, 1, 2)
+#: Room kept free under Discord's 6,000-character embed limit (field separators, safety).
+BUDGET = TOTAL_MAX - 200
+
+ACTING = "▶️"
+ACTED = "✅"
+WAITING = "⬜"
+OUT = "💀"
+DOWN = "💤"
+
+DURATION_LONG: dict[Duration, str] = {
+    Duration.EOT: "EoT",
+    Duration.END_OF_FIRST_ROUND: "end of round 1",
+    Duration.SAVE: "save ends",
+    Duration.ENCOUNTER: "this encounter",
+    Duration.UNTIL_REMOVED: "until removed",
+}
+DURATION_SHORT: dict[Duration, str] = {
+    Duration.EOT: "EoT",
+    Duration.END_OF_FIRST_ROUND: "R1",
+    Duration.SAVE: "save",
+    Duration.ENCOUNTER: "enc",
+    Duration.UNTIL_REMOVED: "",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerView:
+    """What the tracker shows besides the encounter itself: its name, the party's hero tokens, whether
+    Director creatures' exact Stamina is public, and a footer note (e.g. the state version)."""
+
+    name: str
+    tokens: int
+    show_monster_stamina: bool = False
+    note: str = ""
+
+
+# --- small pieces ------------------------------------------------------------------------------------------
+def condition_text(instance: ConditionInstance, level: int = 0) -> str:
+    """`frightened (Ogre, save ends)` at level 0, `frightened (save)` at 1, `frightened` at 2."""
+    label = inert(instance.label)
+    if level >= 2:
+        return label
+    parts: list[str] = []
+    if instance.source_id and level == 0:
+        parts.append(inert(instance.source_id))
+    duration = (DURATION_LONG if level == 0 else DURATION_SHORT)[instance.duration]
+    if duration:
+        parts.append(duration)
+    return f"{label} ({', '.join(parts)})" if parts else label
+
+
+def conditions_text(conditions: Sequence[ConditionInstance], level: int = 0) -> str:
+    return ", ".join(condition_text(c, level) for c in conditions)
+
+
+def _vitals_part(creature: Creature, hidden: bool, level: int) -> str:
+    vitals = creature.vitals
+    state = state_label(vitals)
+    if hidden:
+        return state
+    if level == 0:
+        text = f"{bar(vitals.stamina, vitals.max_stamina)} {stamina_text(vitals)}"
+    else:
+        text = stamina_numbers(vitals)
+    return text if state == "healthy" else f"{text} {state}"
+
+
+def _marker(state: TurnState, entry: Entry, out: bool) -> str:
+    if out or entry.dead:
+        return OUT
+    now = current(state)
+    if now is not None and now.entry == entry.id and not now.ended:
+        return ACTING
+    if entry.unconscious:
+        return DOWN
+    if state.phase is Phase.IN_ROUND and acted(state, entry.id):
+        if remaining_turns(state, entry) == 0 or entry.turns_per_round < 2:
+            return ACTED
+        # a solo with a turn left: `✅1/2`
+        return f"{ACTED}{turns_taken(state, entry.id)}/{entry.turns_per_round}"
+    return WAITING
+
+
+def _extras(encounter: Encounter, creature: Creature) -> list[str]:
+    extras: list[str] = []
+    surges = encounter.surges.get(creature.id, 0)
+    if surges:
+        extras.append(f"{surges} surge{'s' if surges != 1 else ''}")
+    if creature.id in encounter.resources:
+        extras.append(f"resource {encounter.resources[creature.id]}")
+    return extras
+
+
+def creature_line(
+    encounter: Encounter, entry: Entry, creature: Creature, hidden: bool, level: int, indent: str = ""
+) -> str:
+    """One creature: marker, name, Stamina (or its state only), conditions, surges and resource."""
+    state = encounter.turns
+    out = creature.vitals.dead
+    parts = [
+        f"{indent}{_marker(state, entry, out)} **{inert(creature.name)}**",
+        _vitals_part(creature, hidden, level),
+    ]
+    line = " ".join(parts)
+    conditions = state.conditions_of(creature.id)
+    extras = [conditions_text(conditions, level)] if conditions else []
+    if level < 2:
+        extras += _extras(encounter, creature)
+    if extras:
+        line += " · " + " · ".join(extras)
+    return line
+
+
+def squad_line(
+    encounter: Encounter, entry: Entry, squad: Squad, hidden: bool, level: int, indent: str = ""
+) -> list[str]:
+    """A minion squad: marker, name, minions alive, the shared pool (unless hidden), conditions; at level 0
+    the living minions' names on a second line."""
+    state = encounter.turns
+    total = len(squad.alive) + len(squad.dead)
+    out = not squad.alive
+    name = inert(entry.name or entry.id)
+    head = f"{indent}{_marker(state, entry, out)} **{name}** squad {len(squad.alive)}/{total} alive"
+    if not hidden:
+        maximum = squad.minion_stamina * total
+        if level == 0:
+            head += f" · {bar(squad.pool, maximum)} Stamina: {squad.pool}/{maximum}"
+        else:
+            head += f" · {squad.pool}/{maximum}"
+    conditions = [c for m in (entry.id, *entry.members) for c in state.conditions_of(m)]
+    if conditions:
+        head += " · " + conditions_text(conditions, level)
+    lines = [head]
+    if level == 0 and squad.alive:
+        lines.append(f"{indent}  ↳ " + ", ".join(inert(m) for m in squad.alive))
+    return lines
+
+
+def _entry_lines(
+    encounter: Encounter, entry: Entry, view: TrackerView, controller: Controller, level: int, indent: str
+) -> list[str]:
+    hidden = controller is Controller.DIRECTOR and not view.show_monster_stamina
+    if entry.kind is EntryKind.SQUAD:
+        squad = encounter.squad(entry.id)
+        if squad is not None:
+            return squad_line(encounter, entry, squad, hidden, level, indent)
+    try:
+        creature = encounter.creature(entry.id)
+    except Exception:  # an entry without a creature record: show its name only
+        return [f"{indent}{_marker(encounter.turns, entry, False)} **{inert(entry.name or entry.id)}**"]
+    hidden = hidden and not creature.is_hero
+    return [creature_line(encounter, entry, creature, hidden, level, indent)]
+
+
+def side_lines(encounter: Encounter, side: Side, view: TrackerView, level: int) -> list[str]:
+    """A side's entries in order, an enemy group's members together under the group's name."""
+    lines: list[str] = []
+    entries = [e for e in encounter.turns.entries if e.side == side.id]
+    seen_groups: set[str] = set()
+    for entry in entries:
+        if entry.group is None:
+            lines += _entry_lines(encounter, entry, view, side.controller, level, "")
+            continue
+        if entry.group in seen_groups:
+            continue
+        seen_groups.add(entry.group)
+        members = [e for e in entries if e.group == entry.group]
+        lines.append(f"__Group {inert(entry.group)}__")
+        for member in members:
+            lines += _entry_lines(encounter, member, view, side.controller, level, "  ")
+    return lines
+
+
+def _chunks(title: str, lines: Iterable[str]) -> list[Field]:
+    """Fields of at most 1,024 characters, the side's name on the first and `(cont.)` on the rest."""
+    fields: list[Field] = []
+    chunk: list[str] = []
+    size = 0
+    for line in lines:
+        line = line if len(line) <= FIELD_VALUE_MAX else line[: FIELD_VALUE_MAX - 1] + "…"
+        if chunk and size + len(line) + 1 > FIELD_VALUE_MAX:
+            fields.append(Field(title if not fields else f"{title} (cont.)", "\n".join(chunk)))
+            chunk, size = [], 0
+        chunk.append(line)
+        size += len(line) + 1
+    if chunk or not fields:
+        fields.append(Field(title if not fields else f"{title} (cont.)", "\n".join(chunk) or "—"))
+    return fields
+
+
+def _side_name(side: Side) -> str:
+    return inert(side.name or side.id)
+
+
+def status_lines(encounter: Encounter, view: TrackerView) -> list[str]:
+    """The round, who acts or picks now (and the fast/slow part), hero tokens and Malice."""
+    state = encounter.turns
+    lines: list[str] = []
+    if state.phase is Phase.SETUP:
+        lines.append("**Setting up** · the fight has not started yet")
+    elif state.phase is Phase.ENDED:
+        lines.append(f"**Ended** after round {state.round}")
+    else:
+        lines.append(f"**Round {state.round}**")
+    now = current(state)
+    if now is not None and not now.ended:
+        acting = state.entry(now.entry)
+        name = inert(acting.name or acting.id) if acting is not None else inert(now.entry)
+        lines.append(f"{ACTING} **Acting:** {name}")
+    elif state.phase is Phase.IN_ROUND:
+        pick = picking(state)
+        part = fast_slow_part(state)
+        part_text = f" ({part.value} part)" if part is not None else ""
+        if pick is None:
+            lines.append(f"Nobody can act{part_text}: the round is over")
+        else:
+            names = (
+                ", ".join(_side_name(s) for s in state.sides if s.id in pick.sides) or pick.controller.value
+            )
+            group = f" (group {inert(pick.group)})" if pick.group else ""
+            lines.append(f"**Picks now:** {names}{group}{part_text}")
+    elif state.phase is Phase.BETWEEN_ROUNDS:
+        lines.append(f"Round {state.round} is over: the next round starts when the Director says so")
+    lines.append(f"**Hero tokens:** {view.tokens} · **Malice:** {encounter.malice.value}")
+    return lines
+
+
+LEGEND = f"{ACTING} acting · {ACTED} acted · {WAITING} waiting · {DOWN} unconscious · {OUT} dead"
+
+
+def _fields(encounter: Encounter, view: TrackerView, level: int) -> list[Field]:
+    fields: list[Field] = []
+    for side in encounter.turns.sides:
+        entries = [e for e in encounter.turns.entries if e.side == side.id]
+        title = f"{_side_name(side)} ({len(entries)})"
+        fields += _chunks(title, side_lines(encounter, side, view, level))
+    return fields
+
+
+def _size(title: str, description: str, fields: Sequence[Field], footer: str) -> int:
+    return len(title) + len(description) + len(footer) + sum(len(f.name) + len(f.value) for f in fields)
+
+
+def render_tracker(encounter: Encounter, view: TrackerView) -> discord.Embed:
+    """The live tracker of a running encounter (the most detailed layout that fits Discord's limits)."""
+    title = f"⚔️ {inert(view.name)}"
+    description = "\n".join([*status_lines(encounter, view), "", LEGEND])
+    colour = Colour.INFO
+    pick = picking(encounter.turns)
+    if pick is not None:
+        colour = Colour.HEROES if pick.controller is Controller.PLAYERS else Colour.DIRECTOR
+    fields: list[Field] = []
+    for level in DETAIL_LEVELS:
+        fields = _fields(encounter, view, level)
+        if len(fields) <= FIELDS_MAX and _size(title, description, fields, view.note) <= BUDGET:
+            break
+    return make_embed(title, description, colour=colour, fields=fields, footer=view.note or None)
+
+
+def render_final(encounter: Encounter, view: TrackerView) -> discord.Embed:
+    """What the tracker becomes when the encounter ends: the rounds fought, who is still standing on each
+    side, hero tokens and Malice; no controls."""
+    state = encounter.turns
+    rounds = state.round
+    description = [f"**Encounter over** after {rounds} round{'s' if rounds != 1 else ''}."]
+    description.append(f"**Hero tokens:** {view.tokens} · **Malice:** {encounter.malice.value}")
+    fields: list[Field] = []
+    for side in state.sides:
+        standing: list[str] = []
+        fallen: list[str] = []
+        for creature in encounter.creatures:
+            try:
+                if encounter.entry_of(creature.id).side != side.id:
+                    continue
+            except Exception:
+                continue
+            hidden = (
+                side.controller is Controller.DIRECTOR
+                and not creature.is_hero
+                and not view.show_monster_stamina
+            )
+            if creature.squad_id is not None:
+                squad = encounter.squad(creature.squad_id)
+                alive = squad is not None and creature.id in squad.alive
+                (standing if alive else fallen).append(inert(creature.name))
+                continue
+            if creature.vitals.dead:
+                fallen.append(inert(creature.name))
+            else:
+                standing.append(f"{inert(creature.name)} ({_vitals_part(creature, hidden, 1)})")
+        lines = [f"**Standing:** {name}" for name in standing] + [f"{OUT} {name}" for name in fallen]
+        fields += _chunks(_side_name(side), lines or ["—"])
+    return make_embed(
+        f"🏁 {inert(view.name)}",
+        "\n".join(description),
+        colour=Colour.NEUTRAL,
+        fields=fields,
+        footer=view.note or None,
+    )
