@@ -88,6 +88,16 @@ def require_controls(
     raise Refused(f"Only {inert(creature)}'s player or the Director can {action}.")
 
 
+def require_self(actor: Actor, owner_id: int, *, what: str, action: str, instead: str) -> None:
+    """Raise `Refused` unless `actor` is `owner_id`: things that belong to one member (a roll's buttons).
+
+    `require_self(actor, roller_id, what="this roll", action="downgrade", instead="make your own with /roll")`
+    gives "Only the member who made this roll can downgrade it: make your own with /roll."
+    """
+    if actor.user_id != owner_id:
+        raise Refused(f"Only the member who made {what} can {action} it: {instead}.")
+
+
 def actor_from_interaction(interaction: discord.Interaction[Any]) -> Actor:
     """The `Actor` behind an interaction: user id, role ids, and Manage Channels in that channel.
 

@@ -24,7 +24,7 @@ from discord.ext import commands
 from bot.client import DrawSteelBot
 from bot.error_hook import BotView, guarded
 from bot.hero_tokens import spend_benefit
-from bot.permissions import Refused
+from bot.permissions import actor_from_interaction, require_self
 from bot.play import channel_key, commit, hero_of_member, sheet_of
 from bot.replies import fail, send
 from bot.rules.characteristics import Characteristic
@@ -97,8 +97,13 @@ def _check_numbers(bonus: int, edges: int, banes: int, auto_tier: int | None) ->
 
 def _require_roller(interaction: discord.Interaction[Any], card: RollCard, action: str) -> None:
     """A roll's buttons belong to the member who rolled it."""
-    if interaction.user.id != card.roller_id:
-        raise Refused(f"Only the member who made this roll can {action} it: make your own with /roll.")
+    require_self(
+        actor_from_interaction(interaction),
+        card.roller_id,
+        what="this roll",
+        action=action,
+        instead="make your own with /roll",
+    )
 
 
 def roll_view(card: RollCard) -> BotView | None:

@@ -143,3 +143,12 @@ async def test_director_role_comes_from_the_guild_settings(table: Table) -> None
     assert await answer(table.alice) == "False"
     assert await answer(table.alice, starter=True) == "True"
     assert await answer(manager) == "True"
+
+
+def test_require_self_refuses_everyone_but_the_owner() -> None:
+    from bot.permissions import require_self
+
+    require_self(Actor.of(7), 7, what="this roll", action="downgrade", instead="make your own with /roll")
+    director = Actor.of(8, manage_channels=True)  # not even a Director presses another member's roll
+    with pytest.raises(Refused, match=r"^Only the member who made this roll can downgrade it: make your own"):
+        require_self(director, 7, what="this roll", action="downgrade", instead="make your own")
