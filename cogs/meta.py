@@ -1,8 +1,10 @@
 """`/help`: every command with an example.
 
 The table is assembled from the loaded cogs: each cog declares
-`help_entries: ClassVar[tuple[HelpEntry, ...]]`, and `/help` lists them in load order (`bot.client.COGS`).
-A test checks that every registered slash command has an entry.
+`help_entries: ClassVar[tuple[HelpEntry, ...]]`, and `/help` lists them in load order (`bot.client.COGS`),
+a field per command family. The list is longer than one message may hold (6,000 characters across its embeds),
+so it is cut into pages, the first as the reply and the rest as follow-ups (all visible only to the caller);
+`/help command:roll` shows one family. A test checks that every registered slash command has an entry.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.replies import send
-from bot.ui.embeds import Colour, make_embed
+from bot.replies import fail, send
+from bot.ui.embeds import Colour, Field, make_embed
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,25 +37,80 @@ def help_entries(bot: commands.Bot) -> tuple[HelpEntry, ...]:
     return tuple(entries)
 
 
-def help_embed(entries: tuple[HelpEntry, ...]) -> discord.Embed:
-    lines = [f"`{entry.example}` — {entry.summary}" for entry in entries]
-    return make_embed("Draw Steel bot — commands", "\n".join(lines), colour=Colour.INFO)
+PAGE_BUDGET = 5000
+"""Characters of fields per help page (Discord allows 6,000 per message, title and footer included)."""
+FIELD_BUDGET = 1000
+FIELDS_PER_PAGE = 20
+
+
+def _family(entry: HelpEntry) -> str:
+    return entry.command.split()[0]
+
+
+def _fields(entries: tuple[HelpEntry, ...]) -> list[Field]:
+    """One field per command family (more when a family's lines pass a field's 1,024 characters)."""
+    fields: list[Field] = []
+    families: dict[str, list[str]] = {}
+    for entry in entries:
+        families.setdefault(_family(entry), []).append(f"`{entry.example}` — {entry.summary}")
+    for family, lines in families.items():
+        chunk: list[str] = []
+        for line in lines:
+            if chunk and sum(len(c) + 1 for c in chunk) + len(line) > FIELD_BUDGET:
+                fields.append(Field(f"/{family}", "\n".join(chunk)))
+                chunk = []
+            chunk.append(line[:FIELD_BUDGET])
+        fields.append(Field(f"/{family}", "\n".join(chunk)))
+    return fields
+
+
+def help_pages(entries: tuple[HelpEntry, ...]) -> list[discord.Embed]:
+    """The help as pages that each fit one message."""
+    pages: list[list[Field]] = [[]]
+    used = 0
+    for field in _fields(entries):
+        size = len(field.name) + len(field.value)
+        if pages[-1] and (used + size > PAGE_BUDGET or len(pages[-1]) >= FIELDS_PER_PAGE):
+            pages.append([])
+            used = 0
+        pages[-1].append(field)
+        used += size
+    total = len(pages)
+    return [
+        make_embed(
+            "Draw Steel bot — commands",
+            colour=Colour.INFO,
+            fields=fields,
+            footer=f"Page {number} of {total}" if total > 1 else None,
+        )
+        for number, fields in enumerate(pages, start=1)
+    ]
 
 
 class Meta(commands.Cog):
     """About the bot itself."""
 
     help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("help", "/help", "List every command with an example."),
+        HelpEntry("help", "/help command:roll", "List every command with an example, or one family."),
     )
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
     @app_commands.command(name="help", description="List every command with an example.")
+    @app_commands.describe(command="Only this command or family, e.g. roll or encounter")
     @app_commands.guild_only()
-    async def help(self, interaction: discord.Interaction[Any]) -> None:
-        await send(interaction, embed=help_embed(help_entries(self.bot)), ephemeral=True)
+    async def help(
+        self, interaction: discord.Interaction[Any], command: app_commands.Range[str, 1, 100] | None = None
+    ) -> None:
+        entries = help_entries(self.bot)
+        if command is not None:
+            wanted = " ".join(command.strip().lstrip("/").split()).casefold()
+            entries = tuple(e for e in entries if e.command == wanted or _family(e) == wanted)
+            if not entries:
+                fail("No command by that name: type /help to see them all, or e.g. /help command:roll.")
+        for page in help_pages(entries):
+            await send(interaction, embed=page, ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

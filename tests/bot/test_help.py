@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import discord
 from simcord.env import Env
 
 from bot.client import DrawSteelBot
-from cogs.meta import help_entries
+from cogs.meta import HelpEntry, help_entries, help_pages
 from tests.bot.conftest import Table
+
+
+def page_text(embed: discord.Embed) -> str:
+    return "\n".join([embed.description or "", *(f"{f.name}\n{f.value}" for f in embed.fields)])
 
 
 async def test_help_lists_every_registered_command(simcord_env: Env, table: Table) -> None:
@@ -14,8 +19,13 @@ async def test_help_lists_every_registered_command(simcord_env: Env, table: Tabl
 
     assert result.ephemeral
     assert result.response is not None
-    (embed,) = result.response.embeds
-    text = embed.description or ""
+    messages = [result.response, *result.followups]
+    assert all(m.ephemeral for m in messages)
+    text = ""
+    for message in messages:
+        (embed,) = message.embeds
+        assert len(embed) <= 6000 and len(embed.fields) <= 25
+        text += page_text(embed)
     bot = simcord_env.bot
     assert isinstance(bot, DrawSteelBot)
     names = sorted(command.qualified_name for command in bot.tree.walk_commands())
@@ -25,6 +35,35 @@ async def test_help_lists_every_registered_command(simcord_env: Env, table: Tabl
     for entry in help_entries(bot):
         assert f"`{entry.example}`" in text
         assert entry.example.startswith(f"/{entry.command}")
+
+
+async def test_help_for_one_family(table: Table) -> None:
+    result = await table.alice.slash(table.channel, "help", command="/dice")
+    assert result.response is not None
+    (embed,) = result.response.embeds
+    assert "`/dice 3d6+2`" in page_text(embed)
+    assert "/help" not in page_text(embed)
+
+
+async def test_help_for_an_unknown_command(table: Table) -> None:
+    result = await table.alice.slash(table.channel, "help", command="banana")
+    assert result.ephemeral and result.response is not None
+    assert result.response.content.startswith("No command by that name: type /help")
+
+
+def test_pages_split_a_long_list_and_keep_every_entry() -> None:
+    entries = tuple(
+        HelpEntry(f"fam{n // 10} cmd{n}", f"/fam{n // 10} cmd{n} option:{'x' * 40}", "Does a thing. " * 5)
+        for n in range(120)
+    )
+    pages = help_pages(entries)
+    assert len(pages) > 1
+    text = "".join(page_text(p) for p in pages)
+    for entry in entries:
+        assert f"`{entry.example}`" in text
+    for page in pages:
+        assert len(page) <= 6000 and len(page.fields) <= 25
+    assert pages[0].footer.text == f"Page 1 of {len(pages)}"
 
 
 async def test_help_works_in_threads(table: Table) -> None:
