@@ -97,12 +97,20 @@ class Stamina(commands.Cog):
     @stamina.command(name="damage", description="Deal damage to a creature (weakness and immunity apply).")
     @app_commands.rename(dtype="type")
     @app_commands.describe(
-        target="Who takes the damage", amount="Damage before weakness and immunity", dtype="Damage type"
+        target="Who takes the damage",
+        amount="Damage before weakness and immunity",
+        dtype="Damage type",
+        knock_out="Knock the creature out instead of killing it",
     )
     @app_commands.choices(dtype=TYPE_CHOICES)
     @app_commands.autocomplete(target=autocomplete.creatures)
     async def damage(
-        self, interaction: discord.Interaction[Any], target: str, amount: int, dtype: str | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        target: str,
+        amount: int,
+        dtype: str | None = None,
+        knock_out: bool = False,
     ) -> None:
         check_text(target, "name", NAME_TEXT_MAX)
         kind = DamageType.parse(dtype or "")
@@ -112,7 +120,7 @@ class Stamina(commands.Cog):
         def change(table: Table) -> Change[Hit]:
             encounter = encounter_of(table)
             creature_id = _guard(encounter, actor, director, target, "change {name}'s Stamina")
-            updated, hit = harm.damage(encounter, creature_id, amount, kind)
+            updated, hit = harm.damage(encounter, creature_id, amount, kind, knock_out=knock_out)
             put_encounter(table, updated)
             return Change(damage_summary(hit), hit)
 

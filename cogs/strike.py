@@ -137,6 +137,7 @@ class Strike(commands.Cog):
         surges="Surges to spend on the first target's damage (0-3)",
         effect="Effect text: once, or per tier separated by '; '",
         melee="A melee strike (a prone target gives it an edge)",
+        knock_out="Knock out instead of killing a creature the damage would kill",
     )
     @app_commands.choices(dtype=TYPE_CHOICES)
     @app_commands.autocomplete(targets=autocomplete.targets, attacker=autocomplete.creatures)
@@ -153,6 +154,7 @@ class Strike(commands.Cog):
         surges: int = 0,
         effect: str | None = None,
         melee: bool = False,
+        knock_out: bool = False,
     ) -> None:
         check_text(targets, "list of targets", TARGETS_TEXT_MAX)
         check_text(damage, "damage")
@@ -181,7 +183,7 @@ class Strike(commands.Cog):
                 actor, striker.owner_id, director, creature=striker.id, action=f"strike with {striker.id}"
             )
             updated, result = harm.strike(
-                encounter, roll, striker.id, names, tiered, kind, surges, melee=melee
+                encounter, roll, striker.id, names, tiered, kind, surges, melee=melee, knock_out=knock_out
             )
             put_encounter(table, updated)
             return Change(strike_summary(result), result)

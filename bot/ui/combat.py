@@ -104,8 +104,6 @@ def hit_text(hit: Hit) -> str:
         return text
     if hit.after is not None:
         text += f" · {vitals_text(hit.after)}"
-        if hit.knocked_out:
-            text += " (knocked out)"
     return text
 
 
@@ -118,6 +116,8 @@ def _hit_summary(hit: Hit) -> str:
         return text
     if hit.killed:
         return f"{text}, {hit.target} dies"
+    if hit.knocked_out:
+        return f"{text}, {hit.target} is knocked out"
     if hit.after is not None and hit.after.dying and not (hit.before is not None and hit.before.dying):
         return f"{text}, {hit.target} is dying"
     if hit.after is not None and hit.after.winded and not (hit.before is not None and hit.before.winded):

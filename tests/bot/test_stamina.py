@@ -232,3 +232,16 @@ async def test_a_slow_store_defers_first_then_answers(
     texts = [m.content for m in ([result.response] if result.response else []) + result.followups]
     assert any("**Goblin 1** takes 3 damage · Stamina: 7/10" in t for t in texts), texts
     assert (await harm_kit.current(table)).creature("Goblin 1").vitals.stamina == 7
+
+
+async def test_knock_out_instead_of_killing(table: Table) -> None:
+    await harm_kit.start(table)
+
+    result = await table.director.slash(
+        table.channel, "stamina damage", target="Goblin 1", amount=12, knock_out=True
+    )
+
+    assert result.response is not None
+    assert result.response.content == "**Goblin 1** takes 12 damage · Stamina: -2/10 · knocked out"
+    entry = (await harm_kit.current(table)).turns.entry("Goblin 1")
+    assert entry is not None and entry.unconscious and not entry.dead

@@ -248,3 +248,17 @@ async def test_targets_autocomplete(table: Table) -> None:
     assert [c["value"] for c in typed] == ["Goblin 1, Goblin 2"]
     assert [c["value"] for c in minions] == ["Minion 2", "Minion 3", "Minion 1"]  # the dead last
     assert nothing == []
+
+
+async def test_knock_out_instead_of_killing(table: Table) -> None:
+    await harm_kit.start(table)
+
+    result = await table.director.slash(
+        table.channel, "strike", attacker="Ogre", targets="Ash", damage="50/50/50", knock_out=True
+    )
+
+    assert result.response is not None
+    assert "Stamina: -20/30 · knocked out" in result.response.content
+    assert (await summaries(table))[-1] == "Ogre strikes Ash (tier 2): 50 damage, Ash is knocked out"
+    entry = (await harm_kit.current(table)).turns.entry("Ash")
+    assert entry is not None and entry.unconscious and not entry.dead

@@ -300,3 +300,16 @@ def test_flags_follow_stamina_and_state_round_trips(blows: list[tuple[str, int]]
             squad = enc.squad(creature.squad_id)
             assert squad is not None and entry.dead == squad.defeated
     assert codec.load(Encounter, codec.to_data(enc)) == enc
+
+
+def test_knock_out_instead_of_killing_then_any_damage_kills() -> None:
+    enc, hit = harm.damage(table(), "Goblin 1", 12, knock_out=True)
+    assert hit.knocked_out and not hit.killed and not enc.creature("Goblin 1").vitals.dead
+    entry = enc.turns.entry("Goblin 1")
+    assert entry is not None and entry.unconscious and not entry.dead
+    # an ability roll against an unconscious creature has a double edge: 5 + 5 = 10 is tier 1, becomes tier 2
+    enc, result = harm.strike(enc, roll(5, 5), "Ash", ["Goblin 1"], TieredDamage.parse("1/1/1"))
+    assert result.targets[0].edges == 2 and result.targets[0].tier == 2
+    assert result.targets[0].hit is not None and result.targets[0].hit.killed == ("Goblin 1",)
+    entry = enc.turns.entry("Goblin 1")
+    assert entry is not None and entry.dead

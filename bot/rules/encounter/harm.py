@@ -202,7 +202,12 @@ def _check_amount(amount: int, what: str) -> None:
 
 # --- damage and healing ----------------------------------------------------------------------------------
 def _damage(
-    encounter: Encounter, creature: Creature, amount: int, dtype: DamageType, area: bool
+    encounter: Encounter,
+    creature: Creature,
+    amount: int,
+    dtype: DamageType,
+    area: bool,
+    knock_out: bool = False,
 ) -> tuple[Encounter, Hit]:
     if creature.squad_id is not None:
         squad = _living_minion(encounter, creature)
@@ -223,7 +228,7 @@ def _damage(
         return updated, hit
     if creature.vitals.dead:
         raise HarmError(f"{creature.id} is dead already: pick a living creature.")
-    changed, taken = take_damage(creature, amount, dtype)
+    changed, taken = take_damage(creature, amount, dtype, knock_out_instead=knock_out)
     updated = _sync(encounter.with_creature(changed), creature.id)
     killed = (creature.id,) if taken.killed else ()
     hit = Hit(creature.id, amount, taken.dealt, dtype, taken.steps, taken.before, taken.after, killed=killed)
@@ -231,12 +236,19 @@ def _damage(
 
 
 def damage(
-    encounter: Encounter, name: str, amount: int, dtype: DamageType = DamageType.UNTYPED
+    encounter: Encounter,
+    name: str,
+    amount: int,
+    dtype: DamageType = DamageType.UNTYPED,
+    *,
+    knock_out: bool = False,
 ) -> tuple[Encounter, Hit]:
     """Deal `amount` damage of `dtype` to one creature (weakness, immunity, temporary Stamina, then Stamina;
-    a minion's damage goes to its squad's pool and may kill several minions)."""
+    a minion's damage goes to its squad's pool and may kill several minions). With `knock_out`, damage that
+    would kill knocks the creature out instead (draw-steel-combat.txt "Knocking Creatures Out"; minions
+    have no such choice: their squad's pool decides)."""
     _check_amount(amount, "damage")
-    return _damage(encounter, target(encounter, name), amount, dtype, area=False)
+    return _damage(encounter, target(encounter, name), amount, dtype, area=False, knock_out=knock_out)
 
 
 def _not_minion(encounter: Encounter, creature: Creature) -> None:
@@ -336,12 +348,14 @@ def strike(
     surges: int = 0,
     *,
     melee: bool = False,
+    knock_out: bool = False,
 ) -> tuple[Encounter, StrikeResult]:
     """An ability roll against `targets` (draw-steel-basics.md "Power Rolls"): one `roll` (its edges and banes
     are the ability's own), each target evaluated with its own extra edges and banes from the encounter
     (surprised, conditions: `power_roll_modifiers`) and dealt its tier's damage, letters read from the
     attacker's characteristics; `surges` are spent from the attacker's surges on the first target; `melee`
-    counts for the conditions that care (a melee strike against a prone target gains an edge)."""
+    counts for the conditions that care (a melee strike against a prone target gains an edge); `knock_out`
+    knocks out instead of killing ("Knocking Creatures Out")."""
     striker = target(encounter, attacker)
     if striker.squad_id is None and striker.vitals.dead:
         raise HarmError(f"{striker.id} is dead and can't strike.")
@@ -379,7 +393,7 @@ def strike(
         extra = bonus if index == 0 else 0
         amount = tiered.amount(own.tier, striker.characteristics) + extra
         area = creature.squad_id is not None and per_squad[creature.squad_id] > 1
-        updated, hit = _damage(updated, updated.creature(creature.id), amount, kind, area)
+        updated, hit = _damage(updated, updated.creature(creature.id), amount, kind, area, knock_out)
         results.append(StrikeTarget(creature.id, own, own.edges, own.banes, amount, extra, hit))
     if surges:
         left = encounter.surges.get(striker.id, 0) - surges
