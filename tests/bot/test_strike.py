@@ -262,3 +262,19 @@ async def test_knock_out_instead_of_killing(table: Table) -> None:
     assert (await summaries(table))[-1] == "Ogre strikes Ash (tier 2): 50 damage, Ash is knocked out"
     entry = (await harm_kit.current(table)).turns.entry("Ash")
     assert entry is not None and entry.unconscious and not entry.dead
+
+
+def test_autocomplete_offers_at_most_25_short_enough_choices() -> None:
+    from bot.autocomplete import CHOICES_MAX, VALUE_MAX, name_choices, target_choices
+    from bot.rules.encounter import add_creatures, new_encounter_state
+
+    enc, _ = add_creatures(new_encounter_state(), NewCreatures("Goblin", 10, "director", count=40))
+    enc, _ = add_creatures(enc, NewCreatures("G" * 60, 10, "director"))
+
+    assert len(name_choices(enc, "gob")) == CHOICES_MAX
+    assert [c.value for c in name_choices(enc, "goblin 4")] == ["Goblin 4", "Goblin 40"]
+    long_prefix = ", ".join(f"Goblin {n}" for n in range(1, 8)) + ", G"
+    offered = [c.value for c in target_choices(enc, long_prefix)]
+    assert offered and all(len(v) <= VALUE_MAX for v in offered)
+    assert all(v.startswith("Goblin 1, Goblin 2, ") for v in offered)
+    assert "Goblin 1, Goblin 2, Goblin 3, Goblin 4, Goblin 5, Goblin 6, Goblin 7, Goblin 1" not in offered
