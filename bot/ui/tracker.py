@@ -26,7 +26,7 @@ import discord
 from bot.replies import inert
 from bot.rules.conditions import ConditionInstance, Duration
 from bot.rules.creature import Creature
-from bot.rules.encounter import Encounter
+from bot.rules.encounter import Encounter, UnknownCreature
 from bot.rules.squads import Squad
 from bot.rules.turns import (
     Controller,
@@ -46,8 +46,11 @@ from bot.ui.embeds import FIELD_VALUE_MAX, FIELDS_MAX, TOTAL_MAX, Colour, Field,
 from bot.ui.format import bar, stamina_numbers, stamina_text, state_label
 
 #: Detail levels, most detailed first: 0 = bar + `Stamina: 12/30` + conditions with durations;
-#: 1 = `12/30` + conditions with short durations; 2 = `12/30` and condition names only.
-DETAIL_LEVELS = (0, 1, 2)
+#: 1 = `Stamina: 12/30` + conditions with short durations; 2 = `12/30` and condition names only (a hidden
+#: healthy monster shows no state); 3 = the same with names cut to `SHORT_NAME` characters (a hundred
+#: creatures with 64-character names still fit).
+DETAIL_LEVELS = (0, 1, 2, 3)
+SHORT_NAME = 20
 #: Room kept free under Discord's 6,000-character embed limit (field separators, safety).
 BUDGET = TOTAL_MAX - 200
 
@@ -85,9 +88,18 @@ class TrackerView:
 
 
 # --- small pieces ------------------------------------------------------------------------------------------
+def name_text(name: str, level: int = 0) -> str:
+    """A user-supplied name made inert; at the tersest level cut to `SHORT_NAME` characters in the middle, so
+    numbered names stay apart (`Gloomfang Rav…ains 12`)."""
+    if level >= 3 and len(name) > SHORT_NAME:
+        tail = SHORT_NAME // 2
+        name = name[: SHORT_NAME - tail - 1] + "…" + name[-tail:]
+    return inert(name)
+
+
 def condition_text(instance: ConditionInstance, level: int = 0) -> str:
     """`frightened (Ogre, save ends)` at level 0, `frightened (save)` at 1, `frightened` at 2."""
-    label = inert(instance.label)
+    label = name_text(instance.label, level)
     if level >= 2:
         return label
     parts: list[str] = []
@@ -107,9 +119,11 @@ def _vitals_part(creature: Creature, hidden: bool, level: int) -> str:
     vitals = creature.vitals
     state = state_label(vitals)
     if hidden:
-        return state
+        return "" if level >= 2 and state == "healthy" else state
     if level == 0:
         text = f"{bar(vitals.stamina, vitals.max_stamina)} {stamina_text(vitals)}"
+    elif level == 1:
+        text = stamina_text(vitals)
     else:
         text = stamina_numbers(vitals)
     return text if state == "healthy" else f"{text} {state}"
@@ -148,10 +162,10 @@ def creature_line(
     state = encounter.turns
     out = creature.vitals.dead
     parts = [
-        f"{indent}{_marker(state, entry, out)} **{inert(creature.name)}**",
+        f"{indent}{_marker(state, entry, out)} **{name_text(creature.name, level)}**",
         _vitals_part(creature, hidden, level),
     ]
-    line = " ".join(parts)
+    line = " ".join(part for part in parts if part)
     conditions = state.conditions_of(creature.id)
     extras = [conditions_text(conditions, level)] if conditions else []
     if level < 2:
@@ -169,7 +183,7 @@ def squad_line(
     state = encounter.turns
     total = len(squad.alive) + len(squad.dead)
     out = not squad.alive
-    name = inert(entry.name or entry.id)
+    name = name_text(entry.name or entry.id, level)
     head = f"{indent}{_marker(state, entry, out)} **{name}** squad {len(squad.alive)}/{total} alive"
     if not hidden:
         maximum = squad.minion_stamina * total
@@ -196,7 +210,7 @@ def _entry_lines(
             return squad_line(encounter, entry, squad, hidden, level, indent)
     try:
         creature = encounter.creature(entry.id)
-    except Exception:  # an entry without a creature record: show its name only
+    except UnknownCreature:  # an entry without a creature record: show its name only
         return [f"{indent}{_marker(encounter.turns, entry, False)} **{inert(entry.name or entry.id)}**"]
     hidden = hidden and not creature.is_hero
     return [creature_line(encounter, entry, creature, hidden, level, indent)]
@@ -215,7 +229,7 @@ def side_lines(encounter: Encounter, side: Side, view: TrackerView, level: int) 
             continue
         seen_groups.add(entry.group)
         members = [e for e in entries if e.group == entry.group]
-        lines.append(f"__Group {inert(entry.group)}__")
+        lines.append(f"__Group {name_text(entry.group, level)}__")
         for member in members:
             lines += _entry_lines(encounter, member, view, side.controller, level, "  ")
     return lines
@@ -307,43 +321,47 @@ def render_tracker(encounter: Encounter, view: TrackerView) -> discord.Embed:
     return make_embed(title, description, colour=colour, fields=fields, footer=view.note or None)
 
 
-def render_final(encounter: Encounter, view: TrackerView) -> discord.Embed:
-    """What the tracker becomes when the encounter ends: the rounds fought, who is still standing on each
-    side, hero tokens and Malice; no controls."""
-    state = encounter.turns
-    rounds = state.round
-    description = [f"**Encounter over** after {rounds} round{'s' if rounds != 1 else ''}."]
-    description.append(f"**Hero tokens:** {view.tokens} · **Malice:** {encounter.malice.value}")
-    fields: list[Field] = []
-    for side in state.sides:
-        standing: list[str] = []
-        fallen: list[str] = []
-        for creature in encounter.creatures:
-            try:
-                if encounter.entry_of(creature.id).side != side.id:
-                    continue
-            except Exception:
-                continue
+def _final_lines(encounter: Encounter, side: Side, view: TrackerView, level: int) -> list[str]:
+    """A side at the end: who is still standing (with Stamina or state) and who fell."""
+    standing: list[str] = []
+    fallen: list[str] = []
+    side_of = {c: e.side for e in encounter.turns.entries for c in e.creature_ids}
+    for creature in encounter.creatures:
+        if side_of.get(creature.id) != side.id:
+            continue
+        name = name_text(creature.name, level)
+        if creature.squad_id is not None:
+            squad = encounter.squad(creature.squad_id)
+            (standing if squad is not None and creature.id in squad.alive else fallen).append(name)
+        elif creature.vitals.dead:
+            fallen.append(name)
+        else:
             hidden = (
                 side.controller is Controller.DIRECTOR
                 and not creature.is_hero
                 and not view.show_monster_stamina
             )
-            if creature.squad_id is not None:
-                squad = encounter.squad(creature.squad_id)
-                alive = squad is not None and creature.id in squad.alive
-                (standing if alive else fallen).append(inert(creature.name))
-                continue
-            if creature.vitals.dead:
-                fallen.append(inert(creature.name))
-            else:
-                standing.append(f"{inert(creature.name)} ({_vitals_part(creature, hidden, 1)})")
-        lines = [f"**Standing:** {name}" for name in standing] + [f"{OUT} {name}" for name in fallen]
-        fields += _chunks(_side_name(side), lines or ["—"])
-    return make_embed(
-        f"🏁 {inert(view.name)}",
-        "\n".join(description),
-        colour=Colour.NEUTRAL,
-        fields=fields,
-        footer=view.note or None,
+            standing.append(f"{name} ({_vitals_part(creature, hidden, max(level, 1))})")
+    lines = [f"🛡️ {name}" for name in standing] + [f"{OUT} {name}" for name in fallen]
+    return lines or ["—"]
+
+
+def render_final(encounter: Encounter, view: TrackerView) -> discord.Embed:
+    """What the tracker becomes when the encounter ends: the rounds fought, who is still standing (🛡️) and
+    who fell (💀) on each side, hero tokens and Malice; no controls."""
+    rounds = encounter.turns.round
+    description = "\n".join(
+        [
+            f"**Encounter over** after {rounds} round{'s' if rounds != 1 else ''}.",
+            f"**Hero tokens:** {view.tokens} · **Malice:** {encounter.malice.value}",
+        ]
     )
+    title = f"🏁 {inert(view.name)}"
+    fields: list[Field] = []
+    for level in (1, 3):
+        fields = []
+        for side in encounter.turns.sides:
+            fields += _chunks(_side_name(side), _final_lines(encounter, side, view, level))
+        if len(fields) <= FIELDS_MAX and _size(title, description, fields, view.note) <= BUDGET:
+            break
+    return make_embed(title, description, colour=Colour.NEUTRAL, fields=fields, footer=view.note or None)
