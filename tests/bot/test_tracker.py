@@ -1,0 +1,298 @@
+"""The live tracker message (bot/tracker.py) on SimCord: posted on the first encounter change, edited in place
+(never through an interaction webhook), coalesced, replaced when deleted, kept across a restart, reposted when
+far up, turned into a final summary at the end; inert names; missing permissions don't crash anything."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import discord
+import pytest
+from simcord import ChannelHandle
+
+from bot import tracker as tracker_module
+from bot.client import DrawSteelBot
+from bot.play import encounter_of, put_encounter
+from bot.rules import codec
+from bot.rules.dice import Dice
+from bot.rules.encounter import Encounter, NewCreatures, add_creatures, new_encounter_state
+from bot.rules.resources import Malice
+from bot.rules.turns import end_encounter
+from bot.settings import Settings
+from bot.store import Change, Committed, Store
+from bot.store import Table as StoreTable
+from bot.tracker import REPOST_AFTER, tracker_for
+from bot.ui.embeds import TOTAL_MAX
+from tests.bot import harm_kit
+from tests.bot.conftest import Table, build_bot
+
+
+def bot_of(table: Table) -> DrawSteelBot:
+    bot = table.env.bot
+    assert isinstance(bot, DrawSteelBot)
+    return bot
+
+
+def trackers(channel: ChannelHandle) -> list[discord.Message]:
+    """The bot's messages in `channel` that are trackers (an embed titled with the ⚔️ or 🏁 mark)."""
+    return [m for m in channel.history() if m.embeds and (m.embeds[0].title or "").startswith(("⚔️", "🏁"))]
+
+
+def body(message: discord.Message) -> str:
+    embed = message.embeds[0]
+    parts = [embed.title or "", embed.description or ""]
+    for field in embed.fields:
+        parts += [field.name or "", field.value or ""]
+    return "\n".join(parts)
+
+
+def requests(table: Table, method: str, channel: ChannelHandle | None = None) -> list[Any]:
+    channel_id = (channel or table.channel).id
+    return [
+        r
+        for r in table.env.http_requests
+        if r.method == method and r.path.startswith(f"/channels/{channel_id}/messages")
+    ]
+
+
+async def tracker_id(table: Table, channel: ChannelHandle | None = None) -> int | None:
+    found = await table.store.view(harm_kit.key(table, channel))
+    assert found.encounter is not None and found.encounter.id is not None
+    info = await table.store.find_encounter(found.encounter.id)
+    assert info is not None
+    return info.tracker_message_id
+
+
+async def gain(table: Table, amount: int = 1, channel: ChannelHandle | None = None) -> None:
+    """A real command that commits through bot.play.commit (so the commit listeners run)."""
+    result = await table.director.slash(channel or table.channel, "malice gain", amount=amount)
+    assert result.response is not None and not result.ephemeral
+
+
+# --- posting and editing ----------------------------------------------------------------------------------
+async def test_tracker_appears_on_the_first_encounter_change(table: Table) -> None:
+    await harm_kit.start(table)
+    assert trackers(table.channel) == []  # the store alone tells nobody
+    await gain(table, 2)
+    [message] = trackers(table.channel)
+    assert message.author.id == bot_of(table).user.id  # type: ignore[union-attr]
+    assert await tracker_id(table) == message.id
+    text = body(message)
+    assert "Goblin ambush" in text and "Malice:** 2" in text and "Hero tokens:** 0" in text
+    assert "██████████ Stamina: 30/30" in text and "Stamina: 24/24" in text
+    assert "**Goblin 1** healthy" in text and "10/10" not in text  # Director creatures: state only
+    assert "3/3 alive" in text
+    # posted with the bot token through the channel, pinging nobody
+    [post] = requests(table, "POST")
+    assert post.json["allowed_mentions"] == {"parse": []}
+
+
+async def test_later_changes_edit_the_same_message(table: Table) -> None:
+    await harm_kit.start(table)
+    await gain(table, 1)
+    [first] = trackers(table.channel)
+    await gain(table, 4)
+    await harm_kit.edit(table, lambda e: e)  # (no listener: nothing happens)
+    result = await table.alice.slash(table.channel, "stamina damage", target="Ash", amount=18)
+    assert not result.ephemeral, result.response
+    [message] = trackers(table.channel)
+    assert message.id == first.id
+    text = body(message)
+    assert "Malice:** 5" in text and "████░░░░░░ Stamina: 12/30 winded" in text
+    assert len(requests(table, "POST")) == 1
+    patches = requests(table, "PATCH")
+    assert len(patches) == 2 and all(p.path.endswith(f"/{first.id}") for p in patches)
+    assert all(p.json["allowed_mentions"] == {"parse": []} for p in patches)
+    # never through an interaction webhook (those tokens expire after 15 minutes)
+    assert not any(r.path.startswith("/webhooks") and r.method == "PATCH" for r in table.env.http_requests)
+
+
+async def test_monster_stamina_follows_the_guild_setting(table: Table) -> None:
+    await harm_kit.start(table)
+    await table.store.update_settings(table.guild.id, show_monster_stamina=True)
+    await gain(table)
+    text = body(trackers(table.channel)[0])
+    assert "**Goblin 1** ██████████ Stamina: 10/10" in text
+    assert "Stamina: 12/12" in text  # the squad's pool
+
+
+async def test_a_thread_has_its_own_tracker(table: Table) -> None:
+    await harm_kit.start(table, channel=table.thread)
+    await gain(table, 3, channel=table.thread)
+    [message] = trackers(table.thread)
+    assert trackers(table.channel) == []
+    assert await tracker_id(table, table.thread) == message.id
+
+
+# --- robustness ---------------------------------------------------------------------------------------------
+async def test_bursts_coalesce_into_one_edit_with_the_newest_state(table: Table) -> None:
+    await harm_kit.start(table)
+    await gain(table)
+    service = tracker_for(bot_of(table))
+    key = harm_kit.key(table)
+    before = len(requests(table, "PATCH"))
+    for value in range(7, 12):
+        await harm_kit.edit(table, lambda e, v=value: _with_malice(e, v))
+    for _ in range(5):  # five commits' notifications in a row: each returns before any request is made
+        await service.on_commit(key, Committed(None, 0, 1, None))
+    assert len(requests(table, "PATCH")) == before
+    # (tasks the test starts are not the bot's, so SimCord's settle doesn't wait for them: refresh does)
+    await service.refresh(key)
+    assert len(requests(table, "PATCH")) == before + 1
+    assert "Malice:** 11" in body(trackers(table.channel)[0])
+
+
+def _with_malice(encounter: Encounter, value: int) -> Encounter:
+    return dataclasses.replace(encounter, malice=Malice(value))
+
+
+async def test_a_deleted_tracker_is_replaced(table: Table) -> None:
+    await harm_kit.start(table)
+    await gain(table)
+    [old] = trackers(table.channel)
+    table.env.backend.delete_message(table.channel.id, old.id)
+    await gain(table, 2)
+    [new] = trackers(table.channel)
+    assert new.id != old.id and "Malice:** 3" in body(new)
+    assert await tracker_id(table) == new.id
+
+
+async def test_the_same_message_is_edited_after_a_restart(
+    table: Table, settings: Settings, store: Store, dice: Dice
+) -> None:
+    await harm_kit.start(table)
+    await gain(table)
+    [first] = trackers(table.channel)
+    await table.env.restart_bot(build_bot(settings, store, dice))
+    await gain(table, 6)
+    [message] = trackers(table.channel)
+    assert message.id == first.id and "Malice:** 7" in body(message)
+    assert len(requests(table, "POST")) == 1
+
+
+async def test_no_permission_to_post_is_logged_not_raised(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    me = table.guild.me
+    assert me is not None
+    closed = table.guild.create_text_channel(
+        "closed", overwrites={me: discord.PermissionOverwrite(send_messages=False)}
+    )
+    await harm_kit.start(table, channel=closed)
+    await gain(table, channel=closed)  # the command still answers
+    assert trackers(closed) == []
+    assert "no permission to post" in caplog.text
+    assert await tracker_id(table, closed) is None
+
+
+async def test_far_up_tracker_is_reposted_at_the_bottom(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tracker_module, "REPOST_AFTER", 3)
+    await harm_kit.start(table)
+    await gain(table)
+    [first] = trackers(table.channel)
+    await gain(table)
+    await gain(table)
+    assert trackers(table.channel)[0].id == first.id
+    await gain(table)  # the third change since it was posted: it has scrolled up
+    [second] = trackers(table.channel)
+    assert second.id != first.id
+    assert table.channel.history()[-1].id == second.id  # at the bottom
+    assert await tracker_id(table) == second.id
+    assert REPOST_AFTER > 3  # the real threshold is not the test's
+
+
+async def test_repost_puts_it_at_the_bottom_and_deletes_the_old_one(table: Table) -> None:
+    await harm_kit.start(table)
+    await gain(table)
+    [old] = trackers(table.channel)
+    await gain(table)
+    new_id = await tracker_for(bot_of(table)).repost(harm_kit.key(table))
+    [new] = trackers(table.channel)
+    assert new_id == new.id != old.id
+    assert table.channel.history()[-1].id == new.id
+    assert await tracker_id(table) == new.id
+
+
+async def test_repost_without_an_encounter_does_nothing(table: Table) -> None:
+    assert await tracker_for(bot_of(table)).repost(harm_kit.key(table)) is None
+    assert trackers(table.channel) == []
+
+
+async def test_the_end_of_the_encounter_leaves_a_final_summary_without_controls(table: Table) -> None:
+    await harm_kit.start(table)
+    await gain(table, 2)
+    [message] = trackers(table.channel)
+
+    def end(store_table: StoreTable) -> Change[None]:
+        encounter = encounter_of(store_table)
+        put_encounter(store_table, encounter.with_turns(end_encounter(encounter.turns).state))
+        store_table.end_encounter()
+        return Change("Encounter ended", None)
+
+    committed = await table.store.mutate(harm_kit.key(table), table.director.id, "encounter.end", end)
+    await tracker_for(bot_of(table)).on_commit(harm_kit.key(table), committed)
+    await tracker_for(bot_of(table)).refresh(harm_kit.key(table))
+    [final] = trackers(table.channel)
+    assert final.id == message.id
+    assert (final.embeds[0].title or "").startswith("🏁")
+    assert "Encounter over" in body(final) and "Malice:** 2" in body(final)
+    assert final.components == []
+    # later channel changes leave it alone
+    patches = len(requests(table, "PATCH"))
+    await tracker_for(bot_of(table)).refresh(harm_kit.key(table))
+    assert len(requests(table, "PATCH")) == patches
+
+
+# --- size and inert names -----------------------------------------------------------------------------------
+async def test_forty_creatures_fit(table: Table) -> None:
+    specs = (
+        NewCreatures("Ash", 30, "heroes", is_hero=True, owner_id=table.alice.id),
+        *(NewCreatures(f"Kobold {n}", 8, "director", count=13) for n in "ABC"),
+    )
+    await harm_kit.start(table, specs=specs)
+    await table.store.update_settings(table.guild.id, show_monster_stamina=True)
+    await gain(table)
+    [message] = trackers(table.channel)
+    assert len(message.embeds[0]) <= TOTAL_MAX
+    text = body(message)
+    assert "**Kobold C 13**" in text and "**Kobold A 1**" in text and "more not shown" not in text
+
+
+async def test_names_render_inert_and_ping_nobody(table: Table) -> None:
+    specs = (
+        NewCreatures("@everyone", 30, "heroes", is_hero=True, owner_id=table.alice.id),
+        NewCreatures(f"<@{table.bob.id}>", 10, "director"),
+        NewCreatures("@here", 10, "director"),
+    )
+    await harm_kit.start(table, specs=specs)
+    await gain(table)
+    [message] = trackers(table.channel)
+    text = body(message)
+    assert "@everyone" not in text and "@here" not in text and f"<@{table.bob.id}>" not in text
+    assert not message.mention_everyone and message.mentions == [] and message.role_mentions == []
+
+
+async def test_on_commit_without_an_encounter_posts_nothing(table: Table) -> None:
+    service = tracker_for(bot_of(table))
+    await service.on_commit(harm_kit.key(table), Committed(None, 1, 1, None))
+    await service.refresh(harm_kit.key(table))
+    assert trackers(table.channel) == []
+
+
+async def test_an_encounter_started_by_a_commit_posts_at_once(table: Table) -> None:
+    """What /encounter start will do: the start event itself goes through the listener."""
+    state = new_encounter_state()
+    state, _ = add_creatures(state, NewCreatures("Goblin", 10, "director", count=2))
+
+    def start(store_table: StoreTable) -> Change[None]:
+        store_table.begin_encounter("Road ambush", table.director.id, codec.to_data(state))
+        return Change("Encounter started", None)
+
+    committed = await table.store.mutate(harm_kit.key(table), table.director.id, "encounter.start", start)
+    await tracker_for(bot_of(table)).on_commit(harm_kit.key(table), committed)
+    await tracker_for(bot_of(table)).refresh(harm_kit.key(table))
+    [message] = trackers(table.channel)
+    assert "Road ambush" in (message.embeds[0].title or "")
