@@ -229,6 +229,15 @@ def test_strike_bad_targets(targets: list[str], message: str) -> None:
         harm.strike(table(), roll(5, 5), "Ash", targets, TieredDamage.parse("3/6/9"))
 
 
+def test_the_dead_do_not_strike() -> None:
+    enc, _ = harm.damage(table(), "Minion 1", 4)
+    enc, _ = harm.damage(enc, "Goblin 1", 10)
+    for dead in ("Minion 1", "Goblin 1"):
+        with pytest.raises(harm.HarmError, match="dead and can't strike"):
+            harm.strike(enc, roll(5, 5), dead, ["Ash"])
+    harm.strike(enc, roll(5, 5), "Minion 2", ["Ash"])  # a living minion of the same squad can
+
+
 def test_strike_refuses_conflicting_types_and_surges_without_damage() -> None:
     enc = dataclasses.replace(table(), surges={"Ash": 1})
     with pytest.raises(harm.HarmError, match="type once"):

@@ -357,7 +357,8 @@ def strike(
     counts for the conditions that care (a melee strike against a prone target gains an edge); `knock_out`
     knocks out instead of killing ("Knocking Creatures Out")."""
     striker = target(encounter, attacker)
-    if striker.squad_id is None and striker.vitals.dead:
+    squad = encounter.squad(striker.squad_id) if striker.squad_id is not None else None
+    if (striker.vitals.dead and squad is None) or (squad is not None and striker.id not in squad.alive):
         raise HarmError(f"{striker.id} is dead and can't strike.")
     creatures = _strike_targets(encounter, targets)
     kind = dtype if dtype is not None else (tiered.dtype if tiered is not None else DamageType.UNTYPED)
