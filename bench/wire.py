@@ -38,7 +38,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.store import ChannelKey  # noqa: E402
+from bot.rules import codec  # noqa: E402
+from bot.rules.encounter import Encounter  # noqa: E402
+from bot.rules.turns import Controller, TurnState, current, eligible, end_turn, start_turn  # noqa: E402
+from bot.store import ChannelKey, Store  # noqa: E402
 from tests.wire.fake_discord import EPHEMERAL, FakeChannel, FakeDiscord, FakeGuild, FakeMember  # noqa: E402
 from tests.wire.harness import (  # noqa: E402
     BOT_ARGV,
@@ -79,6 +82,10 @@ class World:
 
     fake: FakeDiscord
     channels: list[tuple[FakeGuild, FakeChannel]]
+    turns: TurnDriver = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.turns = TurnDriver(self)
 
     @classmethod
     def build(cls) -> World:
@@ -151,7 +158,7 @@ def scenarios(world: World) -> list[Scenario]:
         Scenario("/dice 2d6", "dice", dice, ("expression",)),
         Scenario("/roll bonus:2", "roll", roll, ("bonus",)),
         Scenario("/strike on a 12-creature encounter (2 targets)", "strike", strike, ("targets", "damage")),
-        Scenario("turn change (/turn act + /turn end)", "turn", _not_built),
+        Scenario("turn change (/turn act, /turn end)", "turn", world.turns.send, ("act", "end")),
         Scenario("tracker button click", None, _not_built),
     ]
 
@@ -162,6 +169,86 @@ async def _not_built(guild: FakeGuild, channel: FakeChannel) -> int:
 
 class NotYet(Exception):
     """A scenario whose command has not landed: reported as "not yet"."""
+
+
+class Exhausted(Exception):
+    """A scenario has nothing left to do in this run (every seeded round has been played)."""
+
+
+Slot = tuple[FakeGuild, FakeChannel, TurnState]
+
+
+class TurnDriver:
+    """Turn changes as players make them: `/turn act combatant:<first creature that may act>` by its
+    controller (alice for the heroes, the Director for the goblins), then `/turn end`. Each closed-loop
+    worker plays one channel's round and, when nobody may act any more, takes up the next channel not used yet
+    (from the end of the list, away from the channels `/strike` uses). A channel's turn state is read from
+    the store when it is taken up (outside the measured time), then advanced locally by the same rules."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.store: Store | None = None
+        self.cursor = 0
+        self.slots: dict[int, Slot] = {}
+
+    async def reset(self, url: str) -> None:
+        """A new bot run on the database at `url`."""
+        await self.close()
+        self.store = await Store.open(url, migrate=False)
+        self.cursor = 0
+        self.slots = {}
+
+    async def close(self) -> None:
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
+
+    async def _take_up(self) -> Slot:
+        assert self.store is not None
+        channels = self.world.channels
+        while self.cursor < len(channels):
+            guild, channel = channels[len(channels) - 1 - self.cursor]
+            self.cursor += 1
+            table = await self.store.view(ChannelKey(guild.id, channel.id))
+            if table.encounter is None:
+                continue
+            state = codec.load(Encounter, table.encounter.state).turns
+            if eligible(state) or current(state) is not None:
+                return guild, channel, state
+        raise Exhausted("every seeded round has been played")
+
+    def _member(self, guild: FakeGuild, state: TurnState, entry_id: str) -> tuple[FakeMember, Controller]:
+        entry = next(e for e in state.entries if e.id == entry_id)
+        side = state.side(entry.side)
+        assert side is not None
+        if side.controller is Controller.PLAYERS:
+            return self.world.player(guild), Controller.PLAYERS
+        return self.world.director(guild), Controller.DIRECTOR
+
+    async def send(self, guild: FakeGuild, channel: FakeChannel) -> int:
+        fake = self.world.fake
+        slot = self.slots.get(channel.id)
+        while True:
+            if slot is None:
+                slot = await self._take_up()
+            at_guild, at_channel, state = slot
+            turn = current(state)
+            if turn is not None:
+                member, _ = self._member(at_guild, state, turn.entry)
+                self.slots[channel.id] = (at_guild, at_channel, end_turn(state).state)
+                sub = {"name": "end", "type": 1, "options": []}
+            else:
+                ready = eligible(state)
+                if not ready:
+                    slot = None
+                    continue
+                member, by = self._member(at_guild, state, ready[0])
+                self.slots[channel.id] = (at_guild, at_channel, start_turn(state, ready[0], by).state)
+                option = {"name": "combatant", "type": 3, "value": ready[0]}
+                sub = {"name": "act", "type": 1, "options": [option]}
+            return await fake.slash(
+                "turn", guild=at_guild, channel=at_channel, user=member, raw_options=[sub]
+            )
 
 
 def availability(fake: FakeDiscord, scenario: Scenario) -> str | None:
@@ -250,7 +337,10 @@ async def closed_loop(
     async def worker(guild: FakeGuild, channel: FakeChannel) -> None:
         done = 0
         while time.perf_counter() < stop_at and (per_channel_max is None or done < per_channel_max):
-            interaction_id = await send(guild, channel)
+            try:
+                interaction_id = await send(guild, channel)
+            except Exhausted:
+                return
             await fake.wait_for_callback(interaction_id, within=REPLY_WITHIN)
             latency = fake.interactions[interaction_id].latency_ms
             assert latency is not None
@@ -375,6 +465,7 @@ async def run_bot(
     fake = world.fake
     fake.global_commands = []
     proc, marks = await start_process(world, BOT_ARGV, workdir / f"bot-{size}", url)
+    await world.turns.reset(url)
     try:
         out.start[f"{size:,} stored encounters"] = marks["first interaction answered"]
         if full:
@@ -409,6 +500,7 @@ async def run_bot(
         if full:
             await activate(world, out, proc)
     finally:
+        await world.turns.close()
         await proc.stop()
 
 

@@ -301,6 +301,19 @@ async def scale_run(
         finally:
             if any(p.running for p in cluster.procs):
                 await cluster.stop_all()
+        total = Tally()
+        for tally in tallies.values():
+            total.sent += tally.sent
+            total.ok += tally.ok
+            total.unanswered += tally.unanswered
+            total.undeliverable += tally.undeliverable
+            total.refused += tally.refused
+        print(  # shown with `pytest -s`: the figures docs/performance.md quotes
+            f"\nscale-out: {processes} processes, {len(fake.guilds)} guilds, {len(channels)} channels, "
+            f"{'/stamina damage' if stateful else '/dice'}: {total.ok} answered in {elapsed:.1f} s "
+            f"({total.ok / elapsed:.0f}/s in all), {total.unanswered} lost in the killed process, "
+            f"{total.undeliverable} not deliverable while it was down, {len(total.refused)} refused"
+        )
         assert fake.unknown_routes == []
 
         # Every guild answered, and only by the process that owns its shard (one shard per process here).
@@ -323,18 +336,6 @@ async def scale_run(
 
         if stateful:
             await check_store(url, channels, tallies)
-        total = Tally()
-        for tally in tallies.values():
-            total.sent += tally.sent
-            total.ok += tally.ok
-            total.unanswered += tally.unanswered
-            total.undeliverable += tally.undeliverable
-        print(  # shown with `pytest -s`: the figures docs/performance.md quotes
-            f"\nscale-out: {processes} processes, {len(fake.guilds)} guilds, {len(channels)} channels, "
-            f"{'/stamina damage' if stateful else '/dice'}: {total.ok} answered in {elapsed:.1f} s "
-            f"({total.ok / elapsed:.0f}/s in all), {total.unanswered} lost in the killed process, "
-            f"{total.undeliverable} not deliverable while it was down"
-        )
 
 
 async def test_each_process_serves_its_shards_and_a_killed_one_comes_back(tmp_path: Path) -> None:
