@@ -57,6 +57,8 @@ log = logging.getLogger("bot.tracker")
 
 #: Committed changes in a channel after which the tracker is reposted at the bottom.
 REPOST_AFTER = 15
+#: Seconds `close` waits for tracker edits in flight.
+CLOSE_WAIT = 5.0
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -131,11 +133,17 @@ class TrackerService:
             return new
 
     async def close(self) -> None:
-        """Stop scheduling and wait for edits in flight (the bot is closing)."""
+        """Stop scheduling; give edits in flight `CLOSE_WAIT` seconds to finish, then cancel them (the bot is
+        closing: the next start renders the newest state on the next change anyway)."""
         self.closed = True
         tasks = [slot.task for slot in self._slots.values() if slot.task is not None]
-        if tasks:
-            await asyncio.gather(*tasks, return_exceptions=True)
+        if not tasks:
+            return
+        _done, pending = await asyncio.wait(tasks, timeout=CLOSE_WAIT)
+        for task in pending:
+            task.cancel()
+        if pending:
+            await asyncio.wait(pending)
 
     # -- the worker ------------------------------------------------------------------------------------
     def _slot(self, key: ChannelKey) -> _Slot:
