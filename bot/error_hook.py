@@ -10,22 +10,32 @@
 - `BotTree` (the bot's command tree) times every command from receipt and writes one log line per command:
   `command=/name guild=… channel=… ms=… outcome=ok|refused|error`.
 - `BotView` and `guarded` route view and `DynamicItem` callback errors through the same path.
+- Faults (issue 6 part 4): a database driver error that means "not answering" gets the store's one-line
+  "busy, try again" message; an interaction Discord delivers twice (a replayed dispatch after a gateway
+  resume) runs once (`first_delivery`); and a command still running `AUTO_DEFER_AFTER` seconds after it
+  arrived is deferred, so Discord's 3-second acknowledgement deadline is met whatever it waits on.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Coroutine
 from typing import Any, Literal, TypeVar
 
 import discord
 from discord import app_commands
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from bot.replies import UserError, one_line, send
 from bot.rules.errors import RuleError
-from bot.store.errors import StoreError
+from bot.store.errors import StoreError, StoreUnavailable
+from bot.store.store import is_unavailable
 
 log = logging.getLogger("bot.errors")
 command_log = logging.getLogger("bot.commands")
@@ -83,6 +93,12 @@ REGISTRY = ErrorRegistry()
 @REGISTRY.register(RuleError, StoreError, UserError)
 def _plain(error: Exception) -> str:
     return str(error)
+
+
+@REGISTRY.register(DBAPIError, PoolTimeout)
+def _database(error: Exception) -> str | None:
+    """A driver error that escaped the store: "busy" when the database is not answering, else a bug."""
+    return StoreUnavailable.default_message if is_unavailable(error) else None
 
 
 @REGISTRY.register(app_commands.CheckFailure)
@@ -165,6 +181,7 @@ def describe(interaction: discord.Interaction[Any]) -> str:
 
 def log_outcome(interaction: discord.Interaction[Any], outcome: Outcome) -> None:
     """The one log line per handled command (no user content, no secrets)."""
+    unwatch(interaction)
     started = interaction.extras.get(RECEIVED_AT)
     elapsed = (time.perf_counter() - started) * 1000 if isinstance(started, float) else float("nan")
     command_log.info(
@@ -182,6 +199,95 @@ def stamp(interaction: discord.Interaction[Any]) -> None:
     interaction.extras.setdefault(RECEIVED_AT, time.perf_counter())
 
 
+#: Seconds after an interaction arrived at which a command that has not answered yet is deferred (Discord
+#: drops an interaction that is not acknowledged within 3 seconds of being sent).
+AUTO_DEFER_AFTER = 2.4
+_WATCHDOG = "auto_defer"
+_FIRST = "first_delivery"
+RECENT_INTERACTIONS = 20_000
+
+
+class _RecentIds:
+    """The ids of the last `size` interactions this process handled (bounded, oldest forgotten first)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._ids: OrderedDict[int, None] = OrderedDict()
+
+    def add(self, interaction_id: int) -> bool:
+        """Remember the id; False when it was already there."""
+        if interaction_id in self._ids:
+            return False
+        self._ids[interaction_id] = None
+        if len(self._ids) > self.size:
+            self._ids.popitem(last=False)
+        return True
+
+
+_TASKS: set[asyncio.Task[None]] = set()
+
+
+def _recent(client: Any) -> _RecentIds:
+    """The client's memory of handled interaction ids (one per bot: ids are unique per Discord)."""
+    recent = getattr(client, "_recent_interactions", None)
+    if not isinstance(recent, _RecentIds):
+        recent = _RecentIds(RECENT_INTERACTIONS)
+        with contextlib.suppress(AttributeError):  # a client with __slots__: no memory, no deduplication
+            client._recent_interactions = recent
+    return recent
+
+
+def first_delivery(interaction: discord.Interaction[Any]) -> bool:
+    """False when this interaction id was already handled: Discord (or a resumed gateway session) delivered
+    it again, and running it twice would apply its change twice. The same interaction object passes again
+    (a view's check and its item's callback both ask)."""
+    if _FIRST in interaction.extras:
+        return bool(interaction.extras[_FIRST])
+    first = _recent(interaction.client).add(interaction.id)
+    interaction.extras[_FIRST] = first
+    if not first:
+        log.warning(
+            "ignored a repeated delivery of interaction %s (%s)", interaction.id, describe(interaction)
+        )
+    return first
+
+
+def watch(interaction: discord.Interaction[Any], after: float | None = None) -> None:
+    """Defer `interaction` if it is still unanswered `after` seconds (default `AUTO_DEFER_AFTER`) from its
+    arrival; cancelled when its outcome is logged. Autocomplete cannot be deferred and is left alone."""
+    if interaction.type is discord.InteractionType.autocomplete or _WATCHDOG in interaction.extras:
+        return
+    stamp(interaction)
+    started = interaction.extras[RECEIVED_AT]
+    delay = max(0.0, (AUTO_DEFER_AFTER if after is None else after) - (time.perf_counter() - started))
+    loop = asyncio.get_running_loop()
+
+    def fire() -> None:
+        task = loop.create_task(_defer_if_unanswered(interaction))
+        _TASKS.add(task)
+        task.add_done_callback(_TASKS.discard)
+
+    interaction.extras[_WATCHDOG] = loop.call_later(delay, fire)
+
+
+def unwatch(interaction: discord.Interaction[Any]) -> None:
+    handle = interaction.extras.pop(_WATCHDOG, None)
+    if isinstance(handle, asyncio.TimerHandle):
+        handle.cancel()
+    interaction.extras[_WATCHDOG] = None  # never watched again
+
+
+async def _defer_if_unanswered(interaction: discord.Interaction[Any]) -> None:
+    if interaction.response.is_done():
+        return
+    log.info("interaction %s (%s) still running: deferring it", interaction.id, describe(interaction))
+    with contextlib.suppress(discord.HTTPException, discord.InteractionResponded):
+        if interaction.type is discord.InteractionType.component:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(thinking=True)
+
+
 class BotTree(app_commands.CommandTree[Any]):
     """The command tree: stamps each interaction on receipt and reports every failure through `report`.
 
@@ -190,6 +296,11 @@ class BotTree(app_commands.CommandTree[Any]):
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         stamp(interaction)
+        if interaction.type is discord.InteractionType.autocomplete:
+            return True
+        if not first_delivery(interaction):
+            return False
+        watch(interaction)
         return True
 
     async def on_error(
@@ -205,6 +316,9 @@ class BotView(discord.ui.View):
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         stamp(interaction)
+        if not first_delivery(interaction):
+            return False
+        watch(interaction)
         return True
 
     async def on_error(
@@ -227,6 +341,9 @@ def guarded(
     @functools.wraps(callback)
     async def wrapper(self: S, interaction: discord.Interaction[Any]) -> None:
         stamp(interaction)
+        if not first_delivery(interaction):
+            return
+        watch(interaction)
         try:
             await callback(self, interaction)
         except Exception as error:

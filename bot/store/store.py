@@ -153,7 +153,7 @@ class _Loaded:
     last_seq: int
 
 
-def _is_unavailable(error: BaseException) -> bool:
+def is_unavailable(error: BaseException) -> bool:
     """True when `error` means the database is not answering (locked, unreachable, connection lost,
     timed out) rather than a refusal or a bug: the operation may be tried again."""
     if isinstance(error, TimeoutError | PoolTimeout | ConnectionError):
@@ -401,7 +401,7 @@ class Store:
             except StoreError:
                 raise
             except Exception as error:
-                if not _is_unavailable(error):
+                if not is_unavailable(error):
                     raise
                 left = deadline - asyncio.get_running_loop().time()
                 if left <= delay:
@@ -419,7 +419,7 @@ class Store:
         SQLite has one writer at a time, so this process keeps one dedicated write connection (no pool
         checkout per command) and queues its writers on an `asyncio.Lock`; PostgreSQL writers use the pool.
         Waiting (for the queue, SQLite's lock, a PostgreSQL connection) ends at `deadline`; a database that
-        does not answer raises its driver error (see `_is_unavailable`); `attempt.committing` tells whether
+        does not answer raises its driver error (see `is_unavailable`); `attempt.committing` tells whether
         COMMIT had started when that happened.
         """
         deadline = self._deadline() if deadline is None else deadline
@@ -799,7 +799,7 @@ class Store:
             except StoreError:
                 raise
             except Exception as error:
-                if not _is_unavailable(error):
+                if not is_unavailable(error):
                     raise
                 if attempt.committing and not self._sqlite:
                     saved = await self._confirm(key, loaded, user_id, kind, written)
