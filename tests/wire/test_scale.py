@@ -311,7 +311,7 @@ async def scale_run(
         print(  # shown with `pytest -s`: the figures docs/performance.md quotes
             f"\nscale-out: {processes} processes, {len(fake.guilds)} guilds, {len(channels)} channels, "
             f"{'/stamina damage' if stateful else '/dice'}: {total.ok} answered in {elapsed:.1f} s "
-            f"({total.ok / elapsed:.0f}/s in all), {total.unanswered} lost in the killed process, "
+            f"({total.ok / elapsed:.0f}/s in all), {total.unanswered} unanswered within 3 s, "
             f"{total.undeliverable} not deliverable while it was down, {len(total.refused)} refused"
         )
         assert fake.unknown_routes == []
