@@ -133,8 +133,12 @@ async def test_bad_input(table: Table, command: str, options: dict[str, object],
     assert await harm_kit.current(table) == before
 
 
-async def test_no_encounter_here(table: Table) -> None:
-    result = await table.director.slash(table.thread, "stamina damage", target="Goblin 1", amount=3)
+@pytest.mark.parametrize(
+    "command", ["stamina damage", "stamina heal", "stamina temp", "stamina set", "recover"]
+)
+async def test_no_encounter_here(table: Table, command: str) -> None:
+    options = {"target": "Goblin 1"} | ({"amount": 3} if command != "recover" else {})
+    result = await table.director.slash(table.thread, command, **options)
     assert result.ephemeral and result.response is not None
     assert "No encounter in this channel" in result.response.content
 

@@ -278,3 +278,15 @@ def test_autocomplete_offers_at_most_25_short_enough_choices() -> None:
     assert offered and all(len(v) <= VALUE_MAX for v in offered)
     assert all(v.startswith("Goblin 1, Goblin 2, ") for v in offered)
     assert "Goblin 1, Goblin 2, Goblin 3, Goblin 4, Goblin 5, Goblin 6, Goblin 7, Goblin 1" not in offered
+
+
+async def test_melee_against_a_prone_target_gains_an_edge(table: Table) -> None:
+    await harm_kit.start(table)
+    await table.director.slash(table.channel, "condition add", target="Goblin 1", condition="prone")
+
+    ranged = await table.alice.slash(table.channel, "strike", targets="Goblin 1")  # 7 + 9
+    melee = await table.alice.slash(table.channel, "strike", targets="Goblin 1", melee=True)  # 10 + 9
+
+    assert ranged.response is not None and melee.response is not None
+    assert ranged.response.content.splitlines()[2] == "**Goblin 1** — Tier 2"
+    assert melee.response.content.splitlines()[2] == "**Goblin 1** — Tier 3 (Total: 21, edge (+2))"
