@@ -3,6 +3,7 @@ keeps (codec data in `EncounterDoc.state`).
 
 - `model`: `Encounter` and its lookups (ids are names, case-insensitive lookups).
 - `roster`: adding creatures, squads and roster heroes; removing them.
+- `flow`: beginning combat, taking turns, rounds (Malice, heroic resources) and ending it.
 """
 
 from bot.rules.encounter.model import (

@@ -1,0 +1,279 @@
+"""Running an encounter: beginning combat, taking turns, the rounds that follow, and ending it.
+
+The turn engine (`bot.rules.turns`) decides who may act; this module hangs the resources on its transitions:
+- begin (draw-steel-turn-order.txt "Determine Who Goes First"; draw-steel-combat.txt "Alternative Turn
+  Order"; teams-combat.md "Initiative and Rounds"; fast-slow-turns-combat.md "Anatomy of a Round"): Draw Steel
+  and Agility roll the d10 (6 or higher: the players choose the side that goes first, otherwise the Director),
+  unless the Director names the first side outright; Agility also rolls each unit's Agility test (2d10 +
+  Agility) for the order within a side; teams take the Director's team order; fast/slow rolls nothing. At the
+  start of combat the Director's Malice is the heroes' average Victories (Monsters "Malice"; rounding from the
+  guild setting) and each hero's heroic resource equals their Victories (draw-steel-basics.md "Heroic
+  Resources").
+- round start (Monsters "Malice"): Malice + the heroes still in the fight + the round number.
+- turn start (draw-steel-basics.md "Heroic Resources", "Spending Hero Tokens"): the hero gains the class's
+  per-turn amount of the heroic resource and may use a hero-token benefit again.
+- turn end (draw-steel-combat.txt "Conditions"): end-of-turn conditions end, "save ends" conditions prompt a
+  saving throw (the engine's `SaveDue` events). When a round ends, the next one starts at once: this bot has
+  nothing to choose between rounds.
+- end (draw-steel-basics.md "Victories For Combat"; draw-steel-combat.txt "Temporary Stamina", "End of
+  Combat"): 1 Victory to each surviving hero when the objective was achieved; temporary Stamina, surges,
+  Malice and heroic resources cleared; roster heroes' sheets get their Stamina, Recoveries and Victories back.
+
+Every function is pure: `Encounter` in, `Flow` (the new encounter and what happened) out; a refusal raises a
+`RuleError` and changes nothing.
+Public API: `Flow`, `begin`, `choose_first_side`, `act`, `end_turn`, `skip`, `finish`, `Finish`,
+`heroes_in_fight`, `side_named`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.rules import resources, stamina, turns
+from bot.rules.dice import Dice
+from bot.rules.encounter.model import Encounter, EncounterError, fold
+from bot.rules.hero import HeroSheet
+from bot.rules.resources import HeroicResource, Progress, Rounding
+from bot.rules.turns import Controller, FirstTurn, Mode, Phase, Side
+from bot.rules.turns.events import Event, RoundStarted, TurnStarted
+
+
+@dataclass(frozen=True, slots=True)
+class Flow:
+    """A step of the encounter's flow: the new encounter, the turn engine's events in order, the heroic
+    resource gained at a turn's start (creature id -> amount), and the Malice gained."""
+
+    encounter: Encounter
+    events: tuple[Event, ...] = ()
+    gains: tuple[tuple[str, int], ...] = ()
+    malice_gained: int = 0
+
+
+def side_named(encounter: Encounter, name: str) -> Side:
+    """The side (or team) called `name` (its id or its name, ignoring case)."""
+    key = fold(name)
+    for side in encounter.turns.sides:
+        if fold(side.id) == key or fold(side.name) == key:
+            return side
+    names = ", ".join(s.name or s.id for s in encounter.turns.sides)
+    raise EncounterError(f"No side '{' '.join(name.split())[:40]}' in this encounter: use {names}.")
+
+
+def heroes_in_fight(encounter: Encounter) -> int:
+    """Heroes still in the fight: on the battlefield and not dead (Monsters "Malice")."""
+    return sum(1 for c in encounter.heroes() if not c.vitals.dead)
+
+
+def _round_started(encounter: Encounter, events: Sequence[Event]) -> tuple[Encounter, int]:
+    """Malice for every round that started in `events` (the teams' surprise round 0 gains nothing)."""
+    gained = 0
+    malice = encounter.malice
+    for event in events:
+        if isinstance(event, RoundStarted) and event.round >= 1:
+            before = malice.value
+            malice = resources.malice_start_of_round(malice, heroes_in_fight(encounter), event.round)
+            gained += malice.value - before
+    return dataclasses.replace(encounter, malice=malice), gained
+
+
+def _start_round(encounter: Encounter, prior: Sequence[Event] = ()) -> Flow:
+    transition = turns.next_round(encounter.turns)
+    events = (*prior, *transition.events)
+    updated, gained = _round_started(encounter.with_turns(transition.state), transition.events)
+    return Flow(updated, events, malice_gained=gained)
+
+
+def _start_of_combat(encounter: Encounter, victories: Mapping[str, int], rounding: Rounding) -> Encounter:
+    """Starting Malice (the heroes' average Victories) and each hero's heroic resource (their Victories)."""
+    heroes = encounter.heroes()
+    counts = [victories.get(h.id, 0) for h in heroes]
+    malice = resources.starting_malice(counts, rounding)
+    res = {
+        h.id: resources.resource_start_of_combat(HeroicResource(h.id), victories.get(h.id, 0)).value
+        for h in heroes
+    }
+    return dataclasses.replace(encounter, malice=malice, resources=res)
+
+
+def _agility_modifiers(encounter: Encounter) -> dict[str, int]:
+    """Each unit's Agility (a squad or group: its first member's)."""
+    mods: dict[str, int] = {}
+    for entry in encounter.turns.entries:
+        if entry.unit in mods:
+            continue
+        creature = encounter.creature(entry.creature_ids[0])
+        mods[entry.unit] = creature.characteristics.agility
+    return mods
+
+
+def begin(
+    encounter: Encounter,
+    dice: Dice,
+    *,
+    first: str | None = None,
+    team_order: Sequence[str] = (),
+    victories: Mapping[str, int] | None = None,
+    rounding: Rounding = Rounding.DOWN,
+) -> Flow:
+    """Begin combat (see the module docstring). `first` (a side's id or name) sets the first side outright
+    (Draw Steel, Agility); `team_order` lists teams by id or name in initiative order (teams; default: the
+    order they were made); `victories` are the heroes' Victories (creature id -> count).
+
+    Draw Steel and Agility without `first`: the d10 is rolled; unless every creature of one side is surprised
+    (then the other side goes first with no roll) the winner must still choose with `choose_first_side`, and
+    the first round starts then."""
+    state = encounter.turns
+    if state.phase is not Phase.SETUP or (state.first is not None and state.first.side is not None):
+        raise EncounterError("This encounter has already begun: carry on with /turn act.")
+    if not state.entries:
+        raise EncounterError("Add combatants first: /encounter add or /encounter hero.")
+    if state.first is not None:
+        raise EncounterError(
+            f"The {state.first.chooser} are choosing who goes first: use the buttons on the roll's message."
+        )
+    started = _start_of_combat(encounter, victories or {}, rounding)
+    mode = state.mode
+    if mode in (Mode.DRAW_STEEL, Mode.AGILITY):
+        if mode is Mode.AGILITY:
+            rolled = turns.roll_agility(state, dice, _agility_modifiers(started))
+            started, prior = started.with_turns(rolled.state), rolled.events
+        else:
+            prior = ()
+        if first is not None:
+            side = side_named(started, first)
+            chosen = dataclasses.replace(
+                started.turns, first=FirstTurn(None, turns.first_turn_threshold(), None, side.id)
+            )
+            return _start_round(started.with_turns(chosen), prior)
+        rolled_first = turns.determine_first(started.turns, dice)
+        started = started.with_turns(rolled_first.state)
+        events = (*prior, *rolled_first.events)
+        if rolled_first.state.first is not None and rolled_first.state.first.side is not None:
+            return _start_round(started, events)
+        return Flow(started, events)
+    if first is not None and mode is not Mode.TEAMS:
+        raise EncounterError("In fast/slow turns nobody goes first: leave out first.")
+    if mode is Mode.TEAMS:
+        order = [side_named(started, t).id for t in team_order]
+        if first is not None:
+            lead = side_named(started, first).id
+            order = [lead, *[o for o in order if o != lead]]
+        if order:
+            rest = [s.id for s in started.turns.sides if s.id not in order]
+            ordered = turns.set_team_order(started.turns, (*order, *rest))
+            started = started.with_turns(ordered.state)
+    return _start_round(started)
+
+
+def choose_first_side(encounter: Encounter, side: str, by: Controller) -> Flow:
+    """The side that won the d10 roll (`by`) chooses the side that goes first; the first round starts."""
+    chosen = turns.choose_first(encounter.turns, side_named(encounter, side).id, by)
+    return _start_round(encounter.with_turns(chosen.state), chosen.events)
+
+
+def _turn_started(
+    encounter: Encounter, events: Sequence[Event], dice: Dice, gains: Mapping[str, str]
+) -> Flow:
+    """The acting hero gains their heroic resource and may use a hero-token benefit again."""
+    updated = encounter
+    gained: list[tuple[str, int]] = []
+    for event in events:
+        if not isinstance(event, TurnStarted):
+            continue
+        entry = updated.turns.entry(event.entry)
+        ids = entry.creature_ids if entry is not None else (event.entry,)
+        heroes = [cid for cid in ids if updated.creature(cid).is_hero]
+        res = dict(updated.resources)
+        for hero in heroes:
+            resource = HeroicResource(hero, value=res.get(hero, 0), gain=gains.get(hero, "0"))
+            resource, amount = resources.resource_start_of_turn(dice, resource)
+            res[hero] = resource.value
+            if amount:
+                gained.append((hero, amount))
+        updated = dataclasses.replace(
+            updated, resources=res, tokens_used=tuple(t for t in updated.tokens_used if t not in heroes)
+        )
+    return Flow(updated, tuple(events), tuple(gained))
+
+
+def _settle(encounter: Encounter, events: tuple[Event, ...]) -> Flow:
+    """After a transition: a round that ended starts the next one at once (unless the encounter is over)."""
+    if encounter.turns.phase is Phase.BETWEEN_ROUNDS:
+        return _start_round(encounter, events)
+    return Flow(encounter, events)
+
+
+def act(
+    encounter: Encounter,
+    entry_id: str,
+    by: Controller,
+    dice: Dice,
+    *,
+    override: bool = False,
+    gains: Mapping[str, str] | None = None,
+) -> Flow:
+    """`entry_id` starts its turn (a normal pick, or out of order with `override`); `gains` are the heroes'
+    per-turn heroic resource gains ("2", "1d3"; creature id -> text)."""
+    transition = turns.start_turn(encounter.turns, entry_id, by, override=override)
+    return _turn_started(encounter.with_turns(transition.state), transition.events, dice, gains or {})
+
+
+def end_turn(encounter: Encounter) -> Flow:
+    """End the turn in progress (end-of-turn conditions end, saves come due); a finished round starts the
+    next one."""
+    transition = turns.end_turn(encounter.turns)
+    return _settle(encounter.with_turns(transition.state), transition.events)
+
+
+def skip(encounter: Encounter, side: str) -> Flow:
+    """The Director skips a side's remaining turns this round; a finished round starts the next one."""
+    transition = turns.skip_side(encounter.turns, side_named(encounter, side).id)
+    return _settle(encounter.with_turns(transition.state), transition.events)
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """The end of an encounter: the ended encounter, the heroes who earned a Victory, and the roster sheets
+    to write back (roster hero id -> sheet)."""
+
+    encounter: Encounter
+    victors: tuple[str, ...]
+    sheets: dict[str, HeroSheet]
+    events: tuple[Event, ...] = ()
+
+
+def finish(encounter: Encounter, *, victory: bool, sheets: Mapping[str, HeroSheet]) -> Finish:
+    """End the encounter (module docstring, "end"). `sheets` are the roster heroes' sheets (roster hero id ->
+    sheet); the result's `sheets` are those of the heroes in this encounter, updated."""
+    transition = turns.end_encounter(encounter.turns)
+    survivors = tuple(h.id for h in encounter.heroes() if not h.vitals.dead)
+    progress: dict[str, Progress] = {}
+    for creature_id, hero_id in encounter.roster.items():
+        if hero_id in sheets:
+            progress[creature_id] = sheets[hero_id].progress
+    earned = resources.encounter_victories(progress, survivors, victory)
+    creatures = tuple(
+        dataclasses.replace(c, vitals=stamina.end_of_encounter(c.vitals)) for c in encounter.creatures
+    )
+    ended = dataclasses.replace(
+        encounter,
+        turns=transition.state,
+        creatures=creatures,
+        surges={},
+        malice=resources.end_of_combat_malice(encounter.malice),
+        resources={k: 0 for k in encounter.resources},
+        tokens_used=(),
+    )
+    written: dict[str, HeroSheet] = {}
+    for creature_id, hero_id in encounter.roster.items():
+        sheet = sheets.get(hero_id)
+        if sheet is None:
+            continue
+        creature = ended.creature(creature_id)
+        written[hero_id] = dataclasses.replace(
+            sheet, vitals=creature.vitals, progress=earned.get(creature_id, sheet.progress)
+        )
+    victors = survivors if victory else ()
+    return Finish(ended, victors, written, transition.events)
