@@ -14,6 +14,7 @@ attacker's characteristics; `surges` are spent from the attacker's surges, all o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable
 from typing import Any, ClassVar, TypeVar
 
@@ -63,7 +64,9 @@ class InTime:
             left = max(0.0, DEFER_AFTER - (asyncio.get_running_loop().time() - self.started))
             done, _ = await asyncio.wait({task}, timeout=left)
             if not done and not self.interaction.response.is_done():
-                await self.interaction.response.defer(thinking=True)
+                # the tree's watchdog (bot.error_hook.watch) may be deferring at the same moment
+                with contextlib.suppress(discord.HTTPException, discord.InteractionResponded):
+                    await self.interaction.response.defer(thinking=True)
         return await task
 
 
