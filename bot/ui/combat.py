@@ -24,6 +24,9 @@ from bot.rules.stamina import Vitals
 from bot.ui.format import stamina_text, state_label
 
 SUMMARY_MAX = 1900
+CONTENT_MAX = 2000
+COMPACT_NAME = 40
+COMPACT_EFFECT = 120
 DURATION_TEXT = {
     Duration.EOT: "until the end of its next turn (EoT)",
     Duration.END_OF_FIRST_ROUND: "until the end of the first round",
@@ -134,27 +137,42 @@ def damage_summary(hit: Hit) -> str:
 
 
 # --- strikes ---------------------------------------------------------------------------------------------
-def _target_line(result: StrikeResult, target: StrikeTarget, effect: str | None) -> str:
+def _target_line(
+    result: StrikeResult, target: StrikeTarget, effect: str | None, compact: bool = False
+) -> str:
     own = target.roll
-    head = f"**{inert(target.target)}** — Tier {own.tier}"
+    name = (
+        target.target
+        if not compact or len(target.target) <= COMPACT_NAME
+        else target.target[:COMPACT_NAME] + "…"
+    )
+    head = f"**{inert(name)}** — Tier {own.tier}"
     if (own.edges, own.banes) != (result.roll.edges, result.roll.banes):
         extra = [f"Total: {own.total}"]
         if own.net in _NET:
             extra.append(_NET[own.net])
         head += f" ({', '.join(extra)})"
     parts = [head]
-    if target.hit is not None:
-        words = hit_text(target.hit)
+    hit = target.hit
+    if hit is not None and compact:
+        left = squad_stamina(hit.squad_after) if hit.squad_after is not None else None
+        left = left or (vitals_text(hit.after) if hit.after is not None else "")
+        killed = f" · {len(hit.killed)} killed" if hit.squad_after is not None and hit.killed else ""
+        parts.append(f"{damage_words(hit.dealt, hit.dtype)} · {left}{killed}")
+    elif hit is not None:
+        words = hit_text(hit)
         if target.surge_bonus:
             words += f" · surges +{target.surge_bonus}"
         parts.append(words)
-    if effect:
+    if effect and not compact:
         parts.append(f"effect: {inert(effect)}")
     return ": ".join(parts[:2]) + ("" if len(parts) < 3 else f" · {parts[2]}")
 
 
 def strike_reply(result: StrikeResult, effects: Sequence[str] | None = None) -> str:
-    """The /strike reply: who strikes with what, the roll line, then one line per target."""
+    """The /strike reply: who strikes with what, the roll line, then one line per target (each with its
+    tier's effect). Past Discord's 2,000 characters it turns compact: no damage steps, and each reached
+    tier's effect once at the end (clipped)."""
     head = f"⚔️ **{inert(result.attacker)}** strikes"
     if result.damage is not None:
         head += f" ({inert(result.damage.format())}"
@@ -163,6 +181,15 @@ def strike_reply(result: StrikeResult, effects: Sequence[str] | None = None) -> 
     for target in result.targets:
         effect = effects[target.tier - 1] if effects else None
         lines.append(_target_line(result, target, effect))
+    full = "\n".join(lines)
+    if len(full) <= CONTENT_MAX:
+        return full
+    lines = [head, roll_line(result.roll), *(_target_line(result, t, None, True) for t in result.targets)]
+    if effects:
+        for tier in sorted({t.tier for t in result.targets}):
+            text = effects[tier - 1]
+            text = text if len(text) <= COMPACT_EFFECT else text[: COMPACT_EFFECT - 1] + "…"
+            lines.append(f"Tier {tier} effect: {inert(text)}")
     return "\n".join(lines)
 
 

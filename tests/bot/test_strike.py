@@ -290,3 +290,25 @@ async def test_melee_against_a_prone_target_gains_an_edge(table: Table) -> None:
     assert ranged.response is not None and melee.response is not None
     assert ranged.response.content.splitlines()[2] == "**Goblin 1** — Tier 2"
     assert melee.response.content.splitlines()[2] == "**Goblin 1** — Tier 3 (Total: 21, edge (+2))"
+
+
+async def test_ten_long_named_targets_fit_one_message(table: Table) -> None:
+    names = [f"{'_' * 55} {n}" for n in range(10)]
+    await harm_kit.start(
+        table,
+        (
+            NewCreatures("Ash", 30, "heroes", is_hero=True, owner_id=table.alice.id),
+            *(NewCreatures(name, 10, "director") for name in names),
+        ),
+    )
+    effect = "; ".join(f"tier {n} " + "x" * 90 for n in (1, 2, 3))
+
+    result = await table.alice.slash(
+        table.channel, "strike", targets=", ".join(names), damage="3/6/9", effect=effect
+    )
+
+    assert result.response is not None
+    text = result.response.content
+    assert len(text) <= 2000 and not text.endswith("…")
+    assert text.count("Stamina: 4/10") == 10  # every target's line survives
+    assert "Tier 2 effect: tier 2 xxx" in text
