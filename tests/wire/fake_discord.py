@@ -379,6 +379,10 @@ class FakeDiscord:
         """Register global commands as if a bot had synced them (for a bot that syncs none: the floor)."""
         self.global_commands = [dict(c) for c in commands]
 
+    def add_message(self, channel: FakeChannel, data: Json) -> Json:
+        """A message the bot posted earlier (e.g. a tracker from before a restart), to click on."""
+        return self._message(channel.id, data)
+
     def inject(self, fault: Fault, *, times: int = 1) -> None:
         """Answer the next `times` matching requests with `fault` instead of serving them."""
         self.faults.append([fault, times])
