@@ -340,14 +340,12 @@ async def scale_run(
 
 async def test_each_process_serves_its_shards_and_a_killed_one_comes_back(tmp_path: Path) -> None:
     await scale_run(
-        tmp_path, processes=2, guilds_per_shard=2, channels_per_guild=2, seconds=4.5, stateful=False
+        tmp_path, processes=2, guilds_per_shard=2, channels_per_guild=2, seconds=6, stateful=False
     )
 
 
 async def test_encounters_stay_consistent_across_a_kill(tmp_path: Path) -> None:
-    await scale_run(
-        tmp_path, processes=2, guilds_per_shard=2, channels_per_guild=2, seconds=4.5, stateful=True
-    )
+    await scale_run(tmp_path, processes=2, guilds_per_shard=2, channels_per_guild=2, seconds=6, stateful=True)
 
 
 BIG = pytest.mark.skipif(os.environ.get("WIRE_BENCH") != "1", reason="the big variant runs with WIRE_BENCH=1")
