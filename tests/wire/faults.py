@@ -10,19 +10,26 @@ that drops, Discord answering 429/5xx, a bot process killed with SIGKILL.
   records RESUMEs (`resumes`), drops the gateway connection abruptly (`drop_gateway()`: no close frame), and
   dispatches a recorded INTERACTION_CREATE again (`replay(interaction_id)`), as a resumed session may.
   REST faults (429 with `retry_after`, 5xx) use the fake's own `inject(Fault(...))`.
+- `BotRun`: a `python -m bot` process against the fake (`spawn`, `kill` = SIGKILL, `stop` = SIGTERM,
+  `unless_it_exits`), `bot_env(fake, database_url)` its environment.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import signal
 import sqlite3
+import sys
+from collections.abc import Awaitable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tests.wire.fake_discord import FakeDiscord, _Session
 
 Json = dict[str, Any]
+T = TypeVar("T")
 
 
 class SqliteLock:
@@ -192,3 +199,99 @@ class FaultyDiscord(FakeDiscord):
             for r in self.requests
             if r.method == "POST" and r.path.endswith("/callback") and f"/{interaction.id}/" in r.path
         ]
+
+
+# ------------------------------------------------------------------------------------- bot processes
+
+REPO = Path(__file__).resolve().parents[2]
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GwIrE0.wire-faults-token_never-printed-0123456789"
+_SETTINGS = (
+    "DISCORD_TOKEN",
+    "DATABASE_URL",
+    "LOG_LEVEL",
+    "DISCORD_API_BASE",
+    "DISCORD_GATEWAY_URL",
+    "SHARD_COUNT",
+    "SHARD_IDS",
+    "DEV_GUILD_ID",
+)
+
+
+def bot_env(fake: FakeDiscord, database_url: str, **values: str) -> dict[str, str]:
+    """The environment of a `python -m bot` process talking to `fake`."""
+    env = {k: v for k, v in os.environ.items() if k not in _SETTINGS}
+    env.update(
+        PYTHONPATH=str(REPO),
+        PYTHONUNBUFFERED="1",
+        DISCORD_TOKEN=TOKEN,
+        DISCORD_API_BASE=fake.api_base,
+        DISCORD_GATEWAY_URL=fake.gateway_url,
+        DATABASE_URL=database_url,
+        LOG_LEVEL="INFO",
+    )
+    env.update(values)
+    return env
+
+
+def _output_file(workdir: Path) -> Path:
+    workdir.mkdir(parents=True, exist_ok=True)
+    return workdir / "output.txt"
+
+
+class BotRun:
+    """One `python -m bot` process in `workdir` (no `.env` there), its output appended to files."""
+
+    def __init__(self, process: asyncio.subprocess.Process, output: Path) -> None:
+        self.process = process
+        self.output_file = output
+
+    @classmethod
+    async def spawn(cls, env: dict[str, str], workdir: Path) -> BotRun:
+        output = _output_file(workdir)
+        with open(output, "ab") as out:  # noqa: ASYNC230 - opening a local file for the child's output
+            process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bot",
+                cwd=workdir,
+                env=env,
+                stdout=out,
+                stderr=asyncio.subprocess.STDOUT,
+            )
+        return cls(process, output)
+
+    def output(self) -> str:
+        return self.output_file.read_text(errors="replace")
+
+    async def unless_it_exits(self, waiting: Awaitable[T]) -> T:
+        """Await `waiting`; if the process exits first, raise with its output."""
+        task = asyncio.ensure_future(waiting)
+        exited = asyncio.ensure_future(self.process.wait())
+        try:
+            await asyncio.wait({task, exited}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            exited.cancel()
+        if not task.done():
+            task.cancel()
+            raise AssertionError(f"the bot exited with {self.process.returncode}:\n{self.output()[-3000:]}")
+        try:
+            return task.result()
+        except TimeoutError:
+            raise AssertionError(f"timed out; the bot's output:\n{self.output()[-3000:]}") from None
+
+    async def kill(self) -> int:
+        """SIGKILL: no shutdown code runs."""
+        if self.process.returncode is None:
+            self.process.kill()
+        return await self.process.wait()
+
+    async def stop(self) -> int:
+        """SIGTERM, then SIGKILL after 10 s."""
+        if self.process.returncode is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                async with asyncio.timeout(10):
+                    await self.process.wait()
+            except TimeoutError:
+                self.process.kill()
+        return await self.process.wait()

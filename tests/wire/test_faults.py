@@ -1,0 +1,220 @@
+"""Faults (issue 6 part 4) against the real `python -m bot` process and the loopback fake Discord.
+
+- the gateway drops (abruptly, or Discord asks for a reconnect): the bot RESUMEs and keeps answering;
+- an INTERACTION_CREATE delivered twice (a resumed session replaying it): the command runs once;
+- the SQLite database is locked by another process: the user gets the one-line ephemeral "busy" reply
+  within Discord's 3 seconds, nothing is written, and the next command works;
+- the bot is killed with SIGKILL between commands and restarted on the same database file: what was
+  stored — state, the log, the versions — is intact and nothing is applied twice.
+
+Every wait is bounded and waits on a condition (a request, a callback, a log line), never a bare sleep.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from bot.store import ChannelKey, Store
+from bot.store.models import events
+from tests.wire.fake_discord import EPHEMERAL, Recorded
+from tests.wire.faults import TOKEN, BotRun, FaultyDiscord, SqliteLock, bot_env
+
+START_WITHIN = 20.0
+REPLY_WITHIN = 3.0  # Discord's deadline for acknowledging an interaction
+BUSY = "The database is busy — try again in a moment."
+
+
+@dataclass
+class Running:
+    fake: FaultyDiscord
+    bot: BotRun
+    db: Path
+    workdir: Path
+
+    @property
+    def url(self) -> str:
+        return f"sqlite+aiosqlite:///{self.db}"
+
+    async def start(self) -> None:
+        """(Re)start `python -m bot` on the same database file and wait until it is ready."""
+        self.bot = await BotRun.spawn(bot_env(self.fake, self.url), self.workdir)
+        sessions = len([s for s in self.fake.sessions if s.ready.is_set()]) + 1
+        await self.bot.unless_it_exits(self.fake.wait_until_ready(within=START_WITHIN, sessions=sessions))
+
+    async def command(
+        self, name: str, sub: str | None = None, /, *, user: str = "owner", **options: Any
+    ) -> Recorded:
+        """Send `/name [sub] options…` as `user` and return the bot's callback (within 3 seconds)."""
+        typed = [{"name": k, "type": _type(v), "value": v} for k, v in options.items()]
+        raw = [{"name": sub, "type": 1, "options": typed}] if sub is not None else typed
+        sent = await self.fake.slash(name, raw_options=raw, user=self.fake.member(user))
+        return await self.bot.unless_it_exits(self.fake.wait_for_callback(sent, within=REPLY_WITHIN))
+
+    async def logged(self, text: str) -> None:
+        """Until the bot's output contains `text` (checked now, then on each request the bot makes)."""
+        await self.bot.unless_it_exits(self.fake.wait_until(lambda: text in self.bot.output(), within=10))
+
+
+def _type(value: Any) -> int:
+    return {str: 3, bool: 5, int: 4, float: 10}[type(value)]
+
+
+def content(callback: Recorded) -> str:
+    data = (callback.json or {}).get("data") or {}
+    text = str(data.get("content") or "")
+    for embed in data.get("embeds") or []:
+        text += " " + str(embed.get("title") or "") + " " + str(embed.get("description") or "")
+        text += "".join(f" {f.get('name')} {f.get('value')}" for f in embed.get("fields") or [])
+    return text
+
+
+def ephemeral(callback: Recorded) -> bool:
+    return bool(int(((callback.json or {}).get("data") or {}).get("flags") or 0) & EPHEMERAL)
+
+
+@pytest.fixture
+async def running(tmp_path: Path) -> AsyncIterator[Running]:
+    async with FaultyDiscord() as fake:
+        db = tmp_path / "db" / "bot.db"
+        run = Running(fake, None, db, tmp_path / "bot")  # type: ignore[arg-type]
+        await run.start()
+        try:
+            yield run
+        finally:
+            await run.bot.stop()
+            output = run.bot.output()
+            assert TOKEN not in output
+            assert fake.unknown_routes == [], fake.unknown_routes
+
+
+async def channel_log(url: str, key: ChannelKey) -> tuple[int, int, list[tuple[int, str]]]:
+    """(version, hero-token pool, [(seq, kind)] of the channel's events) read straight from the database."""
+    store = await Store.open(url, migrate=False)
+    try:
+        table = await store.view(key)
+        async with store.engine.connect() as connection:
+            rows = (
+                await connection.execute(
+                    sa.select(events.c.seq, events.c.kind)
+                    .where(events.c.channel_id == key.channel_id)
+                    .order_by(events.c.id)
+                )
+            ).all()
+        return table.version, table.tokens, [(r.seq, r.kind) for r in rows]
+    finally:
+        await store.close()
+
+
+def key_of(run: Running) -> ChannelKey:
+    return ChannelKey(run.fake.guild.id, run.fake.guild.channel.id)
+
+
+# -------------------------------------------------------------------------------------------- gateway
+
+
+@pytest.mark.parametrize("how", ["dropped", "reconnect-requested"])
+async def test_the_bot_resumes_after_the_gateway_drops(running: Running, how: str) -> None:
+    fake = running.fake
+    assert "**" in content(await running.command("dice", expression="2d6"))
+    if how == "dropped":
+        assert await fake.drop_gateway() == 1  # no close frame: a network drop
+    else:
+        await fake.reconnect()  # op 7
+    await running.bot.unless_it_exits(
+        fake.wait_until(lambda: fake.resumes and fake.ready_shards() == {0}, within=START_WITHIN)
+    )
+    assert len(fake.identify_payloads) == 1  # resumed the same session, did not identify again
+    assert fake.resumes[-1]["session_id"] == "fake-session-1"
+    assert "**" in content(await running.command("dice", expression="2d6"))
+    awarded = await running.command("tokens", "award", count=2)
+    assert "Hero tokens: 2" in content(awarded)
+
+
+async def test_an_interaction_delivered_twice_runs_once(running: Running) -> None:
+    fake = running.fake
+    first = await running.command("tokens", "award", count=2)
+    assert "Hero tokens: 2" in content(first)
+    (interaction_id,) = [i for i, r in fake.interactions.items() if r.callback is first]
+    await fake.replay(interaction_id)  # the same INTERACTION_CREATE again (a resumed session's replay)
+    later = await running.command("tokens", "show")  # sent after the replay on the same connection
+    assert "2" in content(later)
+    await running.logged(f"ignored a repeated delivery of interaction {interaction_id}")
+    assert len(fake.callbacks_of(interaction_id)) == 1  # answered once, no "already acknowledged"
+    version, tokens, log = await channel_log(running.url, key_of(running))
+    assert (version, tokens) == (1, 2)  # awarded once, not twice
+    assert log == [(1, "tokens.award")]
+
+
+# ------------------------------------------------------------------------------------------- database
+
+
+async def test_a_locked_database_answers_busy_in_time_and_writes_nothing(running: Running) -> None:
+    assert "Hero tokens: 1" in content(await running.command("tokens", "award", count=1))
+    with SqliteLock(running.db):  # another process holds the write lock for longer than the bot waits
+        refused = await running.command("tokens", "award", count=5)  # within 3 s, or this fails
+        assert ephemeral(refused)
+        assert content(refused).strip() == BUSY
+    assert "Hero tokens: 3" in content(await running.command("tokens", "award", count=2))
+    version, tokens, log = await channel_log(running.url, key_of(running))
+    assert (version, tokens) == (2, 3)
+    assert log == [(1, "tokens.award"), (2, "tokens.award")]
+
+
+# --------------------------------------------------------------------------------------------- SIGKILL
+
+
+async def test_sigkill_between_commands_loses_nothing_and_repeats_nothing(running: Running) -> None:
+    fake = running.fake
+    key = key_of(running)
+    created = await running.command("hero", "create", user="alice", name="Vex", stamina=30, recoveries=8)
+    assert not ephemeral(created), content(created)
+    for count in (1, 2):
+        assert "Hero tokens:" in content(await running.command("tokens", "award", count=count))
+    before = await channel_log(running.url, key)
+    assert before[0] == 3 and before[1] == 3
+
+    assert await running.bot.kill() == -9  # SIGKILL: no shutdown, no last checkpoint, no store.close()
+    with contextlib.suppress(Exception):
+        await fake.wait_until(lambda: not fake.sessions, within=5)
+    assert await channel_log(running.url, key) == before  # everything committed is there, once
+
+    await running.start()  # the same database file
+    shown = await running.command("hero", "show", user="alice")
+    assert "Vex" in content(shown)
+    assert "Hero tokens: 7" in content(await running.command("tokens", "award", count=4))
+    version, tokens, log = await channel_log(running.url, key)
+    assert (version, tokens) == (4, 7)
+    assert [seq for seq, _ in log] == [1, 2, 3, 4]  # versions carry on; no event twice
+    assert [kind for _, kind in log][1:] == ["tokens.award"] * 3
+    assert len(fake.identify_payloads) == 2
+
+
+async def test_nothing_in_flight_is_half_applied_by_a_sigkill(running: Running) -> None:
+    """Killed while commands are arriving: each one was either fully applied (state, version and log
+    together) or not at all."""
+    fake = running.fake
+    key = key_of(running)
+    sent = [
+        await fake.slash(
+            "tokens",
+            raw_options=[{"name": "award", "type": 1, "options": [{"name": "count", "type": 4, "value": 1}]}],
+            user=fake.member("owner"),
+        )
+        for _ in range(20)
+    ]
+    await running.bot.unless_it_exits(fake.wait_for_callback(sent[0], within=REPLY_WITHIN))
+    await running.bot.kill()
+    version, tokens, log = await channel_log(running.url, key)
+    assert 1 <= version <= 20
+    assert tokens == version  # each award of 1 moved the pool and the version together
+    assert [seq for seq, _ in log] == list(range(1, version + 1))
+    await running.start()
+    after = await running.command("tokens", "award", count=1)
+    assert f"Hero tokens: {version + 1}" in content(after)
