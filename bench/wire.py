@@ -271,6 +271,8 @@ def refusal(fake: FakeDiscord, interaction_id: int) -> str | None:
     callback = record.callback
     if callback is None or not isinstance(callback.json, dict):
         return "no callback"
+    if record.response_type in (5, 6):  # a deferral: the answer comes later, as a followup or an edit
+        return None
     data = callback.json.get("data") or {}
     if int(data.get("flags") or 0) & EPHEMERAL:
         return str(data.get("content") or data.get("embeds") or "ephemeral reply")[:200]
@@ -289,6 +291,7 @@ class Sample:
     seconds: float = 0.0
     refused: list[str] = field(default_factory=list)
     cpu_seconds: float = 0.0  # the bot (or floor) process's CPU time during the run
+    deferred: list[bool] = field(default_factory=list)  # answered with a deferral (type 5 or 6)
 
     @property
     def cpu_ms_each(self) -> float:
@@ -346,6 +349,7 @@ async def closed_loop(
             latency = fake.interactions[interaction_id].latency_ms
             assert latency is not None
             sample.latencies_ms.append(latency)
+            sample.deferred.append(fake.interactions[interaction_id].response_type in (5, 6))
             problem = refusal(fake, interaction_id)
             if problem is not None:
                 sample.refused.append(problem)
@@ -638,13 +642,18 @@ def report(out: Results) -> str:
         nan = float("nan")
         fp50, fp99 = (f.p(50), f.p(99)) if f else (nan, nan)
         frate, fcpu = (f.rate, f.cpu_ms_each) if f else (nan, nan)
+        deferred = sum(1 for i in s.deferred if i)
         refused = f" ({len(s.refused)} refused)" if s.refused else ""
+        refused += f" ({deferred} deferred)" if deferred else ""
         lines.append(
             f"| {row.scenario} | {row.mode} | {s.count:,}{refused} | {s.p(50):.2f} | {s.p(99):.2f} "
             f"| {s.rate:,.0f} | {s.cpu_ms_each:.2f} | {_ratio(s.p(50), fp50)} | {_ratio(s.p(99), fp99)} "
             f"| {_ratio(s.rate, frate)} | {_ratio(s.cpu_ms_each, fcpu)} |"
         )
     for row in out.rows:
+        late = [x for x in row.sample.latencies_ms if x > 3000] if row.sample is not None else []
+        if late:
+            lines.append(f"\n{row.scenario}, {row.mode}: {len(late)} acknowledged after Discord's 3 s")
         if row.sample is not None and row.sample.refused:
             first = row.sample.refused[0].replace("\n", " ")
             lines.append(f"\n{row.scenario}, {row.mode}: {len(row.sample.refused)} refused, e.g. “{first}”")
