@@ -9,7 +9,8 @@ Each scenario runs sequentially (one interaction at a time with a short idle gap
 and 100 channels in flight (every channel sends its next interaction as soon as the previous one is answered);
 throughput is answered interactions per second of the 100-channel run, measured until the bot's REST traffic
 has settled (so tracker edits queued behind the replies are paid for). Every figure is also a ratio to the
-floor's figure at the same concurrency.
+floor's figure at the same concurrency; the floor runs before and after the bot, and the faster of its two
+runs (by p99) is the reference, so a noisy moment errs against the bot.
 
 Scenarios switch on when their command is registered by the bot (`/roll`, `/strike`, `/turn`, tracker
 buttons); until then they are reported as "not yet", never approximated. A scenario whose first reply is an
@@ -370,7 +371,6 @@ class Row:
     scenario: str
     mode: str
     sample: Sample | None
-    floor: Sample | None
     note: str = ""
 
 
@@ -488,16 +488,24 @@ async def run_floor(world: World, workdir: Path, seconds: float, out: Results) -
     """The floor answers any command; `/dice` is registered in the fake only so that `slash` can send it."""
     fake = world.fake
     fake.preload_commands([{"id": str(fake.snowflake()), "name": "dice", "type": 1, "options": []}])
-    proc, marks = await start_process(world, FLOOR_ARGV, workdir / "floor", "unused", floor=True)
+    again = bool(out.floor)
+    proc, marks = await start_process(
+        world, FLOOR_ARGV, workdir / ("floor-2" if again else "floor"), "unused", floor=True
+    )
     try:
-        out.floor_start = marks
-        out.floor_rss_kib["idle"] = proc.rss_kib()
+        if not again:
+            out.floor_start = marks
+            out.floor_rss_kib["idle"] = proc.rss_kib()
 
         async def slash(guild: FakeGuild, channel: FakeChannel) -> int:
             return await fake.slash("dice", {"expression": "2d6"}, guild=guild, channel=channel)
 
-        out.floor = await measure_scenario(fake, proc.pid, slash, world, seconds)
-        out.floor_rss_kib["after the load"] = proc.rss_kib()
+        measured = await measure_scenario(fake, proc.pid, slash, world, seconds)
+        if not again:
+            out.floor_rss_kib["after the load"] = proc.rss_kib()
+        for mode, sample in measured.items():  # measured before and after the bot: keep the faster run
+            if mode not in out.floor or sample.p(99) < out.floor[mode].p(99):
+                out.floor[mode] = sample
     finally:
         await proc.stop()
 
@@ -523,7 +531,7 @@ async def run_bot(
             why = availability(fake, scenario)
             if why is not None:
                 if full:
-                    out.rows.append(Row(scenario.name, "", None, None, why))
+                    out.rows.append(Row(scenario.name, "", None, why))
                 continue
             guild, channel = world.channels[0]
             probe = await scenario.send(guild, channel)
@@ -531,12 +539,12 @@ async def run_bot(
             problem = refusal(fake, probe)
             if problem is not None:
                 if full:
-                    out.rows.append(Row(scenario.name, "", None, None, f"refused: {problem}"))
+                    out.rows.append(Row(scenario.name, "", None, f"refused: {problem}"))
                 continue
             if full:
                 samples = await measure_scenario(fake, proc.pid, scenario.send, world, seconds)
                 for mode, sample in samples.items():
-                    out.rows.append(Row(scenario.name, mode, sample, out.floor.get(mode)))
+                    out.rows.append(Row(scenario.name, mode, sample))
             else:
                 samples = {}
                 for n in (1, 10):
@@ -606,6 +614,7 @@ async def main_async(args: argparse.Namespace) -> Results:
                 await run_bot(
                     world, databases[size], size, workdir, args.seconds, out, full=size == sizes[-1]
                 )
+            await run_floor(world, workdir, args.seconds, out)
         finally:
             await fake.stop()
     return out
@@ -638,7 +647,7 @@ def report(out: Results) -> str:
         if row.sample is None:
             lines.append(f"| {row.scenario} | | | | | | | | | | {row.note} |")
             continue
-        s, f = row.sample, row.floor
+        s, f = row.sample, out.floor.get(row.mode)
         nan = float("nan")
         fp50, fp99 = (f.p(50), f.p(99)) if f else (nan, nan)
         frate, fcpu = (f.rate, f.cpu_ms_each) if f else (nan, nan)
