@@ -23,7 +23,8 @@ How it works
   burst of N commits costs at most two edits. `repost` and the worker share a per-channel lock.
 - Failures: a deleted tracker (404 on edit) is replaced by a new message whose id is stored; missing
   permissions (403) and other HTTP errors are logged and never raised (discord.py itself retries 429s and
-  5xx a few times); nothing is lost, because every refresh renders the newest state anyway.
+  5xx a few times); a store that is busy or unreachable is retried after `RETRY_DELAYS`; nothing is lost,
+  because every refresh renders the newest state anyway.
 - End of an encounter: the tracker is edited one last time to a final summary (`render_final`) without
   controls, and the channel's tracker is forgotten.
 
@@ -50,6 +51,7 @@ from bot.play import encounter_of
 from bot.rules import codec
 from bot.rules.encounter import Encounter
 from bot.store import ChannelKey, Committed, Store
+from bot.store.errors import StoreUnavailable
 from bot.ui.tracker import TrackerView, render_final, render_tracker
 from bot.ui.tracker_controls import tracker_view
 
@@ -57,6 +59,9 @@ log = logging.getLogger("bot.tracker")
 
 #: Committed changes in a channel after which the tracker is reposted at the bottom.
 REPOST_AFTER = 15
+#: Seconds to wait before retrying a refresh the store refused as busy or unreachable (then give up: the next
+#: change renders the newest state anyway).
+RETRY_DELAYS: tuple[float, ...] = (1.0, 3.0)
 #: Seconds `close` waits for tracker edits in flight.
 CLOSE_WAIT = 5.0
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -153,6 +158,7 @@ class TrackerService:
         return slot
 
     async def _work(self, key: ChannelKey, slot: _Slot) -> None:
+        failures = 0
         try:
             await asyncio.sleep(0)  # let commits queued in the same loop turn join this pass
             while slot.dirty:
@@ -160,6 +166,15 @@ class TrackerService:
                 try:
                     async with slot.lock:
                         await self._update(key, slot)
+                    failures = 0
+                except StoreUnavailable as error:  # busy or unreachable: try again a little later
+                    failures += 1
+                    if failures > len(RETRY_DELAYS) or self.closed:
+                        log.warning("tracker: gave up refreshing channel %s: %s", key.channel_id, error)
+                        continue
+                    log.warning("tracker: channel %s not refreshed (%s); retrying", key.channel_id, error)
+                    slot.dirty = True
+                    await asyncio.sleep(RETRY_DELAYS[failures - 1])
                 except Exception:  # never crash the loop: the next change renders the newest state
                     log.exception("tracker update failed for channel %s", key.channel_id)
         finally:

@@ -22,6 +22,7 @@ from bot.rules.turns import end_encounter
 from bot.settings import Settings
 from bot.store import Change, Committed, Store
 from bot.store import Table as StoreTable
+from bot.store.errors import StoreUnavailable
 from bot.tracker import REPOST_AFTER, tracker_for
 from bot.ui.embeds import TOTAL_MAX
 from tests.bot import harm_kit
@@ -296,3 +297,33 @@ async def test_an_encounter_started_by_a_commit_posts_at_once(table: Table) -> N
     await tracker_for(bot_of(table)).refresh(harm_kit.key(table))
     [message] = trackers(table.channel)
     assert "Road ambush" in (message.embeds[0].title or "")
+
+
+async def test_a_busy_store_is_retried_then_given_up_on(
+    table: Table, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    await harm_kit.start(table)
+    monkeypatch.setattr(tracker_module, "RETRY_DELAYS", (0.0, 0.0))
+    real_view = table.store.view
+    failures = {"left": 2}
+
+    async def flaky_view(key: Any) -> StoreTable:
+        if failures["left"]:
+            failures["left"] -= 1
+            raise StoreUnavailable()
+        return await real_view(key)
+
+    monkeypatch.setattr(table.store, "view", flaky_view)
+    service = tracker_for(bot_of(table))
+    await service.refresh(harm_kit.key(table))
+    [message] = trackers(table.channel)  # the third try worked
+    assert "retrying" in caplog.text
+
+    failures["left"] = 3  # more failures than retries: logged, nothing raised, the old tracker stays
+    await harm_kit.edit(table, lambda e: _with_malice(e, 9))
+    await service.refresh(harm_kit.key(table))
+    assert "gave up refreshing" in caplog.text
+    [same] = trackers(table.channel)
+    assert same.id == message.id and "Malice:** 0" in body(same)
+    await service.refresh(harm_kit.key(table))  # the next change shows the newest state
+    assert "Malice:** 9" in body(trackers(table.channel)[0])
