@@ -51,6 +51,8 @@ from bot.ui.format import bar, stamina_numbers, stamina_text, state_label
 #: creatures with 64-character names still fit).
 DETAIL_LEVELS = (0, 1, 2, 3)
 SHORT_NAME = 20
+#: Most names listed after "May act:" (the rest are counted).
+MAY_ACT_SHOWN = 6
 #: Room kept free under Discord's 6,000-character embed limit (field separators, safety).
 BUDGET = TOTAL_MAX - 200
 
@@ -264,6 +266,8 @@ def status_lines(encounter: Encounter, view: TrackerView) -> list[str]:
         lines.append("**Setting up** · the fight has not started yet")
     elif state.phase is Phase.ENDED:
         lines.append(f"**Ended** after round {state.round}")
+    elif state.round == 0:
+        lines.append("**Surprise round**")  # teams-combat.md: round 0 belongs to those not surprised
     else:
         lines.append(f"**Round {state.round}**")
     now = current(state)
@@ -283,10 +287,22 @@ def status_lines(encounter: Encounter, view: TrackerView) -> list[str]:
             )
             group = f" (group {inert(pick.group)})" if pick.group else ""
             lines.append(f"**Picks now:** {names}{group}{part_text}")
+            if pick.entries:
+                lines.append(f"**May act:** {_few(state, pick.entries)}")
     elif state.phase is Phase.BETWEEN_ROUNDS:
         lines.append(f"Round {state.round} is over: the next round starts when the Director says so")
     lines.append(f"**Hero tokens:** {view.tokens} · **Malice:** {encounter.malice.value}")
     return lines
+
+
+def _few(state: TurnState, entry_ids: Sequence[str], most: int = MAY_ACT_SHOWN) -> str:
+    """`Ash, Bree` or `Goblin 1, …, Goblin 6 and 12 more` (entries' names, inert)."""
+    names = []
+    for entry_id in entry_ids[:most]:
+        entry = state.entry(entry_id)
+        names.append(inert(entry.name or entry.id) if entry is not None else inert(entry_id))
+    more = len(entry_ids) - most
+    return ", ".join(names) + (f" and {more} more" if more > 0 else "")
 
 
 LEGEND = f"{ACTING} acting · {ACTED} acted · {WAITING} waiting · {DOWN} unconscious · {OUT} dead"

@@ -16,11 +16,13 @@ from bot.rules.stamina import Vitals
 from bot.rules.turns import (
     Controller,
     Mode,
+    Side,
     add_condition,
     choose_first,
     determine_first,
     end_encounter,
     end_turn,
+    mark_surprised,
     next_round,
     set_flags,
     start_turn,
@@ -170,6 +172,29 @@ def test_groups_squads_and_fallen() -> None:
     assert body.index("__Group Wolves__") < body.index("**Wolf 1**") < body.index("**Wolf 2**")
     assert "Minion 1, Minion 2, Minion 3" in body
     assert line_of(embed, "Goblin 2").startswith("💀")
+
+
+def test_may_act_lists_the_picking_sides_creatures_and_counts_the_rest() -> None:
+    description = render_tracker(begin(build()), VIEW).description or ""
+    assert "May act:** Ash, Bree\n" in description
+    crowded = crowd(40)
+    turns = end_turn(start_turn(crowded.turns, "Hero 1", Controller.PLAYERS).state).state
+    description = render_tracker(crowded.with_turns(turns), VIEW).description or ""
+    assert "Picks now:** Director" in description and "and 29 more" in description
+
+
+def test_teams_surprise_round_and_team_names() -> None:
+    sides = (Side("red", Controller.PLAYERS, "Red team"), Side("blue", Controller.DIRECTOR, "Blue team"))
+    encounter = new_encounter_state(Mode.TEAMS, sides)
+    encounter, _ = add_creatures(encounter, NewCreatures("Ash", 30, "red", is_hero=True, owner_id=ALICE))
+    encounter, _ = add_creatures(encounter, NewCreatures("Goblin", 10, "blue", count=2))
+    turns = mark_surprised(encounter.turns, "Goblin 1").state
+    turns = next_round(mark_surprised(turns, "Goblin 2").state).state
+    embed = render_tracker(encounter.with_turns(turns), VIEW)
+    description = embed.description or ""
+    assert "Surprise round" in description and "Picks now:** Red team" in description
+    assert [field.name for field in embed.fields] == ["Red team (1)", "Blue team (2)"]
+    assert "surprised" in line_of(embed, "Goblin 1")
 
 
 def test_fast_slow_shows_the_part() -> None:
