@@ -4,6 +4,7 @@ far up, turned into a final summary at the end; inert names; missing permissions
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from typing import Any
 
@@ -327,3 +328,35 @@ async def test_a_busy_store_is_retried_then_given_up_on(
     assert same.id == message.id and "Malice:** 0" in body(same)
     await service.refresh(harm_kit.key(table))  # the next change shows the newest state
     assert "Malice:** 9" in body(trackers(table.channel)[0])
+
+
+async def test_changes_during_an_edit_in_flight_make_exactly_one_more_edit(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await harm_kit.start(table)
+    await gain(table)
+    service = tracker_for(bot_of(table))
+    key = harm_kit.key(table)
+    gate = asyncio.Event()
+    started = asyncio.Event()
+    real_edit = discord.PartialMessage.edit
+    edits: list[int] = []
+
+    async def slow_edit(self: discord.PartialMessage, **fields: Any) -> Any:
+        edits.append(self.id)
+        started.set()
+        await gate.wait()  # Discord is slow to answer the first edit
+        return await real_edit(self, **fields)
+
+    monkeypatch.setattr(discord.PartialMessage, "edit", slow_edit)
+    await harm_kit.edit(table, lambda e: _with_malice(e, 20))
+    task = service.schedule(key)
+    await started.wait()
+    for value in (21, 22, 23):  # three more changes while the edit is in flight
+        await harm_kit.edit(table, lambda e, v=value: _with_malice(e, v))
+        await service.on_commit(key, Committed(None, 0, 1, None))
+    gate.set()
+    assert task is not None
+    await task
+    assert len(edits) == 2  # the one in flight, then one with the newest state
+    assert "Malice:** 23" in body(trackers(table.channel)[0])
