@@ -274,7 +274,7 @@ def status_lines(encounter: Encounter, view: TrackerView) -> list[str]:
     if now is not None and not now.ended:
         acting = state.entry(now.entry)
         name = inert(acting.name or acting.id) if acting is not None else inert(now.entry)
-        lines.append(f"{ACTING} **Acting:** {name}")
+        lines.append(f"{ACTING} **Acting: {name}**")
     elif state.phase is Phase.IN_ROUND:
         pick = picking(state)
         part = fast_slow_part(state)
@@ -286,12 +286,12 @@ def status_lines(encounter: Encounter, view: TrackerView) -> list[str]:
                 ", ".join(_side_name(s) for s in state.sides if s.id in pick.sides) or pick.controller.value
             )
             group = f" (group {inert(pick.group)})" if pick.group else ""
-            lines.append(f"**Picks now:** {names}{group}{part_text}")
+            lines.append(f"**Picks now: {names}**{group}{part_text}")
             if pick.entries:
-                lines.append(f"**May act:** {_few(state, pick.entries)}")
+                lines.append(f"May act: {_few(state, pick.entries)}")
     elif state.phase is Phase.BETWEEN_ROUNDS:
         lines.append(f"Round {state.round} is over: the next round starts when the Director says so")
-    lines.append(f"**Hero tokens:** {view.tokens} · **Malice:** {encounter.malice.value}")
+    lines.append(f"**Hero tokens: {view.tokens} · Malice: {encounter.malice.value}**")
     return lines
 
 
@@ -369,7 +369,7 @@ def render_final(encounter: Encounter, view: TrackerView) -> discord.Embed:
     description = "\n".join(
         [
             f"**Encounter over** after {rounds} round{'s' if rounds != 1 else ''}.",
-            f"**Hero tokens:** {view.tokens} · **Malice:** {encounter.malice.value}",
+            f"**Hero tokens: {view.tokens} · Malice: {encounter.malice.value}**",
         ]
     )
     title = f"🏁 {inert(view.name)}"

@@ -81,7 +81,7 @@ async def test_tracker_appears_on_the_first_encounter_change(table: Table) -> No
     assert message.author.id == bot_of(table).user.id  # type: ignore[union-attr]
     assert await tracker_id(table) == message.id
     text = body(message)
-    assert "Goblin ambush" in text and "Malice:** 2" in text and "Hero tokens:** 0" in text
+    assert "Goblin ambush" in text and "Malice: 2" in text and "Hero tokens: 0" in text
     assert "██████████ Stamina: 30/30" in text and "Stamina: 24/24" in text
     assert "**Goblin 1** healthy" in text and "10/10" not in text  # Director creatures: state only
     assert "3/3 alive" in text
@@ -101,7 +101,7 @@ async def test_later_changes_edit_the_same_message(table: Table) -> None:
     [message] = trackers(table.channel)
     assert message.id == first.id
     text = body(message)
-    assert "Malice:** 5" in text and "████░░░░░░ Stamina: 12/30 winded" in text
+    assert "Malice: 5" in text and "████░░░░░░ Stamina: 12/30 winded" in text
     assert len(requests(table, "POST")) == 1
     patches = requests(table, "PATCH")
     assert len(patches) == 2 and all(p.path.endswith(f"/{first.id}") for p in patches)
@@ -142,7 +142,7 @@ async def test_bursts_coalesce_into_one_edit_with_the_newest_state(table: Table)
     # (tasks the test starts are not the bot's, so SimCord's settle doesn't wait for them: refresh does)
     await service.refresh(key)
     assert len(requests(table, "PATCH")) == before + 1
-    assert "Malice:** 11" in body(trackers(table.channel)[0])
+    assert "Malice: 11" in body(trackers(table.channel)[0])
 
 
 def _with_malice(encounter: Encounter, value: int) -> Encounter:
@@ -156,7 +156,7 @@ async def test_a_deleted_tracker_is_replaced(table: Table) -> None:
     table.env.backend.delete_message(table.channel.id, old.id)
     await gain(table, 2)
     [new] = trackers(table.channel)
-    assert new.id != old.id and "Malice:** 3" in body(new)
+    assert new.id != old.id and "Malice: 3" in body(new)
     assert await tracker_id(table) == new.id
 
 
@@ -169,7 +169,7 @@ async def test_the_same_message_is_edited_after_a_restart(
     await table.env.restart_bot(build_bot(settings, store, dice))
     await gain(table, 6)
     [message] = trackers(table.channel)
-    assert message.id == first.id and "Malice:** 7" in body(message)
+    assert message.id == first.id and "Malice: 7" in body(message)
     assert len(requests(table, "POST")) == 1
 
 
@@ -240,7 +240,7 @@ async def test_the_end_of_the_encounter_leaves_a_final_summary_without_controls(
     [final] = trackers(table.channel)
     assert final.id == message.id
     assert (final.embeds[0].title or "").startswith("🏁")
-    assert "Encounter over" in body(final) and "Malice:** 2" in body(final)
+    assert "Encounter over" in body(final) and "Malice: 2" in body(final)
     assert final.components == []
     # later channel changes leave it alone
     patches = len(requests(table, "PATCH"))
@@ -325,9 +325,9 @@ async def test_a_busy_store_is_retried_then_given_up_on(
     await service.refresh(harm_kit.key(table))
     assert "gave up refreshing" in caplog.text
     [same] = trackers(table.channel)
-    assert same.id == message.id and "Malice:** 0" in body(same)
+    assert same.id == message.id and "Malice: 0" in body(same)
     await service.refresh(harm_kit.key(table))  # the next change shows the newest state
-    assert "Malice:** 9" in body(trackers(table.channel)[0])
+    assert "Malice: 9" in body(trackers(table.channel)[0])
 
 
 async def test_changes_during_an_edit_in_flight_make_exactly_one_more_edit(
@@ -359,4 +359,4 @@ async def test_changes_during_an_edit_in_flight_make_exactly_one_more_edit(
     assert task is not None
     await task
     assert len(edits) == 2  # the one in flight, then one with the newest state
-    assert "Malice:** 23" in body(trackers(table.channel)[0])
+    assert "Malice: 23" in body(trackers(table.channel)[0])

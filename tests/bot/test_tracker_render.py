@@ -116,20 +116,20 @@ def test_round_picking_side_acting_and_acted() -> None:
     encounter = begin(build())
     embed = render_tracker(encounter, VIEW)
     description = embed.description or ""
-    assert "Round 1" in description and "Picks now:** Heroes" in description
+    assert "Round 1" in description and "Picks now: Heroes" in description
     assert embed.colour == discord.Colour(0x2ECC71)
     assert line_of(embed, "Ash").startswith("⬜")
 
     acting = encounter.with_turns(start_turn(encounter.turns, "Ash", Controller.PLAYERS).state)
     embed = render_tracker(acting, VIEW)
-    assert "Acting:** Ash" in (embed.description or "")
+    assert "Acting: Ash" in (embed.description or "")
     assert line_of(embed, "Ash").startswith("▶️")
 
     done = acting.with_turns(end_turn(acting.turns).state)
     embed = render_tracker(done, VIEW)
     assert line_of(embed, "Ash").startswith("✅")
     assert line_of(embed, "Bree").startswith("⬜")
-    assert "Picks now:** Director" in (embed.description or "")
+    assert "Picks now: Director" in (embed.description or "")
     assert embed.colour == discord.Colour(0xE74C3C)
 
 
@@ -157,8 +157,8 @@ def test_conditions_with_sources_and_durations() -> None:
 def test_tokens_malice_surges_and_resources() -> None:
     encounter = dataclasses.replace(build(), malice=Malice(5), surges={"Ash": 2}, resources={"Bree": 4})
     embed = render_tracker(encounter, VIEW)
-    assert "Hero tokens:** 3" in (embed.description or "")
-    assert "Malice:** 5" in (embed.description or "")
+    assert "Hero tokens: 3" in (embed.description or "")
+    assert "Malice: 5" in (embed.description or "")
     assert "2 surges" in line_of(embed, "Ash")
     assert "resource 4" in line_of(embed, "Bree")
 
@@ -176,11 +176,11 @@ def test_groups_squads_and_fallen() -> None:
 
 def test_may_act_lists_the_picking_sides_creatures_and_counts_the_rest() -> None:
     description = render_tracker(begin(build()), VIEW).description or ""
-    assert "May act:** Ash, Bree\n" in description
+    assert "May act: Ash, Bree\n" in description
     crowded = crowd(40)
     turns = end_turn(start_turn(crowded.turns, "Hero 1", Controller.PLAYERS).state).state
     description = render_tracker(crowded.with_turns(turns), VIEW).description or ""
-    assert "Picks now:** Director" in description and "and 29 more" in description
+    assert "Picks now: Director" in description and "and 29 more" in description
 
 
 def test_teams_surprise_round_and_team_names() -> None:
@@ -192,7 +192,7 @@ def test_teams_surprise_round_and_team_names() -> None:
     turns = next_round(mark_surprised(turns, "Goblin 2").state).state
     embed = render_tracker(encounter.with_turns(turns), VIEW)
     description = embed.description or ""
-    assert "Surprise round" in description and "Picks now:** Red team" in description
+    assert "Surprise round" in description and "Picks now: Red team" in description
     assert [field.name for field in embed.fields] == ["Red team (1)", "Blue team (2)"]
     assert "surprised" in line_of(embed, "Goblin 1")
 
@@ -231,7 +231,7 @@ def test_final_summary() -> None:
     assert "🛡️ Ash (Stamina: 12/30 winded)" in body
     assert "💀 Goblin 1" in body
     assert "🛡️ Goblin 2 (healthy)" in body
-    assert "Malice:** 0" in body
+    assert "Malice: 0" in body
 
 
 # --- limits -----------------------------------------------------------------------------------------------
