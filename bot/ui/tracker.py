@@ -48,8 +48,8 @@ from bot.ui.format import bar, stamina_numbers, stamina_text, state_label
 #: Detail levels, most detailed first: 0 = bar + `Stamina: 12/30` + conditions with durations;
 #: 1 = `Stamina: 12/30` + conditions with short durations; 2 = `12/30` and condition names only (a hidden
 #: healthy monster shows no state); 3 = the same with names cut to `SHORT_NAME` characters (a hundred
-#: creatures with 64-character names still fit).
-DETAIL_LEVELS = (0, 1, 2, 3)
+#: creatures with 64-character names still fit); 4 = conditions only counted (`3 conditions`).
+DETAIL_LEVELS = (0, 1, 2, 3, 4)
 SHORT_NAME = 20
 #: Most names listed after "May act:" (the rest are counted).
 MAY_ACT_SHOWN = 6
@@ -114,6 +114,9 @@ def condition_text(instance: ConditionInstance, level: int = 0) -> str:
 
 
 def conditions_text(conditions: Sequence[ConditionInstance], level: int = 0) -> str:
+    """The conditions, each with `condition_text`; at level 4 only how many (`2 conditions`)."""
+    if level >= 4 and len(conditions) > 1:
+        return f"{len(conditions)} conditions"
     return ", ".join(condition_text(c, level) for c in conditions)
 
 

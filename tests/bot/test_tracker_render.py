@@ -276,6 +276,20 @@ def test_a_hundred_long_names_fit_with_every_creature() -> None:
     )
 
 
+def test_a_hundred_creatures_with_many_conditions_still_all_fit() -> None:
+    encounter = crowd(100, name="Gloomfang Ravager of the Sunless Deep Mountains")
+    turns = encounter.turns
+    for creature in encounter.creatures:
+        for condition in (Condition.DAZED, Condition.SLOWED, Condition.WEAKENED):
+            turns = add_condition(turns, creature.id, condition, Duration.SAVE, source_id="Hero 1").state
+    embed = render_tracker(encounter.with_turns(turns), VIEW)
+    within_limits(embed)
+    lines = [line for field in embed.fields for line in (field.value or "").splitlines()]
+    assert len({line.split("**")[1] for line in lines if "**" in line}) == 100
+    assert "more not shown" not in text(embed)
+    assert "4 conditions" in line_of(embed, "Hero 1")  # bleeding from `crowd` too
+
+
 @settings(max_examples=25, deadline=None)
 @given(
     count=st.integers(min_value=1, max_value=40),
