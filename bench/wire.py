@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -43,6 +45,7 @@ from bot.rules import codec  # noqa: E402
 from bot.rules.encounter import Encounter  # noqa: E402
 from bot.rules.turns import Controller, TurnState, current, eligible, end_turn, start_turn  # noqa: E402
 from bot.store import ChannelKey, Store  # noqa: E402
+from bot.store.models import channels as channels_table  # noqa: E402
 from tests.wire.fake_discord import EPHEMERAL, FakeChannel, FakeDiscord, FakeGuild, FakeMember  # noqa: E402
 from tests.wire.harness import (  # noqa: E402
     BOT_ARGV,
@@ -85,15 +88,37 @@ class World:
     fake: FakeDiscord
     channels: list[tuple[FakeGuild, FakeChannel]]
     turns: TurnDriver = field(init=False)
+    clicks: TurnDriver = field(init=False)
+    store: Store | None = None  # the bot's database, opened by the benchmark to read turn states
+    cursor: int = 0  # channels (from the end) taken up by the turn drivers in this bot run
 
     def __post_init__(self) -> None:
         self.turns = TurnDriver(self)
+        self.clicks = TurnDriver(self, clicks=True)
+
+    async def open_store(self, url: str) -> None:
+        """A new bot run on the database at `url`: the turn drivers start over."""
+        await self.close_store()
+        self.store = await Store.open(url, migrate=False)
+        self.cursor = 0
+        self.turns.slots.clear()
+        self.clicks.slots.clear()
+
+    async def close_store(self) -> None:
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
 
     @classmethod
     def build(cls) -> World:
         fake = FakeDiscord()
         for i in range(1, GUILDS):
             fake.add_guild(f"Bench Guild {i + 1}")
+        # The same people in every guild (as on Discord): the seeded heroes belong to one alice everywhere.
+        alice, dana = fake.member("alice").user, fake.member("dana").user
+        for guild in fake.guilds[1:]:
+            fake.member("alice", guild).user = alice
+            fake.member("dana", guild).user = dana
         channels: list[tuple[FakeGuild, FakeChannel]] = []
         for guild in fake.guilds:
             channels.append((guild, guild.channel))
@@ -161,7 +186,9 @@ def scenarios(world: World) -> list[Scenario]:
         Scenario("/roll bonus:2", "roll", roll, ("bonus",)),
         Scenario("/strike on a 12-creature encounter (2 targets)", "strike", strike, ("targets", "damage")),
         Scenario("turn change (/turn act, /turn end)", "turn", world.turns.send, ("act", "end")),
-        Scenario("tracker button click", None, _not_built),
+        Scenario(
+            "tracker clicks (who-acts select, End turn button)", "turn", world.clicks.send, ("act", "end")
+        ),
     ]
 
 
@@ -177,46 +204,46 @@ class Exhausted(Exception):
     """A scenario has nothing left to do in this run (every seeded round has been played)."""
 
 
-Slot = tuple[FakeGuild, FakeChannel, TurnState]
+@dataclass
+class Slot:
+    """The channel a turn-driving worker is playing through."""
+
+    guild: FakeGuild
+    channel: FakeChannel
+    encounter: Encounter  # as taken up; its turn state is `state`
+    state: TurnState
+    encounter_id: int
 
 
 class TurnDriver:
     """Turn changes as players make them: `/turn act combatant:<first creature that may act>` by its
-    controller (alice for the heroes, the Director for the goblins), then `/turn end`. Each closed-loop
-    worker plays one channel's round and, when nobody may act any more, takes up the next channel not used yet
-    (from the end of the list, away from the channels `/strike` uses). A channel's turn state is read from
-    the store when it is taken up (outside the measured time), then advanced locally by the same rules."""
+    controller (alice for the heroes, the Director for the goblins), then `/turn end` — or, with `clicks`, the
+    same through the tracker's controls: its "who acts now" select (`enc:pick:<encounter>:<version>`) and
+    its End turn button (`enc:end:<encounter>:<version>`), with the channel's current version read from the
+    database before each click (outside the measured time). Each closed-loop worker plays one channel's round
+    and, when nobody may act any more, takes up the next channel not used yet (from the end of the list, away
+    from the channels `/strike` uses; both drivers share the cursor). A channel's turn state is read from the
+    store when it is taken up, then advanced locally by the same rules."""
 
-    def __init__(self, world: World) -> None:
+    def __init__(self, world: World, *, clicks: bool = False) -> None:
         self.world = world
-        self.store: Store | None = None
-        self.cursor = 0
+        self.clicks = clicks
         self.slots: dict[int, Slot] = {}
 
-    async def reset(self, url: str) -> None:
-        """A new bot run on the database at `url`."""
-        await self.close()
-        self.store = await Store.open(url, migrate=False)
-        self.cursor = 0
-        self.slots = {}
-
-    async def close(self) -> None:
-        if self.store is not None:
-            await self.store.close()
-            self.store = None
-
     async def _take_up(self) -> Slot:
-        assert self.store is not None
+        store = self.world.store
+        assert store is not None
         channels = self.world.channels
-        while self.cursor < len(channels):
-            guild, channel = channels[len(channels) - 1 - self.cursor]
-            self.cursor += 1
-            table = await self.store.view(ChannelKey(guild.id, channel.id))
-            if table.encounter is None:
+        while self.world.cursor < len(channels):
+            guild, channel = channels[len(channels) - 1 - self.world.cursor]
+            self.world.cursor += 1
+            table = await store.view(ChannelKey(guild.id, channel.id))
+            if table.encounter is None or table.encounter.id is None:
                 continue
-            state = codec.load(Encounter, table.encounter.state).turns
+            encounter = codec.load(Encounter, table.encounter.state)
+            state = encounter.turns
             if eligible(state) or current(state) is not None:
-                return guild, channel, state
+                return Slot(guild, channel, encounter, state, table.encounter.id)
         raise Exhausted("every seeded round has been played")
 
     def _member(self, guild: FakeGuild, state: TurnState, entry_id: str) -> tuple[FakeMember, Controller]:
@@ -227,30 +254,79 @@ class TurnDriver:
             return self.world.player(guild), Controller.PLAYERS
         return self.world.director(guild), Controller.DIRECTOR
 
+    async def _version(self, slot: Slot) -> int:
+        store = self.world.store
+        assert store is not None
+        async with store.engine.connect() as connection:
+            result = await connection.execute(
+                sa.select(channels_table.c.version).where(channels_table.c.id == slot.channel.id)
+            )
+            return int(result.scalar_one())
+
     async def send(self, guild: FakeGuild, channel: FakeChannel) -> int:
-        fake = self.world.fake
         slot = self.slots.get(channel.id)
         while True:
             if slot is None:
                 slot = await self._take_up()
-            at_guild, at_channel, state = slot
+                self.slots[channel.id] = slot
+            state = slot.state
             turn = current(state)
             if turn is not None:
-                member, _ = self._member(at_guild, state, turn.entry)
-                self.slots[channel.id] = (at_guild, at_channel, end_turn(state).state)
-                sub = {"name": "end", "type": 1, "options": []}
-            else:
-                ready = eligible(state)
-                if not ready:
-                    slot = None
-                    continue
-                member, by = self._member(at_guild, state, ready[0])
-                self.slots[channel.id] = (at_guild, at_channel, start_turn(state, ready[0], by).state)
-                option = {"name": "combatant", "type": 3, "value": ready[0]}
-                sub = {"name": "act", "type": 1, "options": [option]}
-            return await fake.slash(
-                "turn", guild=at_guild, channel=at_channel, user=member, raw_options=[sub]
+                member, _ = self._member(slot.guild, state, turn.entry)
+                after = end_turn(state).state
+                sent = await self._end(slot, member)
+                slot.state = after
+                return sent
+            ready = eligible(state)
+            if not ready:
+                slot = None
+                continue
+            member, by = self._member(slot.guild, state, ready[0])
+            after = start_turn(state, ready[0], by).state
+            sent = await self._act(slot, member, ready[0])
+            slot.state = after
+            return sent
+
+    async def _act(self, slot: Slot, member: FakeMember, entry: str) -> int:
+        fake = self.world.fake
+        if self.clicks:
+            version = await self._version(slot)
+            custom_id = f"enc:pick:{slot.encounter_id}:{version}"
+            return await fake.click(
+                self._message(slot, version),
+                custom_id,
+                guild=slot.guild,
+                user=member,
+                component_type=3,
+                values=[entry],
             )
+        option = {"name": "combatant", "type": 3, "value": entry}
+        act = {"name": "act", "type": 1, "options": [option]}
+        return await fake.slash(
+            "turn", guild=slot.guild, channel=slot.channel, user=member, raw_options=[act]
+        )
+
+    async def _end(self, slot: Slot, member: FakeMember) -> int:
+        fake = self.world.fake
+        if self.clicks:
+            version = await self._version(slot)
+            custom_id = f"enc:end:{slot.encounter_id}:{version}"
+            return await fake.click(self._message(slot, version), custom_id, guild=slot.guild, user=member)
+        end = {"name": "end", "type": 1, "options": []}
+        return await fake.slash(
+            "turn", guild=slot.guild, channel=slot.channel, user=member, raw_options=[end]
+        )
+
+    def _message(self, slot: Slot, version: int) -> Json:
+        """The tracker message the click is made on, with the controls the bot renders for this state and
+        version (`tracker_view`). A fresh copy per click stands in for the bot's own tracker message: looking
+        that up among every recorded message would slow the load generator down, and the controls are
+        persistent items, so the message they sit on doesn't change what a press does."""
+        from bot.ui.tracker_controls import tracker_view
+
+        view = tracker_view(slot.encounter_id, version, slot.encounter.with_turns(slot.state))
+        data = {"components": view.to_components(), "embeds": []}
+        return self.world.fake.add_message(slot.channel, data)
 
 
 def availability(fake: FakeDiscord, scenario: Scenario) -> str | None:
@@ -293,6 +369,7 @@ class Sample:
     refused: list[str] = field(default_factory=list)
     cpu_seconds: float = 0.0  # the bot (or floor) process's CPU time during the run
     deferred: list[bool] = field(default_factory=list)  # answered with a deferral (type 5 or 6)
+    unanswered: int = 0  # no callback within REPLY_WITHIN
 
     @property
     def cpu_ms_each(self) -> float:
@@ -346,7 +423,11 @@ async def closed_loop(
                 interaction_id = await send(guild, channel)
             except Exhausted:
                 return
-            await fake.wait_for_callback(interaction_id, within=REPLY_WITHIN)
+            try:
+                await fake.wait_for_callback(interaction_id, within=REPLY_WITHIN)
+            except TimeoutError:
+                sample.unanswered += 1
+                continue
             latency = fake.interactions[interaction_id].latency_ms
             assert latency is not None
             sample.latencies_ms.append(latency)
@@ -521,7 +602,7 @@ async def run_bot(
     if tracker is None and full:
         out.notes.append("a stored encounter's tracker button after start-up: not yet (the tracker has none)")
     proc, marks = await start_process(world, BOT_ARGV, workdir / f"bot-{size}", url, tracker=tracker)
-    await world.turns.reset(url)
+    await world.open_store(url)
     try:
         out.start[f"{size:,} stored encounters"] = marks["first interaction answered"]
         if full:
@@ -535,7 +616,11 @@ async def run_bot(
                 continue
             guild, channel = world.channels[0]
             probe = await scenario.send(guild, channel)
-            await fake.wait_for_callback(probe, within=REPLY_WITHIN)
+            try:
+                await fake.wait_for_callback(probe, within=REPLY_WITHIN)
+            except TimeoutError:
+                out.rows.append(Row(scenario.name, "", None, f"no answer within {REPLY_WITHIN:.0f} s"))
+                continue
             problem = refusal(fake, probe)
             if problem is not None:
                 if full:
@@ -556,7 +641,7 @@ async def run_bot(
         if full:
             await activate(world, out, proc)
     finally:
-        await world.turns.close()
+        await world.close_store()
         await proc.stop()
 
 
@@ -654,6 +739,7 @@ def report(out: Results) -> str:
         deferred = sum(1 for i in s.deferred if i)
         refused = f" ({len(s.refused)} refused)" if s.refused else ""
         refused += f" ({deferred} deferred)" if deferred else ""
+        refused += f" ({s.unanswered} unanswered)" if s.unanswered else ""
         lines.append(
             f"| {row.scenario} | {row.mode} | {s.count:,}{refused} | {s.p(50):.2f} | {s.p(99):.2f} "
             f"| {s.rate:,.0f} | {s.cpu_ms_each:.2f} | {_ratio(s.p(50), fp50)} | {_ratio(s.p(99), fp99)} "
