@@ -155,8 +155,9 @@ def _extras(encounter: Encounter, creature: Creature) -> list[str]:
     surges = encounter.surges.get(creature.id, 0)
     if surges:
         extras.append(f"{surges} surge{'s' if surges != 1 else ''}")
-    if creature.id in encounter.resources:
-        extras.append(f"resource {encounter.resources[creature.id]}")
+    resource = encounter.resources.get(creature.id, 0)
+    if resource:
+        extras.append(f"resource {resource}")
     return extras
 
 

@@ -155,11 +155,13 @@ def test_conditions_with_sources_and_durations() -> None:
 
 
 def test_tokens_malice_surges_and_resources() -> None:
-    encounter = dataclasses.replace(build(), malice=Malice(5), surges={"Ash": 2}, resources={"Bree": 4})
+    encounter = dataclasses.replace(
+        build(), malice=Malice(5), surges={"Ash": 2}, resources={"Ash": 0, "Bree": 4}
+    )
     embed = render_tracker(encounter, VIEW)
     assert "Hero tokens: 3" in (embed.description or "")
     assert "Malice: 5" in (embed.description or "")
-    assert "2 surges" in line_of(embed, "Ash")
+    assert "2 surges" in line_of(embed, "Ash") and "resource" not in line_of(embed, "Ash")
     assert "resource 4" in line_of(embed, "Bree")
 
 
