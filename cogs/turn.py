@@ -1,18 +1,392 @@
-"""Taking turns (/turn)."""
+"""Taking turns (/turn act | end | skip), and the tracker's Act / End turn / Save buttons and its select menu.
+
+Rules: `bot.rules.encounter.flow` (turn start: heroic resource, hero-token benefit; turn end: conditions,
+saves; rounds roll over with Malice) over the turn engine `bot.rules.turns`. Who may: `bot.permissions` — a
+player acts, ends and skips turns only for creatures they control; the Director for any, and a Director's
+pick of someone not up now is an out-of-order turn (an override).
+
+Play-by-post: after a turn ends or a side is skipped, the side that picks next is pinged (`bot.ui.pings`).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
+from bot.permissions import Actor, actor_from_interaction, interaction_is_director, require_controls
+from bot.play import channel_key, commit, encounter_of, put_encounter, sheet_of
+from bot.replies import UserError, fail, send
+from bot.rules.conditions import Duration
+from bot.rules.encounter import Encounter, fold, harm
+from bot.rules.encounter.flow import Flow, act, end_turn, skip
+from bot.rules.turns import Controller, Entry, current, eligible, picking
+from bot.store import Change, GuildSettings, Table
+from bot.tracker import tracker_for
+from bot.ui import pings
+from bot.ui.combat import save_reply
+from bot.ui.encounter import skip_text, turn_end_text, turn_start_text
+from bot.ui.tracker_controls import set_handler
+from cogs.meta import HelpEntry
+from cogs.strike import InTime
+
+NAME_MAX = 100
+CHOICES_MAX = 25
+
+
+class StaleTracker(UserError):
+    """A press on a tracker that no longer shows the newest state."""
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    actor: Actor
+    director: bool
+    director_id: int
+    settings: GuildSettings
+
+    @property
+    def by(self) -> Controller:
+        return Controller.DIRECTOR if self.director else Controller.PLAYERS
+
+
+async def caller_of(interaction: discord.Interaction[Any], bot: DrawSteelBot) -> Caller:
+    """Who is acting in this channel's encounter (`NoEncounter` when there is none)."""
+    table = await bot.store.view(channel_key(interaction))
+    doc = table.require_encounter()
+    director = await interaction_is_director(interaction, bot.store, encounter_director_id=doc.director_id)
+    settings = await bot.store.get_settings(channel_key(interaction).guild_id)
+    return Caller(actor_from_interaction(interaction), director, doc.director_id, settings)
+
+
+def check_expected(table: Table, expect: tuple[int, int] | None) -> None:
+    """Refuse a press on a tracker of another encounter or an older version."""
+    if expect is None:
+        return
+    encounter_id, version = expect
+    doc = table.encounter
+    if doc is None or not doc.active or doc.id != encounter_id:
+        fail("That encounter is over: start a new one with /encounter start.")
+    if table.version != version:
+        raise StaleTracker("That tracker was out of date: a fresh one is below, try again there.")
+
+
+async def pressed(
+    interaction: discord.Interaction[Any], bot: DrawSteelBot, encounter_id: int, version: int
+) -> tuple[int, int]:
+    """Check a tracker press before acting: an old version gets a short note and a fresh tracker."""
+    table = await bot.store.view(channel_key(interaction))
+    try:
+        check_expected(table, (encounter_id, version))
+    except StaleTracker:
+        await repost_tracker(interaction, bot)
+        raise
+    return encounter_id, version
+
+
+async def repost_tracker(interaction: discord.Interaction[Any], bot: DrawSteelBot) -> int | None:
+    """Post this channel's tracker anew at the bottom (the tracker service's `repost`)."""
+    return await tracker_for(bot).repost(channel_key(interaction))
+
+
+def entry_named(encounter: Encounter, name: str) -> Entry:
+    """The turn-engine entry called `name` (a creature, or a minion squad by its name or a minion's)."""
+    key = fold(name)
+    for entry in encounter.turns.entries:
+        if fold(entry.id) == key:
+            return entry
+    return encounter.entry_of(encounter.find(name).id)
+
+
+def owner_of(encounter: Encounter, entry: Entry) -> int | None:
+    return encounter.creature(entry.creature_ids[0]).owner_id
+
+
+def controlled(encounter: Encounter, entry: Entry, who: Caller) -> bool:
+    return who.director or (owner_of(encounter, entry) == who.actor.user_id)
+
+
+def gains_of(table: Table, encounter: Encounter) -> dict[str, str]:
+    """Roster heroes' per-turn heroic resource gains (creature id -> "2", "1d3")."""
+    out: dict[str, str] = {}
+    for creature_id, hero_id in encounter.roster.items():
+        hero = table.heroes.get(hero_id)
+        if hero is not None:
+            out[creature_id] = sheet_of(hero).resource_gain
+    return out
+
+
+async def ping_next(interaction: discord.Interaction[Any], who: Caller, encounter: Encounter) -> None:
+    ping = pings.pick_ping(
+        encounter, director_id=who.director_id, director_role_id=who.settings.director_role_id
+    )
+    await pings.post(interaction.client, channel_key(interaction), ping, enabled=who.settings.turn_pings)
+
+
+# --- the operations (commands and buttons share them) ----------------------------------------------------
+
+
+async def do_act(
+    interaction: discord.Interaction[Any],
+    bot: DrawSteelBot,
+    name: str | None,
+    expect: tuple[int, int] | None = None,
+) -> None:
+    """`name` (or, without one, the caller's only creature that may act now) starts its turn."""
+    in_time = InTime(interaction)
+    who = await in_time.run(caller_of(interaction, bot))
+    dice = bot.dice
+
+    def change(table: Table) -> Change[tuple[str, Flow]]:
+        check_expected(table, expect)
+        encounter = encounter_of(table)
+        if name is None:
+            mine = [
+                e
+                for e in encounter.turns.entries
+                if e.id in eligible(encounter.turns) and owner_of(encounter, e) == who.actor.user_id
+            ]
+            if not mine:
+                fail("None of your creatures may act now: pick one with /turn act combatant: <name>.")
+            if len(mine) > 1:
+                fail("Several of your creatures may act: pick one in the tracker's menu or with /turn act.")
+            entry = mine[0]
+        else:
+            entry = entry_named(encounter, name)
+        require_controls(
+            who.actor,
+            owner_of(encounter, entry),
+            who.director,
+            creature=entry.id,
+            action=f"have {entry.id} act",
+        )
+        override = (
+            who.director and entry.id not in eligible(encounter.turns) and current(encounter.turns) is None
+        )
+        flow = act(encounter, entry.id, who.by, dice, override=override, gains=gains_of(table, encounter))
+        put_encounter(table, flow.encounter)
+        how = " (out of order)" if override else ""
+        return Change(f"{entry.id} starts their turn{how}", (entry.id, flow))
+
+    committed = await in_time.run(commit(interaction, "turn.act", change))
+    entry_id, flow = committed.value
+    await send(interaction, content=turn_start_text(flow.encounter, entry_id, flow.gains))
+
+
+async def do_end(
+    interaction: discord.Interaction[Any], bot: DrawSteelBot, expect: tuple[int, int] | None = None
+) -> None:
+    """End the turn in progress (its controller or the Director)."""
+    in_time = InTime(interaction)
+    who = await in_time.run(caller_of(interaction, bot))
+
+    def change(table: Table) -> Change[tuple[str, Flow]]:
+        check_expected(table, expect)
+        encounter = encounter_of(table)
+        cur = current(encounter.turns)
+        if cur is None:
+            fail("Nobody is taking a turn right now: start one with /turn act.")
+        entry = encounter.turns.entry(cur.entry)
+        assert entry is not None
+        require_controls(
+            who.actor,
+            owner_of(encounter, entry),
+            who.director,
+            creature=entry.id,
+            action=f"end {entry.id}'s turn",
+        )
+        flow = end_turn(encounter)
+        put_encounter(table, flow.encounter)
+        return Change(f"{entry.id}'s turn ends", (entry.id, flow))
+
+    committed = await in_time.run(commit(interaction, "turn.end", change))
+    entry_id, flow = committed.value
+    await send(interaction, content=turn_end_text(entry_id, flow))
+    await ping_next(interaction, who, flow.encounter)
+
+
+async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name: str | None) -> None:
+    """Without a name, the Director skips the picking side's remaining turns this round; with one, that
+    combatant's turn passes (it starts and ends at once)."""
+    in_time = InTime(interaction)
+    who = await in_time.run(caller_of(interaction, bot))
+    dice = bot.dice
+
+    def change(table: Table) -> Change[tuple[str, Flow]]:
+        encounter = encounter_of(table)
+        if name is None:
+            if not who.director:
+                fail("Only the Director can skip a side's turns: to pass your own turn, add combatant.")
+            pick = picking(encounter.turns)
+            if pick is None:
+                fail("Nobody is picking right now: end the turn in progress with /turn end first.")
+            flow = skip(encounter, pick.sides[0])
+            put_encounter(table, flow.encounter)
+            return Change(f"The {pick.sides[0]} side's turns are skipped", ("", flow))
+        entry = entry_named(encounter, name)
+        require_controls(
+            who.actor,
+            owner_of(encounter, entry),
+            who.director,
+            creature=entry.id,
+            action=f"skip {entry.id}'s turn",
+        )
+        override = who.director and entry.id not in eligible(encounter.turns)
+        started = act(encounter, entry.id, who.by, dice, override=override)
+        flow = end_turn(started.encounter)
+        flow = Flow(flow.encounter, (*started.events, *flow.events), flow.gains, flow.malice_gained)
+        put_encounter(table, flow.encounter)
+        return Change(f"{entry.id} passes their turn", (entry.id, flow))
+
+    committed = await in_time.run(commit(interaction, "turn.skip", change))
+    entry_id, flow = committed.value
+    text = skip_text(flow)
+    if entry_id:
+        text = f"⏭️ **{entry_id}** passes their turn.\n" + text
+    await send(interaction, content=text)
+    await ping_next(interaction, who, flow.encounter)
+
+
+async def do_save(
+    interaction: discord.Interaction[Any], bot: DrawSteelBot, expect: tuple[int, int] | None = None
+) -> None:
+    """The Save button: the creature whose turn was last (or is running) rolls its saves (d10, 6+ each)."""
+    in_time = InTime(interaction)
+    who = await in_time.run(caller_of(interaction, bot))
+    dice = bot.dice
+
+    def change(table: Table) -> Change[list[Any]]:
+        check_expected(table, expect)
+        encounter = encounter_of(table)
+        turns = encounter.turns
+        candidates = [t.entry for t in reversed(turns.turns)]
+        ids: list[str] = []
+        for entry_id in candidates:
+            entry = turns.entry(entry_id)
+            if entry is not None and controlled(encounter, entry, who):
+                ids = [
+                    c
+                    for c in entry.creature_ids
+                    if any(i.duration is Duration.SAVE for i in turns.conditions_of(c))
+                ]
+                break
+        if not ids:
+            fail("None of your creatures has a save due: use /save target: <name> for another one.")
+        results = []
+        for creature_id in ids:
+            for inst in [
+                i for i in encounter.turns.conditions_of(creature_id) if i.duration is Duration.SAVE
+            ]:
+                encounter, result = harm.save(encounter, dice, creature_id, inst.condition, inst.custom_text)
+                results.append(result)
+        put_encounter(table, encounter)
+        summary = "; ".join(f"{r.target} saves against {r.label}: {r.roll}" for r in results)
+        return Change(summary[:300], results)
+
+    committed = await in_time.run(commit(interaction, "save", change))
+    await send(interaction, content="\n".join(save_reply(r) for r in committed.value))
+
+
+# --- autocomplete -----------------------------------------------------------------------------------------
+
+
+async def actable(interaction: discord.Interaction[Any], current_text: str) -> list[app_commands.Choice[str]]:
+    """Who may act now (turns.eligible), only the caller's own creatures unless they are the Director."""
+    try:
+        bot = interaction.client
+        who = await caller_of(interaction, bot)
+        encounter = encounter_of(await bot.store.view(channel_key(interaction)))
+        key = fold(current_text)
+        out = []
+        for entry in encounter.turns.entries:
+            if (
+                entry.id in eligible(encounter.turns)
+                and controlled(encounter, entry, who)
+                and key in fold(entry.id)
+            ):
+                out.append(app_commands.Choice(name=entry.id[:100], value=entry.id[:100]))
+        return out[:CHOICES_MAX]
+    except Exception:  # an autocomplete must never fail: offer nothing
+        return []
 
 
 class Turn(commands.Cog):
     """Taking turns (/turn)."""
 
+    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
+        HelpEntry("turn", "/turn act combatant: Ash", "Take turns: act, end your turn, skip."),
+        HelpEntry(
+            "turn act",
+            "/turn act combatant: Ash",
+            "Start a creature's turn (the menu offers who may act now; the Director may pick anyone).",
+        ),
+        HelpEntry("turn end", "/turn end", "End the turn in progress; the next side to pick is pinged."),
+        HelpEntry(
+            "turn skip",
+            "/turn skip combatant: Goblin 1",
+            "Pass a creature's turn; without a combatant the Director skips the picking side's turns.",
+        ),
+    )
+
+    turn = app_commands.Group(
+        name="turn", description="Take turns in this channel's encounter.", guild_only=True
+    )
+
     def __init__(self, bot: DrawSteelBot) -> None:
         self.bot = bot
 
+    @turn.command(name="act", description="Start a creature's turn.")
+    @app_commands.describe(combatant="Who acts now (default: your only creature that may)")
+    @app_commands.autocomplete(combatant=actable)
+    async def act_cmd(self, interaction: discord.Interaction[Any], combatant: str | None = None) -> None:
+        if combatant is not None and len(combatant) > NAME_MAX:
+            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
+        await do_act(interaction, self.bot, combatant)
+
+    @turn.command(name="end", description="End the turn in progress.")
+    async def end_cmd(self, interaction: discord.Interaction[Any]) -> None:
+        await do_end(interaction, self.bot)
+
+    @turn.command(
+        name="skip", description="Pass a creature's turn, or (Director) skip the picking side's turns."
+    )
+    @app_commands.describe(
+        combatant="Whose turn passes (leave out: the Director skips the side that picks now)"
+    )
+    @app_commands.autocomplete(combatant=actable)
+    async def skip_cmd(self, interaction: discord.Interaction[Any], combatant: str | None = None) -> None:
+        if combatant is not None and len(combatant) > NAME_MAX:
+            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
+        await do_skip(interaction, self.bot, combatant)
+
+
+async def _on_act(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
+    bot = interaction.client
+    await do_act(interaction, bot, None, await pressed(interaction, bot, eid, ver))
+
+
+async def _on_pick(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
+    bot = interaction.client
+    await do_act(interaction, bot, arg, await pressed(interaction, bot, eid, ver))
+
+
+async def _on_end(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
+    bot = interaction.client
+    await do_end(interaction, bot, await pressed(interaction, bot, eid, ver))
+
+
+async def _on_save(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
+    bot = interaction.client
+    await do_save(interaction, bot, await pressed(interaction, bot, eid, ver))
+
 
 async def setup(bot: DrawSteelBot) -> None:
+    set_handler("act", _on_act)
+    set_handler("pick", _on_pick)
+    set_handler("end", _on_end)
+    set_handler("save", _on_save)
     await bot.add_cog(Turn(bot))

@@ -1,0 +1,122 @@
+"""Play-by-post pings: when a side must pick (after a turn ends, when a round starts, at the start of combat),
+one message pings exactly the members who control that side's creatures still to act, or the Director (the
+Director role when one is set, else the encounter's Director) for creatures nobody else controls. Allowed
+mentions list exactly those members and that role; nothing else the bot sends ever pings.
+
+`pick_ping(...)` and `chooser_ping(...)` are pure (they return a `Ping` or None); `post(...)` sends one with
+the bot token (never through an interaction, whose token expires). The guild setting `turn_pings` turns
+them off.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.rules.encounter import Encounter
+from bot.rules.turns import Controller, picking, waiting
+from bot.store import ChannelKey
+from bot.ui.encounter import side_label
+
+log = logging.getLogger("bot.pings")
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """A message that pings `user_ids` and `role_ids` and nobody else."""
+
+    content: str
+    user_ids: tuple[int, ...]
+    role_ids: tuple[int, ...]
+
+    @property
+    def allowed_mentions(self) -> discord.AllowedMentions:
+        return discord.AllowedMentions(
+            everyone=False,
+            users=[discord.Object(u) for u in self.user_ids],
+            roles=[discord.Object(r) for r in self.role_ids],
+            replied_user=False,
+        )
+
+
+def _targets(
+    owners: Iterable[int | None], director_id: int, director_role_id: int | None
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    users: list[int] = []
+    roles: tuple[int, ...] = ()
+    needs_director = False
+    for owner in owners:
+        if owner is None:
+            needs_director = True
+        elif owner not in users:
+            users.append(owner)
+    if needs_director:
+        if director_role_id is not None:
+            roles = (director_role_id,)
+        elif director_id not in users:
+            users.append(director_id)
+    return tuple(users), roles
+
+
+def _mention_text(users: tuple[int, ...], roles: tuple[int, ...]) -> str:
+    return " ".join([*(f"<@&{r}>" for r in roles), *(f"<@{u}>" for u in users)])
+
+
+def pick_ping(encounter: Encounter, *, director_id: int, director_role_id: int | None) -> Ping | None:
+    """The ping for the side that picks now: the controllers of its creatures that may still act this round
+    (None when nobody picks: a turn is running, or the round or encounter is over)."""
+    turns = encounter.turns
+    pick = picking(turns)
+    if pick is None:
+        return None
+    still = set(waiting(turns))
+    owners: list[int | None] = []
+    for entry in turns.entries:
+        if entry.side not in pick.sides or entry.id not in still:
+            continue
+        for creature_id in entry.creature_ids:
+            owners.append(encounter.creature(creature_id).owner_id)
+    users, roles = _targets(owners, director_id, director_role_id)
+    if not users and not roles:
+        return None
+    if pick.speed is not None:
+        who = "the players" if pick.controller is Controller.PLAYERS else "the Director"
+        what = f"{who} pick a {pick.speed.value} turn"
+    else:
+        what = f"{side_label(encounter, pick.sides[0])} pick who acts next"
+    return Ping(f"{_mention_text(users, roles)} — {what} (/turn act).", users, roles)
+
+
+def chooser_ping(
+    encounter: Encounter, chooser: Controller, *, director_id: int, director_role_id: int | None
+) -> Ping | None:
+    """The ping for whoever won the d10 roll and must choose which side goes first."""
+    owners: list[int | None] = []
+    for side in encounter.turns.sides:
+        if side.controller is not chooser:
+            continue
+        for entry in encounter.turns.entries:
+            if entry.side == side.id:
+                owners += [encounter.creature(c).owner_id for c in entry.creature_ids]
+    if chooser is Controller.DIRECTOR:
+        owners = [None]
+    users, roles = _targets(owners, director_id, director_role_id)
+    if not users and not roles:
+        return None
+    who = "the players choose" if chooser is Controller.PLAYERS else "the Director chooses"
+    return Ping(f"{_mention_text(users, roles)} — {who} which side goes first.", users, roles)
+
+
+async def post(client: Any, key: ChannelKey, ping: Ping | None, *, enabled: bool) -> None:
+    """Send `ping` in the channel with the bot token (logged, never raised, when Discord refuses)."""
+    if ping is None or not enabled:
+        return
+    channel = client.get_partial_messageable(key.channel_id, guild_id=key.guild_id)
+    try:
+        await channel.send(content=ping.content, allowed_mentions=ping.allowed_mentions)
+    except discord.HTTPException as error:
+        log.warning("ping in channel %s failed: %s", key.channel_id, error)

@@ -1,0 +1,122 @@
+"""Setting up an encounter through the real commands (/encounter start, add, begin), for any SimCord test.
+
+    await encounter_kit.start(table)                 # the Director starts a draw-steel encounter in #combat
+    await encounter_kit.add_party(table)             # Ash (alice), Bree (bob), Goblin 1, Goblin 2
+    await encounter_kit.begin(table, first="heroes") # round 1, the heroes pick first
+    await encounter_kit.ready(table)                 # all three at once
+
+`ok(result)` asserts a public reply and returns its content; `refused(result)` asserts a one-line ephemeral
+refusal and returns it; `tracker(channel)` is the newest tracker message; `pinged(message)` who a message
+really pinged (user ids, role ids); `stored(table)` the encounter as stored now.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from simcord import ChannelHandle
+from simcord.results import InteractionResult
+
+from bot.play import encounter_of
+from bot.rules.encounter import Encounter
+from bot.store import ChannelKey
+from tests.bot.conftest import Table
+
+
+def ok(result: InteractionResult) -> str:
+    """The public reply's content (fails the test on a refusal)."""
+    message = result.response or (result.followups[0] if result.followups else None)
+    assert message is not None, result
+    assert not message.ephemeral, message.content
+    return message.content
+
+
+def refused(result: InteractionResult) -> str:
+    """The one-line ephemeral refusal."""
+    message = result.response or (result.followups[0] if result.followups else None)
+    assert message is not None, result
+    assert message.ephemeral, message.content
+    assert "\n" not in message.content.strip()
+    return message.content
+
+
+async def start(
+    table: Table, mode: str = "draw-steel", channel: ChannelHandle | None = None, **options: Any
+) -> str:
+    return ok(await table.director.slash(channel or table.channel, "encounter start", mode=mode, **options))
+
+
+async def add_party(
+    table: Table,
+    channel: ChannelHandle | None = None,
+    *,
+    hero_side: str = "heroes",
+    foe_side: str = "director",
+) -> None:
+    where = channel or table.channel
+    ok(
+        await table.director.slash(
+            where,
+            "encounter add",
+            name="Ash",
+            stamina=30,
+            side=hero_side,
+            player=table.alice,
+            characteristics="M2 A3",
+            recoveries=2,
+        )
+    )
+    ok(
+        await table.director.slash(
+            where, "encounter add", name="Bree", stamina=24, side=hero_side, player=table.bob
+        )
+    )
+    ok(await table.director.slash(where, "encounter add", name="Goblin", stamina=10, side=foe_side, count=2))
+
+
+async def begin(table: Table, first: str | None = "heroes", channel: ChannelHandle | None = None) -> str:
+    options = {"first": first} if first is not None else {}
+    return ok(await table.director.slash(channel or table.channel, "encounter begin", **options))
+
+
+async def ready(table: Table, first: str = "heroes", channel: ChannelHandle | None = None) -> None:
+    """A draw-steel encounter with the party, begun: round 1, `first` picks."""
+    await start(table, channel=channel)
+    await add_party(table, channel)
+    await begin(table, first, channel)
+
+
+def key(table: Table, channel: ChannelHandle | None = None) -> ChannelKey:
+    return ChannelKey(table.guild.id, (channel or table.channel).id)
+
+
+async def stored(table: Table, channel: ChannelHandle | None = None) -> Encounter:
+    return encounter_of(await table.store.view(key(table, channel)))
+
+
+def tracker(channel: ChannelHandle) -> discord.Message:
+    """The newest tracker message in `channel` (an embed titled with the ⚔️ mark, with components)."""
+    found = [m for m in channel.history() if m.embeds and (m.embeds[0].title or "").startswith("⚔️")]
+    assert found, "no tracker in the channel"
+    return max(found, key=lambda m: m.id)
+
+
+def pinged(table: Table, message: discord.Message) -> tuple[list[int], list[int]]:
+    """Who a message really pinged: (user ids, role ids) as SimCord's backend recorded them."""
+    record = table.env.backend.get_message(message.channel.id, message.id)
+    return list(record.ping_user_ids), list(record.ping_role_ids)
+
+
+def pings(table: Table, channel: ChannelHandle | None = None) -> list[tuple[str, list[int], list[int]]]:
+    """Every message in the channel that pinged somebody: (content, user ids, role ids), oldest first."""
+    out = []
+    for message in (channel or table.channel).history():
+        users, roles = pinged(table, message)
+        if users or roles:
+            out.append((message.content, users, roles))
+    return out
+
+
+def bot_messages(channel: ChannelHandle) -> list[discord.Message]:
+    return list(channel.history())
