@@ -1,0 +1,145 @@
+"""The tracker over Discord's wire protocol: the production bot (real discord.py HTTP and gateway) against the
+loopback fake Discord of tests/wire, in-process.
+
+What a client reading the raw requests sees: the tracker posted with the bot token (`POST
+/channels/{id}/messages`, never an interaction webhook) after the interaction was answered, later changes as
+`PATCH` of that same message, the same message edited by a new bot process on the same database, a deleted
+tracker (404) replaced by a new message, and no request that could ping anybody.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import yarl
+
+from bot.client import create_bot
+from bot.rules.dice import FixedDice
+from bot.settings import Settings
+from bot.store import ChannelKey, Store
+from tests.wire.fake_discord import FakeDiscord, FakeMember, Recorded
+from tests.wire.harness import seed_encounters
+
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GwIrE0.tracker-wire-test"
+WITHIN = 5.0
+
+
+@contextlib.asynccontextmanager
+async def bot_running(settings: Settings, store: Store) -> AsyncIterator[None]:
+    """One bot process's life: connect, serve, close."""
+    bot = create_bot(settings, store=store, dice=FixedDice([]))
+    task = asyncio.create_task(bot.start(TOKEN))
+    try:
+        yield
+    finally:
+        await bot.close()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(task, WITHIN)
+
+
+@contextlib.asynccontextmanager
+async def wire(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[tuple[FakeDiscord, Settings, Store]]:
+    async with FakeDiscord() as fake:
+        monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
+        monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
+        settings = Settings(token=TOKEN, database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db")
+        guild = fake.guild
+        dana, alice = fake.member("dana"), fake.member("alice")
+        await seed_encounters(
+            settings.database_url, [ChannelKey(guild.id, guild.channel.id)], dana.user.id, alice.user.id
+        )
+        store = await Store.open(settings.database_url, migrate=True)
+        try:
+            yield fake, settings, store
+        finally:
+            await store.close()
+        assert fake.unknown_routes == []
+
+
+async def gain(fake: FakeDiscord, amount: int) -> int:
+    """`/malice gain amount:N` by the Director (the seeded encounter's director); the interaction id."""
+    dana: FakeMember = fake.member("dana")
+    sent = await fake.slash(
+        "malice",
+        raw_options=[
+            {"name": "gain", "type": 1, "options": [{"name": "amount", "type": 4, "value": amount}]}
+        ],
+        user=dana,
+    )
+    callback = await fake.wait_for_callback(sent, within=WITHIN)
+    assert callback.json["type"] == 4 and "Malice" in callback.json["data"]["content"]
+    return sent
+
+
+def tracker_request(channel_id: int, method: str, message_id: int | None = None) -> Any:
+    path = f"/channels/{channel_id}/messages" + (f"/{message_id}" if message_id is not None else "")
+
+    def matches(request: Recorded) -> bool:
+        return request.method == method and request.path == path
+
+    return matches
+
+
+def description(request: Recorded) -> str:
+    (embed,) = request.json["embeds"]
+    return str(embed["description"])
+
+
+async def test_posted_then_edited_then_edited_again_by_a_new_process_then_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with wire(tmp_path, monkeypatch) as (fake, settings, store):
+        channel_id = fake.guild.channel.id
+        async with bot_running(settings, store):
+            await fake.wait_until_ready(within=WITHIN)
+            await gain(fake, 2)
+            post = await fake.wait_for_request(tracker_request(channel_id, "POST"), within=WITHIN)
+            assert post.json["allowed_mentions"] == {"parse": []}
+            assert "Malice: 2" in description(post) and "Picks now: Heroes" in description(post)
+            (embed,) = post.json["embeds"]
+            assert embed["title"] == "⚔️ Bench ambush"
+            assert any("Stamina: 30/30" in field["value"] for field in embed["fields"])
+            message_id = max(fake.messages)  # the tracker is the newest message
+            assert fake.messages[message_id]["embeds"] == post.json["embeds"]
+
+            mark = len(fake.requests)
+            await gain(fake, 3)
+            edit = await fake.wait_for_request(
+                tracker_request(channel_id, "PATCH", message_id), within=WITHIN, after=mark
+            )
+            assert "Malice: 5" in description(edit) and edit.json["allowed_mentions"] == {"parse": []}
+
+        # A new bot process on the same database edits the same message.
+        await fake.wait_until(lambda: not fake.sessions, within=WITHIN)
+        async with bot_running(settings, store):
+            await fake.wait_until_ready(within=WITHIN)
+            mark = len(fake.requests)
+            await gain(fake, 1)
+            edit = await fake.wait_for_request(
+                tracker_request(channel_id, "PATCH", message_id), within=WITHIN, after=mark
+            )
+            assert "Malice: 6" in description(edit)
+
+            # Somebody deleted the tracker: the next change posts a new one (and the store remembers it).
+            del fake.messages[message_id]
+            mark = len(fake.requests)
+            await gain(fake, 1)
+            repost = await fake.wait_for_request(
+                tracker_request(channel_id, "POST"), within=WITHIN, after=mark
+            )
+            assert "Malice: 7" in description(repost)
+            found = await store.view(ChannelKey(fake.guild.id, channel_id))
+            assert found.encounter is not None and found.encounter.id is not None
+            info = await store.find_encounter(found.encounter.id)
+            assert info is not None and info.tracker_message_id == max(fake.messages)
+        posts = [r for r in fake.requests if tracker_request(channel_id, "POST")(r)]
+        assert len(posts) == 2
+        assert not any(r.method == "PATCH" and r.path.startswith("/webhooks/") for r in fake.requests)
