@@ -91,12 +91,14 @@ def damage_words(amount: int, dtype: DamageType) -> str:
     return f"{amount} damage" if dtype is DamageType.UNTYPED else f"{amount} {dtype.value} damage"
 
 
-def hit_text(hit: Hit) -> str:
-    """`9 fire damage (fire weakness 3) · Stamina: 1/10 · winded`, or for minions the pool and the dead."""
+def hit_text(hit: Hit, surge_bonus: int = 0) -> str:
+    """`9 fire damage (of 6: fire weakness 3) · Stamina: 1/10 · winded`, or for minions the pool and the
+    dead; `surge_bonus` is named in the parentheses (`of 15 with surges +6`)."""
     text = damage_words(hit.dealt, hit.dtype)
     notes = _step_notes(hit.steps)
-    if hit.dealt != hit.incoming or notes:
-        text += f" (of {hit.incoming}" + (": " + inert(", ".join(notes)) if notes else "") + ")"
+    if hit.dealt != hit.incoming or notes or surge_bonus:
+        surges = f" with surges +{surge_bonus}" if surge_bonus else ""
+        text += f" (of {hit.incoming}{surges}" + (": " + inert(", ".join(notes)) if notes else "") + ")"
     if hit.squad_after is not None:
         text += f" · {squad_stamina(hit.squad_after)}"
         if hit.killed:
@@ -160,10 +162,7 @@ def _target_line(
         killed = f" · {len(hit.killed)} killed" if hit.squad_after is not None and hit.killed else ""
         parts.append(f"{damage_words(hit.dealt, hit.dtype)} · {left}{killed}")
     elif hit is not None:
-        words = hit_text(hit)
-        if target.surge_bonus:
-            words += f" · surges +{target.surge_bonus}"
-        parts.append(words)
+        parts.append(hit_text(hit, target.surge_bonus))
     if effect and not compact:
         parts.append(f"effect: {inert(effect)}")
     return ": ".join(parts[:2]) + ("" if len(parts) < 3 else f" · {parts[2]}")
@@ -201,8 +200,8 @@ def strike_summary(result: StrikeResult) -> str:
         if target.hit is not None:
             text += f": {_hit_summary(target.hit)}"
         parts.append(text)
-    surges = f" spending {result.surges} surge{'s' if result.surges > 1 else ''}" if result.surges else ""
-    return _clip(f"{result.attacker} strikes{surges} " + "; ".join(parts))
+    surges = f" ({result.surges} surge{'s' if result.surges > 1 else ''} spent)" if result.surges else ""
+    return _clip(f"{result.attacker} strikes " + "; ".join(parts) + surges)
 
 
 # --- healing, temporary Stamina, set, Catch Breath -------------------------------------------------------

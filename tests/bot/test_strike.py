@@ -95,7 +95,7 @@ async def test_letters_bonus_edges_and_surges(table: Table) -> None:
     text = result.response.content
     # 7 + 9 + 2, one edge against two banes leaves a bane: 16, tier 2 -> 5+2 = 7, plus 2 surges of A3: 13
     assert "Dice: 7 + 9 · bonus +2 · bane (−2) · Total: 16 · Tier 2" in text
-    assert "13 damage" in text and "surges +6" in text and "effect: push 2" in text
+    assert "13 damage (of 13 with surges +6)" in text and "effect: push 2" in text
     assert "Stamina: 7/20" in text
     enc = await harm_kit.current(table)
     assert enc.surges == {"Ash": 1}
