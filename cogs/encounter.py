@@ -567,20 +567,19 @@ class EncounterCog(commands.Cog):
     @app_commands.describe(encounter="An ended encounter's number (default: the one running here)")
     async def log(self, interaction: discord.Interaction[Any], encounter: int | None = None) -> None:
         key = channel_key(interaction)
-        if not interaction.response.is_done():
-            await interaction.response.defer(thinking=True)
+        in_time = InTime(interaction)
         if encounter is None:
-            table = await self.bot.store.view(key)
+            table = await in_time.run(self.bot.store.view(key))
             doc = table.require_encounter()
             assert doc.id is not None
             eid = doc.id
         else:
-            info = await self.bot.store.find_encounter(encounter)
+            info = await in_time.run(self.bot.store.find_encounter(encounter))
             if info is None or info.channel_id != key.channel_id:
                 fail("No encounter with that number in this channel: leave it out for the one running here.")
             eid = info.id
-        markdown = await self.bot.store.transcript_markdown(eid)
-        exported = await self.bot.store.export_json(eid)
+        markdown = await in_time.run(self.bot.store.transcript_markdown(eid))
+        exported = await in_time.run(self.bot.store.export_json(eid))
         files = [
             discord.File(io.BytesIO(markdown.encode()), filename=f"encounter-{eid}.md"),
             discord.File(io.BytesIO(exported.encode()), filename=f"encounter-{eid}.json"),
