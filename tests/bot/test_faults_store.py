@@ -231,3 +231,19 @@ async def test_commit_lost_and_database_gone_says_check_before_retrying(
     assert message is not None and "check" in message and "before trying again" in message
     await proxy.restore()
     await assert_intact(store, encounter_id, 1)  # it was saved, once
+
+
+async def test_a_hung_postgres_is_given_up_on_in_time(pg: tuple[Store, TcpProxy, str]) -> None:
+    store, proxy, _ = pg
+    encounter_id = (await store.mutate(KEY, DIRECTOR, "start", start)).encounter_id
+    assert encounter_id is not None
+    proxy.stall()  # connections stay open, nothing comes back
+    # The bound is a hang guard (asyncpg would wait for TCP to time out: minutes), not a speed measurement.
+    async with asyncio.timeout(LIMIT * 8):
+        with pytest.raises(StoreUnavailable):
+            await store.mutate(KEY, PLAYER, "inc", increment)
+        with pytest.raises(StoreUnavailable):
+            await store.view(KEY)
+    await proxy.restore()
+    assert (await store.mutate(KEY, PLAYER, "inc", increment)).seq == 2
+    await assert_intact(store, encounter_id, 1)

@@ -66,6 +66,8 @@ class TcpProxy:
         self._server: asyncio.Server | None = None
         self._links: set[asyncio.StreamWriter] = set()
         self._drop: tuple[bytes, bool, bool] | None = None
+        self._flowing = asyncio.Event()
+        self._flowing.set()
 
     async def start(self) -> None:
         self._server = await asyncio.start_server(self._accept, "127.0.0.1", self.port, reuse_address=True)
@@ -91,9 +93,14 @@ class TcpProxy:
         self._close_links()
 
     async def restore(self) -> None:
-        """Listen again, on the same port."""
+        """Listen again, on the same port, and let data flow again."""
+        self._flowing.set()
         if self._server is None:
             await self.start()
+
+    def stall(self) -> None:
+        """Keep every connection open but stop passing data on (a hung server or a silent network)."""
+        self._flowing.clear()
 
     def drop_at(self, marker: bytes, *, forward: bool, then_cut: bool = False) -> None:
         """Kill the next connection whose client sends `marker`: after passing that data on to the server
@@ -132,6 +139,7 @@ class TcpProxy:
     ) -> None:
         try:
             while data := await reader.read(65536):
+                await self._flowing.wait()
                 drop = self._drop
                 if inspect and drop is not None and drop[0] in data:
                     self._drop = None
