@@ -4,6 +4,7 @@ Public API (stable; other cogs use it):
 
     service = tracker_for(bot)                  # the bot's one TrackerService (created on first use)
     await service.on_commit(key, committed)     # the commit listener (registered by cogs/tracker.py)
+    service.note_interaction(key)               # an interaction arrived there (the scroll heuristic)
     service.schedule(key, encounter_id=None)    # ask for a refresh; returns at once (coalesced)
     await service.refresh(key)                  # refresh now and wait until the message is edited
     await service.repost(key)                   # post the tracker anew at the bottom (-> message id or None)
@@ -29,11 +30,13 @@ How it works
   controls, and the channel's tracker is forgotten.
 
 Scroll heuristic (no privileged intents, no message-content or guild-message events): the bot cannot see
-other people's messages, but nearly every committed change is answered by a visible bot reply in the same
-channel. The service counts committed changes per channel since the tracker was posted; after
-`REPOST_AFTER` of them the tracker is reposted at the bottom (the new message is posted, its id stored, then
-the old one deleted). The count lives in memory (a restart starts again from 0); `/encounter status` reposts
-on demand for everything the heuristic cannot see (players' chatter).
+other people's messages, but it sees every interaction in the channel, and nearly each one leaves a message
+there (a command's reply, a button's follow-up). The service counts the interactions (slash commands,
+buttons, menus, modals; not autocomplete) in each channel since its tracker was posted (`note_interaction`,
+called by cogs/tracker.py's `on_interaction` listener); when a change arrives after `REPOST_AFTER` of them,
+the tracker is reposted at the bottom instead of edited (the new message is posted, its id stored, then the
+old one deleted). The count lives in memory (a restart starts again from 0); `/encounter status` reposts on
+demand for what the heuristic cannot see (players' chatter).
 """
 
 from __future__ import annotations
@@ -57,7 +60,8 @@ from bot.ui.tracker_controls import tracker_view
 
 log = logging.getLogger("bot.tracker")
 
-#: Committed changes in a channel after which the tracker is reposted at the bottom.
+#: Interactions in a channel since its tracker was posted after which the next change reposts it at the
+#: bottom.
 REPOST_AFTER = 15
 #: Seconds to wait before retrying a refresh the store refused as busy or unreachable (then give up: the next
 #: change renders the newest state anyway).
@@ -99,10 +103,15 @@ class TrackerService:
 
     # -- the public API -----------------------------------------------------------------------------------
     async def on_commit(self, key: ChannelKey, committed: Committed[Any]) -> None:
-        """The commit listener: count the change, schedule a refresh, return at once."""
-        slot = self._slot(key)
-        slot.since_post += 1
+        """The commit listener: schedule a refresh and return at once."""
         self.schedule(key, committed.encounter_id)
+
+    def note_interaction(self, key: ChannelKey) -> None:
+        """An interaction arrived in `key` (it will most likely leave a message there): count it towards
+        reposting the tracker at the bottom. Channels without a tracker are not tracked."""
+        slot = self._slots.get(key)
+        if slot is not None:
+            slot.since_post += 1
 
     def schedule(self, key: ChannelKey, encounter_id: int | None = None) -> asyncio.Task[None] | None:
         """Ask for the tracker of `key` to show the newest state; returns the channel's worker task."""

@@ -1,12 +1,16 @@
 """The live tracker message of each encounter (no commands of its own): the cog only creates the bot's
-`TrackerService` (bot/tracker.py) and registers it as a commit listener, so every committed change
-refreshes the channel's tracker."""
+`TrackerService` (bot/tracker.py), registers it as a commit listener, so every committed change refreshes
+the channel's tracker, and tells it about each interaction in a channel (its scroll heuristic)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import discord
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
+from bot.store import ChannelKey
 from bot.tracker import TrackerService, tracker_for
 
 
@@ -20,6 +24,14 @@ class Tracker(commands.Cog):
     async def cog_load(self) -> None:
         if self.service.on_commit not in self.bot.commit_listeners:
             self.bot.commit_listeners.append(self.service.on_commit)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Count interactions that leave a message in the channel (not autocomplete, not pings)."""
+        if interaction.type in (discord.InteractionType.autocomplete, discord.InteractionType.ping):
+            return
+        if interaction.guild_id is not None and interaction.channel_id is not None:
+            self.service.note_interaction(ChannelKey(interaction.guild_id, interaction.channel_id))
 
     async def cog_unload(self) -> None:
         if self.service.on_commit in self.bot.commit_listeners:

@@ -195,14 +195,19 @@ async def test_far_up_tracker_is_reposted_at_the_bottom(
     await harm_kit.start(table)
     await gain(table)
     [first] = trackers(table.channel)
-    await gain(table)
-    await gain(table)
+    for typed in ("A", "As"):  # autocomplete leaves no message: not counted
+        await table.alice.autocomplete(table.channel, "stamina damage", "target", typed)
+    await gain(table)  # one interaction since the tracker was posted
     assert trackers(table.channel)[0].id == first.id
-    await gain(table)  # the third change since it was posted: it has scrolled up
+    await table.alice.slash(table.channel, "dice", expression="2d6")  # two: no change, but a message
+    assert trackers(table.channel)[0].id == first.id
+    await gain(table)  # three: it has scrolled up, so this change reposts it
     [second] = trackers(table.channel)
     assert second.id != first.id
     assert table.channel.history()[-1].id == second.id  # at the bottom
     assert await tracker_id(table) == second.id
+    await gain(table)
+    assert trackers(table.channel)[0].id == second.id  # the count starts again
     assert REPOST_AFTER > 3  # the real threshold is not the test's
 
 
