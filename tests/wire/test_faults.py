@@ -2,8 +2,9 @@
 
 - the gateway drops (abruptly, or Discord asks for a reconnect): the bot RESUMEs and keeps answering;
 - an INTERACTION_CREATE delivered twice (a resumed session replaying it): the command runs once;
-- the SQLite database is locked by another process: the user gets the one-line ephemeral "busy" reply
-  within Discord's 3 seconds, nothing is written, and the next command works;
+- the SQLite database is locked by another process, or PostgreSQL is unreachable or hung (a proxy the test
+  cuts or stalls; with `TEST_DATABASE_URL`): the user gets the one-line ephemeral "busy" reply within
+  Discord's 3 seconds, nothing is written, and the next command works;
 - Discord answers 429 (with `retry_after`) or 503 to the live tracker's edits: the command is answered at
   once and the tracker ends up showing the newest state;
 - the bot is killed with SIGKILL between commands and restarted on the same database file: what was
@@ -15,24 +16,29 @@ Every wait is bounded and waits on a condition (a request, a callback, a log lin
 from __future__ import annotations
 
 import contextlib
+import os
+import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 import sqlalchemy as sa
+from sqlalchemy.engine import make_url
 
 from bot.rules import codec
 from bot.rules.encounter import NewCreatures, add_creatures, new_encounter_state
 from bot.store import Change, ChannelKey, Store, Table
 from bot.store.models import events
 from tests.wire.fake_discord import EPHEMERAL, Fault, Recorded
-from tests.wire.faults import TOKEN, BotRun, FaultyDiscord, SqliteLock, bot_env
+from tests.wire.faults import TOKEN, BotRun, FaultyDiscord, SqliteLock, TcpProxy, bot_env
 
 START_WITHIN = 20.0
 REPLY_WITHIN = 3.0  # Discord's deadline for acknowledging an interaction
 BUSY = "The database is busy — try again in a moment."
+PG_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
 
 
 @dataclass
@@ -41,10 +47,11 @@ class Running:
     bot: BotRun
     db: Path
     workdir: Path
+    database_url: str | None = None  # default: SQLite at `db`
 
     @property
     def url(self) -> str:
-        return f"sqlite+aiosqlite:///{self.db}"
+        return self.database_url or f"sqlite+aiosqlite:///{self.db}"
 
     async def start(self) -> None:
         """(Re)start `python -m bot` on the same database file and wait until it is ready."""
@@ -321,3 +328,58 @@ async def test_tracker_edits_survive_429_and_5xx(with_encounter: Running, faults
         "stamina.damage",
     ]
     assert posted.index < mark
+
+
+# ------------------------------------------------------------------------------- PostgreSQL unreachable
+
+
+@pytest.fixture
+async def on_postgres(tmp_path: Path) -> AsyncIterator[tuple[Running, TcpProxy, str]]:
+    """The bot on a throwaway PostgreSQL database, reached through a proxy the test can cut or stall."""
+    if not PG_URL:
+        pytest.skip("the PostgreSQL fault test needs TEST_DATABASE_URL")
+    url = make_url(PG_URL)
+    try:
+        admin = await asyncpg.connect(url.set(drivername="postgresql").render_as_string(False), timeout=5)
+    except (OSError, asyncpg.PostgresError, TimeoutError) as error:
+        pytest.skip(f"cannot connect to TEST_DATABASE_URL ({error})")
+    name = f"t_faults_{uuid.uuid4().hex[:12]}"
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    proxy = TcpProxy(url.host or "127.0.0.1", url.port or 5432)
+    await proxy.start()
+    direct = url.set(database=name).render_as_string(hide_password=False)
+    proxied = url.set(database=name, host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
+    try:
+        async with FaultyDiscord() as fake:
+            run = Running(fake, None, tmp_path / "unused.db", tmp_path / "bot")  # type: ignore[arg-type]
+            run.database_url = proxied
+            await run.start()
+            try:
+                yield run, proxy, direct
+            finally:
+                await proxy.restore()
+                await run.bot.stop()
+                assert fake.unknown_routes == [], fake.unknown_routes
+    finally:
+        await proxy.stop()
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
+@pytest.mark.parametrize("fault", ["cut", "stall"])
+async def test_unreachable_postgres_answers_busy_in_time_then_recovers(
+    on_postgres: tuple[Running, TcpProxy, str], fault: str
+) -> None:
+    run, proxy, direct = on_postgres
+    assert "Hero tokens: 1" in content(await run.command("tokens", "award", count=1))
+    if fault == "cut":
+        await proxy.cut()  # connections closed, new ones refused
+    else:
+        proxy.stall()  # connections open, nothing answers
+    refused = await run.command("tokens", "award", count=5)  # within 3 s, or this fails
+    assert ephemeral(refused) and content(refused).strip() == BUSY
+    await proxy.restore()
+    assert "Hero tokens: 3" in content(await run.command("tokens", "award", count=2))
+    version, tokens, log = await channel_log(direct, key_of(run))
+    assert (version, tokens) == (2, 3)  # the refused award left nothing behind
+    assert log == [(1, "tokens.award"), (2, "tokens.award")]
