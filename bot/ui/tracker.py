@@ -185,7 +185,8 @@ def squad_line(
     encounter: Encounter, entry: Entry, squad: Squad, hidden: bool, level: int, indent: str = ""
 ) -> list[str]:
     """A minion squad: marker, name, minions alive, the shared pool (unless hidden), conditions; at level 0
-    the living minions' names on a second line."""
+    the living minions' names on a second line, each with its own conditions (`Minion 2 (slowed (EoT))`);
+    at terser levels the minions' conditions are summed up on the squad's line, each once."""
     state = encounter.turns
     total = len(squad.alive) + len(squad.dead)
     out = not squad.alive
@@ -197,12 +198,24 @@ def squad_line(
             head += f" · {bar(squad.pool, maximum)} Stamina: {squad.pool}/{maximum}"
         else:
             head += f" · {squad.pool}/{maximum}"
-    conditions = [c for m in (entry.id, *entry.members) for c in state.conditions_of(m)]
-    if conditions:
-        head += " · " + conditions_text(conditions, level)
+    own = list(state.conditions_of(entry.id))
+    if level > 0:
+        seen = {(c.label, c.duration) for c in own}
+        for minion in squad.alive:
+            for condition in state.conditions_of(minion):
+                if (condition.label, condition.duration) not in seen:
+                    seen.add((condition.label, condition.duration))
+                    own.append(condition)
+    if own:
+        head += " · " + conditions_text(own, level)
     lines = [head]
     if level == 0 and squad.alive:
-        lines.append(f"{indent}  ↳ " + ", ".join(inert(m) for m in squad.alive))
+        members = []
+        for minion in squad.alive:
+            conditions = state.conditions_of(minion)
+            text = inert(minion)
+            members.append(f"{text} ({conditions_text(conditions, 0)})" if conditions else text)
+        lines.append(f"{indent}  ↳ " + ", ".join(members))
     return lines
 
 

@@ -165,6 +165,32 @@ def test_tokens_malice_surges_and_resources() -> None:
     assert "resource 4" in line_of(embed, "Bree")
 
 
+def test_a_squads_minions_show_their_own_conditions_or_each_once_when_terse() -> None:
+    encounter = build()
+    turns = encounter.turns
+    for minion in ("Minion 1", "Minion 2"):
+        turns = add_condition(turns, minion, Condition.SLOWED, Duration.EOT).state
+    encounter = encounter.with_turns(turns)
+    embed = render_tracker(encounter, VIEW)
+    assert "↳ Minion 1 (slowed (EoT)), Minion 2 (slowed (EoT)), Minion 3" in text(embed)
+    crowded = render_tracker(crowded_with(encounter), dataclasses.replace(VIEW, show_monster_stamina=True))
+    assert "↳" not in text(crowded)  # a terser level
+    assert line_of(crowded, "Pack").count("slowed") == 1
+
+
+def crowded_with(encounter: Encounter) -> Encounter:
+    """`encounter` plus enough bleeding goblins that the tracker drops to a terser level."""
+    for batch in range(2):
+        encounter, names = add_creatures(
+            encounter, NewCreatures(f"Gloomfang Ravager {batch}", 10, "director", count=40)
+        )
+        turns = encounter.turns
+        for name in names:
+            turns = add_condition(turns, name, Condition.BLEEDING, Duration.SAVE, source_id="Ash").state
+        encounter = encounter.with_turns(turns)
+    return encounter
+
+
 def test_groups_squads_and_fallen() -> None:
     encounter = build()
     encounter = encounter.with_turns(set_flags(encounter.turns, "Goblin 2", dead=True).state)
