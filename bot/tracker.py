@@ -6,6 +6,7 @@ Public API (stable; other cogs use it):
     await service.on_commit(key, committed)     # the commit listener (registered by cogs/tracker.py)
     service.note_interaction(key)               # an interaction arrived there (the scroll heuristic)
     service.schedule(key, encounter_id=None)    # ask for a refresh; returns at once (coalesced)
+    service.schedule_guild(guild_id)            # refresh a guild's trackers (its settings changed)
     await service.refresh(key)                  # refresh now and wait until the message is edited
     await service.repost(key)                   # post the tracker anew at the bottom (-> message id or None)
 
@@ -124,6 +125,15 @@ class TrackerService:
         if slot.task is None:
             slot.task = asyncio.create_task(self._work(key, slot), name=f"tracker-{key.channel_id}")
         return slot.task
+
+    def schedule_guild(self, guild_id: int) -> list[asyncio.Task[None]]:
+        """Refresh every tracker this process knows in a guild (its settings changed: monster Stamina)."""
+        tasks = [
+            self.schedule(key)
+            for key, slot in list(self._slots.items())
+            if key.guild_id == guild_id and slot.encounter_id is not None
+        ]
+        return [task for task in tasks if task is not None]
 
     async def refresh(self, key: ChannelKey, encounter_id: int | None = None) -> None:
         """Refresh the tracker of `key` now and wait until it shows the newest state."""

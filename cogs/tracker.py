@@ -1,12 +1,15 @@
 """The live tracker message of each encounter (no commands of its own): the cog only creates the bot's
 `TrackerService` (bot/tracker.py), registers it as a commit listener, so every committed change refreshes
-the channel's tracker, and tells it about each interaction in a channel (its scroll heuristic)."""
+the channel's tracker, tells it about each interaction in a channel (its scroll heuristic), and refreshes a
+guild's trackers after `/settings` (which is no encounter change, but decides whether monster Stamina
+shows)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
@@ -32,6 +35,13 @@ class Tracker(commands.Cog):
             return
         if interaction.guild_id is not None and interaction.channel_id is not None:
             self.service.note_interaction(ChannelKey(interaction.guild_id, interaction.channel_id))
+
+    @commands.Cog.listener()
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction[Any], command: app_commands.Command[Any, ..., Any] | Any
+    ) -> None:
+        if getattr(command, "qualified_name", "") == "settings" and interaction.guild_id is not None:
+            self.service.schedule_guild(interaction.guild_id)
 
     async def cog_unload(self) -> None:
         if self.service.on_commit in self.bot.commit_listeners:

@@ -119,6 +119,19 @@ async def test_monster_stamina_follows_the_guild_setting(table: Table) -> None:
     assert "Stamina: 12/12" in text  # the squad's pool
 
 
+async def test_settings_refresh_the_guilds_trackers(table: Table) -> None:
+    await table.configure_director_role()
+    await harm_kit.start(table)
+    await harm_kit.start(table, channel=table.thread)
+    await gain(table)
+    await gain(table, channel=table.thread)
+    assert "Stamina: 10/10" not in body(trackers(table.channel)[0])
+    result = await table.director.slash(table.channel, "settings", show_monster_stamina=True)
+    assert result.response is not None
+    for where in (table.channel, table.thread):  # no encounter changed, yet both show monsters' Stamina
+        assert "**Goblin 1** ██████████ Stamina: 10/10" in body(trackers(where)[0])
+
+
 async def test_a_thread_has_its_own_tracker(table: Table) -> None:
     await harm_kit.start(table, channel=table.thread)
     await gain(table, 3, channel=table.thread)
