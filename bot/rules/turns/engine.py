@@ -374,7 +374,7 @@ def next_round(state: TurnState) -> Transition:
     round). Emits RoundStarted(round) -- the hook for Malice and heroic-resource gains."""
     if state.phase is Phase.IN_ROUND:
         _no_turn(state)
-        raise err.WrongPhase("This round is still running: finish it or end it with /turn endround.")
+        raise err.WrongPhase("This round is still running: finish it, or skip the rest with /turn skip.")
     _not_ended(state)
     if state.phase is Phase.SETUP:
         if policy(state.mode).rolls_first and (state.first is None or state.first.side is None):

@@ -16,12 +16,14 @@ class BadSetup(TurnError):
 
 class UnknownEntry(TurnError):
     def __init__(self, entry_id: str) -> None:
-        super().__init__(f"No combatant '{entry_id}' in this encounter: check /turn order for the ids.")
+        super().__init__(
+            f"No combatant '{entry_id}' in this encounter: pick one from the list, or see /encounter status."
+        )
 
 
 class UnknownSide(TurnError):
     def __init__(self, side_id: str) -> None:
-        super().__init__(f"No side '{side_id}' in this encounter: check /turn order for the sides.")
+        super().__init__(f"No side '{side_id}' in this encounter: use heroes, director or a team's name.")
 
 
 class DuplicateEntry(TurnError):
@@ -31,7 +33,7 @@ class DuplicateEntry(TurnError):
 
 class NotInRound(TurnError):
     def __init__(self) -> None:
-        super().__init__("No round is running: start one with /turn round.")
+        super().__init__("No round is running: the Director begins combat with /encounter begin.")
 
 
 class WrongPhase(TurnError):
@@ -100,7 +102,7 @@ class FirstAlreadyDetermined(TurnError):
 
 class FirstNotDetermined(TurnError):
     def __init__(self) -> None:
-        super().__init__("Decide who goes first before the round starts: use /turn first.")
+        super().__init__("Decide who goes first before the round starts: use /encounter begin.")
 
 
 class NotYourChoice(TurnError):
@@ -119,7 +121,7 @@ class NotAHero(TurnError):
 
 class ConditionNotFound(TurnError):
     def __init__(self, creature_id: str, label: str) -> None:
-        super().__init__(f"{creature_id} isn't {label}: check /condition list.")
+        super().__init__(f"{creature_id} isn't {label}: see the tracker (/encounter status).")
 
 
 class NoSave(TurnError):
