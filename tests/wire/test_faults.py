@@ -313,7 +313,7 @@ async def test_tracker_edits_survive_429_and_5xx(with_encounter: Running, faults
             lambda r: (
                 r.method == "PATCH" and r.path.endswith(f"/messages/{tracker_id}") and r not in fake.injected
             ),
-            within=10,
+            within=5,  # discord.py waits 1 s before retrying a 502
             after=mark,
         )
     )
