@@ -383,3 +383,58 @@ async def test_unreachable_postgres_answers_busy_in_time_then_recovers(
     version, tokens, log = await channel_log(direct, key_of(run))
     assert (version, tokens) == (2, 3)  # the refused award left nothing behind
     assert log == [(1, "tokens.award"), (2, "tokens.award")]
+
+
+async def test_sigkill_mid_encounter_keeps_its_state_log_and_tracker(with_encounter: Running) -> None:
+    run, fake = with_encounter, with_encounter.fake
+    key = key_of(run)
+    assert "7/10" in content(await run.command("stamina", "damage", target="Goblin 1", amount=3))
+    assert "6/10" in content(await run.command("stamina", "damage", target="Goblin 2", amount=4))
+    posted = await run.bot.unless_it_exits(
+        fake.wait_for_request(lambda r: r.method == "POST" and r.path.endswith("/messages"), within=5)
+    )
+    tracker_id = _tracker_id(fake)
+    await run.bot.unless_it_exits(
+        fake.wait_until(lambda: "6/10" in tracker_text(fake.messages[tracker_id]), within=5)
+    )
+
+    assert await run.bot.kill() == -9
+    await run.start()
+    assert "5/10" in content(await run.command("stamina", "damage", target="Goblin 1", amount=2))
+    await run.bot.unless_it_exits(
+        fake.wait_until(lambda: "5/10" in tracker_text(fake.messages[tracker_id]), within=5)
+    )
+    # The restarted bot edited the same tracker message (its id was stored), and posted no second one.
+    assert [r for r in fake.requests if r.method == "POST" and r.path.endswith("/messages")] == [posted]
+
+    store = await Store.open(run.url, migrate=False)
+    try:
+        table = await store.view(key)
+        assert table.encounter is not None and table.encounter.id is not None
+        log = await store.events(table.encounter.id)
+        transcript = await store.transcript_markdown(table.encounter.id)
+    finally:
+        await store.close()
+    assert [(e.seq, e.kind) for e in log] == [
+        (1, "encounter.start"),
+        (2, "stamina.damage"),
+        (3, "stamina.damage"),
+        (4, "stamina.damage"),
+    ]
+    assert table.version == 4
+    assert [line.split("`")[1] for line in transcript.splitlines() if line.startswith("- **#")] == [
+        "encounter.start",
+        "stamina.damage",
+        "stamina.damage",
+        "stamina.damage",
+    ]
+
+
+def _tracker_id(fake: FaultyDiscord) -> int:
+    """The tracker: the bot's one message in #combat posted with the bot token (not an interaction reply)."""
+    (tracker,) = [
+        m
+        for m in fake.messages.values()
+        if m["channel_id"] == str(fake.guild.channel.id) and m.get("webhook_id") is None
+    ]
+    return int(tracker["id"])
