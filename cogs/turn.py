@@ -79,11 +79,12 @@ async def pressed(
     interaction: discord.Interaction[Any], bot: DrawSteelBot, encounter_id: int, version: int
 ) -> tuple[int, int]:
     """Check a tracker press before acting: an old version gets a short note and a fresh tracker."""
-    table = await bot.store.view(channel_key(interaction))
+    in_time = InTime(interaction)
+    table = await in_time.run(bot.store.view(channel_key(interaction)))
     try:
         check_expected(table, (encounter_id, version))
     except StaleTracker:
-        await repost_tracker(interaction, bot)
+        await in_time.run(repost_tracker(interaction, bot))
         raise
     return encounter_id, version
 
