@@ -28,11 +28,9 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
-from bot.rules import codec
-from bot.rules.encounter import NewCreatures, add_creatures, new_encounter_state
-from bot.store import Change, ChannelKey, Store, Table
+from bot.store import ChannelKey, Store
 from bot.store.models import events
-from tests.wire.fake_discord import EPHEMERAL, Fault, Recorded
+from tests.wire.fake_discord import EPHEMERAL, FakeDiscord, Fault, Recorded
 from tests.wire.faults import TOKEN, BotRun, FaultyDiscord, SqliteLock, TcpProxy, bot_env
 
 START_WITHIN = 20.0
@@ -234,20 +232,11 @@ async def test_nothing_in_flight_is_half_applied_by_a_sigkill(running: Running) 
 # ------------------------------------------------------------------------------- tracker edits: 429, 5xx
 
 
-async def seed_encounter(url: str, key: ChannelKey, director_id: int) -> None:
-    """An encounter with two goblins (Stamina 10), written straight into the store before the bot starts
-    (as the combat-action tests do until `/encounter start` lands)."""
-    state = new_encounter_state()
-    state, _ = add_creatures(state, NewCreatures("Goblin", 10, "director", count=2))
-
-    def start(table: Table) -> Change[None]:
-        table.begin_encounter("Goblin ambush", director_id, codec.to_data(state))
-        return Change("Encounter started", None)
-
+async def show_monster_stamina(url: str, guild_id: int) -> None:
+    """Let players see monsters' exact Stamina (the tracker then shows "7/10"); set before the bot starts."""
     store = await Store.open(url)
     try:
-        await store.mutate(key, director_id, "encounter.start", start)
-        await store.update_settings(key.guild_id, show_monster_stamina=True)  # the tracker shows "7/10"
+        await store.update_settings(guild_id, show_monster_stamina=True)
     finally:
         await store.close()
 
@@ -262,11 +251,21 @@ def tracker_text(message: dict[str, Any]) -> str:
 
 @pytest.fixture
 async def with_encounter(tmp_path: Path) -> AsyncIterator[Running]:
+    """The bot with an encounter started by the Director (`owner`): two goblins of Stamina 10, tracker up."""
     async with FaultyDiscord() as fake:
         run = Running(fake, None, tmp_path / "db" / "bot.db", tmp_path / "bot")  # type: ignore[arg-type]
-        await seed_encounter(run.url, key_of(run), fake.owner.id)
+        await show_monster_stamina(run.url, fake.guild.id)
         await run.start()
         try:
+            started = await run.command("encounter", "start", name="Goblin ambush")
+            assert not ephemeral(started), content(started)
+            added = await run.command("encounter", "add", name="Goblin", stamina=10, side="director", count=2)
+            assert not ephemeral(added), content(added)
+            await run.bot.unless_it_exits(
+                fake.wait_until(
+                    lambda: "Goblin 2" in tracker_text(fake.messages[_tracker_id(fake)]), within=5
+                )
+            )
             yield run
         finally:
             await run.bot.stop()
@@ -291,17 +290,12 @@ TRACKER_GIVES_UP_ON_503 = pytest.mark.xfail(
 )
 async def test_tracker_edits_survive_429_and_5xx(with_encounter: Running, faults: list[Fault]) -> None:
     run, fake = with_encounter, with_encounter.fake
+    tracker_id = _tracker_id(fake)
     hit = await run.command("stamina", "damage", target="Goblin 1", amount=3)
     assert not ephemeral(hit) and "7/10" in content(hit), content(hit)
-    posted = await run.bot.unless_it_exits(
-        fake.wait_for_request(lambda r: r.method == "POST" and r.path.endswith("/messages"), within=5)
+    await run.bot.unless_it_exits(
+        fake.wait_until(lambda: "7/10" in tracker_text(fake.messages[tracker_id]), within=5)
     )
-    (tracker_id,) = [
-        i
-        for i, m in fake.messages.items()
-        if m["channel_id"] == str(fake.guild.channel.id) and m.get("webhook_id") is None
-    ]
-    assert "7/10" in tracker_text(fake.messages[tracker_id])
 
     for fault in faults:
         fake.inject(fault)
@@ -320,14 +314,16 @@ async def test_tracker_edits_survive_429_and_5xx(with_encounter: Running, faults
     assert len([r for r in fake.injected if r.index >= mark]) == len(faults)  # every fault was hit
     assert edited.index > max(r.index for r in fake.injected)  # the edit that landed came after them
     assert "5/10" in tracker_text(fake.messages[tracker_id])  # the tracker shows the newest state
+    assert _tracker_id(fake) == tracker_id  # edited in place, not reposted
 
     version, _, log = await channel_log(run.url, key_of(run))
-    assert version == 3 and [kind for _, kind in log] == [
+    assert version == 4
+    assert [kind for _, kind in log] == [
         "encounter.start",
+        "encounter.add",
         "stamina.damage",
         "stamina.damage",
     ]
-    assert posted.index < mark
 
 
 # ------------------------------------------------------------------------------- PostgreSQL unreachable
@@ -388,15 +384,13 @@ async def test_unreachable_postgres_answers_busy_in_time_then_recovers(
 async def test_sigkill_mid_encounter_keeps_its_state_log_and_tracker(with_encounter: Running) -> None:
     run, fake = with_encounter, with_encounter.fake
     key = key_of(run)
+    tracker_id = _tracker_id(fake)
     assert "7/10" in content(await run.command("stamina", "damage", target="Goblin 1", amount=3))
     assert "6/10" in content(await run.command("stamina", "damage", target="Goblin 2", amount=4))
-    posted = await run.bot.unless_it_exits(
-        fake.wait_for_request(lambda r: r.method == "POST" and r.path.endswith("/messages"), within=5)
-    )
-    tracker_id = _tracker_id(fake)
     await run.bot.unless_it_exits(
         fake.wait_until(lambda: "6/10" in tracker_text(fake.messages[tracker_id]), within=5)
     )
+    posts = [r for r in fake.requests if r.method == "POST" and r.path.endswith("/messages")]
 
     assert await run.bot.kill() == -9
     await run.start()
@@ -405,7 +399,8 @@ async def test_sigkill_mid_encounter_keeps_its_state_log_and_tracker(with_encoun
         fake.wait_until(lambda: "5/10" in tracker_text(fake.messages[tracker_id]), within=5)
     )
     # The restarted bot edited the same tracker message (its id was stored), and posted no second one.
-    assert [r for r in fake.requests if r.method == "POST" and r.path.endswith("/messages")] == [posted]
+    assert [r for r in fake.requests if r.method == "POST" and r.path.endswith("/messages")] == posts
+    assert _tracker_id(fake) == tracker_id
 
     store = await Store.open(run.url, migrate=False)
     try:
@@ -415,22 +410,13 @@ async def test_sigkill_mid_encounter_keeps_its_state_log_and_tracker(with_encoun
         transcript = await store.transcript_markdown(table.encounter.id)
     finally:
         await store.close()
-    assert [(e.seq, e.kind) for e in log] == [
-        (1, "encounter.start"),
-        (2, "stamina.damage"),
-        (3, "stamina.damage"),
-        (4, "stamina.damage"),
-    ]
-    assert table.version == 4
-    assert [line.split("`")[1] for line in transcript.splitlines() if line.startswith("- **#")] == [
-        "encounter.start",
-        "stamina.damage",
-        "stamina.damage",
-        "stamina.damage",
-    ]
+    kinds = ["encounter.start", "encounter.add", "stamina.damage", "stamina.damage", "stamina.damage"]
+    assert [(e.seq, e.kind) for e in log] == list(enumerate(kinds, start=1))  # none lost, none twice
+    assert table.version == 5
+    assert [line.split("`")[1] for line in transcript.splitlines() if line.startswith("- **#")] == kinds
 
 
-def _tracker_id(fake: FaultyDiscord) -> int:
+def _tracker_id(fake: FakeDiscord) -> int:
     """The tracker: the bot's one message in #combat posted with the bot token (not an interaction reply)."""
     (tracker,) = [
         m
