@@ -121,6 +121,16 @@ def gains_of(table: Table, encounter: Encounter) -> dict[str, str]:
     return out
 
 
+def resource_names(table: Table, encounter: Encounter) -> dict[str, str]:
+    """Roster heroes' heroic resource names (creature id -> "wrath")."""
+    out: dict[str, str] = {}
+    for creature_id, hero_id in encounter.roster.items():
+        hero = table.heroes.get(hero_id)
+        if hero is not None:
+            out[creature_id] = sheet_of(hero).resource_name
+    return out
+
+
 async def ping_next(interaction: discord.Interaction[Any], who: Caller, encounter: Encounter) -> None:
     ping = pings.pick_ping(
         encounter, director_id=who.director_id, director_role_id=who.settings.director_role_id
@@ -142,7 +152,7 @@ async def do_act(
     who = await in_time.run(caller_of(interaction, bot))
     dice = bot.dice
 
-    def change(table: Table) -> Change[tuple[str, Flow]]:
+    def change(table: Table) -> Change[tuple[str, Flow, dict[str, str]]]:
         check_expected(table, expect)
         encounter = encounter_of(table)
         if name is None:
@@ -171,11 +181,12 @@ async def do_act(
         flow = act(encounter, entry.id, who.by, dice, override=override, gains=gains_of(table, encounter))
         put_encounter(table, flow.encounter)
         how = " (out of order)" if override else ""
-        return Change(f"{entry.id} starts their turn{how}", (entry.id, flow))
+        names = resource_names(table, encounter)
+        return Change(f"{entry.id} starts their turn{how}", (entry.id, flow, names))
 
     committed = await in_time.run(commit(interaction, "turn.act", change))
-    entry_id, flow = committed.value
-    await send(interaction, content=turn_start_text(flow.encounter, entry_id, flow.gains))
+    entry_id, flow, names = committed.value
+    await send(interaction, content=turn_start_text(flow.encounter, entry_id, flow.gains, names))
 
 
 async def do_end(

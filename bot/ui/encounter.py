@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bot.replies import inert
 from bot.rules.conditions import ConditionInstance, Duration
@@ -132,7 +132,12 @@ def begin_text(flow: Flow) -> str:
     return "\n".join(lines)
 
 
-def turn_start_text(encounter: Encounter, entry_id: str, gains: Sequence[tuple[str, int]] = ()) -> str:
+def turn_start_text(
+    encounter: Encounter,
+    entry_id: str,
+    gains: Sequence[tuple[str, int]] = (),
+    resource_names: Mapping[str, str] | None = None,
+) -> str:
     """Start of a turn: who acts, their conditions, saves due, heroic resource gained, what they may do."""
     turns = encounter.turns
     entry = turns.entry(entry_id)
@@ -151,7 +156,8 @@ def turn_start_text(encounter: Encounter, entry_id: str, gains: Sequence[tuple[s
             )
     for hero, amount in gains:
         value = encounter.resources.get(hero, 0)
-        lines.append(f"{inert(hero)} gains {amount} heroic resource (now {value}).")
+        what = (resource_names or {}).get(hero, "heroic resource")
+        lines.append(f"{inert(hero)} gains {amount} {inert(what)} (now {value}).")
     lines.append(inert(budget(turns, entry_id).summary))
     return "\n".join(lines)
 

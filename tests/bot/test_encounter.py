@@ -280,3 +280,51 @@ async def test_every_creature_name_is_inert(table: Table) -> None:
     text = kit.ok(await table.director.slash(table.channel, "encounter add", name="@everyone", stamina=5))
     assert "@\u200beveryone" in text
     assert kit.pings(table) == []
+
+
+@pytest.mark.parametrize(
+    ("command", "options", "hint"),
+    [
+        ("encounter begin", {"first": "dragons"}, "No side"),
+        ("encounter begin", {"first": "x" * 80}, "at most"),
+        ("encounter begin", {"order": "Red, Blue"}, "Only the teams mode"),
+        ("encounter remove", {"name": "Nobody"}, "No creature named"),
+        ("encounter remove", {"name": "x" * 200}, "at most"),
+        ("encounter hero", {"name": "x" * 80}, "at most"),
+        ("encounter hero", {"name": "Vex", "side": "dragons"}, ""),
+        ("encounter surprise", {"combatants": " , "}, "Name the surprised"),
+        ("encounter surprise", {"combatants": "x" * 1200}, "at most"),
+        ("encounter log", {"encounter": -5}, "No encounter with that number"),
+    ],
+)
+async def test_bad_input_on_the_other_options(
+    table: Table, command: str, options: dict[str, object], hint: str
+) -> None:
+    await kit.start(table)
+    await kit.add_party(table)
+    before = await kit.stored(table)
+    assert hint in kit.refused(await table.director.slash(table.channel, command, **options))
+    assert await kit.stored(table) == before
+
+
+async def test_a_roster_heros_resource_grows_at_the_start_of_their_turn(
+    table: Table, simcord_env: Env
+) -> None:
+    kit.ok(
+        await table.alice.slash(
+            table.channel,
+            "hero create",
+            name="Vex",
+            stamina=28,
+            recoveries=8,
+            resource="wrath",
+            resource_gain="2",
+        )
+    )
+    await kit.start(table)
+    kit.ok(await table.alice.slash(table.channel, "encounter hero", name="Vex"))
+    kit.ok(await table.director.slash(table.channel, "encounter add", name="Orc", stamina=5))
+    await kit.begin(table, first="heroes")
+    await simcord_env.restart_bot()
+    text = kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Vex"))
+    assert "Vex gains 2 wrath (now 2)" in text
