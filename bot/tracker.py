@@ -84,6 +84,8 @@ class _Slot:
     #: the encounter `message_id` belongs to (None: not looked up yet)
     known_for: int | None = None
     since_post: int = 0
+    #: the posted message's id is not in the store yet (the store was busy): saved on the next pass
+    unsaved: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +202,7 @@ class TrackerService:
             slot.task = None
 
     async def _update(self, key: ChannelKey, slot: _Slot) -> None:
+        await self._save(key, slot)
         rendered = await self._render(key, slot)
         if rendered is None:
             return
@@ -208,7 +211,7 @@ class TrackerService:
             if message_id is not None:
                 await self._edit(key, slot, rendered, message_id, replace_missing=False)
             slot.encounter_id = slot.message_id = slot.known_for = None
-            slot.since_post = 0
+            slot.since_post, slot.unsaved = 0, False
             return
         if message_id is None:
             await self._post(key, slot, rendered)
@@ -267,8 +270,15 @@ class TrackerService:
             log.warning("tracker: posting in channel %s failed: %s", key.channel_id, error)
             return None
         slot.message_id, slot.known_for, slot.since_post = message.id, rendered.encounter_id, 0
-        await self._store().set_tracker(rendered.encounter_id, key.channel_id, message.id)
+        slot.unsaved = True
+        await self._save(key, slot)
         return message.id
+
+    async def _save(self, key: ChannelKey, slot: _Slot) -> None:
+        """Store the posted tracker's id (a busy store raises; the next pass tries again)."""
+        if slot.unsaved and slot.known_for is not None and slot.message_id is not None:
+            await self._store().set_tracker(slot.known_for, key.channel_id, slot.message_id)
+            slot.unsaved = False
 
     async def _edit(
         self, key: ChannelKey, slot: _Slot, rendered: _Rendered, message_id: int, *, replace_missing: bool

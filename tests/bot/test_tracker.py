@@ -378,3 +378,24 @@ async def test_changes_during_an_edit_in_flight_make_exactly_one_more_edit(
     await task
     assert len(edits) == 2  # the one in flight, then one with the newest state
     assert "Malice: 23" in body(trackers(table.channel)[0])
+
+
+async def test_a_tracker_id_the_busy_store_refused_is_saved_on_the_next_pass(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await harm_kit.start(table)
+    monkeypatch.setattr(tracker_module, "RETRY_DELAYS", (0.0,))
+    real_set = table.store.set_tracker
+    calls: list[int] = []
+
+    async def busy_once(encounter_id: int, channel_id: int, message_id: int) -> None:
+        calls.append(message_id)
+        if len(calls) == 1:
+            raise StoreUnavailable()
+        await real_set(encounter_id, channel_id, message_id)
+
+    monkeypatch.setattr(table.store, "set_tracker", busy_once)
+    await tracker_for(bot_of(table)).refresh(harm_kit.key(table))
+    [message] = trackers(table.channel)  # posted once, not again on the retry
+    assert calls == [message.id, message.id]
+    assert await tracker_id(table) == message.id
