@@ -23,8 +23,8 @@ from bot.play import channel_key, commit, encounter_of, put_encounter, sheet_of
 from bot.replies import UserError, fail, send
 from bot.rules.conditions import Duration
 from bot.rules.encounter import Encounter, fold, harm
-from bot.rules.encounter.flow import Flow, act, end_turn, skip
-from bot.rules.turns import Controller, Entry, current, eligible, picking
+from bot.rules.encounter.flow import Flow, act, end_turn, pass_part, skip
+from bot.rules.turns import Controller, Entry, Mode, Speed, current, eligible, picking
 from bot.store import Change, GuildSettings, Table
 from bot.tracker import tracker_for
 from bot.ui import pings
@@ -231,11 +231,17 @@ async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name
     def change(table: Table) -> Change[tuple[str, Flow]]:
         encounter = encounter_of(table)
         if name is None:
-            if not who.director:
-                fail("Only the Director can skip a side's turns: to pass your own turn, add combatant.")
             pick = picking(encounter.turns)
             if pick is None:
                 fail("Nobody is picking right now: end the turn in progress with /turn end first.")
+            if encounter.turns.mode is Mode.FAST_SLOW and pick.speed is Speed.FAST:
+                if not who.director and pick.controller is not Controller.PLAYERS:
+                    fail("Only the Director can move the Director's creatures to the slow turns.")
+                flow = pass_part(encounter, pick.controller)
+                put_encounter(table, flow.encounter)
+                return Change(f"The {pick.controller.value} are done with fast turns", ("", flow))
+            if not who.director:
+                fail("Only the Director can skip a side's turns: to pass your own turn, add combatant.")
             flow = skip(encounter, pick.sides[0])
             put_encounter(table, flow.encounter)
             return Change(f"The {pick.sides[0]} side's turns are skipped", ("", flow))
@@ -340,7 +346,7 @@ class Turn(commands.Cog):
         HelpEntry(
             "turn skip",
             "/turn skip combatant: Goblin 1",
-            "Pass a creature's turn; without a combatant the Director skips the picking side's turns.",
+            "Pass a creature's turn; without one the Director skips the side that picks (fast/slow: slow).",
         ),
     )
 

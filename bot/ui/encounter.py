@@ -12,7 +12,7 @@ from bot.replies import inert
 from bot.rules.conditions import ConditionInstance, Duration
 from bot.rules.encounter import Encounter
 from bot.rules.encounter.flow import Finish, Flow
-from bot.rules.turns import Controller, Mode, budget, current, picking, waiting
+from bot.rules.turns import Controller, Mode, Speed, budget, current, picking, waiting
 from bot.rules.turns.events import (
     ConditionExpired,
     Event,
@@ -21,6 +21,7 @@ from bot.rules.turns.events import (
     RoundStarted,
     SaveDue,
     SideSkipped,
+    SpeedChosen,
 )
 
 MODE_NAMES = {
@@ -90,6 +91,8 @@ def _event_lines(encounter: Encounter, events: Sequence[Event]) -> list[str]:
                 f"🎲 Save due: {inert(event.creature)} against {inert(label)} — press Save on the tracker "
                 f"or /save target: {inert(event.creature)}."
             )
+        elif isinstance(event, SpeedChosen) and event.speed is Speed.SLOW:
+            lines.append(f"{inert(event.entry)} waits for the slow turns.")
         elif isinstance(event, SideSkipped):
             lines.append(f"⏭️ {side_label(encounter, event.side)} skip the rest of their turns this round.")
     return lines

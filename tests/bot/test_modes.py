@@ -86,3 +86,18 @@ async def test_teams_surprise_round_and_bad_team_order(table: Table) -> None:
     enc = await kit.stored(table)
     assert enc.turns.phase is Phase.IN_ROUND and enc.turns.round == 0
     assert "Ash" not in eligible(enc.turns)
+
+
+async def test_fast_slow_players_move_on_to_the_slow_turns(table: Table) -> None:
+    await kit.start(table, mode="fast-slow")
+    await kit.add_party(table)
+    await kit.begin(table, first=None)
+    kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Ash"))
+    kit.ok(await table.alice.slash(table.channel, "turn end"))
+    text = kit.ok(await table.bob.slash(table.channel, "turn skip"))
+    assert "Bree waits for the slow turns" in text
+    assert "Only the Director" in kit.refused(await table.bob.slash(table.channel, "turn skip"))
+    text = kit.ok(await table.director.slash(table.channel, "turn skip"))
+    assert "Goblin 1 waits for the slow turns" in text
+    enc = await kit.stored(table)
+    assert eligible(enc.turns) == ("Bree",)

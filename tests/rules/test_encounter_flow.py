@@ -12,7 +12,7 @@ from bot.rules.characteristics import Characteristics
 from bot.rules.conditions import Condition, Duration
 from bot.rules.dice import FixedDice
 from bot.rules.encounter import Encounter, NewCreatures, add_creatures, add_hero, new_encounter_state
-from bot.rules.encounter.flow import act, begin, choose_first_side, end_turn, finish, skip
+from bot.rules.encounter.flow import act, begin, choose_first_side, end_turn, finish, pass_part, skip
 from bot.rules.errors import RuleError
 from bot.rules.hero import new_sheet
 from bot.rules.resources import Malice, Progress, Rounding
@@ -197,3 +197,13 @@ def test_finish_awards_victories_clears_and_writes_back_roster_sheets() -> None:
     assert lost.victors == () and lost.sheets["h1"].progress.victories == 2
     with pytest.raises(RuleError):
         finish(done.encounter, victory=True, sheets={})
+
+
+def test_fast_slow_pass_part_sends_the_rest_to_the_slow_turns() -> None:
+    enc = begin(_encounter(Mode.FAST_SLOW), FixedDice([])).encounter
+    flow = pass_part(enc, Controller.PLAYERS)
+    assert set(eligible(flow.encounter.turns)) == {"Goblin 1", "Goblin 2"}
+    flow = pass_part(flow.encounter, Controller.DIRECTOR)
+    assert set(eligible(flow.encounter.turns)) == {"Ash", "Bree"}
+    with pytest.raises(RuleError):
+        pass_part(begin(_encounter(), FixedDice([]), first="heroes").encounter, Controller.PLAYERS)

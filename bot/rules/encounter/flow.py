@@ -21,7 +21,7 @@ The turn engine (`bot.rules.turns`) decides who may act; this module hangs the r
 
 Every function is pure: `Encounter` in, `Flow` (the new encounter and what happened) out; a refusal raises a
 `RuleError` and changes nothing.
-Public API: `Flow`, `begin`, `choose_first_side`, `act`, `end_turn`, `skip`, `finish`, `Finish`,
+Public API: `Flow`, `begin`, `choose_first_side`, `act`, `end_turn`, `skip`, `pass_part`, `finish`, `Finish`,
 `heroes_in_fight`, `side_named`.
 """
 
@@ -230,6 +230,13 @@ def end_turn(encounter: Encounter) -> Flow:
 def skip(encounter: Encounter, side: str) -> Flow:
     """The Director skips a side's remaining turns this round; a finished round starts the next one."""
     transition = turns.skip_side(encounter.turns, side_named(encounter, side).id)
+    return _settle(encounter.with_turns(transition.state), transition.events)
+
+
+def pass_part(encounter: Encounter, controller: Controller) -> Flow:
+    """Fast/slow (fast-slow-turns-combat.md "Anatomy of a Round"): the controller's creatures that haven't
+    chosen wait for the slow turns ("we're done with fast turns"); a finished round starts the next one."""
+    transition = turns.pass_part(encounter.turns, controller)
     return _settle(encounter.with_turns(transition.state), transition.events)
 
 
