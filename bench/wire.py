@@ -42,8 +42,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.rules import codec  # noqa: E402
-from bot.rules.encounter import Encounter  # noqa: E402
-from bot.rules.turns import Controller, TurnState, current, eligible, end_turn, start_turn  # noqa: E402
+from bot.rules.encounter import Encounter, flow  # noqa: E402
+from bot.rules.turns import Controller, TurnState, current, eligible, start_turn  # noqa: E402
 from bot.store import ChannelKey, Store  # noqa: E402
 from bot.store.models import channels as channels_table  # noqa: E402
 from tests.wire.fake_discord import EPHEMERAL, FakeChannel, FakeDiscord, FakeGuild, FakeMember  # noqa: E402
@@ -91,6 +91,7 @@ class World:
     clicks: TurnDriver = field(init=False)
     store: Store | None = None  # the bot's database, opened by the benchmark to read turn states
     cursor: int = 0  # channels (from the end) taken up by the turn drivers in this bot run
+    slots: dict[int, Slot] = field(default_factory=dict)  # worker's channel id -> the channel it plays
 
     def __post_init__(self) -> None:
         self.turns = TurnDriver(self)
@@ -101,8 +102,7 @@ class World:
         await self.close_store()
         self.store = await Store.open(url, migrate=False)
         self.cursor = 0
-        self.turns.slots.clear()
-        self.clicks.slots.clear()
+        self.slots.clear()
 
     async def close_store(self) -> None:
         if self.store is not None:
@@ -210,9 +210,12 @@ class Slot:
 
     guild: FakeGuild
     channel: FakeChannel
-    encounter: Encounter  # as taken up; its turn state is `state`
-    state: TurnState
+    encounter: Encounter  # as the bot has it, as far as turns go
     encounter_id: int
+
+    @property
+    def state(self) -> TurnState:
+        return self.encounter.turns
 
 
 class TurnDriver:
@@ -220,15 +223,16 @@ class TurnDriver:
     controller (alice for the heroes, the Director for the goblins), then `/turn end` — or, with `clicks`, the
     same through the tracker's controls: its "who acts now" select (`enc:pick:<encounter>:<version>`) and
     its End turn button (`enc:end:<encounter>:<version>`), with the channel's current version read from the
-    database before each click (outside the measured time). Each closed-loop worker plays one channel's round
-    and, when nobody may act any more, takes up the next channel not used yet (from the end of the list, away
-    from the channels `/strike` uses; both drivers share the cursor). A channel's turn state is read from the
-    store when it is taken up, then advanced locally by the same rules."""
+    database before each click (outside the measured time). Each closed-loop worker plays one channel (taken
+    up from the end of the list, away from the channels `/strike` uses; both drivers share the channels),
+    round after round. A channel's encounter is read from the store when it is taken up, then advanced
+    locally by the same rules the bot applies (`bot.rules.encounter.flow`: a finished round starts the next
+    one)."""
 
     def __init__(self, world: World, *, clicks: bool = False) -> None:
         self.world = world
         self.clicks = clicks
-        self.slots: dict[int, Slot] = {}
+        self.slots = world.slots  # shared: the click driver plays on where the slash-command one stopped
 
     async def _take_up(self) -> Slot:
         store = self.world.store
@@ -243,7 +247,7 @@ class TurnDriver:
             encounter = codec.load(Encounter, table.encounter.state)
             state = encounter.turns
             if eligible(state) or current(state) is not None:
-                return Slot(guild, channel, encounter, state, table.encounter.id)
+                return Slot(guild, channel, encounter, table.encounter.id)
         raise Exhausted("every seeded round has been played")
 
     def _member(self, guild: FakeGuild, state: TurnState, entry_id: str) -> tuple[FakeMember, Controller]:
@@ -273,18 +277,18 @@ class TurnDriver:
             turn = current(state)
             if turn is not None:
                 member, _ = self._member(slot.guild, state, turn.entry)
-                after = end_turn(state).state
+                after = flow.end_turn(slot.encounter).encounter  # a finished round starts the next one
                 sent = await self._end(slot, member)
-                slot.state = after
+                slot.encounter = after
                 return sent
             ready = eligible(state)
             if not ready:
                 slot = None
                 continue
             member, by = self._member(slot.guild, state, ready[0])
-            after = start_turn(state, ready[0], by).state
+            after = slot.encounter.with_turns(start_turn(state, ready[0], by).state)
             sent = await self._act(slot, member, ready[0])
-            slot.state = after
+            slot.encounter = after
             return sent
 
     async def _act(self, slot: Slot, member: FakeMember, entry: str) -> int:
@@ -324,7 +328,7 @@ class TurnDriver:
         persistent items, so the message they sit on doesn't change what a press does."""
         from bot.ui.tracker_controls import tracker_view
 
-        view = tracker_view(slot.encounter_id, version, slot.encounter.with_turns(slot.state))
+        view = tracker_view(slot.encounter_id, version, slot.encounter)
         data = {"components": view.to_components(), "embeds": []}
         return self.world.fake.add_message(slot.channel, data)
 
@@ -615,7 +619,11 @@ async def run_bot(
                     out.rows.append(Row(scenario.name, "", None, why))
                 continue
             guild, channel = world.channels[0]
-            probe = await scenario.send(guild, channel)
+            try:
+                probe = await scenario.send(guild, channel)
+            except Exhausted as exhausted:
+                out.rows.append(Row(scenario.name, "", None, f"not run: {exhausted}"))
+                continue
             try:
                 await fake.wait_for_callback(probe, within=REPLY_WITHIN)
             except TimeoutError:
