@@ -602,9 +602,10 @@ async def run_bot(
     levels when `full`, else 1 and 10 in flight for the growth table)."""
     fake = world.fake
     fake.global_commands = []
-    tracker = await stored_tracker(world, url)
+    tracker = await stored_tracker(world, url) if size > TRACKER_CHANNEL else None
     if tracker is None and full:
-        out.notes.append("a stored encounter's tracker button after start-up: not yet (the tracker has none)")
+        why = "not yet (the tracker has none)" if size > TRACKER_CHANNEL else "not run (too few encounters)"
+        out.notes.append(f"a stored encounter's tracker button after start-up: {why}")
     proc, marks = await start_process(world, BOT_ARGV, workdir / f"bot-{size}", url, tracker=tracker)
     await world.open_store(url)
     try:
