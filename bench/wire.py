@@ -604,7 +604,8 @@ async def run_bot(
     fake.global_commands = []
     tracker = await stored_tracker(world, url) if size > TRACKER_CHANNEL else None
     if tracker is None and full:
-        reason = "not yet (the tracker has none)" if size > TRACKER_CHANNEL else "not run (too few encounters)"
+        seeded = size > TRACKER_CHANNEL
+        reason = "not yet (the tracker has none)" if seeded else "not run (too few encounters)"
         out.notes.append(f"a stored encounter's tracker button after start-up: {reason}")
     proc, marks = await start_process(world, BOT_ARGV, workdir / f"bot-{size}", url, tracker=tracker)
     await world.open_store(url)
