@@ -7,8 +7,10 @@ that drops, Discord answering 429/5xx, a bot process killed with SIGKILL.
   `drop_at(marker, forward=...)` kills the connection that sends `marker` (e.g. `b"COMMIT"`) either just
   before or just after passing it on, so a COMMIT is lost in flight.
 - `FaultyDiscord`: `tests.wire.fake_discord.FakeDiscord` plus what the fault tests need on top of it: it
-  records RESUMEs (`resumes`), drops the gateway connection abruptly (`drop_gateway()`: no close frame), and
-  dispatches a recorded INTERACTION_CREATE again (`replay(interaction_id)`), as a resumed session may.
+  records RESUMEs (`resumes`), drops the gateway connection abruptly (`drop_gateway()`: no close frame),
+  keeps events dispatched while no session is up and replays them to the session that resumes (`missed`,
+  `replayed`), refuses new gateway connections while `gateway_down`, and dispatches a recorded
+  INTERACTION_CREATE again (`replay(interaction_id)`).
   REST faults (429 with `retry_after`, 5xx) use the fake's own `inject(Fault(...))`.
 - `BotRun`: a `python -m bot` process against the fake (`spawn`, `kill` = SIGKILL, `stop` = SIGTERM,
   `unless_it_exits`), `bot_env(fake, database_url)` its environment.
@@ -26,7 +28,9 @@ from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from tests.wire.fake_discord import FakeDiscord, _Session
+from aiohttp import web
+
+from tests.wire.fake_discord import FakeDiscord, NoSession, _Session
 
 Json = dict[str, Any]
 T = TypeVar("T")
@@ -167,22 +171,39 @@ class TcpProxy:
 
 
 class FaultyDiscord(FakeDiscord):
-    """The fake Discord with gateway faults: abrupt drops, RESUMEs recorded, replayed dispatches."""
+    """The fake Discord with gateway faults: abrupt drops, RESUMEs recorded, replayed dispatches, and
+    Discord's resume semantics: events dispatched while no session is up are kept and replayed, in order,
+    to the session that resumes (before its RESUMED)."""
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.resumes: list[Json] = []  # RESUME payloads (op 6), token removed
         self.dispatched: dict[int, tuple[int, Json]] = {}  # interaction id -> (guild id, payload)
+        self.missed: list[tuple[int, str, Any]] = []  # dispatched while no session was up
+        self.replayed: list[tuple[int, str, Any]] = []  # missed events delivered on a resume
+        self.gateway_down = False  # True: new gateway connections are refused (503)
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        if self.gateway_down:
+            raise web.HTTPServiceUnavailable(text="gateway down (fault injected)")
+        return await super()._gateway(request)
 
     async def _on_gateway(self, session: _Session, payload: Json) -> None:
         if payload.get("op") == 6:
             self.resumes.append({k: v for k, v in (payload.get("d") or {}).items() if k != "token"})
+            missed, self.missed = self.missed, []
+            for guild_id, event, data in missed:
+                await session.dispatch(event, data)
+                self.replayed.append((guild_id, event, data))
         await super()._on_gateway(session, payload)
 
     async def dispatch(self, guild_id: int, event: str, data: Any) -> None:
         if event == "INTERACTION_CREATE" and isinstance(data, dict) and "id" in data:
             self.dispatched[int(data["id"])] = (guild_id, data)
-        await super().dispatch(guild_id, event, data)
+        try:
+            await super().dispatch(guild_id, event, data)
+        except NoSession:
+            self.missed.append((guild_id, event, data))  # Discord keeps it for the resumed session
 
     async def replay(self, interaction_id: int) -> None:
         """Dispatch that interaction's INTERACTION_CREATE once more (same id, token and data)."""

@@ -1,6 +1,7 @@
 """Faults (issue 6 part 4) against the real `python -m bot` process and the loopback fake Discord.
 
-- the gateway drops (abruptly, or Discord asks for a reconnect): the bot RESUMEs and keeps answering;
+- the gateway drops (abruptly, mid-command, or Discord asks for a reconnect): the bot RESUMEs the same
+  session, answers what was in flight, and handles what Discord replays on the resume exactly once;
 - an INTERACTION_CREATE delivered twice (a resumed session replaying it): the command runs once;
 - the SQLite database is locked by another process, or PostgreSQL is unreachable or hung (a proxy the test
   cuts or stalls; with `TEST_DATABASE_URL`): the user gets the one-line ephemeral "busy" reply within
@@ -128,22 +129,55 @@ def key_of(run: Running) -> ChannelKey:
 # -------------------------------------------------------------------------------------------- gateway
 
 
-@pytest.mark.parametrize("how", ["dropped", "reconnect-requested"])
-async def test_the_bot_resumes_after_the_gateway_drops(running: Running, how: str) -> None:
+async def test_the_bot_resumes_after_the_gateway_drops(running: Running) -> None:
     fake = running.fake
+
+    async def resumed(count: int) -> None:
+        await running.bot.unless_it_exits(
+            fake.wait_until(
+                lambda: len(fake.resumes) >= count and fake.ready_shards() == {0}, within=START_WITHIN
+            )
+        )
+
     assert "**" in content(await running.command("dice", expression="2d6"))
-    if how == "dropped":
-        assert await fake.drop_gateway() == 1  # no close frame: a network drop
-    else:
-        await fake.reconnect()  # op 7
-    await running.bot.unless_it_exits(
-        fake.wait_until(lambda: fake.resumes and fake.ready_shards() == {0}, within=START_WITHIN)
+    # 1. Discord asks for a reconnect (op 7): the bot resumes the same session.
+    await fake.reconnect()
+    await resumed(1)
+    assert "**" in content(await running.command("dice", expression="2d6"))
+
+    # 2. The connection drops mid-command (no close frame): the reply goes over REST regardless.
+    in_flight = await fake.slash(
+        "tokens",
+        raw_options=[{"name": "award", "type": 1, "options": [{"name": "count", "type": 4, "value": 2}]}],
+        user=fake.member("owner"),
     )
-    assert len(fake.identify_payloads) == 1  # resumed the same session, did not identify again
-    assert fake.resumes[-1]["session_id"] == "fake-session-1"
-    assert "**" in content(await running.command("dice", expression="2d6"))
-    awarded = await running.command("tokens", "award", count=2)
-    assert "Hero tokens: 2" in content(awarded)
+    assert await fake.drop_gateway() == 1
+    answered = await running.bot.unless_it_exits(fake.wait_for_callback(in_flight, within=REPLY_WITHIN))
+    assert "Hero tokens: 2" in content(answered)
+    await resumed(2)
+
+    # 3. A command sent while the bot is disconnected is delivered when it resumes, and handled once.
+    fake.gateway_down = True  # reconnecting fails until the test lets it
+    assert await fake.drop_gateway() == 1
+    await running.bot.unless_it_exits(fake.wait_until(lambda: not fake.ready_shards(), within=5))
+    missed = await fake.slash(
+        "tokens",
+        raw_options=[{"name": "award", "type": 1, "options": [{"name": "count", "type": 4, "value": 3}]}],
+        user=fake.member("owner"),
+    )
+    assert [e for _, e, _ in fake.missed] == ["INTERACTION_CREATE"]
+    fake.gateway_down = False
+    await resumed(3)
+    late = await running.bot.unless_it_exits(fake.wait_for_callback(missed, within=START_WITHIN))
+    assert "Hero tokens: 5" in content(late)
+    assert [e for _, e, _ in fake.replayed] == ["INTERACTION_CREATE"]
+
+    assert len(fake.identify_payloads) == 1  # every time the same session resumed; never a new IDENTIFY
+    assert {r["session_id"] for r in fake.resumes} == {"fake-session-1"}
+    assert len(fake.callbacks_of(in_flight)) == len(fake.callbacks_of(missed)) == 1
+    version, tokens, log = await channel_log(running.url, key_of(running))
+    assert (version, tokens) == (2, 5)
+    assert log == [(1, "tokens.award"), (2, "tokens.award")]
 
 
 async def test_an_interaction_delivered_twice_runs_once(running: Running) -> None:
