@@ -25,8 +25,9 @@ How it works
   burst of N commits costs at most two edits. `repost` and the worker share a per-channel lock.
 - Failures: a deleted tracker (404 on edit) is replaced by a new message whose id is stored; missing
   permissions (403) and other HTTP errors are logged and never raised (discord.py itself retries 429s and
-  5xx a few times); a store that is busy or unreachable is retried after `RETRY_DELAYS`; nothing is lost,
-  because every refresh renders the newest state anyway.
+  5xx a few times); after a 403 on posting, the next `POST_RETRY_AFTER` changes don't ask again (`repost`,
+  e.g. `/encounter status`, always does); a store that is busy or unreachable is retried after
+  `RETRY_DELAYS`; nothing is lost, because every refresh renders the newest state anyway.
 - End of an encounter: the tracker is edited one last time to a final summary (`render_final`) without
   controls, and the channel's tracker is forgotten.
 
@@ -64,6 +65,8 @@ log = logging.getLogger("bot.tracker")
 #: Interactions in a channel since its tracker was posted after which the next change reposts it at the
 #: bottom.
 REPOST_AFTER = 15
+#: After Discord refused the bot a post in a channel, how many changes there don't ask again.
+POST_RETRY_AFTER = 10
 #: Seconds to wait before retrying a refresh the store refused as busy or unreachable (then give up: the next
 #: change renders the newest state anyway).
 RETRY_DELAYS: tuple[float, ...] = (1.0, 3.0)
@@ -86,6 +89,8 @@ class _Slot:
     since_post: int = 0
     #: the posted message's id is not in the store yet (the store was busy): saved on the next pass
     unsaved: bool = False
+    #: Discord refused the bot a post here: changes to let pass before asking again (`repost` always asks)
+    skip_posts: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +219,10 @@ class TrackerService:
             slot.since_post, slot.unsaved = 0, False
             return
         if message_id is None:
-            await self._post(key, slot, rendered)
+            if slot.skip_posts > 0:
+                slot.skip_posts -= 1
+            else:
+                await self._post(key, slot, rendered)
         elif slot.since_post >= REPOST_AFTER:
             new = await self._post(key, slot, rendered)
             if new is not None:
@@ -265,12 +273,13 @@ class TrackerService:
             message = await self._channel(key).send(**kwargs)
         except discord.Forbidden:
             log.warning("tracker: no permission to post in channel %s", key.channel_id)
+            slot.skip_posts = POST_RETRY_AFTER
             return None
         except discord.HTTPException as error:
             log.warning("tracker: posting in channel %s failed: %s", key.channel_id, error)
             return None
         slot.message_id, slot.known_for, slot.since_post = message.id, rendered.encounter_id, 0
-        slot.unsaved = True
+        slot.unsaved, slot.skip_posts = True, 0
         await self._save(key, slot)
         return message.id
 

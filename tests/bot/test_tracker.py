@@ -24,7 +24,7 @@ from bot.settings import Settings
 from bot.store import Change, Committed, Store
 from bot.store import Table as StoreTable
 from bot.store.errors import StoreUnavailable
-from bot.tracker import REPOST_AFTER, tracker_for
+from bot.tracker import POST_RETRY_AFTER, REPOST_AFTER, tracker_for
 from bot.ui.embeds import TOTAL_MAX
 from tests.bot import harm_kit
 from tests.bot.conftest import Table, build_bot
@@ -199,6 +199,16 @@ async def test_no_permission_to_post_is_logged_not_raised(
     assert trackers(closed) == []
     assert "no permission to post" in caplog.text
     assert await tracker_id(table, closed) is None
+    await gain(table, channel=closed)
+    assert len(requests(table, "POST", closed)) == 1  # not asked again on every change
+    assert await tracker_for(bot_of(table)).repost(harm_kit.key(table, closed)) is None  # asked explicitly
+    assert len(requests(table, "POST", closed)) == 2
+    table.env.backend.edit_channel(closed.id, {}, overwrites=[])  # the Director fixes the permission
+    for _ in range(POST_RETRY_AFTER):
+        await gain(table, channel=closed)
+    assert len(requests(table, "POST", closed)) == 2
+    await gain(table, channel=closed)  # after a while the bot asks again, and may post now
+    assert len(trackers(closed)) == 1 and await tracker_id(table, closed) == trackers(closed)[0].id
 
 
 async def test_far_up_tracker_is_reposted_at_the_bottom(
