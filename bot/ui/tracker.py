@@ -150,6 +150,18 @@ def _marker(state: TurnState, entry: Entry, out: bool) -> str:
     return WAITING
 
 
+def _status_word(marker: str, level: int) -> str:
+    """The marker in words at the detailed levels (` acting`, ` acted`, ` acted 1/2`), for screen readers and
+    searches; nothing at the terse levels."""
+    if level > 1:
+        return ""
+    if marker == ACTING:
+        return " (acting)"
+    if marker.startswith(ACTED):
+        return f" (acted {marker[len(ACTED) :]})".replace(" )", ")")
+    return ""
+
+
 def _extras(encounter: Encounter, creature: Creature) -> list[str]:
     extras: list[str] = []
     surges = encounter.surges.get(creature.id, 0)
@@ -167,8 +179,9 @@ def creature_line(
     """One creature: marker, name, Stamina (or its state only), conditions, surges and resource."""
     state = encounter.turns
     out = creature.vitals.dead
+    marker = _marker(state, entry, out)
     parts = [
-        f"{indent}{_marker(state, entry, out)} **{name_text(creature.name, level)}**",
+        f"{indent}{marker} **{name_text(creature.name, level)}**{_status_word(marker, level)}",
         _vitals_part(creature, hidden, level),
     ]
     line = " ".join(part for part in parts if part)
@@ -191,7 +204,8 @@ def squad_line(
     total = len(squad.alive) + len(squad.dead)
     out = not squad.alive
     name = name_text(entry.name or entry.id, level)
-    head = f"{indent}{_marker(state, entry, out)} **{name}** squad {len(squad.alive)}/{total} alive"
+    marker = _marker(state, entry, out)
+    head = f"{indent}{marker} **{name}**{_status_word(marker, level)} squad {len(squad.alive)}/{total} alive"
     if not hidden:
         maximum = squad.minion_stamina * total
         if level == 0:

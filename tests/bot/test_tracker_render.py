@@ -123,12 +123,12 @@ def test_round_picking_side_acting_and_acted() -> None:
     acting = encounter.with_turns(start_turn(encounter.turns, "Ash", Controller.PLAYERS).state)
     embed = render_tracker(acting, VIEW)
     assert "Acting: Ash" in (embed.description or "")
-    assert line_of(embed, "Ash").startswith("▶️")
+    assert line_of(embed, "Ash").startswith("▶️ **Ash** (acting)")
 
     done = acting.with_turns(end_turn(acting.turns).state)
     embed = render_tracker(done, VIEW)
-    assert line_of(embed, "Ash").startswith("✅")
-    assert line_of(embed, "Bree").startswith("⬜")
+    assert line_of(embed, "Ash").startswith("✅ **Ash** (acted)")
+    assert line_of(embed, "Bree").startswith("⬜ **Bree** █")
     assert "Picks now: Director" in (embed.description or "")
     assert embed.colour == discord.Colour(0xE74C3C)
 
@@ -138,7 +138,7 @@ def test_a_solo_with_a_turn_left_shows_how_many_it_took() -> None:
     turns = start_turn(encounter.turns, "Ogre", Controller.DIRECTOR).state
     turns = end_turn(turns).state
     line = line_of(render_tracker(encounter.with_turns(turns), VIEW), "Ogre")
-    assert line.startswith("✅1/2")
+    assert line.startswith("✅1/2 **Ogre** (acted 1/2)")
 
 
 def test_conditions_with_sources_and_durations() -> None:
