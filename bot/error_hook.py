@@ -32,7 +32,7 @@ from discord import app_commands
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from bot.replies import UserError, one_line, send
+from bot.replies import NO_MENTIONS, UserError, one_line, send
 from bot.rules.errors import RuleError
 from bot.store.errors import StoreError, StoreUnavailable
 from bot.store.store import is_unavailable
@@ -132,8 +132,14 @@ def _stale_command(error: app_commands.AppCommandError) -> str:
 
 
 async def reply_safely(interaction: discord.Interaction[Any], message: str) -> None:
-    """Send an ephemeral line; if Discord refuses (expired token, deleted channel), log instead of raising."""
+    """Send an ephemeral line; if Discord refuses (expired token, deleted channel), log instead of raising.
+
+    After a public "thinking…" deferral (a slow command, or the auto-defer) that nothing filled yet, the
+    line would otherwise fill that public message: delete it and send the line as an ephemeral followup."""
     try:
+        if await _drop_public_thinking(interaction):
+            await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            return
         await send(interaction, content=message, ephemeral=True)
     except discord.HTTPException as failure:
         log.warning(
@@ -142,6 +148,20 @@ async def reply_safely(interaction: discord.Interaction[Any], message: str) -> N
             failure.status,
             failure.text,
         )
+
+
+async def _drop_public_thinking(interaction: discord.Interaction[Any]) -> bool:
+    """True when the interaction's response was a public deferral still showing "thinking…", now deleted."""
+    if interaction.response.type is not discord.InteractionResponseType.deferred_channel_message:
+        return False
+    try:
+        original = await interaction.original_response()
+        if not original.flags.loading or original.flags.ephemeral:
+            return False
+        await interaction.delete_original_response()
+    except discord.HTTPException:
+        return False
+    return True
 
 
 async def report(

@@ -20,7 +20,7 @@ from sqlalchemy.exc import OperationalError
 from bot import error_hook
 from bot.client import DrawSteelBot
 from bot.error_hook import APOLOGY, REGISTRY
-from bot.replies import send
+from bot.replies import fail, send
 from bot.rules.dice import Dice
 from bot.settings import Settings
 from bot.store import ChannelKey, Store
@@ -59,6 +59,7 @@ def simcord_bot(settings: Settings, store: Store, dice: Dice) -> DrawSteelBot:
     bot = build_bot(settings, store, dice)
     bot.tree.add_command(wait_for_it)
     bot.tree.add_command(quick)
+    bot.tree.add_command(slow_refusal)
     return bot
 
 
@@ -116,3 +117,26 @@ def test_driver_errors_that_escape_the_store_are_busy_or_a_bug() -> None:
     broken = OperationalError("SELECT ...", {}, Exception("no such table: events"))
     assert REGISTRY.message_for(broken) is None  # a bug: logged, and the user gets the apology
     assert APOLOGY.startswith("Sorry")
+
+
+@app_commands.command(name="slow-refusal", description="test: refuses after taking too long")
+async def slow_refusal(interaction: discord.Interaction[Any]) -> None:
+    await asyncio.sleep(HANG)
+    fail("That creature is not in this encounter.")
+
+
+async def test_a_refusal_after_the_auto_defer_stays_private(table: Table, simcord_env: Env) -> None:
+    result = await table.alice.slash(table.channel, "slow-refusal")
+    assert callbacks(simcord_env) == [5]  # the public "thinking…" (the auto-defer)
+    await simcord_env.advance_time(HANG)
+    after = [(r.method, r.path.split("/")[-1], r.json) for r in simcord_env.http_requests][-3:]
+    assert [(m, tail) for m, tail, _ in after] == [
+        ("GET", "@original"),  # still "thinking…"?
+        ("DELETE", "@original"),  # then it goes, rather than being filled with the refusal for all to see
+        ("POST", after[2][1]),  # and the refusal follows up, ephemeral
+    ]
+    body = after[2][2]
+    assert isinstance(body, dict)
+    assert body["content"] == "That creature is not in this encounter."
+    assert body["flags"] & 64  # ephemeral
+    assert result.response is None
