@@ -24,10 +24,11 @@ How it works
   edit is in flight set the dirty flag again and produce exactly one more edit, with the newest state — a
   burst of N commits costs at most two edits. `repost` and the worker share a per-channel lock.
 - Failures: a deleted tracker (404 on edit) is replaced by a new message whose id is stored; missing
-  permissions (403) and other HTTP errors are logged and never raised (discord.py itself retries 429s and
-  5xx a few times); after a 403 on posting, the next `POST_RETRY_AFTER` changes don't ask again (`repost`,
-  e.g. `/encounter status`, always does); a store that is busy or unreachable is retried after
-  `RETRY_DELAYS`; nothing is lost, because every refresh renders the newest state anyway.
+  permissions (403) and other client errors are logged and never raised; after a 403 on posting, the next
+  `POST_RETRY_AFTER` changes don't ask again (`repost`, e.g. `/encounter status`, always does).
+  discord.py itself retries 429s and 500/502/504 a few times; a 5xx that still comes back (503: discord.py
+  never retries it) and a store that is busy or unreachable are retried after `RETRY_DELAYS`, then given up
+  until the next change. Nothing is lost: every refresh renders the newest state.
 - End of an encounter: the tracker is edited one last time to a final summary (`render_final`) without
   controls, and the channel's tracker is forgotten.
 
@@ -67,8 +68,8 @@ log = logging.getLogger("bot.tracker")
 REPOST_AFTER = 15
 #: After Discord refused the bot a post in a channel, how many changes there don't ask again.
 POST_RETRY_AFTER = 10
-#: Seconds to wait before retrying a refresh the store refused as busy or unreachable (then give up: the next
-#: change renders the newest state anyway).
+#: Seconds to wait before retrying a refresh the store refused as busy or unreachable, or Discord answered
+#: with a 5xx (then give up: the next change renders the newest state anyway).
 RETRY_DELAYS: tuple[float, ...] = (1.0, 3.0)
 #: Seconds `close` waits for tracker edits in flight.
 CLOSE_WAIT = 5.0
@@ -193,7 +194,7 @@ class TrackerService:
                     async with slot.lock:
                         await self._update(key, slot)
                     failures = 0
-                except StoreUnavailable as error:  # busy or unreachable: try again a little later
+                except (StoreUnavailable, discord.DiscordServerError) as error:  # try again a little later
                     failures += 1
                     if failures > len(RETRY_DELAYS) or self.closed:
                         log.warning("tracker: gave up refreshing channel %s: %s", key.channel_id, error)
@@ -275,6 +276,8 @@ class TrackerService:
             log.warning("tracker: no permission to post in channel %s", key.channel_id)
             slot.skip_posts = POST_RETRY_AFTER
             return None
+        except discord.DiscordServerError:  # 5xx after discord.py's own retries (it never retries 503)
+            raise
         except discord.HTTPException as error:
             log.warning("tracker: posting in channel %s failed: %s", key.channel_id, error)
             return None
@@ -301,6 +304,8 @@ class TrackerService:
                 await self._post(key, slot, rendered)
         except discord.Forbidden:
             log.warning("tracker: no permission to edit in channel %s", key.channel_id)
+        except discord.DiscordServerError:  # 5xx after discord.py's own retries: the worker tries again
+            raise
         except discord.HTTPException as error:
             log.warning("tracker: editing in channel %s failed: %s", key.channel_id, error)
 

@@ -409,3 +409,38 @@ async def test_a_tracker_id_the_busy_store_refused_is_saved_on_the_next_pass(
     [message] = trackers(table.channel)  # posted once, not again on the retry
     assert calls == [message.id, message.id]
     assert await tracker_id(table) == message.id
+
+
+class _Response:
+    """Enough of an aiohttp response for discord.py's HTTP errors."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.reason = "Service Unavailable"
+
+
+async def test_a_503_on_an_edit_is_retried_until_the_newest_state_shows(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await harm_kit.start(table)
+    await gain(table)
+    [first] = trackers(table.channel)
+    monkeypatch.setattr(tracker_module, "RETRY_DELAYS", (0.0, 0.0))
+    real_edit = discord.PartialMessage.edit
+    answers = [503, 503]
+
+    async def unavailable(self: discord.PartialMessage, **fields: Any) -> Any:
+        if answers:
+            raise discord.DiscordServerError(_Response(answers.pop()), "unavailable")
+        return await real_edit(self, **fields)
+
+    monkeypatch.setattr(discord.PartialMessage, "edit", unavailable)
+    await harm_kit.edit(table, lambda e: _with_malice(e, 8))
+    await tracker_for(bot_of(table)).refresh(harm_kit.key(table))
+    [message] = trackers(table.channel)
+    assert message.id == first.id and "Malice: 8" in body(message)  # edited in place after two 503s
+
+    answers[:] = [503, 503, 503]  # more than the retries: given up, nothing raised
+    await harm_kit.edit(table, lambda e: _with_malice(e, 9))
+    await tracker_for(bot_of(table)).refresh(harm_kit.key(table))
+    assert "Malice: 8" in body(trackers(table.channel)[0])
