@@ -396,13 +396,14 @@ class Sample:
         return self.count / self.seconds if self.seconds else float("nan")
 
 
-async def settle(fake: FakeDiscord, quiet: float = 0.3, within: float = 30.0) -> None:
-    """Until the bot has made no REST request for `quiet` seconds (its background work is done)."""
+async def settle(fake: FakeDiscord, pid: int, quiet: float = 0.3, within: float = 60.0) -> None:
+    """Until the bot has made no REST request and used almost no CPU for `quiet` seconds: its background
+    work (tracker refreshes queued behind the replies) is done, and the next run starts from an idle bot."""
     deadline = time.perf_counter() + within
     while time.perf_counter() < deadline:
-        seen = len(fake.requests)
+        seen, cpu = len(fake.requests), cpu_seconds(pid)
         await asyncio.sleep(quiet)
-        if len(fake.requests) == seen:
+        if len(fake.requests) == seen and cpu_seconds(pid) - cpu < quiet * 0.05:
             return
 
 
@@ -445,7 +446,7 @@ async def closed_loop(
 
     began, cpu = time.perf_counter(), cpu_seconds(pid)
     await asyncio.gather(*(worker(g, c) for g, c in channels))
-    await settle(fake)
+    await settle(fake, pid)
     sample.seconds = time.perf_counter() - began - 0.3  # minus the final quiet period
     sample.cpu_seconds = cpu_seconds(pid) - cpu
     return sample
@@ -672,7 +673,7 @@ async def activate(world: World, out: Results, proc: BotProcess) -> None:
         ids = await asyncio.gather(*(scenario.send(g, c) for g, c in batch))
         for interaction_id in ids:
             await fake.wait_for_callback(interaction_id, within=REPLY_WITHIN)
-    await settle(fake)
+    await settle(fake, proc.pid)
     out.memory[f"bot after {len(world.channels):,} channels active ({scenario.name})"] = proc.rss_kib()
     out.notes.append(f"1,000 channels activated with {scenario.name} in {time.perf_counter() - began:.1f} s")
 
