@@ -129,6 +129,15 @@ def test_turn_start_gains_the_heroic_resource_and_frees_the_token_benefit() -> N
     assert goblin.gains == ()
 
 
+def test_any_turn_start_frees_every_heros_token_benefit() -> None:
+    """draw-steel-basics.md "Hero Tokens": one benefit per turn — anyone's turn is a new window."""
+    enc = begin(_encounter(), FixedDice([]), first="heroes").encounter
+    ash = end_turn(act(enc, "Ash", Controller.PLAYERS, FixedDice([])).encounter).encounter
+    spent = dataclasses.replace(ash, tokens_used=("Ash",))
+    goblin = act(spent, "Goblin 1", Controller.DIRECTOR, FixedDice([]))
+    assert goblin.encounter.tokens_used == ()
+
+
 def test_turn_end_prompts_saves_and_ends_eot_conditions() -> None:
     enc = begin(_encounter(), FixedDice([]), first="heroes").encounter
     turns = add_condition(enc.turns, "Ash", Condition.DAZED, Duration.SAVE).state

@@ -176,7 +176,9 @@ def choose_first_side(encounter: Encounter, side: str, by: Controller) -> Flow:
 def _turn_started(
     encounter: Encounter, events: Sequence[Event], dice: Dice, gains: Mapping[str, str]
 ) -> Flow:
-    """The acting hero gains their heroic resource and may use a hero-token benefit again."""
+    """The acting hero gains their heroic resource; every hero may use a hero-token benefit again
+    (draw-steel-basics.md "Hero Tokens": "only one hero token benefit per turn" — each turn, anyone's, is a
+    new window, so a hero who spent one on their own turn can still spend one when hit on an enemy's)."""
     updated = encounter
     gained: list[tuple[str, int]] = []
     for event in events:
@@ -192,9 +194,8 @@ def _turn_started(
             res[hero] = resource.value
             if amount:
                 gained.append((hero, amount))
-        updated = dataclasses.replace(
-            updated, resources=res, tokens_used=tuple(t for t in updated.tokens_used if t not in heroes)
-        )
+        used = resources.new_turn(resources.HeroTokens(0, updated.tokens_used)).used_by
+        updated = dataclasses.replace(updated, resources=res, tokens_used=used)
     return Flow(updated, tuple(events), tuple(gained))
 
 
