@@ -29,7 +29,7 @@ from bot.store import Change, GuildSettings, Table
 from bot.tracker import tracker_for
 from bot.ui import pings
 from bot.ui.combat import save_reply
-from bot.ui.encounter import skip_text, turn_end_text, turn_start_text
+from bot.ui.encounter import creatures_of, skip_text, turn_end_text, turn_start_text
 from bot.ui.tracker_controls import set_handler
 from cogs.meta import HelpEntry
 from cogs.strike import InTime
@@ -104,7 +104,9 @@ def entry_named(encounter: Encounter, name: str) -> Entry:
 
 
 def owner_of(encounter: Encounter, entry: Entry) -> int | None:
-    return encounter.creature(entry.creature_ids[0]).owner_id
+    """Who controls an entry: its creature's, or a squad's first minion's, player (None: the Director)."""
+    ids = creatures_of(encounter, entry)
+    return encounter.creature(ids[0]).owner_id if ids else None
 
 
 def controlled(encounter: Encounter, entry: Entry, who: Caller) -> bool:

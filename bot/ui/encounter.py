@@ -12,7 +12,7 @@ from bot.replies import inert
 from bot.rules.conditions import ConditionInstance, Duration
 from bot.rules.encounter import Encounter
 from bot.rules.encounter.flow import Finish, Flow
-from bot.rules.turns import Controller, Mode, Speed, budget, current, picking, waiting
+from bot.rules.turns import Controller, Entry, Mode, Speed, budget, current, picking, waiting
 from bot.rules.turns.events import (
     ConditionExpired,
     Event,
@@ -23,6 +23,13 @@ from bot.rules.turns.events import (
     SideSkipped,
     SpeedChosen,
 )
+
+
+def creatures_of(encounter: Encounter, entry: Entry) -> tuple[str, ...]:
+    """The creatures an entry is: itself, or a minion squad's minions (`Entry.creature_ids` also holds the
+    squad's own id, which names no creature)."""
+    return tuple(c for c in entry.creature_ids if any(x.id == c for x in encounter.creatures))
+
 
 MODE_NAMES = {
     Mode.DRAW_STEEL: "Draw Steel turns",

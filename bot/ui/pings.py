@@ -20,7 +20,7 @@ import discord
 from bot.rules.encounter import Encounter
 from bot.rules.turns import Controller, picking, waiting
 from bot.store import ChannelKey
-from bot.ui.encounter import side_label
+from bot.ui.encounter import creatures_of, side_label
 
 log = logging.getLogger("bot.pings")
 
@@ -78,7 +78,7 @@ def pick_ping(encounter: Encounter, *, director_id: int, director_role_id: int |
     for entry in turns.entries:
         if entry.side not in pick.sides or entry.id not in still:
             continue
-        for creature_id in entry.creature_ids:
+        for creature_id in creatures_of(encounter, entry):
             owners.append(encounter.creature(creature_id).owner_id)
     users, roles = _targets(owners, director_id, director_role_id)
     if not users and not roles:
@@ -101,7 +101,7 @@ def chooser_ping(
             continue
         for entry in encounter.turns.entries:
             if entry.side == side.id:
-                owners += [encounter.creature(c).owner_id for c in entry.creature_ids]
+                owners += [encounter.creature(c).owner_id for c in creatures_of(encounter, entry)]
     if chooser is Controller.DIRECTOR:
         owners = [None]
     users, roles = _targets(owners, director_id, director_role_id)
