@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 import json
 from dataclasses import dataclass, field
+from typing import Any, Literal
 
 import pytest
 from hypothesis import given
@@ -83,3 +84,39 @@ def test_an_int_is_accepted_for_a_float() -> None:
 def test_wrong_shapes_are_refused(tp: object, data: object) -> None:
     with pytest.raises((TypeError, ValueError)):
         from_data(tp, data)
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """Refers to itself: the decoder's plan is made on first use."""
+
+    value: int | str
+    mode: Literal["a", "b"] = "a"
+    children: list[Node] = field(default_factory=list)
+    marks: set[int] = field(default_factory=set)
+    extra: Any = None
+
+
+def test_a_self_referring_type_with_unions_literals_lists_and_sets() -> None:
+    tree = Node("root", "b", [Node(1, marks={3, 1}, extra={"free": [1]}), Node("x")])
+    data = json.loads(json.dumps(to_data(tree)))
+    assert data["children"][0]["marks"] == [1, 3]
+    assert load(Node, data) == tree
+
+
+@pytest.mark.parametrize(
+    ("tp", "data"),
+    [
+        (Node, {"value": 1.5}),  # no member of int | str takes a float
+        (Node, {"value": 1, "mode": "c"}),
+        (float, "1.0"),
+    ],
+)
+def test_unions_literals_and_scalars_refuse_what_they_do_not_hold(tp: object, data: object) -> None:
+    with pytest.raises((TypeError, ValueError)):
+        from_data(tp, data)
+
+
+def test_other_values_pass_through() -> None:
+    assert to_data({1: Colour.RED}) == {"1": "red"}
+    assert from_data(dict[str, int], {"a": 1}) == {"a": 1}

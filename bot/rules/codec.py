@@ -4,6 +4,11 @@
 string keys, scalars, None) into JSON-compatible data; `from_data` rebuilds it
 from the type hints. The store keeps encounter state as this data, so the rules
 core never imports the store and the store never knows the rules' shapes.
+
+Speed: every command decodes and re-encodes its channel's encounter, so the
+work that depends only on a type (its fields, its resolved type hints, what to
+do with each) is planned once per type and cached; a value then costs one call
+per node.
 """
 
 from __future__ import annotations
@@ -12,20 +17,32 @@ import dataclasses
 import enum
 import types
 import typing
+from collections.abc import Callable
 from functools import cache
 from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
 T = TypeVar("T")
 
 JSON = dict[str, Any] | list[Any] | str | int | float | bool | None
+Decoder = Callable[[Any], Any]
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+@cache
+def _field_names(cls: Any) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 def to_data(value: Any) -> Any:
     """Return `value` as JSON-compatible data (dataclasses become dicts, enums their values)."""
+    cls: Any = type(value)
+    if cls in _SCALARS:
+        return value
     if isinstance(value, enum.Enum):
         return value.value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: to_data(getattr(value, name)) for name in _field_names(cls)}
     if isinstance(value, (tuple, list)):
         return [to_data(v) for v in value]
     if isinstance(value, (frozenset, set)):
@@ -35,60 +52,105 @@ def to_data(value: Any) -> Any:
     return value
 
 
-@cache
-def _hints(cls: type) -> dict[str, Any]:
-    return get_type_hints(cls)
-
-
 def from_data(tp: Any, data: Any) -> Any:
     """Rebuild a value of type `tp` from `to_data` output; missing dataclass fields take their defaults."""
+    return _decoder(tp)(data)
+
+
+def load(cls: type[T], data: Any) -> T:
+    """Typed wrapper of `from_data` for a dataclass."""
+    result: T = from_data(cls, data)
+    return result
+
+
+# --- decoders, planned once per type ---------------------------------------------------------------------
+@cache
+def _decoder(tp: Any) -> Decoder:
     origin = get_origin(tp)
     if origin in (Union, types.UnionType):
-        args = get_args(tp)
-        if data is None and type(None) in args:
-            return None
-        errors: list[Exception] = []
-        for arg in args:
-            if arg is type(None):
-                continue
-            try:
-                return from_data(arg, data)
-            except (TypeError, ValueError, KeyError) as exc:
-                errors.append(exc)
-        raise ValueError(f"no member of {tp} accepts {data!r}: {errors}")
+        return _union(tp)
     if origin is typing.Literal:
-        if data not in get_args(tp):
-            raise ValueError(f"{data!r} is not one of {get_args(tp)}")
-        return data
+        return _literal(get_args(tp))
     if origin is tuple:
         args = get_args(tp)
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(from_data(args[0], v) for v in data)
-        return tuple(from_data(a, v) for a, v in zip(args, data, strict=True))
+            item = _decoder(args[0])
+            return lambda data: tuple(item(v) for v in data)
+        items = tuple(_decoder(a) for a in args)
+        return lambda data: tuple(dec(v) for dec, v in zip(items, data, strict=True))
     if origin is list:
         (arg,) = get_args(tp)
-        return [from_data(arg, v) for v in data]
+        element = _decoder(arg)
+        return lambda data: [element(v) for v in data]
     if origin in (frozenset, set):
         (arg,) = get_args(tp)
-        return origin(from_data(arg, v) for v in data)
+        member = _decoder(arg)
+        return lambda data: origin(member(v) for v in data)
     if origin is dict:
         kt, vt = get_args(tp)
-        return {from_data(kt, k): from_data(vt, v) for k, v in data.items()}
+        key, val = _decoder(kt), _decoder(vt)
+        return lambda data: {key(k): val(v) for k, v in data.items()}
     if tp is Any:
-        return data
+        return _same
     if isinstance(tp, type):
         if issubclass(tp, enum.Enum):
-            return tp(data)
+            return tp
         if dataclasses.is_dataclass(tp):
-            if not isinstance(data, dict):
-                raise TypeError(f"{tp.__name__} needs a mapping, not {type(data).__name__}")
-            hints = _hints(tp)
-            kwargs = {
-                f.name: from_data(hints[f.name], data[f.name])
-                for f in dataclasses.fields(tp)
-                if f.name in data and f.init
-            }
-            return tp(**kwargs)
+            return _dataclass(tp)
+        return _scalar(tp)
+    return _same
+
+
+def _same(data: Any) -> Any:
+    return data
+
+
+def _union(tp: Any) -> Decoder:
+    args = get_args(tp)
+    optional = type(None) in args
+    members = tuple(_decoder(a) for a in args if a is not type(None))
+
+    def decode(data: Any) -> Any:
+        if data is None and optional:
+            return None
+        errors: list[Exception] = []
+        for member in members:
+            try:
+                return member(data)
+            except (TypeError, ValueError, KeyError) as exc:
+                errors.append(exc)
+        raise ValueError(f"no member of {tp} accepts {data!r}: {errors}")
+
+    return decode
+
+
+def _literal(allowed: tuple[Any, ...]) -> Decoder:
+    def decode(data: Any) -> Any:
+        if data not in allowed:
+            raise ValueError(f"{data!r} is not one of {allowed}")
+        return data
+
+    return decode
+
+
+def _dataclass(tp: type) -> Decoder:
+    # the field plan is made on first use, so a dataclass may refer to itself (or a later one) in its hints
+    plan: list[tuple[str, Decoder]] | None = None
+
+    def decode(data: Any) -> Any:
+        nonlocal plan
+        if not isinstance(data, dict):
+            raise TypeError(f"{tp.__name__} needs a mapping, not {type(data).__name__}")
+        if plan is None:
+            hints = get_type_hints(tp)
+            plan = [(f.name, _decoder(hints[f.name])) for f in dataclasses.fields(tp) if f.init]
+        return tp(**{name: dec(data[name]) for name, dec in plan if name in data})
+
+    return decode
+
+
+def _scalar(tp: type) -> Decoder:
+    def decode(data: Any) -> Any:
         if isinstance(data, bool) and tp is not bool:
             raise TypeError(f"expected {tp.__name__}, got bool")
         if tp is float and isinstance(data, int):
@@ -96,10 +158,5 @@ def from_data(tp: Any, data: Any) -> Any:
         if isinstance(data, tp):
             return data
         raise TypeError(f"expected {tp.__name__}, got {type(data).__name__}")
-    return data
 
-
-def load(cls: type[T], data: Any) -> T:
-    """Typed wrapper of `from_data` for a dataclass."""
-    result: T = from_data(cls, data)
-    return result
+    return decode
