@@ -11,7 +11,14 @@ import pytest
 from bot.rules.characteristics import Characteristics
 from bot.rules.conditions import Condition, Duration
 from bot.rules.dice import FixedDice
-from bot.rules.encounter import Encounter, NewCreatures, add_creatures, add_hero, new_encounter_state
+from bot.rules.encounter import (
+    Encounter,
+    NewCreatures,
+    add_creatures,
+    add_hero,
+    new_encounter_state,
+    written_back,
+)
 from bot.rules.encounter.flow import act, begin, choose_first_side, end_turn, finish, pass_part, skip
 from bot.rules.errors import RuleError
 from bot.rules.hero import new_sheet
@@ -216,3 +223,41 @@ def test_fast_slow_pass_part_sends_the_rest_to_the_slow_turns() -> None:
     assert set(eligible(flow.encounter.turns)) == {"Ash", "Bree"}
     with pytest.raises(RuleError):
         pass_part(begin(_encounter(), FixedDice([]), first="heroes").encounter, Controller.PLAYERS)
+
+
+def test_naming_an_all_surprised_side_first_is_refused() -> None:
+    enc = _encounter()
+    turns = enc.turns
+    for goblin in ("Goblin 1", "Goblin 2"):
+        turns = mark_surprised(turns, goblin).state
+    with pytest.raises(RuleError, match="surprised, so the other side goes first"):
+        begin(enc.with_turns(turns), FixedDice([]), first="director")
+    # everyone surprised: the Director may still name either side
+    for hero in ("Ash", "Bree"):
+        turns = mark_surprised(turns, hero).state
+    flow = begin(enc.with_turns(turns), FixedDice([]), first="director")
+    assert set(eligible(flow.encounter.turns)) == {"Goblin 1", "Goblin 2"}
+
+
+@pytest.mark.parametrize(("began", "resource"), [(False, None), (True, 4)])
+def test_a_hero_joining_after_the_start_gets_their_victories_as_resource(
+    began: bool, resource: int | None
+) -> None:
+    enc = _encounter()
+    if began:
+        enc = begin(enc, FixedDice([]), first="heroes").encounter
+    sheet = dataclasses.replace(new_sheet(20, 2), progress=Progress(4, 0))
+    enc, cid = add_hero(enc, "h9", 9, "Cid", sheet)
+    assert enc.resources.get(cid) == resource
+
+
+def test_a_roster_hero_removed_mid_fight_keeps_wounds_but_not_temporary_stamina() -> None:
+    sheet = new_sheet(30, 3)
+    enc, cid = add_hero(new_encounter_state(), "h1", 1, "Ash", sheet)
+    enc, _ = add_creatures(enc, NewCreatures("Goblin", 10, "director"))
+    hurt = dataclasses.replace(enc.creature(cid).vitals, stamina=9, temporary=4, recoveries=2)
+    enc = enc.with_creature(dataclasses.replace(enc.creature(cid), vitals=hurt))
+    assert written_back(enc, {"h1": sheet}, ["Goblin"]) == {}
+    assert written_back(enc, {}, [cid]) == {}
+    vitals = written_back(enc, {"h1": sheet}, [cid])["h1"].vitals
+    assert (vitals.stamina, vitals.temporary, vitals.recoveries) == (9, 0, 2)

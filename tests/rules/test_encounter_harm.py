@@ -20,6 +20,7 @@ from bot.rules.encounter import (
     NewCreatures,
     UnknownCreature,
     add_creatures,
+    flow,
     harm,
     new_encounter_state,
 )
@@ -28,7 +29,7 @@ from bot.rules.power import PowerRoll
 from bot.rules.resources import Malice
 from bot.rules.squads import MinionError
 from bot.rules.stamina import StaminaError
-from bot.rules.turns import mark_surprised
+from bot.rules.turns import ActionKind, Controller, Mode, current, mark_surprised
 
 ASH_PLAYER = 7
 
@@ -322,3 +323,71 @@ def test_knock_out_instead_of_killing_then_any_damage_kills() -> None:
     assert result.targets[0].hit is not None and result.targets[0].hit.killed == ("Goblin 1",)
     entry = enc.turns.entry("Goblin 1")
     assert entry is not None and entry.dead
+
+
+def test_the_unconscious_neither_strike_nor_catch_breath() -> None:
+    enc = table()
+    ash = enc.creature("Ash")
+    out = dataclasses.replace(ash.vitals, knocked_out=True)
+    enc = enc.with_creature(dataclasses.replace(ash, vitals=out))
+    with pytest.raises(harm.HarmError, match="unconscious and can't take main actions"):
+        harm.strike(enc, roll(5, 5), "Ash", ["Goblin 1"], TieredDamage.parse("3/6/9"))
+    with pytest.raises(harm.HarmError, match="unconscious and can't use maneuvers"):
+        harm.catch_breath(enc, "Ash")
+
+
+def test_hero_token_surges_add_up_and_the_dead_gain_none() -> None:
+    enc, total = harm.gain_surges(table(), "ash")
+    assert total == harm.TOKEN_SURGES and enc.surges == {"Ash": 2}
+    enc, total = harm.gain_surges(enc, "Ash", 3)
+    assert total == 5
+    for bad in (0, harm.SURGES_MAX + 1):
+        with pytest.raises(harm.HarmError, match="Gain from 1"):
+            harm.gain_surges(enc, "Ash", bad)
+    enc, _ = harm.damage(enc, "Goblin 1", 10)
+    with pytest.raises(harm.HarmError, match="dead"):
+        harm.gain_surges(enc, "Goblin 1")
+
+
+def _on_turn(mode: Mode, enforce: bool) -> Encounter:
+    """Ash's turn in progress (Goblins waiting) in `mode`."""
+    enc = new_encounter_state(mode, enforce_actions=enforce)
+    enc, _ = add_creatures(enc, NewCreatures("Ash", 30, "heroes", is_hero=True, owner_id=ASH_PLAYER))
+    enc, _ = add_creatures(enc, NewCreatures("Goblin", 10, enc.turns.sides[-1].id, count=2))
+    enc = flow.begin(enc, FixedDice([10, 9, 1, 2, 3, 4]), first=enc.turns.sides[0].id).encounter
+    return flow.act(enc, "Ash", Controller.PLAYERS, FixedDice([])).encounter
+
+
+@pytest.mark.parametrize(
+    ("mode", "kind"),
+    [(Mode.DRAW_STEEL, ActionKind.MAIN), (Mode.AGILITY, ActionKind.MAIN), (Mode.TEAMS, ActionKind.ACTION)],
+)
+def test_a_strike_on_its_own_turn_uses_the_main_action(mode: Mode, kind: ActionKind) -> None:
+    enc, _ = harm.strike(_on_turn(mode, False), roll(5, 5), "Ash", ["Goblin 1"], TieredDamage.parse("1/2/3"))
+    now = current(enc.turns)
+    assert now is not None and now.used == (kind,)
+
+
+def test_with_enforcement_a_second_main_action_is_refused_and_a_critical_gives_one_back() -> None:
+    enc = _on_turn(Mode.DRAW_STEEL, True)
+    crit, _ = harm.strike(enc, roll(10, 9), "Ash", ["Goblin 1"], TieredDamage.parse("1/2/3"))
+    now = current(crit.turns)
+    assert now is not None and now.used == ()  # the critical's extra main action
+    enc, _ = harm.strike(crit, roll(5, 5), "Ash", ["Goblin 1"], TieredDamage.parse("1/2/3"))
+    with pytest.raises(RuleError, match="No main action left"):
+        harm.strike(enc, roll(5, 5), "Ash", ["Goblin 2"], TieredDamage.parse("1/2/3"))
+    # a goblin's strike on Ash's turn (a free strike, a triggered action) uses none of its own
+    after, _ = harm.strike(enc, roll(5, 5), "Goblin 2", ["Ash"], TieredDamage.parse("1/2/3"))
+    assert after.turns.turns == enc.turns.turns
+
+
+def test_catch_breath_on_its_own_turn_is_a_maneuver() -> None:
+    enc = _on_turn(Mode.DRAW_STEEL, True)
+    hurt = dataclasses.replace(enc.creature("Ash").vitals, stamina=10, recoveries=3)
+    enc = enc.with_creature(dataclasses.replace(enc.creature("Ash"), vitals=hurt))
+    enc, _ = harm.catch_breath(enc, "Ash")
+    enc, _ = harm.catch_breath(enc, "Ash")  # the main action becomes a second maneuver
+    now = current(enc.turns)
+    assert now is not None and now.used == (ActionKind.MANEUVER, ActionKind.MANEUVER)
+    with pytest.raises(RuleError, match="No main action left"):
+        harm.catch_breath(enc, "Ash")

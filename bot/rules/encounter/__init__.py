@@ -15,7 +15,7 @@ from bot.rules.encounter.model import (
     fold,
     new_encounter_state,
 )
-from bot.rules.encounter.roster import COUNT_MAX, NewCreatures, add_creatures, add_hero, remove
+from bot.rules.encounter.roster import COUNT_MAX, NewCreatures, add_creatures, add_hero, remove, written_back
 
 __all__ = [
     "COUNT_MAX",
@@ -30,4 +30,5 @@ __all__ = [
     "fold",
     "new_encounter_state",
     "remove",
+    "written_back",
 ]

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from bot.rules import resources, stamina, turns
 from bot.rules.dice import Dice
 from bot.rules.encounter.model import Encounter, EncounterError, fold
+from bot.rules.encounter.roster import written_back
 from bot.rules.hero import HeroSheet
 from bot.rules.resources import HeroicResource, Progress, Rounding
 from bot.rules.turns import Controller, FirstTurn, Mode, Phase, Side
@@ -143,6 +144,7 @@ def begin(
             prior = ()
         if first is not None:
             side = side_named(started, first)
+            _refuse_surprised_first(started, side)
             chosen = dataclasses.replace(
                 started.turns, first=FirstTurn(None, turns.first_turn_threshold(), None, side.id)
             )
@@ -165,6 +167,24 @@ def begin(
             ordered = turns.set_team_order(started.turns, (*order, *rest))
             started = started.with_turns(ordered.state)
     return _start_round(started)
+
+
+def _refuse_surprised_first(encounter: Encounter, side: Side) -> None:
+    """draw-steel-turn-order.txt "Determine Who Goes First": "If all the creatures on one side are surprised,
+    then a creature on the other side gets to act first" -- so a Director naming the first side can't name a
+    side whose every living creature is surprised while the other side isn't."""
+    state = encounter.turns
+
+    def all_surprised(side_id: str) -> bool:
+        living = [e for e in state.entries if e.side == side_id and not e.dead]
+        return bool(living) and all(state.is_surprised(e.id) for e in living)
+
+    others = [s.id for s in state.sides if s.id != side.id]
+    if all_surprised(side.id) and not all(all_surprised(o) for o in others):
+        raise EncounterError(
+            f"Every creature of {side.name or side.id} is surprised, so the other side goes first: "
+            "leave out first (or name the other side)."
+        )
 
 
 def choose_first_side(encounter: Encounter, side: str, by: Controller) -> Flow:
@@ -271,17 +291,16 @@ def finish(encounter: Encounter, *, victory: bool, sheets: Mapping[str, HeroShee
         creatures=creatures,
         surges={},
         malice=resources.end_of_combat_malice(encounter.malice),
-        resources={k: 0 for k in encounter.resources},
+        resources={
+            k: resources.resource_end_of_combat(HeroicResource(k, value=v)).value
+            for k, v in encounter.resources.items()
+        },
         tokens_used=(),
     )
-    written: dict[str, HeroSheet] = {}
+    written = written_back(ended, sheets)
     for creature_id, hero_id in encounter.roster.items():
-        sheet = sheets.get(hero_id)
-        if sheet is None:
-            continue
-        creature = ended.creature(creature_id)
-        written[hero_id] = dataclasses.replace(
-            sheet, vitals=creature.vitals, progress=earned.get(creature_id, sheet.progress)
-        )
+        if hero_id in written:
+            sheet = written[hero_id]
+            written[hero_id] = dataclasses.replace(sheet, progress=earned.get(creature_id, sheet.progress))
     victors = survivors if victory else ()
     return Finish(ended, victors, written, transition.events)

@@ -29,7 +29,8 @@ Rules (texts in ../shared/rules/):
 
 Public API: `Hit`, `StrikeTarget`, `StrikeResult`, `Healing`, `SaveResult`, `target`, `damage`, `heal`,
 `give_temporary`, `set_stamina`, `catch_breath`, `strike`, `add_condition`, `remove_condition`, `save`,
-`gain_malice`, `spend_malice`, `HarmError`; limits `STRIKE_TARGETS_MAX`, `AMOUNT_MAX`, `MALICE_MAX`.
+`gain_surges`, `gain_malice`, `spend_malice`, `HarmError`; `TOKEN_SURGES`; limits `STRIKE_TARGETS_MAX`,
+`AMOUNT_MAX`, `MALICE_MAX`, `SURGES_MAX`.
 """
 
 from __future__ import annotations
@@ -52,10 +53,15 @@ from bot.rules.resources import spend_malice as _spend_malice
 from bot.rules.squads import Squad, damage_squad, refuse_healing
 from bot.rules.stamina import Vitals
 from bot.rules.turns import (
+    ActionKind,
     Phase,
+    current,
+    main_kind,
+    maneuver_kind,
     power_roll_modifiers,
     roll_save,
     set_flags,
+    use_action,
 )
 from bot.rules.turns import add_condition as _add_condition
 from bot.rules.turns import remove_condition as _remove_condition
@@ -67,6 +73,11 @@ AMOUNT_MAX = DAMAGE_MAX
 """Largest amount of damage, healing or Stamina one command gives."""
 MALICE_MAX = 999
 """Most Malice the Director can hold (a bound, not a rule)."""
+TOKEN_SURGES = 2
+"""Surges one hero token buys (draw-steel-basics.md "Spending Hero Tokens": "spend a hero token to gain 2
+surges")."""
+SURGES_MAX = 99
+"""Most surges one `gain_surges` call gives (a bound, not a rule)."""
 
 
 class HarmError(RuleError):
@@ -311,10 +322,15 @@ def set_stamina(encounter: Encounter, name: str, amount: int) -> tuple[Encounter
 def catch_breath(encounter: Encounter, name: str) -> tuple[Encounter, Healing]:
     """Catch Breath: a hero spends a Recovery to regain their recovery value
     (`bot.rules.stamina.catch_breath`: not while dying, not for Director creatures, nor without
-    Recoveries)."""
+    Recoveries). It is a maneuver (draw-steel-combat.txt "Maneuvers"): on the hero's own turn it uses one."""
     creature = target(encounter, name)
     if creature.vitals.dead:
         raise HarmError(f"{creature.id} is dead: a dead hero can't Catch Breath.")
+    if creature.vitals.knocked_out:
+        raise HarmError(
+            f"{creature.id} is unconscious and can't use maneuvers: an ally can help them spend a Recovery."
+        )
+    encounter = _use_on_turn(encounter, creature.id, maneuver_kind(encounter.turns.mode))  # "Catch Breath"
     return _change_vitals(encounter, creature, st.catch_breath(creature.vitals))
 
 
@@ -360,7 +376,12 @@ def strike(
     squad = encounter.squad(striker.squad_id) if striker.squad_id is not None else None
     if (striker.vitals.dead and squad is None) or (squad is not None and striker.id not in squad.alive):
         raise HarmError(f"{striker.id} is dead and can't strike.")
+    if striker.vitals.knocked_out:
+        raise HarmError(f"{striker.id} is unconscious and can't take main actions: wake them first.")
     creatures = _strike_targets(encounter, targets)
+    # a strike on its own turn is a main action (draw-steel-combat.txt "Taking a Turn"); a critical hit gives
+    # an extra main action (draw-steel-basics.md "Critical Hit"), so a critical strike's is given back
+    encounter = _use_on_turn(encounter, striker.id, main_kind(encounter.turns.mode), given_back=roll.critical)
     kind = dtype if dtype is not None else (tiered.dtype if tiered is not None else DamageType.UNTYPED)
     if tiered is not None and dtype is not None and tiered.dtype not in (DamageType.UNTYPED, dtype):
         raise HarmError(
@@ -401,6 +422,20 @@ def strike(
         rest = {k: v for k, v in updated.surges.items() if k != striker.id}
         updated = dataclasses.replace(updated, surges={**rest, striker.id: left} if left else rest)
     return updated, StrikeResult(striker.id, roll, tuple(results), tiered, surges)
+
+
+def _use_on_turn(
+    encounter: Encounter, creature_id: str, kind: ActionKind, *, given_back: bool = False
+) -> Encounter:
+    """Record `kind` used by the creature when it is its own turn (`bot.rules.turns.use_action`: refused
+    when none is left and the table enforces the action economy); `given_back` checks it but records
+    nothing. Off its turn (a free strike, a triggered action, an ally's help) nothing is used."""
+    entry = encounter.entry_of(creature_id)
+    now = current(encounter.turns)
+    if now is None or now.entry != entry.id:
+        return encounter
+    spent = use_action(encounter.turns, entry.id, kind).state
+    return encounter if given_back else encounter.with_turns(spent)
 
 
 # --- conditions and saves --------------------------------------------------------------------------------
@@ -457,6 +492,20 @@ def save(
     label = rolled.custom_text if rolled.condition is Condition.CUSTOM else rolled.condition.value
     result = SaveResult(creature.id, label, rolled.roll, rolled.success)
     return encounter.with_turns(transition.state), result
+
+
+# --- surges ----------------------------------------------------------------------------------------------
+def gain_surges(encounter: Encounter, name: str, count: int = TOKEN_SURGES) -> tuple[Encounter, int]:
+    """A creature gains `count` surges (a hero token buys `TOKEN_SURGES`: draw-steel-basics.md "Spending Hero
+    Tokens"); returns the new encounter and the creature's surges now. Surges end with the encounter
+    (`flow.finish`)."""
+    if not 1 <= count <= SURGES_MAX:
+        raise HarmError(f"Gain from 1 to {SURGES_MAX} surges at a time.")
+    creature = target(encounter, name)
+    if creature.vitals.dead:
+        raise HarmError(f"{creature.id} is dead: a dead creature can't gain surges.")
+    total = encounter.surges.get(creature.id, 0) + count
+    return dataclasses.replace(encounter, surges={**encounter.surges, creature.id: total}), total
 
 
 # --- Malice ----------------------------------------------------------------------------------------------

@@ -3,15 +3,19 @@ hero, removing a creature or a whole squad.
 
 Rules: draw-steel-combat.txt "Enemies Act In Groups" (groups), Monsters "Minions" (squads share a Stamina
 pool; `bot.rules.squads`), draw-steel-turn-order.txt "Determine Surprise" (creatures that can't be
-surprised).
-Public API: `NewCreatures`, `add_creatures`, `add_hero`, `remove`.
+surprised); draw-steel-basics.md "Heroic Resources" (a hero who joins a combat already under way starts
+with their Victories, as at the start of combat); draw-steel-combat.txt "Stamina", "Temporary Stamina" (a
+roster hero who leaves keeps the Stamina and Recoveries spent; temporary Stamina ends with their encounter).
+Public API: `NewCreatures`, `add_creatures`, `add_hero`, `remove`, `written_back`.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from bot.rules import resources, stamina
 from bot.rules.characteristics import Characteristics
 from bot.rules.creature import Creature
 from bot.rules.damage import DamageModifiers
@@ -19,7 +23,7 @@ from bot.rules.encounter.model import CREATURES_MAX, Encounter, EncounterError, 
 from bot.rules.hero import HeroSheet
 from bot.rules.names import clean_name
 from bot.rules.squads import new_squad
-from bot.rules.turns import Entry, EntryKind, add_entry, remove_entry
+from bot.rules.turns import Entry, EntryKind, Phase, add_entry, remove_entry
 from bot.rules.turns.model import Controller
 
 COUNT_MAX = 40
@@ -143,7 +147,11 @@ def add_creatures(encounter: Encounter, spec: NewCreatures) -> tuple[Encounter, 
 def add_hero(
     encounter: Encounter, hero_id: str, owner_id: int, name: str, sheet: HeroSheet, side: str = "heroes"
 ) -> tuple[Encounter, str]:
-    """Bring a roster hero in with its current Stamina, Recoveries, characteristics and damage modifiers."""
+    """Bring a roster hero in with its current Stamina, Recoveries, characteristics and damage modifiers.
+
+    Once combat has begun (the d10 rolled or round 1 started) the hero's heroic resource starts at their
+    Victories, as `flow.begin` gives the heroes present at the start (draw-steel-basics.md "Heroic
+    Resources")."""
     if hero_id in encounter.roster.values():
         raise EncounterError(f"{name} is already in this encounter.")
     spec = NewCreatures(
@@ -160,10 +168,43 @@ def add_hero(
     updated, (creature_id,) = add_creatures(encounter, spec)
     creature = dataclasses.replace(updated.creature(creature_id), vitals=sheet.vitals)
     updated = updated.with_creature(creature)
+    res = updated.resources
+    if _combat_begun(updated):
+        start = resources.resource_start_of_combat(
+            resources.HeroicResource(creature_id), sheet.progress.victories
+        )
+        res = {**res, creature_id: start.value}
     return (
-        dataclasses.replace(updated, roster={**updated.roster, creature_id: hero_id}),
+        dataclasses.replace(updated, roster={**updated.roster, creature_id: hero_id}, resources=res),
         creature_id,
     )
+
+
+def _combat_begun(encounter: Encounter) -> bool:
+    """Combat has begun once the first round started or the d10 for who goes first was rolled."""
+    state = encounter.turns
+    return state.phase is not Phase.SETUP or state.first is not None
+
+
+def written_back(
+    encounter: Encounter, sheets: Mapping[str, HeroSheet], creature_ids: Iterable[str] | None = None
+) -> dict[str, HeroSheet]:
+    """The roster sheets of the heroes `creature_ids` (default: every roster hero) as they leave this
+    encounter: the Stamina, Recoveries and knocked-out state they have now, temporary Stamina gone
+    (draw-steel-combat.txt "Temporary Stamina": it disappears at the end of an encounter). `sheets` are the
+    roster sheets by roster hero id; the result maps roster hero id -> updated sheet.
+
+    Call it with the encounter from BEFORE `remove` (a roster hero removed mid-fight keeps their wounds) and
+    at the end (`flow.finish` does)."""
+    wanted = set(encounter.roster) if creature_ids is None else set(creature_ids)
+    out: dict[str, HeroSheet] = {}
+    for creature_id, hero_id in encounter.roster.items():
+        sheet = sheets.get(hero_id)
+        if creature_id not in wanted or sheet is None:
+            continue
+        vitals = stamina.end_of_encounter(encounter.creature(creature_id).vitals)
+        out[hero_id] = dataclasses.replace(sheet, vitals=vitals)
+    return out
 
 
 def remove(encounter: Encounter, name: str) -> tuple[Encounter, tuple[str, ...]]:

@@ -20,7 +20,7 @@ Typical flow: `new_encounter` -> `add_entry`... -> `mark_surprised` -> `determin
 automatic `RoundEnded` -> `next_round` ... -> `end_encounter`.
 """
 
-from bot.rules.turns.actions import ActionBudget, budget, use_action
+from bot.rules.turns.actions import ActionBudget, budget, main_kind, maneuver_kind, use_action
 from bot.rules.turns.engine import (
     add_condition,
     add_entry,
@@ -110,6 +110,8 @@ __all__ = [
     "end_turn",
     "fast_slow_part",
     "first_turn_threshold",
+    "main_kind",
+    "maneuver_kind",
     "mark_surprised",
     "new_encounter",
     "next_round",

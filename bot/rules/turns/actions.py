@@ -44,6 +44,18 @@ _KINDS: dict[Mode, frozenset[ActionKind]] = {
 _KINDS[Mode.AGILITY] = _KINDS[Mode.DRAW_STEEL]
 
 
+def main_kind(mode: Mode) -> ActionKind:
+    """What an ability used on a creature's turn costs: Draw Steel's main action (draw-steel-combat.txt
+    "Taking a Turn"), the other games' action (fast-slow-turns-combat.md, teams-combat.md)."""
+    return ActionKind.MAIN if mode in (Mode.DRAW_STEEL, Mode.AGILITY) else ActionKind.ACTION
+
+
+def maneuver_kind(mode: Mode) -> ActionKind:
+    """What a maneuver (Catch Breath) costs: Draw Steel's maneuver (draw-steel-combat.txt "Maneuvers"); the
+    other games have no maneuvers, so an action."""
+    return ActionKind.MANEUVER if mode in (Mode.DRAW_STEEL, Mode.AGILITY) else ActionKind.ACTION
+
+
 @dataclass(frozen=True, slots=True)
 class ActionBudget:
     """What an entry may still do: the kinds available now and a one-line summary for the player."""

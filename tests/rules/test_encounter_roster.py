@@ -1,0 +1,100 @@
+"""Building an encounter (bot.rules.encounter.roster): adding creatures, squads and groups, and removing them,
+with every refusal named (table-driven)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from bot.rules.encounter import (
+    COUNT_MAX,
+    Encounter,
+    NewCreatures,
+    add_creatures,
+    new_encounter_state,
+    remove,
+)
+from bot.rules.encounter.model import CREATURES_MAX, EncounterError
+
+
+def table() -> Encounter:
+    enc = new_encounter_state()
+    for spec in (
+        NewCreatures("Ash", 30, "heroes", is_hero=True, owner_id=7),
+        NewCreatures("Goblin", 10, "director", count=2, group="Raiders"),
+        NewCreatures("Rat", 4, "director", count=3, squad="Pack"),
+    ):
+        enc, _ = add_creatures(enc, spec)
+    return enc
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (NewCreatures("Orc", 5, "director", count=0), f"from 1 to {COUNT_MAX}"),
+        (NewCreatures("Orc", 5, "director", count=COUNT_MAX + 1), f"from 1 to {COUNT_MAX}"),
+        (NewCreatures("Orc", 0, "director"), "at least 1"),
+        (NewCreatures("Orc", 5, "heroes", is_hero=True, owner_id=7, squad="S"), "Heroes can't be minions"),
+        (NewCreatures("Orc", 5, "dragons"), "No side 'dragons'"),
+        (NewCreatures("ash", 5, "director"), "already in this encounter"),
+        (NewCreatures("Pack", 5, "director"), "already in this encounter"),
+        (NewCreatures("Raiders", 5, "director"), "already in this encounter"),
+        (NewCreatures("Orc", 5, "director", group="Goblin 1"), "already in this encounter"),
+        (NewCreatures("Orc", 5, "director", count=2, squad="Rat 1"), "already in this encounter"),
+        (NewCreatures("Bree", 20, "heroes", is_hero=True), "needs a player"),
+    ],
+)
+def test_refused_additions_change_nothing(spec: NewCreatures, message: str) -> None:
+    enc = table()
+    with pytest.raises(EncounterError, match=message):
+        add_creatures(enc, spec)
+
+
+def test_room_runs_out_at_the_creature_limit() -> None:
+    enc = new_encounter_state()
+    while len(enc.creatures) + COUNT_MAX <= CREATURES_MAX:
+        spec = NewCreatures(f"Kobold {len(enc.creatures)}", 3, "director", count=COUNT_MAX)
+        enc, _ = add_creatures(enc, spec)
+    room = CREATURES_MAX - len(enc.creatures)
+    with pytest.raises(EncounterError, match=f"room for {room} more"):
+        add_creatures(enc, NewCreatures("Last", 3, "director", count=room + 1))
+    enc, names = add_creatures(enc, NewCreatures("Last", 3, "director", count=room))
+    assert len(enc.creatures) == CREATURES_MAX and len(names) == room
+
+
+def test_numbered_names_squads_and_groups() -> None:
+    enc = table()
+    assert [c.id for c in enc.creatures] == ["Ash", "Goblin 1", "Goblin 2", "Rat 1", "Rat 2", "Rat 3"]
+    squad = enc.squad("Pack")
+    assert squad is not None and squad.alive == ("Rat 1", "Rat 2", "Rat 3") and squad.pool == 12
+    assert {e.group for e in enc.turns.entries if e.id.startswith("Goblin")} == {"Raiders"}
+
+
+@pytest.mark.parametrize(
+    ("name", "gone", "left"),
+    [
+        ("goblin 1", ("Goblin 1",), ["Ash", "Goblin 2", "Rat 1", "Rat 2", "Rat 3"]),
+        ("PACK", ("Rat 1", "Rat 2", "Rat 3"), ["Ash", "Goblin 1", "Goblin 2"]),
+        ("Ash", ("Ash",), ["Goblin 1", "Goblin 2", "Rat 1", "Rat 2", "Rat 3"]),
+    ],
+)
+def test_remove_a_creature_or_a_whole_squad(name: str, gone: tuple[str, ...], left: list[str]) -> None:
+    enc = dataclasses.replace(table(), surges={"Ash": 2}, resources={"Ash": 3}, tokens_used=("Ash",))
+    enc = dataclasses.replace(enc, roster={"Ash": "h1"})
+    after, removed = remove(enc, name)
+    assert removed == gone
+    assert [c.id for c in after.creatures] == left
+    assert not any(set(e.creature_ids) & set(gone) for e in after.turns.entries)
+    if "Ash" in gone:
+        assert (after.surges, after.resources, after.roster, after.tokens_used) == ({}, {}, {}, ())
+    if "Rat 1" in gone:
+        assert after.squads == ()
+
+
+@pytest.mark.parametrize(
+    ("name", "message"), [("Rat 2", "minion of Pack: remove the whole squad"), ("Nobody", "Nobody")]
+)
+def test_remove_refusals(name: str, message: str) -> None:
+    with pytest.raises(EncounterError, match=message):
+        remove(table(), name)
