@@ -104,7 +104,7 @@ def create_engine(
         engine = create_async_engine(
             url,
             json_serializer=validate.dumps,
-            pool_size=4,
+            pool_size=5,  # one of them kept by the store for its version reads
             max_overflow=0,
             pool_timeout=60,
             pool_reset_on_return=None,  # every use ends its transaction; skip the extra ROLLBACK

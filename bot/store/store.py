@@ -15,6 +15,8 @@ import functools
 import json
 import logging
 import random
+import sqlite3
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -60,6 +62,9 @@ log = logging.getLogger("bot.store")
 #: How many channels' last committed tables are kept in memory (a hit skips the read; the version
 #: compare-and-set still catches another process's write).
 CACHE_SIZE = 4096
+#: Seconds a guild's settings are served from memory. This process's own changes show at once; another
+#: process's (a guild's commands all reach the one process that runs its shard) within this time.
+SETTINGS_TTL = 10.0
 UNDO_KIND = "undo"
 #: SQLite: checkpoint the WAL in the background after this many commits of this process.
 CHECKPOINT_EVERY = 200
@@ -72,6 +77,7 @@ WAIT_LIMIT = 1.5
 #: After a PostgreSQL connection died during COMMIT: how long to try asking whether the change was saved.
 CONFIRM_LIMIT = 0.75
 _TEMP_NAME_KEY = "\x01"
+_VERSION_SQL = f"SELECT version FROM {channels.name} WHERE id = ?"
 _RETRYABLE_SQLSTATES = frozenset({"40001", "40P01", "55P03"})
 #: SQLSTATEs of a database that is going away or not there yet (class 08: connection exceptions).
 _UNAVAILABLE_SQLSTATES = frozenset({"57P01", "57P02", "57P03", "53300"})
@@ -109,8 +115,12 @@ _READ_CHANNEL = (
         encounters.c.last_seq,
     )
     .select_from(
+        # the bare column, written as the partial index `ix_encounters_one_active ... WHERE active` is: only
+        # then do SQLite and PostgreSQL use that index (`active = 1` or `active IS true` scans every
+        # encounter ever stored)
         channels.outerjoin(
-            encounters, sa.and_(encounters.c.channel_id == channels.c.id, encounters.c.active.is_(True))
+            encounters,
+            sa.and_(encounters.c.channel_id == channels.c.id, sa.text("encounters.active")),
         )
     )
     .where(channels.c.id == sa.bindparam("b_id"))
@@ -285,7 +295,10 @@ class Store:
             asyncio.Lock() if self._sqlite else asyncio.Semaphore(POSTGRES_POOL_SIZE)
         )
         self._cache: OrderedDict[int, _Loaded] = OrderedDict()
+        self._settings: OrderedDict[int, tuple[float, GuildSettings]] = OrderedDict()
         self._writer_connection: AsyncConnection | None = None
+        self._probe_connection: AsyncConnection | None = None  # SQLite: `_stored_version`'s own connection
+        self._probe_opening = asyncio.Lock()
         self._writer_busy_ms: int | None = None  # the busy timeout last set on the write connection
         self._outage_at = float("-inf")  # loop time of the last wait for the database that gave up
         self._commits_since_checkpoint = 0
@@ -333,6 +346,10 @@ class Store:
                 await self._checkpoint_task
         if self._sqlite:
             await self._checkpoint()
+        if self._probe_connection is not None:
+            connection, self._probe_connection = self._probe_connection, None
+            with suppress(Exception):
+                await connection.close()
         if self._writer_connection is not None:
             async with self._write_gate:
                 connection, self._writer_connection = self._writer_connection, None
@@ -478,6 +495,39 @@ class Store:
             self._writer_connection = await self._writer.connect()
         return self._writer_connection
 
+    async def _stored_version(self, channel_id: int) -> int | None:
+        """The channel's stored version (None: no row yet). On SQLite it is one statement on a connection
+        kept for it: through the pool the same read also checks a connection out, begins and rolls back,
+        about eight times the cost, and every command asks this once or twice. Any SQLite error there
+        retires that connection and asks through the pool, which tells an outage from a fault."""
+        if self._sqlite:
+            try:
+                async with self._probe_opening:  # two first calls at once must not both open one
+                    if self._probe_connection is None:
+                        self._probe_connection = await self._engine.connect()
+                    probe = self._probe_connection
+                raw = await probe.get_raw_connection()
+                driver = raw.driver_connection
+                assert driver is not None
+                async with driver.execute(_VERSION_SQL, (channel_id,)) as cursor:
+                    row = await cursor.fetchone()
+                return None if row is None else int(row[0])
+            except sqlite3.Error:
+                await self._drop_probe()
+        async with self._engine.connect() as connection:
+            return cast(
+                "int | None",
+                (
+                    await connection.execute(sa.select(channels.c.version).where(channels.c.id == channel_id))
+                ).scalar(),
+            )
+
+    async def _drop_probe(self) -> None:
+        connection, self._probe_connection = self._probe_connection, None
+        if connection is not None:
+            with suppress(Exception):
+                await connection.invalidate()
+
     async def _drop_sqlite_writer(self) -> None:
         connection, self._writer_connection = self._writer_connection, None
         self._writer_busy_ms = None
@@ -612,19 +662,7 @@ class Store:
 
     async def _moved(self, channel_id: int, version: int, deadline: float) -> bool:
         """True (and the cache entry dropped) when the channel's stored version is no longer `version`."""
-
-        async def stored_version() -> int | None:
-            async with self._engine.connect() as connection:
-                return cast(
-                    "int | None",
-                    (
-                        await connection.execute(
-                            sa.select(channels.c.version).where(channels.c.id == channel_id)
-                        )
-                    ).scalar(),
-                )
-
-        stored = await self._retrying(stored_version, deadline)
+        stored = await self._retrying(functools.partial(self._stored_version, channel_id), deadline)
         if (stored or 0) == version:
             return False
         self._cache.pop(channel_id, None)
@@ -920,7 +958,12 @@ class Store:
     async def view(self, key: ChannelKey) -> Table:
         """A read-only snapshot of the channel, read fresh (no lock); editing it changes nothing."""
         _check_key(key)
-        loaded = await self._retrying(lambda: self._read(key.channel_id), self._deadline())
+        deadline = self._deadline()
+        loaded = self._cache.get(key.channel_id)
+        # one small query proves the cached table is still the stored one (every commit bumps the version)
+        if loaded is None or await self._moved(key.channel_id, loaded.version, deadline):
+            loaded = await self._retrying(lambda: self._read(key.channel_id), deadline)
+            self._remember(key.channel_id, loaded)
         return Table.from_snapshot(key, loaded.version, _clone(loaded.snap), loaded.encounter_id)
 
     # -- undo -------------------------------------------------------------------------------------------
@@ -1009,8 +1052,21 @@ class Store:
             raise NoEncounter("That encounter no longer exists.")
 
     async def get_settings(self, guild_id: int) -> GuildSettings:
-        """The guild's settings (the defaults when it never changed any)."""
+        """The guild's settings (the defaults when it never changed any), from memory for `SETTINGS_TTL`
+        seconds after they were read or changed here."""
         validate.snowflake(guild_id, "guild id")
+        now = time.monotonic()
+        kept = self._settings.get(guild_id)
+        if kept is not None and now - kept[0] < SETTINGS_TTL:
+            return kept[1]
+        settings = await self._read_settings(guild_id)
+        self._settings[guild_id] = (now, settings)
+        self._settings.move_to_end(guild_id)
+        while len(self._settings) > CACHE_SIZE:
+            self._settings.popitem(last=False)
+        return settings
+
+    async def _read_settings(self, guild_id: int) -> GuildSettings:
 
         async def read() -> Any:
             async with self._engine.connect() as connection:
@@ -1057,6 +1113,7 @@ class Store:
                     await connection.execute(stmt)
 
             await self._retrying(write, deadline)  # an upsert: safe to repeat
+        self._settings.pop(guild_id, None)
         return await self.get_settings(guild_id)
 
     # -- the log ----------------------------------------------------------------------------------------

@@ -180,7 +180,7 @@ class GuildSettings:
     turn_pings: bool = True
     tokens_reset_per_session: bool = True
     malice_rounding: MaliceRounding = "down"
-    show_monster_stamina: bool = False
+    show_monster_stamina: bool = True
     enforce_action_economy: bool = True
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -20,6 +21,7 @@ from bot.store import (
     Table,
 )
 from bot.store.models import encounters, events
+from bot.store.store import _READ_CHANNEL
 from tests.store.conftest import Target
 from tests.store.helpers import DIRECTOR, PLAYER, begin, increment
 
@@ -412,3 +414,44 @@ async def test_plain_postgres_urls_open_through_asyncpg(target: Target) -> None:
             assert (await store.get_settings(5)).guild_id == 5
         finally:
             await store.close()
+
+
+async def test_a_channel_read_uses_the_one_active_index(store: Store, target: Target) -> None:
+    """Reading a channel must find its active encounter by index, not by scanning every encounter stored
+    (the cost would grow with every encounter ever played)."""
+    query = _READ_CHANNEL.params(b_id=1)
+    async with store.engine.connect() as connection:
+        if target.backend == "sqlite":
+            compiled = query.compile(connection, compile_kwargs={"literal_binds": True})
+            plan = (await connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {compiled}")).all()
+            text = " ".join(str(row[-1]) for row in plan)
+            assert "USING INDEX ix_encounters_one_active" in text and "SCAN encounters" not in text, text
+        else:
+            await connection.exec_driver_sql("SET enable_seqscan = off")  # small tables: ask for the plan
+            compiled = query.compile(connection, compile_kwargs={"literal_binds": True})
+            plan = (await connection.exec_driver_sql(f"EXPLAIN {compiled}")).all()
+            text = " ".join(str(row[0]) for row in plan)
+            assert "ix_encounters_one_active" in text, text
+
+
+async def test_views_at_once_on_a_fresh_store_share_one_version_reader(
+    target: Target, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Many commands arriving at once on a just-started store: every view answers, and on SQLite one
+    connection is kept for the version reads (two opened at once would leave one to the garbage collector,
+    an error in the log)."""
+    writer = await target.open()
+    try:
+        await begin(writer, ChannelKey(1, 2))
+    finally:
+        await writer.close()
+    store = await target.open(migrate=False)
+    try:
+        await store.view(ChannelKey(1, 2))  # read and cached: the next views only check the version
+        await store.engine.dispose()  # no idle connection left: each first version read must open one
+        tables = await asyncio.gather(*(store.view(ChannelKey(1, 2)) for _ in range(10)))
+        assert {t.version for t in tables} == {1}
+        assert store.engine.pool.checkedout() == (1 if target.backend == "sqlite" else 0)  # type: ignore[attr-defined]
+        assert not [r for r in caplog.records if r.name.startswith("sqlalchemy.pool")], caplog.text
+    finally:
+        await store.close()
