@@ -10,15 +10,21 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
+from bot.permissions import Actor, actor_from_interaction, is_director
 from bot.replies import fail
 from bot.rules import codec
 from bot.rules.encounter import Encounter
 from bot.rules.hero import HeroSheet
-from bot.store import Change, ChannelKey, Committed, Hero, Table
+from bot.rules.turns import Controller
+from bot.store import Change, ChannelKey, Committed, GuildSettings, Hero, Table
+
+if TYPE_CHECKING:
+    from bot.client import DrawSteelBot
 
 T = TypeVar("T")
 log = logging.getLogger("bot.play")
@@ -29,6 +35,34 @@ def channel_key(interaction: discord.Interaction[Any]) -> ChannelKey:
     if interaction.guild_id is None or interaction.channel_id is None:
         fail("Use this in a server's text channel or thread, not in direct messages.")
     return ChannelKey(interaction.guild_id, interaction.channel_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who is acting in a channel's encounter: the member, whether they are a Director of it, the encounter's
+    starter and the guild's settings."""
+
+    actor: Actor
+    director: bool
+    director_id: int
+    settings: GuildSettings
+
+    @property
+    def by(self) -> Controller:
+        return Controller.DIRECTOR if self.director else Controller.PLAYERS
+
+
+async def caller_of(interaction: discord.Interaction[Any], bot: DrawSteelBot) -> Caller:
+    """Who is acting in this channel's encounter (`NoEncounter` when there is none)."""
+    key = channel_key(interaction)
+    table = await bot.store.view(key)
+    doc = table.require_encounter()
+    settings = await bot.store.get_settings(key.guild_id)
+    actor = actor_from_interaction(interaction)
+    director = is_director(
+        actor, encounter_director_id=doc.director_id, director_role_id=settings.director_role_id
+    )
+    return Caller(actor, director, doc.director_id, settings)
 
 
 def encounter_of(table: Table) -> Encounter:
@@ -48,6 +82,11 @@ def sheet_of(hero: Hero) -> HeroSheet:
 
 def put_sheet(hero: Hero, sheet: HeroSheet) -> None:
     hero.data = codec.to_data(sheet)
+
+
+def sheets_of(table: Table) -> dict[str, HeroSheet]:
+    """Every roster hero's sheet in this channel, by roster hero id."""
+    return {hero_id: sheet_of(hero) for hero_id, hero in table.heroes.items()}
 
 
 def hero_of_member(table: Table, user_id: int) -> Hero | None:

@@ -26,7 +26,7 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.permissions import Refused, controls, require_controls
-from bot.play import commit, encounter_of, put_encounter
+from bot.play import caller_of, commit, encounter_of, put_encounter
 from bot.replies import fail, inert, send
 from bot.rules.conditions import Condition, ConditionInstance, Duration
 from bot.rules.encounter import harm
@@ -34,7 +34,7 @@ from bot.rules.encounter.harm import SaveResult
 from bot.store import Change, Table
 from bot.ui.combat import DURATION_TEXT, condition_reply, save_reply, save_summary
 from cogs.meta import HelpEntry
-from cogs.strike import InTime, caller, check_text
+from cogs.strike import InTime, check_text
 
 NAME_TEXT_MAX = 100
 CUSTOM_MAX = 60
@@ -114,7 +114,8 @@ class Conditions(commands.Cog):
         kind, words = read_condition(condition, text)
         lasts = read_duration(duration)
         in_time = InTime(interaction)
-        actor, director = await in_time.run(caller(interaction, self.bot.store))
+        who = await in_time.run(caller_of(interaction, self.bot))
+        actor, director = who.actor, who.director
         from_ = source if source is not None and source.strip() else None
 
         def change(table: Table) -> Change[tuple[str, ConditionInstance | None]]:
@@ -153,7 +154,8 @@ class Conditions(commands.Cog):
         check_text(target, "name", NAME_TEXT_MAX)
         kind, words = read_condition(condition, text)
         in_time = InTime(interaction)
-        actor, director = await in_time.run(caller(interaction, self.bot.store))
+        who = await in_time.run(caller_of(interaction, self.bot))
+        actor, director = who.actor, who.director
         label = words or kind.value
 
         def change(table: Table) -> Change[str]:
@@ -196,7 +198,8 @@ class Conditions(commands.Cog):
         if chosen is None and text:
             fail("The text option names a custom condition: add condition: custom.")
         in_time = InTime(interaction)
-        actor, director = await in_time.run(caller(interaction, self.bot.store))
+        who = await in_time.run(caller_of(interaction, self.bot))
+        actor, director = who.actor, who.director
         dice = self.bot.dice
 
         def change(table: Table) -> Change[SaveResult]:

@@ -24,7 +24,17 @@ from discord.ext import commands
 
 from bot.client import DrawSteelBot
 from bot.permissions import Refused, interaction_is_director, require_controls
-from bot.play import channel_key, commit, encounter_of, put_encounter, put_sheet, sheet_of
+from bot.play import (
+    Caller,
+    caller_of,
+    channel_key,
+    commit,
+    encounter_of,
+    put_encounter,
+    put_sheet,
+    sheet_of,
+    sheets_of,
+)
 from bot.replies import fail, inert, send
 from bot.rules import codec, turns
 from bot.rules.characteristics import Characteristics
@@ -36,6 +46,7 @@ from bot.rules.encounter import (
     fold,
     new_encounter_state,
     remove,
+    written_back,
 )
 from bot.rules.encounter.flow import Finish, Flow, begin, choose_first_side, finish, side_named
 from bot.rules.names import clean_name
@@ -52,7 +63,7 @@ from bot.ui.tracker_controls import (
 )
 from cogs.meta import HelpEntry
 from cogs.strike import InTime
-from cogs.turn import Caller, caller_of, entry_named, owner_of, ping_next, repost_tracker
+from cogs.turn import entry_named, owner_of, ping_next, repost_tracker
 
 MODE_CHOICES = [app_commands.Choice(name=m.value, value=m.value) for m in Mode]
 TEXT_MAX = 100
@@ -177,7 +188,7 @@ async def on_end_confirmed(interaction: discord.Interaction[Any], eid: int, ver:
         if doc.id != eid:
             fail("That encounter is over already.")
         encounter = encounter_of(table)
-        sheets = {hid: sheet_of(h) for hid, h in table.heroes.items()}
+        sheets = sheets_of(table)
         done = finish(encounter, victory=victory, sheets=sheets)
         for hero_id, sheet in done.sheets.items():
             put_sheet(table.heroes[hero_id], sheet)
@@ -462,6 +473,9 @@ class EncounterCog(commands.Cog):
                 action=f"remove {entry.id}",
             )
             updated, gone = remove(encounter, entry.id)
+            sheets = sheets_of(table)
+            for hero_id, sheet in written_back(encounter, sheets, gone).items():
+                put_sheet(table.heroes[hero_id], sheet)
             put_encounter(table, updated)
             return Change(f"{', '.join(gone)} removed"[:300], gone)
 

@@ -16,13 +16,13 @@ from discord.ext import commands
 
 from bot.client import DrawSteelBot
 from bot.permissions import Refused
-from bot.play import channel_key, commit, encounter_of, put_encounter
+from bot.play import caller_of, channel_key, commit, encounter_of, put_encounter
 from bot.replies import send
 from bot.rules.encounter import harm
 from bot.store import Change, Table
 from bot.ui.combat import malice_reply
 from cogs.meta import HelpEntry
-from cogs.strike import InTime, caller
+from cogs.strike import InTime
 
 
 class MaliceCog(commands.Cog):
@@ -47,7 +47,7 @@ class MaliceCog(commands.Cog):
 
     async def _change(self, interaction: discord.Interaction[Any], amount: int, spend: bool) -> None:
         in_time = InTime(interaction)
-        _, director = await in_time.run(caller(interaction, self.bot.store))
+        director = (await in_time.run(caller_of(interaction, self.bot))).director
         if not director:
             raise Refused(f"Only the Director can {'spend' if spend else 'gain'} Malice.")
 

@@ -18,15 +18,16 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.permissions import Actor, require_controls
-from bot.play import commit, encounter_of, put_encounter
+from bot.play import caller_of, commit, encounter_of, put_encounter
 from bot.replies import send
 from bot.rules.damage import DamageType
 from bot.rules.encounter import Encounter, harm
 from bot.rules.encounter.harm import Healing, Hit
 from bot.store import Change, Table
 from bot.ui.combat import damage_reply, damage_summary, healing_reply, healing_summary
+from bot.ui.format import hidden_stamina
 from cogs.meta import HelpEntry
-from cogs.strike import TYPE_CHOICES, InTime, caller, check_text, own_creature
+from cogs.strike import TYPE_CHOICES, InTime, check_text, own_creature
 
 NAME_TEXT_MAX = 100
 
@@ -82,17 +83,20 @@ class Stamina(commands.Cog):
     ) -> None:
         check_text(name, "name", NAME_TEXT_MAX)
         in_time = InTime(interaction)
-        actor, director = await in_time.run(caller(interaction, self.bot.store))
+        who = await in_time.run(caller_of(interaction, self.bot))
+        actor, director = who.actor, who.director
 
-        def change(table: Table) -> Change[Healing]:
+        def change(table: Table) -> Change[tuple[Healing, frozenset[str]]]:
             encounter = encounter_of(table)
             creature_id = _guard(encounter, actor, director, name, action)
             updated, result = fn(encounter, creature_id)
             put_encounter(table, updated)
-            return Change(healing_summary(result, verb), result)
+            hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
+            return Change(healing_summary(result, verb), (result, hidden))
 
         committed = await in_time.run(commit(interaction, kind, change))
-        await send(interaction, content=healing_reply(committed.value, verb))
+        result, hidden = committed.value
+        await send(interaction, content=healing_reply(result, verb, hidden))
 
     @stamina.command(name="damage", description="Deal damage to a creature (weakness and immunity apply).")
     @app_commands.rename(dtype="type")
@@ -115,17 +119,19 @@ class Stamina(commands.Cog):
         check_text(target, "name", NAME_TEXT_MAX)
         kind = DamageType.parse(dtype or "")
         in_time = InTime(interaction)
-        actor, director = await in_time.run(caller(interaction, self.bot.store))
+        who = await in_time.run(caller_of(interaction, self.bot))
+        actor, director = who.actor, who.director
 
-        def change(table: Table) -> Change[Hit]:
+        def change(table: Table) -> Change[tuple[Hit, frozenset[str]]]:
             encounter = encounter_of(table)
             creature_id = _guard(encounter, actor, director, target, "change {name}'s Stamina")
             updated, hit = harm.damage(encounter, creature_id, amount, kind, knock_out=knock_out)
             put_encounter(table, updated)
-            return Change(damage_summary(hit), hit)
+            hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
+            return Change(damage_summary(hit), (hit, hidden))
 
         committed = await in_time.run(commit(interaction, "stamina.damage", change))
-        await send(interaction, content=damage_reply(committed.value))
+        await send(interaction, content=damage_reply(*committed.value))
 
     @stamina.command(name="heal", description="A creature regains Stamina (never above its maximum).")
     @app_commands.describe(target="Who regains Stamina", amount="Stamina regained")
@@ -172,7 +178,8 @@ class Stamina(commands.Cog):
     async def recover(self, interaction: discord.Interaction[Any], target: str | None = None) -> None:
         check_text(target, "name", NAME_TEXT_MAX)
         in_time = InTime(interaction)
-        actor, director = await in_time.run(caller(interaction, self.bot.store))
+        who = await in_time.run(caller_of(interaction, self.bot))
+        actor, director = who.actor, who.director
 
         def change(table: Table) -> Change[Healing]:
             encounter = encounter_of(table)

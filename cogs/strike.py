@@ -24,15 +24,16 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
-from bot.permissions import Actor, actor_from_interaction, interaction_is_director, require_controls
-from bot.play import channel_key, commit, encounter_of, put_encounter
+from bot.permissions import require_controls
+from bot.play import caller_of, commit, encounter_of, put_encounter
 from bot.replies import fail, send
 from bot.rules.damage import DamageType, TieredDamage
 from bot.rules.encounter import Encounter, harm
 from bot.rules.encounter.harm import StrikeResult
 from bot.rules.power import roll_power
-from bot.store import Change, Store, Table
+from bot.store import Change, Table
 from bot.ui.combat import strike_reply, strike_summary
+from bot.ui.format import hidden_stamina
 from cogs.meta import HelpEntry
 
 T = TypeVar("T")
@@ -68,15 +69,6 @@ class InTime:
                 with contextlib.suppress(discord.HTTPException, discord.InteractionResponded):
                     await self.interaction.response.defer(thinking=True)
         return await task
-
-
-async def caller(interaction: discord.Interaction[Any], store: Store) -> tuple[Actor, bool]:
-    """Who is acting and whether they are a Director of this channel's encounter (`NoEncounter` when there
-    is none: nothing to act on)."""
-    table = await store.view(channel_key(interaction))
-    doc = table.require_encounter()
-    director = await interaction_is_director(interaction, store, encounter_director_id=doc.director_id)
-    return actor_from_interaction(interaction), director
 
 
 def own_creature(encounter: Encounter, user_id: int, *, option: str, heroes_only: bool = False) -> str:
@@ -173,10 +165,11 @@ class Strike(commands.Cog):
         effects = tier_effects(effect)
         names = targets.split(",")
         in_time = InTime(interaction)
-        actor, director = await in_time.run(caller(interaction, self.bot.store))
+        caller = await in_time.run(caller_of(interaction, self.bot))
+        actor, director = caller.actor, caller.director
         roll = roll_power(self.bot.dice, bonus=bonus, edges=edges, banes=banes, main_action=True)
 
-        def change(table: Table) -> Change[StrikeResult]:
+        def change(table: Table) -> Change[tuple[StrikeResult, frozenset[str]]]:
             encounter = encounter_of(table)
             who = attacker if attacker is not None and attacker.strip() else None
             if who is None:
@@ -189,10 +182,12 @@ class Strike(commands.Cog):
                 encounter, roll, striker.id, names, tiered, kind, surges, melee=melee, knock_out=knock_out
             )
             put_encounter(table, updated)
-            return Change(strike_summary(result), result)
+            hidden = hidden_stamina(updated, caller.settings.show_monster_stamina)
+            return Change(strike_summary(result), (result, hidden))
 
         committed = await in_time.run(commit(interaction, "strike", change))
-        await send(interaction, content=strike_reply(committed.value, effects))
+        result, hidden = committed.value
+        await send(interaction, content=strike_reply(result, effects, hidden))
 
 
 async def setup(bot: DrawSteelBot) -> None:

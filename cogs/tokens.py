@@ -23,6 +23,7 @@ from bot.replies import fail, inert, send
 from bot.rules import codec
 from bot.rules.conditions import ConditionInstance, Duration
 from bot.rules.encounter import Encounter
+from bot.rules.encounter.harm import TOKEN_SURGES, gain_surges
 from bot.rules.resources import HeroTokens, TokenBenefit, award_tokens, start_session
 from bot.rules.stamina import Vitals, heal
 from bot.rules.turns import succeed_save
@@ -34,8 +35,6 @@ from cogs.meta import HelpEntry
 
 AWARD_MAX = 100
 Use = Literal["surges", "save", "reroll", "regain"]
-SURGES_PER_TOKEN = 2
-"""'Spending Hero Tokens': one token gains two surges."""
 
 
 def _active(table: Table) -> Encounter | None:
@@ -160,10 +159,9 @@ class Tokens(commands.Cog):
             if use == "surges":
                 cid = _in_encounter(spender, "surges")
                 spent = spend_benefit(table, cid, TokenBenefit.SURGES)
-                encounter = encounter_of(table)
-                surges = encounter.surges.get(cid, 0) + SURGES_PER_TOKEN
-                put_encounter(table, dataclasses.replace(encounter, surges={**encounter.surges, cid: surges}))
-                text = f"{name} spends a hero token: +2 surges ({surges} now)."
+                encounter, surges = gain_surges(encounter_of(table), cid, TOKEN_SURGES)
+                put_encounter(table, encounter)
+                text = f"{name} spends a hero token: +{TOKEN_SURGES} surges ({surges} now)."
             elif use == "save":
                 cid = _in_encounter(spender, "saves")
                 inst = _save_condition(encounter_of(table), cid, spender.name, condition)

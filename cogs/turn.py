@@ -10,7 +10,6 @@ Play-by-post: after a turn ends or a side is skipped, the side that picks next i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
@@ -18,14 +17,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
-from bot.permissions import Actor, actor_from_interaction, interaction_is_director, require_controls
-from bot.play import channel_key, commit, encounter_of, put_encounter, sheet_of
-from bot.replies import UserError, fail, send
+from bot.permissions import require_controls
+from bot.play import Caller, caller_of, channel_key, commit, encounter_of, put_encounter, sheet_of
+from bot.replies import UserError, fail, inert, send
 from bot.rules.conditions import Duration
 from bot.rules.encounter import Encounter, fold, harm
 from bot.rules.encounter.flow import Flow, act, end_turn, pass_part, skip
-from bot.rules.turns import Controller, Entry, Mode, Speed, current, eligible, picking
-from bot.store import Change, GuildSettings, Table
+from bot.rules.hero import HeroSheet
+from bot.rules.turns import Controller, Entry, Mode, Speed, current, eligible, picking, swap_agility
+from bot.store import Change, Table
 from bot.tracker import tracker_for
 from bot.ui import pings
 from bot.ui.combat import save_reply
@@ -40,27 +40,6 @@ CHOICES_MAX = 25
 
 class StaleTracker(UserError):
     """A press on a tracker that no longer shows the newest state."""
-
-
-@dataclass(frozen=True, slots=True)
-class Caller:
-    actor: Actor
-    director: bool
-    director_id: int
-    settings: GuildSettings
-
-    @property
-    def by(self) -> Controller:
-        return Controller.DIRECTOR if self.director else Controller.PLAYERS
-
-
-async def caller_of(interaction: discord.Interaction[Any], bot: DrawSteelBot) -> Caller:
-    """Who is acting in this channel's encounter (`NoEncounter` when there is none)."""
-    table = await bot.store.view(channel_key(interaction))
-    doc = table.require_encounter()
-    director = await interaction_is_director(interaction, bot.store, encounter_director_id=doc.director_id)
-    settings = await bot.store.get_settings(channel_key(interaction).guild_id)
-    return Caller(actor_from_interaction(interaction), director, doc.director_id, settings)
 
 
 def check_expected(table: Table, expect: tuple[int, int] | None) -> None:
@@ -113,24 +92,14 @@ def controlled(encounter: Encounter, entry: Entry, who: Caller) -> bool:
     return who.director or (owner_of(encounter, entry) == who.actor.user_id)
 
 
-def gains_of(table: Table, encounter: Encounter) -> dict[str, str]:
-    """Roster heroes' per-turn heroic resource gains (creature id -> "2", "1d3")."""
-    out: dict[str, str] = {}
-    for creature_id, hero_id in encounter.roster.items():
-        hero = table.heroes.get(hero_id)
-        if hero is not None:
-            out[creature_id] = sheet_of(hero).resource_gain
-    return out
-
-
-def resource_names(table: Table, encounter: Encounter) -> dict[str, str]:
-    """Roster heroes' heroic resource names (creature id -> "wrath")."""
-    out: dict[str, str] = {}
-    for creature_id, hero_id in encounter.roster.items():
-        hero = table.heroes.get(hero_id)
-        if hero is not None:
-            out[creature_id] = sheet_of(hero).resource_name
-    return out
+def roster_sheets(table: Table, encounter: Encounter) -> dict[str, HeroSheet]:
+    """The roster sheets of the encounter's roster heroes, by creature id (their heroic resource's name and
+    per-turn gain live there)."""
+    return {
+        creature_id: sheet_of(table.heroes[hero_id])
+        for creature_id, hero_id in encounter.roster.items()
+        if hero_id in table.heroes
+    }
 
 
 async def ping_next(interaction: discord.Interaction[Any], who: Caller, encounter: Encounter) -> None:
@@ -180,10 +149,12 @@ async def do_act(
         override = (
             who.director and entry.id not in eligible(encounter.turns) and current(encounter.turns) is None
         )
-        flow = act(encounter, entry.id, who.by, dice, override=override, gains=gains_of(table, encounter))
+        sheets = roster_sheets(table, encounter)
+        gains = {cid: sheet.resource_gain for cid, sheet in sheets.items()}
+        flow = act(encounter, entry.id, who.by, dice, override=override, gains=gains)
         put_encounter(table, flow.encounter)
         how = " (out of order)" if override else ""
-        names = resource_names(table, encounter)
+        names = {cid: sheet.resource_name for cid, sheet in sheets.items()}
         return Change(f"{entry.id} starts their turn{how}", (entry.id, flow, names))
 
     committed = await in_time.run(commit(interaction, "turn.act", change))
@@ -350,6 +321,11 @@ class Turn(commands.Cog):
             "/turn skip combatant: Goblin 1",
             "Pass a creature's turn; without one the Director skips the side that picks (fast/slow: slow).",
         ),
+        HelpEntry(
+            "turn swap",
+            "/turn swap hero: Ash with: Bree",
+            "Agility order: at the start of a round the Director lets two heroes swap places.",
+        ),
     )
 
     turn = app_commands.Group(
@@ -382,6 +358,32 @@ class Turn(commands.Cog):
         if combatant is not None and len(combatant) > NAME_MAX:
             fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
         await do_skip(interaction, self.bot, combatant)
+
+    @turn.command(name="swap", description="Agility order: two heroes swap places at the start of a round.")
+    @app_commands.rename(other="with")
+    @app_commands.describe(hero="A hero", other="The willing hero they swap places with")
+    async def swap_cmd(self, interaction: discord.Interaction[Any], hero: str, other: str) -> None:
+        if len(hero) > NAME_MAX or len(other) > NAME_MAX:
+            fail(f"Names are at most {NAME_MAX} characters: type a hero's name.")
+        await do_swap(interaction, self.bot, hero, other)
+
+
+async def do_swap(interaction: discord.Interaction[Any], bot: DrawSteelBot, hero: str, other: str) -> None:
+    """Agility turn order: at the start of a round the Director lets two heroes swap places."""
+    in_time = InTime(interaction)
+    who = await in_time.run(caller_of(interaction, bot))
+    if not who.director:
+        fail("Only the Director can let heroes swap places in the Agility order.")
+
+    def change(table: Table) -> Change[tuple[str, str]]:
+        encounter = encounter_of(table)
+        a, b = entry_named(encounter, hero), entry_named(encounter, other)
+        put_encounter(table, encounter.with_turns(swap_agility(encounter.turns, a.id, b.id).state))
+        return Change(f"{a.id} and {b.id} swap places in the turn order", (a.id, b.id))
+
+    committed = await in_time.run(commit(interaction, "turn.swap", change))
+    a, b = committed.value
+    await send(interaction, content=f"🔁 **{inert(a)}** and **{inert(b)}** swap places in the turn order.")
 
 
 async def _on_act(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:

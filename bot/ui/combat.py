@@ -12,7 +12,7 @@ Summaries (for the event log) name creatures as typed (the transcript shows them
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from bot.replies import inert
 from bot.rules.conditions import ConditionInstance, Duration
@@ -76,9 +76,12 @@ def squad_stamina(squad: Squad) -> str:
     return f"Stamina: {squad.pool}/{squad.minion_stamina * (len(squad.alive) + len(squad.dead))}"
 
 
-def vitals_text(vitals: Vitals) -> str:
-    """`Stamina: 12/30 · winded` (the state left out when healthy)."""
+def vitals_text(vitals: Vitals, hidden: bool = False) -> str:
+    """`Stamina: 12/30 · winded` (the state left out when healthy); only the state when `hidden` (a monster
+    whose exact Stamina players don't see: `bot.ui.format.hidden_stamina`)."""
     state = state_label(vitals)
+    if hidden:
+        return state
     return stamina_text(vitals) if state == "healthy" else f"{stamina_text(vitals)} · {state}"
 
 
@@ -91,16 +94,18 @@ def damage_words(amount: int, dtype: DamageType) -> str:
     return f"{amount} damage" if dtype is DamageType.UNTYPED else f"{amount} {dtype.value} damage"
 
 
-def hit_text(hit: Hit, surge_bonus: int = 0) -> str:
+def hit_text(hit: Hit, surge_bonus: int = 0, hidden: bool = False) -> str:
     """`9 fire damage (of 6: fire weakness 3) · Stamina: 1/10 · winded`, or for minions the pool and the
-    dead; `surge_bonus` is named in the parentheses (`of 15 with surges +6`)."""
+    dead; `surge_bonus` is named in the parentheses (`of 15 with surges +6`); `hidden`: the state, not the
+    Stamina."""
     text = damage_words(hit.dealt, hit.dtype)
     notes = _step_notes(hit.steps)
     if hit.dealt != hit.incoming or notes or surge_bonus:
         surges = f" with surges +{surge_bonus}" if surge_bonus else ""
         text += f" (of {hit.incoming}{surges}" + (": " + inert(", ".join(notes)) if notes else "") + ")"
     if hit.squad_after is not None:
-        text += f" · {squad_stamina(hit.squad_after)}"
+        if not hidden:
+            text += f" · {squad_stamina(hit.squad_after)}"
         if hit.killed:
             names = ", ".join(inert(n) for n in hit.killed)
             text += f" · {len(hit.killed)} minion{'s' if len(hit.killed) > 1 else ''} killed: {names}"
@@ -108,7 +113,7 @@ def hit_text(hit: Hit, surge_bonus: int = 0) -> str:
             text += " · squad defeated"
         return text
     if hit.after is not None:
-        text += f" · {vitals_text(hit.after)}"
+        text += f" · {vitals_text(hit.after, hidden)}"
     return text
 
 
@@ -130,8 +135,9 @@ def _hit_summary(hit: Hit) -> str:
     return text
 
 
-def damage_reply(hit: Hit) -> str:
-    return f"**{inert(hit.target)}** takes {hit_text(hit)}"
+def damage_reply(hit: Hit, hidden: Collection[str] = ()) -> str:
+    """`**Goblin 1** takes 9 damage · Stamina: 1/10 · winded`; `hidden`: whose Stamina shows as a state."""
+    return f"**{inert(hit.target)}** takes {hit_text(hit, hidden=hit.target in hidden)}"
 
 
 def damage_summary(hit: Hit) -> str:
@@ -140,7 +146,11 @@ def damage_summary(hit: Hit) -> str:
 
 # --- strikes ---------------------------------------------------------------------------------------------
 def _target_line(
-    result: StrikeResult, target: StrikeTarget, effect: str | None, compact: bool = False
+    result: StrikeResult,
+    target: StrikeTarget,
+    effect: str | None,
+    hidden: Collection[str],
+    compact: bool = False,
 ) -> str:
     own = target.roll
     name = (
@@ -156,22 +166,25 @@ def _target_line(
         head += f" ({', '.join(extra)})"
     parts = [head]
     hit = target.hit
+    secret = target.target in hidden
     if hit is not None and compact:
-        left = squad_stamina(hit.squad_after) if hit.squad_after is not None else None
-        left = left or (vitals_text(hit.after) if hit.after is not None else "")
+        left = squad_stamina(hit.squad_after) if hit.squad_after is not None and not secret else None
+        left = left or (vitals_text(hit.after, secret) if hit.after is not None else "")
         killed = f" · {len(hit.killed)} killed" if hit.squad_after is not None and hit.killed else ""
-        parts.append(f"{damage_words(hit.dealt, hit.dtype)} · {left}{killed}")
+        parts.append(f"{damage_words(hit.dealt, hit.dtype)}{' · ' + left if left else ''}{killed}")
     elif hit is not None:
-        parts.append(hit_text(hit, target.surge_bonus))
+        parts.append(hit_text(hit, target.surge_bonus, secret))
     if effect and not compact:
         parts.append(f"effect: {inert(effect)}")
     return ": ".join(parts[:2]) + ("" if len(parts) < 3 else f" · {parts[2]}")
 
 
-def strike_reply(result: StrikeResult, effects: Sequence[str] | None = None) -> str:
+def strike_reply(
+    result: StrikeResult, effects: Sequence[str] | None = None, hidden: Collection[str] = ()
+) -> str:
     """The /strike reply: who strikes with what, the roll line, then one line per target (each with its
-    tier's effect). Past Discord's 2,000 characters it turns compact: no damage steps, and each reached
-    tier's effect once at the end (clipped)."""
+    tier's effect; a target in `hidden` shows its state, not its Stamina). Past Discord's 2,000 characters
+    it turns compact: no damage steps, and each reached tier's effect once at the end (clipped)."""
     head = f"⚔️ **{inert(result.attacker)}** strikes"
     if result.damage is not None:
         head += f" ({inert(result.damage.format())}"
@@ -179,11 +192,12 @@ def strike_reply(result: StrikeResult, effects: Sequence[str] | None = None) -> 
     lines = [head, roll_line(result.roll)]
     for target in result.targets:
         effect = effects[target.tier - 1] if effects else None
-        lines.append(_target_line(result, target, effect))
+        lines.append(_target_line(result, target, effect, hidden))
     full = "\n".join(lines)
     if len(full) <= CONTENT_MAX:
         return full
-    lines = [head, roll_line(result.roll), *(_target_line(result, t, None, True) for t in result.targets)]
+    compact = (_target_line(result, t, None, hidden, compact=True) for t in result.targets)
+    lines = [head, roll_line(result.roll), *compact]
     if effects:
         for tier in sorted({t.tier for t in result.targets}):
             text = effects[tier - 1]
@@ -205,10 +219,12 @@ def strike_summary(result: StrikeResult) -> str:
 
 
 # --- healing, temporary Stamina, set, Catch Breath -------------------------------------------------------
-def healing_reply(change: Healing, verb: str) -> str:
-    """`**Ash** regains 5 Stamina · Stamina: 20/30` (verb: "regains 5 Stamina", "catches their breath")."""
+def healing_reply(change: Healing, verb: str, hidden: Collection[str] = ()) -> str:
+    """`**Ash** regains 5 Stamina · Stamina: 20/30` (verb: "regains 5 Stamina", "catches their breath");
+    a creature in `hidden` shows its state, not its Stamina."""
+    secret = change.target in hidden
     was = f" (was {change.before.stamina})" if change.before.stamina != change.after.stamina else ""
-    return f"**{inert(change.target)}** {verb} · {vitals_text(change.after)}{was}"
+    return f"**{inert(change.target)}** {verb} · {vitals_text(change.after, secret)}{'' if secret else was}"
 
 
 def healing_summary(change: Healing, verb: str) -> str:

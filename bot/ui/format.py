@@ -5,7 +5,9 @@ Contract labels (the Discord issue): `Stamina: 12/30` is how a creature's Stamin
 
 from __future__ import annotations
 
+from bot.rules.encounter import Encounter
 from bot.rules.stamina import Vitals
+from bot.rules.turns import Controller
 
 BAR_WIDTH = 10
 
@@ -42,3 +44,18 @@ def state_label(vitals: Vitals) -> str:
     if vitals.winded:
         return "winded"
     return "healthy"
+
+
+def hidden_stamina(encounter: Encounter, show_monster_stamina: bool) -> frozenset[str]:
+    """The creatures (and squads) whose exact Stamina players don't see: with the guild's
+    `show_monster_stamina` setting off, every one on a side the Director controls that isn't a hero; they
+    show only their state (`state_label`). With it on (the default), nobody's is hidden."""
+    if show_monster_stamina:
+        return frozenset()
+    director_sides = {s.id for s in encounter.turns.sides if s.controller is Controller.DIRECTOR}
+    ids: set[str] = set()
+    for entry in encounter.turns.entries:
+        if entry.side in director_sides:
+            ids.add(entry.id)
+            ids.update(entry.creature_ids)
+    return frozenset(ids - {c.id for c in encounter.creatures if c.is_hero})

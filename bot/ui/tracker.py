@@ -43,7 +43,7 @@ from bot.rules.turns import (
     turns_taken,
 )
 from bot.ui.embeds import FIELD_VALUE_MAX, FIELDS_MAX, TOTAL_MAX, Colour, Field, make_embed
-from bot.ui.format import bar, stamina_numbers, stamina_text, state_label
+from bot.ui.format import bar, hidden_stamina, stamina_numbers, stamina_text, state_label
 
 #: Detail levels, most detailed first: 0 = bar + `Stamina: 12/30` + conditions with durations;
 #: 1 = `Stamina: 12/30` + conditions with short durations; 2 = `12/30` and condition names only (a hidden
@@ -233,10 +233,8 @@ def squad_line(
     return lines
 
 
-def _entry_lines(
-    encounter: Encounter, entry: Entry, view: TrackerView, controller: Controller, level: int, indent: str
-) -> list[str]:
-    hidden = controller is Controller.DIRECTOR and not view.show_monster_stamina
+def _entry_lines(encounter: Encounter, entry: Entry, view: TrackerView, level: int, indent: str) -> list[str]:
+    hidden = entry.id in hidden_stamina(encounter, view.show_monster_stamina)
     if entry.kind is EntryKind.SQUAD:
         squad = encounter.squad(entry.id)
         if squad is not None:
@@ -245,7 +243,6 @@ def _entry_lines(
         creature = encounter.creature(entry.id)
     except UnknownCreature:  # an entry without a creature record: show its name only
         return [f"{indent}{_marker(encounter.turns, entry, False)} **{inert(entry.name or entry.id)}**"]
-    hidden = hidden and not creature.is_hero
     return [creature_line(encounter, entry, creature, hidden, level, indent)]
 
 
@@ -256,7 +253,7 @@ def side_lines(encounter: Encounter, side: Side, view: TrackerView, level: int) 
     seen_groups: set[str] = set()
     for entry in entries:
         if entry.group is None:
-            lines += _entry_lines(encounter, entry, view, side.controller, level, "")
+            lines += _entry_lines(encounter, entry, view, level, "")
             continue
         if entry.group in seen_groups:
             continue
@@ -264,7 +261,7 @@ def side_lines(encounter: Encounter, side: Side, view: TrackerView, level: int) 
         members = [e for e in entries if e.group == entry.group]
         lines.append(f"__Group {name_text(entry.group, level)}__")
         for member in members:
-            lines += _entry_lines(encounter, member, view, side.controller, level, "  ")
+            lines += _entry_lines(encounter, member, view, level, "  ")
     return lines
 
 
@@ -373,6 +370,7 @@ def _final_lines(encounter: Encounter, side: Side, view: TrackerView, level: int
     standing: list[str] = []
     fallen: list[str] = []
     side_of = {c: e.side for e in encounter.turns.entries for c in e.creature_ids}
+    hidden_ids = hidden_stamina(encounter, view.show_monster_stamina)
     for creature in encounter.creatures:
         if side_of.get(creature.id) != side.id:
             continue
@@ -383,12 +381,7 @@ def _final_lines(encounter: Encounter, side: Side, view: TrackerView, level: int
         elif creature.vitals.dead:
             fallen.append(name)
         else:
-            hidden = (
-                side.controller is Controller.DIRECTOR
-                and not creature.is_hero
-                and not view.show_monster_stamina
-            )
-            standing.append(f"{name} ({_vitals_part(creature, hidden, max(level, 1))})")
+            standing.append(f"{name} ({_vitals_part(creature, creature.id in hidden_ids, max(level, 1))})")
     lines = [f"🛡️ {name}" for name in standing] + [f"{OUT} {name}" for name in fallen]
     return lines or ["—"]
 

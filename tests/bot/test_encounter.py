@@ -162,6 +162,11 @@ async def test_hero_brings_a_roster_hero_in(table: Table) -> None:
     vex = enc.creature("Vex")
     assert vex.is_hero and vex.owner_id == table.alice.id and vex.vitals.max_stamina == 28
     assert "already" in kit.refused(await table.alice.slash(table.channel, "encounter hero", name="Vex"))
+    kit.ok(await table.director.slash(table.channel, "stamina damage", target="Vex", amount=10))
+    kit.ok(await table.alice.slash(table.channel, "encounter remove", name="Vex"))
+    after = await table.store.view(kit.key(table))
+    [sheet] = [sheet_of(h) for h in after.heroes.values()]
+    assert sheet.vitals.stamina == 18
 
 
 async def test_surprise_then_begin_without_a_roll(table: Table) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from simcord import MemberActor
 
+from bot.rules.encounter import Encounter
 from bot.rules.turns import Mode, Phase, eligible
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
@@ -101,3 +102,33 @@ async def test_fast_slow_players_move_on_to_the_slow_turns(table: Table) -> None
     assert "Goblin 1 waits for the slow turns" in text
     enc = await kit.stored(table)
     assert eligible(enc.turns) == ("Bree",)
+
+
+async def test_agility_heroes_swap_places_at_the_start_of_a_round(table: Table) -> None:
+    await kit.start(table, mode=Mode.AGILITY.value)
+    await kit.add_party(table)
+    await kit.begin(table, first="heroes")
+
+    def totals(enc: Encounter) -> dict[str, int]:
+        return {i.unit: i.total for i in enc.turns.initiative}
+
+    before = totals(await kit.stored(table))
+    text = kit.refused(await table.alice.slash(table.channel, "turn swap", hero="Ash", **{"with": "Bree"}))
+    assert "Only the Director" in text
+    text = kit.refused(
+        await table.director.slash(table.channel, "turn swap", hero="Ash", **{"with": "Goblin 1"})
+    )
+    assert "isn't a hero" in text
+    text = kit.ok(await table.director.slash(table.channel, "turn swap", hero="ash", **{"with": "Bree"}))
+    assert "**Ash** and **Bree** swap places" in text
+    after = totals(await kit.stored(table))
+    assert (after["Ash"], after["Bree"]) == (before["Bree"], before["Ash"])
+    assert {k: v for k, v in after.items() if k not in ("Ash", "Bree")} == {
+        k: v for k, v in before.items() if k not in ("Ash", "Bree")
+    }
+    # once someone has acted in the round, no swapping until the next one
+    who = eligible((await kit.stored(table)).turns)[0]
+    member = member_for(table, (await kit.stored(table)).creature(who).owner_id)
+    kit.ok(await member.slash(table.channel, "turn act", combatant=who))
+    text = kit.refused(await table.director.slash(table.channel, "turn swap", hero="Ash", **{"with": "Bree"}))
+    assert "start of a new round" in text

@@ -19,7 +19,7 @@ async def test_show_without_options(table: Table) -> None:
     shown = embed_text(result)
     assert f"Director role: <@&{table.director_role.id}>" in shown
     assert "Turn pings: on" in shown and "Malice rounding: down" in shown
-    assert "Hero tokens reset each session: on" in shown and "exact Stamina: off" in shown
+    assert "Hero tokens reset each session: on" in shown and "exact Stamina: on" in shown
 
 
 async def test_change_every_setting(table: Table) -> None:
@@ -31,7 +31,7 @@ async def test_change_every_setting(table: Table) -> None:
         turn_pings=False,
         tokens_reset_per_session=False,
         malice_rounding="nearest",
-        show_monster_stamina=True,
+        show_monster_stamina=False,
         enforce_action_economy=False,
     )
     assert "Settings updated" in embed_text(result) and "Malice rounding: nearest" in embed_text(result)
@@ -41,7 +41,7 @@ async def test_change_every_setting(table: Table) -> None:
         turn_pings=False,
         tokens_reset_per_session=False,
         malice_rounding="nearest",
-        show_monster_stamina=True,
+        show_monster_stamina=False,
         enforce_action_economy=False,
     )
     # the Director role now directs: its member changes a setting

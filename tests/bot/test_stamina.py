@@ -40,6 +40,24 @@ async def test_immunity_and_temporary_stamina(table: Table) -> None:
     )
 
 
+async def test_with_monster_stamina_hidden_replies_show_a_monsters_state_only(table: Table) -> None:
+    await harm_kit.start(table)
+    await table.store.update_settings(table.guild.id, show_monster_stamina=False)
+
+    ogre = await table.director.slash(table.channel, "stamina damage", target="Ogre", amount=12)
+    minion = await table.director.slash(table.channel, "stamina damage", target="Minion 1", amount=4)
+    healed = await table.director.slash(table.channel, "stamina heal", target="Ogre", amount=1)
+    ash = await table.director.slash(table.channel, "stamina damage", target="Ash", amount=5)
+    strike = await table.alice.slash(table.channel, "strike", targets="Ogre, Minion 2", damage="1/1/1")
+
+    replies = [r.response.content if r.response else "" for r in (ogre, minion, healed, ash, strike)]
+    assert replies[0] == "**Ogre** takes 12 damage · winded"
+    assert replies[1] == "**Minion 1** takes 4 damage · 1 minion killed: Minion 1"
+    assert replies[2] == "**Ogre** regains 1 Stamina · winded"
+    assert replies[3] == "**Ash** takes 5 damage · Stamina: 25/30"  # heroes always show
+    assert "Stamina:" not in replies[4] and "1 damage · winded" in replies[4], replies[4]
+
+
 async def test_a_player_heals_and_shields_their_own_hero(table: Table) -> None:
     await harm_kit.start(table)
     await table.director.slash(table.channel, "stamina damage", target="Ash", amount=20)

@@ -9,8 +9,8 @@ import pytest
 from simcord.env import Env
 
 from bot.rules.dice import Dice, FixedDice
-from bot.rules.encounter import Encounter, NewCreatures, harm
-from bot.rules.turns import mark_surprised
+from bot.rules.encounter import Encounter, NewCreatures, flow, harm, new_encounter_state
+from bot.rules.turns import Controller, mark_surprised
 from tests.bot import harm_kit
 from tests.bot.conftest import Table
 
@@ -312,3 +312,27 @@ async def test_ten_long_named_targets_fit_one_message(table: Table) -> None:
     assert len(text) <= 2000 and not text.endswith("…")
     assert text.count("Stamina: 4/10") == 10  # every target's line survives
     assert "Tier 2 effect: tier 2 xxx" in text
+
+
+async def test_with_the_action_economy_enforced_a_second_strike_in_a_turn_is_refused(table: Table) -> None:
+    encounter = new_encounter_state(enforce_actions=True)
+    await harm_kit.start(table, encounter=encounter)
+
+    def ash_acts(enc: Encounter) -> Encounter:
+        enc = flow.begin(enc, FixedDice([]), first="heroes").encounter
+        return flow.act(enc, "Ash", Controller.PLAYERS, FixedDice([])).encounter
+
+    await harm_kit.edit(table, ash_acts)
+    # a goblin's free strike on Ash's turn uses no action (7 + 9)
+    free = await table.director.slash(
+        table.channel, "strike", targets="Bree", damage="1/1/1", attacker="Goblin 2"
+    )
+    crit = await table.alice.slash(table.channel, "strike", targets="Goblin 1", damage="1/1/1")  # 10 + 9
+    main = await table.alice.slash(table.channel, "strike", targets="Goblin 1", damage="1/1/1")  # 5 + 5
+    refused = await table.alice.slash(table.channel, "strike", targets="Goblin 1", damage="1/1/1")
+    assert (
+        not free.ephemeral and not crit.ephemeral and not main.ephemeral
+    )  # a critical: an extra main action
+    assert refused.ephemeral and refused.response is not None
+    assert "No main action left" in refused.response.content
+    assert (await harm_kit.current(table)).creature("Goblin 1").vitals.stamina == 8

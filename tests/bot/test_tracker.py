@@ -83,7 +83,7 @@ async def test_tracker_appears_on_the_first_encounter_change(table: Table) -> No
     text = body(message)
     assert "Goblin ambush" in text and "Malice: 2" in text and "Hero tokens: 0" in text
     assert "██████████ Stamina: 30/30" in text and "Stamina: 24/24" in text
-    assert "**Goblin 1** healthy" in text and "10/10" not in text  # Director creatures: state only
+    assert "**Goblin 1** ██████████ Stamina: 10/10" in text  # by default everyone's Stamina shows
     assert "3/3 alive" in text
     # posted with the bot token through the channel, pinging nobody
     [post] = requests(table, "POST")
@@ -112,11 +112,15 @@ async def test_later_changes_edit_the_same_message(table: Table) -> None:
 
 async def test_monster_stamina_follows_the_guild_setting(table: Table) -> None:
     await harm_kit.start(table)
-    await table.store.update_settings(table.guild.id, show_monster_stamina=True)
     await gain(table)
     text = body(trackers(table.channel)[0])
     assert "**Goblin 1** ██████████ Stamina: 10/10" in text
     assert "Stamina: 12/12" in text  # the squad's pool
+    await table.store.update_settings(table.guild.id, show_monster_stamina=False)
+    await gain(table)
+    text = body(trackers(table.channel)[0])
+    assert "**Goblin 1** healthy" in text and "10/10" not in text and "12/12" not in text
+    assert "Stamina: 30/30" in text  # heroes always show
 
 
 async def test_settings_refresh_the_guilds_trackers(table: Table) -> None:
@@ -125,11 +129,12 @@ async def test_settings_refresh_the_guilds_trackers(table: Table) -> None:
     await harm_kit.start(table, channel=table.thread)
     await gain(table)
     await gain(table, channel=table.thread)
-    assert "Stamina: 10/10" not in body(trackers(table.channel)[0])
-    result = await table.director.slash(table.channel, "settings", show_monster_stamina=True)
+    assert "**Goblin 1** ██████████ Stamina: 10/10" in body(trackers(table.channel)[0])
+    result = await table.director.slash(table.channel, "settings", show_monster_stamina=False)
     assert result.response is not None
-    for where in (table.channel, table.thread):  # no encounter changed, yet both show monsters' Stamina
-        assert "**Goblin 1** ██████████ Stamina: 10/10" in body(trackers(where)[0])
+    for where in (table.channel, table.thread):  # no encounter changed, yet both hide monsters' Stamina
+        text = body(trackers(where)[0])
+        assert "**Goblin 1** healthy" in text and "10/10" not in text
 
 
 async def test_a_thread_has_its_own_tracker(table: Table) -> None:
@@ -283,7 +288,6 @@ async def test_forty_creatures_fit(table: Table) -> None:
         *(NewCreatures(f"Kobold {n}", 8, "director", count=13) for n in "ABC"),
     )
     await harm_kit.start(table, specs=specs)
-    await table.store.update_settings(table.guild.id, show_monster_stamina=True)
     await gain(table)
     [message] = trackers(table.channel)
     assert len(message.embeds[0]) <= TOTAL_MAX

@@ -54,7 +54,7 @@ async def test_one_tracker_follows_the_whole_encounter(table: Table) -> None:
     assert same.id == tracker.id
     text = body(same)
     assert "Round 1" in text and "Picks now: Heroes" in text and "May act: Ash, Bree" in text
-    assert "**Goblin 1** healthy" in text and "Malice: 3" in text
+    assert "**Goblin 1** ██████████ Stamina: 10/10" in text and "Malice: 3" in text
     await shows_the_stored_version(table, same)
 
     kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Ash"))

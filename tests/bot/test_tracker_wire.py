@@ -138,8 +138,17 @@ async def test_posted_then_edited_then_edited_again_by_a_new_process_then_replac
             assert "Malice: 7" in description(repost)
             found = await store.view(ChannelKey(fake.guild.id, channel_id))
             assert found.encounter is not None and found.encounter.id is not None
-            info = await store.find_encounter(found.encounter.id)
-            assert info is not None and info.tracker_message_id == max(fake.messages)
+            (posted,) = [  # the bot-token message left in the channel (the replies are the interactions')
+                int(i)
+                for i, m in fake.messages.items()
+                if m["channel_id"] == str(channel_id) and m.get("webhook_id") is None
+            ]
+            for _ in range(int(WITHIN / 0.05)):  # the id is stored just after the post
+                info = await store.find_encounter(found.encounter.id)
+                if info is not None and info.tracker_message_id == posted:
+                    break
+                await asyncio.sleep(0.05)
+            assert info is not None and info.tracker_message_id == posted
         posts = [r for r in fake.requests if tracker_request(channel_id, "POST")(r)]
         assert len(posts) == 2
         assert not any(r.method == "PATCH" and r.path.startswith("/webhooks/") for r in fake.requests)
