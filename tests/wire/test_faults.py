@@ -296,9 +296,7 @@ async def with_encounter(tmp_path: Path) -> AsyncIterator[Running]:
             added = await run.command("encounter", "add", name="Goblin", stamina=10, side="director", count=2)
             assert not ephemeral(added), content(added)
             await run.bot.unless_it_exits(
-                fake.wait_until(
-                    lambda: "Goblin 2" in tracker_text(fake.messages[_tracker_id(fake)]), within=5
-                )
+                fake.wait_until(lambda: any("Goblin 2" in tracker_text(m) for m in _trackers(fake)), within=5)
             )
             yield run
         finally:
@@ -443,11 +441,16 @@ async def test_sigkill_mid_encounter_keeps_its_state_log_and_tracker(with_encoun
     assert [line.split("`")[1] for line in transcript.splitlines() if line.startswith("- **#")] == kinds
 
 
-def _tracker_id(fake: FakeDiscord) -> int:
-    """The tracker: the bot's one message in #combat posted with the bot token (not an interaction reply)."""
-    (tracker,) = [
+def _trackers(fake: FakeDiscord) -> list[dict[str, Any]]:
+    """The bot's messages in #combat posted with the bot token (not interaction replies): the tracker."""
+    return [
         m
         for m in fake.messages.values()
         if m["channel_id"] == str(fake.guild.channel.id) and m.get("webhook_id") is None
     ]
+
+
+def _tracker_id(fake: FakeDiscord) -> int:
+    """The tracker's id: there is exactly one."""
+    (tracker,) = _trackers(fake)
     return int(tracker["id"])
