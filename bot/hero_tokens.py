@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from bot.play import active_encounter
 from bot.rules import codec
 from bot.rules.encounter import Encounter
 from bot.rules.encounter.model import fold
@@ -59,13 +60,6 @@ class Spender:
         return self.creature_id if self.creature_id is not None else self.name
 
 
-def _active_encounter(table: Table) -> Encounter | None:
-    doc = table.encounter
-    if doc is None or not doc.active:
-        return None
-    return codec.load(Encounter, doc.state)
-
-
 def _roster_named(table: Table, name: str) -> Hero | None:
     key = fold(name)
     return next((h for h in table.heroes.values() if fold(h.name) == key), None)
@@ -77,7 +71,7 @@ def _creature_of_roster(encounter: Encounter, hero: Hero) -> str | None:
 
 def resolve_hero(table: Table, hero: str | int) -> Spender:
     """Which hero `hero` names (see the module docstring); `NoHero` with what to type instead."""
-    encounter = _active_encounter(table)
+    encounter = active_encounter(table)
     if isinstance(hero, int):
         if encounter is not None:
             mine = next((c for c in encounter.heroes() if c.owner_id == hero), None)
@@ -111,7 +105,7 @@ def spend_benefit(table: Table, hero: str | int, benefit: TokenBenefit) -> HeroT
     benefit itself (surges, a save, Stamina) is the caller's to apply."""
     spender = resolve_hero(table, hero)
     doc = table.encounter
-    encounter = _active_encounter(table)
+    encounter = active_encounter(table)
     used = encounter.tokens_used if encounter is not None and spender.creature_id is not None else ()
     spent = spend_tokens(HeroTokens(table.tokens, used), spender.key, benefit)
     table.tokens = spent.pool

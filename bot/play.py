@@ -9,6 +9,7 @@ transaction and, when something changed, calls the bot's `commit_listeners` (the
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -65,14 +66,59 @@ async def caller_of(interaction: discord.Interaction[Any], bot: DrawSteelBot) ->
     return Caller(actor, director, doc.director_id, settings)
 
 
+#: Channels whose last decoded encounter is kept (`encounter_of`).
+DECODED_KEPT = 512
+
+
+class _Decoded:
+    """Each channel's last encounter states and their decoded values, so that a command, the tracker refresh
+    after it and the next command don't decode the same ~8 KB state again (decoding is most of what a warm
+    command spends outside discord.py). Two per channel: a tracker refresh may read the state just before
+    the one a command is committing. An entry serves only a state *equal* to the one it was made from, and
+    the rules core's values are immutable, so a hit is exactly what decoding would have returned."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[int, tuple[tuple[dict[str, Any], Encounter], ...]] = OrderedDict()
+
+    def load(self, channel_id: int, state: dict[str, Any]) -> Encounter:
+        for kept_state, encounter in self._kept.get(channel_id, ()):
+            if kept_state is state or kept_state == state:
+                self._kept.move_to_end(channel_id)
+                return encounter
+        encounter = codec.load(Encounter, state)
+        self.keep(channel_id, state, encounter)
+        return encounter
+
+    def keep(self, channel_id: int, state: dict[str, Any], encounter: Encounter) -> None:
+        """Remember that `state` (never changed in place afterwards: the store keeps it as committed)
+        decodes to `encounter`."""
+        self._kept[channel_id] = ((state, encounter), *self._kept.get(channel_id, ())[:1])
+        self._kept.move_to_end(channel_id)
+        while len(self._kept) > DECODED_KEPT:
+            self._kept.popitem(last=False)
+
+
+_decoded = _Decoded()
+
+
 def encounter_of(table: Table) -> Encounter:
     """The channel's active encounter as the rules core's value (`NoEncounter` when there is none)."""
-    return codec.load(Encounter, table.require_encounter().state)
+    return _decoded.load(table.key.channel_id, table.require_encounter().state)
+
+
+def active_encounter(table: Table) -> Encounter | None:
+    """The channel's active encounter, or None (no encounter, or only an ended one)."""
+    doc = table.encounter
+    if doc is None or not doc.active:
+        return None
+    return _decoded.load(table.key.channel_id, doc.state)
 
 
 def put_encounter(table: Table, encounter: Encounter) -> None:
     """Store `encounter` as the channel's active encounter state."""
-    table.require_encounter().state = codec.to_data(encounter)
+    state = codec.to_data(encounter)
+    table.require_encounter().state = state
+    _decoded.keep(table.key.channel_id, state, encounter)
 
 
 def sheet_of(hero: Hero) -> HeroSheet:

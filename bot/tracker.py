@@ -22,7 +22,10 @@ How it works
   channel dirty and starts the channel's worker task if none runs; it returns at once.
 - Coalescing: one worker per channel renders the newest stored state each pass; changes that arrive while an
   edit is in flight set the dirty flag again and produce exactly one more edit, with the newest state — a
-  burst of N commits costs at most two edits. `repost` and the worker share a per-channel lock.
+  burst of N commits costs at most two edits. A channel's passes start at least `EDIT_GAP` apart: a change
+  after a quiet spell shows at once, a fast run of them (a live table, a Director clicking through turns)
+  shows its newest state every `EDIT_GAP` instead of one edit per change (Discord rate-limits a channel's
+  message edits anyway). `repost` and the worker share a per-channel lock.
 - Failures: a deleted tracker (404 on edit) is replaced by a new message whose id is stored; missing
   permissions (403) and other client errors are logged and never raised; after a 403 on posting, the next
   `POST_RETRY_AFTER` changes don't ask again (`repost`, e.g. `/encounter status`, always does).
@@ -71,6 +74,8 @@ POST_RETRY_AFTER = 10
 #: Seconds to wait before retrying a refresh the store refused as busy or unreachable, or Discord answered
 #: with a 5xx (then give up: the next change renders the newest state anyway).
 RETRY_DELAYS: tuple[float, ...] = (1.0, 3.0)
+#: Seconds between the starts of two refreshes of one channel's tracker (see "Coalescing").
+EDIT_GAP = 0.5
 #: Seconds `close` waits for tracker edits in flight.
 CLOSE_WAIT = 5.0
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -92,6 +97,8 @@ class _Slot:
     unsaved: bool = False
     #: Discord refused the bot a post here: changes to let pass before asking again (`repost` always asks)
     skip_posts: int = 0
+    #: loop time the last refresh pass started
+    passed_at: float = float("-inf")
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,9 +193,14 @@ class TrackerService:
 
     async def _work(self, key: ChannelKey, slot: _Slot) -> None:
         failures = 0
+        loop = asyncio.get_running_loop()
         try:
             await asyncio.sleep(0)  # let commits queued in the same loop turn join this pass
             while slot.dirty:
+                wait = slot.passed_at + EDIT_GAP - loop.time()
+                if wait > 0 and not self.closed:
+                    await asyncio.sleep(wait)  # changes made meanwhile join this pass
+                slot.passed_at = loop.time()
                 slot.dirty = False
                 try:
                     async with slot.lock:

@@ -18,9 +18,8 @@ from discord.ext import commands
 from bot.client import DrawSteelBot
 from bot.hero_tokens import Spender, resolve_hero, spend_benefit
 from bot.permissions import Refused, actor_from_interaction, require_controls
-from bot.play import channel_key, commit, encounter_of, put_encounter, put_sheet, sheet_of
+from bot.play import active_encounter, channel_key, commit, encounter_of, put_encounter, put_sheet, sheet_of
 from bot.replies import fail, inert, send
-from bot.rules import codec
 from bot.rules.conditions import ConditionInstance, Duration
 from bot.rules.encounter import Encounter
 from bot.rules.encounter.harm import TOKEN_SURGES, gain_surges
@@ -35,12 +34,6 @@ from cogs.meta import HelpEntry
 
 AWARD_MAX = 100
 Use = Literal["surges", "save", "reroll", "regain"]
-
-
-def _active(table: Table) -> Encounter | None:
-    if table.encounter is None or not table.encounter.active:
-        return None
-    return codec.load(Encounter, table.encounter.state)
 
 
 def regain_recovery_value(vitals: Vitals) -> Vitals:
@@ -103,7 +96,7 @@ class Tokens(commands.Cog):
     @tokens.command(name="show", description="Show the party's hero tokens.")
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         table = await self.bot.store.view(channel_key(interaction))
-        encounter = _active(table)
+        encounter = active_encounter(table)
         used = () if encounter is None else encounter.tokens_used
         await send(interaction, embed=tokens_embed(table.tokens, used, encounter is not None))
 
@@ -211,7 +204,7 @@ class Tokens(commands.Cog):
                 HeroTokens(table.tokens), len(table.heroes), settings.tokens_reset_per_session
             )
             table.tokens = tokens.pool
-            encounter = _active(table)
+            encounter = active_encounter(table)
             if encounter is not None and encounter.tokens_used:
                 put_encounter(table, dataclasses.replace(encounter, tokens_used=()))
             return Change("Hero tokens reset for a new session", tokens.pool, {"pool": tokens.pool})

@@ -163,6 +163,34 @@ async def test_bursts_coalesce_into_one_edit_with_the_newest_state(table: Table)
     assert "Malice: 11" in body(trackers(table.channel)[0])
 
 
+async def test_a_change_after_a_quiet_spell_shows_at_once_and_a_fast_run_every_edit_gap(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gap = 2.0
+    monkeypatch.setattr(tracker_module, "EDIT_GAP", gap)
+    await harm_kit.start(table)
+    await gain(table)
+    service = tracker_for(bot_of(table))
+    key = harm_kit.key(table)
+    await asyncio.sleep(gap)  # a quiet spell
+    before = len(requests(table, "PATCH"))
+    await harm_kit.edit(table, lambda e: _with_malice(e, 30))
+    first = service.schedule(key)
+    assert first is not None
+    await asyncio.wait_for(first, gap * 0.75)  # at once, not after the gap
+    assert len(requests(table, "PATCH")) == before + 1
+    second = None
+    for value in (31, 32, 33):  # a fast run right after it
+        await harm_kit.edit(table, lambda e, v=value: _with_malice(e, v))
+        second = service.schedule(key)
+    await asyncio.sleep(0.3)
+    assert len(requests(table, "PATCH")) == before + 1  # waiting out the gap, gathering the run
+    assert second is not None
+    await second
+    assert len(requests(table, "PATCH")) == before + 2  # the whole run: one edit, the newest state
+    assert "Malice: 33" in body(trackers(table.channel)[0])
+
+
 def _with_malice(encounter: Encounter, value: int) -> Encounter:
     return dataclasses.replace(encounter, malice=Malice(value))
 
