@@ -21,7 +21,7 @@ from bot.store import (
     Table,
 )
 from bot.store.models import encounters, events
-from bot.store.store import _READ_CHANNEL
+from bot.store.store import _READ_CHANNEL, _clone
 from tests.store.conftest import Target
 from tests.store.helpers import DIRECTOR, PLAYER, begin, increment
 
@@ -455,3 +455,15 @@ async def test_views_at_once_on_a_fresh_store_share_one_version_reader(
         assert not [r for r in caplog.records if r.name.startswith("sqlalchemy.pool")], caplog.text
     finally:
         await store.close()
+
+
+def test_clone_is_an_equal_copy_that_shares_nothing() -> None:
+    shared = [1, {"x": "é🙂"}]
+    value = {"a": shared, "b": shared, "n": None, "t": True, "f": 1.5, "big": 2**70, "s": ["-"]}
+    copy = _clone(value)
+    assert copy == value and type(copy["t"]) is bool and type(copy["big"]) is int
+    assert copy["a"] is not shared and copy["a"] is not copy["b"]  # no aliasing, even where value had it
+    copy["a"][1]["x"] = "changed"
+    copy["s"].append("+")
+    assert value == {"a": shared, "b": shared, "n": None, "t": True, "f": 1.5, "big": 2**70, "s": ["-"]}
+    assert shared == [1, {"x": "é🙂"}]
