@@ -75,6 +75,11 @@ DEFAULT_URL = "sqlite+aiosqlite:///data/bot.db"
 #: file, an unreachable or restarting PostgreSQL) before it gives up with `StoreUnavailable`: short enough
 #: that a command still answers within Discord's 3 seconds.
 WAIT_LIMIT = 1.5
+#: PostgreSQL: seconds past a call's deadline before a query still running is cut off. Cutting asyncpg
+#: mid-query costs the connection (SQLAlchemy invalidates it; the pool then opens a new one, a new server
+#: process), so a query that started late, after queueing for the pool, may finish; a server that does not
+#: answer at all is still given up on within `WAIT_LIMIT + STATEMENT_GRACE` (2 s, before Discord's 3).
+STATEMENT_GRACE = 0.5
 #: After a PostgreSQL connection died during COMMIT: how long to try asking whether the change was saved.
 CONFIRM_LIMIT = 0.75
 _TEMP_NAME_KEY = "\x01"
@@ -406,13 +411,14 @@ class Store:
 
     async def _retrying(self, operation: Callable[[], Awaitable[T]], deadline: float) -> T:
         """Run a read (or an idempotent write) again while the database is unavailable, until `deadline`;
-        then `StoreUnavailable`. PostgreSQL calls are also cut off at the deadline (a hung server)."""
+        then `StoreUnavailable`. PostgreSQL calls are also cut off `STATEMENT_GRACE` after the deadline (a
+        hung server)."""
         delay = 0.02
         while True:
             try:
                 if self._sqlite:  # SQLite waits are bounded by its busy timeout; aiosqlite calls are not
                     return await operation()  # safely cancellable mid-statement
-                async with asyncio.timeout_at(deadline):
+                async with asyncio.timeout_at(deadline + STATEMENT_GRACE):
                     return await operation()
             except StoreError:
                 raise
@@ -434,9 +440,9 @@ class Store:
 
         SQLite has one writer at a time, so this process keeps one dedicated write connection (no pool
         checkout per command) and queues its writers on an `asyncio.Lock`; PostgreSQL writers use the pool.
-        Waiting (for the queue, SQLite's lock, a PostgreSQL connection) ends at `deadline`; a database that
-        does not answer raises its driver error (see `is_unavailable`); `attempt.committing` tells whether
-        COMMIT had started when that happened.
+        Waiting (for the queue, SQLite's lock) ends at `deadline`; PostgreSQL work (the pool, the queries) is
+        cut off `STATEMENT_GRACE` after it; a database that does not answer raises its driver error (see
+        `is_unavailable`); `attempt.committing` tells whether COMMIT had started when that happened.
         """
         deadline = self._deadline() if deadline is None else deadline
         attempt = attempt if attempt is not None else _Attempt()
@@ -454,7 +460,7 @@ class Store:
                         await self._drop_sqlite_writer()
                     raise
             else:
-                async with asyncio.timeout_at(deadline):
+                async with asyncio.timeout_at(deadline + STATEMENT_GRACE):
                     async with self._writer.connect() as connection, connection.begin():
                         yield connection
                         attempt.committing = True

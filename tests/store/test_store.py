@@ -20,8 +20,9 @@ from bot.store import (
     Store,
     Table,
 )
+from bot.store.errors import StoreUnavailable
 from bot.store.models import encounters, events
-from bot.store.store import _READ_CHANNEL, _clone
+from bot.store.store import _READ_CHANNEL, STATEMENT_GRACE, _clone
 from tests.store.conftest import Target
 from tests.store.helpers import DIRECTOR, PLAYER, begin, increment
 
@@ -467,3 +468,32 @@ def test_clone_is_an_equal_copy_that_shares_nothing() -> None:
     copy["s"].append("+")
     assert value == {"a": shared, "b": shared, "n": None, "t": True, "f": 1.5, "big": 2**70, "s": ["-"]}
     assert shared == [1, {"x": "é🙂"}]
+
+
+@pytest.mark.parametrize(("query_seconds", "kept"), [(0.25, True), (3.0, False)])
+async def test_postgres_lets_a_late_query_finish_within_the_grace(
+    target: Target, query_seconds: float, kept: bool
+) -> None:
+    """A query that starts just before its call's deadline (after queueing) is not cut mid-way: that would
+    cost the connection. A query still running `STATEMENT_GRACE` after the deadline is (a hung server)."""
+    if target.backend != "postgresql":
+        pytest.skip("the grace is for asyncpg queries; SQLite waits are bounded by its busy timeout")
+    store = await target.open()
+    try:
+
+        async def query() -> int:
+            async with store.engine.connect() as connection:
+                await connection.execute(sa.text(f"SELECT pg_sleep({query_seconds})"))
+                return 1
+
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        deadline = began + 0.05  # the query starts with (nearly) no time left
+        if kept:
+            assert await store._retrying(query, deadline) == 1
+        else:
+            with pytest.raises(StoreUnavailable):
+                await store._retrying(query, deadline)
+            assert loop.time() - began < 0.05 + STATEMENT_GRACE + 0.5  # given up on in time
+    finally:
+        await store.close()
