@@ -913,8 +913,8 @@ class FakeDiscord:
             target = interaction.response_message_id
         else:
             target = int(message_id)
-        if method == "PATCH" and target == interaction.response_message_id:
-            interaction.loading = False
+        if method in ("PATCH", "DELETE") and target == interaction.response_message_id:
+            interaction.loading = False  # edited: no longer "thinking"; deleted: a followup is a new message
         return self._stored_message(method, target, req)
 
     def _stored_message(self, method: str, message_id: int, req: Recorded) -> web.Response:

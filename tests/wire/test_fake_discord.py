@@ -47,6 +47,13 @@ async def slow(interaction: discord.Interaction[Any]) -> None:
     await send(interaction, content="second", ephemeral=True)
 
 
+@app_commands.command(name="drop", description="test: defer publicly, delete the thinking message, follow up")
+async def drop(interaction: discord.Interaction[Any]) -> None:
+    await interaction.response.defer(thinking=True)
+    await interaction.delete_original_response()
+    await interaction.followup.send("instead", ephemeral=True)
+
+
 @contextlib.asynccontextmanager
 async def running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
     async with FakeDiscord() as fake:
@@ -57,6 +64,7 @@ async def running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncItera
         bot: DrawSteelBot = create_bot(settings, store=store, dice=SeededDice(3))
         bot.tree.add_command(panel)
         bot.tree.add_command(slow)
+        bot.tree.add_command(drop)
         task = asyncio.create_task(bot.start(TOKEN))
         try:
             await fake.wait_until_ready(within=WITHIN)
@@ -83,6 +91,19 @@ async def test_button_click_updates_the_message(tmp_path: Path, monkeypatch: pyt
         update = await fake.wait_for_callback(clicked, within=WITHIN)
         assert update.json["type"] == 7
         assert fake.messages[message_id]["content"] == "page 2"
+
+
+async def test_a_followup_after_the_thinking_message_was_deleted_is_a_new_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with running(tmp_path, monkeypatch) as fake:
+        interaction_id = await fake.slash("drop", user=fake.member("dana"))
+        (followup,) = await fake.wait_for_followup(interaction_id, within=WITHIN, count=1)
+        record = fake.interactions[interaction_id]
+        assert record.response_message_id not in fake.messages  # deleted
+        assert int(followup["id"]) != record.response_message_id
+        assert followup["content"] == "instead" and int(followup["flags"]) & EPHEMERAL
+        assert fake.unknown_routes == []
 
 
 async def test_deferral_then_followups(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
