@@ -67,7 +67,7 @@ async def caller_of(interaction: discord.Interaction[Any], bot: DrawSteelBot) ->
 
 
 #: Channels whose last decoded encounter is kept (`encounter_of`).
-DECODED_KEPT = 512
+DECODED_KEPT = 128
 
 
 class _Decoded:
