@@ -514,9 +514,8 @@ class Store:
                 raw = await probe.get_raw_connection()
                 driver = raw.driver_connection
                 assert driver is not None
-                async with driver.execute(_VERSION_SQL, (channel_id,)) as cursor:
-                    row = await cursor.fetchone()
-                return None if row is None else int(row[0])
+                rows = list(await driver.execute_fetchall(_VERSION_SQL, (channel_id,)))  # one thread hop
+                return int(rows[0][0]) if rows else None
             except sqlite3.Error:
                 await self._drop_probe()
         async with self._engine.connect() as connection:

@@ -33,6 +33,7 @@ import pytest_asyncio
 from simcord import ChannelHandle, GuildHandle, MemberActor, RoleHandle
 from simcord.env import Env
 
+from bot import tracker
 from bot.client import DrawSteelBot, create_bot
 from bot.error_hook import REGISTRY
 from bot.rules.dice import Dice, SeededDice
@@ -50,6 +51,14 @@ TEST_WAIT_LIMIT = 10.0
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     return Settings(token=TOKEN, database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db")
+
+
+@pytest.fixture(autouse=True)
+def tracker_without_edit_gap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SimCord waits for the bot's tasks after every interaction, the tracker's pause between two refreshes
+    (`bot.tracker.EDIT_GAP`) included: these tests run without it (doubling the suite's time otherwise).
+    The test of the gap sets its own value; the wire tests run the bot with the real one."""
+    monkeypatch.setattr(tracker, "EDIT_GAP", 0.0)
 
 
 @pytest.fixture
