@@ -2,7 +2,7 @@
 the floor — a bare discord.py bot that only acknowledges (bench/floor_bot.py) — measured the same way in the
 same run.
 
-    .venv/bin/python bench/wire.py [--quick] [--sizes 10,10000] [--seconds 8]
+    .venv/bin/python bench/wire.py [--quick] [--sizes 10,10000] [--seconds 8] [--postgres URL]
 
 Latency is from INTERACTION_CREATE sent to the interaction callback received (`FakeInteraction.latency_ms`).
 Each scenario runs sequentially (one interaction at a time with a short idle gap) and closed-loop with 1, 10
@@ -687,24 +687,7 @@ async def main_async(args: argparse.Namespace) -> Results:
         fake = world.fake
         await fake.start()
         try:
-            director = world.director(world.channels[0][0])
-            player = world.player(world.channels[0][0])
-            # One database per size, grown in one template: first the 1,000 channels the bot knows, then
-            # filler channels it never sees (so even "10 stored" lets the 1- and 10-channel runs play).
-            template = workdir / "template.db"
-            template_url = f"sqlite+aiosqlite:///{template}"
-            known = world.keys()
-            seeded: list[ChannelKey] = []
-            databases: dict[int, str] = {}
-            for size in sizes:
-                wanted = known[: min(size, len(known))] + filler_keys(max(0, size - len(known)))
-                new = wanted[len(seeded) :]
-                out.seed_seconds[size] = await seed_encounters(
-                    template_url, new, director.user.id, player.user.id
-                )
-                seeded = wanted
-                copy_database(template, workdir / f"store-{size}.db")
-                databases[size] = f"sqlite+aiosqlite:///{workdir / f'store-{size}.db'}"
+            databases = await seed_databases(args, world, workdir, out)
             await run_floor(world, workdir, args.seconds, out)
             for size in sizes:
                 await run_bot(
@@ -713,7 +696,75 @@ async def main_async(args: argparse.Namespace) -> Results:
             await run_floor(world, workdir, args.seconds, out)
         finally:
             await fake.stop()
+            if args.postgres:
+                await drop_postgres_databases(args.postgres, sizes)
     return out
+
+
+async def seed_databases(
+    args: argparse.Namespace, world: World, workdir: Path, out: Results
+) -> dict[int, str]:
+    """A database per size, each with the 1,000 channels the bot knows first, then filler channels it never
+    sees (so even "10 stored" lets the 1- and 10-channel runs play). SQLite: grown in one template file and
+    copied. PostgreSQL (`--postgres`): a fresh database per size on that server, seeded from scratch."""
+    sizes = sorted(int(s) for s in args.sizes.split(","))
+    director = world.director(world.channels[0][0])
+    player = world.player(world.channels[0][0])
+    known = world.keys()
+
+    def wanted(size: int) -> list[ChannelKey]:
+        return known[: min(size, len(known))] + filler_keys(max(0, size - len(known)))
+
+    databases: dict[int, str] = {}
+    if args.postgres:
+        for size in sizes:
+            url = await fresh_postgres_database(args.postgres, size)
+            keys = wanted(size)
+            out.seed_seconds[size] = await seed_encounters(url, keys, director.user.id, player.user.id)
+            databases[size] = url
+        return databases
+    template = workdir / "template.db"
+    template_url = f"sqlite+aiosqlite:///{template}"
+    seeded: list[ChannelKey] = []
+    for size in sizes:
+        new = wanted(size)[len(seeded) :]
+        out.seed_seconds[size] = await seed_encounters(template_url, new, director.user.id, player.user.id)
+        seeded = wanted(size)
+        copy_database(template, workdir / f"store-{size}.db")
+        databases[size] = f"sqlite+aiosqlite:///{workdir / f'store-{size}.db'}"
+    return databases
+
+
+def _postgres_name(size: int) -> str:
+    return f"wire_bench_{size}"
+
+
+async def _postgres_admin(url: str) -> Any:
+    import asyncpg  # only with --postgres
+
+    plain = sa.engine.make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    return await asyncpg.connect(plain, timeout=10)
+
+
+async def fresh_postgres_database(url: str, size: int) -> str:
+    """Create (after dropping any left over) the benchmark's database for `size`; its async URL."""
+    admin = await _postgres_admin(url)
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{_postgres_name(size)}" WITH (FORCE)')
+        await admin.execute(f'CREATE DATABASE "{_postgres_name(size)}"')
+    finally:
+        await admin.close()
+    parsed = sa.engine.make_url(url).set(drivername="postgresql+asyncpg", database=_postgres_name(size))
+    return parsed.render_as_string(hide_password=False)
+
+
+async def drop_postgres_databases(url: str, sizes: list[int]) -> None:
+    admin = await _postgres_admin(url)
+    try:
+        for size in sizes:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{_postgres_name(size)}" WITH (FORCE)')
+    finally:
+        await admin.close()
 
 
 # ------------------------------------------------------------------------------------------------ report
@@ -800,6 +851,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="short runs, 10 and 1,000 stored encounters")
     parser.add_argument("--sizes", default=None, help="stored encounters, comma-separated (default 10,10000)")
     parser.add_argument("--seconds", type=float, default=None, help="seconds per closed-loop run")
+    parser.add_argument(
+        "--postgres",
+        default=None,
+        metavar="URL",
+        help="run the bot on PostgreSQL: a server URL (e.g. postgresql://postgres@127.0.0.1:5432/test); "
+        "the benchmark creates and drops a database per size there",
+    )
     args = parser.parse_args()
     if args.sizes is None:
         args.sizes = "10,1000" if args.quick else "10,10000"
