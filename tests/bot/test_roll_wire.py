@@ -23,6 +23,7 @@ from bot.client import create_bot
 from bot.rules.dice import FixedDice
 from bot.settings import Settings
 from bot.store import Store
+from tests.bot.conftest import TEST_WAIT_LIMIT
 from tests.wire.fake_discord import EPHEMERAL, FakeDiscord, FakeMember
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GwIrE0.roll-wire-test"
@@ -53,7 +54,7 @@ async def wire(
         monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
         monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
         settings = Settings(token=TOKEN, database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db")
-        store = await Store.open(settings.database_url, migrate=True)
+        store = await Store.open(settings.database_url, migrate=True, wait_limit=TEST_WAIT_LIMIT)
         try:
             yield fake, settings, store
         finally:

@@ -25,6 +25,7 @@ from bot.rules.dice import FixedDice
 from bot.rules.encounter import NewCreatures, add_creatures, new_encounter_state
 from bot.settings import Settings
 from bot.store import Change, ChannelKey, Store, Table
+from tests.bot.conftest import TEST_WAIT_LIMIT
 from tests.wire.fake_discord import EPHEMERAL, FakeDiscord
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GwIrE0.strike-wire-test"
@@ -41,7 +42,7 @@ async def running(
         monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
         monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
         settings = Settings(token=TOKEN, database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db")
-        store = await Store.open(settings.database_url, migrate=True)
+        store = await Store.open(settings.database_url, migrate=True, wait_limit=TEST_WAIT_LIMIT)
         key = ChannelKey(fake.guild.id, fake.guild.channel.id)
         state = new_encounter_state()
         alice = fake.member("alice")

@@ -23,6 +23,7 @@ from bot.client import create_bot
 from bot.rules.dice import FixedDice
 from bot.settings import Settings
 from bot.store import ChannelKey, Store
+from tests.bot.conftest import TEST_WAIT_LIMIT
 from tests.wire.fake_discord import FakeDiscord, FakeMember, Recorded
 from tests.wire.harness import seed_encounters
 
@@ -56,7 +57,7 @@ async def wire(
         await seed_encounters(
             settings.database_url, [ChannelKey(guild.id, guild.channel.id)], dana.user.id, alice.user.id
         )
-        store = await Store.open(settings.database_url, migrate=True)
+        store = await Store.open(settings.database_url, migrate=True, wait_limit=TEST_WAIT_LIMIT)
         try:
             yield fake, settings, store
         finally:

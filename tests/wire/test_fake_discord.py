@@ -23,6 +23,7 @@ from bot.replies import send
 from bot.rules.dice import SeededDice
 from bot.settings import Settings
 from bot.store import Store
+from tests.bot.conftest import TEST_WAIT_LIMIT
 from tests.wire.fake_discord import EPHEMERAL, FakeDiscord
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GwIrE0.in-process-fake-test"
@@ -60,7 +61,7 @@ async def running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncItera
         monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
         monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
         settings = Settings(token=TOKEN, database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db")
-        store = await Store.open(settings.database_url, migrate=True)
+        store = await Store.open(settings.database_url, migrate=True, wait_limit=TEST_WAIT_LIMIT)
         bot: DrawSteelBot = create_bot(settings, store=store, dice=SeededDice(3))
         bot.tree.add_command(panel)
         bot.tree.add_command(slow)
