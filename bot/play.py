@@ -8,9 +8,11 @@ transaction and, when something changed, calls the bot's `commit_listeners` (the
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -29,6 +31,9 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 log = logging.getLogger("bot.play")
+#: Seconds a command waits for its work (the store) before it acknowledges: Discord wants an answer within 3
+#: (the command tree's watchdog, `bot.error_hook.AUTO_DEFER_AFTER`, is the backstop for everything else).
+DEFER_AFTER = 2.0
 
 
 def channel_key(interaction: discord.Interaction[Any]) -> ChannelKey:
@@ -138,6 +143,32 @@ def sheets_of(table: Table) -> dict[str, HeroSheet]:
 def hero_of_member(table: Table, user_id: int) -> Hero | None:
     """The roster hero this member owns in this channel (the first one, when they own several)."""
     return next((h for h in table.heroes.values() if h.owner_id == user_id), None)
+
+
+class InTime:
+    """Acknowledge in time: `await in_time.run(work)` waits for `work` until `DEFER_AFTER` seconds after the
+    interaction started; if it is not done by then, the interaction is deferred, so a slow store never lets
+    Discord's 3 seconds run out. A command defers with "thinking…" (its reply then fills that message);
+    with `update`, a component interaction defers as an update of its message (the reply edits it)."""
+
+    def __init__(self, interaction: discord.Interaction[Any], *, update: bool = False) -> None:
+        self.interaction = interaction
+        self.update = update
+        self.started = asyncio.get_running_loop().time()
+
+    async def run(self, work: Awaitable[T]) -> T:
+        task = asyncio.ensure_future(work)
+        if not self.interaction.response.is_done():
+            left = max(0.0, DEFER_AFTER - (asyncio.get_running_loop().time() - self.started))
+            done, _ = await asyncio.wait({task}, timeout=left)
+            if not done and not self.interaction.response.is_done():
+                # the tree's watchdog (bot.error_hook.watch) may be deferring at the same moment
+                with contextlib.suppress(discord.HTTPException, discord.InteractionResponded):
+                    if self.update:
+                        await self.interaction.response.defer()
+                    else:
+                        await self.interaction.response.defer(thinking=True)
+        return await task
 
 
 async def commit(

@@ -26,7 +26,7 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.permissions import Refused, controls, require_controls
-from bot.play import caller_of, commit, encounter_of, put_encounter
+from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
 from bot.replies import fail, inert, send
 from bot.rules.conditions import Condition, ConditionInstance, Duration
 from bot.rules.encounter import harm
@@ -34,7 +34,7 @@ from bot.rules.encounter.harm import SaveResult
 from bot.store import Change, Table
 from bot.ui.combat import DURATION_TEXT, condition_reply, save_reply, save_summary
 from cogs.meta import HelpEntry
-from cogs.strike import InTime, check_text
+from cogs.strike import check_text
 
 NAME_TEXT_MAX = 100
 CUSTOM_MAX = 60

@@ -26,6 +26,7 @@ from bot.client import DrawSteelBot
 from bot.permissions import Refused, interaction_is_director, require_controls
 from bot.play import (
     Caller,
+    InTime,
     caller_of,
     channel_key,
     commit,
@@ -62,7 +63,6 @@ from bot.ui.tracker_controls import (
     set_handler,
 )
 from cogs.meta import HelpEntry
-from cogs.strike import InTime
 from cogs.turn import entry_named, owner_of, ping_next, repost_tracker
 
 MODE_CHOICES = [app_commands.Choice(name=m.value, value=m.value) for m in Mode]

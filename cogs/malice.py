@@ -16,13 +16,12 @@ from discord.ext import commands
 
 from bot.client import DrawSteelBot
 from bot.permissions import Refused
-from bot.play import caller_of, channel_key, commit, encounter_of, put_encounter
+from bot.play import InTime, caller_of, channel_key, commit, encounter_of, put_encounter
 from bot.replies import send
 from bot.rules.encounter import harm
 from bot.store import Change, Table
 from bot.ui.combat import malice_reply
 from cogs.meta import HelpEntry
-from cogs.strike import InTime
 
 
 class MaliceCog(commands.Cog):

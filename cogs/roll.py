@@ -11,10 +11,8 @@ rolled may press them; a press edits the roll message in place.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import re
-from collections.abc import Callable
 from typing import Any, ClassVar
 
 import discord
@@ -25,12 +23,12 @@ from bot.client import DrawSteelBot
 from bot.error_hook import BotView, guarded
 from bot.hero_tokens import spend_benefit
 from bot.permissions import actor_from_interaction, require_self
-from bot.play import channel_key, commit, hero_of_member, sheet_of
+from bot.play import InTime, channel_key, commit, hero_of_member, sheet_of
 from bot.replies import fail, send
 from bot.rules.characteristics import Characteristic
 from bot.rules.power import Difficulty, RollKind, reroll, roll_power
 from bot.rules.resources import TokenBenefit
-from bot.store import Change, Committed, Table
+from bot.store import Change, Table
 from bot.ui.rolls import (
     BONUS_LIMIT,
     DOWNGRADE_TEMPLATE,
@@ -45,9 +43,6 @@ from bot.ui.rolls import (
     roll_buttons,
 )
 from cogs.meta import HelpEntry
-
-#: How long a button waits for the store before it defers (Discord wants an answer within 3 seconds).
-DEFER_AFTER = 2.0
 
 _CHARACTERISTICS = [app_commands.Choice(name=c.value.capitalize(), value=c.value) for c in Characteristic]
 _KINDS = [app_commands.Choice(name=k.value, value=k.value) for k in RollKind]
@@ -214,7 +209,7 @@ class RerollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RERO
                 {"benefit": TokenBenefit.REROLL.value, "old": list(card.dice), "new": list(fresh.dice)},
             )
 
-        committed = await _commit_in_time(interaction, spend)
+        committed = await InTime(interaction, update=True).run(commit(interaction, "token", spend))
         rerolled = dataclasses.replace(
             card, dice=(fresh.dice[0], fresh.dice[1]), downgraded_to=None, rerolled=True
         )
@@ -223,18 +218,6 @@ class RerollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RERO
             f"Hero token spent: rerolled {old} into {new}; {left} hero token{'' if left == 1 else 's'} left."
         )
         await _edit_roll_message(interaction, rerolled, text, note)
-
-
-async def _commit_in_time(
-    interaction: discord.Interaction[Any], change: Callable[[Table], Change[int]]
-) -> Committed[int]:
-    """Commit the token spend; if the store is slow, acknowledge first (a deferred update) so Discord's
-    3 seconds never run out."""
-    task = asyncio.ensure_future(commit(interaction, "token", change))
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
-    if not done:
-        await interaction.response.defer()
-    return await task
 
 
 class Roll(commands.Cog):

@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.permissions import Actor, require_controls
-from bot.play import caller_of, commit, encounter_of, put_encounter
+from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
 from bot.replies import send
 from bot.rules.damage import DamageType
 from bot.rules.encounter import Encounter, harm
@@ -27,7 +27,7 @@ from bot.store import Change, Table
 from bot.ui.combat import damage_reply, damage_summary, healing_reply, healing_summary
 from bot.ui.format import hidden_stamina
 from cogs.meta import HelpEntry
-from cogs.strike import TYPE_CHOICES, InTime, check_text, own_creature
+from cogs.strike import TYPE_CHOICES, check_text, own_creature
 
 NAME_TEXT_MAX = 100
 

@@ -13,9 +13,6 @@ attacker's characteristics; `surges` are spent from the attacker's surges, all o
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from collections.abc import Awaitable
 from typing import Any, ClassVar, TypeVar
 
 import discord
@@ -25,7 +22,7 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.permissions import require_controls
-from bot.play import caller_of, commit, encounter_of, put_encounter
+from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
 from bot.replies import fail, send
 from bot.rules.damage import DamageType, TieredDamage
 from bot.rules.encounter import Encounter, harm
@@ -37,8 +34,6 @@ from bot.ui.format import hidden_stamina
 from cogs.meta import HelpEntry
 
 T = TypeVar("T")
-DEFER_AFTER = 2.0
-"""Seconds a command waits for the store before it acknowledges (Discord wants an answer within 3)."""
 
 TYPE_CHOICES = [app_commands.Choice(name=t.value, value=t.value) for t in DamageType]
 TEXT_MAX = 300
@@ -48,27 +43,6 @@ EDGES_MAX = 10
 EFFECT_HINT = (
     "Give the effect once, or one per tier separated by '; ', e.g. 'slide 1; slide 2; slide 3, prone'."
 )
-
-
-class InTime:
-    """Acknowledge in time: `await in_time.run(work)` waits for `work` until `DEFER_AFTER` seconds after the
-    command started; if it is not done by then, the interaction is deferred (the reply then edits the
-    "thinking" message), so a slow store never lets Discord's 3 seconds run out."""
-
-    def __init__(self, interaction: discord.Interaction[Any]) -> None:
-        self.interaction = interaction
-        self.started = asyncio.get_running_loop().time()
-
-    async def run(self, work: Awaitable[T]) -> T:
-        task = asyncio.ensure_future(work)
-        if not self.interaction.response.is_done():
-            left = max(0.0, DEFER_AFTER - (asyncio.get_running_loop().time() - self.started))
-            done, _ = await asyncio.wait({task}, timeout=left)
-            if not done and not self.interaction.response.is_done():
-                # the tree's watchdog (bot.error_hook.watch) may be deferring at the same moment
-                with contextlib.suppress(discord.HTTPException, discord.InteractionResponded):
-                    await self.interaction.response.defer(thinking=True)
-        return await task
 
 
 def own_creature(encounter: Encounter, user_id: int, *, option: str, heroes_only: bool = False) -> str:

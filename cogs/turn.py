@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.client import DrawSteelBot
 from bot.permissions import require_controls
-from bot.play import Caller, caller_of, channel_key, commit, encounter_of, put_encounter, sheet_of
+from bot.play import Caller, InTime, caller_of, channel_key, commit, encounter_of, put_encounter, sheet_of
 from bot.replies import UserError, fail, inert, send
 from bot.rules.conditions import Duration
 from bot.rules.encounter import Encounter, fold, harm
@@ -32,7 +32,6 @@ from bot.ui.combat import save_reply
 from bot.ui.encounter import creatures_of, skip_text, turn_end_text, turn_start_text
 from bot.ui.tracker_controls import set_handler
 from cogs.meta import HelpEntry
-from cogs.strike import InTime
 
 NAME_MAX = 100
 CHOICES_MAX = 25

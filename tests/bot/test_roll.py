@@ -19,6 +19,7 @@ from simcord.enums import InteractionType
 from simcord.env import Env
 from simcord.results import InteractionResult, ResponseMessage
 
+from bot import play
 from bot.client import DrawSteelBot
 from bot.play import put_sheet, sheet_of
 from bot.rules import codec
@@ -537,7 +538,7 @@ async def test_a_slow_store_defers_then_edits(
         return await real_commit(*args, **kwargs)
 
     monkeypatch.setattr(loaded, "commit", slow_commit)
-    monkeypatch.setattr(loaded, "DEFER_AFTER", 0.01)  # keep the test quick: defer at once
+    monkeypatch.setattr(play, "DEFER_AFTER", 0.01)  # keep the test quick: defer at once
     await give_hero(table, table.alice.id, tokens=2)
     dice.load(2, 3)
     shown = reply(await table.alice.slash(table.channel, "roll", kind="test", difficulty="easy"))

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from simcord.env import Env
 
+from bot import play
 from bot.client import DrawSteelBot
 from bot.rules.encounter import NewCreatures
 from tests.bot import harm_kit
@@ -245,7 +246,7 @@ async def test_a_slow_store_defers_first_then_answers(
         return await real_commit(*args, **kwargs)
 
     monkeypatch.setattr(stamina_cog, "commit", slow_commit)
-    monkeypatch.setattr(bot.extensions["cogs.strike"], "DEFER_AFTER", 0.01)
+    monkeypatch.setattr(play, "DEFER_AFTER", 0.01)
 
     result = await table.director.slash(table.channel, "stamina damage", target="Goblin 1", amount=3)
     assert result.deferred
