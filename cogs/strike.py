@@ -13,7 +13,7 @@ attacker's characteristics; `surges` are spent from the attacker's surges, all o
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -32,8 +32,6 @@ from bot.store import Change, Table
 from bot.ui.combat import strike_reply, strike_summary
 from bot.ui.format import hidden_stamina
 from cogs.meta import HelpEntry
-
-T = TypeVar("T")
 
 TYPE_CHOICES = [app_commands.Choice(name=t.value, value=t.value) for t in DamageType]
 TEXT_MAX = 300

@@ -58,6 +58,8 @@ from bot.store.table import (
 )
 
 T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
 log = logging.getLogger("bot.store")
 
 #: How many channels' last committed tables are kept in memory (a hit skips the read; the version
@@ -151,6 +153,14 @@ def _clone(value: Any) -> Any:
     ten times `copy.deepcopy`). Format version 2 writes every occurrence out in full, so the copy shares no
     list or dict between two places even where the original did."""
     return marshal.loads(marshal.dumps(value, 2))
+
+
+def _keep_recent(kept: OrderedDict[K, V], key: K, value: V) -> None:
+    """Put `value` in a least-recently-used memory of `CACHE_SIZE` entries."""
+    kept[key] = value
+    kept.move_to_end(key)
+    while len(kept) > CACHE_SIZE:
+        kept.popitem(last=False)
 
 
 def _empty_snapshot() -> dict[str, Any]:
@@ -568,10 +578,7 @@ class Store:
         return sqlite_dialect.insert(table) if self._sqlite else pg_dialect.insert(table)
 
     def _remember(self, channel_id: int, loaded: _Loaded) -> None:
-        self._cache[channel_id] = loaded
-        self._cache.move_to_end(channel_id)
-        while len(self._cache) > CACHE_SIZE:
-            self._cache.popitem(last=False)
+        _keep_recent(self._cache, channel_id, loaded)
 
     async def _read(self, channel_id: int) -> _Loaded:
         params = {"b_id": channel_id}
@@ -1064,10 +1071,7 @@ class Store:
         if kept is not None and now - kept[0] < SETTINGS_TTL:
             return kept[1]
         settings = await self._read_settings(guild_id)
-        self._settings[guild_id] = (now, settings)
-        self._settings.move_to_end(guild_id)
-        while len(self._settings) > CACHE_SIZE:
-            self._settings.popitem(last=False)
+        _keep_recent(self._settings, guild_id, (now, settings))
         return settings
 
     async def _read_settings(self, guild_id: int) -> GuildSettings:

@@ -233,8 +233,10 @@ def squad_line(
     return lines
 
 
-def _entry_lines(encounter: Encounter, entry: Entry, view: TrackerView, level: int, indent: str) -> list[str]:
-    hidden = entry.id in hidden_stamina(encounter, view.show_monster_stamina)
+def _entry_lines(
+    encounter: Encounter, entry: Entry, hidden_ids: frozenset[str], level: int, indent: str
+) -> list[str]:
+    hidden = entry.id in hidden_ids
     if entry.kind is EntryKind.SQUAD:
         squad = encounter.squad(entry.id)
         if squad is not None:
@@ -250,10 +252,11 @@ def side_lines(encounter: Encounter, side: Side, view: TrackerView, level: int) 
     """A side's entries in order, an enemy group's members together under the group's name."""
     lines: list[str] = []
     entries = [e for e in encounter.turns.entries if e.side == side.id]
+    hidden_ids = hidden_stamina(encounter, view.show_monster_stamina)
     seen_groups: set[str] = set()
     for entry in entries:
         if entry.group is None:
-            lines += _entry_lines(encounter, entry, view, level, "")
+            lines += _entry_lines(encounter, entry, hidden_ids, level, "")
             continue
         if entry.group in seen_groups:
             continue
@@ -261,7 +264,7 @@ def side_lines(encounter: Encounter, side: Side, view: TrackerView, level: int) 
         members = [e for e in entries if e.group == entry.group]
         lines.append(f"__Group {name_text(entry.group, level)}__")
         for member in members:
-            lines += _entry_lines(encounter, member, view, level, "  ")
+            lines += _entry_lines(encounter, member, hidden_ids, level, "  ")
     return lines
 
 

@@ -47,13 +47,13 @@ _KINDS[Mode.AGILITY] = _KINDS[Mode.DRAW_STEEL]
 def main_kind(mode: Mode) -> ActionKind:
     """What an ability used on a creature's turn costs: Draw Steel's main action (draw-steel-combat.txt
     "Taking a Turn"), the other games' action (fast-slow-turns-combat.md, teams-combat.md)."""
-    return ActionKind.MAIN if mode in (Mode.DRAW_STEEL, Mode.AGILITY) else ActionKind.ACTION
+    return ActionKind.MAIN if ActionKind.MAIN in _KINDS[mode] else ActionKind.ACTION
 
 
 def maneuver_kind(mode: Mode) -> ActionKind:
     """What a maneuver (Catch Breath) costs: Draw Steel's maneuver (draw-steel-combat.txt "Maneuvers"); the
     other games have no maneuvers, so an action."""
-    return ActionKind.MANEUVER if mode in (Mode.DRAW_STEEL, Mode.AGILITY) else ActionKind.ACTION
+    return ActionKind.MANEUVER if ActionKind.MANEUVER in _KINDS[mode] else ActionKind.ACTION
 
 
 @dataclass(frozen=True, slots=True)
