@@ -14,15 +14,33 @@ what `a` had where it differs from `b`, so it is small for small changes of big 
 
 from __future__ import annotations
 
+import marshal
 from typing import Any
 
 Patch = dict[str, Any]
+
+
+def _identical(a: dict[str, Any] | list[Any], b: Any) -> bool:
+    """A quick, sound test that two containers are strictly the same, in C: `==` (which stops at the first
+    difference) and then their `marshal` encodings, which also tell `1`, `1.0` and `True` apart. False means
+    "not known to be identical" (encodings also differ by dict order and string interning): the caller then
+    compares item by item. Without this, diffing a 12-creature encounter walks every value in Python."""
+    if a is b:
+        return True
+    if a != b:
+        return False
+    try:
+        return marshal.dumps(a, 2) == marshal.dumps(b, 2)
+    except ValueError:  # not plain data
+        return False
 
 
 def _same(a: Any, b: Any) -> bool:
     """Strict structural equality: equal values of identical types all the way down."""
     if type(a) is not type(b):
         return False
+    if isinstance(a, dict | list) and _identical(a, b):
+        return True
     if isinstance(a, dict):
         if a.keys() != b.keys():
             return False
@@ -36,6 +54,8 @@ def diff(a: Any, b: Any) -> Patch | None:
     """The patch that turns `b` back into `a`, or None when they are the same."""
     if type(a) is not type(b):
         return {"=": a}
+    if isinstance(a, dict | list) and _identical(a, b):
+        return None
     if isinstance(a, dict):
         nodes: dict[str, Any] = {}
         for key, old in a.items():

@@ -55,6 +55,19 @@ def test_same_data_has_no_patch(a: Any) -> None:
 def test_types_are_strict() -> None:
     assert diff(1, True) == {"=": 1}
     assert diff([1.0], [1]) == {"l": {"0": {"=": 1.0}}}
+    # equal by ==, not strictly the same: the quick path must not call them identical
+    assert diff({"a": [1, {"b": 0}]}, {"a": [True, {"b": 0.0}]}) == {
+        "d": {"a": {"l": {"0": {"=": 1}, "1": {"d": {"b": {"=": 0}}}}}}
+    }
+    assert diff([[1, 2], [3]], [[1, 2]]) == {"r": [1, [[3]], 0]}
+    assert diff([[1], [2]], [[1.0], [2]]) == {"l": {"0": {"l": {"0": {"=": 1}}}}}
+
+
+def test_same_data_in_another_order_or_interning_has_no_patch() -> None:
+    # the quick path compares encodings, which differ here; the item-by-item walk still finds them the same
+    a = {"x": 1, "y": [{"name": "".join(["Go", "blin"])}]}
+    b = {"y": [{"name": "Goblin"}], "x": 1}
+    assert diff(a, b) is None and diff(b, a) is None
 
 
 def test_revert_does_not_modify_its_input() -> None:
