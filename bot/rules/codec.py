@@ -29,27 +29,40 @@ Decoder = Callable[[Any], Any]
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
-@cache
-def _field_names(cls: Any) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls))
-
-
 def to_data(value: Any) -> Any:
     """Return `value` as JSON-compatible data (dataclasses become dicts, enums their values)."""
-    cls: Any = type(value)
-    if cls in _SCALARS:
-        return value
-    if isinstance(value, enum.Enum):
-        return value.value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {name: to_data(getattr(value, name)) for name in _field_names(cls)}
-    if isinstance(value, (tuple, list)):
-        return [to_data(v) for v in value]
-    if isinstance(value, (frozenset, set)):
-        return sorted(to_data(v) for v in value)
-    if isinstance(value, dict):
-        return {str(k): to_data(v) for k, v in value.items()}
+    cls = type(value)
+    encode = _ENCODERS.get(cls)
+    if encode is None:
+        encode = _ENCODERS[cls] = _encoder(cls)
+    return encode(value)
+
+
+Encoder = Callable[[Any], Any]
+#: What `to_data` does with a value of each type, planned on its first value of that type (what to do depends
+#: only on the type).
+_ENCODERS: dict[type, Encoder] = {}
+
+
+def _as_is(value: Any) -> Any:
     return value
+
+
+def _encoder(cls: Any) -> Encoder:
+    if cls in _SCALARS:
+        return _as_is
+    if issubclass(cls, enum.Enum):
+        return lambda value: value.value
+    if not issubclass(cls, type) and dataclasses.is_dataclass(cls):
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        return lambda value: {name: to_data(getattr(value, name)) for name in names}
+    if issubclass(cls, tuple | list):
+        return lambda value: [to_data(v) for v in value]
+    if issubclass(cls, frozenset | set):
+        return lambda value: sorted(to_data(v) for v in value)
+    if issubclass(cls, dict):
+        return lambda value: {str(k): to_data(v) for k, v in value.items()}
+    return _as_is
 
 
 def from_data(tp: Any, data: Any) -> Any:
