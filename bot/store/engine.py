@@ -16,8 +16,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy import event
-from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -81,6 +82,22 @@ def _on_sqlite_begin(conn: Connection) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
     else:
         conn.exec_driver_sql("BEGIN")
+
+
+def create_sqlite_writer_engine(url: URL, busy_timeout_ms: int) -> Engine:
+    """The engine of the store's SQLite write connection: the same file and pragmas through the standard
+    library's `sqlite3` (no async layer: `bot.store.writer` runs whole transactions on a thread of its
+    own), every transaction `BEGIN IMMEDIATE`."""
+    engine = create_sync_engine(
+        url.set(drivername="sqlite+pysqlite"),
+        json_serializer=validate.dumps,
+        pool_size=1,
+        max_overflow=0,
+        pool_reset_on_return=None,
+    ).execution_options(**{WRITE_OPTION: True})
+    event.listen(engine, "connect", _sqlite_connect_hook(busy_timeout_ms))
+    event.listen(engine, "begin", _on_sqlite_begin)
+    return engine
 
 
 def create_engine(

@@ -20,8 +20,8 @@ import sqlite3
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager, suppress
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar, cast
@@ -29,6 +29,7 @@ from typing import Any, TypeVar, cast
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql as pg_dialect
 from sqlalchemy.dialects import sqlite as sqlite_dialect
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -56,6 +57,7 @@ from bot.store.table import (
     GuildSettings,
     Table,
 )
+from bot.store.writer import Attempt, SQLiteWriter
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -93,6 +95,17 @@ _UNAVAILABLE_SQLITE = ("locked", "busy", "unable to open", "disk i/o")
 _SETTINGS_FIELDS = {f.name: f for f in dataclasses.fields(GuildSettings) if f.name != "guild_id"}
 
 
+class _EncodedJSON(sa.types.TypeDecorator[str]):
+    """A JSON column's value passed already encoded (by `validate.dumps`): the store encodes an encounter's
+    state once, to check its size, and writes that text instead of letting SQLAlchemy encode it again."""
+
+    impl = sa.JSON
+    cache_ok = True
+
+    def bind_processor(self, dialect: sa.Dialect) -> None:
+        return None
+
+
 # Statements of the hot path, built once (SQLAlchemy then reuses their compiled form).
 _CAS_VERSION = (
     sa.update(channels)
@@ -105,7 +118,7 @@ _UPDATE_ENCOUNTER = (
     .values(
         name=sa.bindparam("b_name"),
         director_id=sa.bindparam("b_director"),
-        state=sa.bindparam("b_state", type_=encounters.c.state.type),
+        state=sa.bindparam("b_state", type_=_EncodedJSON()),
         active=sa.bindparam("b_active"),
         last_seq=sa.bindparam("b_seq"),
         ended_at=sa.bindparam("b_ended", type_=encounters.c.ended_at.type),
@@ -214,6 +227,7 @@ class _Written:
     details: dict[str, Any]
     patch: Any
     undoes: int | None
+    state_text: str | None  # the encounter state, encoded
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,20 +244,14 @@ def _brief(error: BaseException) -> str:
     return f"{type(orig).__name__}: {text[:160]}"
 
 
-@dataclass(slots=True)
-class _Attempt:
-    """One write transaction: `committing` turns True once its body ran and COMMIT is under way."""
-
-    committing: bool = False
-
-
 def _check_key(key: ChannelKey) -> None:
     validate.snowflake(key.guild_id, "guild id")
     validate.snowflake(key.channel_id, "channel id")
 
 
-def _checked_snapshot(table: Table, before: _Loaded) -> dict[str, Any]:
-    """Validate the edited table and return it as fresh JSON data; `InvalidValue` on anything unsavable."""
+def _checked_snapshot(table: Table, before: _Loaded) -> tuple[dict[str, Any], str | None]:
+    """Validate the edited table and return it as fresh JSON data, with its encounter state encoded (None:
+    no encounter); `InvalidValue` on anything unsavable."""
     tokens = validate.tokens(table.tokens)
     hero_rows: dict[str, Any] = {}
     keys: set[str] = set()
@@ -271,7 +279,7 @@ def _checked_snapshot(table: Table, before: _Loaded) -> dict[str, Any]:
     if encounter is None:
         if before.snap["encounter"] is not None:
             raise InvalidValue("End an encounter with Table.end_encounter.")
-        encounter_data = None
+        encounter_data, state_text = None, None
     else:
         if before.snap["encounter"] is not None and encounter.id != before.encounter_id:
             raise InvalidValue("End the encounter and start the next one in two separate commands.")
@@ -280,14 +288,14 @@ def _checked_snapshot(table: Table, before: _Loaded) -> dict[str, Any]:
         if before.snap["encounter"] is None and not encounter.active:
             raise InvalidValue("Start and end an encounter in two separate commands.")
         state = validate.json_object(encounter.state, "encounter state")
-        validate.check_size(state, "encounter state")
+        state_text = validate.check_size(state, "encounter state")
         encounter_data = {
             "name": validate.name(encounter.name, "encounter name"),
             "director_id": validate.snowflake(encounter.director_id, "Director's user id"),
             "state": state,
             "active": encounter.active,
         }
-    return {"tokens": tokens, "heroes": hero_rows, "encounter": encounter_data}
+    return {"tokens": tokens, "heroes": hero_rows, "encounter": encounter_data}, state_text
 
 
 class Store:
@@ -310,10 +318,12 @@ class Store:
         )
         self._cache: OrderedDict[int, _Loaded] = OrderedDict()
         self._settings: OrderedDict[int, tuple[float, GuildSettings]] = OrderedDict()
-        self._writer_connection: AsyncConnection | None = None
+        # SQLite: the one write connection, on a thread of its own (bot.store.writer)
+        self._sqlite_writer = (
+            SQLiteWriter(engine.url, busy_timeout_ms=max(1, int(wait_limit * 1000))) if self._sqlite else None
+        )
         self._probe_connection: AsyncConnection | None = None  # SQLite: `_stored_version`'s own connection
         self._probe_opening = asyncio.Lock()
-        self._writer_busy_ms: int | None = None  # the busy timeout last set on the write connection
         self._outage_at = float("-inf")  # loop time of the last wait for the database that gave up
         self._commits_since_checkpoint = 0
         self._checkpoint_task: asyncio.Task[None] | None = None
@@ -364,12 +374,9 @@ class Store:
             connection, self._probe_connection = self._probe_connection, None
             with suppress(Exception):
                 await connection.close()
-        if self._writer_connection is not None:
+        if self._sqlite_writer is not None:
             async with self._write_gate:
-                connection, self._writer_connection = self._writer_connection, None
-                if connection is not None:
-                    with suppress(Exception):  # a database that went away must not stop the shutdown
-                        await connection.close()
+                await self._sqlite_writer.close()
         await self._engine.dispose()
 
     @property
@@ -442,38 +449,30 @@ class Store:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 0.25)
 
-    @asynccontextmanager
-    async def _write(
-        self, deadline: float | None = None, attempt: _Attempt | None = None
-    ) -> AsyncIterator[AsyncConnection]:
-        """One write transaction; driver-level races become `StaleState`, refusals their `StoreError`.
+    async def _transaction(
+        self, work: Callable[[Connection], T], deadline: float | None = None, attempt: Attempt | None = None
+    ) -> T:
+        """Run `work` (a plain function over a synchronous connection) as one write transaction and return
+        its result; driver-level races become `StaleState`, refusals their `StoreError`.
 
-        SQLite has one writer at a time, so this process keeps one dedicated write connection (no pool
-        checkout per command) and queues its writers on an `asyncio.Lock`; PostgreSQL writers use the pool.
-        Waiting (for the queue, SQLite's lock) ends at `deadline`; PostgreSQL work (the pool, the queries) is
-        cut off `STATEMENT_GRACE` after it; a database that does not answer raises its driver error (see
-        `is_unavailable`); `attempt.committing` tells whether COMMIT had started when that happened.
+        SQLite has one writer at a time: this process queues its writers on an `asyncio.Lock` and runs each
+        whole transaction in one hop on its write connection's thread (`SQLiteWriter`). PostgreSQL writers
+        share the pool and run `work` through `run_sync`. Waiting (for the queue, SQLite's lock) ends at
+        `deadline`; PostgreSQL work (the pool, the queries) is cut off `STATEMENT_GRACE` after it; a database
+        that does not answer raises its driver error (see `is_unavailable`); `attempt.committing` tells
+        whether COMMIT had started when that happened.
         """
         deadline = self._deadline() if deadline is None else deadline
-        attempt = attempt if attempt is not None else _Attempt()
+        attempt = attempt if attempt is not None else Attempt()
         await self._enter(self._write_gate, deadline)
         try:
-            if self._sqlite:
-                connection = await self._sqlite_writer()
-                try:
-                    await self._bound_busy_wait(connection, deadline)
-                    async with connection.begin():
-                        yield connection
-                        attempt.committing = True
-                except BaseException as error:
-                    if not isinstance(error, StoreError):
-                        await self._drop_sqlite_writer()
-                    raise
-            else:
-                async with asyncio.timeout_at(deadline + STATEMENT_GRACE):
-                    async with self._writer.connect() as connection, connection.begin():
-                        yield connection
-                        attempt.committing = True
+            if self._sqlite_writer is not None:
+                return await self._sqlite_writer.run(work, deadline, attempt)
+            async with asyncio.timeout_at(deadline + STATEMENT_GRACE):
+                async with self._writer.connect() as connection, connection.begin():
+                    result = await connection.run_sync(work)
+                    attempt.committing = True
+                return result
         except IntegrityError as error:
             text = str(error.orig).lower()
             if "one_active" in text or "encounters.channel_id" in text:
@@ -491,24 +490,6 @@ class Store:
             raise
         finally:
             self._write_gate.release()
-
-    async def _bound_busy_wait(self, connection: AsyncConnection, deadline: float) -> None:
-        """Let SQLite wait for another process's write lock only until `deadline` (in 100 ms steps, so the
-        pragma is rarely re-sent); past it, `TimeoutError`."""
-        left_ms = int((deadline - asyncio.get_running_loop().time()) * 1000) // 100 * 100
-        if left_ms <= 0:
-            raise TimeoutError("no time left to wait for the SQLite write lock")
-        if left_ms != self._writer_busy_ms:
-            raw = await connection.get_raw_connection()
-            driver = raw.driver_connection
-            assert driver is not None
-            await driver.execute(f"PRAGMA busy_timeout = {left_ms}")
-            self._writer_busy_ms = left_ms
-
-    async def _sqlite_writer(self) -> AsyncConnection:
-        if self._writer_connection is None:
-            self._writer_connection = await self._writer.connect()
-        return self._writer_connection
 
     async def _stored_version(self, channel_id: int) -> int | None:
         """The channel's stored version (None: no row yet). On SQLite it is one statement on a connection
@@ -541,14 +522,6 @@ class Store:
         if connection is not None:
             with suppress(Exception):
                 await connection.invalidate()
-
-    async def _drop_sqlite_writer(self) -> None:
-        connection, self._writer_connection = self._writer_connection, None
-        self._writer_busy_ms = None
-        if connection is not None:
-            with suppress(Exception):
-                await connection.invalidate()
-                await connection.close()
 
     def _after_sqlite_commit(self) -> None:
         """Checkpoint the WAL in the background every `CHECKPOINT_EVERY` commits.
@@ -691,7 +664,7 @@ class Store:
         deadline: float,
         undoes: int | None = None,
     ) -> Committed[T]:
-        after = _checked_snapshot(table, loaded)
+        after, state_text = _checked_snapshot(table, loaded)
         patch = diff(loaded.snap, after)
         if patch is None and undoes is None:
             return Committed(outcome.value, loaded.version, None, loaded.encounter_id)
@@ -709,7 +682,7 @@ class Store:
             seq = loaded.last_seq + 1
         else:
             seq = version
-        written = _Written(now, seq, summary, details, patch, undoes)
+        written = _Written(now, seq, summary, details, patch, undoes, state_text)
         encounter_id = await self._write_with_retries(key, user_id, kind, loaded, after, written, deadline)
         if enc_after is not None and enc_after["active"]:
             self._remember(channel_id, _Loaded(version, after, encounter_id, seq))
@@ -722,9 +695,9 @@ class Store:
             outcome_encounter.id = encounter_id
         return Committed(outcome.value, version, seq, encounter_id)
 
-    async def _write_change(
+    def _write_change(
         self,
-        connection: AsyncConnection,
+        connection: Connection,
         key: ChannelKey,
         user_id: int,
         kind: str,
@@ -740,7 +713,7 @@ class Store:
         encounter_id = loaded.encounter_id
         # 1. compare-and-set the channel version (also takes PostgreSQL's row lock).
         if loaded.version == 0:
-            result = await connection.execute(
+            result = connection.execute(
                 self._insert(channels)
                 .values(
                     id=channel_id,
@@ -752,7 +725,7 @@ class Store:
                 .on_conflict_do_nothing(index_elements=["id"])
             )
         else:
-            result = await connection.execute(
+            result = connection.execute(
                 _CAS_VERSION,
                 {
                     "b_id": channel_id,
@@ -765,11 +738,11 @@ class Store:
         if result.rowcount != 1:
             raise StaleState()
         # 2. heroes: only the changed rows.
-        await self._write_heroes(connection, channel_id, loaded.snap["heroes"], after["heroes"], now)
+        self._write_heroes(connection, channel_id, loaded.snap["heroes"], after["heroes"], now)
         # 3. the encounter row and the event's seq.
         if enc_before is None and enc_after is not None:
             encounter_id = (
-                await connection.execute(
+                connection.execute(
                     sa.insert(encounters)
                     .values(
                         guild_id=key.guild_id,
@@ -787,14 +760,14 @@ class Store:
             seq = 1
         elif enc_before is not None and enc_after is not None:
             seq = loaded.last_seq + 1
-            result = await connection.execute(
+            result = connection.execute(
                 _UPDATE_ENCOUNTER,
                 {
                     "b_id": encounter_id,
                     "b_last": loaded.last_seq,
                     "b_name": enc_after["name"],
                     "b_director": enc_after["director_id"],
-                    "b_state": enc_after["state"],
+                    "b_state": written.state_text,
                     "b_active": enc_after["active"],
                     "b_seq": seq,
                     "b_ended": None if enc_after["active"] else now,
@@ -805,7 +778,7 @@ class Store:
         else:
             seq = version
         # 4. the event.
-        await connection.execute(
+        connection.execute(
             _INSERT_EVENT,
             {
                 "encounter_id": encounter_id,
@@ -841,10 +814,21 @@ class Store:
         delay = 0.02
         loop = asyncio.get_running_loop()
         while True:
-            attempt = _Attempt()
+            attempt = Attempt()
             try:
-                async with self._write(deadline, attempt) as connection:
-                    return await self._write_change(connection, key, user_id, kind, loaded, after, written)
+                return await self._transaction(
+                    functools.partial(
+                        self._write_change,
+                        key=key,
+                        user_id=user_id,
+                        kind=kind,
+                        loaded=loaded,
+                        after=after,
+                        written=written,
+                    ),
+                    deadline,
+                    attempt,
+                )
             except StoreError:
                 raise
             except Exception as error:
@@ -907,9 +891,9 @@ class Store:
             log.error("a change may or may not have been saved (channel %s, seq %s)", channel_id, written.seq)
             raise SaveUncertain() from error
 
-    async def _write_heroes(
+    def _write_heroes(
         self,
-        connection: AsyncConnection,
+        connection: Connection,
         channel_id: int,
         before: dict[str, Any],
         after: dict[str, Any],
@@ -923,7 +907,7 @@ class Store:
             if hero_id in before and diff(before[hero_id], after[hero_id]) is not None
         ]
         if removed:
-            await connection.execute(sa.delete(heroes).where(heroes.c.id.in_(removed)))
+            connection.execute(sa.delete(heroes).where(heroes.c.id.in_(removed)))
         renamed = [
             hero_id
             for hero_id in changed
@@ -931,12 +915,12 @@ class Store:
         ]
         if len(renamed) > 1:  # names may be swapped: park them on unique temporary keys first
             for hero_id in renamed:
-                await connection.execute(
+                connection.execute(
                     sa.update(heroes).where(heroes.c.id == hero_id).values(name_key=_TEMP_NAME_KEY + hero_id)
                 )
         for hero_id in changed:
             row = after[hero_id]
-            await connection.execute(
+            connection.execute(
                 sa.update(heroes)
                 .where(heroes.c.id == hero_id, heroes.c.channel_id == channel_id)
                 .values(
@@ -948,7 +932,7 @@ class Store:
                 )
             )
         if added:
-            await connection.execute(
+            connection.execute(
                 sa.insert(heroes),
                 [
                     {
@@ -966,8 +950,12 @@ class Store:
             )
 
     # -- reading ----------------------------------------------------------------------------------------
-    async def view(self, key: ChannelKey) -> Table:
-        """A read-only snapshot of the channel, read fresh (no lock); editing it changes nothing."""
+    async def view(self, key: ChannelKey, *, shared: bool = False) -> Table:
+        """A snapshot of the channel, read fresh (no lock); editing it changes nothing.
+
+        With `shared`, the table's hero data and encounter state are the store's own memory of the channel,
+        not copies: for a caller that only reads them (decoding an ~8 KB state is cheaper than copying it
+        first). Its attributes may still be reassigned; its dicts and lists must never be edited."""
         _check_key(key)
         deadline = self._deadline()
         loaded = self._cache.get(key.channel_id)
@@ -975,7 +963,8 @@ class Store:
         if loaded is None or await self._moved(key.channel_id, loaded.version, deadline):
             loaded = await self._retrying(lambda: self._read(key.channel_id), deadline)
             self._remember(key.channel_id, loaded)
-        return Table.from_snapshot(key, loaded.version, _clone(loaded.snap), loaded.encounter_id)
+        snap = loaded.snap if shared else _clone(loaded.snap)
+        return Table.from_snapshot(key, loaded.version, snap, loaded.encounter_id)
 
     # -- undo -------------------------------------------------------------------------------------------
     async def undo(self, key: ChannelKey, user_id: int, *, retries: int = 3) -> Committed[Event]:
@@ -1050,14 +1039,16 @@ class Store:
             raise NoEncounter("That encounter no longer exists.")
         deadline = self._deadline()
 
-        async def write() -> int:
-            async with self._write(deadline) as connection:
-                result = await connection.execute(
-                    sa.update(encounters)
-                    .where(encounters.c.id == encounter_id)
-                    .values(tracker_channel_id=channel_id, tracker_message_id=message_id)
-                )
+        def work(connection: Connection) -> int:
+            result = connection.execute(
+                sa.update(encounters)
+                .where(encounters.c.id == encounter_id)
+                .values(tracker_channel_id=channel_id, tracker_message_id=message_id)
+            )
             return int(result.rowcount)
+
+        async def write() -> int:
+            return await self._transaction(work, deadline)
 
         if await self._retrying(write, deadline) != 1:  # idempotent: safe to repeat
             raise NoEncounter("That encounter no longer exists.")
@@ -1117,8 +1108,7 @@ class Store:
             deadline = self._deadline()
 
             async def write() -> None:
-                async with self._write(deadline) as connection:
-                    await connection.execute(stmt)
+                await self._transaction(lambda connection: connection.execute(stmt), deadline)
 
             await self._retrying(write, deadline)  # an upsert: safe to repeat
         self._settings.pop(guild_id, None)
@@ -1229,13 +1219,16 @@ class Store:
                 .all()
             )
         for start in range(0, len(ids), 500):
-            chunk = list(ids[start : start + 500])
-            async with self._write(self._deadline()) as connection:
-                await connection.execute(sa.delete(events).where(events.c.encounter_id.in_(chunk)))
-                await connection.execute(
-                    sa.delete(encounters).where(encounters.c.id.in_(chunk), encounters.c.active.is_(False))
-                )
+            await self._transaction(functools.partial(_delete_ended, list(ids[start : start + 500])))
         return len(ids)
+
+
+def _delete_ended(chunk: list[int], connection: Connection) -> None:
+    """Delete these ended encounters and their events (one `prune` transaction)."""
+    connection.execute(sa.delete(events).where(events.c.encounter_id.in_(chunk)))
+    connection.execute(
+        sa.delete(encounters).where(encounters.c.id.in_(chunk), encounters.c.active.is_(False))
+    )
 
 
 def _is_encounter_id(value: object) -> bool:

@@ -52,6 +52,26 @@ async def test_view_is_a_copy(store: Store, key: ChannelKey) -> None:
     assert again.encounter is not None and again.encounter.state == {"counter": 0} and again.tokens == 0
 
 
+async def test_a_shared_view_reads_the_same_without_copying(store: Store, key: ChannelKey) -> None:
+    await begin(store, key)
+    await store.mutate(key, PLAYER, "increment", increment)
+    copy, shared, again = (
+        await store.view(key),
+        await store.view(key, shared=True),
+        await store.view(key, shared=True),
+    )
+    assert copy.encounter is not None and shared.encounter is not None and again.encounter is not None
+    assert (shared.version, shared.encounter.id, shared.encounter.state) == (
+        copy.version,
+        copy.encounter.id,
+        copy.encounter.state,
+    )
+    assert shared.encounter.state is again.encounter.state  # the store's own memory, not a copy
+    assert copy.encounter.state is not shared.encounter.state
+    shared.encounter.active = False  # its objects are still the caller's own
+    assert (await store.view(key)).encounter.active  # type: ignore[union-attr]
+
+
 async def test_no_change_writes_nothing(store: Store, key: ChannelKey) -> None:
     await begin(store, key)
     before = await count_events(store)

@@ -1,0 +1,114 @@
+"""bot/store/writer.py: SQLite's write transactions, each one hop to the write connection's own thread."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import OperationalError
+
+from bot.store import Change, ChannelKey, Store, Table
+from bot.store.models import channels
+from bot.store.writer import Attempt, SQLiteWriter
+
+KEY = ChannelKey(1, 2)
+
+
+@pytest.fixture
+async def path(tmp_path: Path) -> AsyncIterator[Path]:
+    file = tmp_path / "writer.db"
+    store = await Store.open(f"sqlite+aiosqlite:///{file}")  # creates the schema
+    await store.close()
+    yield file
+
+
+def insert(channel_id: int) -> sa.Insert:
+    return sa.insert(channels).values(
+        id=channel_id, guild_id=1, tokens=0, version=1, updated_at=sa.func.now()
+    )
+
+
+def stored(path: Path) -> list[int]:
+    with sqlite3.connect(path) as connection:
+        return [row[0] for row in connection.execute("SELECT id FROM channels ORDER BY id")]
+
+
+async def test_a_transaction_runs_whole_on_the_writer_thread(path: Path) -> None:
+    writer = SQLiteWriter(sa.make_url(f"sqlite:///{path}"), busy_timeout_ms=1000)
+    seen: list[str] = []
+
+    def work(connection: Connection) -> int:
+        seen.append(threading.current_thread().name)
+        connection.execute(insert(5))
+        connection.execute(insert(6))
+        return 7
+
+    attempt = Attempt()
+    try:
+        assert await writer.run(work, time.monotonic() + 1, attempt) == 7
+    finally:
+        await writer.close()
+    assert seen[0].startswith("sqlite-writer") and seen[0] != threading.current_thread().name
+    assert attempt.committing and stored(path) == [5, 6]
+
+
+async def test_a_failed_transaction_leaves_nothing_and_the_next_one_works(path: Path) -> None:
+    writer = SQLiteWriter(sa.make_url(f"sqlite:///{path}"), busy_timeout_ms=1000)
+
+    def failing(connection: Connection) -> None:
+        connection.execute(insert(5))
+        raise RuntimeError("boom")
+
+    try:
+        with pytest.raises(RuntimeError):
+            await writer.run(failing, time.monotonic() + 1, Attempt())
+        assert stored(path) == []
+        await writer.run(lambda connection: connection.execute(insert(6)), time.monotonic() + 1, Attempt())
+    finally:
+        await writer.close()
+    assert stored(path) == [6]
+
+
+async def test_another_process_lock_is_waited_for_only_until_the_deadline(path: Path) -> None:
+    writer = SQLiteWriter(sa.make_url(f"sqlite:///{path}"), busy_timeout_ms=10_000)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another process's write lock
+    try:
+        began = time.monotonic()
+        with pytest.raises(OperationalError, match="locked"):
+            await writer.run(lambda connection: connection.execute(insert(5)), began + 0.3, Attempt())
+        assert time.monotonic() - began < 1.5  # not the connection's 10 s busy timeout
+        with pytest.raises(TimeoutError):  # no time left: not even tried
+            await writer.run(lambda connection: connection.execute(insert(5)), time.monotonic(), Attempt())
+        holder.execute("ROLLBACK")
+        await writer.run(lambda connection: connection.execute(insert(5)), time.monotonic() + 1, Attempt())
+    finally:
+        holder.close()
+        await writer.close()
+    assert stored(path) == [5]
+
+
+async def test_the_store_writes_through_it_and_closes_it(path: Path) -> None:
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    before = {t.name for t in threading.enumerate()}
+    await store.mutate(KEY, 3, "tokens", gain_tokens)
+    assert any(name.startswith("sqlite-writer") for name in {t.name for t in threading.enumerate()})
+    await store.close()
+    for _ in range(200):  # the thread ends once it has seen the shutdown
+        if {t.name for t in threading.enumerate() if t.name.startswith("sqlite-writer")} <= before:
+            break
+        await asyncio.sleep(0.01)
+    else:
+        pytest.fail("the writer thread is still running after close()")
+
+
+def gain_tokens(table: Table) -> Change[None]:
+    table.tokens += 2
+    return Change("tokens", None)
