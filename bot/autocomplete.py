@@ -74,7 +74,7 @@ def target_choices(encounter: Encounter, current: str) -> list[app_commands.Choi
 
 async def _encounter(interaction: discord.Interaction[Any]) -> Encounter | None:
     try:
-        table = await interaction.client.store.view(channel_key(interaction))
+        table = await interaction.client.store.view(channel_key(interaction), shared=True)
         if table.encounter is None or not table.encounter.active:
             return None
         return encounter_of(table)

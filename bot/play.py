@@ -61,7 +61,7 @@ class Caller:
 async def caller_of(interaction: discord.Interaction[Any], bot: DrawSteelBot) -> Caller:
     """Who is acting in this channel's encounter (`NoEncounter` when there is none)."""
     key = channel_key(interaction)
-    table = await bot.store.view(key)
+    table = await bot.store.view(key, shared=True)
     doc = table.require_encounter()
     settings = await bot.store.get_settings(key.guild_id)
     actor = actor_from_interaction(interaction)

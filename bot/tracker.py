@@ -246,7 +246,7 @@ class TrackerService:
     async def _render(self, key: ChannelKey, slot: _Slot) -> _Rendered | None:
         """The newest state of the channel's encounter, rendered (None when there is nothing to show)."""
         store = self._store()
-        table = await store.view(key)
+        table = await store.view(key, shared=True)
         doc = table.encounter
         settings = await store.get_settings(key.guild_id)
         if doc is not None and doc.active and doc.id is not None:

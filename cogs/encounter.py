@@ -114,7 +114,7 @@ async def _director_check(interaction: discord.Interaction[Any], bot: DrawSteelB
 
 async def _sides(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
     try:
-        encounter = encounter_of(await interaction.client.store.view(channel_key(interaction)))
+        encounter = encounter_of(await interaction.client.store.view(channel_key(interaction), shared=True))
         key = fold(current)
         names = [s.name or s.id for s in encounter.turns.sides]
         return [app_commands.Choice(name=n, value=n) for n in names if key in fold(n)][:25]
@@ -124,7 +124,7 @@ async def _sides(interaction: discord.Interaction[Any], current: str) -> list[ap
 
 async def _entries(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
     try:
-        encounter = encounter_of(await interaction.client.store.view(channel_key(interaction)))
+        encounter = encounter_of(await interaction.client.store.view(channel_key(interaction), shared=True))
         key = fold(current)
         names = [e.id for e in encounter.turns.entries if key in fold(e.id)]
         return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names][:25]

@@ -58,7 +58,7 @@ async def pressed(
 ) -> tuple[int, int]:
     """Check a tracker press before acting: an old version gets a short note and a fresh tracker."""
     in_time = InTime(interaction)
-    table = await in_time.run(bot.store.view(channel_key(interaction)))
+    table = await in_time.run(bot.store.view(channel_key(interaction), shared=True))
     try:
         check_expected(table, (encounter_id, version))
     except StaleTracker:
@@ -289,7 +289,7 @@ async def actable(interaction: discord.Interaction[Any], current_text: str) -> l
     try:
         bot = interaction.client
         who = await caller_of(interaction, bot)
-        encounter = encounter_of(await bot.store.view(channel_key(interaction)))
+        encounter = encounter_of(await bot.store.view(channel_key(interaction), shared=True))
         key = fold(current_text)
         out = []
         for entry in encounter.turns.entries:

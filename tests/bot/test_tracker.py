@@ -368,11 +368,11 @@ async def test_a_busy_store_is_retried_then_given_up_on(
     real_view = table.store.view
     failures = {"left": 2}
 
-    async def flaky_view(key: Any) -> StoreTable:
+    async def flaky_view(key: Any, **options: Any) -> StoreTable:
         if failures["left"]:
             failures["left"] -= 1
             raise StoreUnavailable()
-        return await real_view(key)
+        return await real_view(key, **options)
 
     monkeypatch.setattr(table.store, "view", flaky_view)
     service = tracker_for(bot_of(table))
