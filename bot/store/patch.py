@@ -24,13 +24,15 @@ def _identical(a: dict[str, Any] | list[Any], b: Any) -> bool:
     """A quick, sound test that two containers are strictly the same, in C: `==` (which stops at the first
     difference) and then their `marshal` encodings, which also tell `1`, `1.0` and `True` apart. False means
     "not known to be identical" (encodings also differ by dict order and string interning): the caller then
-    compares item by item. Without this, diffing a 12-creature encounter walks every value in Python."""
+    compares item by item. Without this, diffing a 12-creature encounter walks every value in Python.
+    (marshal's default format may write a repeated object as a reference; equal encodings still decode to
+    strictly equal values, so a match is still proof.)"""
     if a is b:
         return True
     if a != b:
         return False
     try:
-        return marshal.dumps(a, 2) == marshal.dumps(b, 2)
+        return marshal.dumps(a) == marshal.dumps(b)
     except ValueError:  # not plain data
         return False
 
