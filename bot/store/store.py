@@ -287,7 +287,11 @@ def _checked_snapshot(table: Table, before: _Loaded) -> tuple[dict[str, Any], st
             raise InvalidValue("An encounter is active or not.")
         if before.snap["encounter"] is None and not encounter.active:
             raise InvalidValue("Start and end an encounter in two separate commands.")
-        state = validate.json_object(encounter.state, "encounter state")
+        # parts of the state the change kept (the same objects: see `codec.Reuse`) are not checked again
+        saved = before.snap["encounter"]
+        state = validate.json_object(
+            encounter.state, "encounter state", like=None if saved is None else saved["state"]
+        )
         state_text = validate.check_size(state, "encounter state")
         encounter_data = {
             "name": validate.name(encounter.name, "encounter name"),

@@ -145,11 +145,15 @@ def _clean(value: Any, path: tuple[str | int, ...], depth: int) -> Any:
 
 
 class _Slow(Exception):
-    """Raised by the fast checker when a value needs the careful (message-giving) path."""
+    """Raised by the quick check when a value needs the careful (copying, message-giving) path."""
 
 
-def _fast(value: Any, depth: int) -> Any:
-    """Copy clean JSON data of exact built-in types quickly; `_Slow` for anything else (even if valid)."""
+def _check(value: Any, like: Any, depth: int) -> None:
+    """Check that `value` is clean JSON data of exact built-in types, in place; `_Slow` for anything else
+    (even if valid). Parts that are `like`'s very objects (at the same place) were checked before and are
+    skipped."""
+    if value is like:
+        return
     kind = type(value)
     if kind is str:
         if "\x00" in value:
@@ -158,46 +162,56 @@ def _fast(value: Any, depth: int) -> Any:
             value.encode("utf-8")
         except UnicodeEncodeError:
             raise _Slow from None
-        return value
+        return
     if kind is int:
         if INT64_MIN <= value <= INT64_MAX:
-            return value
+            return
         raise _Slow
     if kind is dict:
         if depth >= DEPTH_LIMIT:
             raise _Slow
-        out = {}
+        like_items = like if type(like) is dict else {}
         for key, item in value.items():
             if type(key) is not str or "\x00" in key:
                 raise _Slow
-            out[key] = _fast(item, depth + 1)
-        return out
+            _check(item, like_items.get(key), depth + 1)
+        return
     if kind is list:
         if depth >= DEPTH_LIMIT:
             raise _Slow
-        return [_fast(item, depth + 1) for item in value]
+        if type(like) is list and len(like) == len(value):
+            for item, like_item in zip(value, like, strict=True):
+                _check(item, like_item, depth + 1)
+        else:
+            for item in value:
+                _check(item, None, depth + 1)
+        return
     if value is None or kind is bool:
-        return value
+        return
     if kind is float and math.isfinite(value):
-        return value
+        return
     raise _Slow
 
 
-def json_data(value: object, what: str) -> Any:
-    """A validated, freshly built copy of JSON data (tuples become lists, subclasses their base types)."""
+def json_data(value: object, what: str, *, like: object = None) -> Any:
+    """Validated JSON data: `value` itself when it is clean data of exact built-in types, else a fresh,
+    clean copy (tuples become lists, subclasses their base types). `like` is data validated before, such
+    as the same field's last saved value: where `value` shares its objects, they are not checked again
+    (an encounter's unchanged creatures, say)."""
     try:
-        return _fast(value, 0)
+        _check(value, like, 0)
+        return value
     except _Slow:
         return _clean(value, (what,), 0)
     except RecursionError:
         raise InvalidValue(f"The {what} is nested too deeply.") from None
 
 
-def json_object(value: object, what: str) -> dict[str, Any]:
-    """Validated JSON data that must be a mapping."""
+def json_object(value: object, what: str, *, like: object = None) -> dict[str, Any]:
+    """Validated JSON data that must be a mapping (see `json_data`)."""
     if not isinstance(value, dict):
         raise InvalidValue(f"The {what} must be a mapping.")
-    cleaned: dict[str, Any] = json_data(value, what)
+    cleaned: dict[str, Any] = json_data(value, what, like=like)
     return cleaned
 
 

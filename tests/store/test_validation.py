@@ -9,7 +9,17 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from bot.store import Change, ChannelKey, EncounterDoc, InvalidValue, NoEncounter, Store, StoreError, Table
+from bot.store import (
+    Change,
+    ChannelKey,
+    EncounterDoc,
+    InvalidValue,
+    NoEncounter,
+    Store,
+    StoreError,
+    Table,
+    validate,
+)
 from bot.store.models import events
 from bot.store.validate import NAME_LIMIT
 from tests.store.helpers import DIRECTOR, PLAYER, begin
@@ -181,3 +191,21 @@ async def test_bad_arguments(store: Store, key: ChannelKey) -> None:
         await store.export_json(2**40)
     assert (await store.get_settings(1)).malice_rounding == "down"
     assert await event_count(store) == 1
+
+
+def test_clean_data_is_kept_as_is_and_other_data_cleaned_into_a_copy() -> None:
+    clean = {"a": [1, 2.5, None, True, "x"], "b": {"c": []}}
+    assert validate.json_data(clean, "state") is clean
+    messy = {"a": (1, 2), "b": [(3,)]}
+    cleaned = validate.json_data(messy, "state")
+    assert cleaned == {"a": [1, 2], "b": [[3]]} and type(cleaned["a"]) is list
+
+
+def test_parts_shared_with_saved_data_are_not_checked_again_but_new_parts_are() -> None:
+    creatures = [{"name": f"Goblin {i}", "stamina": 5} for i in range(3)]
+    saved = {"creatures": creatures, "round": 1}
+    changed = {"creatures": [creatures[0], {"name": "Goblin 1", "stamina": 2**64}, creatures[2]], "round": 1}
+    with pytest.raises(InvalidValue, match="too large"):
+        validate.json_data(changed, "state", like=saved)
+    changed["creatures"][1]["stamina"] = 2
+    assert validate.json_data(changed, "state", like=saved) is changed
