@@ -80,10 +80,14 @@ class _Decoded:
     after it and the next command don't decode the same ~8 KB state again (decoding is most of what a warm
     command spends outside discord.py). Two per channel: a tracker refresh may read the state just before
     the one a command is committing. An entry serves only a state *equal* to the one it was made from, and
-    the rules core's values are immutable, so a hit is exactly what decoding would have returned."""
+    the rules core's values are immutable, so a hit is exactly what decoding would have returned.
+
+    Each channel also keeps its `codec.Reuse`: encoding the next state reuses the data of the creatures
+    and other parts a change kept, so the store validates and diffs only what changed."""
 
     def __init__(self) -> None:
         self._kept: OrderedDict[int, tuple[tuple[dict[str, Any], Encounter], ...]] = OrderedDict()
+        self._reuse: OrderedDict[int, codec.Reuse] = OrderedDict()
 
     def load(self, channel_id: int, state: dict[str, Any]) -> Encounter:
         for kept_state, encounter in self._kept.get(channel_id, ()):
@@ -93,6 +97,18 @@ class _Decoded:
         encounter = codec.load(Encounter, state)
         self.keep(channel_id, state, encounter)
         return encounter
+
+    def encode(self, channel_id: int, encounter: Encounter) -> dict[str, Any]:
+        """The state of `encounter` (shared data: never edited in place afterwards), remembered."""
+        reuse = self._reuse.get(channel_id)
+        if reuse is None:
+            reuse = self._reuse[channel_id] = codec.Reuse()
+        self._reuse.move_to_end(channel_id)
+        while len(self._reuse) > DECODED_KEPT:
+            self._reuse.popitem(last=False)
+        state: dict[str, Any] = reuse.encode(encounter)
+        self.keep(channel_id, state, encounter)
+        return state
 
     def keep(self, channel_id: int, state: dict[str, Any], encounter: Encounter) -> None:
         """Remember that `state` (never changed in place afterwards: the store keeps it as committed)
@@ -121,9 +137,7 @@ def active_encounter(table: Table) -> Encounter | None:
 
 def put_encounter(table: Table, encounter: Encounter) -> None:
     """Store `encounter` as the channel's active encounter state."""
-    state = codec.to_data(encounter)
-    table.require_encounter().state = state
-    _decoded.keep(table.key.channel_id, state, encounter)
+    table.require_encounter().state = _decoded.encode(table.key.channel_id, encounter)
 
 
 def sheet_of(hero: Hero) -> HeroSheet:
