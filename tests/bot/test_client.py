@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 
 import discord
 import pytest
@@ -84,3 +85,15 @@ async def test_sharded_bot_serves_its_shards(settings: Settings, store: Store) -
         assert result.response is not None and "2d6 [" in result.response.content
         assert bot.get_guild(guild.id) is not None
         assert bot.get_guild(guild.id).shard_id == 1  # type: ignore[union-attr]
+
+
+async def test_start_up_moves_what_it_loaded_out_of_the_collectors_full_passes(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frozen: list[bool] = []
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
+    bot = create_bot(settings, dice=SeededDice(1))
+    async with simcord.run(bot):
+        assert frozen == [True]  # once, after the cogs were loaded and the commands synced
+        assert bot.synced
+    await bot.close()
