@@ -163,26 +163,42 @@ class InTime:
     """Acknowledge in time: `await in_time.run(work)` waits for `work` until `DEFER_AFTER` seconds after the
     interaction started; if it is not done by then, the interaction is deferred, so a slow store never lets
     Discord's 3 seconds run out. A command defers with "thinking…" (its reply then fills that message);
-    with `update`, a component interaction defers as an update of its message (the reply edits it)."""
+    with `update`, a component interaction defers as an update of its message (the reply edits it).
+
+    The work runs in the caller's task; a timer starts the deferral only if it is needed (the common,
+    fast case costs one timer), and `run` returns only once a deferral it started is done, so the reply
+    always follows it."""
 
     def __init__(self, interaction: discord.Interaction[Any], *, update: bool = False) -> None:
         self.interaction = interaction
         self.update = update
         self.started = asyncio.get_running_loop().time()
+        self._deferring: asyncio.Task[None] | None = None
 
     async def run(self, work: Awaitable[T]) -> T:
-        task = asyncio.ensure_future(work)
-        if not self.interaction.response.is_done():
-            left = max(0.0, DEFER_AFTER - (asyncio.get_running_loop().time() - self.started))
-            done, _ = await asyncio.wait({task}, timeout=left)
-            if not done and not self.interaction.response.is_done():
-                # the tree's watchdog (bot.error_hook.watch) may be deferring at the same moment
-                with contextlib.suppress(discord.HTTPException, discord.InteractionResponded):
-                    if self.update:
-                        await self.interaction.response.defer()
-                    else:
-                        await self.interaction.response.defer(thinking=True)
-        return await task
+        timer = None
+        if self._deferring is None and not self.interaction.response.is_done():
+            loop = asyncio.get_running_loop()
+            timer = loop.call_at(self.started + DEFER_AFTER, self._start_deferring)
+        try:
+            return await work
+        finally:
+            if timer is not None:
+                timer.cancel()
+            if self._deferring is not None:
+                await self._deferring
+
+    def _start_deferring(self) -> None:
+        if self._deferring is None and not self.interaction.response.is_done():
+            self._deferring = asyncio.get_running_loop().create_task(self._defer())
+
+    async def _defer(self) -> None:
+        # the tree's watchdog (bot.error_hook.watch) may be deferring at the same moment
+        with contextlib.suppress(discord.HTTPException, discord.InteractionResponded):
+            if self.update:
+                await self.interaction.response.defer()
+            else:
+                await self.interaction.response.defer(thinking=True)
 
 
 async def commit(
