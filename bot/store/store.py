@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import orjson
@@ -32,10 +33,17 @@ from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.store import validate
-from bot.store.engine import POSTGRES_POOL_SIZE, WRITE_OPTION, create_engine, is_sqlite, normalise_url
+from bot.store.engine import (
+    POSTGRES_POOL_SIZE,
+    WRITE_OPTION,
+    create_engine,
+    is_sqlite,
+    normalise_url,
+    sqlite_file,
+)
 from bot.store.errors import (
     EncounterExists,
     InvalidValue,
@@ -326,8 +334,9 @@ class Store:
         self._sqlite_writer = (
             SQLiteWriter(engine.url, busy_timeout_ms=max(1, int(wait_limit * 1000))) if self._sqlite else None
         )
-        self._probe_connection: AsyncConnection | None = None  # SQLite: `_stored_version`'s own connection
-        self._probe_opening = asyncio.Lock()
+        # SQLite: `_stored_version`'s own connection, used on the event loop's thread (None: not open yet)
+        self._probe_file = sqlite_file(engine.url) if self._sqlite else None
+        self._probe: sqlite3.Connection | None = None
         self._outage_at = float("-inf")  # loop time of the last wait for the database that gave up
         self._commits_since_checkpoint = 0
         self._checkpoint_task: asyncio.Task[None] | None = None
@@ -374,10 +383,7 @@ class Store:
                 await self._checkpoint_task
         if self._sqlite:
             await self._checkpoint()
-        if self._probe_connection is not None:
-            connection, self._probe_connection = self._probe_connection, None
-            with suppress(Exception):
-                await connection.close()
+        self._drop_probe()
         if self._sqlite_writer is not None:
             async with self._write_gate:
                 await self._sqlite_writer.close()
@@ -496,23 +502,21 @@ class Store:
             self._write_gate.release()
 
     async def _stored_version(self, channel_id: int) -> int | None:
-        """The channel's stored version (None: no row yet). On SQLite it is one statement on a connection
-        kept for it: through the pool the same read also checks a connection out, begins and rolls back,
-        about eight times the cost, and every command asks this once or twice. Any SQLite error there
-        retires that connection and asks through the pool, which tells an outage from a fault."""
-        if self._sqlite:
+        """The channel's stored version (None: no row yet); every command asks this once or twice.
+
+        On a SQLite file it is read right here, on the event loop's thread, through a connection kept for it
+        (the standard library's `sqlite3`, never waiting for a lock): a primary-key read of one row, a few
+        microseconds, where a round trip to a database thread costs a hundred. In WAL mode readers don't wait
+        for writers; if it ever can't read at once, or fails, that connection is retired and the read goes
+        through the pool, which waits, retries and tells an outage from a fault."""
+        if self._probe_file is not None:
             try:
-                async with self._probe_opening:  # two first calls at once must not both open one
-                    if self._probe_connection is None:
-                        self._probe_connection = await self._engine.connect()
-                    probe = self._probe_connection
-                raw = await probe.get_raw_connection()
-                driver = raw.driver_connection
-                assert driver is not None
-                rows = list(await driver.execute_fetchall(_VERSION_SQL, (channel_id,)))  # one thread hop
-                return int(rows[0][0]) if rows else None
+                if self._probe is None:
+                    self._probe = _open_probe(self._probe_file)
+                row = self._probe.execute(_VERSION_SQL, (channel_id,)).fetchone()
+                return None if row is None else int(row[0])
             except sqlite3.Error:
-                await self._drop_probe()
+                self._drop_probe()
         async with self._engine.connect() as connection:
             return cast(
                 "int | None",
@@ -521,11 +525,11 @@ class Store:
                 ).scalar(),
             )
 
-    async def _drop_probe(self) -> None:
-        connection, self._probe_connection = self._probe_connection, None
-        if connection is not None:
-            with suppress(Exception):
-                await connection.invalidate()
+    def _drop_probe(self) -> None:
+        probe, self._probe = self._probe, None
+        if probe is not None:
+            with suppress(sqlite3.Error):
+                probe.close()
 
     def _after_sqlite_commit(self) -> None:
         """Checkpoint the WAL in the background every `CHECKPOINT_EVERY` commits.
@@ -1233,6 +1237,18 @@ def _delete_ended(chunk: list[int], connection: Connection) -> None:
     connection.execute(
         sa.delete(encounters).where(encounters.c.id.in_(chunk), encounters.c.active.is_(False))
     )
+
+
+def _open_probe(path: Path) -> sqlite3.Connection:
+    """A read-only-by-pragma connection to the store's SQLite file that never waits for a lock."""
+    probe = sqlite3.connect(path, isolation_level=None)
+    try:
+        probe.execute("PRAGMA busy_timeout = 0")
+        probe.execute("PRAGMA query_only = ON")
+    except sqlite3.Error:
+        probe.close()
+        raise
+    return probe
 
 
 def _is_encounter_id(value: object) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from bot.store import (
     Store,
     Table,
 )
+from bot.store import store as store_module
 from bot.store.errors import StoreUnavailable
 from bot.store.models import encounters, events
 from bot.store.store import _READ_CHANNEL, STATEMENT_GRACE, _clone
@@ -458,9 +460,9 @@ async def test_a_channel_read_uses_the_one_active_index(store: Store, target: Ta
 async def test_views_at_once_on_a_fresh_store_share_one_version_reader(
     target: Target, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Many commands arriving at once on a just-started store: every view answers, and on SQLite one
-    connection is kept for the version reads (two opened at once would leave one to the garbage collector,
-    an error in the log)."""
+    """Many commands arriving at once on a just-started store: every view answers, and no connection is
+    left checked out or to the garbage collector (an error in the log). On SQLite the version reads use a
+    connection of their own, outside the pool."""
     writer = await target.open()
     try:
         await begin(writer, ChannelKey(1, 2))
@@ -472,8 +474,32 @@ async def test_views_at_once_on_a_fresh_store_share_one_version_reader(
         await store.engine.dispose()  # no idle connection left: each first version read must open one
         tables = await asyncio.gather(*(store.view(ChannelKey(1, 2)) for _ in range(10)))
         assert {t.version for t in tables} == {1}
-        assert store.engine.pool.checkedout() == (1 if target.backend == "sqlite" else 0)  # type: ignore[attr-defined]
+        assert store.engine.pool.checkedout() == 0  # type: ignore[attr-defined]
         assert not [r for r in caplog.records if r.name.startswith("sqlalchemy.pool")], caplog.text
+    finally:
+        await store.close()
+
+
+async def test_a_version_read_that_cant_be_made_at_once_goes_through_the_pool(
+    target: Target, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if target.backend != "sqlite":
+        pytest.skip("the version reads on the event loop's thread are SQLite's")
+    store = await target.open()
+    try:
+        await begin(store, ChannelKey(1, 2))
+        opened: list[str] = []
+
+        def locked(path: Path) -> sqlite3.Connection:
+            opened.append(str(path))
+            raise sqlite3.OperationalError("database is locked")
+
+        monkeypatch.setattr(store_module, "_open_probe", locked)
+        store._drop_probe()
+        table = await store.view(ChannelKey(1, 2))  # the cached table, checked through the pool
+        assert table.version == 1 and opened
+        await store.mutate(ChannelKey(1, 2), PLAYER, "increment", increment)
+        assert (await store.view(ChannelKey(1, 2))).version == 2
     finally:
         await store.close()
 
