@@ -33,7 +33,7 @@ from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.store import validate
 from bot.store.engine import (
@@ -96,6 +96,7 @@ STATEMENT_GRACE = 0.5
 CONFIRM_LIMIT = 0.75
 _TEMP_NAME_KEY = "\x01"
 _VERSION_SQL = f"SELECT version FROM {channels.name} WHERE id = ?"
+_PG_VERSION_SQL = f"SELECT version FROM {channels.name} WHERE id = $1"
 _RETRYABLE_SQLSTATES = frozenset({"40001", "40P01", "55P03"})
 #: SQLSTATEs of a database that is going away or not there yet (class 08: connection exceptions).
 _UNAVAILABLE_SQLSTATES = frozenset({"57P01", "57P02", "57P03", "53300"})
@@ -337,6 +338,10 @@ class Store:
         # SQLite: `_stored_version`'s own connection, used on the event loop's thread (None: not open yet)
         self._probe_file = sqlite_file(engine.url) if self._sqlite else None
         self._probe: sqlite3.Connection | None = None
+        # PostgreSQL: a pooled connection kept for `_stored_version`, used one read at a time
+        self._pg_probe: AsyncConnection | None = None
+        self._pg_probe_lock = asyncio.Lock()
+        self._discarding: set[asyncio.Task[None]] = set()
         self._outage_at = float("-inf")  # loop time of the last wait for the database that gave up
         self._commits_since_checkpoint = 0
         self._checkpoint_task: asyncio.Task[None] | None = None
@@ -384,6 +389,9 @@ class Store:
         if self._sqlite:
             await self._checkpoint()
         self._drop_probe()
+        await self._discard_pg_probe()
+        if self._discarding:
+            await asyncio.gather(*self._discarding, return_exceptions=True)
         if self._sqlite_writer is not None:
             async with self._write_gate:
                 await self._sqlite_writer.close()
@@ -517,6 +525,14 @@ class Store:
                 return None if row is None else int(row[0])
             except sqlite3.Error:
                 self._drop_probe()
+        elif not self._sqlite:
+            try:
+                return await self._pg_version(channel_id)
+            except Exception as error:
+                if is_unavailable(error):  # the caller waits and tries again, within its deadline
+                    raise
+                # asyncpg's own errors (raised raw here): the pool tells an outage from a fault
+                log.info("version read on the kept connection failed, asking the pool: %s", _brief(error))
         async with self._engine.connect() as connection:
             return cast(
                 "int | None",
@@ -524,6 +540,39 @@ class Store:
                     await connection.execute(sa.select(channels.c.version).where(channels.c.id == channel_id))
                 ).scalar(),
             )
+
+    async def _pg_version(self, channel_id: int) -> int | None:
+        """PostgreSQL: the version read as one statement on a pooled connection kept for it (asyncpg's own
+        `fetchval`, no transaction): a fifth of a read through the pool (check out, begin, select, roll
+        back, check in). The reads share the connection one at a time; whatever goes wrong retires it."""
+        async with self._pg_probe_lock:
+            try:
+                if self._pg_probe is None:
+                    self._pg_probe = await self._engine.connect()
+                raw = await self._pg_probe.get_raw_connection()
+                driver = raw.driver_connection
+                assert driver is not None
+                version = await driver.fetchval(_PG_VERSION_SQL, channel_id)
+                return None if version is None else int(version)
+            except BaseException:  # a failed or cancelled read may leave the connection mid-statement
+                probe, self._pg_probe = self._pg_probe, None
+                if probe is not None:
+                    task = asyncio.get_running_loop().create_task(self._discard(probe))
+                    self._discarding.add(task)
+                    task.add_done_callback(self._discarding.discard)
+                raise
+
+    @staticmethod
+    async def _discard(connection: AsyncConnection) -> None:
+        with suppress(Exception):
+            await connection.invalidate()
+            await connection.close()
+
+    async def _discard_pg_probe(self) -> None:
+        probe, self._pg_probe = self._pg_probe, None
+        if probe is not None:
+            with suppress(Exception):
+                await probe.close()
 
     def _drop_probe(self) -> None:
         probe, self._probe = self._probe, None

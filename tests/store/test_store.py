@@ -461,8 +461,8 @@ async def test_views_at_once_on_a_fresh_store_share_one_version_reader(
     target: Target, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Many commands arriving at once on a just-started store: every view answers, and no connection is
-    left checked out or to the garbage collector (an error in the log). On SQLite the version reads use a
-    connection of their own, outside the pool."""
+    left to the garbage collector (an error in the log): the version reads share one connection kept for
+    them (on SQLite, outside the pool)."""
     writer = await target.open()
     try:
         await begin(writer, ChannelKey(1, 2))
@@ -474,7 +474,8 @@ async def test_views_at_once_on_a_fresh_store_share_one_version_reader(
         await store.engine.dispose()  # no idle connection left: each first version read must open one
         tables = await asyncio.gather(*(store.view(ChannelKey(1, 2)) for _ in range(10)))
         assert {t.version for t in tables} == {1}
-        assert store.engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+        # PostgreSQL keeps one pooled connection for the version reads; SQLite's is outside the pool
+        assert store.engine.pool.checkedout() == (1 if target.backend == "postgresql" else 0)  # type: ignore[attr-defined]
         assert not [r for r in caplog.records if r.name.startswith("sqlalchemy.pool")], caplog.text
     finally:
         await store.close()
