@@ -33,7 +33,9 @@ T = TypeVar("T")
 log = logging.getLogger("bot.play")
 #: Seconds a command waits for its work (the store) before it acknowledges: Discord wants an answer within 3
 #: (the command tree's watchdog, `bot.error_hook.AUTO_DEFER_AFTER`, is the backstop for everything else).
-DEFER_AFTER = 2.0
+#: The other 1.5 s are for the network both ways and for an event loop running behind under load (the
+#: interaction may have waited in the socket before the bot read it).
+DEFER_AFTER = 1.5
 
 
 def channel_key(interaction: discord.Interaction[Any]) -> ChannelKey:
