@@ -206,6 +206,7 @@ def write_docs(results: list[Result]) -> None:
         "necessarily a power loss). Reproduce: `.venv/bin/python bench/store.py --url "
         "postgresql+asyncpg://postgres@127.0.0.1:5432/test --write-docs`.",
         "",
+        "",
     ]
     section = "\n".join(lines)
     text = path.read_text() if path.exists() else "# Performance\n\n"
