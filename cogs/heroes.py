@@ -20,11 +20,21 @@ from discord.ext import commands
 
 from bot.client import DrawSteelBot
 from bot.permissions import Refused, actor_from_interaction, interaction_is_director, require_controls
-from bot.play import channel_key, commit, encounter_of, hero_of_member, put_encounter, put_sheet, sheet_of
+from bot.play import (
+    active_encounter,
+    channel_key,
+    commit,
+    encounter_of,
+    hero_of_member,
+    put_encounter,
+    put_sheet,
+    sheet_of,
+)
 from bot.replies import fail, inert, send
 from bot.rules import codec
 from bot.rules.characteristics import Characteristics
 from bot.rules.damage import DamageModifiers
+from bot.rules.encounter import Encounter, in_play
 from bot.rules.hero import (
     LEVEL_MAX,
     LEVEL_MIN,
@@ -90,6 +100,13 @@ def follow_in_encounter(table: Table, hero: Hero) -> None:
 
 def view_of(hero: Hero) -> HeroView:
     return HeroView(hero.name, hero.owner_id, sheet_of(hero))
+
+
+def live_view(hero: Hero, encounter: Encounter | None) -> HeroView:
+    """A roster hero as they are now: during an encounter they are in, with the encounter's Stamina."""
+    view = view_of(hero)
+    live = None if encounter is None else in_play(encounter, hero.id, view.sheet)
+    return view if live is None else HeroView(view.name, view.owner_id, live, in_encounter=True)
 
 
 def _optional(text: str | None, read: Any) -> Any:
@@ -277,12 +294,13 @@ class Heroes(commands.Cog):
     async def show(
         self, interaction: discord.Interaction[Any], hero: app_commands.Range[str, 1, TEXT_MAX] | None = None
     ) -> None:
-        table = await self.bot.store.view(channel_key(interaction))
+        table = await self.bot.store.view(channel_key(interaction), shared=True)
+        encounter = active_encounter(table)
         if hero is None:
-            heroes = [view_of(h) for h in table.heroes.values()]
+            heroes = [live_view(h, encounter) for h in table.heroes.values()]
             await send(interaction, embed=roster_embed(heroes))
             return
-        await send(interaction, embed=hero_embed(view_of(require_hero(table, hero))))
+        await send(interaction, embed=hero_embed(live_view(require_hero(table, hero), encounter)))
 
     # -- /hero claim ----------------------------------------------------------------------------------------
     @hero.command(name="claim", description="Take over a hero the Director holds (a Director may reassign).")

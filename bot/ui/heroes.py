@@ -26,6 +26,7 @@ class HeroView:
     name: str
     owner_id: int
     sheet: HeroSheet
+    in_encounter: bool = False  # the sheet shows the Stamina and Recoveries the hero has in the encounter now
 
 
 def owner_text(hero: HeroView) -> str:
@@ -65,7 +66,11 @@ def hero_embed(hero: HeroView) -> discord.Embed:
     sheet = hero.sheet
     state = state_label(sheet.vitals)
     fields = [
-        Field("Stamina", f"{stamina_text(sheet.vitals)} ({state})", inline=True),
+        Field(
+            "Stamina (in the encounter)" if hero.in_encounter else "Stamina",
+            f"{stamina_text(sheet.vitals)} ({state})",
+            inline=True,
+        ),
         Field("Recoveries", recoveries_text(sheet), inline=True),
         Field("Characteristics", sheet.characteristics.format(), inline=True),
         Field("Damage", modifiers_text(sheet)),
@@ -93,7 +98,10 @@ def roster_embed(heroes: Sequence[HeroView]) -> discord.Embed:
             colour=Colour.HEROES,
         )
     fields = [
-        Field(f"{inert(h.name)} (level {h.sheet.level})", f"{summary_line(h.sheet)}\n{owner_text(h)}")
+        Field(
+            f"{inert(h.name)} (level {h.sheet.level}{', in the encounter' if h.in_encounter else ''})",
+            f"{summary_line(h.sheet)}\n{owner_text(h)}",
+        )
         for h in heroes
     ]
     return make_embed("Heroes", None, colour=Colour.HEROES, fields=fields)

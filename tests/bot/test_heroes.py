@@ -284,6 +284,24 @@ async def test_a_claimed_hero_changes_hands_in_the_running_encounter(table: Tabl
     assert encounter_of(stored).creature("Cy").owner_id == table.alice.id
 
 
+async def test_show_during_an_encounter_gives_the_stamina_the_hero_has_there(table: Table) -> None:
+    from tests.bot.test_tokens import start_encounter
+
+    await create(table, table.alice, name="Ash", stamina=30)
+    await create(table, table.bob, name="Bo", stamina=20)
+    before = embed_text(await table.alice.slash(table.channel, "hero show", hero="Ash"))
+    assert "Stamina: 30/30" in before and "in the encounter" not in before
+    await start_encounter(table)
+    await table.director.slash(table.channel, "stamina damage", target="Ash", amount=7)
+    one = embed_text(await table.alice.slash(table.channel, "hero show", hero="Ash"))
+    assert "Stamina (in the encounter)" in one and "Stamina: 23/30" in one
+    roster = embed_text(await table.alice.slash(table.channel, "hero show"))
+    assert "Ash (level 1, in the encounter)" in roster and "Stamina: 23/30" in roster
+    assert "Stamina: 20/20" in roster
+    stored = (await heroes(table))["Ash"]
+    assert stored.data["vitals"]["stamina"] == 30  # the sheet itself catches up when the encounter ends
+
+
 def test_a_long_roster_fits_one_embed() -> None:
     from bot.rules.hero import new_sheet
     from bot.ui.heroes import HeroView, roster_embed, victories_embed

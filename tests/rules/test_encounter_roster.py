@@ -98,3 +98,18 @@ def test_remove_a_creature_or_a_whole_squad(name: str, gone: tuple[str, ...], le
 def test_remove_refusals(name: str, message: str) -> None:
     with pytest.raises(EncounterError, match=message):
         remove(table(), name)
+
+
+def test_a_roster_hero_in_play_shows_the_encounters_stamina_and_recoveries() -> None:
+    from bot.rules.encounter import add_hero, in_play
+    from bot.rules.hero import new_sheet
+
+    sheet = new_sheet(30, 8)
+    enc, _ = add_hero(new_encounter_state(), "h1", 7, "Vex", sheet)
+    vex = enc.creature("Vex")
+    hurt = dataclasses.replace(vex, vitals=dataclasses.replace(vex.vitals, stamina=12, recoveries=5))
+    enc = dataclasses.replace(enc, creatures=tuple(hurt if c.id == "Vex" else c for c in enc.creatures))
+    live = in_play(enc, "h1", sheet)
+    assert live is not None and (live.vitals.stamina, live.vitals.recoveries) == (12, 5)
+    assert dataclasses.replace(live, vitals=sheet.vitals) == sheet  # only the vitals come from the encounter
+    assert in_play(enc, "someone else", sheet) is None

@@ -15,7 +15,15 @@ from bot.rules.encounter.model import (
     fold,
     new_encounter_state,
 )
-from bot.rules.encounter.roster import COUNT_MAX, NewCreatures, add_creatures, add_hero, remove, written_back
+from bot.rules.encounter.roster import (
+    COUNT_MAX,
+    NewCreatures,
+    add_creatures,
+    add_hero,
+    in_play,
+    remove,
+    written_back,
+)
 
 __all__ = [
     "COUNT_MAX",
@@ -28,6 +36,7 @@ __all__ = [
     "add_creatures",
     "add_hero",
     "fold",
+    "in_play",
     "new_encounter_state",
     "remove",
     "written_back",

@@ -207,6 +207,16 @@ def written_back(
     return out
 
 
+def in_play(encounter: Encounter, hero_id: str, sheet: HeroSheet) -> HeroSheet | None:
+    """The roster sheet of hero `hero_id` with the Stamina and Recoveries the hero has in this encounter
+    right now (temporary Stamina and a knocked-out state included), or None when the hero is not in it. The
+    sheet itself only catches up when the hero leaves or the encounter ends (`written_back`)."""
+    for creature_id, roster_id in encounter.roster.items():
+        if roster_id == hero_id:
+            return dataclasses.replace(sheet, vitals=encounter.creature(creature_id).vitals)
+    return None
+
+
 def remove(encounter: Encounter, name: str) -> tuple[Encounter, tuple[str, ...]]:
     """Remove a creature, or a whole squad by the squad's name; returns the removed creature ids. A single
     minion leaves its squad by dying, not by removal."""
