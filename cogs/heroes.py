@@ -34,7 +34,7 @@ from bot.replies import fail, inert, send
 from bot.rules import codec
 from bot.rules.characteristics import Characteristics
 from bot.rules.damage import DamageModifiers
-from bot.rules.encounter import Encounter, in_play
+from bot.rules.encounter import Encounter, in_play, into_play
 from bot.rules.hero import (
     LEVEL_MAX,
     LEVEL_MIN,
@@ -272,12 +272,24 @@ class Heroes(commands.Cog):
             require_controls(actor, owner, director, creature=target.name, action=f"edit {target.name}")
             old_name = target.name
             if rename is not None and rename != target.name:
+                encounter = active_encounter(table)
+                if encounter is not None and target.id in encounter.roster.values():
+                    fail(
+                        f"{inert(old_name)} is in this channel's encounter under that name: "
+                        "rename them after /encounter end."
+                    )
                 other = table.hero_named(rename)
                 if other is not None and other.id != target.id:
                     fail(f"There is already a hero named {inert(rename)} in this channel: pick another name.")
                 target.name = rename
             if not edit.empty:
-                put_sheet(target, edit_sheet(sheet, edit))
+                # in the running encounter, the edit applies to the hero as they are there, and to both
+                encounter = active_encounter(table)
+                live = None if encounter is None else in_play(encounter, target.id, sheet)
+                edited = edit_sheet(sheet if live is None else live, edit)
+                put_sheet(target, edited)
+                if encounter is not None and live is not None:
+                    put_encounter(table, into_play(encounter, target.id, edited))
             return Change(f"Hero {old_name} edited", view_of(target), {"hero": target.name})
 
         edited = (await commit(interaction, "hero.edit", change)).value

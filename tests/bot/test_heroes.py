@@ -302,6 +302,42 @@ async def test_show_during_an_encounter_gives_the_stamina_the_hero_has_there(tab
     assert stored.data["vitals"]["stamina"] == 30  # the sheet itself catches up when the encounter ends
 
 
+async def test_a_hero_in_the_running_encounter_keeps_their_name_until_it_ends(table: Table) -> None:
+    from tests.bot.test_tokens import start_encounter
+
+    await create(table, table.alice, name="Ash")
+    await start_encounter(table)
+    refused(
+        await table.alice.slash(table.channel, "hero edit", hero="Ash", new_name="Ashe"),
+        "Ash is in this channel's encounter",
+        "/encounter end",
+    )
+    assert set(await heroes(table)) == {"Ash"}
+
+
+async def test_an_edit_during_the_encounter_applies_there_too_and_keeps_the_wounds(table: Table) -> None:
+    from bot.play import encounter_of
+    from tests.bot.test_tokens import start_encounter
+
+    await create(table, table.alice, name="Ash", stamina=30)
+    await start_encounter(table)
+    await table.director.slash(table.channel, "stamina damage", target="Ash", amount=7)
+    edited = await table.alice.slash(
+        table.channel, "hero edit", hero="Ash", stamina=36, characteristics="M3 A1 R0 I0 P1"
+    )
+    assert not edited.ephemeral
+    stored = await table.store.view(ChannelKey(table.guild.id, table.channel.id))
+    ash = encounter_of(stored).creature("Ash")
+    assert (ash.vitals.max_stamina, ash.vitals.stamina, ash.characteristics.might) == (36, 23, 3)
+    sheet = (await heroes(table))["Ash"].data
+    assert sheet["vitals"]["max_stamina"] == 36 and sheet["characteristics"]["might"] == 3
+    asked = await table.director.slash(table.channel, "encounter end")
+    assert asked.response is not None
+    await table.director.click(asked.response.message, label="End the encounter")  # written back
+    shown = embed_text(await table.alice.slash(table.channel, "hero show", hero="Ash"))
+    assert "Stamina: 23/36" in shown and "in the encounter" not in shown  # the edit and the wounds kept
+
+
 def test_a_long_roster_fits_one_embed() -> None:
     from bot.rules.hero import new_sheet
     from bot.ui.heroes import HeroView, roster_embed, victories_embed

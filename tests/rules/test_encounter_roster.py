@@ -113,3 +113,20 @@ def test_a_roster_hero_in_play_shows_the_encounters_stamina_and_recoveries() -> 
     assert live is not None and (live.vitals.stamina, live.vitals.recoveries) == (12, 5)
     assert dataclasses.replace(live, vitals=sheet.vitals) == sheet  # only the vitals come from the encounter
     assert in_play(enc, "someone else", sheet) is None
+
+
+def test_a_sheet_edited_mid_fight_goes_into_play_and_other_creatures_are_untouched() -> None:
+    from bot.rules.characteristics import Characteristics
+    from bot.rules.encounter import add_hero, in_play, into_play
+    from bot.rules.hero import new_sheet
+
+    sheet = new_sheet(30, 8)
+    enc, _ = add_hero(table(), "h1", 7, "Vex", sheet)
+    live = in_play(enc, "h1", sheet)
+    assert live is not None
+    edited = dataclasses.replace(live, level=3, characteristics=Characteristics(might=2))
+    after = into_play(enc, "h1", edited)
+    vex = after.creature("Vex")
+    assert (vex.level, vex.characteristics.might, vex.vitals) == (3, 2, live.vitals)
+    assert [c for c in after.creatures if c.id != "Vex"] == [c for c in enc.creatures if c.id != "Vex"]
+    assert into_play(enc, "not here", edited) == enc

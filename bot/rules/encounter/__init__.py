@@ -21,6 +21,7 @@ from bot.rules.encounter.roster import (
     add_creatures,
     add_hero,
     in_play,
+    into_play,
     remove,
     written_back,
 )
@@ -37,6 +38,7 @@ __all__ = [
     "add_hero",
     "fold",
     "in_play",
+    "into_play",
     "new_encounter_state",
     "remove",
     "written_back",

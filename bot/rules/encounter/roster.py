@@ -217,6 +217,23 @@ def in_play(encounter: Encounter, hero_id: str, sheet: HeroSheet) -> HeroSheet |
     return None
 
 
+def into_play(encounter: Encounter, hero_id: str, sheet: HeroSheet) -> Encounter:
+    """The encounter with roster hero `hero_id`'s creature taking `sheet`'s Stamina and Recoveries, level,
+    characteristics and damage modifiers (a sheet edited mid-fight: start from `in_play`, so the fight's
+    wounds are kept); unchanged when the hero is not in it."""
+    for creature_id, roster_id in encounter.roster.items():
+        if roster_id == hero_id:
+            creature = dataclasses.replace(
+                encounter.creature(creature_id),
+                vitals=sheet.vitals,
+                level=sheet.level,
+                characteristics=sheet.characteristics,
+                modifiers=sheet.modifiers,
+            )
+            return encounter.with_creature(creature)
+    return encounter
+
+
 def remove(encounter: Encounter, name: str) -> tuple[Encounter, tuple[str, ...]]:
     """Remove a creature, or a whole squad by the squad's name; returns the removed creature ids. A single
     minion leaves its squad by dying, not by removal."""
