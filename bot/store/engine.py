@@ -1,12 +1,13 @@
-"""The async engine: URL normalisation, SQLite pragmas and `BEGIN IMMEDIATE` write transactions.
+"""The engines: URL normalisation, SQLite pragmas and `BEGIN IMMEDIATE` write transactions.
 
-* SQLite goes through aiosqlite. Every connection gets WAL, `synchronous=NORMAL` (durable across process
-  crashes; a power loss may lose the last commits, never corrupt), foreign keys on, a busy timeout, and no
-  automatic WAL checkpoints inside commits (the `Store` checkpoints in the background).
-  pysqlite's own transaction handling is switched off and the `begin` event emits `BEGIN` — or
-  `BEGIN IMMEDIATE` for connections marked with the `store_write` execution option, so a writer takes the
-  write lock up front and concurrent writers from other processes wait (busy timeout) instead of failing
-  half-way (SQLAlchemy's documented aiosqlite recipe).
+* SQLite reads go through aiosqlite; its writes through the standard library's `sqlite3` on a thread of
+  their own (`create_sqlite_writer_engine`, used by `bot.store.writer`). Every connection gets WAL,
+  `synchronous=NORMAL` (durable across process crashes; a power loss may lose the last commits, never
+  corrupt), foreign keys on, a busy timeout, and no automatic WAL checkpoints inside commits (the `Store`
+  checkpoints in the background). pysqlite's own transaction handling is switched off and the `begin` event
+  emits `BEGIN` — or `BEGIN IMMEDIATE` for connections marked with the `store_write` execution option, so a
+  writer takes the write lock up front and concurrent writers from other processes wait (busy timeout)
+  instead of failing half-way (SQLAlchemy's documented aiosqlite recipe).
 * PostgreSQL goes through asyncpg; `postgresql://` and `postgres://` URLs are normalised to it.
 """
 
@@ -121,7 +122,7 @@ def create_engine(
         engine = create_async_engine(
             url,
             json_serializer=validate.dumps,
-            pool_size=5,  # one of them kept by the store for its version reads
+            pool_size=5,  # reads (writes and version checks have connections of their own)
             max_overflow=0,
             pool_timeout=60,
             pool_reset_on_return=None,  # every use ends its transaction; skip the extra ROLLBACK

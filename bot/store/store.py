@@ -259,8 +259,9 @@ def _check_key(key: ChannelKey) -> None:
 
 
 def _checked_snapshot(table: Table, before: _Loaded) -> tuple[dict[str, Any], str | None]:
-    """Validate the edited table and return it as fresh JSON data, with its encounter state encoded (None:
-    no encounter); `InvalidValue` on anything unsavable."""
+    """Validate the edited table and return it as JSON data (clean values are the table's own objects, not
+    copies: the caller keeps them as committed), with its encounter state encoded (None: no encounter);
+    `InvalidValue` on anything unsavable."""
     tokens = validate.tokens(table.tokens)
     hero_rows: dict[str, Any] = {}
     keys: set[str] = set()
