@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -37,10 +36,6 @@ log = logging.getLogger("bot.play")
 #: The other 1.5 s are for the network both ways and for an event loop running behind under load (the
 #: interaction may have waited in the socket before the bot read it).
 DEFER_AFTER = 1.5
-#: Seconds, at most, of the time an interaction waited before the bot read it (Discord's creation time, from
-#: its id, against this machine's clock) that `InTime` counts against `DEFER_AFTER`: a process running
-#: behind defers earlier, and a clock set ahead costs at most this much earlier deferral of slow commands.
-WAITED_AT_MOST = 1.0
 
 
 def channel_key(interaction: discord.Interaction[Any]) -> ChannelKey:
@@ -166,18 +161,11 @@ def hero_of_member(table: Table, user_id: int) -> Hero | None:
     return next((h for h in table.heroes.values() if h.owner_id == user_id), None)
 
 
-def waited(interaction: discord.Interaction[Any]) -> float:
-    """Seconds since Discord created `interaction` (from its id), 0 to `WAITED_AT_MOST`."""
-    created = discord.utils.snowflake_time(interaction.id).timestamp()
-    return min(max(time.time() - created, 0.0), WAITED_AT_MOST)
-
-
 class InTime:
-    """Acknowledge in time: `await in_time.run(work)` waits for `work` until `DEFER_AFTER` seconds after
-    Discord created the interaction (`waited`); if it is not done by then, the interaction is deferred, so a
-    slow store never lets Discord's 3 seconds run out. A command defers with "thinking…" (its reply then
-    fills that message); with `update`, a component interaction defers as an update of its message (the
-    reply edits it).
+    """Acknowledge in time: `await in_time.run(work)` waits for `work` until `DEFER_AFTER` seconds after the
+    interaction started; if it is not done by then, the interaction is deferred, so a slow store never lets
+    Discord's 3 seconds run out. A command defers with "thinking…" (its reply then fills that message);
+    with `update`, a component interaction defers as an update of its message (the reply edits it).
 
     The work runs in the caller's task; a timer starts the deferral only if it is needed (the common,
     fast case costs one timer), and `run` returns only once a deferral it started is done, so the reply
@@ -186,7 +174,7 @@ class InTime:
     def __init__(self, interaction: discord.Interaction[Any], *, update: bool = False) -> None:
         self.interaction = interaction
         self.update = update
-        self.started = asyncio.get_running_loop().time() - waited(interaction)
+        self.started = asyncio.get_running_loop().time()
         self._deferring: asyncio.Task[None] | None = None
 
     async def run(self, work: Awaitable[T]) -> T:

@@ -3,16 +3,12 @@ decoded states (a hit must be exactly what decoding returns; anything else decod
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import dataclasses
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import discord
 import pytest
 
-from bot import play
 from bot.play import active_encounter, encounter_of, put_encounter
 from bot.rules import codec
 from bot.rules.encounter import Encounter
@@ -85,45 +81,3 @@ def test_the_state_before_the_newest_still_hits() -> None:
     put_encounter(table, newer)
     assert encounter_of(table_with(copy.deepcopy(encounter_state(42)))) is older
     assert encounter_of(table_with(copy.deepcopy(codec.to_data(newer)))) is newer
-
-
-class _Response:
-    def __init__(self) -> None:
-        self.deferred: list[bool] = []
-
-    def is_done(self) -> bool:
-        return bool(self.deferred)
-
-    async def defer(self, *, thinking: bool = False) -> None:
-        self.deferred.append(thinking)
-
-
-@dataclasses.dataclass
-class _Interaction:
-    """What `InTime` uses of an interaction: its id (Discord's creation time) and its response."""
-
-    id: int
-    response: _Response = dataclasses.field(default_factory=_Response)
-
-
-def created_ago(seconds: float) -> _Interaction:
-    created = datetime.now(UTC) - timedelta(seconds=seconds)
-    return _Interaction(discord.utils.time_snowflake(created))
-
-
-@pytest.mark.parametrize(
-    ("ago", "work", "deferred"),
-    [
-        (0.0, 0.1, False),  # read at once: the whole DEFER_AFTER is left
-        (0.45, 0.3, True),  # read late: only what is left of DEFER_AFTER since Discord created it
-        (60.0, 0.1, False),  # a clock far ahead (or a stale id) counts WAITED_AT_MOST at most
-    ],
-)
-async def test_in_time_counts_from_when_discord_created_the_interaction(
-    monkeypatch: pytest.MonkeyPatch, ago: float, work: float, deferred: bool
-) -> None:
-    monkeypatch.setattr(play, "DEFER_AFTER", 0.5 if ago < 60 else play.WAITED_AT_MOST + 0.5)
-    interaction = created_ago(ago)
-    result = await play.InTime(interaction).run(asyncio.sleep(work, "done"))  # type: ignore[arg-type]
-    assert result == "done"
-    assert interaction.response.deferred == ([True] if deferred else [])
