@@ -526,7 +526,7 @@ class Store:
                 return None if row is None else int(row[0])
             except sqlite3.Error:
                 self._drop_probe()
-        elif not self._sqlite:
+        elif not self._sqlite and not self._pg_probe_lock.locked():  # busy: the pool reads in parallel
             try:
                 return await self._pg_version(channel_id)
             except Exception as error:
@@ -545,7 +545,8 @@ class Store:
     async def _pg_version(self, channel_id: int) -> int | None:
         """PostgreSQL: the version read as one statement on a pooled connection kept for it (asyncpg's own
         `fetchval`, no transaction): a fifth of a read through the pool (check out, begin, select, roll
-        back, check in). The reads share the connection one at a time; whatever goes wrong retires it."""
+        back, check in). One read at a time uses it (while it is busy, `_stored_version` asks the pool, so
+        reads never queue behind each other); whatever goes wrong retires it."""
         async with self._pg_probe_lock:
             try:
                 if self._pg_probe is None:
