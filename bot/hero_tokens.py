@@ -31,9 +31,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from bot.play import active_encounter
-from bot.rules import codec
-from bot.rules.encounter import Encounter
+from bot.play import active_encounter, put_encounter
+from bot.rules.encounter import Encounter, creature_of_hero
 from bot.rules.encounter.model import fold
 from bot.rules.errors import RuleError
 from bot.rules.resources import HeroTokens, TokenBenefit, new_turn, spend_tokens
@@ -65,10 +64,6 @@ def _roster_named(table: Table, name: str) -> Hero | None:
     return next((h for h in table.heroes.values() if fold(h.name) == key), None)
 
 
-def _creature_of_roster(encounter: Encounter, hero: Hero) -> str | None:
-    return next((cid for cid, hid in encounter.roster.items() if hid == hero.id), None)
-
-
 def resolve_hero(table: Table, hero: str | int) -> Spender:
     """Which hero `hero` names (see the module docstring); `NoHero` with what to type instead."""
     encounter = active_encounter(table)
@@ -81,7 +76,7 @@ def resolve_hero(table: Table, hero: str | int) -> Spender:
         owned = next((h for h in table.heroes.values() if h.owner_id == hero), None)
         if owned is None:
             raise NoHero("You have no hero here: name the hero, or create one with /hero create.")
-        creature_id = _creature_of_roster(encounter, owned) if encounter is not None else None
+        creature_id = creature_of_hero(encounter, owned.id) if encounter is not None else None
         return Spender(owned.name, creature_id, owned, owned.owner_id)
     if encounter is not None:
         key = fold(hero)
@@ -94,7 +89,7 @@ def resolve_hero(table: Table, hero: str | int) -> Spender:
     named = _roster_named(table, hero)
     if named is None:
         raise NoHero("No hero by that name here: pick one from /hero show.")
-    creature_id = _creature_of_roster(encounter, named) if encounter is not None else None
+    creature_id = creature_of_hero(encounter, named.id) if encounter is not None else None
     return Spender(named.name, creature_id, named, named.owner_id)
 
 
@@ -104,13 +99,12 @@ def spend_benefit(table: Table, hero: str | int, benefit: TokenBenefit) -> HeroT
     returns the pool after the spend with who used a benefit this turn. Only the tokens are spent: the
     benefit itself (surges, a save, Stamina) is the caller's to apply."""
     spender = resolve_hero(table, hero)
-    doc = table.encounter
     encounter = active_encounter(table)
     used = encounter.tokens_used if encounter is not None and spender.creature_id is not None else ()
     spent = spend_tokens(HeroTokens(table.tokens, used), spender.key, benefit)
     table.tokens = spent.pool
-    if encounter is not None and spender.creature_id is not None and doc is not None:
-        doc.state = codec.to_data(dataclasses.replace(encounter, tokens_used=spent.used_by))
+    if encounter is not None and spender.creature_id is not None:
+        put_encounter(table, dataclasses.replace(encounter, tokens_used=spent.used_by))
     return spent
 
 

@@ -13,7 +13,7 @@ import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -77,6 +77,14 @@ async def caller_of(interaction: discord.Interaction[Any], bot: DrawSteelBot) ->
 DECODED_KEPT = 128
 
 
+@dataclass(slots=True)
+class _Channel:
+    """A channel's last two encounter states with their decoded values, and its `codec.Reuse`."""
+
+    states: tuple[tuple[dict[str, Any], Encounter], ...] = ()
+    reuse: codec.Reuse = field(default_factory=codec.Reuse)
+
+
 class _Decoded:
     """Each channel's last encounter states and their decoded values, so that a command, the tracker refresh
     after it and the next command don't decode the same ~8 KB state again (decoding is most of what a warm
@@ -88,37 +96,35 @@ class _Decoded:
     and other parts a change kept, so the store validates and diffs only what changed."""
 
     def __init__(self) -> None:
-        self._kept: OrderedDict[int, tuple[tuple[dict[str, Any], Encounter], ...]] = OrderedDict()
-        self._reuse: OrderedDict[int, codec.Reuse] = OrderedDict()
+        self._channels: OrderedDict[int, _Channel] = OrderedDict()
+
+    def _channel(self, channel_id: int) -> _Channel:
+        """The channel's memory, made the most recently used (the least recently used beyond
+        `DECODED_KEPT` are forgotten)."""
+        channel = self._channels.get(channel_id)
+        if channel is None:
+            channel = self._channels[channel_id] = _Channel()
+        self._channels.move_to_end(channel_id)
+        while len(self._channels) > DECODED_KEPT:
+            self._channels.popitem(last=False)
+        return channel
 
     def load(self, channel_id: int, state: dict[str, Any]) -> Encounter:
-        for kept_state, encounter in self._kept.get(channel_id, ()):
+        channel = self._channel(channel_id)
+        for kept_state, encounter in channel.states:
             if kept_state is state or kept_state == state:
-                self._kept.move_to_end(channel_id)
                 return encounter
         encounter = codec.load(Encounter, state)
-        self.keep(channel_id, state, encounter)
+        channel.states = ((state, encounter), *channel.states[:1])
         return encounter
 
     def encode(self, channel_id: int, encounter: Encounter) -> dict[str, Any]:
-        """The state of `encounter` (shared data: never edited in place afterwards), remembered."""
-        reuse = self._reuse.get(channel_id)
-        if reuse is None:
-            reuse = self._reuse[channel_id] = codec.Reuse()
-        self._reuse.move_to_end(channel_id)
-        while len(self._reuse) > DECODED_KEPT:
-            self._reuse.popitem(last=False)
-        state: dict[str, Any] = reuse.encode(encounter)
-        self.keep(channel_id, state, encounter)
+        """The state of `encounter`, remembered as decoding to it (shared data: the store keeps it as
+        committed, so it is never changed in place afterwards)."""
+        channel = self._channel(channel_id)
+        state: dict[str, Any] = channel.reuse.encode(encounter)
+        channel.states = ((state, encounter), *channel.states[:1])
         return state
-
-    def keep(self, channel_id: int, state: dict[str, Any], encounter: Encounter) -> None:
-        """Remember that `state` (never changed in place afterwards: the store keeps it as committed)
-        decodes to `encounter`."""
-        self._kept[channel_id] = ((state, encounter), *self._kept.get(channel_id, ())[:1])
-        self._kept.move_to_end(channel_id)
-        while len(self._kept) > DECODED_KEPT:
-            self._kept.popitem(last=False)
 
 
 _decoded = _Decoded()

@@ -24,7 +24,6 @@ from bot.play import (
     active_encounter,
     channel_key,
     commit,
-    encounter_of,
     hero_of_member,
     put_encounter,
     put_sheet,
@@ -34,7 +33,7 @@ from bot.replies import fail, inert, send
 from bot.rules import codec
 from bot.rules.characteristics import Characteristics
 from bot.rules.damage import DamageModifiers
-from bot.rules.encounter import Encounter, in_play, into_play
+from bot.rules.encounter import Encounter, creature_of_hero, in_play, into_play
 from bot.rules.hero import (
     LEVEL_MAX,
     LEVEL_MIN,
@@ -87,15 +86,12 @@ def hero_or_mine(table: Table, name: str | None, user_id: int) -> Hero:
 
 def follow_in_encounter(table: Table, hero: Hero) -> None:
     """When the hero is in the channel's active encounter, its creature changes hands too."""
-    if table.encounter is None or not table.encounter.active:
+    encounter = active_encounter(table)
+    creature_id = None if encounter is None else creature_of_hero(encounter, hero.id)
+    if encounter is None or creature_id is None:
         return
-    encounter = encounter_of(table)
-    for creature_id, hero_id in encounter.roster.items():
-        if hero_id == hero.id:
-            creature = encounter.creature(creature_id)
-            put_encounter(
-                table, encounter.with_creature(dataclasses.replace(creature, owner_id=hero.owner_id))
-            )
+    creature = encounter.creature(creature_id)
+    put_encounter(table, encounter.with_creature(dataclasses.replace(creature, owner_id=hero.owner_id)))
 
 
 def view_of(hero: Hero) -> HeroView:
@@ -271,9 +267,11 @@ class Heroes(commands.Cog):
             owner = None if sheet.claimable else target.owner_id
             require_controls(actor, owner, director, creature=target.name, action=f"edit {target.name}")
             old_name = target.name
+            # in the running encounter, an edit applies to the hero as they are there, and to both
+            encounter = active_encounter(table)
+            live = None if encounter is None else in_play(encounter, target.id, sheet)
             if rename is not None and rename != target.name:
-                encounter = active_encounter(table)
-                if encounter is not None and target.id in encounter.roster.values():
+                if live is not None:
                     fail(
                         f"{inert(old_name)} is in this channel's encounter under that name: "
                         "rename them after /encounter end."
@@ -283,9 +281,6 @@ class Heroes(commands.Cog):
                     fail(f"There is already a hero named {inert(rename)} in this channel: pick another name.")
                 target.name = rename
             if not edit.empty:
-                # in the running encounter, the edit applies to the hero as they are there, and to both
-                encounter = active_encounter(table)
-                live = None if encounter is None else in_play(encounter, target.id, sheet)
                 edited = edit_sheet(sheet if live is None else live, edit)
                 put_sheet(target, edited)
                 if encounter is not None and live is not None:

@@ -334,7 +334,7 @@ class Store:
         self._settings: OrderedDict[int, tuple[float, GuildSettings]] = OrderedDict()
         # SQLite: the one write connection, on a thread of its own (bot.store.writer)
         self._sqlite_writer = (
-            SQLiteWriter(engine.url, busy_timeout_ms=max(1, int(wait_limit * 1000))) if self._sqlite else None
+            SQLiteWriter(engine.url, busy_timeout_ms=_busy_timeout_ms(wait_limit)) if self._sqlite else None
         )
         # SQLite: `_stored_version`'s own connection, used on the event loop's thread (None: not open yet)
         self._probe_file = sqlite_file(engine.url) if self._sqlite else None
@@ -364,7 +364,7 @@ class Store:
         engine = create_engine(
             parsed,
             schema=schema,
-            busy_timeout_ms=max(1, int(wait_limit * 1000)),
+            busy_timeout_ms=_busy_timeout_ms(wait_limit),
             connect_timeout=max(0.1, wait_limit),
         )
         try:
@@ -1288,6 +1288,11 @@ def _delete_ended(chunk: list[int], connection: Connection) -> None:
     connection.execute(
         sa.delete(encounters).where(encounters.c.id.in_(chunk), encounters.c.active.is_(False))
     )
+
+
+def _busy_timeout_ms(wait_limit: float) -> int:
+    """SQLite's busy timeout for a store with this wait limit (the writer tightens it per call)."""
+    return max(1, int(wait_limit * 1000))
 
 
 def _open_probe(path: Path) -> sqlite3.Connection:

@@ -207,31 +207,36 @@ def written_back(
     return out
 
 
+def creature_of_hero(encounter: Encounter, hero_id: str) -> str | None:
+    """The creature roster hero `hero_id` is in this encounter (None: not in it)."""
+    return next((cid for cid, roster_id in encounter.roster.items() if roster_id == hero_id), None)
+
+
 def in_play(encounter: Encounter, hero_id: str, sheet: HeroSheet) -> HeroSheet | None:
     """The roster sheet of hero `hero_id` with the Stamina and Recoveries the hero has in this encounter
     right now (temporary Stamina and a knocked-out state included), or None when the hero is not in it. The
     sheet itself only catches up when the hero leaves or the encounter ends (`written_back`)."""
-    for creature_id, roster_id in encounter.roster.items():
-        if roster_id == hero_id:
-            return dataclasses.replace(sheet, vitals=encounter.creature(creature_id).vitals)
-    return None
+    creature_id = creature_of_hero(encounter, hero_id)
+    if creature_id is None:
+        return None
+    return dataclasses.replace(sheet, vitals=encounter.creature(creature_id).vitals)
 
 
 def into_play(encounter: Encounter, hero_id: str, sheet: HeroSheet) -> Encounter:
     """The encounter with roster hero `hero_id`'s creature taking `sheet`'s Stamina and Recoveries, level,
     characteristics and damage modifiers (a sheet edited mid-fight: start from `in_play`, so the fight's
     wounds are kept); unchanged when the hero is not in it."""
-    for creature_id, roster_id in encounter.roster.items():
-        if roster_id == hero_id:
-            creature = dataclasses.replace(
-                encounter.creature(creature_id),
-                vitals=sheet.vitals,
-                level=sheet.level,
-                characteristics=sheet.characteristics,
-                modifiers=sheet.modifiers,
-            )
-            return encounter.with_creature(creature)
-    return encounter
+    creature_id = creature_of_hero(encounter, hero_id)
+    if creature_id is None:
+        return encounter
+    creature = dataclasses.replace(
+        encounter.creature(creature_id),
+        vitals=sheet.vitals,
+        level=sheet.level,
+        characteristics=sheet.characteristics,
+        modifiers=sheet.modifiers,
+    )
+    return encounter.with_creature(creature)
 
 
 def remove(encounter: Encounter, name: str) -> tuple[Encounter, tuple[str, ...]]:
