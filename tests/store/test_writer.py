@@ -1,4 +1,5 @@
-"""bot/store/writer.py: SQLite's write transactions, each one hop to the write connection's own thread."""
+"""bot/store/writer.py: SQLite's write transactions, each run at once on the event loop's thread when the
+write lock is free, else in one hop to the write connection's own thread."""
 
 from __future__ import annotations
 
@@ -40,9 +41,10 @@ def stored(path: Path) -> list[int]:
         return [row[0] for row in connection.execute("SELECT id FROM channels ORDER BY id")]
 
 
-async def test_a_transaction_runs_whole_on_the_writer_thread(path: Path) -> None:
+async def test_a_transaction_runs_whole_at_once_on_the_loop_thread_when_the_lock_is_free(path: Path) -> None:
     writer = SQLiteWriter(sa.make_url(f"sqlite:///{path}"), busy_timeout_ms=1000)
     seen: list[str] = []
+    other_ran: list[bool] = []
 
     def work(connection: Connection) -> int:
         seen.append(threading.current_thread().name)
@@ -50,13 +52,65 @@ async def test_a_transaction_runs_whole_on_the_writer_thread(path: Path) -> None
         connection.execute(insert(6))
         return 7
 
+    async def other() -> None:
+        other_ran.append(True)
+
     attempt = Attempt()
     try:
+        task = asyncio.get_running_loop().create_task(other())
         assert await writer.run(work, time.monotonic() + 1, attempt) == 7
+        assert not other_ran  # nothing else ran in between: the loop was never yielded to
+        await task
     finally:
         await writer.close()
-    assert seen[0].startswith("sqlite-writer") and seen[0] != threading.current_thread().name
+    assert seen == [threading.current_thread().name]
     assert attempt.committing and stored(path) == [5, 6]
+
+
+async def test_while_another_process_writes_it_waits_on_the_writer_thread(path: Path) -> None:
+    writer = SQLiteWriter(sa.make_url(f"sqlite:///{path}"), busy_timeout_ms=5000)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another process's write lock
+    seen: list[str] = []
+
+    def work(connection: Connection) -> None:
+        seen.append(threading.current_thread().name)
+        connection.execute(insert(5))
+
+    try:
+        task = asyncio.get_running_loop().create_task(writer.run(work, time.monotonic() + 3, Attempt()))
+        await asyncio.sleep(0.2)  # the event loop goes on meanwhile
+        assert not task.done() and stored(path) == []
+        holder.execute("ROLLBACK")
+        await asyncio.wait_for(task, 3)
+    finally:
+        holder.close()
+        await writer.close()
+    assert len(seen) == 1 and seen[0].startswith("sqlite-writer")
+    assert stored(path) == [5]
+
+
+async def test_a_loop_connection_that_cannot_begin_hands_over_to_the_writer_thread(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    writer = SQLiteWriter(sa.make_url(f"sqlite:///{path}"), busy_timeout_ms=1000)
+
+    def broken() -> Connection:
+        raise OperationalError("PRAGMA", {}, sqlite3.OperationalError("disk I/O error"))
+
+    monkeypatch.setattr(writer._inline_engine, "connect", broken)
+    seen: list[str] = []
+
+    def work(connection: Connection) -> None:
+        seen.append(threading.current_thread().name)
+        connection.execute(insert(5))
+
+    try:
+        await writer.run(work, time.monotonic() + 1, Attempt())
+    finally:
+        await writer.close()
+    assert len(seen) == 1 and seen[0].startswith("sqlite-writer")
+    assert stored(path) == [5]
 
 
 async def test_a_failed_transaction_leaves_nothing_and_the_next_one_works(path: Path) -> None:
@@ -98,8 +152,17 @@ async def test_another_process_lock_is_waited_for_only_until_the_deadline(path: 
 async def test_the_store_writes_through_it_and_closes_it(path: Path) -> None:
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
     before = {t.name for t in threading.enumerate()}
-    await store.mutate(KEY, 3, "tokens", gain_tokens)
-    assert any(name.startswith("sqlite-writer") for name in {t.name for t in threading.enumerate()})
+    await store.mutate(KEY, 3, "tokens", gain_tokens)  # inline
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        task = asyncio.get_running_loop().create_task(store.mutate(KEY, 3, "tokens", gain_tokens))
+        await asyncio.sleep(0.1)
+        assert any(t.name.startswith("sqlite-writer") for t in threading.enumerate())
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert (await task).version == 2
     await store.close()
     for _ in range(200):  # the thread ends once it has seen the shutdown
         if {t.name for t in threading.enumerate() if t.name.startswith("sqlite-writer")} <= before:
