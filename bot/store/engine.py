@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from bot.store import validate
 from bot.store.errors import InvalidValue
+from bot.store.prepared import on_driver
 
 BUSY_TIMEOUT_MS = 5000
 #: Seconds to open a PostgreSQL connection before giving up (the store then answers "busy").
@@ -79,10 +80,11 @@ def _sqlite_connect_hook(busy_timeout_ms: int) -> Any:
 
 
 def _on_sqlite_begin(conn: Connection) -> None:
-    if conn.get_execution_options().get(WRITE_OPTION):
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+    sql = "BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITE_OPTION) else "BEGIN"
+    if conn.dialect.driver == "pysqlite":
+        on_driver(conn, sql)  # `sqlite3` itself: half the cost of a statement through SQLAlchemy
     else:
-        conn.exec_driver_sql("BEGIN")
+        conn.exec_driver_sql(sql)
 
 
 def create_sqlite_writer_engine(url: URL, busy_timeout_ms: int) -> Engine:

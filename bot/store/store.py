@@ -56,6 +56,7 @@ from bot.store.errors import (
 )
 from bot.store.models import channels, encounters, events, guild_settings, heroes
 from bot.store.patch import diff, revert
+from bot.store.prepared import Prepared, execute
 from bot.store.table import (
     Change,
     ChannelKey,
@@ -115,13 +116,13 @@ class _EncodedJSON(sa.types.TypeDecorator[str]):
         return None
 
 
-# Statements of the hot path, built once (SQLAlchemy then reuses their compiled form).
-_CAS_VERSION = (
+# Statements of the hot path, prepared once (`bot.store.prepared`).
+_CAS_VERSION = Prepared(
     sa.update(channels)
     .where(channels.c.id == sa.bindparam("b_id"), channels.c.version == sa.bindparam("b_version"))
     .values(version=sa.bindparam("b_new"), tokens=sa.bindparam("b_tokens"), updated_at=sa.bindparam("b_now"))
 )
-_UPDATE_ENCOUNTER = (
+_UPDATE_ENCOUNTER = Prepared(
     sa.update(encounters)
     .where(encounters.c.id == sa.bindparam("b_id"), encounters.c.last_seq == sa.bindparam("b_last"))
     .values(
@@ -133,7 +134,10 @@ _UPDATE_ENCOUNTER = (
         ended_at=sa.bindparam("b_ended", type_=encounters.c.ended_at.type),
     )
 )
-_INSERT_EVENT = sa.insert(events)
+_INSERT_EVENT = Prepared(
+    sa.insert(events),
+    ("encounter_id", "channel_id", "seq", "user_id", "at", "kind", "summary", "details", "patch", "undoes"),
+)
 _READ_CHANNEL = (
     sa.select(
         channels.c.version,
@@ -772,7 +776,7 @@ class Store:
         encounter_id = loaded.encounter_id
         # 1. compare-and-set the channel version (also takes PostgreSQL's row lock).
         if loaded.version == 0:
-            result = connection.execute(
+            matched = connection.execute(
                 self._insert(channels)
                 .values(
                     id=channel_id,
@@ -782,9 +786,10 @@ class Store:
                     updated_at=now,
                 )
                 .on_conflict_do_nothing(index_elements=["id"])
-            )
+            ).rowcount
         else:
-            result = connection.execute(
+            matched = execute(
+                connection,
                 _CAS_VERSION,
                 {
                     "b_id": channel_id,
@@ -794,7 +799,7 @@ class Store:
                     "b_now": now,
                 },
             )
-        if result.rowcount != 1:
+        if matched != 1:
             raise StaleState()
         # 2. heroes: only the changed rows.
         self._write_heroes(connection, channel_id, loaded.snap["heroes"], after["heroes"], now)
@@ -819,7 +824,8 @@ class Store:
             seq = 1
         elif enc_before is not None and enc_after is not None:
             seq = loaded.last_seq + 1
-            result = connection.execute(
+            matched = execute(
+                connection,
                 _UPDATE_ENCOUNTER,
                 {
                     "b_id": encounter_id,
@@ -832,12 +838,13 @@ class Store:
                     "b_ended": None if enc_after["active"] else now,
                 },
             )
-            if result.rowcount != 1:
+            if matched != 1:
                 raise StaleState()
         else:
             seq = version
         # 4. the event.
-        connection.execute(
+        execute(
+            connection,
             _INSERT_EVENT,
             {
                 "encounter_id": encounter_id,
