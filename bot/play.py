@@ -213,10 +213,13 @@ async def commit(
     interaction: discord.Interaction[Any], kind: str, change: Callable[[Table], Change[T]]
 ) -> Committed[T]:
     """Run `change` as one store transaction for this interaction's channel; on a real change, notify the
-    bot's commit listeners (failures there are logged, never shown: the change is already committed)."""
+    bot's commit listeners (failures there are logged, never shown: the change is already committed).
+
+    `change` gets the store's own memory of the channel (`Store.mutate`'s `shared`): like every change
+    here, it replaces hero data and the encounter state (`put_encounter`, `put_sheet`), never edits them."""
     bot = interaction.client
     key = channel_key(interaction)
-    result: Committed[T] = await bot.store.mutate(key, interaction.user.id, kind, change)
+    result: Committed[T] = await bot.store.mutate(key, interaction.user.id, kind, change, shared=True)
     if result.seq is not None:
         for listener in getattr(bot, "commit_listeners", ()):
             try:

@@ -319,6 +319,10 @@ def _checked_snapshot(table: Table, before: _Loaded) -> tuple[dict[str, Any], st
 class Store:
     """Persistence and concurrency for the bot. Open with `await Store.open(url)`; `await close()` at exit."""
 
+    #: Check that a `mutate(shared=True)` change left the store's memory as it found it (the test suites
+    #: turn this on: it costs two encodings of the channel per command).
+    verify_shared: bool = False
+
     def __init__(self, engine: AsyncEngine, *, wait_limit: float = WAIT_LIMIT) -> None:
         if not wait_limit > 0:
             raise ValueError("wait_limit must be positive")
@@ -655,11 +659,17 @@ class Store:
         change: Callable[[Table], Change[T]],
         *,
         retries: int = 3,
+        shared: bool = False,
     ) -> Committed[T]:
         """Run `change` on a working copy of the channel and commit what it changed as one event.
 
         `change` may raise anything: nothing is written and the exception propagates unchanged. A write
         that lost a race (`StaleState`) is retried up to `retries` times with a fresh table, then raised.
+
+        With `shared`, the table's hero data and encounter state are the store's own memory of the channel
+        (as `view(shared=True)` gives them), not copies: `change` may add, remove and reassign heroes, their
+        `data` and the encounter's `state`, but must never edit those dicts and lists in place (the bot's
+        changes replace them with freshly encoded data; `verify_shared` checks this in tests).
         """
         _check_key(key)
         validate.snowflake(user_id, "user id")
@@ -675,7 +685,9 @@ class Store:
                     if cached is not None
                     else await self._retrying(lambda: self._load(key.channel_id), deadline)
                 )
-                table = Table.from_snapshot(key, loaded.version, _clone(loaded.snap), loaded.encounter_id)
+                snap = loaded.snap if shared else _clone(loaded.snap)
+                table = Table.from_snapshot(key, loaded.version, snap, loaded.encounter_id)
+                kept = orjson.dumps(snap) if shared and self.verify_shared else None
                 try:
                     outcome = change(table)
                 except Exception:
@@ -686,6 +698,9 @@ class Store:
                     raise
                 if not isinstance(outcome, Change):
                     raise TypeError("a change function must return a Change")
+                if kept is not None and orjson.dumps(snap) != kept:
+                    self._cache.pop(key.channel_id, None)
+                    raise AssertionError(f"a {kind!r} change edited the store's shared memory in place")
                 try:
                     committed = await self._commit(
                         key, user_id, kind, loaded, table, outcome, deadline=deadline

@@ -74,6 +74,41 @@ async def test_a_shared_view_reads_the_same_without_copying(store: Store, key: C
     assert (await store.view(key)).encounter.active  # type: ignore[union-attr]
 
 
+async def test_a_shared_change_replaces_the_stores_memory_and_commits(store: Store, key: ChannelKey) -> None:
+    await begin(store, key)
+    kept = (await store.view(key, shared=True)).require_encounter().state
+    seen: list[dict[str, object]] = []
+
+    def replace(table: Table) -> Change[None]:
+        encounter = table.require_encounter()
+        seen.append(encounter.state)
+        encounter.state = {"counter": encounter.state["counter"] + 1}
+        return Change("replaced", None)
+
+    done = await store.mutate(key, PLAYER, "replace", replace, shared=True)
+    assert seen == [kept] and seen[0] is kept  # the store's own memory, not a copy
+    assert kept == {"counter": 0}
+    assert done.seq == 2 and (await store.view(key)).require_encounter().state == {"counter": 1}
+    undone = await store.undo(key, PLAYER)
+    assert undone.version == 3 and (await store.view(key)).require_encounter().state == {"counter": 0}
+
+
+async def test_a_shared_change_that_edits_in_place_is_caught_and_writes_nothing(
+    store: Store, key: ChannelKey
+) -> None:
+    await begin(store, key)
+    assert Store.verify_shared  # on for every test (tests/conftest.py)
+
+    def edit(table: Table) -> Change[None]:
+        table.require_encounter().state["counter"] = 5
+        return Change("edited", None)
+
+    with pytest.raises(AssertionError, match="edited the store's shared memory"):
+        await store.mutate(key, PLAYER, "edit", edit, shared=True)
+    assert await count_events(store) == 1
+    assert (await store.view(key)).require_encounter().state == {"counter": 0}  # the edited memory is dropped
+
+
 async def test_no_change_writes_nothing(store: Store, key: ChannelKey) -> None:
     await begin(store, key)
     before = await count_events(store)
