@@ -15,22 +15,45 @@ what `a` had where it differs from `b`, so it is small for small changes of big 
 from __future__ import annotations
 
 import marshal
+import math
 from typing import Any
 
 Patch = dict[str, Any]
 
 
 def _identical(a: dict[str, Any] | list[Any], b: Any) -> bool:
-    """A quick, sound test that two containers are strictly the same, in C: `==` (which stops at the first
-    difference) and then their `marshal` encodings, which also tell `1`, `1.0` and `True` apart. False means
-    "not known to be identical" (encodings also differ by dict order and string interning): the caller then
-    compares item by item. Without this, diffing a 12-creature encounter walks every value in Python.
-    (marshal's default format may write a repeated object as a reference; equal encodings still decode to
-    strictly equal values, so a match is still proof.)"""
+    """A quick, sound test that two containers are strictly the same (types included: `1`, `1.0` and `True`
+    differ), mostly in C: `==`, which stops at the first difference and skips shared objects; then, for equal
+    containers, `_strict`. False means "not known to be identical" (say, equal dicts in another order): the
+    caller then compares item by item. Without this, diffing a 12-creature encounter walks every value in
+    Python."""
     if a is b:
         return True
     if a != b:
         return False
+    return _strict(a, b)
+
+
+def _strict(a: Any, b: Any) -> bool:
+    """For `a == b`: whether they are also strictly the same. Parts the two share (the same objects, as
+    `codec.Reuse` makes them) are skipped; what is left is compared by its `marshal` encodings, which tell
+    `1`, `1.0`, `True` and `-0.0` apart (and may differ for equal data by dict order or string interning:
+    then False, "not known"). Where nothing below is shared, that is one encoding of each, in C."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        pairs = [(value, b[key]) for key, value in a.items()]
+    elif isinstance(a, list):
+        pairs = list(zip(a, b, strict=True))
+    else:
+        return _encoded_alike(a, b)
+    apart = [(x, y) for x, y in pairs if x is not y]
+    if len(apart) == len(pairs) and pairs:
+        return _encoded_alike(a, b)
+    return all(_strict(x, y) for x, y in apart)
+
+
+def _encoded_alike(a: Any, b: Any) -> bool:
     try:
         return marshal.dumps(a) == marshal.dumps(b)
     except ValueError:  # not plain data
@@ -49,7 +72,12 @@ def _same(a: Any, b: Any) -> bool:
         return all(_same(v, b[k]) for k, v in a.items())
     if isinstance(a, list):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
+    return _same_scalar(a, b)
+
+
+def _same_scalar(a: Any, b: Any) -> bool:
+    """Equal scalars of one type; `0.0` and `-0.0` differ."""
+    return bool(a == b) and (type(a) is not float or math.copysign(1.0, a) == math.copysign(1.0, b))
 
 
 def diff(a: Any, b: Any) -> Patch | None:
@@ -87,7 +115,7 @@ def diff(a: Any, b: Any) -> Patch | None:
         while end < limit - start and _same(a[len(a) - 1 - end], b[len(b) - 1 - end]):
             end += 1
         return {"r": [start, a[start : len(a) - end], len(b) - start - end]}
-    if a == b:
+    if _same_scalar(a, b):
         return None
     return {"=": a}
 

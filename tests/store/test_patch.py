@@ -90,3 +90,26 @@ def test_patch_of_a_small_change_in_a_big_state_is_small() -> None:
     del c["combatants"][3]
     c["combatants"].pop()
     assert diff(a, c) == {"d": {"combatants": {"r": [3, [a["combatants"][3]], 0]}}}
+
+
+def test_shared_parts_are_skipped_and_the_rest_still_compared_strictly() -> None:
+    shared = {"name": "Goblin 1", "stamina": [15, 15], "conditions": []}
+    a = {"creatures": [shared, {"name": "Ash", "hp": 1, "x": 0.0}], "round": 1}
+    for b_ash, expected in (
+        ({"name": "Ash", "hp": True, "x": 0.0}, {"hp": {"=": 1}}),  # equal by ==, not the same type
+        ({"name": "Ash", "hp": 1, "x": -0.0}, {"x": {"=": 0.0}}),  # equal by ==, not the same number
+        ({"name": "Ash", "hp": 1, "x": 0.0}, None),
+    ):
+        b = {"creatures": [shared, b_ash], "round": 1}
+        assert a == b and a["creatures"][0] is b["creatures"][0]
+        patch = diff(a, b)
+        assert patch == (None if expected is None else {"d": {"creatures": {"l": {"1": {"d": expected}}}}})
+        assert strict(revert(b, patch)) == strict(a)
+
+
+@settings(max_examples=200, deadline=None)
+@given(json_data, json_data, json_data)
+def test_data_that_shares_parts_reverts_exactly(a: Any, b: Any, shared: Any) -> None:
+    old = {"x": [shared, a], "y": shared}
+    new = {"x": [shared, b], "y": shared}
+    assert strict(revert(new, diff(old, new))) == strict(old)
