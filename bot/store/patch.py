@@ -91,8 +91,8 @@ def diff(a: Any, b: Any) -> Patch | None:
         for key, old in a.items():
             if key not in b:
                 nodes[key] = {"-": old}
-            else:
-                sub = diff(old, b[key])
+            elif old is not (new := b[key]):  # a shared part needs no call
+                sub = diff(old, new)
                 if sub is not None:
                     nodes[key] = sub
         for key in b:
@@ -103,9 +103,10 @@ def diff(a: Any, b: Any) -> Patch | None:
         if len(a) == len(b):
             items: dict[str, Any] = {}
             for index, (x, y) in enumerate(zip(a, b, strict=True)):
-                sub = diff(x, y)
-                if sub is not None:
-                    items[str(index)] = sub
+                if x is not y:
+                    sub = diff(x, y)
+                    if sub is not None:
+                        items[str(index)] = sub
             return {"l": items} if items else None
         start = 0
         limit = min(len(a), len(b))
