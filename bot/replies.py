@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, NoReturn
 
 import discord
@@ -49,12 +50,14 @@ def fail(message: str) -> NoReturn:
     raise UserError(message)
 
 
+@lru_cache(maxsize=4096)
 def inert(text: str) -> str:
     """Neutralise mentions and markdown in user-supplied text so it renders as typed and pings nobody.
 
     `@everyone`/`@here` get a zero-width space after the `@`; `<@123>`, `<@!1>`, `<@&1>` and `<#1>` keep their
     digits but gain a zero-width space so they are not parsed; markdown characters (and `>`, `#`, `-` at
-    the start of a line) are backslash-escaped.
+    the start of a line) are backslash-escaped. (Remembered for the last 4,096 texts: every reply and tracker
+    shows the same creature names again.)
     """
     text = _MARKDOWN.sub(r"\\\1", text)
     text = _LINE_START.sub(r"\1\\\2", text)
