@@ -42,8 +42,8 @@ class Attempt:
 
 
 class SQLiteWriter:
-    """This process's one SQLite write connection and the thread that uses it (writers are queued by the
-    store, so transactions reach the thread one at a time)."""
+    """This process's SQLite write connections: one used on the event loop's thread, one on a thread of its
+    own (writers are queued by the store, so one transaction runs at a time, on one or the other)."""
 
     def __init__(self, url: URL, busy_timeout_ms: int) -> None:
         self._engine = create_sqlite_writer_engine(url, busy_timeout_ms)
