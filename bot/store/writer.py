@@ -12,7 +12,8 @@ whole transaction — `BEGIN IMMEDIATE`, its statements, `COMMIT` — runs in on
   write takes a fraction of a millisecond, less than a hop to another thread and back costs;
 * **on the writer's thread**, when `BEGIN IMMEDIATE` finds the write lock taken (another process is
   writing) or the inline connection can't begin: there the wait for the lock is bounded by the caller's
-  deadline, and the event loop goes on meanwhile.
+  deadline, and the event loop goes on meanwhile. After an inline transaction that held the loop longer
+  than `SLOW_INLINE` (a stalled disk), writes take this path for `SLOW_PAUSE` seconds.
 """
 
 from __future__ import annotations
@@ -33,6 +34,11 @@ from bot.store.errors import StoreError
 
 T = TypeVar("T")
 
+#: An inline transaction that held the event loop longer than this (a stalled disk) sends the next ones to
+#: the writer's thread for `SLOW_PAUSE` seconds, so a slow disk delays writes but never stops the loop again.
+SLOW_INLINE = 0.1
+SLOW_PAUSE = 30.0
+
 
 @dataclass(slots=True)
 class Attempt:
@@ -52,15 +58,20 @@ class SQLiteWriter:
         self._connection: Connection | None = None
         self._busy_ms: int | None = None  # the busy timeout last set on the connection
         self._inline: Connection | None = None  # the event loop thread's connection (None: not open)
+        self._inline_after = float("-inf")  # monotonic time before which writes go to the thread
 
     async def run(self, work: Callable[[Connection], T], deadline: float, attempt: Attempt) -> T:
         """Run `work` in one write transaction, waiting for another process's write lock no later than
         `deadline` (event-loop time, which is `time.monotonic()`). If the caller is cancelled while it waits
         on the thread, the transaction still finishes there (a statement can't be stopped half-way); the
         store's version compare-and-set then tells the next command that its cached table is stale."""
-        began, result = self._run_inline(work, attempt)
-        if began:
-            return cast(T, result)
+        now = time.monotonic()
+        if now >= self._inline_after:
+            began, result = self._run_inline(work, attempt)
+            if time.monotonic() - now > SLOW_INLINE:
+                self._inline_after = time.monotonic() + SLOW_PAUSE
+            if began:
+                return cast(T, result)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._thread, self._transaction, work, deadline, attempt)
 

@@ -7,7 +7,7 @@ import asyncio
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -16,6 +16,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import OperationalError
 
 from bot.store import Change, ChannelKey, Store, Table
+from bot.store import writer as writer_module
 from bot.store.models import channels
 from bot.store.writer import Attempt, SQLiteWriter
 
@@ -88,6 +89,33 @@ async def test_while_another_process_writes_it_waits_on_the_writer_thread(path: 
         await writer.close()
     assert len(seen) == 1 and seen[0].startswith("sqlite-writer")
     assert stored(path) == [5]
+
+
+async def test_after_a_slow_inline_transaction_writes_go_to_the_thread_for_a_while(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(writer_module, "SLOW_PAUSE", 0.3)
+    writer = SQLiteWriter(sa.make_url(f"sqlite:///{path}"), busy_timeout_ms=1000)
+    seen: list[str] = []
+
+    def work(channel_id: int, stall: float = 0.0) -> Callable[[Connection], None]:
+        def run(connection: Connection) -> None:
+            seen.append(threading.current_thread().name)
+            connection.execute(insert(channel_id))
+            time.sleep(stall)  # a stalled disk
+
+        return run
+
+    here = threading.current_thread().name
+    try:
+        await writer.run(work(5, stall=writer_module.SLOW_INLINE * 2), time.monotonic() + 1, Attempt())
+        await writer.run(work(6), time.monotonic() + 1, Attempt())
+        await asyncio.sleep(0.35)
+        await writer.run(work(7), time.monotonic() + 1, Attempt())
+    finally:
+        await writer.close()
+    assert seen[0] == here and seen[1].startswith("sqlite-writer") and seen[2] == here
+    assert stored(path) == [5, 6, 7]
 
 
 async def test_a_loop_connection_that_cannot_begin_hands_over_to_the_writer_thread(
