@@ -483,6 +483,16 @@ async def measure_scenario(
     return out
 
 
+def button_ids(components: list[Json]) -> list[str]:
+    """The custom ids of the buttons in a message's component rows."""
+    return [
+        str(item["custom_id"])
+        for row in components
+        for item in row.get("components", [])
+        if item.get("type") == 2 and item.get("custom_id")
+    ]
+
+
 async def stored_tracker(world: World, url: str) -> tuple[FakeGuild, FakeChannel, Json, str] | None:
     """A tracker message for a stored encounter nobody has touched since the bot started (its controls built
     by `bot.ui.tracker_controls.tracker_view`, as the bot posted it before a restart) and the custom id of its
@@ -499,12 +509,7 @@ async def stored_tracker(world: World, url: str) -> tuple[FakeGuild, FakeChannel
         return None
     view = tracker_view(table.encounter.id, table.version, codec.load(Encounter, table.encounter.state))
     components: list[Json] = view.to_components()
-    buttons = [
-        item["custom_id"]
-        for row in components
-        for item in row.get("components", [])
-        if item.get("type") == 2 and item.get("custom_id")
-    ]
+    buttons = button_ids(components)
     if not buttons:
         return None
     return guild, channel, {"components": components, "embeds": []}, buttons[0]
@@ -595,12 +600,7 @@ async def run_floor(world: World, workdir: Path, seconds: float, out: Results) -
         1, 1, codec.load(Encounter, encounter_state(world.player(world.channels[0][0]).user.id))
     )
     data = {"components": view.to_components(), "embeds": []}
-    end_button = next(
-        item["custom_id"]
-        for row in data["components"]
-        for item in row.get("components", [])
-        if item.get("type") == 2 and str(item.get("custom_id", "")).startswith("enc:end:")
-    )
+    end_button = next(b for b in button_ids(data["components"]) if b.startswith("enc:end:"))
     try:
         if not again:
             out.floor_start = marks

@@ -1,13 +1,14 @@
 """The engines: URL normalisation, SQLite pragmas and `BEGIN IMMEDIATE` write transactions.
 
-* SQLite reads go through aiosqlite; its writes through the standard library's `sqlite3` on a thread of
-  their own (`create_sqlite_writer_engine`, used by `bot.store.writer`). Every connection gets WAL,
-  `synchronous=NORMAL` (durable across process crashes; a power loss may lose the last commits, never
-  corrupt), foreign keys on, a busy timeout, and no automatic WAL checkpoints inside commits (the `Store`
-  checkpoints in the background). pysqlite's own transaction handling is switched off and the `begin` event
-  emits `BEGIN` — or `BEGIN IMMEDIATE` for connections marked with the `store_write` execution option, so a
-  writer takes the write lock up front and concurrent writers from other processes wait (busy timeout)
-  instead of failing half-way (SQLAlchemy's documented aiosqlite recipe).
+* SQLite reads go through aiosqlite; its writes through the standard library's `sqlite3`
+  (`create_sqlite_writer_engine`, used by `bot.store.writer` on the event loop's thread or its own).
+  Every connection gets WAL, `synchronous=NORMAL` (durable across process crashes; a power loss may lose
+  the last commits, never corrupt), foreign keys on, a busy timeout, and no automatic WAL checkpoints
+  inside commits (the `Store` checkpoints in the background). pysqlite's own transaction handling is
+  switched off and the `begin` event emits `BEGIN` — or `BEGIN IMMEDIATE` for connections marked with the
+  `store_write` execution option, so a writer takes the write lock up front and concurrent writers from
+  other processes wait (busy timeout) instead of failing half-way (SQLAlchemy's documented aiosqlite
+  recipe).
 * PostgreSQL goes through asyncpg; `postgresql://` and `postgres://` URLs are normalised to it.
 """
 

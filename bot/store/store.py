@@ -340,7 +340,7 @@ class Store:
         )
         self._cache: OrderedDict[int, _Loaded] = OrderedDict()
         self._settings: OrderedDict[int, tuple[float, GuildSettings]] = OrderedDict()
-        # SQLite: the one write connection, on a thread of its own (bot.store.writer)
+        # SQLite: the write connections, inline or on a thread of their own (bot.store.writer)
         self._sqlite_writer = (
             SQLiteWriter(engine.url, busy_timeout_ms=_busy_timeout_ms(wait_limit)) if self._sqlite else None
         )

@@ -99,3 +99,12 @@ async def migrated(target: Target) -> Target:
     store = await target.open()
     await store.close()
     return target
+
+
+@pytest.fixture
+async def sqlite_path(tmp_path: Path) -> Path:
+    """A SQLite file with the store's schema (for tests that open their own connections to it)."""
+    file = tmp_path / "store.db"
+    store = await Store.open(f"sqlite+aiosqlite:///{file}")  # creates the schema
+    await store.close()
+    return file

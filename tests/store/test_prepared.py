@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -13,21 +12,12 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from bot.store import Store
 from bot.store.engine import create_sqlite_writer_engine
 from bot.store.models import channels
 from bot.store.prepared import execute
 from bot.store.store import _CAS_VERSION, _INSERT_EVENT
 
 AT = datetime(2026, 11, 23, 17, 5, 9, 123456, tzinfo=UTC)
-
-
-@pytest.fixture
-async def path(tmp_path: Path) -> AsyncIterator[Path]:
-    file = tmp_path / "prepared.db"
-    store = await Store.open(f"sqlite+aiosqlite:///{file}")  # creates the schema
-    await store.close()
-    yield file
 
 
 def event(seq: int, **changes: Any) -> dict[str, Any]:
@@ -46,13 +36,13 @@ def event(seq: int, **changes: Any) -> dict[str, Any]:
     return values | changes
 
 
-def rows(path: Path) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(path) as connection:
+def rows(sqlite_path: Path) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(sqlite_path) as connection:
         return list(connection.execute("SELECT * FROM events ORDER BY id"))
 
 
-def test_the_same_rows_as_sqlalchemy_stores(path: Path) -> None:
-    engine = create_sqlite_writer_engine(sa.make_url(f"sqlite:///{path}"), 1000)
+def test_the_same_rows_as_sqlalchemy_stores(sqlite_path: Path) -> None:
+    engine = create_sqlite_writer_engine(sa.make_url(f"sqlite:///{sqlite_path}"), 1000)
     try:
         with engine.begin() as connection:
             for seq in (1, 3):
@@ -67,15 +57,15 @@ def test_the_same_rows_as_sqlalchemy_stores(path: Path) -> None:
                 )
     finally:
         engine.dispose()
-    stored = rows(path)
+    stored = rows(sqlite_path)
     same = (1, 2, 4, 5, 6, 7, 8, 9, 10)  # every column but the id and seq
     for prepared, through_sqlalchemy in (stored[0:2], stored[2:4]):
         assert [prepared[i] for i in same] == [through_sqlalchemy[i] for i in same]
     assert stored[0][5] == "2026-11-23 17:05:09.123456" and stored[2][9] == "null"
 
 
-def test_a_compare_and_set_counts_the_rows_it_matched(path: Path) -> None:
-    engine = create_sqlite_writer_engine(sa.make_url(f"sqlite:///{path}"), 1000)
+def test_a_compare_and_set_counts_the_rows_it_matched(sqlite_path: Path) -> None:
+    engine = create_sqlite_writer_engine(sa.make_url(f"sqlite:///{sqlite_path}"), 1000)
     try:
         with engine.begin() as connection:
             connection.execute(
@@ -90,12 +80,12 @@ def test_a_compare_and_set_counts_the_rows_it_matched(path: Path) -> None:
     assert (version, tokens) == (2, 3)
 
 
-def test_a_driver_error_is_sqlalchemys_and_the_transaction_rolls_back(path: Path) -> None:
-    engine = create_sqlite_writer_engine(sa.make_url(f"sqlite:///{path}"), 1000)
+def test_a_driver_error_is_sqlalchemys_and_the_transaction_rolls_back(sqlite_path: Path) -> None:
+    engine = create_sqlite_writer_engine(sa.make_url(f"sqlite:///{sqlite_path}"), 1000)
     try:
         with pytest.raises(IntegrityError, match="NOT NULL"), engine.begin() as connection:
             execute(connection, _INSERT_EVENT, event(1))
             execute(connection, _INSERT_EVENT, event(2, summary=None))
     finally:
         engine.dispose()
-    assert rows(path) == []
+    assert rows(sqlite_path) == []

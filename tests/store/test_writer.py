@@ -7,7 +7,7 @@ import asyncio
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,27 +23,21 @@ from bot.store.writer import Attempt, SQLiteWriter
 KEY = ChannelKey(1, 2)
 
 
-@pytest.fixture
-async def path(tmp_path: Path) -> AsyncIterator[Path]:
-    file = tmp_path / "writer.db"
-    store = await Store.open(f"sqlite+aiosqlite:///{file}")  # creates the schema
-    await store.close()
-    yield file
-
-
 def insert(channel_id: int) -> sa.Insert:
     return sa.insert(channels).values(
         id=channel_id, guild_id=1, tokens=0, version=1, updated_at=sa.func.now()
     )
 
 
-def stored(path: Path) -> list[int]:
-    with sqlite3.connect(path) as connection:
+def stored(sqlite_path: Path) -> list[int]:
+    with sqlite3.connect(sqlite_path) as connection:
         return [row[0] for row in connection.execute("SELECT id FROM channels ORDER BY id")]
 
 
-async def test_a_transaction_runs_whole_at_once_on_the_loop_thread_when_the_lock_is_free(path: Path) -> None:
-    writer = SQLiteWriter(sa.make_url(f"sqlite:///{path}"), busy_timeout_ms=1000)
+async def test_a_transaction_runs_whole_at_once_on_the_loop_thread_when_the_lock_is_free(
+    sqlite_path: Path,
+) -> None:
+    writer = SQLiteWriter(sa.make_url(f"sqlite:///{sqlite_path}"), busy_timeout_ms=1000)
     seen: list[str] = []
     other_ran: list[bool] = []
 
@@ -65,12 +59,12 @@ async def test_a_transaction_runs_whole_at_once_on_the_loop_thread_when_the_lock
     finally:
         await writer.close()
     assert seen == [threading.current_thread().name]
-    assert attempt.committing and stored(path) == [5, 6]
+    assert attempt.committing and stored(sqlite_path) == [5, 6]
 
 
-async def test_while_another_process_writes_it_waits_on_the_writer_thread(path: Path) -> None:
-    writer = SQLiteWriter(sa.make_url(f"sqlite:///{path}"), busy_timeout_ms=5000)
-    holder = sqlite3.connect(path, isolation_level=None)
+async def test_while_another_process_writes_it_waits_on_the_writer_thread(sqlite_path: Path) -> None:
+    writer = SQLiteWriter(sa.make_url(f"sqlite:///{sqlite_path}"), busy_timeout_ms=5000)
+    holder = sqlite3.connect(sqlite_path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # another process's write lock
     seen: list[str] = []
 
@@ -81,21 +75,21 @@ async def test_while_another_process_writes_it_waits_on_the_writer_thread(path: 
     try:
         task = asyncio.get_running_loop().create_task(writer.run(work, time.monotonic() + 3, Attempt()))
         await asyncio.sleep(0.2)  # the event loop goes on meanwhile
-        assert not task.done() and stored(path) == []
+        assert not task.done() and stored(sqlite_path) == []
         holder.execute("ROLLBACK")
         await asyncio.wait_for(task, 3)
     finally:
         holder.close()
         await writer.close()
     assert len(seen) == 1 and seen[0].startswith("sqlite-writer")
-    assert stored(path) == [5]
+    assert stored(sqlite_path) == [5]
 
 
 async def test_after_a_slow_inline_transaction_writes_go_to_the_thread_for_a_while(
-    path: Path, monkeypatch: pytest.MonkeyPatch
+    sqlite_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(writer_module, "SLOW_PAUSE", 0.3)
-    writer = SQLiteWriter(sa.make_url(f"sqlite:///{path}"), busy_timeout_ms=1000)
+    writer = SQLiteWriter(sa.make_url(f"sqlite:///{sqlite_path}"), busy_timeout_ms=1000)
     seen: list[str] = []
 
     def work(channel_id: int, stall: float = 0.0) -> Callable[[Connection], None]:
@@ -115,13 +109,13 @@ async def test_after_a_slow_inline_transaction_writes_go_to_the_thread_for_a_whi
     finally:
         await writer.close()
     assert seen[0] == here and seen[1].startswith("sqlite-writer") and seen[2] == here
-    assert stored(path) == [5, 6, 7]
+    assert stored(sqlite_path) == [5, 6, 7]
 
 
 async def test_a_loop_connection_that_cannot_begin_hands_over_to_the_writer_thread(
-    path: Path, monkeypatch: pytest.MonkeyPatch
+    sqlite_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    writer = SQLiteWriter(sa.make_url(f"sqlite:///{path}"), busy_timeout_ms=1000)
+    writer = SQLiteWriter(sa.make_url(f"sqlite:///{sqlite_path}"), busy_timeout_ms=1000)
 
     def broken() -> Connection:
         raise OperationalError("PRAGMA", {}, sqlite3.OperationalError("disk I/O error"))
@@ -138,11 +132,11 @@ async def test_a_loop_connection_that_cannot_begin_hands_over_to_the_writer_thre
     finally:
         await writer.close()
     assert len(seen) == 1 and seen[0].startswith("sqlite-writer")
-    assert stored(path) == [5]
+    assert stored(sqlite_path) == [5]
 
 
-async def test_a_failed_transaction_leaves_nothing_and_the_next_one_works(path: Path) -> None:
-    writer = SQLiteWriter(sa.make_url(f"sqlite:///{path}"), busy_timeout_ms=1000)
+async def test_a_failed_transaction_leaves_nothing_and_the_next_one_works(sqlite_path: Path) -> None:
+    writer = SQLiteWriter(sa.make_url(f"sqlite:///{sqlite_path}"), busy_timeout_ms=1000)
 
     def failing(connection: Connection) -> None:
         connection.execute(insert(5))
@@ -151,16 +145,16 @@ async def test_a_failed_transaction_leaves_nothing_and_the_next_one_works(path: 
     try:
         with pytest.raises(RuntimeError):
             await writer.run(failing, time.monotonic() + 1, Attempt())
-        assert stored(path) == []
+        assert stored(sqlite_path) == []
         await writer.run(lambda connection: connection.execute(insert(6)), time.monotonic() + 1, Attempt())
     finally:
         await writer.close()
-    assert stored(path) == [6]
+    assert stored(sqlite_path) == [6]
 
 
-async def test_another_process_lock_is_waited_for_only_until_the_deadline(path: Path) -> None:
-    writer = SQLiteWriter(sa.make_url(f"sqlite:///{path}"), busy_timeout_ms=10_000)
-    holder = sqlite3.connect(path, isolation_level=None)
+async def test_another_process_lock_is_waited_for_only_until_the_deadline(sqlite_path: Path) -> None:
+    writer = SQLiteWriter(sa.make_url(f"sqlite:///{sqlite_path}"), busy_timeout_ms=10_000)
+    holder = sqlite3.connect(sqlite_path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # another process's write lock
     try:
         began = time.monotonic()
@@ -174,14 +168,14 @@ async def test_another_process_lock_is_waited_for_only_until_the_deadline(path: 
     finally:
         holder.close()
         await writer.close()
-    assert stored(path) == [5]
+    assert stored(sqlite_path) == [5]
 
 
-async def test_the_store_writes_through_it_and_closes_it(path: Path) -> None:
-    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+async def test_the_store_writes_through_it_and_closes_it(sqlite_path: Path) -> None:
+    store = await Store.open(f"sqlite+aiosqlite:///{sqlite_path}")
     before = {t.name for t in threading.enumerate()}
     await store.mutate(KEY, 3, "tokens", gain_tokens)  # inline
-    holder = sqlite3.connect(path, isolation_level=None)
+    holder = sqlite3.connect(sqlite_path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:
         task = asyncio.get_running_loop().create_task(store.mutate(KEY, 3, "tokens", gain_tokens))
