@@ -221,6 +221,8 @@ class Slot:
     channel: FakeChannel
     encounter: Encounter  # as the bot has it, as far as turns go
     encounter_id: int
+    version: int | None = None  # the channel's stored version, as far as the driver knows (None: read it)
+    last: int | None = None  # the interaction sent last here (its outcome tells the next version)
 
     @property
     def state(self) -> TurnState:
@@ -231,8 +233,11 @@ class TurnDriver:
     """Turn changes as players make them: `/turn act combatant:<first creature that may act>` by its
     controller (alice for the heroes, the Director for the goblins), then `/turn end` — or, with `clicks`, the
     same through the tracker's controls: its "who acts now" select (`enc:pick:<encounter>:<version>`) and
-    its End turn button (`enc:end:<encounter>:<version>`), with the channel's current version read from the
-    database before each click (outside the measured time). Each closed-loop worker plays one channel (taken
+    its End turn button (`enc:end:<encounter>:<version>`), with the channel's current version (read from the
+    database when a channel is taken up or after an interaction that may not have changed it — a refusal, a
+    deferral, no answer — and otherwise counted up by one per answered change: the tracker's own writes
+    don't bump it, and reading it before every click cost the load generator as much CPU as the bot spends
+    on the click). Each closed-loop worker plays one channel (taken
     up from the end of the list, away from the channels `/strike` uses; both drivers share the channels),
     round after round. A channel's encounter is read from the store when it is taken up, then advanced
     locally by the same rules the bot applies (`bot.rules.encounter.flow`: a finished round starts the next
@@ -256,7 +261,7 @@ class TurnDriver:
             encounter = codec.load(Encounter, table.encounter.state)
             state = encounter.turns
             if eligible(state) or current(state) is not None:
-                return Slot(guild, channel, encounter, table.encounter.id)
+                return Slot(guild, channel, encounter, table.encounter.id, table.version)
         raise Exhausted("every seeded round has been played")
 
     def _member(self, guild: FakeGuild, state: TurnState, entry_id: str) -> tuple[FakeMember, Controller]:
@@ -268,13 +273,22 @@ class TurnDriver:
         return self.world.director(guild), Controller.DIRECTOR
 
     async def _version(self, slot: Slot) -> int:
-        store = self.world.store
-        assert store is not None
-        async with store.engine.connect() as connection:
-            result = await connection.execute(
-                sa.select(channels_table.c.version).where(channels_table.c.id == slot.channel.id)
-            )
-            return int(result.scalar_one())
+        """The channel's version now: one more than before the last interaction when the bot answered it
+        with a change, else read from the database."""
+        fake = self.world.fake
+        if slot.last is not None and slot.version is not None:
+            record = fake.interactions[slot.last]
+            changed = record.response_type in (4, 7) and refusal(fake, slot.last) is None
+            slot.version = slot.version + 1 if changed else None
+        if slot.version is None:
+            store = self.world.store
+            assert store is not None
+            async with store.engine.connect() as connection:
+                result = await connection.execute(
+                    sa.select(channels_table.c.version).where(channels_table.c.id == slot.channel.id)
+                )
+                slot.version = int(result.scalar_one())
+        return slot.version
 
     async def send(self, guild: FakeGuild, channel: FakeChannel) -> int:
         slot = self.slots.get(channel.id)
@@ -288,7 +302,7 @@ class TurnDriver:
                 member, _ = self._member(slot.guild, state, turn.entry)
                 after = flow.end_turn(slot.encounter).encounter  # a finished round starts the next one
                 sent = await self._end(slot, member)
-                slot.encounter = after
+                self._sent(slot, after, sent)
                 return sent
             ready = eligible(state)
             if not ready:
@@ -297,8 +311,13 @@ class TurnDriver:
             member, by = self._member(slot.guild, state, ready[0])
             after = slot.encounter.with_turns(start_turn(state, ready[0], by).state)
             sent = await self._act(slot, member, ready[0])
-            slot.encounter = after
+            self._sent(slot, after, sent)
             return sent
+
+    def _sent(self, slot: Slot, after: Encounter, interaction_id: int) -> None:
+        slot.encounter, slot.last = after, interaction_id
+        if not self.clicks:  # only the click driver counts versions; the next click reads it afresh
+            slot.version = None
 
     async def _act(self, slot: Slot, member: FakeMember, entry: str) -> int:
         fake = self.world.fake
