@@ -428,6 +428,33 @@ async def test_sqlite_wal_is_checkpointed_in_the_background(tmp_path: Path) -> N
         assert task is not None
         await task
         assert path.stat().st_size > initial  # the background checkpoint copied the pages over
+        assert _size(Path(f"{path}-wal")) == 0  # and started the WAL over, empty
+    finally:
+        await store.close()
+
+
+def _size(path: Path) -> int:
+    return path.stat().st_size
+
+
+async def test_the_wal_stays_short_while_commands_keep_committing(tmp_path: Path) -> None:
+    """Commits that go on while a checkpoint runs used to keep SQLite from ever starting the WAL over: it
+    grew by every commit, for as long as the load lasted."""
+    from bot.store.store import CHECKPOINT_EVERY
+
+    path = tmp_path / "bot.db"
+    wal = Path(f"{path}-wal")
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    key = ChannelKey(1, 2)
+    try:
+        await begin(store, key)
+        for _ in range(CHECKPOINT_EVERY - 2):
+            await store.mutate(key, PLAYER, "inc", increment)
+        one_round = _size(wal)  # the WAL after about CHECKPOINT_EVERY commits
+        for _ in range(4 * CHECKPOINT_EVERY):  # the checkpoints run while commits go on
+            await store.mutate(key, PLAYER, "inc", increment)
+            await asyncio.sleep(0)
+        assert _size(wal) < 2 * one_round
     finally:
         await store.close()
 
