@@ -286,12 +286,17 @@ def _checked_snapshot(table: Table, before: _Loaded) -> tuple[dict[str, Any], st
                 f"There is already a hero named {hero_name} in this channel — pick another name."
             )
         keys.add(key)
+        # a hero's data the change kept (the very object saved before) was checked when it was saved
+        saved = before.snap["heroes"].get(hero_id)
+        saved_data = None if saved is None else saved["data"]
+        data = validate.json_object(hero.data, "hero data", like=saved_data)
+        if data is not saved_data:
+            validate.check_size(data, "hero data")
         hero_rows[hero_id] = {
             "owner_id": validate.snowflake(hero.owner_id, "hero's owner id"),
             "name": hero_name,
-            "data": validate.json_object(hero.data, "hero data"),
+            "data": data,
         }
-        validate.check_size(hero_rows[hero_id]["data"], "hero data")
     encounter = table.encounter
     if encounter is None:
         if before.snap["encounter"] is not None:

@@ -209,3 +209,46 @@ def test_parts_shared_with_saved_data_are_not_checked_again_but_new_parts_are() 
         validate.json_data(changed, "state", like=saved)
     changed["creatures"][1]["stamina"] = 2
     assert validate.json_data(changed, "state", like=saved) is changed
+
+
+async def test_a_saved_hero_is_checked_again_only_when_its_data_changed(
+    store: Store, key: ChannelKey, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await begin(store, key)
+
+    def create(table: Table) -> Change[str]:
+        return Change("hero", table.add_hero(PLAYER, "Vex", {"xp": 1, "notes": "x" * 100}).id)
+
+    hero_id = (await store.mutate(key, PLAYER, "hero", create)).value
+    sized: list[str] = []
+    real_check_size = validate.check_size
+
+    def counting(value: Any, what: str) -> str:
+        sized.append(what)
+        return real_check_size(value, what)
+
+    monkeypatch.setattr(validate, "check_size", counting)
+    # the store's own memory, hero data untouched: the encounter state is checked, the hero's data is not
+    await store.mutate(key, PLAYER, "inc", increment_counter, shared=True)
+    assert "encounter state" in sized and "hero data" not in sized
+
+    def grow(table: Table) -> Change[None]:  # a copy of the saved data, edited: checked in full
+        table.heroes[hero_id].data = {**table.heroes[hero_id].data, "notes": "x" * 1_100_000}
+        return Change("grow", None)
+
+    with pytest.raises(InvalidValue, match="too large"):
+        await store.mutate(key, PLAYER, "grow", grow, shared=True)
+
+    def overflow(table: Table) -> Change[None]:  # edited in place on a working copy: checked in full
+        table.heroes[hero_id].data["xp"] = 2**64
+        return Change("overflow", None)
+
+    with pytest.raises(InvalidValue):
+        await store.mutate(key, PLAYER, "overflow", overflow)
+    assert (await store.view(key)).heroes[hero_id].data["xp"] == 1
+
+
+def increment_counter(table: Table) -> Change[None]:
+    encounter = table.require_encounter()
+    encounter.state = {**encounter.state, "counter": encounter.state["counter"] + 1}
+    return Change("counter", None)
