@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
+import orjson
 
 from bot.permissions import Actor, actor_from_interaction, is_director
 from bot.replies import fail
@@ -148,9 +150,20 @@ def put_encounter(table: Table, encounter: Encounter) -> None:
     table.require_encounter().state = _decoded.encode(table.key.channel_id, encounter)
 
 
+#: Roster sheets kept decoded (`sheet_of`): a few per channel of the most recently active ones.
+SHEETS_KEPT = 1024
+
+
 def sheet_of(hero: Hero) -> HeroSheet:
-    """A roster hero's sheet."""
-    return codec.load(HeroSheet, hero.data)
+    """A roster hero's sheet. Commands read the same sheets again and again (each turn's start reads every
+    roster hero's), and decoding one costs ten times encoding its data, so sheets are kept by their
+    encoded data: a hit is exactly what decoding would return, whatever edited the data meanwhile."""
+    return _sheet(orjson.dumps(hero.data))
+
+
+@functools.lru_cache(maxsize=SHEETS_KEPT)
+def _sheet(encoded: bytes) -> HeroSheet:
+    return codec.load(HeroSheet, orjson.loads(encoded))
 
 
 def put_sheet(hero: Hero, sheet: HeroSheet) -> None:

@@ -1,5 +1,6 @@
 """bot.play's encounter aggregate: `encounter_of` / `active_encounter` / `put_encounter` and their memo of
-decoded states (a hit must be exactly what decoding returns; anything else decodes anew)."""
+decoded states, and `sheet_of`'s of roster sheets (a hit must be exactly what decoding returns; anything else
+decodes anew)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from typing import Any
 
 import pytest
 
-from bot.play import active_encounter, encounter_of, put_encounter
+from bot.play import active_encounter, encounter_of, put_encounter, sheet_of
 from bot.rules import codec
 from bot.rules.encounter import Encounter
-from bot.store import ChannelKey, Table
+from bot.rules.hero import HeroSheet, new_sheet
+from bot.store import ChannelKey, Hero, Table
 from bot.store.errors import NoEncounter
 from tests.wire.harness import encounter_state
 
@@ -81,3 +83,13 @@ def test_the_state_before_the_newest_still_hits() -> None:
     put_encounter(table, newer)
     assert encounter_of(table_with(copy.deepcopy(encounter_state(42)))) is older
     assert encounter_of(table_with(copy.deepcopy(codec.to_data(newer)))) is newer
+
+
+def test_a_sheet_is_decoded_once_and_anew_after_any_edit() -> None:
+    hero = Hero("h1", 7, "Vex", codec.to_data(new_sheet(30, 8)))
+    first = sheet_of(hero)
+    assert first == codec.load(HeroSheet, hero.data)
+    assert sheet_of(Hero("h2", 8, "Ash", copy.deepcopy(hero.data))) is first  # equal data, same value
+    hero.data["vitals"]["stamina"] = 12  # even an edit in place of the very dict decoded before
+    edited = sheet_of(hero)
+    assert edited.vitals.stamina == 12 and edited == codec.load(HeroSheet, hero.data)
