@@ -82,9 +82,9 @@ SETTINGS_TTL = 10.0
 UNDO_KIND = "undo"
 #: SQLite: checkpoint the WAL in the background after this many commits of this process.
 CHECKPOINT_EVERY = 200
-#: SQLite: how long the checkpoint that empties the WAL waits for readers on older snapshots (writes wait
-#: while it does).
-TRUNCATE_WAIT = 0.1
+#: SQLite: how long the checkpoint that lets the WAL start over waits for readers on older snapshots (writes
+#: wait while it does).
+CHECKPOINT_WAIT = 0.1
 #: SQLite file relative to the working directory; its folder is created on first start.
 DEFAULT_URL = "sqlite+aiosqlite:///data/bot.db"
 #: Seconds one store call may wait for the database (locks of other commands or processes, a busy SQLite
@@ -602,8 +602,7 @@ class Store:
         """Checkpoint the WAL in the background every `CHECKPOINT_EVERY` commits.
 
         Connections run with `wal_autocheckpoint = 0`, so no command pays for a checkpoint (and its fsync)
-        inside its commit; the checkpoint runs on another connection alongside the writer instead
-        (`_checkpoint`).
+        inside its commit; the checkpoint runs on the writer's thread instead (`_checkpoint`).
         """
         self._commits_since_checkpoint += 1
         if self._commits_since_checkpoint < CHECKPOINT_EVERY:
@@ -614,32 +613,20 @@ class Store:
         self._checkpoint_task = asyncio.get_running_loop().create_task(self._checkpoint())
 
     async def _checkpoint(self) -> None:
-        """Copy the WAL into the database file, then start the WAL over, empty.
+        """Copy the WAL into the database file, so that the next write starts the WAL over.
 
         SQLite starts a WAL over only when a writer begins right after a checkpoint that copied every frame;
         while commands keep committing, a checkpoint running alongside never catches up, and the WAL grew
         without end (100 MB in 3,000 commands), every commit appending to an ever longer file. So: a PASSIVE
-        checkpoint first, which copies nearly everything without stopping the writer, then a TRUNCATE one,
-        which holds the write lock only to copy the few frames committed meanwhile and empty the file
-        (writes that find the lock taken wait on the writer's thread, `bot.store.writer`). It waits at most
-        `TRUNCATE_WAIT` for readers on older snapshots, and new writes wait while it does; one that can't
+        checkpoint first, which copies nearly everything without stopping the writer, then a RESTART one,
+        which holds the write lock only to copy the few frames committed meanwhile. Both
+        run on the writer's thread (`SQLiteWriter.checkpoint`): a write that finds the lock taken queues
+        behind the checkpoint there and begins as soon as it ends. It waits at most
+        `CHECKPOINT_WAIT` for readers on older snapshots, and new writes wait while it does; one that can't
         finish is simply tried again `CHECKPOINT_EVERY` commits later."""
+        assert self._sqlite_writer is not None
         try:
-            async with self._engine.connect() as connection:
-                raw = await connection.get_raw_connection()
-                driver = raw.driver_connection
-                assert driver is not None
-
-                async def run(sql: str) -> None:
-                    async with driver.execute(sql) as cursor:
-                        await cursor.fetchall()
-
-                await run("PRAGMA wal_checkpoint(PASSIVE)")
-                await run(f"PRAGMA busy_timeout = {int(TRUNCATE_WAIT * 1000)}")
-                try:
-                    await run("PRAGMA wal_checkpoint(TRUNCATE)")
-                finally:  # a pooled connection: back to the store's own wait
-                    await run(f"PRAGMA busy_timeout = {_busy_timeout_ms(self.wait_limit)}")
+            await self._sqlite_writer.checkpoint(int(CHECKPOINT_WAIT * 1000))
         except Exception:  # a failed checkpoint only delays the next one
             log.warning("WAL checkpoint failed", exc_info=True)
 
