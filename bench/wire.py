@@ -475,12 +475,18 @@ async def closed_loop(
 
     # The fake keeps every request and message it saw (hundreds of thousands by the end of a run): keep them
     # out of this process's garbage collector, whose full passes over them would otherwise stop the load
-    # generator for a good part of a second now and then, inside somebody's measured latency.
+    # generator for a good part of a second now and then, inside somebody's measured latency. During the
+    # run the collector is off altogether: even over a frozen heap, the run's own records set off full
+    # passes of up to 60 ms, which stalled every channel in flight at once.
     gc.collect()
     gc.freeze()
-    began, cpu = time.perf_counter(), cpu_seconds(pid)
-    await asyncio.gather(*(worker(g, c) for g, c in channels))
-    await settle(fake, pid)
+    gc.disable()
+    try:
+        began, cpu = time.perf_counter(), cpu_seconds(pid)
+        await asyncio.gather(*(worker(g, c) for g, c in channels))
+        await settle(fake, pid)
+    finally:
+        gc.enable()
     sample.seconds = time.perf_counter() - began - 0.3  # minus the final quiet period
     sample.cpu_seconds = cpu_seconds(pid) - cpu
     return sample
