@@ -81,7 +81,7 @@ CACHE_SIZE = 4096
 SETTINGS_TTL = 10.0
 UNDO_KIND = "undo"
 #: SQLite: checkpoint the WAL in the background after this many commits of this process.
-CHECKPOINT_EVERY = 200
+CHECKPOINT_EVERY = 1000
 #: SQLite: how long the checkpoint that lets the WAL start over waits for readers on older snapshots (writes
 #: wait while it does).
 CHECKPOINT_WAIT = 0.1

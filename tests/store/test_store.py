@@ -410,16 +410,21 @@ async def test_sqlite_creates_the_data_folder_and_uses_wal(
         await store.close()
 
 
-async def test_sqlite_wal_is_checkpointed_in_the_background(tmp_path: Path) -> None:
-    from bot.store.store import CHECKPOINT_EVERY
+#: A checkpoint every this many commits in the WAL tests (the store's own round is longer).
+ROUND = 100
 
+
+async def test_sqlite_wal_is_checkpointed_in_the_background(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.store.store.CHECKPOINT_EVERY", ROUND)
     path = tmp_path / "bot.db"
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
     key = ChannelKey(1, 2)
     try:
         await begin(store, key)
         initial = path.stat().st_size
-        for _ in range(CHECKPOINT_EVERY - 2):
+        for _ in range(ROUND - 2):
             await store.mutate(key, PLAYER, "inc", increment)
         assert store._checkpoint_task is None
         assert path.stat().st_size == initial  # commits only append to the WAL
@@ -440,21 +445,22 @@ def _size(path: Path) -> int:
     return path.stat().st_size
 
 
-async def test_the_wal_stays_short_while_commands_keep_committing(tmp_path: Path) -> None:
+async def test_the_wal_stays_short_while_commands_keep_committing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Commits that go on while a checkpoint runs used to keep SQLite from ever starting the WAL over: it
     grew by every commit, for as long as the load lasted."""
-    from bot.store.store import CHECKPOINT_EVERY
-
+    monkeypatch.setattr("bot.store.store.CHECKPOINT_EVERY", ROUND)
     path = tmp_path / "bot.db"
     wal = Path(f"{path}-wal")
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
     key = ChannelKey(1, 2)
     try:
         await begin(store, key)
-        for _ in range(CHECKPOINT_EVERY - 2):
+        for _ in range(ROUND - 2):
             await store.mutate(key, PLAYER, "inc", increment)
-        one_round = _size(wal)  # the WAL after about CHECKPOINT_EVERY commits
-        for _ in range(4 * CHECKPOINT_EVERY):  # the checkpoints run while commits go on
+        one_round = _size(wal)  # the WAL after about one round of commits
+        for _ in range(4 * ROUND):  # the checkpoints run while commits go on
             await store.mutate(key, PLAYER, "inc", increment)
             await asyncio.sleep(0)
         assert _size(wal) < 2 * one_round
