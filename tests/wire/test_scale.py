@@ -298,7 +298,10 @@ async def scale_run(
             running = asyncio.create_task(load(cluster, channels, stop, stateful=stateful))
             await asyncio.sleep(seconds / 3)
             await cluster.kill_and_restart(0, down_for=0.3)
-            await asyncio.sleep(seconds / 3)
+            # Long enough for a channel still waiting out an interaction the kill swallowed (up to
+            # REPLY_WITHIN) to send again and be answered by the restarted process: on a fast machine the
+            # restart takes about a second, and a third of the run alone ended before that wait did.
+            await asyncio.sleep(max(seconds / 3, REPLY_WITHIN + 1.5))
             stop.set()
             tallies = await running
             elapsed = asyncio.get_running_loop().time() - began
