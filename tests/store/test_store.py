@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -465,6 +466,44 @@ async def test_the_wal_stays_short_while_commands_keep_committing(
             await asyncio.sleep(0)
         assert _size(wal) < 2 * one_round
     finally:
+        await store.close()
+
+
+async def test_a_reader_on_an_old_snapshot_only_delays_the_wal_start_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The RESTART step waits a moment for readers on older snapshots, then gives up without an error: the
+    commands meanwhile are stored, and a later round starts the WAL over once the reader is gone."""
+    monkeypatch.setattr("bot.store.store.CHECKPOINT_EVERY", ROUND)
+    path = tmp_path / "bot.db"
+    wal = Path(f"{path}-wal")
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    key = ChannelKey(1, 2)
+    reader = sqlite3.connect(path, isolation_level=None)
+    try:
+        await begin(store, key)
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM channels").fetchall()  # holds its snapshot open
+        for _ in range(ROUND):
+            await store.mutate(key, PLAYER, "inc", increment)
+        assert store._checkpoint_task is not None
+        await store._checkpoint_task
+        held = _size(wal)
+        await store.mutate(key, PLAYER, "inc", increment)
+        assert _size(wal) > held  # no start over while the reader holds the WAL's first frames
+        reader.execute("COMMIT")
+        for _ in range(ROUND):
+            await store.mutate(key, PLAYER, "inc", increment)
+        assert store._checkpoint_task is not None
+        await store._checkpoint_task
+        after = _size(wal)
+        await store.mutate(key, PLAYER, "inc", increment)
+        assert _size(wal) == after  # started over from its beginning
+        table = await store.view(key)
+        assert table.version == 2 * ROUND + 3  # begin, then every increment
+        assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    finally:
+        reader.close()
         await store.close()
 
 
