@@ -490,8 +490,9 @@ class Store:
         """Run `work` (a plain function over a synchronous connection) as one write transaction and return
         its result; driver-level races become `StaleState`, refusals their `StoreError`.
 
-        SQLite has one writer at a time: this process queues its writers on an `asyncio.Lock` and runs each
-        whole transaction in one hop on its write connection's thread (`SQLiteWriter`). PostgreSQL writers
+        SQLite has one writer at a time: a write runs at once on the event loop's thread when it can, else
+        it queues on an `asyncio.Lock` and runs whole in one hop on the writer's thread (`_write`,
+        `SQLiteWriter`). PostgreSQL writers
         share the pool and run `work` through `run_sync`. Waiting (for the queue, SQLite's lock) ends at
         `deadline`; PostgreSQL work (the pool, the queries) is cut off `STATEMENT_GRACE` after it; a database
         that does not answer raises its driver error (see `is_unavailable`); `attempt.committing` tells
@@ -499,15 +500,8 @@ class Store:
         """
         deadline = self._deadline() if deadline is None else deadline
         attempt = attempt if attempt is not None else Attempt()
-        await self._enter(self._write_gate, deadline)
         try:
-            if self._sqlite_writer is not None:
-                return await self._sqlite_writer.run(work, deadline, attempt)
-            async with asyncio.timeout_at(deadline + STATEMENT_GRACE):
-                async with self._writer.connect() as connection, connection.begin():
-                    result = await connection.run_sync(work)
-                    attempt.committing = True
-                return result
+            return await self._write(work, deadline, attempt)
         except IntegrityError as error:
             text = str(error.orig).lower()
             if "one_active" in text or "encounters.channel_id" in text:
@@ -523,6 +517,28 @@ class Store:
             if getattr(error.orig, "sqlstate", None) in _RETRYABLE_SQLSTATES:
                 raise StaleState() from error
             raise
+
+    async def _write(self, work: Callable[[Connection], T], deadline: float, attempt: Attempt) -> T:
+        """`_transaction`'s write. On SQLite, while no writer of this process holds the queue, the write
+        first tries to run at once on the event loop's thread (`SQLiteWriter.try_inline`): that never
+        awaits, so it needs no place in the queue. Queueing it anyway made every command wait a loop turn
+        once the queue had had a waiter (a write that went to the thread): `asyncio.Lock` hands itself to
+        its waiters first, and under a steady load there always was one, so ten busy channels took turns
+        and each command's latency grew tenfold."""
+        writer = self._sqlite_writer
+        if writer is not None and not self._write_gate.locked():
+            began, result = writer.try_inline(work, attempt)
+            if began:
+                return cast(T, result)
+        await self._enter(self._write_gate, deadline)
+        try:
+            if writer is not None:
+                return await writer.run(work, deadline, attempt)
+            async with asyncio.timeout_at(deadline + STATEMENT_GRACE):
+                async with self._writer.connect() as connection, connection.begin():
+                    result = await connection.run_sync(work)
+                    attempt.committing = True
+                return result
         finally:
             self._write_gate.release()
 

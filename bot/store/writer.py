@@ -70,15 +70,23 @@ class SQLiteWriter:
         `deadline` (event-loop time, which is `time.monotonic()`). If the caller is cancelled while it waits
         on the thread, the transaction still finishes there (a statement can't be stopped half-way); the
         store's version compare-and-set then tells the next command that its cached table is stale."""
-        now = time.monotonic()
-        if now >= self._inline_after:
-            began, result = self._run_inline(work, attempt)
-            if time.monotonic() - now > SLOW_INLINE:
-                self._inline_after = time.monotonic() + SLOW_PAUSE
-            if began:
-                return cast(T, result)
+        began, result = self.try_inline(work, attempt)
+        if began:
+            return cast(T, result)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._thread, self._transaction, work, deadline, attempt)
+
+    def try_inline(self, work: Callable[[Connection], T], attempt: Attempt) -> tuple[bool, T | None]:
+        """Run `work` right here, on the event loop's thread, if the write lock is free and the disk has
+        not stalled lately: (True, its result); else (False, None), and nothing was done. It never awaits,
+        so a caller may try it without a place in any queue of this process's writers."""
+        now = time.monotonic()
+        if now < self._inline_after:
+            return False, None
+        began, result = self._run_inline(work, attempt)
+        if time.monotonic() - now > SLOW_INLINE:
+            self._inline_after = time.monotonic() + SLOW_PAUSE
+        return began, result
 
     def _run_inline(self, work: Callable[[Connection], T], attempt: Attempt) -> tuple[bool, T | None]:
         """Run `work` right here if the write lock is free: (True, its result); (False, None) when the

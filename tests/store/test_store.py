@@ -507,6 +507,36 @@ async def test_a_reader_on_an_old_snapshot_only_delays_the_wal_start_over(
         await store.close()
 
 
+async def test_writes_that_can_run_at_once_take_no_turns(tmp_path: Path) -> None:
+    """Once this process's write queue has had a waiter (a write on the writer's thread, here the test
+    holding it), `asyncio.Lock` hands itself to its waiters first: writes that can run at once must not
+    queue for it, or busy channels take turns for good, each command waiting out every other's."""
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    done: list[str] = []
+
+    async def commands(name: str, key: ChannelKey) -> None:
+        for n in range(3):
+            await store.mutate(key, PLAYER, "inc", increment)
+            done.append(f"{name}{n}")
+
+    try:
+        await begin(store, ChannelKey(1, 2))
+        await begin(store, ChannelKey(1, 3))
+        await store._write_gate.acquire()
+        tasks = [
+            asyncio.create_task(commands("a", ChannelKey(1, 2))),
+            asyncio.create_task(commands("b", ChannelKey(1, 3))),
+        ]
+        for _ in range(5):
+            await asyncio.sleep(0)  # both wait for the queue
+        assert done == []
+        store._write_gate.release()
+        await asyncio.gather(*tasks)
+        assert done == ["a0", "a1", "a2", "b0", "b1", "b2"]  # not a0 b0 a1 b1 a2 b2
+    finally:
+        await store.close()
+
+
 def test_url_normalisation() -> None:
     from bot.store.engine import normalise_url
 
