@@ -340,12 +340,13 @@ class Store:
         self._writer = engine.execution_options(**{WRITE_OPTION: True})
         self._sqlite = engine.dialect.name == "sqlite"
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        # SQLite has one writer at a time: queue this process's writers here rather than in the busy handler.
+        # SQLite has one writer at a time: while a write of this process runs on the writer's thread, the
+        # others wait here rather than in the busy handler, and then all try again at once (`_write`).
+        self._sqlite_idle = asyncio.Event()
+        self._sqlite_idle.set()
         # PostgreSQL: admit as many writers as the pool has connections, first come first served (the pool's
         # own queue lets a returning task barge ahead of waiting ones, which starves some channels).
-        self._write_gate: asyncio.Lock | asyncio.Semaphore = (
-            asyncio.Lock() if self._sqlite else asyncio.Semaphore(POSTGRES_POOL_SIZE)
-        )
+        self._write_gate = asyncio.Semaphore(POSTGRES_POOL_SIZE)
         self._cache: OrderedDict[int, _Loaded] = OrderedDict()
         self._settings: OrderedDict[int, tuple[float, GuildSettings]] = OrderedDict()
         # SQLite: the write connections, inline or on a thread of their own (bot.store.writer)
@@ -410,8 +411,8 @@ class Store:
         if self._discarding:
             await asyncio.gather(*self._discarding, return_exceptions=True)
         if self._sqlite_writer is not None:
-            async with self._write_gate:
-                await self._sqlite_writer.close()
+            await self._sqlite_idle.wait()  # a write on the writer's thread finishes first
+            await self._sqlite_writer.close()
         await self._engine.dispose()
 
     @property
@@ -438,11 +439,12 @@ class Store:
             log.warning("database unavailable, giving up: %s", _brief(error))
         return StoreUnavailable()
 
-    async def _enter(self, lock: asyncio.Lock | asyncio.Semaphore, deadline: float) -> None:
-        """Acquire `lock`, waiting no later than `deadline` (then `StoreUnavailable`; nothing was done)."""
+    async def _within(self, waiting: Awaitable[Any], deadline: float) -> None:
+        """Wait for `waiting` (a lock's acquire, an event) no later than `deadline` (then `StoreUnavailable`;
+        nothing was done)."""
         try:
             async with asyncio.timeout_at(deadline):
-                await lock.acquire()
+                await waiting
         except TimeoutError:
             raise self._unavailable() from None
 
@@ -491,7 +493,7 @@ class Store:
         its result; driver-level races become `StaleState`, refusals their `StoreError`.
 
         SQLite has one writer at a time: a write runs at once on the event loop's thread when it can, else
-        it queues on an `asyncio.Lock` and runs whole in one hop on the writer's thread (`_write`,
+        whole in one hop on the writer's thread, the process's other writes waiting for it (`_write`,
         `SQLiteWriter`). PostgreSQL writers
         share the pool and run `work` through `run_sync`. Waiting (for the queue, SQLite's lock) ends at
         `deadline`; PostgreSQL work (the pool, the queries) is cut off `STATEMENT_GRACE` after it; a database
@@ -519,28 +521,37 @@ class Store:
             raise
 
     async def _write(self, work: Callable[[Connection], T], deadline: float, attempt: Attempt) -> T:
-        """`_transaction`'s write. On SQLite, while no writer of this process holds the queue, the write
-        first tries to run at once on the event loop's thread (`SQLiteWriter.try_inline`): that never
-        awaits, so it needs no place in the queue. Queueing it anyway made every command wait a loop turn
-        once the queue had had a waiter (a write that went to the thread): `asyncio.Lock` hands itself to
-        its waiters first, and under a steady load there always was one, so ten busy channels took turns
-        and each command's latency grew tenfold."""
+        """`_transaction`'s write.
+
+        SQLite: the write runs at once on the event loop's thread when SQLite's lock is free
+        (`SQLiteWriter.try_inline`, which never awaits); only when it is taken (another process, a
+        checkpoint) does the write go to the writer's thread, and while it is there this process's other
+        writes wait for it (`_sqlite_idle`) instead of polling for the lock in SQLite's busy handler, then
+        all try again at once. An `asyncio.Lock` here, handed from one waiter to the next, cost every
+        command a loop turn once it had had a waiter (under a steady load it always had one: busy channels
+        took turns, each command waiting out every other's), and, let writes that can run at once pass it,
+        drained its waiters one loop turn each (at 100 channels in flight, p99 ×3)."""
         writer = self._sqlite_writer
-        if writer is not None and not self._write_gate.locked():
-            began, result = writer.try_inline(work, attempt)
-            if began:
-                return cast(T, result)
-        await self._enter(self._write_gate, deadline)
+        if writer is None:
+            await self._within(self._write_gate.acquire(), deadline)
+            try:
+                async with asyncio.timeout_at(deadline + STATEMENT_GRACE):
+                    async with self._writer.connect() as connection, connection.begin():
+                        result = await connection.run_sync(work)
+                        attempt.committing = True
+                    return result
+            finally:
+                self._write_gate.release()
+        while not self._sqlite_idle.is_set():
+            await self._within(self._sqlite_idle.wait(), deadline)
+        began, inline = writer.try_inline(work, attempt)
+        if began:
+            return cast(T, inline)
+        self._sqlite_idle.clear()
         try:
-            if writer is not None:
-                return await writer.run(work, deadline, attempt)
-            async with asyncio.timeout_at(deadline + STATEMENT_GRACE):
-                async with self._writer.connect() as connection, connection.begin():
-                    result = await connection.run_sync(work)
-                    attempt.committing = True
-                return result
+            return await writer.run(work, deadline, attempt)
         finally:
-            self._write_gate.release()
+            self._sqlite_idle.set()
 
     async def _stored_version(self, channel_id: int) -> int | None:
         """The channel's stored version (None: no row yet); every command asks this once or twice.
@@ -636,13 +647,23 @@ class Store:
         without end (100 MB in 3,000 commands), every commit appending to an ever longer file. So: a PASSIVE
         checkpoint first, which copies nearly everything without stopping the writer, then a RESTART one,
         which holds the write lock only to copy the few frames committed meanwhile. Both
-        run on the writer's thread (`SQLiteWriter.checkpoint`): a write that finds the lock taken queues
-        behind the checkpoint there and begins as soon as it ends. It waits at most
+        run on the writer's thread (`SQLiteWriter.checkpoint`); while the RESTART runs, this process's writes
+        wait for it as for any write on that thread (`_write`) and then all go on at once: racing it, they
+        kept it from the lock (its busy handler polls, their commits came every fraction of a millisecond),
+        and the WAL grew on. It waits at most
         `CHECKPOINT_WAIT` for readers on older snapshots, and new writes wait while it does; one that can't
         finish is simply tried again `CHECKPOINT_EVERY` commits later."""
-        assert self._sqlite_writer is not None
+        writer = self._sqlite_writer
+        assert writer is not None
         try:
-            await self._sqlite_writer.checkpoint(int(CHECKPOINT_WAIT * 1000))
+            await writer.checkpoint("PASSIVE")
+            while not self._sqlite_idle.is_set():  # a write on the writer's thread goes first
+                await self._sqlite_idle.wait()
+            self._sqlite_idle.clear()  # this process's writes wait for the RESTART, instead of racing it
+            try:
+                await writer.checkpoint("RESTART", int(CHECKPOINT_WAIT * 1000))
+            finally:
+                self._sqlite_idle.set()
         except Exception:  # a failed checkpoint only delays the next one
             log.warning("WAL checkpoint failed", exc_info=True)
 

@@ -141,26 +141,26 @@ class SQLiteWriter:
             self._drop()  # a connection that failed is not trusted again
             raise
 
-    async def checkpoint(self, wait_ms: int) -> None:
-        """Copy the WAL into the database file and have the next write start it over: a PASSIVE checkpoint,
-        which copies nearly every frame without stopping writers, then a RESTART one, which holds the write
-        lock to copy the frames committed meanwhile, waiting at most `wait_ms` for readers on older
-        snapshots. (RESTART, not TRUNCATE: the next commits overwrite the file from its start, so it stays
-        as long as one round of commits; emptying it cost 3–12 ms of holding the lock against 0.5–2.)"""
+    async def checkpoint(self, mode: str, wait_ms: int = 0) -> None:
+        """One WAL checkpoint on the writer's thread: PASSIVE (copy what it can without stopping writers) or
+        RESTART (hold the write lock to copy the rest, waiting at most `wait_ms` for the lock and for
+        readers on older snapshots, so that the next write starts the WAL over). The store runs both, in
+        that order (`Store._checkpoint`)."""
+        if mode not in ("PASSIVE", "RESTART"):
+            raise ValueError(f"unknown checkpoint mode {mode!r}")
         loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._thread, self._checkpoint, wait_ms)
+        await loop.run_in_executor(self._thread, self._checkpoint, mode, wait_ms)
 
-    def _checkpoint(self, wait_ms: int) -> None:
+    def _checkpoint(self, mode: str, wait_ms: int) -> None:
         try:
             if self._connection is None:
                 self._connection = self._engine.connect()
             driver = self._connection.connection.dbapi_connection
             assert driver is not None
-            driver.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
             if wait_ms != self._busy_ms:
                 driver.execute(f"PRAGMA busy_timeout = {wait_ms}")
                 self._busy_ms = wait_ms
-            driver.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
+            driver.execute(f"PRAGMA wal_checkpoint({mode})").fetchall()
         except BaseException:
             self._drop()
             raise

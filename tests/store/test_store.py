@@ -508,9 +508,9 @@ async def test_a_reader_on_an_old_snapshot_only_delays_the_wal_start_over(
 
 
 async def test_writes_that_can_run_at_once_take_no_turns(tmp_path: Path) -> None:
-    """Once this process's write queue has had a waiter (a write on the writer's thread, here the test
-    holding it), `asyncio.Lock` hands itself to its waiters first: writes that can run at once must not
-    queue for it, or busy channels take turns for good, each command waiting out every other's."""
+    """Writes wait while one of this process's writes is on the writer's thread (here the test says so);
+    afterwards, writes that can run at once must not take turns (as behind an `asyncio.Lock` handed from
+    waiter to waiter): busy channels would take turns for good, each command waiting out every other's."""
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
     done: list[str] = []
 
@@ -522,7 +522,7 @@ async def test_writes_that_can_run_at_once_take_no_turns(tmp_path: Path) -> None
     try:
         await begin(store, ChannelKey(1, 2))
         await begin(store, ChannelKey(1, 3))
-        await store._write_gate.acquire()
+        store._sqlite_idle.clear()
         tasks = [
             asyncio.create_task(commands("a", ChannelKey(1, 2))),
             asyncio.create_task(commands("b", ChannelKey(1, 3))),
@@ -530,7 +530,7 @@ async def test_writes_that_can_run_at_once_take_no_turns(tmp_path: Path) -> None
         for _ in range(5):
             await asyncio.sleep(0)  # both wait for the queue
         assert done == []
-        store._write_gate.release()
+        store._sqlite_idle.set()
         await asyncio.gather(*tasks)
         assert done == ["a0", "a1", "a2", "b0", "b1", "b2"]  # not a0 b0 a1 b1 a2 b2
     finally:
