@@ -494,11 +494,10 @@ class Store:
 
         SQLite has one writer at a time: a write runs at once on the event loop's thread when it can, else
         whole in one hop on the writer's thread, the process's other writes waiting for it (`_write`,
-        `SQLiteWriter`). PostgreSQL writers
-        share the pool and run `work` through `run_sync`. Waiting (for the queue, SQLite's lock) ends at
-        `deadline`; PostgreSQL work (the pool, the queries) is cut off `STATEMENT_GRACE` after it; a database
-        that does not answer raises its driver error (see `is_unavailable`); `attempt.committing` tells
-        whether COMMIT had started when that happened.
+        `SQLiteWriter`). PostgreSQL writers share the pool and run `work` through `run_sync`. Waiting (for the
+        queue, SQLite's lock) ends at `deadline`; PostgreSQL work (the pool, the queries) is cut off
+        `STATEMENT_GRACE` after it; a database that does not answer raises its driver error (see
+        `is_unavailable`); `attempt.committing` tells whether COMMIT had started when that happened.
         """
         deadline = self._deadline() if deadline is None else deadline
         attempt = attempt if attempt is not None else Attempt()
@@ -529,8 +528,8 @@ class Store:
         writes wait for it (`_sqlite_idle`) instead of polling for the lock in SQLite's busy handler, then
         all try again at once. An `asyncio.Lock` here, handed from one waiter to the next, cost every
         command a loop turn once it had had a waiter (under a steady load it always had one: busy channels
-        took turns, each command waiting out every other's), and, let writes that can run at once pass it,
-        drained its waiters one loop turn each (at 100 channels in flight, p99 ×3)."""
+        took turns, each command waiting out every other's); and with writes that can run at once let past
+        it, it drained its waiters one loop turn each (at 100 channels in flight, p99 ×3)."""
         writer = self._sqlite_writer
         if writer is None:
             await self._within(self._write_gate.acquire(), deadline)
@@ -646,13 +645,12 @@ class Store:
         while commands keep committing, a checkpoint running alongside never catches up, and the WAL grew
         without end (100 MB in 3,000 commands), every commit appending to an ever longer file. So: a PASSIVE
         checkpoint first, which copies nearly everything without stopping the writer, then a RESTART one,
-        which holds the write lock only to copy the few frames committed meanwhile. Both
-        run on the writer's thread (`SQLiteWriter.checkpoint`); while the RESTART runs, this process's writes
-        wait for it as for any write on that thread (`_write`) and then all go on at once: racing it, they
-        kept it from the lock (its busy handler polls, their commits came every fraction of a millisecond),
-        and the WAL grew on. It waits at most
-        `CHECKPOINT_WAIT` for readers on older snapshots, and new writes wait while it does; one that can't
-        finish is simply tried again `CHECKPOINT_EVERY` commits later."""
+        which holds the write lock only to copy the few frames committed meanwhile. Both run on the writer's
+        thread (`SQLiteWriter.checkpoint`); while the RESTART runs, this process's writes wait for it as for
+        any write on that thread (`_write`) and then all go on at once: racing it, they kept it from the
+        lock (its busy handler polls, their commits came every fraction of a millisecond), and the WAL grew
+        on. It waits at most `CHECKPOINT_WAIT` for readers on older snapshots, and new writes wait while it
+        does; one that can't finish is simply tried again `CHECKPOINT_EVERY` commits later."""
         writer = self._sqlite_writer
         assert writer is not None
         try:

@@ -15,10 +15,10 @@ whole transaction — `BEGIN IMMEDIATE`, its statements, `COMMIT` — runs in on
   deadline, and the event loop goes on meanwhile. After an inline transaction that held the loop longer
   than `SLOW_INLINE` (a stalled disk), writes take this path for `SLOW_PAUSE` seconds.
 
-The WAL checkpoint (`checkpoint`) runs on the writer's thread too. Its last step holds the write lock; an
-inline write that finds the lock taken queues behind it on the thread and begins the moment it is done,
-instead of polling for the lock in SQLite's busy handler (which sleeps 1, 2, 5, 10 ms between tries, so a
-3 ms checkpoint used to cost the write that met it 8 ms).
+The WAL checkpoint (`checkpoint`) runs on the writer's thread too. While its last step holds the write lock,
+the store keeps its other writes waiting (`Store._write`) instead of letting them poll for the lock in
+SQLite's busy handler (which sleeps 1, 2, 5, 10 ms between tries, so a 3 ms checkpoint used to cost the write
+that met it 8 ms).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass
-from typing import TypeVar, cast
+from typing import Literal, TypeVar, cast
 
 from sqlalchemy.engine import URL, Connection
 
@@ -141,13 +141,11 @@ class SQLiteWriter:
             self._drop()  # a connection that failed is not trusted again
             raise
 
-    async def checkpoint(self, mode: str, wait_ms: int = 0) -> None:
+    async def checkpoint(self, mode: Literal["PASSIVE", "RESTART"], wait_ms: int = 0) -> None:
         """One WAL checkpoint on the writer's thread: PASSIVE (copy what it can without stopping writers) or
         RESTART (hold the write lock to copy the rest, waiting at most `wait_ms` for the lock and for
         readers on older snapshots, so that the next write starts the WAL over). The store runs both, in
         that order (`Store._checkpoint`)."""
-        if mode not in ("PASSIVE", "RESTART"):
-            raise ValueError(f"unknown checkpoint mode {mode!r}")
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(self._thread, self._checkpoint, mode, wait_ms)
 

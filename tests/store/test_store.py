@@ -446,6 +446,14 @@ def _size(path: Path) -> int:
     return path.stat().st_size
 
 
+async def _a_round_and_its_checkpoint(store: Store, key: ChannelKey) -> None:
+    """`ROUND` commits in `key`'s channel, then wait for the checkpoint they started."""
+    for _ in range(ROUND):
+        await store.mutate(key, PLAYER, "inc", increment)
+    assert store._checkpoint_task is not None
+    await store._checkpoint_task
+
+
 async def test_the_wal_stays_short_while_commands_keep_committing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -484,18 +492,12 @@ async def test_a_reader_on_an_old_snapshot_only_delays_the_wal_start_over(
         await begin(store, key)
         reader.execute("BEGIN")
         reader.execute("SELECT count(*) FROM channels").fetchall()  # holds its snapshot open
-        for _ in range(ROUND):
-            await store.mutate(key, PLAYER, "inc", increment)
-        assert store._checkpoint_task is not None
-        await store._checkpoint_task
+        await _a_round_and_its_checkpoint(store, key)
         held = _size(wal)
         await store.mutate(key, PLAYER, "inc", increment)
         assert _size(wal) > held  # no start over while the reader holds the WAL's first frames
         reader.execute("COMMIT")
-        for _ in range(ROUND):
-            await store.mutate(key, PLAYER, "inc", increment)
-        assert store._checkpoint_task is not None
-        await store._checkpoint_task
+        await _a_round_and_its_checkpoint(store, key)
         after = _size(wal)
         await store.mutate(key, PLAYER, "inc", increment)
         assert _size(wal) == after  # started over from its beginning
