@@ -63,7 +63,7 @@ from bot.ui.tracker_controls import (
     set_handler,
 )
 from cogs.meta import HelpEntry
-from cogs.turn import entry_named, owner_of, ping_next, repost_tracker
+from cogs.turn import entry_named, owner_of, reply_and_ping, repost_tracker
 
 MODE_CHOICES = [app_commands.Choice(name=m.value, value=m.value) for m in Mode]
 TEXT_MAX = 100
@@ -173,8 +173,7 @@ async def on_first(interaction: discord.Interaction[Any], eid: int, ver: int, si
         return Change(f"{side_named(encounter, side).name or side} go first", flow)
 
     committed = await in_time.run(commit(interaction, "encounter.first", change))
-    await send(interaction, content=begin_text(committed.value))
-    await ping_next(interaction, who, committed.value.encounter)
+    await reply_and_ping(interaction, who, begin_text(committed.value), committed.value.encounter)
 
 
 async def on_end_confirmed(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
@@ -549,19 +548,17 @@ class EncounterCog(commands.Cog):
         state = flow.encounter.turns
         if state.phase is turns.Phase.SETUP and state.first is not None and state.first.chooser is not None:
             view = first_choice_view(eid, committed.version, flow.encounter)
-            await send(interaction, content=begin_text(flow), view=view)
             ping = pings.chooser_ping(
                 flow.encounter,
                 state.first.chooser,
                 director_id=who.director_id,
                 director_role_id=who.settings.director_role_id,
             )
-            await pings.post(
-                interaction.client, channel_key(interaction), ping, enabled=who.settings.turn_pings
+            await pings.reply(
+                interaction, begin_text(flow), ping, enabled=who.settings.turn_pings, view=view
             )
             return
-        await send(interaction, content=begin_text(flow))
-        await ping_next(interaction, who, flow.encounter)
+        await reply_and_ping(interaction, who, begin_text(flow), flow.encounter)
 
     @encounter.command(name="status", description="Post the tracker again at the bottom of the channel.")
     async def status(self, interaction: discord.Interaction[Any]) -> None:

@@ -101,11 +101,14 @@ def roster_sheets(table: Table, encounter: Encounter) -> dict[str, HeroSheet]:
     }
 
 
-async def ping_next(interaction: discord.Interaction[Any], who: Caller, encounter: Encounter) -> None:
+async def reply_and_ping(
+    interaction: discord.Interaction[Any], who: Caller, content: str, encounter: Encounter
+) -> None:
+    """Answer with `content`, pinging the side that picks next in the same message (`bot.ui.pings.reply`)."""
     ping = pings.pick_ping(
         encounter, director_id=who.director_id, director_role_id=who.settings.director_role_id
     )
-    await pings.post(interaction.client, channel_key(interaction), ping, enabled=who.settings.turn_pings)
+    await pings.reply(interaction, content, ping, enabled=who.settings.turn_pings)
 
 
 # --- the operations (commands and buttons share them) ----------------------------------------------------
@@ -189,8 +192,7 @@ async def do_end(
 
     committed = await in_time.run(commit(interaction, "turn.end", change))
     entry_id, flow = committed.value
-    await send(interaction, content=turn_end_text(entry_id, flow))
-    await ping_next(interaction, who, flow.encounter)
+    await reply_and_ping(interaction, who, turn_end_text(entry_id, flow), flow.encounter)
 
 
 async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name: str | None) -> None:
@@ -237,8 +239,7 @@ async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name
     text = skip_text(flow)
     if entry_id:
         text = f"⏭️ **{entry_id}** passes their turn.\n" + text
-    await send(interaction, content=text)
-    await ping_next(interaction, who, flow.encounter)
+    await reply_and_ping(interaction, who, text, flow.encounter)
 
 
 async def do_save(

@@ -3,9 +3,12 @@ one message pings exactly the members who control that side's creatures still to
 Director role when one is set, else the encounter's Director) for creatures nobody else controls. Allowed
 mentions list exactly those members and that role; nothing else the bot sends ever pings.
 
-`pick_ping(...)` and `chooser_ping(...)` are pure (they return a `Ping` or None); `post(...)` sends one with
-the bot token (never through an interaction, whose token expires). The guild setting `turn_pings` turns
-them off.
+`pick_ping(...)` and `chooser_ping(...)` are pure (they return a `Ping` or None). `reply(...)` answers the
+command that moved the turns on with the ping in the same message: one message and one notification, and no
+extra post in the channel (Discord limits how fast a bot may post in one channel; an interaction's reply is
+not counted against that). Only when the reply can't carry it does `post(...)` send the ping on its own with
+the bot token: after a deferral (the reply then edits the "thinking…" message, and an edit pings nobody) or
+when the two together would be too long. The guild setting `turn_pings` turns pings off.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from typing import Any
 
 import discord
 
+from bot.play import channel_key
+from bot.replies import MAX_CONTENT, send
 from bot.rules.encounter import Encounter
 from bot.rules.turns import Controller, picking, waiting
 from bot.store import ChannelKey
@@ -109,6 +114,25 @@ def chooser_ping(
         return None
     who = "the players choose" if chooser is Controller.PLAYERS else "the Director chooses"
     return Ping(f"{_mention_text(users, roles)} — {who} which side goes first.", users, roles)
+
+
+async def reply(
+    interaction: discord.Interaction[Any],
+    content: str,
+    ping: Ping | None,
+    *,
+    enabled: bool,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Answer `interaction` with `content` (and `view`), pinging exactly the members of `ping` in the same
+    message when it can carry the ping (see the module docstring), else in a message of its own after it."""
+    ping = ping if enabled else None
+    together = f"{content}\n{ping.content}" if ping is not None else content
+    if ping is None or interaction.response.is_done() or len(together) > MAX_CONTENT:
+        await send(interaction, content=content, view=view)
+        await post(interaction.client, channel_key(interaction), ping, enabled=enabled)
+        return
+    await send(interaction, content=together, view=view, mentions=ping.allowed_mentions)
 
 
 async def post(client: Any, key: ChannelKey, ping: Ping | None, *, enabled: bool) -> None:

@@ -3,17 +3,22 @@ who may act, before and after a restart; a press on an old tracker; who may; who
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from typing import Any
 
 import discord
 from simcord.env import Env
 
+from bot import play
+from bot.client import DrawSteelBot
 from bot.rules.conditions import Condition, Duration
 from bot.rules.turns import Phase, add_condition
 from tests.bot import encounter_kit as kit
 from tests.bot import harm_kit
 from tests.bot.conftest import Table
+
+SLOW = 5.0
 
 
 def custom_ids(message: discord.Message) -> list[str]:
@@ -44,6 +49,37 @@ async def test_act_and_end_show_the_turn_and_ping_the_next_side(table: Table) ->
     pinged = kit.pings(table)
     assert len(pinged) == count + 1
     assert pinged[-1][1:] == ([table.director.id], [])  # no Director role set: the encounter's Director
+    assert pinged[-1][0] == text  # the reply itself pings: one message, no post of its own
+
+
+async def test_a_deferred_turn_end_pings_in_a_message_of_its_own(
+    table: Table, simcord_env: Env, monkeypatch: Any
+) -> None:
+    """A slow store defers the reply, which then edits the "thinking…" message (an edit pings nobody): the
+    ping follows in a message of its own, to exactly the side that picks."""
+    await kit.ready(table)
+    kit.ok(await table.alice.slash(table.channel, "turn act", combatant="ash"))
+    bot = simcord_env.bot
+    assert isinstance(bot, DrawSteelBot)
+    turn_cog = bot.extensions["cogs.turn"]
+    real_commit = turn_cog.commit
+
+    async def slow_commit(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(SLOW)  # SimCord's virtual time
+        return await real_commit(*args, **kwargs)
+
+    monkeypatch.setattr(turn_cog, "commit", slow_commit)
+    monkeypatch.setattr(play, "DEFER_AFTER", 0.01)
+    count = len(kit.pings(table))
+    result = await table.alice.slash(table.channel, "turn end")
+    assert result.deferred
+    await simcord_env.advance_time(SLOW)
+    texts = [m.content for m in ([result.response] if result.response else []) + result.followups]
+    assert any("Ash**'s turn ends" in t for t in texts), texts
+    pinged = kit.pings(table)
+    assert len(pinged) == count + 1
+    assert pinged[-1][1:] == ([table.director.id], [])
+    assert "Ash**'s turn ends" not in pinged[-1][0] and "the Director pick" in pinged[-1][0]
 
 
 async def test_the_director_role_is_pinged_when_set_and_pings_can_be_off(table: Table) -> None:
