@@ -205,11 +205,16 @@ async def on_end_cancelled(interaction: discord.Interaction[Any], eid: int, ver:
 
 
 async def on_undo(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
-    from cogs.turn import pressed
+    from cogs.turn import check_expected, pressed
 
     bot = interaction.client
-    await pressed(interaction, bot, eid, ver)
-    await do_undo(interaction, bot)
+
+    async def undo_if_current() -> None:
+        table = await InTime(interaction).run(bot.store.view(channel_key(interaction), shared=True))
+        check_expected(table, (eid, ver))
+        await do_undo(interaction, bot)
+
+    await pressed(interaction, bot, undo_if_current())
 
 
 async def do_undo(interaction: discord.Interaction[Any], bot: DrawSteelBot) -> None:

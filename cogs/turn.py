@@ -10,6 +10,7 @@ Play-by-post: after a turn ends or a side is skipped, the side that picks next i
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Any, ClassVar
 
 import discord
@@ -53,18 +54,15 @@ def check_expected(table: Table, expect: tuple[int, int] | None) -> None:
         raise StaleTracker("That tracker was out of date: a fresh one is below, try again there.")
 
 
-async def pressed(
-    interaction: discord.Interaction[Any], bot: DrawSteelBot, encounter_id: int, version: int
-) -> tuple[int, int]:
-    """Check a tracker press before acting: an old version gets a short note and a fresh tracker."""
-    in_time = InTime(interaction)
-    table = await in_time.run(bot.store.view(channel_key(interaction), shared=True))
+async def pressed(interaction: discord.Interaction[Any], bot: DrawSteelBot, work: Awaitable[None]) -> None:
+    """Run a tracker press (its operation checks the tracker's encounter and version inside its change:
+    `check_expected`); a press on a tracker that no longer shows the newest state gets a fresh tracker below,
+    then the short note."""
     try:
-        check_expected(table, (encounter_id, version))
+        await work
     except StaleTracker:
-        await in_time.run(repost_tracker(interaction, bot))
+        await InTime(interaction).run(repost_tracker(interaction, bot))
         raise
-    return encounter_id, version
 
 
 async def repost_tracker(interaction: discord.Interaction[Any], bot: DrawSteelBot) -> int | None:
@@ -388,22 +386,22 @@ async def do_swap(interaction: discord.Interaction[Any], bot: DrawSteelBot, hero
 
 async def _on_act(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
     bot = interaction.client
-    await do_act(interaction, bot, None, await pressed(interaction, bot, eid, ver))
+    await pressed(interaction, bot, do_act(interaction, bot, None, (eid, ver)))
 
 
 async def _on_pick(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
     bot = interaction.client
-    await do_act(interaction, bot, arg, await pressed(interaction, bot, eid, ver))
+    await pressed(interaction, bot, do_act(interaction, bot, arg, (eid, ver)))
 
 
 async def _on_end(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
     bot = interaction.client
-    await do_end(interaction, bot, await pressed(interaction, bot, eid, ver))
+    await pressed(interaction, bot, do_end(interaction, bot, (eid, ver)))
 
 
 async def _on_save(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
     bot = interaction.client
-    await do_save(interaction, bot, await pressed(interaction, bot, eid, ver))
+    await pressed(interaction, bot, do_save(interaction, bot, (eid, ver)))
 
 
 async def setup(bot: DrawSteelBot) -> None:
