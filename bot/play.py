@@ -21,7 +21,7 @@ import discord
 import orjson
 
 from bot.permissions import Actor, actor_from_interaction, is_director
-from bot.replies import fail
+from bot.replies import UserError, fail
 from bot.rules import codec
 from bot.rules.encounter import Encounter
 from bot.rules.hero import HeroSheet
@@ -62,17 +62,34 @@ class Caller:
         return Controller.DIRECTOR if self.director else Controller.PLAYERS
 
 
+#: Where `caller_of` leaves its judgement on the interaction, for `commit` to check.
+CALLER = "caller"
+
+
+class CallerMoved(UserError):
+    """The encounter a caller was judged on is not the one a change would be committed against."""
+
+    def __init__(self) -> None:
+        super().__init__("This channel's encounter changed just now: check the tracker and try again.")
+
+
 async def caller_of(interaction: discord.Interaction[Any], bot: DrawSteelBot) -> Caller:
-    """Who is acting in this channel's encounter (`NoEncounter` when there is none)."""
+    """Who is acting in this channel's encounter (`NoEncounter` when there is none).
+
+    Judged on the store's memory of the channel without proving it fresh (`Store.view(fresh=False)`: no
+    database read for a warm channel); `commit` then checks that the encounter it commits against has the
+    same Director, so a permission is never granted on one encounter and used on another."""
     key = channel_key(interaction)
-    table = await bot.store.view(key, shared=True)
+    table = await bot.store.view(key, shared=True, fresh=False)
     doc = table.require_encounter()
     settings = await bot.store.get_settings(key.guild_id)
     actor = actor_from_interaction(interaction)
     director = is_director(
         actor, encounter_director_id=doc.director_id, director_role_id=settings.director_role_id
     )
-    return Caller(actor, director, doc.director_id, settings)
+    caller = Caller(actor, director, doc.director_id, settings)
+    interaction.extras[CALLER] = caller
+    return caller
 
 
 #: Channels whose last decoded encounter is kept (`encounter_of`).
@@ -229,9 +246,14 @@ async def commit(
     bot's commit listeners (failures there are logged, never shown: the change is already committed).
 
     `change` gets the store's own memory of the channel (`Store.mutate`'s `shared`): like every change
-    here, it replaces hero data and the encounter state (`put_encounter`, `put_sheet`), never edits them."""
+    here, it replaces hero data and the encounter state (`put_encounter`, `put_sheet`), never edits them.
+    When `caller_of` judged this interaction's caller, the change is refused (`CallerMoved`) if the table
+    it would commit against has an encounter with another Director."""
     bot = interaction.client
     key = channel_key(interaction)
+    caller = interaction.extras.get(CALLER)
+    if isinstance(caller, Caller):
+        change = _judged_on(caller, change)
     result: Committed[T] = await bot.store.mutate(key, interaction.user.id, kind, change, shared=True)
     if result.seq is not None:
         for listener in getattr(bot, "commit_listeners", ()):
@@ -240,3 +262,15 @@ async def commit(
             except Exception:  # the change is committed; the tracker catches up later
                 log.exception("commit listener failed for channel %s", key.channel_id)
     return result
+
+
+def _judged_on(caller: Caller, change: Callable[[Table], Change[T]]) -> Callable[[Table], Change[T]]:
+    """`change`, refused when the table's encounter is not one `caller` was judged on (another Director)."""
+
+    def checked(table: Table) -> Change[T]:
+        doc = table.encounter
+        if doc is not None and doc.director_id != caller.director_id:
+            raise CallerMoved()
+        return change(table)
+
+    return checked

@@ -1082,17 +1082,22 @@ class Store:
             )
 
     # -- reading ----------------------------------------------------------------------------------------
-    async def view(self, key: ChannelKey, *, shared: bool = False) -> Table:
+    async def view(self, key: ChannelKey, *, shared: bool = False, fresh: bool = True) -> Table:
         """A snapshot of the channel, read fresh (no lock); editing it changes nothing.
 
         With `shared`, the table's hero data and encounter state are the store's own memory of the channel,
         not copies: for a caller that only reads them (decoding an ~8 KB state is cheaper than copying it
-        first). Its attributes may still be reassigned; its dicts and lists must never be edited."""
+        first). Its attributes may still be reassigned; its dicts and lists must never be edited.
+
+        Without `fresh`, the store's memory of the channel is taken as it is, without the version read that
+        proves it is still the stored one (the database is read only when there is no memory of it): for a
+        judgement that a later `mutate` checks again on the table it commits against (this process's memory
+        is stale only after another process wrote to the channel, which sharding makes rare)."""
         _check_key(key)
         deadline = self._deadline()
         loaded = self._cache.get(key.channel_id)
         # one small query proves the cached table is still the stored one (every commit bumps the version)
-        if loaded is None or await self._moved(key.channel_id, loaded.version, deadline):
+        if loaded is None or (fresh and await self._moved(key.channel_id, loaded.version, deadline)):
             loaded = await self._retrying(lambda: self._read(key.channel_id), deadline)
             self._remember(key.channel_id, loaded)
         snap = loaded.snap if shared else _clone(loaded.snap)

@@ -13,7 +13,10 @@ from simcord.env import Env
 from bot import play
 from bot.client import DrawSteelBot
 from bot.rules.conditions import Condition, Duration
-from bot.rules.turns import Phase, add_condition
+from bot.rules.turns import Phase, add_condition, current
+from bot.settings import Settings
+from bot.store import Change, Store
+from bot.store import Table as StoreTable
 from tests.bot import encounter_kit as kit
 from tests.bot import harm_kit
 from tests.bot.conftest import Table
@@ -223,3 +226,28 @@ async def test_turns_need_a_begun_encounter(table: Table) -> None:
     kit.refused(await table.director.slash(table.channel, "turn act", combatant="Ash"))
     assert (await kit.stored(table)).turns.phase is Phase.SETUP
     kit.refused(await table.director.slash(table.thread, "turn end"))
+
+
+async def test_a_director_judged_on_an_old_memory_of_the_channel_is_not_obeyed(
+    table: Table, settings: Settings
+) -> None:
+    """The bot judges who is acting on its memory of the channel (no database read); another process then
+    hands the encounter to another Director. The old Director's override is refused, not applied to the new
+    encounter, and the next try is judged afresh."""
+    await kit.ready(table)
+    other = await Store.open(settings.database_url, migrate=False)
+    try:
+
+        def hand_over(stored: StoreTable) -> Change[None]:
+            stored.require_encounter().director_id = table.alice.id
+            return Change("the encounter changes hands", None)
+
+        await other.mutate(kit.key(table), table.director.id, "test.director", hand_over)
+    finally:
+        await other.close()
+
+    text = kit.refused(await table.director.slash(table.channel, "turn act", combatant="Goblin 1"))
+    assert "changed just now" in text
+    assert current((await kit.stored(table)).turns) is None
+    text = kit.refused(await table.director.slash(table.channel, "turn act", combatant="Goblin 1"))
+    assert "Goblin 1" in text and "changed just now" not in text
