@@ -55,6 +55,27 @@ async def test_view_is_a_copy(store: Store, key: ChannelKey) -> None:
     assert again.encounter is not None and again.encounter.state == {"counter": 0} and again.tokens == 0
 
 
+async def test_a_view_not_proved_fresh_is_the_stores_memory_until_a_fresh_one(
+    store: Store, target: Target, key: ChannelKey
+) -> None:
+    """`view(fresh=False)` reads no version: after another process's write it still shows this process's
+    memory (and reads the database only when it has none); a fresh view, or a mutate, sees the write."""
+    await begin(store, key)
+    other = await target.open(migrate=False)
+    try:
+        await other.mutate(key, PLAYER, "increment", increment)
+    finally:
+        await other.close()
+    remembered = await store.view(key, shared=True, fresh=False)
+    assert remembered.version == 1 and remembered.encounter is not None
+    assert remembered.encounter.state == {"counter": 0}
+    fresh = await store.view(key, shared=True)
+    assert fresh.version == 2 and fresh.encounter is not None and fresh.encounter.state == {"counter": 1}
+    assert (await store.view(key, fresh=False)).version == 2  # the fresh read is remembered
+    unknown = ChannelKey(key.guild_id, key.channel_id + 100_000)
+    assert (await store.view(unknown, fresh=False)).version == 0  # no memory: read
+
+
 async def test_a_shared_view_reads_the_same_without_copying(store: Store, key: ChannelKey) -> None:
     await begin(store, key)
     await store.mutate(key, PLAYER, "increment", increment)
