@@ -137,6 +137,14 @@ _UPDATE_ENCOUNTER = Prepared(
         ended_at=sa.bindparam("b_ended", type_=encounters.c.ended_at.type),
     )
 )
+#: The common case of `_UPDATE_ENCOUNTER`: an active encounter's state changed, nothing else. Assigning only
+#: these columns leaves the rows of the indexes on the others alone (`active`, `ended_at`): SQLite rewrites
+#: an index entry whenever its column is assigned, even to the same value (two pages fewer in each commit).
+_UPDATE_ENCOUNTER_STATE = Prepared(
+    sa.update(encounters)
+    .where(encounters.c.id == sa.bindparam("b_id"), encounters.c.last_seq == sa.bindparam("b_last"))
+    .values(state=sa.bindparam("b_state", type_=_EncodedJSON()), last_seq=sa.bindparam("b_seq"))
+)
 _INSERT_EVENT = Prepared(
     sa.insert(events),
     ("encounter_id", "channel_id", "seq", "user_id", "at", "kind", "summary", "details", "patch", "undoes"),
@@ -890,20 +898,19 @@ class Store:
             seq = 1
         elif enc_before is not None and enc_after is not None:
             seq = loaded.last_seq + 1
-            matched = execute(
-                connection,
-                _UPDATE_ENCOUNTER,
-                {
-                    "b_id": encounter_id,
-                    "b_last": loaded.last_seq,
-                    "b_name": enc_after["name"],
-                    "b_director": enc_after["director_id"],
-                    "b_state": written.state_text,
-                    "b_active": enc_after["active"],
-                    "b_seq": seq,
-                    "b_ended": None if enc_after["active"] else now,
-                },
-            )
+            params: dict[str, Any] = {"b_id": encounter_id, "b_last": loaded.last_seq, "b_seq": seq}
+            params["b_state"] = written.state_text
+            if (
+                enc_after["active"]
+                and enc_after["name"] == enc_before["name"]
+                and enc_after["director_id"] == enc_before["director_id"]
+            ):
+                matched = execute(connection, _UPDATE_ENCOUNTER_STATE, params)
+            else:
+                params["b_name"], params["b_director"] = enc_after["name"], enc_after["director_id"]
+                params["b_active"] = enc_after["active"]
+                params["b_ended"] = None if enc_after["active"] else now
+                matched = execute(connection, _UPDATE_ENCOUNTER, params)
             if matched != 1:
                 raise StaleState()
         else:

@@ -220,6 +220,33 @@ async def test_end_encounter_keeps_the_log(store: Store, key: ChannelKey) -> Non
         await store.undo(key, PLAYER)
 
 
+async def test_a_state_change_and_a_change_of_hands_are_both_stored(
+    store: Store, target: Target, key: ChannelKey
+) -> None:
+    """A change of the state alone is written without the encounter's other columns; a change of its name
+    or Director writes them too. Another process reads both back."""
+    started = await begin(store, key)
+
+    def hand_over(table: Table) -> Change[None]:
+        doc = table.require_encounter()
+        doc.name, doc.director_id = "Ambush at dusk", PLAYER
+        return Change("new hands", None)
+
+    await store.mutate(key, PLAYER, "inc", increment)
+    await store.mutate(key, DIRECTOR, "hand.over", hand_over)
+    await store.mutate(key, PLAYER, "inc", increment)
+    other = await target.open(migrate=False)
+    try:
+        table = await other.view(key)
+        assert started.encounter_id is not None
+        info = await other.find_encounter(started.encounter_id)
+    finally:
+        await other.close()
+    assert table.encounter is not None and table.encounter.state == {"counter": 2}
+    assert (table.encounter.name, table.encounter.director_id) == ("Ambush at dusk", PLAYER)
+    assert info is not None and info.active and info.ended_at is None and info.last_seq == 4
+
+
 async def test_undo_walks_back_to_the_start(store: Store, key: ChannelKey) -> None:
     started = await begin(store, key)
     for _ in range(3):
