@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Protocol
 
 from d20 import diceast as d20ast
@@ -97,6 +98,8 @@ def d100(dice: Dice) -> int:
 EXPRESSION_MAX_LENGTH = 100
 EXPRESSION_MAX_DICE = 100
 EXPRESSION_MAX_SIDES = 1000
+PARSED_CACHE_SIZE = 256
+"""Distinct expressions whose parse trees are kept (least recently used first out)."""
 _VALUE_LIMIT = 10**12
 _USAGE = (
     "Dice must look like 3d6+2, 4d6kh3, 2d10-1 or d100 "
@@ -226,6 +229,14 @@ class _Evaluator:
         return [k and i not in chosen for i, k in enumerate(kept)]
 
 
+@lru_cache(maxsize=PARSED_CACHE_SIZE)
+def _parse(expression: str) -> Any:
+    """The d20 syntax tree of a (normalised) expression. Parsing is the slow part of a roll, and the same few
+    texts come back (heroic resource gains, a table's usual dice), so each tree is kept and shared: the
+    evaluator only reads it. A text that doesn't parse raises `LarkError` (not kept)."""
+    return d20ast.parser.parse(expression, start="expr")
+
+
 def roll_expression(dice: Dice, text: str) -> DiceRoll:
     """Roll a /dice expression such as "3d6+2", "4d6kh3", "2d10-1" or "d100".
 
@@ -239,7 +250,7 @@ def roll_expression(dice: Dice, text: str) -> DiceRoll:
     if len(expression) > EXPRESSION_MAX_LENGTH:
         raise DiceExpressionError(f"Keep it under {EXPRESSION_MAX_LENGTH} characters. {_USAGE}")
     try:
-        tree = d20ast.parser.parse(expression, start="expr")
+        tree = _parse(expression)
     except LarkError:
         raise DiceExpressionError(_USAGE) from None
     evaluator = _Evaluator(dice)

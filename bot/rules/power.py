@@ -111,6 +111,12 @@ def net_edge(edges: int, banes: int) -> NetEdge:
     return NetEdge.DOUBLE_BANE if (e, b) == (0, 2) else NetEdge.BANE
 
 
+_NET = {(e, b): net_edge(e, b) for e in range(3) for b in range(3)}
+"""`net_edge` of every capped (edges, banes) pair: a power roll's counts are never negative."""
+_EDGE_MODIFIER = {NetEdge.EDGE: 2, NetEdge.BANE: -2}
+_TIER_SHIFT = {NetEdge.DOUBLE_EDGE: 1, NetEdge.DOUBLE_BANE: -1}
+
+
 def tier_for_total(total: int) -> int:
     """Outcome tier for a total: ≤11 → 1, 12–16 → 2, ≥17 → 3 ("Power Roll Outcomes")."""
     if total <= TIER1_MAX:
@@ -172,18 +178,21 @@ class PowerRoll:
 
     @property
     def net(self) -> NetEdge:
-        """Edge/bane state after cancellation."""
-        return net_edge(self.edges, self.banes)
+        """Edge/bane state after cancellation (`net_edge`)."""
+        return _NET[min(self.edges, 2), min(self.banes, 2)]
 
     @property
     def modifier(self) -> int:
         """+2 for an edge, −2 for a bane, 0 otherwise (double edge/bane shift the tier instead)."""
-        return {NetEdge.EDGE: 2, NetEdge.BANE: -2}.get(self.net, 0)
+        return _EDGE_MODIFIER.get(self.net, 0)
 
     @property
     def total(self) -> int:
         """Natural roll + bonus + the edge/bane modifier."""
-        return self.natural + self.bonus + self.modifier
+        return self._total(self.natural, self.net)
+
+    def _total(self, natural: int, net: NetEdge) -> int:
+        return natural + self.bonus + _EDGE_MODIFIER.get(net, 0)
 
     @property
     def base_tier(self) -> int:
@@ -204,13 +213,14 @@ class PowerRoll:
         Natural 19/20 is always tier 3 ("Natural Roll"); otherwise an automatic tier supersedes edges, banes,
         bonuses and penalties; otherwise a double edge raises and a double bane lowers the base tier by one.
         """
-        if self.natural >= CRITICAL_NATURAL:
+        natural = self.natural  # the derived values are worked out once here: tiers are read often
+        if natural >= CRITICAL_NATURAL:
             return 3
         auto = self.automatic_tier
         if auto is not None:
             return auto
-        shift = {NetEdge.DOUBLE_EDGE: 1, NetEdge.DOUBLE_BANE: -1}.get(self.net, 0)
-        return max(1, min(3, self.base_tier + shift))
+        net = self.net
+        return max(1, min(3, tier_for_total(self._total(natural, net)) + _TIER_SHIFT.get(net, 0)))
 
     @property
     def tier(self) -> int:

@@ -24,6 +24,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from bot.rules import stamina
 from bot.rules.dice import Dice, roll_expression
@@ -192,6 +193,18 @@ class _LowDice:
         return low
 
 
+@lru_cache(maxsize=256)
+def _rollable(gain: str) -> bool:
+    """True when a per-turn gain text rolls (a number like 2 or dice like 1d3). Every resource made (each
+    turn start, each decoded sheet) checks its gain, and a table has a few distinct gains: each is tried
+    once, with dice that always roll their lowest face."""
+    try:
+        roll_expression(_LowDice(), gain)
+    except RuleError:
+        return False
+    return True
+
+
 @dataclass(frozen=True, slots=True)
 class HeroicResource:
     """A hero's Heroic Resource (wrath, focus, ...): current value, per-turn gain ("1d3" or "2"), and whether
@@ -204,10 +217,8 @@ class HeroicResource:
     may_go_negative: bool = False
 
     def __post_init__(self) -> None:
-        try:
-            roll_expression(_LowDice(), self.gain)
-        except RuleError:
-            raise ResourceError("The per-turn gain must be a number like 2 or dice like 1d3.") from None
+        if not _rollable(self.gain):
+            raise ResourceError("The per-turn gain must be a number like 2 or dice like 1d3.")
 
 
 def resource_start_of_combat(resource: HeroicResource, victories: int) -> HeroicResource:

@@ -8,11 +8,13 @@ from hypothesis import strategies as st
 
 from bot.rules.codec import load, to_data
 from bot.rules.dice import (
+    PARSED_CACHE_SIZE,
     DiceExpressionError,
     DiceRoll,
     FixedDice,
     SeededDice,
     SystemDice,
+    _parse,
     d3,
     d6,
     d10,
@@ -132,3 +134,30 @@ def test_any_text_rolls_or_gives_a_rule_error(text: str) -> None:
         assert "\n" not in str(error)
     else:
         assert result.breakdown.endswith(f"= {result.total}")
+
+
+PARSE_TEXTS = ("4d6kh3+2", "2d10-1", "d100", "3d3*2", "(1d8+4)/2", "6d6pl2", "1d20kh1kl1", "2 + 3")
+
+
+@pytest.mark.parametrize("text", PARSE_TEXTS)
+def test_a_kept_parse_rolls_as_a_fresh_one(text: str) -> None:
+    """Each expression is parsed once and its tree shared: rolling it again (from the kept tree) gives what a
+    fresh parse gives, for the same dice, and rolling never alters the kept tree."""
+    _parse.cache_clear()
+    fresh = [roll_expression(SeededDice(seed), text) for seed in range(20)]
+    assert _parse.cache_info().currsize == 1
+    kept = [roll_expression(SeededDice(seed), text) for seed in range(20)]
+    assert kept == fresh
+    assert _parse.cache_info().hits >= 20
+    _parse.cache_clear()
+    assert [roll_expression(SeededDice(seed), text) for seed in range(20)] == fresh
+
+
+def test_kept_parses_are_bounded_and_bad_texts_still_refused() -> None:
+    _parse.cache_clear()
+    for i in range(PARSED_CACHE_SIZE + 50):
+        roll_expression(SeededDice(i), f"1d6+{i}")
+    assert _parse.cache_info().currsize == PARSED_CACHE_SIZE
+    for _ in range(2):  # a text that doesn't parse is refused every time (nothing is kept for it)
+        with pytest.raises(DiceExpressionError):
+            roll_expression(SeededDice(1), "2d6+")

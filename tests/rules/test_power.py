@@ -110,6 +110,7 @@ NET_TABLE = [
 @pytest.mark.parametrize(("edges", "banes", "expected"), NET_TABLE)
 def test_net_edge(edges: int, banes: int, expected: NetEdge) -> None:
     assert net_edge(edges, banes) is expected
+    assert PowerRoll((5, 5), edges=edges, banes=banes).net is expected
 
 
 @pytest.mark.parametrize(("edges", "banes", "mod"), [(1, 0, 2), (0, 1, -2), (2, 0, 0), (0, 2, 0), (1, 1, 0)])

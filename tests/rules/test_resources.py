@@ -15,6 +15,7 @@ from bot.rules.resources import (
     ResourceError,
     Rounding,
     TokenBenefit,
+    _rollable,
     award_tokens,
     award_victories,
     encounter_victories,
@@ -162,3 +163,17 @@ def test_heroic_resource() -> None:
 )
 def test_round_trip(value: object) -> None:
     assert load(type(value), to_data(value)) == value
+
+
+def test_gain_checks_are_kept_per_text_and_bounded() -> None:
+    """Each resource made checks its gain; a text's verdict is worked out once and kept (bounded), and a bad
+    text is refused every time."""
+    _rollable.cache_clear()
+    for _ in range(3):
+        assert HeroicResource("h", gain="1d3").gain == "1d3"
+        with pytest.raises(ResourceError):
+            HeroicResource("h", gain="lots")
+    assert _rollable.cache_info().currsize == 2
+    for i in range(300):
+        HeroicResource("h", gain=str(i))
+    assert _rollable.cache_info().currsize == 256  # the least recently used verdicts went

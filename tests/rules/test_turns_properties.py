@@ -6,6 +6,7 @@ deterministic."""
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Callable
 
@@ -44,14 +45,16 @@ from bot.rules.turns import (
     record_agility,
     remove_entry,
     roll_save,
+    round_over,
     set_flags,
     set_speed,
     skip_side,
     start_turn,
     turns_taken,
     use_action,
+    waiting,
 )
-from bot.rules.turns.queries import able, controller_of
+from bot.rules.turns.queries import MEMO_SIZE, able, controller_of
 
 PROPS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -267,3 +270,41 @@ def test_draw_steel_roll_records_chooser_and_side(state: TurnState) -> None:
     assert state.first is not None and state.first.side is not None
     if state.first.roll is not None:
         assert (state.first.roll >= 6) == (state.first.chooser is Controller.PLAYERS)
+
+
+def _fresh_answers(state: TurnState) -> tuple[object, ...]:
+    """The memoised queries asked of a new copy of `state` (a new identity, so nothing kept applies), and
+    `waiting` worked out from `able` directly."""
+    copy = load(TurnState, to_data(state))
+    assert copy is not state
+    waiting_now = tuple(e.id for e in state.entries if able(state, e))
+    return picking(copy), eligible(copy), round_over(copy), waiting(copy), waiting_now
+
+
+@PROPS
+@given(st.data())
+def test_memoised_queries_answer_as_a_fresh_computation(data: st.DataObject) -> None:
+    """Who picks, who waits and whether the round is over are kept per state (by identity): along random
+    request sequences, the kept answers equal those worked out afresh, asked again and again."""
+    state = next_round(data.draw(encounters())).state
+    for _ in range(data.draw(st.integers(5, 30))):
+        fresh = _fresh_answers(state)
+        for _ in range(2):
+            assert (picking(state), eligible(state), round_over(state), waiting(state)) == fresh[:4]
+        assert waiting(state) == fresh[4]
+        try:
+            state = operations(state, data)(state).state
+        except RuleError:
+            continue
+
+
+def test_memoised_queries_keep_a_bounded_number_of_states() -> None:
+    state = add_entry(new_encounter(), Entry("goblin", "director")).state
+    state = determine_first(state, SeededDice(1)).state
+    assert state.first is not None and state.first.chooser is not None
+    state = next_round(choose_first(state, "heroes", state.first.chooser).state).state
+    kept = inspect.getclosurevars(picking).nonlocals["kept"]
+    for i in range(MEMO_SIZE * 3):
+        other = add_entry(state, Entry(f"e{i}", "heroes")).state
+        assert picking(other) == picking.__wrapped__(other)  # type: ignore[attr-defined]
+        assert len(kept) <= MEMO_SIZE

@@ -79,6 +79,9 @@ class Encounter:
 
     def find(self, name: str) -> Creature:
         """The creature named `name` (case-insensitive), or `UnknownCreature`."""
+        for creature in self.creatures:  # ids are unique ignoring case: an exact one is the only match
+            if creature.id == name:
+                return creature
         key = fold(name)
         for creature in self.creatures:
             if fold(creature.id) == key:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bot.rules.conditions import restrictions
+from bot.rules.conditions import Restrictions, restrictions
 from bot.rules.turns import errors as err
 from bot.rules.turns.events import ActionUsed, Transition
 from bot.rules.turns.model import ActionKind, Entry, Mode, Speed, TurnRecord, TurnState
@@ -65,13 +65,19 @@ class ActionBudget:
     summary: str
 
 
-def _refusal(state: TurnState, entry: Entry, kind: ActionKind, used: tuple[ActionKind, ...]) -> str | None:
-    """Why `kind` would break the budget now, or None when it fits."""
+def _limits(state: TurnState, entry: Entry) -> Restrictions:
+    """What the conditions on the entry (and, for a squad, on its minions) forbid it now."""
+    conds = [c for cid in entry.creature_ids for c in state.conditions_of(cid)]
+    return restrictions(conds, unconscious=entry.unconscious)
+
+
+def _refusal(
+    state: TurnState, entry: Entry, kind: ActionKind, used: tuple[ActionKind, ...], limits: Restrictions
+) -> str | None:
+    """Why `kind` would break the budget now (`limits`: the entry's `_limits`), or None when it fits."""
     if kind not in _KINDS[state.mode]:
         names = ", ".join(sorted(k.value for k in _KINDS[state.mode]))
         return f"This turn structure has no '{kind.value}': use one of {names}."
-    conds = [c for cid in entry.creature_ids for c in state.conditions_of(cid)]
-    limits = restrictions(conds, unconscious=entry.unconscious)
     if entry.unconscious or entry.dead:
         return f"{entry.id} can't act now."
     if kind in (ActionKind.TRIGGERED, ActionKind.FREE_TRIGGERED) and limits.no_triggered:
@@ -123,8 +129,9 @@ def use_action(state: TurnState, entry_id: str, kind: ActionKind, cost: int = 1)
         raise err.ActionNotAvailable(f"It isn't {entry_id}'s turn: that action needs their turn.")
     used: tuple[ActionKind, ...] = cur.used if cur is not None and cur.entry == entry_id else ()
     over = False
+    limits = _limits(state, entry)
     for _ in range(cost):
-        reason = _refusal(state, entry, kind, used)
+        reason = _refusal(state, entry, kind, used, limits)
         if reason is not None:
             if state.enforce_actions or kind not in _KINDS[state.mode]:
                 raise err.ActionNotAvailable(reason)
@@ -148,10 +155,13 @@ def budget(state: TurnState, entry_id: str) -> ActionBudget:
     cur = current(state)
     mine = cur is not None and cur.entry == entry_id
     used = cur.used if cur is not None and mine else ()
+    limits = _limits(state, entry)
     available = tuple(
         k
         for k in ActionKind
-        if k in _KINDS[state.mode] and (mine or k not in ON_TURN) and _refusal(state, entry, k, used) is None
+        if k in _KINDS[state.mode]
+        and (mine or k not in ON_TURN)
+        and _refusal(state, entry, k, used, limits) is None
     )
     summary = ", ".join(k.value for k in available) or "nothing"
     return ActionBudget(entry_id, available, f"{entry_id} can still use: {summary}.")

@@ -113,6 +113,8 @@ def _expire(
     state: TurnState, gone: Iterable[ConditionInstance], reason: str
 ) -> tuple[TurnState, list[Event]]:
     gone_t = tuple(gone)
+    if not gone_t:
+        return state, []
     kept = tuple(c for c in state.conditions if c not in gone_t)
     events: list[Event] = [
         ConditionExpired(c.creature_id, c.condition, c.custom_text, reason) for c in gone_t

@@ -9,11 +9,42 @@ every round); draw-steel-combat.txt "Enemies Act In Groups"; "Alternative Turn O
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from bot.rules.conditions import ConditionInstance, situational_modifiers
 from bot.rules.turns.model import Controller, Entry, Initiative, Mode, Phase, Speed, TurnRecord, TurnState
 from bot.rules.turns.policy import policy
+
+R = TypeVar("R")
+
+MEMO_SIZE = 64
+"""Turn states whose shared answers (who is able, who picks) each memoised query keeps."""
+
+
+def _per_state(query: Callable[[TurnState], R]) -> Callable[[TurnState], R]:
+    """Keep `query`'s answers for the last `MEMO_SIZE` states asked about: one command asks the same state
+    who picks, who waits and whether the round is over several times. A `TurnState` is immutable all the way
+    down (tuples of frozen dataclasses), so an answer never goes stale; answers must be immutable too. Keyed
+    by identity (hashing a state costs more than the query): a kept answer holds its state, so the id can't
+    be reused while it is kept. When full the memory starts over (one atomic `clear`, safe from any thread).
+    """
+    kept: dict[int, tuple[TurnState, R]] = {}
+
+    @functools.wraps(query)
+    def answer(state: TurnState) -> R:
+        hit = kept.get(id(state))
+        if hit is not None and hit[0] is state:
+            return hit[1]
+        value = query(state)
+        if len(kept) >= MEMO_SIZE:
+            kept.clear()
+        kept[id(state)] = (state, value)
+        return value
+
+    return answer
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,14 +148,20 @@ def first_side(state: TurnState) -> str:
     return state.sides[0].id
 
 
-def _candidates(state: TurnState) -> list[Entry]:
+@_per_state
+def _able_entries(state: TurnState) -> tuple[Entry, ...]:
+    """The entries `able` to act this round, in order."""
+    return tuple(e for e in state.entries if able(state, e))
+
+
+def _candidates(state: TurnState) -> tuple[Entry, ...]:
     """Entries that could act now, after the no-two-turns-in-a-row rule."""
-    cands = [e for e in state.entries if able(state, e)]
+    cands = _able_entries(state)
     last = _last(state)
     if not policy(state.mode).rotates_sides or last is None:
         return cands
     if any(e.id != last.entry for e in cands):
-        cands = [e for e in cands if e.id != last.entry]
+        cands = tuple(e for e in cands if e.id != last.entry)
     return cands
 
 
@@ -144,6 +181,7 @@ def agility_order(state: TurnState, side_id: str) -> tuple[str, ...]:
     return tuple(sorted(units, key=key))
 
 
+@_per_state
 def picking(state: TurnState) -> Pick | None:
     """Who may pick the next turn now, or None (no round running, a turn in progress, or nobody can act)."""
     if state.phase is not Phase.IN_ROUND or current(state) is not None:
@@ -179,7 +217,7 @@ def picking(state: TurnState) -> Pick | None:
     raise AssertionError("unreachable: candidates belong to known sides")  # pragma: no cover
 
 
-def _fast_slow_pick(state: TurnState, cands: list[Entry]) -> Pick | None:
+def _fast_slow_pick(state: TurnState, cands: tuple[Entry, ...]) -> Pick | None:
     for speed, ok in ((Speed.FAST, _fast_ok), (Speed.SLOW, _slow_ok)):
         part = [e for e in cands if ok(state, e)]
         for controller in (Controller.PLAYERS, Controller.DIRECTOR):
@@ -220,7 +258,7 @@ def fast_slow_part(state: TurnState) -> Speed | None:
 
 def waiting(state: TurnState) -> tuple[str, ...]:
     """Entries that haven't used all their turns and could still act this round (for the tracker display)."""
-    return tuple(e.id for e in state.entries if able(state, e))
+    return tuple(e.id for e in _able_entries(state))
 
 
 def power_roll_modifiers(
@@ -238,8 +276,8 @@ def power_roll_modifiers(
     for the power-roll module. Ids may be entries or minions of a squad."""
     target = _holder(state, target_id) if target_id is not None else None
     return situational_modifiers(
-        _conditions(state, attacker_id),
-        _conditions(state, target_id) if target_id is not None else (),
+        _conditions(state, attacker_id, _holder(state, attacker_id)),
+        _conditions(state, target_id, target) if target_id is not None else (),
         attacker_id=attacker_id,
         target_id=target_id,
         is_ability_roll=is_ability_roll,
@@ -251,13 +289,13 @@ def power_roll_modifiers(
 
 
 def _holder(state: TurnState, creature_id: str) -> Entry | None:
-    """The entry a creature is (or belongs to, for a squad's minion)."""
-    return next((e for e in state.entries if creature_id in e.creature_ids), None)
+    """The entry a creature is (or belongs to, for a squad's minion): the first with it in `creature_ids`."""
+    return next((e for e in state.entries if e.id == creature_id or creature_id in e.members), None)
 
 
-def _conditions(state: TurnState, creature_id: str) -> tuple[ConditionInstance, ...]:
-    """A creature's conditions plus, for a squad's minion, the squad's (e.g. the squad is surprised)."""
-    holder = _holder(state, creature_id)
+def _conditions(state: TurnState, creature_id: str, holder: Entry | None) -> tuple[ConditionInstance, ...]:
+    """A creature's conditions plus, for a squad's minion, the squad's (e.g. the squad is surprised); `holder`
+    is its `_holder`."""
     own = state.conditions_of(creature_id)
     if holder is None or holder.id == creature_id:
         return own
