@@ -80,11 +80,20 @@ CACHE_SIZE = 4096
 #: process's (a guild's commands all reach the one process that runs its shard) within this time.
 SETTINGS_TTL = 10.0
 UNDO_KIND = "undo"
-#: SQLite: checkpoint the WAL in the background after this many commits of this process.
-CHECKPOINT_EVERY = 1000
+#: SQLite: checkpoint the WAL in the background after this many commits of this process. Each round's PASSIVE
+#: checkpoint flushes the WAL to the disk, which slows the commands in flight while it runs (the disk and the
+#: other core are busy): small rounds keep each slowdown short (at 10 channels in flight, 1,000-commit rounds
+#: had a p99 about 10 % above 200-commit ones).
+CHECKPOINT_EVERY = 200
 #: SQLite: how long the checkpoint that lets the WAL start over waits for readers on older snapshots (writes
 #: wait while it does).
 CHECKPOINT_WAIT = 0.1
+#: SQLite: WAL frames (pages of 4 KiB: 64 MiB) from which a checkpoint round also starts the WAL over (a
+#: RESTART, which this process's writes wait for: 3–8 ms on a busy 2-core VM, mostly its fsyncs). Below it
+#: the round's PASSIVE checkpoint, which no write waits for, is all: whenever it catches up (any lull in the
+#: load) the next write starts the WAL over by itself, so the WAL reaches this length only under a load that
+#: never pauses (the wire benchmark's: at 7 pages a commit, about one round in twelve).
+WAL_RESTART_FRAMES = 16_384
 #: SQLite file relative to the working directory; its folder is created on first start.
 DEFAULT_URL = "sqlite+aiosqlite:///data/bot.db"
 #: Seconds one store call may wait for the database (locks of other commands or processes, a busy SQLite
@@ -647,22 +656,27 @@ class Store:
         self._checkpoint_task = asyncio.get_running_loop().create_task(self._checkpoint())
 
     async def _checkpoint(self) -> None:
-        """Copy the WAL into the database file, so that the next write starts the WAL over.
+        """Copy the WAL into the database file, and start the WAL over once it has grown long.
 
         SQLite starts a WAL over only when a writer begins right after a checkpoint that copied every frame;
         while commands keep committing, a checkpoint running alongside never catches up, and the WAL grew
         without end (100 MB in 3,000 commands), every commit appending to an ever longer file. So: a PASSIVE
-        checkpoint first, which copies nearly everything without stopping the writer, then a RESTART one,
-        which holds the write lock only to copy the few frames committed meanwhile. Both run on the writer's
-        thread (`SQLiteWriter.checkpoint`); while the RESTART runs, this process's writes wait for it as for
-        any write on that thread (`_write`) and then all go on at once: racing it, they kept it from the
-        lock (its busy handler polls, their commits came every fraction of a millisecond), and the WAL grew
-        on. It waits at most `CHECKPOINT_WAIT` for readers on older snapshots, and new writes wait while it
-        does; one that can't finish is simply tried again `CHECKPOINT_EVERY` commits later."""
+        checkpoint first, which copies nearly everything without stopping the writer; then, once the WAL
+        holds `WAL_RESTART_FRAMES`, a RESTART one, which holds the write lock to copy the few frames
+        committed meanwhile and lets the next write start the WAL over. Both run on the writer's thread
+        (`SQLiteWriter.checkpoint`); while the RESTART runs, this process's writes wait for it as for any
+        write on that thread (`_write`) and then all go on at once: racing it, they kept it from the lock
+        (its busy handler polls, their commits came every fraction of a millisecond), and the WAL grew on.
+        It waits at most `CHECKPOINT_WAIT` for readers on older snapshots, and new writes wait while it does;
+        one that can't finish is simply tried again `CHECKPOINT_EVERY` commits later. Every command in
+        flight waits out a RESTART (at 10 channels in flight, ten at once), so one every round (it was)
+        made those waits the p99 itself."""
         writer = self._sqlite_writer
         assert writer is not None
         try:
-            await writer.checkpoint("PASSIVE")
+            frames = await writer.checkpoint("PASSIVE")
+            if frames < WAL_RESTART_FRAMES:
+                return
             while not self._sqlite_idle.is_set():  # a write on the writer's thread goes first
                 await self._sqlite_idle.wait()
             self._sqlite_idle.clear()  # this process's writes wait for the RESTART, instead of racing it

@@ -15,7 +15,7 @@ whole transaction — `BEGIN IMMEDIATE`, its statements, `COMMIT` — runs in on
   deadline, and the event loop goes on meanwhile. After an inline transaction that held the loop longer
   than `SLOW_INLINE` (a stalled disk), writes take this path for `SLOW_PAUSE` seconds.
 
-The WAL checkpoint (`checkpoint`) runs on the writer's thread too. While its last step holds the write lock,
+The WAL checkpoint (`checkpoint`) runs on the writer's thread too. While a RESTART one holds the write lock,
 the store keeps its other writes waiting (`Store._write`) instead of letting them poll for the lock in
 SQLite's busy handler (which sleeps 1, 2, 5, 10 ms between tries, so a 3 ms checkpoint used to cost the write
 that met it 8 ms).
@@ -141,15 +141,16 @@ class SQLiteWriter:
             self._drop()  # a connection that failed is not trusted again
             raise
 
-    async def checkpoint(self, mode: Literal["PASSIVE", "RESTART"], wait_ms: int = 0) -> None:
+    async def checkpoint(self, mode: Literal["PASSIVE", "RESTART"], wait_ms: int = 0) -> int:
         """One WAL checkpoint on the writer's thread: PASSIVE (copy what it can without stopping writers) or
         RESTART (hold the write lock to copy the rest, waiting at most `wait_ms` for the lock and for
-        readers on older snapshots, so that the next write starts the WAL over). The store runs both, in
-        that order (`Store._checkpoint`)."""
+        readers on older snapshots, so that the next write starts the WAL over); the number of frames the
+        WAL holds. The store runs a PASSIVE one, then a RESTART one when the WAL has grown long
+        (`Store._checkpoint`)."""
         loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._thread, self._checkpoint, mode, wait_ms)
+        return await loop.run_in_executor(self._thread, self._checkpoint, mode, wait_ms)
 
-    def _checkpoint(self, mode: str, wait_ms: int) -> None:
+    def _checkpoint(self, mode: str, wait_ms: int) -> int:
         try:
             if self._connection is None:
                 self._connection = self._engine.connect()
@@ -158,7 +159,8 @@ class SQLiteWriter:
             if wait_ms != self._busy_ms:
                 driver.execute(f"PRAGMA busy_timeout = {wait_ms}")
                 self._busy_ms = wait_ms
-            driver.execute(f"PRAGMA wal_checkpoint({mode})").fetchall()
+            _busy, frames, _copied = driver.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()
+            return int(frames)
         except BaseException:
             self._drop()
             raise

@@ -8,6 +8,7 @@ import logging
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Literal
 
 import pytest
 import sqlalchemy as sa
@@ -502,12 +503,44 @@ async def _a_round_and_its_checkpoint(store: Store, key: ChannelKey) -> None:
     await store._checkpoint_task
 
 
+async def test_a_short_wal_is_only_copied_a_long_one_started_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A checkpoint round copies the WAL with a PASSIVE checkpoint, which no write waits for; only a WAL
+    that holds `WAL_RESTART_FRAMES` gets the RESTART that this process's writes wait out."""
+    monkeypatch.setattr("bot.store.store.CHECKPOINT_EVERY", ROUND)
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    key = ChannelKey(1, 2)
+    writer = store._sqlite_writer
+    assert writer is not None
+    real = writer.checkpoint
+    seen: list[tuple[str, int]] = []
+
+    async def spy(mode: Literal["PASSIVE", "RESTART"], wait_ms: int = 0) -> int:
+        frames = await real(mode, wait_ms)
+        seen.append((mode, frames))
+        return frames
+
+    monkeypatch.setattr(writer, "checkpoint", spy)
+    try:
+        await begin(store, key)
+        await _a_round_and_its_checkpoint(store, key)
+        assert [mode for mode, _ in seen] == ["PASSIVE"] and 0 < seen[0][1] < store_module.WAL_RESTART_FRAMES
+        monkeypatch.setattr("bot.store.store.WAL_RESTART_FRAMES", seen[0][1] // 2)
+        await _a_round_and_its_checkpoint(store, key)
+        assert [mode for mode, _ in seen] == ["PASSIVE", "PASSIVE", "RESTART"]
+        assert (await store.view(key)).version == 2 * ROUND + 1
+    finally:
+        await store.close()
+
+
 async def test_the_wal_stays_short_while_commands_keep_committing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Commits that go on while a checkpoint runs used to keep SQLite from ever starting the WAL over: it
     grew by every commit, for as long as the load lasted."""
     monkeypatch.setattr("bot.store.store.CHECKPOINT_EVERY", ROUND)
+    monkeypatch.setattr("bot.store.store.WAL_RESTART_FRAMES", 1)  # every round starts it over
     path = tmp_path / "bot.db"
     wal = Path(f"{path}-wal")
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
@@ -531,6 +564,7 @@ async def test_a_reader_on_an_old_snapshot_only_delays_the_wal_start_over(
     """The RESTART step waits a moment for readers on older snapshots, then gives up without an error: the
     commands meanwhile are stored, and a later round starts the WAL over once the reader is gone."""
     monkeypatch.setattr("bot.store.store.CHECKPOINT_EVERY", ROUND)
+    monkeypatch.setattr("bot.store.store.WAL_RESTART_FRAMES", 1)
     path = tmp_path / "bot.db"
     wal = Path(f"{path}-wal")
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
