@@ -12,6 +12,10 @@ Fixtures
                    players (`Table`; `await table.configure_director_role()` stores the role in the guild
                    settings).
 
+Helpers
+- `slow_commits(env, monkeypatch, cog, seconds)` — a cog's store commits take `seconds` of SimCord's virtual
+                   time and commands defer at once: a store slower than Discord's patience.
+
 To register a throwaway command for one test module, override `simcord_bot` in that module:
 
     @pytest.fixture
@@ -23,9 +27,11 @@ To register a throwaway command for one test module, override `simcord_bot` in t
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -33,7 +39,7 @@ import pytest_asyncio
 from simcord import ChannelHandle, GuildHandle, MemberActor, RoleHandle
 from simcord.env import Env
 
-from bot import tracker
+from bot import play, tracker
 from bot.client import DrawSteelBot, create_bot
 from bot.error_hook import REGISTRY
 from bot.rules.dice import Dice, SeededDice
@@ -160,3 +166,20 @@ def make_table(env: Env, store: Store) -> Table:
 @pytest.fixture
 def table(simcord_env: Env, store: Store) -> Table:
     return make_table(simcord_env, store)
+
+
+def slow_commits(env: Env, monkeypatch: pytest.MonkeyPatch, cog: str, seconds: float) -> None:
+    """Make the store commits of the bot's cog module `cog` (e.g. "cogs.turn") take `seconds` of SimCord's
+    virtual time, and commands defer at once (`bot.play.DEFER_AFTER`): a store slower than Discord's
+    patience, without slowing the test."""
+    bot = env.bot
+    assert isinstance(bot, DrawSteelBot)
+    loaded = bot.extensions[cog]  # the module object the bot loaded
+    real_commit = loaded.commit
+
+    async def slow_commit(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(seconds)
+        return await real_commit(*args, **kwargs)
+
+    monkeypatch.setattr(loaded, "commit", slow_commit)
+    monkeypatch.setattr(play, "DEFER_AFTER", 0.01)

@@ -7,7 +7,6 @@ encounters are set up straight through the store, so these tests depend on no ot
 
 from __future__ import annotations
 
-import asyncio
 import re
 from typing import Any
 
@@ -19,7 +18,6 @@ from simcord.enums import InteractionType
 from simcord.env import Env
 from simcord.results import InteractionResult, ResponseMessage
 
-from bot import play
 from bot.client import DrawSteelBot
 from bot.play import put_sheet, sheet_of
 from bot.rules import codec
@@ -30,7 +28,7 @@ from bot.rules.hero import new_sheet
 from bot.store import Change, ChannelKey
 from bot.store import Table as StoreTable
 from cogs.meta import help_entries
-from tests.bot.conftest import Table
+from tests.bot.conftest import Table, slow_commits
 
 
 class LoadedDice:
@@ -530,15 +528,7 @@ async def test_a_slow_store_defers_then_edits(
     the roll message is edited afterwards: Discord's 3 seconds never run out."""
     bot = simcord_env.bot
     assert isinstance(bot, DrawSteelBot)
-    loaded = bot.extensions["cogs.roll"]  # the module object the bot loaded
-    real_commit = loaded.commit
-
-    async def slow_commit(*args: Any, **kwargs: Any) -> Any:
-        await asyncio.sleep(SLOW)  # a store slower than Discord's patience (SimCord's virtual time)
-        return await real_commit(*args, **kwargs)
-
-    monkeypatch.setattr(loaded, "commit", slow_commit)
-    monkeypatch.setattr(play, "DEFER_AFTER", 0.01)  # keep the test quick: defer at once
+    slow_commits(simcord_env, monkeypatch, "cogs.roll", SLOW)
     await give_hero(table, table.alice.id, tokens=2)
     dice.load(2, 3)
     shown = reply(await table.alice.slash(table.channel, "roll", kind="test", difficulty="easy"))

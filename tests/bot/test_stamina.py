@@ -3,17 +3,12 @@ steps, minions, dying and dead heroes, Catch Breath, bad input on every option, 
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any
-
 import pytest
 from simcord.env import Env
 
-from bot import play
-from bot.client import DrawSteelBot
 from bot.rules.encounter import NewCreatures
 from tests.bot import harm_kit
-from tests.bot.conftest import Table
+from tests.bot.conftest import Table, slow_commits
 
 SLOW = 5.0
 
@@ -236,17 +231,7 @@ async def test_a_slow_store_defers_first_then_answers(
     """When the store can't answer at once, the command is acknowledged first (deferred) and the answer
     follows: Discord's 3 seconds never run out."""
     await harm_kit.start(table)
-    bot = simcord_env.bot
-    assert isinstance(bot, DrawSteelBot)
-    stamina_cog = bot.extensions["cogs.stamina"]
-    real_commit = stamina_cog.commit
-
-    async def slow_commit(*args: Any, **kwargs: Any) -> Any:
-        await asyncio.sleep(SLOW)  # SimCord's virtual time
-        return await real_commit(*args, **kwargs)
-
-    monkeypatch.setattr(stamina_cog, "commit", slow_commit)
-    monkeypatch.setattr(play, "DEFER_AFTER", 0.01)
+    slow_commits(simcord_env, monkeypatch, "cogs.stamina", SLOW)
 
     result = await table.director.slash(table.channel, "stamina damage", target="Goblin 1", amount=3)
     assert result.deferred

@@ -3,15 +3,12 @@ who may act, before and after a restart; a press on an old tracker; who may; who
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from typing import Any
 
 import discord
 from simcord.env import Env
 
-from bot import play
-from bot.client import DrawSteelBot
 from bot.rules.conditions import Condition, Duration
 from bot.rules.turns import Phase, add_condition, current
 from bot.settings import Settings
@@ -19,7 +16,7 @@ from bot.store import Change, Store
 from bot.store import Table as StoreTable
 from tests.bot import encounter_kit as kit
 from tests.bot import harm_kit
-from tests.bot.conftest import Table
+from tests.bot.conftest import Table, slow_commits
 
 SLOW = 5.0
 
@@ -62,17 +59,7 @@ async def test_a_deferred_turn_end_pings_in_a_message_of_its_own(
     ping follows in a message of its own, to exactly the side that picks."""
     await kit.ready(table)
     kit.ok(await table.alice.slash(table.channel, "turn act", combatant="ash"))
-    bot = simcord_env.bot
-    assert isinstance(bot, DrawSteelBot)
-    turn_cog = bot.extensions["cogs.turn"]
-    real_commit = turn_cog.commit
-
-    async def slow_commit(*args: Any, **kwargs: Any) -> Any:
-        await asyncio.sleep(SLOW)  # SimCord's virtual time
-        return await real_commit(*args, **kwargs)
-
-    monkeypatch.setattr(turn_cog, "commit", slow_commit)
-    monkeypatch.setattr(play, "DEFER_AFTER", 0.01)
+    slow_commits(simcord_env, monkeypatch, "cogs.turn", SLOW)
     count = len(kit.pings(table))
     result = await table.alice.slash(table.channel, "turn end")
     assert result.deferred
