@@ -13,7 +13,8 @@ whole transaction — `BEGIN IMMEDIATE`, its statements, `COMMIT` — runs in on
 * **on the writer's thread**, when `BEGIN IMMEDIATE` finds the write lock taken (another process is
   writing) or the inline connection can't begin: there the wait for the lock is bounded by the caller's
   deadline, and the event loop goes on meanwhile. After an inline transaction that held the loop longer
-  than `SLOW_INLINE` (a stalled disk), writes take this path for `SLOW_PAUSE` seconds.
+  than `SLOW_INLINE` (a stalled disk), writes take this path for a while (`SLOW_PAUSE_FACTOR` times as long,
+  at most `SLOW_PAUSE` seconds).
 
 The WAL checkpoint (`checkpoint`) runs on the writer's thread too. While a RESTART one holds the write lock,
 the store keeps its other writes waiting (`Store._write`) instead of letting them poll for the lock in
@@ -40,8 +41,14 @@ from bot.store.errors import StoreError
 T = TypeVar("T")
 
 #: An inline transaction that held the event loop longer than this (a stalled disk) sends the next ones to
-#: the writer's thread for `SLOW_PAUSE` seconds, so a slow disk delays writes but never stops the loop again.
+#: the writer's thread for a while, so a slow disk delays writes but never stops the loop again: for
+#: `SLOW_PAUSE_FACTOR` times as long as it held the loop, at most `SLOW_PAUSE` seconds. A lone hiccup (the
+#: first writes of a cold database took 90–130 ms in the wire benchmark) costs a few seconds of the thread's
+#: slower path, a disk that stays stalled the whole pause: under load the thread's path is far slower (each
+#: write waits for the GIL behind the busy event loop), and a 30 s pause after one hiccup deferred a hundred
+#: commands in the benchmark's 100-channel run.
 SLOW_INLINE = 0.1
+SLOW_PAUSE_FACTOR = 20.0
 SLOW_PAUSE = 30.0
 
 
@@ -84,8 +91,9 @@ class SQLiteWriter:
         if now < self._inline_after:
             return False, None
         began, result = self._run_inline(work, attempt)
-        if time.monotonic() - now > SLOW_INLINE:
-            self._inline_after = time.monotonic() + SLOW_PAUSE
+        held = time.monotonic() - now
+        if held > SLOW_INLINE:
+            self._inline_after = time.monotonic() + min(SLOW_PAUSE, SLOW_PAUSE_FACTOR * held)
         return began, result
 
     def _run_inline(self, work: Callable[[Connection], T], attempt: Attempt) -> tuple[bool, T | None]:

@@ -85,10 +85,19 @@ async def test_while_another_process_writes_it_waits_on_the_writer_thread(sqlite
     assert stored(sqlite_path) == [5]
 
 
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    [
+        ("SLOW_PAUSE", 0.3),  # a 0.2 s stall: the longest pause
+        ("SLOW_PAUSE_FACTOR", 1.5),  # a 0.2 s stall: a pause 1.5 times as long, far less than SLOW_PAUSE
+    ],
+)
 async def test_after_a_slow_inline_transaction_writes_go_to_the_thread_for_a_while(
-    sqlite_path: Path, monkeypatch: pytest.MonkeyPatch
+    sqlite_path: Path, monkeypatch: pytest.MonkeyPatch, setting: str, value: float
 ) -> None:
-    monkeypatch.setattr(writer_module, "SLOW_PAUSE", 0.3)
+    """After an inline transaction held the loop (a stalled disk), writes go to the writer's thread for
+    `SLOW_PAUSE_FACTOR` times as long, at most `SLOW_PAUSE`; then inline again."""
+    monkeypatch.setattr(writer_module, setting, value)
     writer = SQLiteWriter(sa.make_url(f"sqlite:///{sqlite_path}"), busy_timeout_ms=1000)
     seen: list[str] = []
 
