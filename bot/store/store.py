@@ -185,6 +185,17 @@ _READ_HEROES = (
     .order_by(heroes.c.created_at, heroes.c.id)
 )
 
+#: The two reads of a channel as SQLite runs them on `_stored_version`'s connection (`Store._read_here`).
+_SQLITE_READS = sqlite_dialect.dialect(paramstyle="qmark")
+_READ_CHANNEL_SQL = str(_READ_CHANNEL.compile(dialect=_SQLITE_READS))
+_READ_HEROES_SQL = str(_READ_HEROES.compile(dialect=_SQLITE_READS))
+_READ_SETTINGS = sa.select(*(guild_settings.c[name] for name in _SETTINGS_FIELDS)).where(
+    guild_settings.c.guild_id == sa.bindparam("b_id")
+)
+_READ_SETTINGS_SQL = str(_READ_SETTINGS.compile(dialect=_SQLITE_READS))
+#: Settings stored as booleans (SQLite gives them back as 0 and 1).
+_BOOL_SETTINGS = frozenset(name for name, f in _SETTINGS_FIELDS.items() if f.type in (bool, "bool"))
+
 
 def _now() -> datetime:
     return datetime.now(UTC)
@@ -694,26 +705,46 @@ class Store:
         _keep_recent(self._cache, channel_id, loaded)
 
     async def _read(self, channel_id: int) -> _Loaded:
+        """The channel as stored: its row, its active encounter and its roster, in one snapshot.
+
+        On a SQLite file it is read right here, on the event loop's thread (`_read_here`); through the pool
+        each statement is a round trip to a database thread, which under load waits for the busy event loop
+        (and the GIL) at every step: the first commands of a hundred channels at once waited 1.5 s for the
+        pool's five connections in the wire benchmark. If that read fails, the pool reads: it waits, retries
+        and tells an outage from a fault."""
+        if self._probe_file is not None:
+            try:
+                return self._read_here(channel_id)
+            except sqlite3.Error:
+                self._drop_probe()
         params = {"b_id": channel_id}
         async with self._engine.connect() as connection, connection.begin():
             row = (await connection.execute(_READ_CHANNEL, params)).first()
             if row is None:
                 return _Loaded(0, _empty_snapshot(), None, 0)
             hero_rows = (await connection.execute(_READ_HEROES, params)).all()
-        snap: dict[str, Any] = {
-            "tokens": row.tokens,
-            "heroes": {h.id: {"owner_id": h.owner_id, "name": h.name, "data": h.data} for h in hero_rows},
-            "encounter": None,
-        }
-        if row.encounter_id is None:
-            return _Loaded(row.version, snap, None, 0)
-        snap["encounter"] = {
-            "name": row.name,
-            "director_id": row.director_id,
-            "state": row.state,
-            "active": True,
-        }
-        return _Loaded(row.version, snap, row.encounter_id, row.last_seq)
+        heroes = [(h.id, h.owner_id, h.name, h.data) for h in hero_rows]
+        return _loaded(tuple(row), heroes)
+
+    def _read_here(self, channel_id: int) -> _Loaded:
+        """`_read` through `_stored_version`'s connection (never waiting for a lock: in WAL mode readers don't
+        wait for writers), its two statements in one read transaction, the JSON columns decoded here."""
+        if self._probe is None:
+            assert self._probe_file is not None
+            self._probe = _open_probe(self._probe_file)
+        probe = self._probe
+        probe.execute("BEGIN")
+        try:
+            row = probe.execute(_READ_CHANNEL_SQL, (channel_id,)).fetchone()
+            hero_rows = probe.execute(_READ_HEROES_SQL, (channel_id,)).fetchall() if row is not None else []
+        finally:
+            probe.execute("COMMIT")
+        if row is None:
+            return _Loaded(0, _empty_snapshot(), None, 0)
+        version, tokens, encounter_id, name, director_id, state, last_seq = row
+        decoded = None if state is None else orjson.loads(state)
+        heroes = [(h_id, owner, h_name, orjson.loads(data)) for h_id, owner, h_name, data in hero_rows]
+        return _loaded((version, tokens, encounter_id, name, director_id, decoded, last_seq), heroes)
 
     async def _load(self, channel_id: int) -> _Loaded:
         cached = self._cache.get(channel_id)
@@ -1224,19 +1255,24 @@ class Store:
         return settings
 
     async def _read_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's stored settings. On a SQLite file, read right here through `_stored_version`'s
+        connection, as `_read` reads a channel (when a guild's settings expire, every command of the guild in
+        flight asks at once: through the pool they queued for its connections); if that fails, or on
+        PostgreSQL, through the pool."""
+        if self._probe_file is not None:
+            try:
+                if self._probe is None:
+                    self._probe = _open_probe(self._probe_file)
+                return _settings_of(guild_id, self._probe.execute(_READ_SETTINGS_SQL, (guild_id,)).fetchone())
+            except sqlite3.Error:
+                self._drop_probe()
 
         async def read() -> Any:
             async with self._engine.connect() as connection:
-                return (
-                    await connection.execute(
-                        sa.select(guild_settings).where(guild_settings.c.guild_id == guild_id)
-                    )
-                ).first()
+                return (await connection.execute(_READ_SETTINGS, {"b_id": guild_id})).first()
 
         row = await self._retrying(read, self._deadline())
-        if row is None:
-            return GuildSettings(guild_id)
-        return GuildSettings(guild_id, **{name: getattr(row, name) for name in _SETTINGS_FIELDS})
+        return _settings_of(guild_id, None if row is None else tuple(row))
 
     async def update_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
         """Change some of the guild's settings; `InvalidValue` for an unknown setting or a bad value."""
@@ -1392,6 +1428,29 @@ def _delete_ended(chunk: list[int], connection: Connection) -> None:
 def _busy_timeout_ms(wait_limit: float) -> int:
     """SQLite's busy timeout for a store with this wait limit (the writer tightens it per call)."""
     return max(1, int(wait_limit * 1000))
+
+
+def _settings_of(guild_id: int, row: Sequence[Any] | None) -> GuildSettings:
+    """A guild's settings from its stored row (the columns of `_READ_SETTINGS`), the defaults without one."""
+    if row is None:
+        return GuildSettings(guild_id)
+    values: dict[str, Any] = {
+        name: bool(value) if name in _BOOL_SETTINGS and value is not None else value
+        for name, value in zip(_SETTINGS_FIELDS, row, strict=True)
+    }
+    return GuildSettings(guild_id, **values)
+
+
+def _loaded(row: tuple[Any, ...], hero_rows: Sequence[tuple[Any, ...]]) -> _Loaded:
+    """A channel's `_Loaded` from its read: (version, tokens, encounter id, name, Director, state, last seq),
+    with the JSON decoded, and its heroes' (id, owner, name, data)."""
+    version, tokens, encounter_id, name, director_id, state, last_seq = row
+    roster = {h: {"owner_id": owner, "name": h_name, "data": data} for h, owner, h_name, data in hero_rows}
+    snap: dict[str, Any] = {"tokens": tokens, "heroes": roster, "encounter": None}
+    if encounter_id is None:
+        return _Loaded(version, snap, None, 0)
+    snap["encounter"] = {"name": name, "director_id": director_id, "state": state, "active": True}
+    return _Loaded(version, snap, encounter_id, last_seq)
 
 
 def _open_probe(path: Path) -> sqlite3.Connection:

@@ -77,6 +77,42 @@ async def test_a_view_not_proved_fresh_is_the_stores_memory_until_a_fresh_one(
     assert (await store.view(unknown, fresh=False)).version == 0  # no memory: read
 
 
+async def test_a_sqlite_channel_is_read_on_the_loop_thread_as_the_pool_reads_it(
+    store: Store, target: Target, key: ChannelKey, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On SQLite a channel and its guild's settings are read through the version-read connection on the event
+    loop's thread (no pool connection, no database thread); what it reads is what the pool reads, and if
+    that connection fails the pool reads instead."""
+    if target.backend != "sqlite":
+        pytest.skip("SQLite's own read")
+    await begin(store, key, state={"counter": 3, "name": "Ærwyn 🐉", "nested": [1.5, None, True]})
+    await store.mutate(key, PLAYER, "hero.add", lambda t: Change("add", t.add_hero(PLAYER, "Vex", {"xp": 7})))
+    checkouts: list[object] = []
+    sa.event.listen(store.engine.sync_engine, "checkout", lambda *args: checkouts.append(args))
+    await store.update_settings(
+        key.guild_id, director_role_id=42, turn_pings=False, malice_rounding="up", show_monster_stamina=False
+    )
+    here = await store._read(key.channel_id)
+    settings = await store._read_settings(key.guild_id)
+    assert checkouts == []
+    monkeypatch.setattr(store, "_probe_file", None)
+    pooled = await store._read(key.channel_id)
+    assert checkouts != [] and here == pooled
+    assert settings == await store._read_settings(key.guild_id)
+    assert settings.turn_pings is False and settings.tokens_reset_per_session is True
+    assert (settings.director_role_id, settings.malice_rounding) == (42, "up")
+    assert here.snap["encounter"]["state"]["name"] == "Ærwyn 🐉"
+    monkeypatch.undo()
+
+    def broken(path: Path) -> sqlite3.Connection:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    store._drop_probe()
+    monkeypatch.setattr(store_module, "_open_probe", broken)
+    assert await store._read(key.channel_id) == here
+    assert await store._read_settings(key.guild_id) == settings
+
+
 async def test_a_shared_view_reads_the_same_without_copying(store: Store, key: ChannelKey) -> None:
     await begin(store, key)
     await store.mutate(key, PLAYER, "increment", increment)
