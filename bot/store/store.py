@@ -590,9 +590,7 @@ class Store:
         through the pool, which waits, retries and tells an outage from a fault."""
         if self._probe_file is not None:
             try:
-                if self._probe is None:
-                    self._probe = _open_probe(self._probe_file)
-                row = self._probe.execute(_VERSION_SQL, (channel_id,)).fetchone()
+                row = self._probe_connection().execute(_VERSION_SQL, (channel_id,)).fetchone()
                 return None if row is None else int(row[0])
             except sqlite3.Error:
                 self._drop_probe()
@@ -645,6 +643,13 @@ class Store:
         if probe is not None:
             with suppress(Exception):
                 await probe.close()
+
+    def _probe_connection(self) -> sqlite3.Connection:
+        """The SQLite connection for reads on the event loop's thread (`_open_probe`), opened on first use."""
+        if self._probe is None:
+            assert self._probe_file is not None
+            self._probe = _open_probe(self._probe_file)
+        return self._probe
 
     def _drop_probe(self) -> None:
         probe, self._probe = self._probe, None
@@ -723,16 +728,12 @@ class Store:
             if row is None:
                 return _Loaded(0, _empty_snapshot(), None, 0)
             hero_rows = (await connection.execute(_READ_HEROES, params)).all()
-        heroes = [(h.id, h.owner_id, h.name, h.data) for h in hero_rows]
-        return _loaded(tuple(row), heroes)
+        return _loaded(tuple(row), [tuple(h) for h in hero_rows])
 
     def _read_here(self, channel_id: int) -> _Loaded:
         """`_read` through `_stored_version`'s connection (never waiting for a lock: in WAL mode readers don't
         wait for writers), its two statements in one read transaction, the JSON columns decoded here."""
-        if self._probe is None:
-            assert self._probe_file is not None
-            self._probe = _open_probe(self._probe_file)
-        probe = self._probe
+        probe = self._probe_connection()
         probe.execute("BEGIN")
         try:
             row = probe.execute(_READ_CHANNEL_SQL, (channel_id,)).fetchone()
@@ -741,10 +742,7 @@ class Store:
             probe.execute("COMMIT")
         if row is None:
             return _Loaded(0, _empty_snapshot(), None, 0)
-        version, tokens, encounter_id, name, director_id, state, last_seq = row
-        decoded = None if state is None else orjson.loads(state)
-        heroes = [(h_id, owner, h_name, orjson.loads(data)) for h_id, owner, h_name, data in hero_rows]
-        return _loaded((version, tokens, encounter_id, name, director_id, decoded, last_seq), heroes)
+        return _loaded(row, hero_rows, decode=orjson.loads)
 
     async def _load(self, channel_id: int) -> _Loaded:
         cached = self._cache.get(channel_id)
@@ -943,8 +941,12 @@ class Store:
             seq = 1
         elif enc_before is not None and enc_after is not None:
             seq = loaded.last_seq + 1
-            params: dict[str, Any] = {"b_id": encounter_id, "b_last": loaded.last_seq, "b_seq": seq}
-            params["b_state"] = written.state_text
+            params: dict[str, Any] = {
+                "b_id": encounter_id,
+                "b_last": loaded.last_seq,
+                "b_seq": seq,
+                "b_state": written.state_text,
+            }
             if (
                 enc_after["active"]
                 and enc_after["name"] == enc_before["name"]
@@ -1261,9 +1263,8 @@ class Store:
         PostgreSQL, through the pool."""
         if self._probe_file is not None:
             try:
-                if self._probe is None:
-                    self._probe = _open_probe(self._probe_file)
-                return _settings_of(guild_id, self._probe.execute(_READ_SETTINGS_SQL, (guild_id,)).fetchone())
+                row = self._probe_connection().execute(_READ_SETTINGS_SQL, (guild_id,)).fetchone()
+                return _settings_of(guild_id, row)
             except sqlite3.Error:
                 self._drop_probe()
 
@@ -1430,6 +1431,10 @@ def _busy_timeout_ms(wait_limit: float) -> int:
     return max(1, int(wait_limit * 1000))
 
 
+def _as_is(value: Any) -> Any:
+    return value
+
+
 def _settings_of(guild_id: int, row: Sequence[Any] | None) -> GuildSettings:
     """A guild's settings from its stored row (the columns of `_READ_SETTINGS`), the defaults without one."""
     if row is None:
@@ -1441,15 +1446,17 @@ def _settings_of(guild_id: int, row: Sequence[Any] | None) -> GuildSettings:
     return GuildSettings(guild_id, **values)
 
 
-def _loaded(row: tuple[Any, ...], hero_rows: Sequence[tuple[Any, ...]]) -> _Loaded:
-    """A channel's `_Loaded` from its read: (version, tokens, encounter id, name, Director, state, last seq),
-    with the JSON decoded, and its heroes' (id, owner, name, data)."""
+def _loaded(
+    row: Sequence[Any], hero_rows: Sequence[Sequence[Any]], *, decode: Callable[[Any], Any] = _as_is
+) -> _Loaded:
+    """A channel's `_Loaded` from its read (`_READ_CHANNEL`'s row and `_READ_HEROES`' rows); `decode` turns
+    the JSON columns (state, hero data) into data where the driver gives them as text."""
     version, tokens, encounter_id, name, director_id, state, last_seq = row
-    roster = {h: {"owner_id": owner, "name": h_name, "data": data} for h, owner, h_name, data in hero_rows}
+    roster = {h: {"owner_id": o, "name": hero, "data": decode(data)} for h, o, hero, data in hero_rows}
     snap: dict[str, Any] = {"tokens": tokens, "heroes": roster, "encounter": None}
     if encounter_id is None:
         return _Loaded(version, snap, None, 0)
-    snap["encounter"] = {"name": name, "director_id": director_id, "state": state, "active": True}
+    snap["encounter"] = {"name": name, "director_id": director_id, "state": decode(state), "active": True}
     return _Loaded(version, snap, encounter_id, last_seq)
 
 
