@@ -6,6 +6,7 @@ The commands here are throwaway, test-only commands added to the production bot 
 
 from __future__ import annotations
 
+import gc
 import logging
 import re
 from typing import Any
@@ -260,3 +261,35 @@ async def test_dynamic_item_errors_are_reported_by_guarded(
     assert good.response is not None and good.response.content == "persisted 7"
     outcomes = [line.rsplit("=", 1)[-1] for line in command_lines(caplog) if "component:test:persist" in line]
     assert outcomes == ["refused", "ok"]
+
+
+def interactions_left_for_the_collector() -> int:
+    """How many `discord.Interaction` objects are unreachable but not freed (only a collection would)."""
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.collect()
+        return sum(isinstance(o, discord.Interaction) for o in gc.garbage)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+
+
+async def test_finished_interactions_are_freed_without_the_garbage_collector(table: Table) -> None:
+    """discord.py's interaction and its response refer to each other; `release` breaks that cycle once the
+    outcome is logged, so a busy bot's interactions never pile up for a full collection."""
+    gc.collect()
+    gc.disable()
+    try:
+        await table.alice.slash(table.channel, "number", amount=3)
+        await table.alice.slash(table.channel, "rule-error")
+        await table.alice.slash(table.channel, "guarded")
+        shown = await table.alice.slash(table.channel, "buttons")
+        assert shown.response is not None
+        await table.bob.click(shown.response.message, custom_id="test:bad")
+        shown = await table.alice.slash(table.channel, "persistent")
+        assert shown.response is not None
+        await table.bob.click(shown.response.message, custom_id="test:persist:7")
+        left = interactions_left_for_the_collector()
+    finally:
+        gc.enable()
+    assert left == 0
