@@ -14,6 +14,7 @@ import signal
 import sys
 from typing import TYPE_CHECKING
 
+from bot.heap import Heap
 from bot.log import RedactingFilter, configure_logging
 from bot.settings import Settings, SettingsError, ensure_database_folder, load_settings
 
@@ -64,6 +65,8 @@ async def _run(settings: Settings) -> None:
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
     store = await _open_store(settings)
+    heap = Heap()
+    heap.start()
     try:
         if stop.is_set():
             return
@@ -89,6 +92,7 @@ async def _run(settings: Settings) -> None:
             with contextlib.suppress(asyncio.CancelledError):
                 await runner
     finally:
+        await heap.stop()
         await store.close()
         log.info("stopped")
 
