@@ -172,7 +172,7 @@ async def test_a_change_after_a_quiet_spell_shows_at_once_and_a_fast_run_every_e
     await gain(table)
     service = tracker_for(bot_of(table))
     key = harm_kit.key(table)
-    await asyncio.sleep(gap)  # a quiet spell
+    await asyncio.sleep(gap * (1 + tracker_module.EDIT_JITTER))  # a quiet spell
     before = len(requests(table, "PATCH"))
     await harm_kit.edit(table, lambda e: _with_malice(e, 30))
     first = service.schedule(key)
@@ -189,6 +189,33 @@ async def test_a_change_after_a_quiet_spell_shows_at_once_and_a_fast_run_every_e
     await second
     assert len(requests(table, "PATCH")) == before + 2  # the whole run: one edit, the newest state
     assert "Malice: 33" in body(trackers(table.channel)[0])
+
+
+async def test_a_fast_runs_gap_has_a_random_part_so_busy_channels_drift_apart(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gap = 1.0
+    monkeypatch.setattr(tracker_module, "EDIT_GAP", gap)
+    monkeypatch.setattr(tracker_module.random, "random", lambda: 1.0)  # the longest gap
+    await harm_kit.start(table)
+    await gain(table)
+    service = tracker_for(bot_of(table))
+    key = harm_kit.key(table)
+    await asyncio.sleep(gap * (1 + tracker_module.EDIT_JITTER))
+    before = len(requests(table, "PATCH"))
+    await harm_kit.edit(table, lambda e: _with_malice(e, 30))
+    first = service.schedule(key)
+    assert first is not None
+    await first
+    began = asyncio.get_running_loop().time()
+    await harm_kit.edit(table, lambda e: _with_malice(e, 31))
+    second = service.schedule(key)
+    assert second is not None
+    await asyncio.sleep(gap * 1.2 - (asyncio.get_running_loop().time() - began))
+    assert len(requests(table, "PATCH")) == before + 1  # EDIT_GAP has passed, its random part not yet
+    await second
+    assert len(requests(table, "PATCH")) == before + 2
+    assert "Malice: 31" in body(trackers(table.channel)[0])
 
 
 def _with_malice(encounter: Encounter, value: int) -> Encounter:
