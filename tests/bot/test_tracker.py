@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import random
 from typing import Any
 
 import discord
@@ -196,7 +197,7 @@ async def test_a_fast_runs_gap_has_a_random_part_so_busy_channels_drift_apart(
 ) -> None:
     gap = 1.0
     monkeypatch.setattr(tracker_module, "EDIT_GAP", gap)
-    monkeypatch.setattr(tracker_module.random, "random", lambda: 1.0)  # the longest gap
+    monkeypatch.setattr(random, "random", lambda: 1.0)  # the longest gap
     await harm_kit.start(table)
     await gain(table)
     service = tracker_for(bot_of(table))
