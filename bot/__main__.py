@@ -14,7 +14,6 @@ import signal
 import sys
 from typing import TYPE_CHECKING
 
-from bot.heap import Heap
 from bot.log import RedactingFilter, configure_logging
 from bot.settings import Settings, SettingsError, ensure_database_folder, load_settings
 
@@ -58,6 +57,7 @@ async def _run(settings: Settings) -> None:
     import discord
 
     from bot.client import create_bot
+    from bot.heap import Heap
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -65,12 +65,10 @@ async def _run(settings: Settings) -> None:
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
     store = await _open_store(settings)
-    heap = Heap()
-    heap.start()
     try:
         if stop.is_set():
             return
-        bot = create_bot(settings, store=store)
+        bot = create_bot(settings, store=store, heap=Heap())
         async with bot:
             runner = asyncio.create_task(bot.start(settings.token), name="bot.start")
             stopper = asyncio.create_task(stop.wait(), name="stop-signal")
@@ -92,7 +90,6 @@ async def _run(settings: Settings) -> None:
             with contextlib.suppress(asyncio.CancelledError):
                 await runner
     finally:
-        await heap.stop()
         await store.close()
         log.info("stopped")
 

@@ -1,4 +1,4 @@
-"""Build the bot: `create_bot(settings, *, store=None, dice=None)`.
+"""Build the bot: `create_bot(settings, *, store=None, dice=None, heap=None)`.
 
 The bot has minimal intents (guilds only, nothing privileged), pings nobody by default, and in `setup_hook`
 opens the store (unless one was injected), loads every module in `COGS`, and syncs the slash commands —
@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.error_hook import BotTree, log_outcome, stamp
+from bot.heap import Heap
 from bot.rules.dice import Dice, SystemDice
 from bot.settings import Settings
 from bot.store import ChannelKey, Committed, Store
@@ -63,6 +64,7 @@ class DrawSteelBot(commands.Bot):
         store: Store | None = None,
         dice: Dice | None = None,
         cogs: tuple[str, ...] = COGS,
+        heap: Heap | None = None,
         **options: Any,
     ) -> None:
         super().__init__(
@@ -85,6 +87,9 @@ class DrawSteelBot(commands.Bot):
         self.synced: list[app_commands.AppCommand] = []
         #: Called after every committed change of a channel (`bot.play.commit`); the tracker registers here.
         self.commit_listeners: list[CommitListener] = []
+        #: The process's garbage-collector policy (`bot.heap`), started once the bot is set up; None leaves
+        #: the collector alone (a bot embedded in another program, the tests).
+        self.heap = heap
 
     @property
     def store(self) -> Store:
@@ -100,6 +105,8 @@ class DrawSteelBot(commands.Bot):
             if module not in self.extensions:  # idempotent: a restarted bot logs in again
                 await self.load_extension(module)
         await self.sync_commands()
+        if self.heap is not None:  # everything loaded so far lives as long as the process
+            self.heap.start()
 
     async def sync_commands(self) -> None:
         """Sync globally; with `DEV_GUILD_ID`, also copy every command to that guild so it shows at once."""
@@ -122,6 +129,8 @@ class DrawSteelBot(commands.Bot):
         try:
             await super().close()
         finally:
+            if self.heap is not None:
+                await self.heap.stop()
             store, self._store = self._store, None
             if store is not None and self._owns_store:
                 await store.close()
@@ -149,10 +158,13 @@ def apply_endpoints(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
 
 
-def create_bot(settings: Settings, *, store: Store | None = None, dice: Dice | None = None) -> DrawSteelBot:
+def create_bot(
+    settings: Settings, *, store: Store | None = None, dice: Dice | None = None, heap: Heap | None = None
+) -> DrawSteelBot:
     """The bot for `settings`; an `AutoShardedBot` when `SHARD_COUNT` is set.
 
-    Pass `store` to inject an open store (the caller closes it); `dice` defaults to `SystemDice()`.
+    Pass `store` to inject an open store (the caller closes it); `dice` defaults to `SystemDice()`; `heap`
+    (`python -m bot` passes one) is started after set-up and stopped on close.
     """
     # The bot never joins voice: skip discord.py's start-up warnings about voice libraries.
     discord.VoiceClient.warn_nacl = False
@@ -162,11 +174,12 @@ def create_bot(settings: Settings, *, store: Store | None = None, dice: Dice | N
             settings,
             store=store,
             dice=dice,
+            heap=heap,
             shard_count=settings.shard_count,
             shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
         )
     else:
-        bot = DrawSteelBot(settings, store=store, dice=dice)
+        bot = DrawSteelBot(settings, store=store, dice=dice, heap=heap)
     if settings.gateway_url is not None:
         _pin_gateway(bot, yarl.URL(settings.gateway_url))
     return bot

@@ -1,4 +1,4 @@
-"""The garbage collector, run for a long-lived bot's latency: `Heap` (started by `python -m bot`).
+"""The garbage collector, run for a long-lived bot's latency: `Heap` (`python -m bot` gives the bot one).
 
 CPython's collector walks every object in its oldest generation on each full collection, with the event
 loop stopped. A bot's oldest generation is what lives for long: the modules, discord.py's caches, the
@@ -49,7 +49,9 @@ class Heap:
 
     def start(self) -> None:
         """Freeze what is loaded, freeze every full collection's survivors from now on, and sweep in the
-        background (on the running event loop)."""
+        background (on the running event loop). Once: a bot that logs in again keeps its heap running."""
+        if self._watcher is not None:
+            return
         gc.freeze()
         gc.callbacks.append(self._collected)
         self._watcher = asyncio.get_running_loop().create_task(self._watch(), name="heap-sweeps")

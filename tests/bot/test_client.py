@@ -10,6 +10,7 @@ import pytest
 import simcord
 
 from bot.client import COGS, DrawSteelBot, ShardedDrawSteelBot, create_bot
+from bot.heap import Heap
 from bot.rules.dice import SeededDice, SystemDice
 from bot.settings import Settings
 from bot.store import Store
@@ -90,10 +91,17 @@ async def test_sharded_bot_serves_its_shards(settings: Settings, store: Store) -
 async def test_start_up_moves_what_it_loaded_out_of_the_collectors_full_passes(
     settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    frozen: list[bool] = []
-    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
-    bot = create_bot(settings, dice=SeededDice(1))
+    synced_when_frozen: list[bool] = []
+    monkeypatch.setattr(gc, "freeze", lambda: synced_when_frozen.append(bool(bot.synced)))
+    heap = Heap()
+    bot = create_bot(settings, dice=SeededDice(1), heap=heap)
     async with simcord.run(bot):
-        assert frozen == [True]  # once, after the cogs were loaded and the commands synced
-        assert bot.synced
+        # after the cogs were loaded and the commands synced (then again after any full collection)
+        assert synced_when_frozen and all(synced_when_frozen)
+        assert heap._collected in gc.callbacks  # and every full collection's survivors from now on
     await bot.close()
+    assert heap._collected not in gc.callbacks
+
+
+def test_a_bot_leaves_the_collector_alone_without_a_heap(settings: Settings) -> None:
+    assert create_bot(settings).heap is None
