@@ -9,8 +9,9 @@ Each scenario runs sequentially (one interaction at a time with a short idle gap
 and 100 channels in flight (every channel sends its next interaction as soon as the previous one is answered);
 throughput is answered interactions per second of the 100-channel run, measured until the bot's REST traffic
 has settled (so tracker edits queued behind the replies are paid for). Every figure is also a ratio to the
-floor's figure at the same concurrency; the floor runs before and after the bot, and the faster of its two
-runs (by p99) is the reference, so a noisy moment errs against the bot.
+floor's at the same concurrency, measured in the same moments: the floor runs for the whole benchmark beside
+the bot (in a fake Discord of its own), and each measurement alternates the two in windows (floor, bot, bot,
+floor), because this machine's speed drifts by a third within minutes.
 
 Scenarios switch on when their command is registered by the bot (`/roll`, `/strike`, `/turn`, tracker
 buttons); until then they are reported as "not yet", never approximated. A scenario whose first reply is an
@@ -60,6 +61,13 @@ from tests.wire.harness import (  # noqa: E402
 
 Json = dict[str, Any]
 IN_FLIGHT = (1, 10, 100)
+SEQUENTIAL_MODE = "sequential"
+MODES = (SEQUENTIAL_MODE, *(f"{n} in flight" for n in IN_FLIGHT))
+SEQUENTIAL = 300  # interactions measured sequentially (a 10 ms idle gap before each)
+#: The windows of one measurement: the floor's alternate with the bot's in this order (it cancels a steady
+#: drift of the machine's speed), each half of the measurement's time.
+BOT, FLOOR = "bot", "floor"
+WINDOWS = (FLOOR, BOT, BOT, FLOOR)
 REPLY_WITHIN = 10.0
 START_WITHIN = 60.0
 GUILDS = 10
@@ -424,6 +432,19 @@ class Sample:
     def rate(self) -> float:
         return self.count / self.seconds if self.seconds else float("nan")
 
+    @classmethod
+    def merged(cls, parts: list[Sample]) -> Sample:
+        """One sample of several runs (their windows of one measurement)."""
+        out = cls()
+        for part in parts:
+            out.latencies_ms += part.latencies_ms
+            out.refused += part.refused
+            out.deferred += part.deferred
+            out.seconds += part.seconds
+            out.cpu_seconds += part.cpu_seconds
+            out.unanswered += part.unanswered
+        return out
+
 
 async def settle(fake: FakeDiscord, pid: int, quiet: float = 0.3, within: float = 60.0) -> None:
     """Until the bot has made no REST request and used almost no CPU for `quiet` seconds: its background
@@ -498,19 +519,46 @@ class Row:
     mode: str
     sample: Sample | None
     note: str = ""
-    floor: str = SLASH
+    floor: Sample | None = None  # the floor's, measured in the windows around the bot's (`measure_scenario`)
+    floor_kind: str = SLASH
+
+
+async def window(
+    fake: FakeDiscord,
+    pid: int,
+    send: Sender,
+    channels: list[tuple[FakeGuild, FakeChannel]],
+    mode: str,
+    seconds: float,
+) -> Sample:
+    """One window of a measurement in `mode` (`MODES`): `seconds` closed-loop with N channels in flight; or,
+    sequentially, one channel with a 10 ms idle gap before each interaction for half as long, at most its
+    share of `SEQUENTIAL` interactions."""
+    if mode == SEQUENTIAL_MODE:
+        most = SEQUENTIAL // WINDOWS.count(BOT)
+        return await closed_loop(
+            fake, pid, send, channels[:1], seconds=seconds / 2, gap=0.01, per_channel_max=most
+        )
+    n = int(mode.split()[0])
+    return await closed_loop(fake, pid, send, channels[:n], seconds=seconds)
 
 
 async def measure_scenario(
-    fake: FakeDiscord, pid: int, send: Sender, world: World, seconds: float
-) -> dict[str, Sample]:
-    """Sequential, then 1, 10 and 100 channels in flight."""
-    out: dict[str, Sample] = {}
-    out["sequential"] = await closed_loop(
-        fake, pid, send, world.channels[:1], seconds=seconds / 2, gap=0.01, per_channel_max=300
-    )
-    for n in IN_FLIGHT:
-        out[f"{n} in flight"] = await closed_loop(fake, pid, send, world.channels[:n], seconds=seconds)
+    world: World, pid: int, send: Sender, seconds: float, floor: Floor, kind: str
+) -> dict[str, tuple[Sample, Sample]]:
+    """Every mode, each as `WINDOWS`: the bot's windows (`seconds` in all) alternate with the floor's (as
+    long, the floor's `kind` of interaction); mode -> (the bot's sample, the floor's)."""
+    out: dict[str, tuple[Sample, Sample]] = {}
+    each = seconds / WINDOWS.count(BOT)
+    for mode in MODES:
+        bot: list[Sample] = []
+        paired: list[Sample] = []
+        for who in WINDOWS:
+            if who == BOT:
+                bot.append(await window(world.fake, pid, send, world.channels, mode, each))
+            else:
+                paired.append(await floor.window(kind, mode, each))
+        out[mode] = (Sample.merged(bot), Sample.merged(paired))
     return out
 
 
@@ -605,7 +653,6 @@ async def _unless_exits(proc: BotProcess, waiting: Awaitable[Any]) -> Any:
 
 @dataclass
 class Results:
-    floor: dict[str, dict[str, Sample]] = field(default_factory=dict)  # kind -> mode -> sample
     floor_rss_kib: dict[str, int] = field(default_factory=dict)
     floor_start: dict[str, float] = field(default_factory=dict)
     rows: list[Row] = field(default_factory=list)
@@ -616,26 +663,37 @@ class Results:
     notes: list[str] = field(default_factory=list)
 
 
-async def run_floor(world: World, workdir: Path, seconds: float, out: Results) -> None:
-    """The floor answers any interaction; `/dice` is registered in the fake only so that `slash` can send it.
+@dataclass
+class Floor:
+    """The floor, running for the whole benchmark beside the bot in a fake Discord of its own (a world like
+    the bot's), measured in windows that alternate with the bot's (`measure_scenario`): the machine's speed
+    drifts by a third within minutes here, and a ratio means something only when both sides saw the same
+    moments. It answers any interaction; `/dice` is registered in its fake only so that `slash` can send it.
     Its clicks are on a tracker message as the bot renders it (`tracker_view` of a seeded encounter)."""
-    from bot.ui.tracker_controls import tracker_view
 
-    fake = world.fake
-    fake.preload_commands([{"id": str(fake.snowflake()), "name": "dice", "type": 1, "options": []}])
-    again = bool(out.floor)
-    proc, marks = await start_process(
-        world, FLOOR_ARGV, workdir / ("floor-2" if again else "floor"), "unused", floor=True
-    )
-    view = tracker_view(
-        1, 1, codec.load(Encounter, encounter_state(world.player(world.channels[0][0]).user.id))
-    )
-    data = {"components": view.to_components(), "embeds": []}
-    end_button = next(b for b in button_ids(data["components"]) if b.startswith("enc:end:"))
-    try:
-        if not again:
-            out.floor_start = marks
-            out.floor_rss_kib["idle"] = proc.rss_kib()
+    world: World
+    proc: BotProcess
+    sends: dict[str, Sender]
+
+    @classmethod
+    async def start(cls, workdir: Path, out: Results) -> Floor:
+        from bot.ui.tracker_controls import tracker_view
+
+        world = World.build()
+        fake = world.fake
+        await fake.start()
+        try:
+            fake.preload_commands([{"id": str(fake.snowflake()), "name": "dice", "type": 1, "options": []}])
+            proc, marks = await start_process(world, FLOOR_ARGV, workdir / "floor", "unused", floor=True)
+        except BaseException:
+            await fake.stop()
+            raise
+        out.floor_start = marks
+        out.floor_rss_kib["idle"] = proc.rss_kib()
+        player = world.player(world.channels[0][0])
+        view = tracker_view(1, 1, codec.load(Encounter, encounter_state(player.user.id)))
+        data = {"components": view.to_components(), "embeds": []}
+        end_button = next(b for b in button_ids(data["components"]) if b.startswith("enc:end:"))
 
         async def slash(guild: FakeGuild, channel: FakeChannel) -> int:
             return await fake.slash("dice", {"expression": "2d6"}, guild=guild, channel=channel)
@@ -644,23 +702,34 @@ async def run_floor(world: World, workdir: Path, seconds: float, out: Results) -
             message = fake.add_message(channel, data)  # as the turn driver's clicks do
             return await fake.click(message, end_button, guild=guild, user=world.player(guild))
 
-        for kind, send in ((SLASH, slash), (CLICK, click)):
-            measured = await measure_scenario(fake, proc.pid, send, world, seconds)
-            kept = out.floor.setdefault(kind, {})
-            for mode, sample in measured.items():  # measured before and after the bot: keep the faster run
-                if mode not in kept or sample.p(99) < kept[mode].p(99):
-                    kept[mode] = sample
-        if not again:
-            out.floor_rss_kib["after the load"] = proc.rss_kib()
-    finally:
-        await proc.stop()
+        return cls(world, proc, {SLASH: slash, CLICK: click})
+
+    async def window(self, kind: str, mode: str, seconds: float) -> Sample:
+        return await window(
+            self.world.fake, self.proc.pid, self.sends[kind], self.world.channels, mode, seconds
+        )
+
+    async def stop(self, out: Results) -> None:
+        out.floor_rss_kib["after the load"] = self.proc.rss_kib()
+        try:
+            await self.proc.stop()
+        finally:
+            await self.world.fake.stop()
 
 
 async def run_bot(
-    world: World, url: str, size: int, workdir: Path, seconds: float, out: Results, *, full: bool
+    world: World,
+    url: str,
+    size: int,
+    workdir: Path,
+    seconds: float,
+    out: Results,
+    floor: Floor,
+    *,
+    full: bool,
 ) -> None:
-    """Start the bot on a store with `size` encounters; measure every available scenario (all concurrency
-    levels when `full`, else 1 and 10 in flight for the growth table)."""
+    """Start the bot on a store with `size` encounters; measure every available scenario (every mode, paired
+    with the floor, when `full`; else 1 and 10 in flight for the growth table)."""
     fake = world.fake
     fake.global_commands = []
     tracker = await stored_tracker(world, url) if size > TRACKER_CHANNEL else None
@@ -698,9 +767,12 @@ async def run_bot(
                     out.rows.append(Row(scenario.name, "", None, f"refused: {problem}"))
                 continue
             if full:
-                samples = await measure_scenario(fake, proc.pid, scenario.send, world, seconds)
-                for mode, sample in samples.items():
-                    out.rows.append(Row(scenario.name, mode, sample, floor=scenario.floor))
+                measured = await measure_scenario(
+                    world, proc.pid, scenario.send, seconds, floor, scenario.floor
+                )
+                for mode, (sample, paired) in measured.items():
+                    out.rows.append(Row(scenario.name, mode, sample, floor=paired, floor_kind=scenario.floor))
+                samples = {mode: sample for mode, (sample, _paired) in measured.items()}
             else:
                 samples = {}
                 for n in (1, 10):
@@ -748,12 +820,21 @@ async def main_async(args: argparse.Namespace) -> Results:
         await fake.start()
         try:
             databases = await seed_databases(args, world, workdir, out)
-            await run_floor(world, workdir, args.seconds, out)
-            for size in sizes:
-                await run_bot(
-                    world, databases[size], size, workdir, args.seconds, out, full=size == sizes[-1]
-                )
-            await run_floor(world, workdir, args.seconds, out)
+            floor = await Floor.start(workdir, out)
+            try:
+                for size in sizes:
+                    await run_bot(
+                        world,
+                        databases[size],
+                        size,
+                        workdir,
+                        args.seconds,
+                        out,
+                        floor,
+                        full=size == sizes[-1],
+                    )
+            finally:
+                await floor.stop(out)
         finally:
             await fake.stop()
             if args.postgres:
@@ -839,32 +920,31 @@ def _ratio(value: float, floor: float) -> str:
 def report(out: Results) -> str:
     lines: list[str] = []
     lines.append(
-        "| Scenario | Mode | n | p50 ms | p99 ms | /s | CPU ms each "
-        "| p50 ÷ floor | p99 ÷ floor | /s ÷ floor | CPU ÷ floor |"
+        "| Scenario | Mode | n | p50 ms | p99 ms | /s | CPU ms each | floor: kind, n | floor p50 | floor p99 "
+        "| floor CPU | p50 ÷ floor | p99 ÷ floor | /s ÷ floor | CPU ÷ floor |"
     )
-    lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for kind, samples in out.floor.items():
-        for mode, sample in samples.items():
-            lines.append(
-                f"| floor (bare discord.py), {kind} | {mode} | {sample.count:,} | {sample.p(50):.2f} "
-                f"| {sample.p(99):.2f} | {sample.rate:,.0f} | {sample.cpu_ms_each:.2f} "
-                "| 1.0× | 1.0× | 1.0× | 1.0× |"
-            )
+    lines.append("|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|")
     for row in out.rows:
         if row.sample is None:
-            lines.append(f"| {row.scenario} | | | | | | | | | | {row.note} |")
+            lines.append(f"| {row.scenario} | | | | | | | | | | | | | | {row.note} |")
             continue
-        s, f = row.sample, out.floor.get(row.floor, {}).get(row.mode)
+        s, f = row.sample, row.floor
         nan = float("nan")
         fp50, fp99 = (f.p(50), f.p(99)) if f else (nan, nan)
         frate, fcpu = (f.rate, f.cpu_ms_each) if f else (nan, nan)
+        paired = (
+            f"{row.floor_kind.split()[0]}, {f.count:,} | {fp50:.2f} | {fp99:.2f} | {fcpu:.2f}"
+            if f
+            else " | | | "
+        )
         deferred = sum(1 for i in s.deferred if i)
         refused = f" ({len(s.refused)} refused)" if s.refused else ""
         refused += f" ({deferred} deferred)" if deferred else ""
         refused += f" ({s.unanswered} unanswered)" if s.unanswered else ""
         lines.append(
             f"| {row.scenario} | {row.mode} | {s.count:,}{refused} | {s.p(50):.2f} | {s.p(99):.2f} "
-            f"| {s.rate:,.0f} | {s.cpu_ms_each:.2f} | {_ratio(s.p(50), fp50)} | {_ratio(s.p(99), fp99)} "
+            f"| {s.rate:,.0f} | {s.cpu_ms_each:.2f} | {paired} "
+            f"| {_ratio(s.p(50), fp50)} | {_ratio(s.p(99), fp99)} "
             f"| {_ratio(s.rate, frate)} | {_ratio(s.cpu_ms_each, fcpu)} |"
         )
     for row in out.rows:
