@@ -23,6 +23,7 @@ Public API:
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from dataclasses import dataclass
 
@@ -72,6 +73,9 @@ class DamageType(enum.Enum):
 _TIER = r"\s*(\d{1,4})\s*(?:([+\-−])\s*([MARIPmarip]))?\s*"
 _TIERED = re.compile(rf"^{_TIER}/{_TIER}/{_TIER}(?:\s+([A-Za-z]+))?\s*$")
 _TIERED_USAGE = "Damage must look like 3/6/9 or 2+M/5+M/7+M fire."
+_DAMAGE_WORD = re.compile(r"\s+damage\s*$", re.IGNORECASE)
+#: Damage texts kept parsed: players type the same few ("3/6/9") command after command.
+PARSED_KEPT = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,10 +105,12 @@ class TieredDamage:
     dtype: DamageType = DamageType.UNTYPED
 
     @classmethod
+    @functools.lru_cache(maxsize=PARSED_KEPT)
     def parse(cls, text: str) -> TieredDamage:
         """Read "3/6/9", "2+M/5+M/7+M", "3/6/9 fire" (letters any case, spaces anywhere, + or −; a trailing
-        "damage" is allowed: "3/6/9 fire damage")."""
-        m = _TIERED.match(re.sub(r"\s+damage\s*$", "", text, flags=re.IGNORECASE))
+        "damage" is allowed: "3/6/9 fire damage"). The value is immutable, so a text read before is not
+        read again."""
+        m = _TIERED.match(_DAMAGE_WORD.sub("", text))
         if m is None:
             raise DamageError(_TIERED_USAGE)
         parts: list[TierDamage] = []

@@ -183,6 +183,15 @@ def test_tiered_parse_errors(text: str) -> None:
         TieredDamage.parse(text)
 
 
+def test_tiered_parse_keeps_what_it_read() -> None:
+    """A text read before gives the same (immutable) value without reading it again; a bad one fails each
+    time."""
+    assert TieredDamage.parse("2+M/5+M/7+M fire") is TieredDamage.parse("2+M/5+M/7+M fire")
+    for _ in range(2):
+        with pytest.raises(DamageError):
+            TieredDamage.parse("3/6/9 banana")
+
+
 def test_tier_out_of_range() -> None:
     with pytest.raises(DamageError):
         TieredDamage.parse("1/2/3").amount(4, M3)
