@@ -175,14 +175,16 @@ def _check(value: Any, like: Any, depth: int) -> None:
         for key, item in value.items():
             if type(key) is not str or "\x00" in key:
                 raise _Slow
-            _check(item, like_items.get(key), depth + 1)
+            if item is not (like_item := like_items.get(key)):  # a shared part needs no call
+                _check(item, like_item, depth + 1)
         return
     if kind is list:
         if depth >= DEPTH_LIMIT:
             raise _Slow
         if type(like) is list and len(like) == len(value):
             for item, like_item in zip(value, like, strict=True):
-                _check(item, like_item, depth + 1)
+                if item is not like_item:
+                    _check(item, like_item, depth + 1)
         else:
             for item in value:
                 _check(item, None, depth + 1)
