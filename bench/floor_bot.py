@@ -38,6 +38,7 @@ async def acknowledge(interaction: discord.Interaction[Any]) -> None:
         view.add_item(discord.ui.Button(label="Next", custom_id="floor:next"))
         embed = discord.Embed(title="Floor", description="acknowledged")
         await interaction.response.send_message(embed=embed, view=view)
+        view.stop()  # the floor listens for nothing: discord.py would keep a view without a timeout forever
     elif interaction.type is discord.InteractionType.component:
         await interaction.response.edit_message(content="clicked")
     elif interaction.type is discord.InteractionType.autocomplete:
