@@ -14,6 +14,7 @@ Limits (documented in docs/store.md):
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from typing import Any
 
@@ -31,6 +32,8 @@ DEPTH_LIMIT = 64
 JSON_BYTES_LIMIT = 1_000_000
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
+#: What no saved string may hold: NUL, and lone surrogates (which can't be encoded as UTF-8).
+_UNSAVABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 def _bad_char(text: str) -> str | None:
@@ -93,7 +96,7 @@ def text(value: object, what: str, limit: int) -> str:
         raise InvalidValue(f"The {what} must be text.")
     if len(value) > limit:
         raise InvalidValue(f"The {what} is too long: use at most {limit} characters.")
-    if "\x00" in value or any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+    if _UNSAVABLE.search(value):
         raise InvalidValue(f"The {what} contains a character that can't be saved.")
     return value
 
@@ -129,7 +132,7 @@ def _clean(value: Any, path: tuple[str | int, ...], depth: int) -> Any:
             raise InvalidValue(f"The number at {_where(path)} is not finite.")
         return float(value)
     if isinstance(value, str):
-        if "\x00" in value or any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+        if _UNSAVABLE.search(value):
             raise InvalidValue(f"The text at {_where(path)} contains a character that can't be saved.")
         return value[:]
     if isinstance(value, dict):

@@ -113,6 +113,22 @@ async def test_bad_edits_raise_and_write_nothing(store: Store, key: ChannelKey) 
     assert await event_count(store) == 1
 
 
+@pytest.mark.parametrize("summary", ["a\x00b", "hit \ud800", "\udfff", "x" * 2001])
+async def test_unsavable_summaries_raise_and_write_nothing(
+    store: Store, key: ChannelKey, summary: str
+) -> None:
+    await begin(store, key, {"counter": 0})
+
+    def change(table: Table) -> Change[None]:
+        table.require_encounter().state = {"counter": 1}
+        return Change(summary, None)
+
+    with pytest.raises(StoreError):
+        await store.mutate(key, PLAYER, "edit", change)
+    assert (await store.view(key)).require_encounter().state == {"counter": 0}
+    assert await event_count(store) == 1
+
+
 async def test_valid_edge_values_are_kept(store: Store, key: ChannelKey) -> None:
     await begin(store, key)
     name = "龍" * NAME_LIMIT
