@@ -307,15 +307,16 @@ def _checked_snapshot(table: Table, before: _Loaded) -> tuple[dict[str, Any], st
             raise InvalidValue("Heroes must be added with Table.add_hero.")
         if not 1 <= len(hero_id) <= 32 or not hero_id.isascii() or not hero_id.isalnum():
             raise InvalidValue("A hero id must be 1–32 letters or digits.")
-        hero_name = validate.name(hero.name, "hero name")
+        # what the change kept of a hero (its name, the very data object saved before) was checked when it
+        # was saved
+        saved = before.snap["heroes"].get(hero_id)
+        hero_name = _kept_name(hero.name, saved) or validate.name(hero.name, "hero name")
         key = validate.name_key(hero_name)
         if key in keys:
             raise InvalidValue(
                 f"There is already a hero named {hero_name} in this channel — pick another name."
             )
         keys.add(key)
-        # a hero's data the change kept (the very object saved before) was checked when it was saved
-        saved = before.snap["heroes"].get(hero_id)
         saved_data = None if saved is None else saved["data"]
         data = validate.json_object(hero.data, "hero data", like=saved_data)
         if data is not saved_data:
@@ -344,12 +345,19 @@ def _checked_snapshot(table: Table, before: _Loaded) -> tuple[dict[str, Any], st
         )
         state_text = validate.check_size(state, "encounter state")
         encounter_data = {
-            "name": validate.name(encounter.name, "encounter name"),
+            "name": _kept_name(encounter.name, saved) or validate.name(encounter.name, "encounter name"),
             "director_id": validate.snowflake(encounter.director_id, "Director's user id"),
             "state": state,
             "active": encounter.active,
         }
     return {"tokens": tokens, "heroes": hero_rows, "encounter": encounter_data}, state_text
+
+
+def _kept_name(name: object, saved: dict[str, Any] | None) -> str | None:
+    """`name` when it is the name saved before (checked then), else None."""
+    if saved is not None and type(name) is str and name == saved["name"]:
+        return name
+    return None
 
 
 class Store:
