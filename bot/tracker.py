@@ -27,6 +27,10 @@ How it works
   table, a Director clicking through turns) shows its newest state every `EDIT_GAP` or so instead of one
   edit per change (Discord rate-limits a channel's message edits anyway). `repost` and the worker share a
   per-channel lock.
+- Pacing: the trackers' requests start at most `TRACKER_RATE` a second in all, in turn (`_Pacer`), so a bot
+  busy in many channels stays within Discord's global rate limit instead of being refused by it. A refresh
+  that waits for its turn gathers the changes made meanwhile (coalescing), so busy trackers simply refresh
+  less often, and the commands, which never wait for their trackers, keep the bot's time.
 - Failures: a deleted tracker (404 on edit) is replaced by a new message whose id is stored; missing
   permissions (403) and other client errors are logged and never raised; after a 403 on posting, the next
   `POST_RETRY_AFTER` changes don't ask again (`repost`, e.g. `/encounter status`, always does).
@@ -86,6 +90,10 @@ EDIT_GAP = 0.5
 EDIT_JITTER = 0.5
 #: Seconds `close` waits for tracker edits in flight.
 CLOSE_WAIT = 5.0
+#: Tracker requests (posts, edits, deletes) a bot may start per second, all channels together: Discord allows
+#: a bot 50 requests a second (interaction replies and followups aside), and the rest is left for its other
+#: posts. A sharded bot's processes split it by their share of the shards. See "Pacing".
+TRACKER_RATE = 40.0
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -109,6 +117,24 @@ class _Slot:
     passed_at: float = float("-inf")
 
 
+class _Pacer:
+    """Spaces out starts: at most `rate` a second, each `turn()` waiting for the next free moment in order."""
+
+    def __init__(self, rate: float) -> None:
+        self.interval = 1.0 / rate
+        self._next = float("-inf")
+
+    async def turn(self) -> None:
+        if not self.interval:  # an infinite rate never waits
+            return
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        start = max(now, self._next)
+        self._next = start + self.interval
+        if start > now:
+            await asyncio.sleep(start - now)
+
+
 @dataclass(frozen=True, slots=True)
 class _Rendered:
     encounter_id: int
@@ -124,6 +150,11 @@ class TrackerService:
         self.bot = bot
         self._slots: dict[ChannelKey, _Slot] = {}
         self.closed = False
+        settings = bot.settings
+        share = 1.0
+        if settings.shard_count is not None and settings.shard_ids is not None:
+            share = len(settings.shard_ids) / settings.shard_count
+        self._pacer = _Pacer(TRACKER_RATE * share)
 
     # -- the public API -----------------------------------------------------------------------------------
     async def on_commit(self, key: ChannelKey, committed: Committed[Any]) -> None:
@@ -291,6 +322,7 @@ class TrackerService:
             kwargs: dict[str, Any] = {"embed": rendered.embed, "allowed_mentions": NO_MENTIONS}
             if rendered.view is not None:
                 kwargs["view"] = rendered.view
+            await self._pacer.turn()
             message = await self._channel(key).send(**kwargs)
         except discord.Forbidden:
             log.warning("tracker: no permission to post in channel %s", key.channel_id)
@@ -316,6 +348,7 @@ class TrackerService:
         self, key: ChannelKey, slot: _Slot, rendered: _Rendered, message_id: int, *, replace_missing: bool
     ) -> None:
         message = self._channel(key).get_partial_message(message_id)
+        await self._pacer.turn()
         try:
             await message.edit(embed=rendered.embed, view=rendered.view, allowed_mentions=NO_MENTIONS)
         except discord.NotFound:
@@ -330,6 +363,7 @@ class TrackerService:
             log.warning("tracker: editing in channel %s failed: %s", key.channel_id, error)
 
     async def _delete(self, key: ChannelKey, message_id: int) -> None:
+        await self._pacer.turn()
         try:
             await self._channel(key).get_partial_message(message_id).delete()
         except discord.HTTPException as error:  # gone already, or no permission: the new one is posted

@@ -28,6 +28,7 @@ To register a throwaway command for one test module, override `simcord_bot` in t
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,8 +64,10 @@ def settings(tmp_path: Path) -> Settings:
 def tracker_without_edit_gap(monkeypatch: pytest.MonkeyPatch) -> None:
     """SimCord waits for the bot's tasks after every interaction, the tracker's pause between two refreshes
     (`bot.tracker.EDIT_GAP`) included: these tests run without it (doubling the suite's time otherwise).
-    The test of the gap sets its own value; the wire tests run the bot with the real one."""
+    The test of the gap sets its own value; the wire tests run the bot with the real one. Likewise the
+    pacing of the tracker's requests (`TRACKER_RATE`): SimCord's clock stands still while the bot sleeps."""
     monkeypatch.setattr(tracker, "EDIT_GAP", 0.0)
+    monkeypatch.setattr(tracker, "TRACKER_RATE", math.inf)
 
 
 @pytest.fixture

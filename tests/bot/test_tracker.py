@@ -14,7 +14,7 @@ import pytest
 from simcord import ChannelHandle
 
 from bot import tracker as tracker_module
-from bot.client import DrawSteelBot
+from bot.client import DrawSteelBot, create_bot
 from bot.play import encounter_of, put_encounter
 from bot.rules import codec
 from bot.rules.dice import Dice
@@ -504,3 +504,32 @@ async def test_a_503_on_an_edit_is_retried_until_the_newest_state_shows(
     await harm_kit.edit(table, lambda e: _with_malice(e, 9))
     await tracker_for(bot_of(table)).refresh(harm_kit.key(table))
     assert "Malice: 8" in body(trackers(table.channel)[0])
+
+
+# --- pacing -------------------------------------------------------------------------------------------
+async def test_the_trackers_requests_take_turns_at_the_rate(monkeypatch: pytest.MonkeyPatch) -> None:
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    monkeypatch.setattr(tracker_module.asyncio, "sleep", sleep)
+    pacer = tracker_module._Pacer(50.0)  # one start every 20 ms
+    await asyncio.gather(*(pacer.turn() for _ in range(5)))
+    assert len(waits) == 4  # the first starts at once, the others wait their turns
+    assert [round(w, 2) for w in waits] == [0.02, 0.04, 0.06, 0.08]
+
+
+@pytest.mark.parametrize(
+    ("shard_count", "shard_ids", "rate"), [(None, None, 40.0), (4, (1,), 10.0), (4, (0, 2, 3), 30.0)]
+)
+def test_a_sharded_process_paces_its_share_of_the_rate(
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    shard_count: int | None,
+    shard_ids: tuple[int, ...] | None,
+    rate: float,
+) -> None:
+    monkeypatch.setattr(tracker_module, "TRACKER_RATE", 40.0)
+    bot = create_bot(dataclasses.replace(settings, shard_count=shard_count, shard_ids=shard_ids))
+    assert tracker_module.TrackerService(bot)._pacer.interval == pytest.approx(1 / rate)
