@@ -184,13 +184,13 @@ def _check(value: Any, like: Any, depth: int) -> None:
     if kind is list:
         if depth >= DEPTH_LIMIT:
             raise _Slow
-        if type(like) is list and len(like) == len(value):
-            for item, like_item in zip(value, like, strict=True):
-                if item is not like_item:
-                    _check(item, like_item, depth + 1)
-        else:
-            for item in value:
-                _check(item, None, depth + 1)
+        like_items = like if type(like) is list else []
+        # by position (a list that grew or shrank at its end keeps the rest in place)
+        for item, like_item in zip(value, like_items, strict=False):
+            if item is not like_item:
+                _check(item, like_item, depth + 1)
+        for item in value[len(like_items) :]:
+            _check(item, None, depth + 1)
         return
     if value is None or kind is bool:
         return

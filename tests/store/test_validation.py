@@ -227,6 +227,20 @@ def test_parts_shared_with_saved_data_are_not_checked_again_but_new_parts_are() 
     assert validate.json_data(changed, "state", like=saved) is changed
 
 
+@pytest.mark.parametrize("grown", [True, False])
+def test_a_list_that_grew_or_shrank_at_its_end_keeps_its_start_unchecked(grown: bool) -> None:
+    kept = (1, 2)  # a tuple is not clean data: checking it again would make the result a cleaned copy
+    saved = {"turns": [kept, {"n": 1}]}
+    if grown:
+        changed = {"turns": [kept, saved["turns"][1], {"n": 2**64}]}
+        with pytest.raises(InvalidValue, match="too large"):
+            validate.json_data(changed, "state", like=saved)  # the new end is checked
+        changed["turns"][2] = {"n": 2}
+    else:
+        changed = {"turns": [kept]}
+    assert validate.json_data(changed, "state", like=saved) is changed
+
+
 async def test_a_saved_hero_is_checked_again_only_when_its_data_changed(
     store: Store, key: ChannelKey, monkeypatch: pytest.MonkeyPatch
 ) -> None:
