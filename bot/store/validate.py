@@ -184,12 +184,12 @@ def _check(value: Any, like: Any, depth: int) -> None:
     if kind is list:
         if depth >= DEPTH_LIMIT:
             raise _Slow
-        like_items = like if type(like) is list else []
+        like_list = like if type(like) is list else []
         # by position (a list that grew or shrank at its end keeps the rest in place)
-        for item, like_item in zip(value, like_items, strict=False):
+        for item, like_item in zip(value, like_list, strict=False):
             if item is not like_item:
                 _check(item, like_item, depth + 1)
-        for item in value[len(like_items) :]:
+        for item in value[len(like_list) :]:
             _check(item, None, depth + 1)
         return
     if value is None or kind is bool:
