@@ -10,10 +10,10 @@ and 100 channels in flight (every channel sends its next interaction as soon as 
 throughput is answered interactions per second while the load runs, and CPU per interaction is the bot's CPU
 until its REST traffic has settled after the load (so tracker refreshes queued behind the replies are paid
 for; the tracker paces its requests, so they drain at its rate, not as fast as CPU allows). Every figure is
-also a ratio to the
-floor's at the same concurrency, measured in the same moments: the floor runs for the whole benchmark beside
-the bot (in a fake Discord of its own), and each measurement alternates the two in windows (floor, bot, bot,
-floor), because this machine's speed drifts by a third within minutes.
+also a ratio to the floor's at the same concurrency, measured in the same moments: the floor runs for the
+whole benchmark beside the bot (in a fake Discord of its own), and each measurement alternates the two in
+windows (`WINDOWS`: floor, bot, bot, floor, twice), because this machine's speed drifts by a third within
+minutes.
 
 Scenarios switch on when their command is registered by the bot (`/roll`, `/strike`, `/turn`, tracker
 buttons); until then they are reported as "not yet", never approximated. A scenario whose first reply is an
@@ -66,10 +66,11 @@ IN_FLIGHT = (1, 10, 100)
 SEQUENTIAL_MODE = "sequential"
 MODES = (SEQUENTIAL_MODE, *(f"{n} in flight" for n in IN_FLIGHT))
 SEQUENTIAL = 300  # interactions measured sequentially (a 10 ms idle gap before each)
-#: The windows of one measurement: the floor's alternate with the bot's in this order (it cancels a steady
-#: drift of the machine's speed), each half of the measurement's time.
+#: The windows of one measurement, the floor's alternating with the bot's in this order, all as long (the
+#: bot's four make its `--seconds`). Each half cancels a steady drift of the machine's speed; two halves make
+#: a burst of slowness (this machine has them, a second or so long) less likely to fall on one side only.
 BOT, FLOOR = "bot", "floor"
-WINDOWS = (FLOOR, BOT, BOT, FLOOR)
+WINDOWS = (FLOOR, BOT, BOT, FLOOR, FLOOR, BOT, BOT, FLOOR)
 REPLY_WITHIN = 10.0
 START_WITHIN = 60.0
 GUILDS = 10
