@@ -65,6 +65,7 @@ Json = dict[str, Any]
 IN_FLIGHT = (1, 10, 100)
 SEQUENTIAL_MODE = "sequential"
 MODES = (SEQUENTIAL_MODE, *(f"{n} in flight" for n in IN_FLIGHT))
+GROWTH_MODES = MODES[1:3]  # 1 and 10 in flight: the growth table's
 SEQUENTIAL = 300  # interactions measured sequentially (a 10 ms idle gap before each)
 #: The windows of one measurement, the floor's alternating with the bot's in this order, all as long (the
 #: bot's four make its `--seconds`). Each half cancels a steady drift of the machine's speed; two halves make
@@ -779,11 +780,8 @@ async def run_bot(
                 samples = {mode: sample for mode, (sample, _paired) in measured.items()}
             else:
                 samples = {}
-                for n in (1, 10):
-                    channels = world.channels[:n]
-                    samples[f"{n} in flight"] = await closed_loop(
-                        fake, proc.pid, scenario.send, channels, seconds=seconds
-                    )
+                for mode in GROWTH_MODES:
+                    samples[mode] = await window(fake, proc.pid, scenario.send, world.channels, mode, seconds)
             out.growth.append((size, scenario.name, samples))
         if full:
             await activate(world, out, proc)
@@ -965,7 +963,7 @@ def report(out: Results) -> str:
     lines.append("|---:|---|---|---:|---:|---:|---:|---:|")
     for size, name, samples in sorted(out.growth, key=lambda g: (g[1], g[0])):
         for mode, s in samples.items():
-            if mode in ("1 in flight", "10 in flight"):
+            if mode in GROWTH_MODES:
                 lines.append(
                     f"| {size:,} | {name} | {mode} | {s.count:,} | {s.p(50):.2f} | {s.p(99):.2f} "
                     f"| {s.rate:,.0f} | {s.cpu_ms_each:.2f} |"
