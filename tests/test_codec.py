@@ -64,7 +64,17 @@ def test_missing_fields_take_defaults() -> None:
 
 
 def test_enums_are_stored_by_value() -> None:
-    assert to_data(Leaf("a", Colour.BLUE)) == {"name": "a", "colour": "blue", "weight": 1.0}
+    assert to_data(Leaf("a", Colour.BLUE, 2.5)) == {"name": "a", "colour": "blue", "weight": 2.5}
+
+
+def test_fields_holding_their_defaults_are_left_out() -> None:
+    assert to_data(Leaf("a", Colour.RED)) == {"name": "a", "colour": "red"}
+    assert to_data(Tree(())) == {"leaves": []}  # factory defaults too (an empty dict)
+    changed = Tree((), by_id={"x": Leaf("x", Colour.RED)}, pair=(0, "b"), count=1)
+    assert set(to_data(changed)) == {"leaves", "by_id", "pair", "count"}
+    # equal to the default but of another type: kept, so the value decodes as it was
+    assert to_data(Tree((), count=False)) == {"leaves": [], "count": False}  # type: ignore[arg-type]
+    assert to_data(Leaf("a", Colour.RED, 1)) == {"name": "a", "colour": "red", "weight": 1}
 
 
 def test_an_int_is_accepted_for_a_float() -> None:
