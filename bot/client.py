@@ -22,6 +22,7 @@ from bot.heap import Heap
 from bot.rules.dice import Dice, SystemDice
 from bot.settings import Settings
 from bot.store import ChannelKey, Committed, Store
+from bot.ui.persistent import Factory, Router
 
 log = logging.getLogger("bot.client")
 
@@ -90,6 +91,21 @@ class DrawSteelBot(commands.Bot):
         #: The process's garbage-collector policy (`bot.heap`), started once the bot is set up; None leaves
         #: the collector alone (a bot embedded in another program, the tests).
         self.heap = heap
+        #: The bot's persistent items (`bot.ui.persistent`): `add_dynamic_items` registers them here.
+        self.router = Router()
+
+    def add_dynamic_items(self, *items: Factory) -> None:
+        """Register `DynamicItem` classes with the bot's own router (`bot.ui.persistent`), not discord.py's
+        view store."""
+        self.router.add(*items)
+
+    def remove_dynamic_items(self, *items: Factory) -> None:
+        self.router.remove(*items)
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        if event_name == "interaction":  # discord.py's view store has had it: no persistent item is there
+            self.router.route(args[0])
+        super().dispatch(event_name, *args, **kwargs)
 
     @property
     def store(self) -> Store:

@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
-from bot.error_hook import BotView, guarded
+from bot.error_hook import guarded
 from bot.hero_tokens import spend_benefit
 from bot.permissions import actor_from_interaction, require_self
 from bot.play import InTime, channel_key, commit, hero_of_member, sheet_of
@@ -29,6 +29,7 @@ from bot.rules.characteristics import Characteristic
 from bot.rules.power import Difficulty, RollKind, reroll, roll_power
 from bot.rules.resources import TokenBenefit
 from bot.store import Change, Table
+from bot.ui.persistent import PersistentView
 from bot.ui.rolls import (
     BONUS_LIMIT,
     DOWNGRADE_TEMPLATE,
@@ -101,12 +102,12 @@ def _require_roller(interaction: discord.Interaction[Any], card: RollCard, actio
     )
 
 
-def roll_view(card: RollCard) -> BotView | None:
+def roll_view(card: RollCard) -> PersistentView | None:
     """The reply's buttons (None when there are none: a tier 1 ability roll)."""
     specs = roll_buttons(card)
     if not specs:
         return None
-    view = BotView(timeout=None)
+    view = PersistentView()
     for spec in specs:
         style = discord.ButtonStyle.primary if spec.style == "primary" else discord.ButtonStyle.secondary
         item: discord.ui.Item[Any]

@@ -7,9 +7,10 @@ attaches `tracker_view(...)` to every tracker message it posts or edits.
 
 Custom ids (at most 100 characters): `enc:<action>:<encounter id>:<version>[:<argument>]` for buttons
 (`act`, `end`, `undo`, `save`; `first` with the side id; `endok` with 1/0 for the objective, `endno`) and
-`enc:pick:<encounter id>:<version>` for the select. The items are `DynamicItem`s, so they work after a
-restart; what a press does is a handler the cogs register with `set_handler(action, fn)` (this module stays
-free of cogs). A press on a tracker whose version is not the channel's newest is refused by the handler.
+`enc:pick:<encounter id>:<version>` for the select. The items are `DynamicItem`s in a `PersistentView`, so
+they work after a restart (`bot.ui.persistent` answers them); what a press does is a handler the cogs
+register with `set_handler(action, fn)` (this module stays free of cogs). A press on a tracker whose
+version is not the channel's newest is refused by the handler.
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ from typing import Any
 
 import discord
 
-from bot.error_hook import BotView, guarded
+from bot.error_hook import guarded
 from bot.replies import fail
 from bot.rules.encounter import Encounter
 from bot.rules.turns import Controller, Phase, current, eligible
+from bot.ui.persistent import PersistentView
 
 Handler = Callable[[discord.Interaction[Any], int, int, str], Awaitable[None]]
 """`handler(interaction, encounter_id, version, argument)`; the select passes the chosen entry id."""
@@ -125,7 +127,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (ControlButton, P
 def tracker_view(encounter_id: int, version: int, encounter: Encounter) -> discord.ui.View:
     """The controls for a tracker showing `encounter` at channel `version`: Act / End turn / Undo / Save and,
     while somebody may be picked, the select of who may act (at most 25)."""
-    view = BotView(timeout=None)
+    view = PersistentView()
     turns = encounter.turns
     running = turns.phase is Phase.IN_ROUND
     in_turn = current(turns) is not None
@@ -143,7 +145,7 @@ def tracker_view(encounter_id: int, version: int, encounter: Encounter) -> disco
 
 def first_choice_view(encounter_id: int, version: int, encounter: Encounter) -> discord.ui.View:
     """Buttons for the winner of the d10 roll: which side goes first."""
-    view = BotView(timeout=None)
+    view = PersistentView()
     for side in encounter.turns.sides:
         label = "Heroes go first" if side.controller is Controller.PLAYERS else "Director goes first"
         view.add_item(ControlButton("first", encounter_id, version, side.id, label=label))
@@ -152,7 +154,7 @@ def first_choice_view(encounter_id: int, version: int, encounter: Encounter) -> 
 
 def end_confirm_view(encounter_id: int, version: int, victory: bool) -> discord.ui.View:
     """Confirm or cancel ending the encounter."""
-    view = BotView(timeout=None)
+    view = PersistentView()
     view.add_item(
         ControlButton(
             "endok",

@@ -6,6 +6,7 @@ The commands here are throwaway, test-only commands added to the production bot 
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import re
@@ -24,6 +25,7 @@ from bot.rules.dice import Dice
 from bot.rules.errors import RuleError
 from bot.settings import Settings
 from bot.store import Store
+from bot.ui.persistent import PersistentView
 from tests.bot.conftest import Table, build_bot
 
 
@@ -109,7 +111,7 @@ class Persistent(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"test
 
 @app_commands.command(name="persistent", description="test: a message with dynamic buttons")
 async def persistent(interaction: discord.Interaction[Any]) -> None:
-    view = BotView(timeout=None)
+    view = PersistentView()
     view.add_item(Persistent(0))
     view.add_item(Persistent(7))
     await send(interaction, content="dynamic", view=view)
@@ -261,6 +263,41 @@ async def test_dynamic_item_errors_are_reported_by_guarded(
     assert good.response is not None and good.response.content == "persisted 7"
     outcomes = [line.rsplit("=", 1)[-1] for line in command_lines(caplog) if "component:test:persist" in line]
     assert outcomes == ["refused", "ok"]
+
+
+async def test_a_persistent_item_is_answered_once_without_rebuilding_its_message_view(
+    table: Table, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot's router answers a press from the custom id alone: discord.py neither rebuilds the message's
+    view for it nor, having stored the view when it was sent, answers the press a second time."""
+
+    def rebuilt(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("View.from_message was called")
+
+    monkeypatch.setattr(discord.ui.View, "from_message", rebuilt)
+    caplog.set_level(logging.INFO)
+    shown = await table.alice.slash(table.channel, "persistent")  # no restart: the sent view is at hand
+    assert shown.response is not None
+
+    good = await table.bob.click(shown.response.message, custom_id="test:persist:7")
+
+    assert good.response is not None and good.response.content == "persisted 7"
+    assert not [r for r in caplog.records if "repeated delivery" in r.getMessage()]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    outcomes = [line.rsplit("=", 1)[-1] for line in command_lines(caplog) if "component:test:persist" in line]
+    assert outcomes == ["ok"]
+
+
+def test_a_persistent_view_holds_only_persistent_items_and_is_never_stored() -> None:
+    async def build() -> None:
+        view = PersistentView()
+        view.add_item(Persistent(1))
+        assert view.is_finished()  # discord.py stores only views that are not
+        with pytest.raises(TypeError, match="DynamicItems only"):
+            view.add_item(discord.ui.Button(label="plain", custom_id="test:plain"))
+        assert [item.custom_id for item in view.children] == ["test:persist:1"]  # type: ignore[attr-defined]
+
+    asyncio.run(build())
 
 
 def interactions_left_for_the_collector() -> int:
