@@ -53,6 +53,7 @@ def intents() -> discord.Intents:
 
 
 CommitListener = Callable[[ChannelKey, Committed[Any]], Awaitable[None]]
+InteractionHook = Callable[[discord.Interaction[Any]], object]
 
 
 class DrawSteelBot(commands.Bot):
@@ -93,6 +94,10 @@ class DrawSteelBot(commands.Bot):
         self.heap = heap
         #: The bot's persistent items (`bot.ui.persistent`): `add_dynamic_items` registers them here.
         self.router = Router()
+        #: Called with every interaction as it arrives, before any answer (the router, the tracker's count of
+        #: messages below it): plain functions, run at once, where an `on_interaction` listener would cost a
+        #: task per interaction.
+        self.interaction_hooks: list[InteractionHook] = [self.router.route]
 
     def add_dynamic_items(self, *items: Factory) -> None:
         """Register `DynamicItem` classes with the bot's own router (`bot.ui.persistent`), not discord.py's
@@ -104,7 +109,11 @@ class DrawSteelBot(commands.Bot):
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         if event_name == "interaction":  # discord.py's view store has had it: no persistent item is there
-            self.router.route(args[0])
+            for hook in self.interaction_hooks:
+                try:
+                    hook(args[0])
+                except Exception:
+                    log.exception("interaction hook %r failed", hook)
         super().dispatch(event_name, *args, **kwargs)
 
     @property

@@ -44,7 +44,7 @@ Scroll heuristic (no privileged intents, no message-content or guild-message eve
 other people's messages, but it sees every interaction in the channel, and nearly each one leaves a message
 there (a command's reply, a button's follow-up). The service counts the interactions (slash commands,
 buttons, menus, modals; not autocomplete) in each channel since its tracker was posted (`note_interaction`,
-called by cogs/tracker.py's `on_interaction` listener); when a change arrives after `REPOST_AFTER` of them,
+called by cogs/tracker.py's interaction hook); when a change arrives after `REPOST_AFTER` of them,
 the tracker is reposted at the bottom instead of edited (the new message is posted, its id stored, then the
 old one deleted). The count lives in memory (a restart starts again from 0); `/encounter status` reposts on
 demand for what the heuristic cannot see (players' chatter).

@@ -157,6 +157,8 @@ def explain_modifiers(
     power roll's job."""
     a = tuple(attacker_conditions)
     t = tuple(target_conditions)
+    if not a and not t and not target_unconscious:  # the usual case: nothing below applies
+        return ()
     targets = set(ability_targets) or ({target_id} if target_id is not None else set())
     mods: list[Modifier] = []
     if _has(a, Condition.WEAKENED):

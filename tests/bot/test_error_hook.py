@@ -212,6 +212,22 @@ async def test_unexpected_error_after_a_reply_follows_up(simcord_env: Env, table
     assert len(simcord_env.errors) == 1
 
 
+async def test_a_failing_interaction_hook_is_logged_and_the_command_still_runs(
+    simcord_bot: DrawSteelBot, table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    seen: list[int] = []
+
+    def broken(interaction: discord.Interaction[Any]) -> None:
+        raise RuntimeError("hook bug")
+
+    simcord_bot.interaction_hooks[:0] = [broken, lambda interaction: seen.append(interaction.id)]
+    result = await table.alice.slash(table.channel, "number", amount=3)
+
+    assert result.response is not None and result.response.content == "3"
+    assert len(seen) == 1  # the hooks after the broken one still ran
+    assert [r.exc_info[1] for r in caplog.records if "interaction hook" in r.getMessage()]
+
+
 async def test_success_logs_ok(table: Table, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
     result = await table.alice.slash(table.channel, "number", amount=3)
