@@ -20,8 +20,8 @@ class Node:
 
 
 class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000.0
+    def __init__(self, now: float = 1_000.0) -> None:
+        self.now = now
 
     def __call__(self) -> float:
         return self.now
@@ -33,7 +33,7 @@ async def heap() -> AsyncIterator[Heap]:
     the process's collector is as it was."""
     gc.collect()
     gc.disable()
-    started = Heap(clock=Clock())
+    started = Heap(clock=Clock(), cpu=Clock(5.0))
     started.start()
     try:
         yield started
@@ -58,6 +58,17 @@ async def test_a_full_collection_freezes_its_survivors_and_stop_thaws_them(heap:
     await heap.stop()
     assert tracked(survivor)
     assert heap._collected not in gc.callbacks
+
+
+async def test_the_young_threshold_is_raised_while_started_and_given_back() -> None:
+    before = gc.get_threshold()
+    started = Heap(clock=Clock())
+    started.start()
+    try:
+        assert gc.get_threshold() == (heap_module.YOUNG_THRESHOLD, *before[1:])
+    finally:
+        await started.stop()
+    assert gc.get_threshold() == before
 
 
 async def test_a_young_collection_freezes_nothing(heap: Heap) -> None:
@@ -102,12 +113,12 @@ async def test_a_frozen_cycle_waits_for_the_sweep(heap: Heap) -> None:
 async def test_a_sweep_is_due_at_a_quiet_moment_or_after_the_limit(
     heap: Heap, waited: float, busy: bool, due: bool
 ) -> None:
-    clock = heap._clock
-    assert isinstance(clock, Clock)
+    clock, cpu = heap._clock, heap._cpu
+    assert isinstance(clock, Clock) and isinstance(cpu, Clock)
     heap.due()  # the first look
     clock.now += waited
-    if busy:
-        gc.collect(0)  # the bot allocated enough since the last look for a collection to run
+    share = 0.5 if busy else heap_module.QUIET_SHARE / 2  # of one core since the last look
+    cpu.now += share * waited
     assert heap.due() is due
 
 
