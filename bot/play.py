@@ -106,7 +106,7 @@ class _Channel:
 
 class _Decoded:
     """Each channel's last encounter states and their decoded values, so that a command, the tracker refresh
-    after it and the next command don't decode the same ~8 KB state again (decoding is most of what a warm
+    after it and the next command don't decode the same state again (decoding is most of what a warm
     command spends outside discord.py). Two per channel: a tracker refresh may read the state just before
     the one a command is committing. An entry serves only a state *equal* to the one it was made from, and
     the rules core's values are immutable, so a hit is exactly what decoding would have returned.

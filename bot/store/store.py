@@ -1148,7 +1148,7 @@ class Store:
         """A snapshot of the channel, read fresh (no lock); editing it changes nothing.
 
         With `shared`, the table's hero data and encounter state are the store's own memory of the channel,
-        not copies: for a caller that only reads them (decoding an ~8 KB state is cheaper than copying it
+        not copies: for a caller that only reads them (decoding a state is cheaper than copying it
         first). Its attributes may still be reassigned; its dicts and lists must never be edited.
 
         Without `fresh`, the store's memory of the channel is taken as it is, without the version read that
