@@ -348,7 +348,8 @@ class BotTree(app_commands.CommandTree[Any]):
 
 
 class BotView(discord.ui.View):
-    """Base for every view: item callback errors get the same ephemeral line / apology as commands."""
+    """Base for every view of ordinary items (persistent ones travel in `bot.ui.persistent.PersistentView`):
+    item callback errors get the same ephemeral line / apology as commands."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         stamp(interaction)

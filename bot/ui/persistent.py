@@ -65,15 +65,15 @@ class Router:
         for factory in factories:
             self._factories.pop(factory.__discord_ui_compiled_template__, None)
 
-    def route(self, interaction: discord.Interaction[Any]) -> bool:
+    def route(self, interaction: discord.Interaction[Any]) -> None:
         """Start answering `interaction` if it is a press on one of the items (the first template its custom
-        id matches: the bot's templates do not overlap); whether it was one."""
+        id matches: the bot's templates do not overlap)."""
         if interaction.type is not discord.InteractionType.component:
-            return False
+            return
         data: Any = interaction.data or {}
         custom_id = data.get("custom_id")
         if not isinstance(custom_id, str):
-            return False
+            return
         for pattern, factory in self._factories.items():
             match = pattern.fullmatch(custom_id)
             if match is not None:
@@ -82,22 +82,21 @@ class Router:
                 )
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
-                return True
-        return False
+                return
 
     async def _press(
         self, factory: Factory, interaction: discord.Interaction[Any], match: re.Match[str]
     ) -> None:
         try:
-            item = await factory.from_custom_id(interaction, _pressed(interaction, match.string), match)
+            item = await factory.from_custom_id(interaction, _pressed(interaction), match)
             await item.callback(interaction)
         except Exception:  # the items' callbacks report their own errors (`bot.error_hook.guarded`)
             log.exception("press on %s failed", factory.__name__)
 
 
-def _pressed(interaction: discord.Interaction[Any], custom_id: str) -> Item[Any]:
+def _pressed(interaction: discord.Interaction[Any]) -> Item[Any]:
     """The pressed component as far as the interaction tells (`from_custom_id`'s `item`)."""
-    data: Any = interaction.data or {}
-    if data.get("component_type") == discord.ComponentType.button.value:
-        return discord.ui.Button(custom_id=custom_id)
-    return discord.ui.Select(custom_id=custom_id)
+    data: Any = interaction.data
+    if data["component_type"] == discord.ComponentType.button.value:
+        return discord.ui.Button(custom_id=data["custom_id"])
+    return discord.ui.Select(custom_id=data["custom_id"])
