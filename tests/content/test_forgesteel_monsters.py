@@ -19,7 +19,8 @@ from bot.content.forgesteel.files import (
     UnknownFormat,
     WrongKind,
 )
-from bot.content.forgesteel.monster import Monster, Organization, read_monster, read_monster_group
+from bot.content.forgesteel.monster import read_monster, read_monster_group
+from bot.content.monster import Monster, Organization
 from bot.rules.codec import load, to_data
 from bot.rules.damage import ALL, DamageType
 from tests.content.forgesteel_files import expected, fixture_bytes

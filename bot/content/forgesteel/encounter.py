@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.content.forgesteel.files import Kind, load_export
-from bot.content.forgesteel.monster import Organization
+from bot.content.monster import Organization
 
 MINION_GROUP = 4
 """A minion slot's `count` is in groups of this many minions."""

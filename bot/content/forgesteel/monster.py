@@ -5,7 +5,7 @@ its `MonsterLogic` computes the values a table plays with (issue 20 §5):
 - Stamina is `stamina` plus the Bonus features on Stamina; stability, speed and free-strike damage likewise
   take their Bonus features. A Bonus's value is its `value`, plus the highest of its `valueCharacteristics`
   times `valueCharacteristicMultiplier`, plus `valuePerLevel` per level above 1, plus `valuePerEchelon` per
-  echelon (levels 1–3 are echelon 1, 4–6 echelon 2, 7–9 echelon 3, 10 and up echelon 4).
+  echelon (`bot.content.monster.echelon`).
 - Characteristics are the listed scores plus the Characteristic Bonus features.
 - Immunities and weaknesses come from the Damage Modifier features: per damage type the largest immunity and
   the largest weakness; whichever is larger stays, less the other (`Damage` means all damage).
@@ -21,38 +21,22 @@ sourcebooks), so `group` is empty there; a group's monsters keep the group's nam
 Rules: draw-steel-combat.txt, "Stamina" (winded at half), "DAMAGE IMMUNITY", "DAMAGE WEAKNESS", "Free
 Strikes".
 
-Public API: `Organization`, `Trait`, `Monster` (with `winded`), `MonsterGroup`, `read_monster(data)`,
-`read_monster_group(data)`.
+The stat block itself is `bot.content.monster`. Public API: `read_monster(data) -> Monster`,
+`read_monster_group(data) -> MonsterGroup`.
 """
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import TypeVar
 
 from bot.content.ability import Ability, ActionType
 from bot.content.forgesteel.ability_json import read_ability
 from bot.content.forgesteel.files import BadValue, Fields, ForgeSteelError, Kind, UnknownFormat, load_export
+from bot.content.monster import FREE_STRIKE_DISTANCE, Monster, MonsterGroup, Organization, Trait, echelon
 from bot.rules.characteristics import Characteristic, Characteristics
 from bot.rules.damage import ALL, DamageError, DamageModifier, DamageModifiers, DamageType
 from bot.rules.errors import RuleError
-
-
-class Organization(enum.StrEnum):
-    """How a monster fights in an encounter (Forge Steel's `MonsterOrganizationType`)."""
-
-    MINION = "minion"
-    HORDE = "horde"
-    PLATOON = "platoon"
-    ELITE = "elite"
-    LEADER = "leader"
-    SOLO = "solo"
-    RETAINER = "retainer"
-    COMPANION = "companion"
-    NONE = "none"
-
 
 _ORGANIZATIONS: dict[str, Organization] = {
     "minion": Organization.MINION,
@@ -69,72 +53,7 @@ _ORGANIZATIONS: dict[str, Organization] = {
 }
 #: Stat-block numbers a Bonus feature can raise, by Forge Steel's `FeatureField` (spaces and case ignored).
 _BONUS_FIELDS = ("stamina", "stability", "speed", "freestrikedamage")
-FREE_STRIKE_DISTANCE = 5
 T = TypeVar("T")
-
-
-@dataclass(frozen=True, slots=True)
-class Trait:
-    """A feature of the stat block that isn't an ability: its name, Forge Steel's feature type, its text."""
-
-    name: str
-    kind: str = "Text"
-    text: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Monster:
-    """One monster's stat block, as a bestiary keeps it. `stamina` is the maximum; `free_strike` the damage of
-    its free strike, of `free_strike_type`, at `free_strike_distance` squares (ranged) or melee."""
-
-    id: str
-    name: str
-    level: int
-    organization: Organization
-    stamina: int
-    group: str = ""
-    role: str = ""
-    keywords: tuple[str, ...] = ()
-    encounter_value: int = 0
-    size: str = "1M"
-    speed: int = 5
-    movement: tuple[str, ...] = ()
-    stability: int = 0
-    free_strike: int = 0
-    free_strike_type: DamageType = DamageType.UNTYPED
-    free_strike_distance: int = FREE_STRIKE_DISTANCE
-    characteristics: Characteristics = field(default_factory=Characteristics)
-    modifiers: DamageModifiers = field(default_factory=DamageModifiers)
-    condition_immunities: tuple[str, ...] = ()
-    abilities: tuple[Ability, ...] = ()
-    traits: tuple[Trait, ...] = ()
-    with_captain: str = ""
-
-    @property
-    def winded(self) -> int:
-        """Winded at half the Stamina maximum, rounded down (draw-steel-combat.txt, "Stamina")."""
-        return self.stamina // 2
-
-    @property
-    def villain_actions(self) -> tuple[Ability, ...]:
-        return tuple(a for a in self.abilities if a.action is ActionType.VILLAIN)
-
-
-@dataclass(frozen=True, slots=True)
-class MonsterGroup:
-    """A Forge Steel monster group: its monsters, its Malice features (each an `Ability` whose `cost` is the
-    Malice it takes) and its information texts."""
-
-    id: str
-    name: str
-    monsters: tuple[Monster, ...]
-    malice: tuple[Ability, ...] = ()
-    information: tuple[Trait, ...] = ()
-
-
-def echelon(level: int) -> int:
-    """Levels 1–3: echelon 1, 4–6: 2, 7–9: 3, 10 and up: 4."""
-    return min(4, max(1, (level - 1) // 3 + 1))
 
 
 def _features(features: list[Fields]) -> Iterator[Fields]:
