@@ -7,9 +7,9 @@ and the conditions and their durations as `bot.rules.damage` and `bot.rules.cond
 ch. 7 "Potency", ch. 5 "Conditions"). The card's form follows issue 20 §2.
 
 A tier text is split at its semicolons into clauses; each clause is offered to the readers in `_READERS`
-in turn (damage, forced movement, a potency effect, a condition that always lands). A clause no reader
-understands is kept verbatim in `TierEffect.rest`, and the effect of a potency whose effect isn't plain
-conditions is kept verbatim in `ConditionEffect.unread`: nothing is dropped and nothing guessed.
+in turn ("no effect", damage, forced movement, a potency effect, a condition that always lands). A clause
+no reader understands is kept verbatim in `TierEffect.rest`, and the effect of a potency whose effect isn't
+plain conditions is kept verbatim in `ConditionEffect.unread`: nothing is dropped and nothing guessed.
 
 Public API: `parse_tier(text) -> TierEffect` (cached), `TierEffect`, `AbilityDamage`, `PotencyTest`,
 `ConditionEffect`, `ForcedMovement`, `ForcedKind`.
@@ -183,6 +183,10 @@ _DURATIONS: tuple[tuple[re.Pattern[str], Duration], ...] = (
 )
 #: Words before the conditions that say nothing more: "the target is grabbed", "they are slowed".
 _SUBJECT = re.compile(r"^(?:the\s+target\s+is|target\s+is|they\s+are|is|are)\s+(?:made\s+)?", re.IGNORECASE)
+#: "The target is grabbed by you": the striker is the source, which the strike knows.
+_BY_STRIKER = re.compile(r"\s+by\s+you$", re.IGNORECASE)
+#: Clauses that say nothing happens.
+_NOTHING = frozenset({"no effect"})
 _CONDITION_JOINS = re.compile(r"\s*,\s*and\s+|\s*,\s*|\s+and\s+", re.IGNORECASE)
 _MARKUP = re.compile(r"\*\*|__|`|(?<!\w)\*|\*(?!\w)")
 
@@ -190,7 +194,7 @@ _MARKUP = re.compile(r"\*\*|__|`|(?<!\w)\*|\*(?!\w)")
 def _plain(clause: str) -> str:
     """A clause without Markdown emphasis or code marks, curly quotes straightened, spaces collapsed."""
     text = _MARKUP.sub("", clause).replace("’", "'").replace("−", "-")
-    return " ".join(text.split())
+    return " ".join(text.split()).removesuffix(".")
 
 
 def _letters(text: str | None) -> tuple[Characteristic, ...]:
@@ -208,7 +212,7 @@ def _conditions(body: str) -> tuple[tuple[Condition, ...], Duration | None] | No
         if stripped != body:
             body, duration = stripped, found
             break
-    body = _SUBJECT.sub("", body.strip())
+    body = _BY_STRIKER.sub("", _SUBJECT.sub("", body.strip()))
     words = [w.strip().lower() for w in _CONDITION_JOINS.split(body) if w.strip()]
     if not words or any(w not in _CONDITIONS for w in words):
         return None
@@ -222,6 +226,10 @@ class _Reading:
     effects: list[ConditionEffect] = field(default_factory=list)
     forced: list[ForcedMovement] = field(default_factory=list)
     rest: list[str] = field(default_factory=list)
+
+
+def _read_nothing(clause: str, plain: str, out: _Reading) -> bool:
+    return plain.lower() in _NOTHING
 
 
 def _read_damage(clause: str, plain: str, out: _Reading) -> bool:
@@ -278,6 +286,7 @@ def _read_condition(clause: str, plain: str, out: _Reading) -> bool:
 
 
 _READERS: tuple[Callable[[str, str, _Reading], bool], ...] = (
+    _read_nothing,
     _read_damage,
     _read_forced,
     _read_potency,

@@ -104,6 +104,8 @@ EFFECT_CASES: list[tuple[str, tuple[ConditionEffect, ...]]] = [
         (ConditionEffect((Condition.SLOWED,), Duration.EOT, None),),
     ),
     ("restrained (end of encounter)", (ConditionEffect((Condition.RESTRAINED,), Duration.ENCOUNTER, None),)),
+    ("The target is grabbed by you.", (ConditionEffect((Condition.GRABBED,), None, None),)),
+    ("No effect.", ()),
 ]
 
 
