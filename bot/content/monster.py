@@ -4,8 +4,8 @@ Rules: draw-steel-combat.txt, "Stamina" (winded at half the maximum), "DAMAGE IM
 "Free Strikes"; the organizations (minion, horde, platoon, elite, leader, solo) are Draw Steel: Monsters'
 (issue 20 §5). Levels 1–3 are echelon 1, 4–6 echelon 2, 7–9 echelon 3, 10 and up echelon 4.
 
-Public API: `Organization`, `Trait`, `Monster` (with `winded`, `villain_actions`), `MonsterGroup`,
-`echelon(level)`, `FREE_STRIKE_DISTANCE`.
+Public API: `Organization`, `Trait`, `Monster` (with `winded`, `description`, `villain_actions`),
+`MonsterGroup`, `echelon(level)`, `FREE_STRIKE_DISTANCE`.
 """
 
 from __future__ import annotations
@@ -76,6 +76,15 @@ class Monster:
     def winded(self) -> int:
         """Winded at half the Stamina maximum, rounded down (draw-steel-combat.txt, "Stamina")."""
         return self.stamina // 2
+
+    @property
+    def description(self) -> str:
+        """`Level 1 Minion Artillery`, `Level 2 Solo` (no role), as a stat block's header reads."""
+        organization = "" if self.organization is Organization.NONE else self.organization.value.title()
+        role = "" if self.role == "No Role" else self.role
+        # a retainer's role comes first ("Level 2 Brute Retainer"), every other organization's last
+        words = (role, organization) if self.organization is Organization.RETAINER else (organization, role)
+        return " ".join(w for w in (f"Level {self.level}", *words) if w)
 
     @property
     def villain_actions(self) -> tuple[Ability, ...]:

@@ -9,10 +9,12 @@ from typing import Any
 import pytest
 
 from bot.content.ability import Ability, ActionType
+from bot.content.forgesteel.ability_json import format_distance
 from bot.content.forgesteel.encounter import EncounterSlot, read_encounter
 from bot.content.forgesteel.files import (
     MAX_BYTES,
     BadValue,
+    Fields,
     FileTooLarge,
     ForgeSteelError,
     NotJson,
@@ -74,7 +76,9 @@ def _check_monster(monster: Monster, want: dict[str, Any], *, group: str) -> Non
     assert monster.stamina == want["staminaMax"]
     assert monster.winded == want["windedThreshold"]
     assert monster.free_strike == want["freeStrikeDamage"]
-    assert monster.free_strike_type is (DamageType.UNTYPED if want["freeStrikeType"] == "Damage" else None)
+    kind = want["freeStrikeType"].lower()
+    assert monster.free_strike_type is (DamageType.UNTYPED if kind == "damage" else DamageType.parse(kind))
+    assert monster.description == want["description"]
     assert monster.free_strike_distance == want["freeStrikeDistance"]
     assert monster.with_captain == (want.get("withCaptain") or "")
     assert {c: getattr(monster.characteristics, c) for c in want["characteristics"]} == want[
@@ -138,6 +142,7 @@ def test_encounter_slots() -> None:
         (slot["monsterID"], slot["count"]) for group in want["groups"] for slot in group["slots"]
     ]
     assert encounter.monster_ids == ("goblin-5", "goblin-2", "goblin-3", "goblin-8")
+    assert encounter.missing({"goblin-2", "goblin-3"}) == ("goblin-5", "goblin-8")
     group = read_monster_group(fixture_bytes(GROUP["file"]))
     by_id = {m.id: m for m in group.monsters}
     total = sum(s.creatures(by_id[s.monster_id].organization) for s in encounter.slots)
@@ -391,3 +396,39 @@ def test_bad_files_are_refused_in_one_line(
     message = str(raised.value)
     assert says in message
     assert "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("distance", "text"),
+    [
+        ({"type": "Melee", "value": 1}, "Melee 1"),
+        ({"type": "Ranged", "value": 10}, "Ranged 10"),
+        ({"type": "Aura", "value": 2}, "Aura 2"),
+        ({"type": "Burst", "value": 4}, "4 Burst"),
+        ({"type": "Cube", "value": 3, "within": 15}, "3 Cube within 15"),
+        ({"type": "Line", "value": 10, "value2": 1, "within": 1}, "10 x 1 Line within 1"),
+        ({"type": "Wall", "value": 10, "within": 10}, "10 Wall within 10"),
+        ({"type": "Self"}, "Self"),
+        ({"type": "Self", "qualifier": "mounted"}, "Self (mounted)"),
+        ({"type": "Special", "special": "Self; see below"}, "Self; see below"),
+        ({"type": "Special"}, "Special"),
+        ({"type": "Summoner"}, "Summoner Range"),
+    ],
+)
+def test_distances_as_forge_steel_shows_them(distance: dict[str, Any], text: str) -> None:
+    assert format_distance(Fields(distance, "distance")) == text
+
+
+@pytest.mark.parametrize(
+    ("organization", "role", "description"),
+    [
+        (Organization.MINION, "Artillery", "Level 3 Minion Artillery"),
+        (Organization.SOLO, "No Role", "Level 3 Solo"),
+        (Organization.NONE, "Brute", "Level 3 Brute"),
+        (Organization.NONE, "No Role", "Level 3"),
+        (Organization.RETAINER, "Brute", "Level 3 Brute Retainer"),
+    ],
+)
+def test_description(organization: Organization, role: str, description: str) -> None:
+    monster = Monster(id="m", name="M", level=3, organization=organization, stamina=10, role=role)
+    assert monster.description == description

@@ -54,6 +54,8 @@ def format_distance(distance: Fields) -> str:
         text = "Self"
     elif kind.lower() == "special":
         return distance.text("special") or "Special"
+    elif kind.lower() == "summoner":
+        text = "Summoner Range"
     else:
         value = distance.integer("value")
         if kind.lower() == "line":

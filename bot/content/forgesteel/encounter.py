@@ -6,12 +6,14 @@ counts groups of four: the slot brings `count × 4 + minionCountAdjustment` mini
 creatures (Forge Steel's `MonsterLogic.getRoleMultiplier` and its encounter runner). The file has no stat
 blocks: the bot resolves the ids in the server's bestiary and says which it couldn't (issue 20 §5).
 
-Public API: `EncounterSlot` (with `creatures(organization)`), `EncounterFile` (with `monster_ids`),
+Public API: `EncounterSlot` (with `creatures(organization)`), `EncounterFile` (with `monster_ids`,
+`missing(known)`),
 `read_encounter(data)`, `MINION_GROUP`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from bot.content.forgesteel.files import Kind, load_export
@@ -49,6 +51,11 @@ class EncounterFile:
     def monster_ids(self) -> tuple[str, ...]:
         """Every monster id the slots name, each once, in order."""
         return tuple(dict.fromkeys(s.monster_id for s in self.slots))
+
+    def missing(self, known: Collection[str]) -> tuple[str, ...]:
+        """The monster ids the slots name that aren't in `known` (the bestiary's ids), each once, in order:
+        what the bot must say it couldn't resolve."""
+        return tuple(i for i in self.monster_ids if i not in known)
 
 
 def read_encounter(data: bytes) -> EncounterFile:

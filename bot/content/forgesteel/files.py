@@ -80,13 +80,13 @@ _COMMANDS = {
     Kind.ENCOUNTER: "/encounter import",
     Kind.SOURCEBOOK: "",
 }
-#: The fields that tell each kind, checked in this order (a group also has fields a monster has not).
+#: The fields that tell each kind, checked in this order (a sourcebook holds monster groups).
 _MARKERS: tuple[tuple[Kind, frozenset[str]], ...] = (
     (Kind.HERO, frozenset({"ancestry", "class", "career"})),
-    (Kind.MONSTER_GROUP, frozenset({"monsters", "malice"})),
+    (Kind.SOURCEBOOK, frozenset({"monsterGroups"})),
+    (Kind.MONSTER_GROUP, frozenset({"monsters"})),
     (Kind.MONSTER, frozenset({"role", "stamina", "features"})),
     (Kind.ENCOUNTER, frozenset({"groups"})),
-    (Kind.SOURCEBOOK, frozenset({"monsterGroups", "ancestries"})),
 )
 
 
