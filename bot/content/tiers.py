@@ -183,8 +183,8 @@ _DURATIONS: tuple[tuple[re.Pattern[str], Duration], ...] = (
 )
 #: Words before the conditions that say nothing more: "the target is grabbed", "they are slowed".
 _SUBJECT = re.compile(r"^(?:the\s+target\s+is|target\s+is|they\s+are|is|are)\s+(?:made\s+)?", re.IGNORECASE)
-#: "The target is grabbed by you": the striker is the source, which the strike knows.
-_BY_STRIKER = re.compile(r"\s+by\s+you$", re.IGNORECASE)
+#: "grabbed by you", "frightened of you": the striker is the source, which the strike knows.
+_BY_STRIKER = re.compile(r"\s+(?:by|of)\s+you$", re.IGNORECASE)
 #: Clauses that say nothing happens.
 _NOTHING = frozenset({"no effect"})
 _CONDITION_JOINS = re.compile(r"\s*,\s*and\s+|\s*,\s*|\s+and\s+", re.IGNORECASE)

@@ -106,6 +106,10 @@ EFFECT_CASES: list[tuple[str, tuple[ConditionEffect, ...]]] = [
     ("restrained (end of encounter)", (ConditionEffect((Condition.RESTRAINED,), Duration.ENCOUNTER, None),)),
     ("The target is grabbed by you.", (ConditionEffect((Condition.GRABBED,), None, None),)),
     ("No effect.", ()),
+    (
+        "8 damage; P < [strong], frightened of you (save ends)",
+        (ConditionEffect((Condition.FRIGHTENED,), Duration.SAVE, PotencyTest(P, strength=Potency.STRONG)),),
+    ),
 ]
 
 
@@ -234,9 +238,58 @@ def test_fixture_tier_texts_floor() -> None:
 @settings(deadline=None, max_examples=200)
 @given(st.text(max_size=80))
 def test_any_text_is_kept(text: str) -> None:
-    """Nothing is dropped: every clause the parser didn't read is in `rest` as written."""
+    """Nothing is dropped: every word of a clause the parser didn't read is shown."""
     parsed = parse_tier(text)
     assert isinstance(parsed, TierEffect)
     assert parsed.text == text
-    for clause in parsed.rest:
-        assert clause in text
+    for clause in parsed.unread:
+        for word in clause.replace("*", " ").replace("`", " ").split():
+            assert word.strip(".") in text.replace("’", "'").replace("−", "-") or word in text
+
+
+_DURATION_WORDS = {
+    Duration.SAVE: " (save ends)",
+    Duration.EOT: " (EoT)",
+    Duration.ENCOUNTER: " (end of encounter)",
+}
+_PLAIN_CONDITIONS = [c for c in Condition if c not in (Condition.SURPRISED, Condition.CUSTOM)]
+
+
+@settings(deadline=None, max_examples=150)
+@given(
+    base=st.integers(0, 99),
+    letters=st.lists(st.sampled_from(list(Characteristic)), max_size=3, unique=True),
+    dtype=st.sampled_from(list(DamageType)),
+    potency=st.one_of(
+        st.builds(PotencyTest, st.sampled_from(list(Characteristic)), value=st.integers(-5, 9)),
+        st.builds(
+            PotencyTest, st.sampled_from(list(Characteristic)), strength=st.sampled_from(list(Potency))
+        ),
+    ),
+    conditions=st.lists(st.sampled_from(_PLAIN_CONDITIONS), min_size=1, max_size=3, unique=True),
+    duration=st.sampled_from([None, *_DURATION_WORDS]),
+    forced=st.lists(
+        st.builds(ForcedMovement, st.sampled_from(list(ForcedKind)), st.integers(1, 20), st.booleans()),
+        max_size=2,
+    ),
+)
+def test_what_the_card_writes_reads_back(
+    base: int,
+    letters: list[Characteristic],
+    dtype: DamageType,
+    potency: PotencyTest,
+    conditions: list[Condition],
+    duration: Duration | None,
+    forced: list[ForcedMovement],
+) -> None:
+    """Any damage, potency effect and forced movement written as cards write them parses back whole."""
+    damage = AbilityDamage(base, tuple(letters), dtype)
+    names = [c.value for c in conditions]
+    joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    effect = f"{potency.format()} {joined}{_DURATION_WORDS[duration] if duration else ''}"
+    text = "; ".join([damage.format(), effect, *(f.format() for f in forced)])
+    parsed = parse_tier(text)
+    assert parsed.fully_parsed, text
+    assert parsed.damage == damage
+    assert _without_text(parsed.effects) == (ConditionEffect(tuple(conditions), duration, potency),)
+    assert parsed.forced == tuple(forced)
