@@ -4,13 +4,14 @@ fixtures (`expected-monsters.json`) is reproduced, and bad files are refused wit
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 
 from bot.content.ability import Ability, ActionType
 from bot.content.forgesteel.ability_json import format_distance
-from bot.content.forgesteel.encounter import EncounterSlot, read_encounter
+from bot.content.forgesteel.encounter import EncounterFile, EncounterSlot, read_encounter
 from bot.content.forgesteel.files import (
     MAX_BYTES,
     BadValue,
@@ -22,7 +23,7 @@ from bot.content.forgesteel.files import (
     WrongKind,
 )
 from bot.content.forgesteel.monster import read_monster, read_monster_group
-from bot.content.monster import Monster, Organization
+from bot.content.monster import Monster, MonsterGroup, Organization
 from bot.rules.codec import load, to_data
 from bot.rules.damage import ALL, DamageType
 from tests.content.forgesteel_files import expected, fixture_bytes
@@ -432,3 +433,26 @@ def test_distances_as_forge_steel_shows_them(distance: dict[str, Any], text: str
 def test_description(organization: Organization, role: str, description: str) -> None:
     monster = Monster(id="m", name="M", level=3, organization=organization, stamina=10, role=role)
     assert monster.description == description
+
+
+@pytest.mark.parametrize(
+    ("read", "file", "says"),
+    [
+        (read_monster, "Keth.ds-hero", "Forge Steel hero (use /hero import for it)"),
+        (read_monster, "Goblin.ds-monster-group", "monster group (use /monster import"),
+        (read_monster_group, "Goblin Sniper.ds-monster", "Forge Steel monster (use /monster import"),
+        (read_encounter, "Goblin.ds-monster-group", "upload a `.ds-encounter` file"),
+        (read_monster_group, "Goblin Ambush.ds-encounter", "encounter (use /encounter import"),
+    ],
+)
+def test_real_exports_of_the_wrong_kind(read: Any, file: str, says: str) -> None:
+    """Issue 20 §6: "JSON of the wrong kind (a monster given to `/hero import`)" is refused in one line."""
+    with pytest.raises(WrongKind, match=re.escape(says)):
+        read(fixture_bytes(file))
+
+
+def test_group_and_encounter_round_trip_through_the_codec() -> None:
+    group = read_monster_group(fixture_bytes(GROUP["file"]))
+    assert load(MonsterGroup, to_data(group)) == group
+    encounter = read_encounter(fixture_bytes("Goblin Ambush.ds-encounter"))
+    assert load(EncounterFile, to_data(encounter)) == encounter
