@@ -236,6 +236,7 @@ def test_bonus_features_raise_stamina_stability_speed_and_free_strike() -> None:
         ),
         _feature("Bonus", {**bonus, "field": "Free Strike Damage", "value": 1}),
         _feature("Characteristic Bonus", {"characteristic": "Agility", "value": 1}),
+        _feature("Bonus", {**bonus, "field": "Stamina", "value": 9, "valueFromController": "Level"}),
     ]
     monster = read_monster(_bytes(_monster_json(features=features)))
     assert monster.stamina == 40 + 11 + 6 + 5

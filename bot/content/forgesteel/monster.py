@@ -90,8 +90,9 @@ def _characteristic(name: str) -> Characteristic:
 
 
 def _modifier_value(data: Fields, scores: dict[Characteristic, int], level: int) -> int:
-    """A Bonus or damage modifier's value for this monster (see the module docstring)."""
-    value = data.integer("value")
+    """A Bonus or damage modifier's value for this monster (see the module docstring). A value taken from a
+    controlling hero (`valueFromController`, for summons and companions) is 0 for a monster on its own."""
+    value = 0 if data.raw("valueFromController") else data.integer("value")
     names = data.texts("valueCharacteristics")
     if names:
         highest = max(scores[_characteristic(n)] for n in names)
