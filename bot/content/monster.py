@@ -1,11 +1,12 @@
 """A monster's stat block as the bot keeps it: from a Forge Steel file, or entered by hand.
 
-Rules: draw-steel-combat.txt, "Stamina" (winded at half the maximum), "DAMAGE IMMUNITY", "DAMAGE WEAKNESS",
-"Free Strikes"; the organizations (minion, horde, platoon, elite, leader, solo) are Draw Steel: Monsters'
-(issue 20 §5). Levels 1–3 are echelon 1, 4–6 echelon 2, 7–9 echelon 3, 10 and up echelon 4.
+Rules: draw-steel-combat.txt, "Stamina" (a maximum of at least 1; winded is `bot.rules.stamina`'s), "DAMAGE
+IMMUNITY", "DAMAGE WEAKNESS", "STABILITY" (never below 0), "Free Strikes"; the organizations (minion, horde,
+platoon, elite, leader, solo) are Draw Steel: Monsters' (issue 20 §5). Levels 1–3 are echelon 1, 4–6
+echelon 2, 7–9 echelon 3, 10 and up echelon 4.
 
-Public API: `Organization`, `Trait`, `Monster` (with `winded`, `description`, `villain_actions`),
-`MonsterGroup`, `echelon(level)`, `FREE_STRIKE_DISTANCE`.
+Public API: `Organization`, `Trait`, `Monster` (with `description`, `villain_actions`), `MonsterGroup`,
+`MonsterError`, `echelon(level)`, `FREE_STRIKE_DISTANCE`.
 """
 
 from __future__ import annotations
@@ -15,7 +16,14 @@ from dataclasses import dataclass, field
 
 from bot.content.ability import Ability, ActionType
 from bot.rules.characteristics import Characteristics
+from bot.rules.creature import LEVEL_MAX
 from bot.rules.damage import DamageModifiers, DamageType
+from bot.rules.errors import RuleError
+
+
+class MonsterError(RuleError):
+    """A stat block the rules refuse."""
+
 
 FREE_STRIKE_DISTANCE = 5
 """A monster's free strike reaches 5 squares at range unless a signature ability reaches farther."""
@@ -72,10 +80,13 @@ class Monster:
     traits: tuple[Trait, ...] = ()
     with_captain: str = ""
 
-    @property
-    def winded(self) -> int:
-        """Winded at half the Stamina maximum, rounded down (draw-steel-combat.txt, "Stamina")."""
-        return self.stamina // 2
+    def __post_init__(self) -> None:
+        if self.stamina < 1:
+            raise MonsterError(f"{self.name}'s Stamina must be at least 1.")
+        if not 0 <= self.level <= LEVEL_MAX:
+            raise MonsterError(f"{self.name}'s level must be from 0 to {LEVEL_MAX}.")
+        if self.stability < 0:
+            raise MonsterError(f"{self.name}'s stability can't be less than 0.")
 
     @property
     def description(self) -> str:

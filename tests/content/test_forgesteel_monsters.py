@@ -26,6 +26,7 @@ from bot.content.forgesteel.monster import read_monster, read_monster_group
 from bot.content.monster import Monster, MonsterGroup, Organization
 from bot.rules.codec import load, to_data
 from bot.rules.damage import ALL, DamageType
+from bot.rules.stamina import Vitals
 from tests.content.forgesteel_files import expected, fixture_bytes
 
 EXPECTED = expected("expected-monsters.json")
@@ -75,7 +76,7 @@ def _check_monster(monster: Monster, want: dict[str, Any], *, group: str) -> Non
     assert list(monster.movement) == want["speed"]["modes"]
     assert monster.stability == want["stability"]
     assert monster.stamina == want["staminaMax"]
-    assert monster.winded == want["windedThreshold"]
+    assert Vitals.fresh(monster.stamina).winded_value == want["windedThreshold"]
     assert monster.free_strike == want["freeStrikeDamage"]
     kind = want["freeStrikeType"].lower()
     assert monster.free_strike_type is (DamageType.UNTYPED if kind == "damage" else DamageType.parse(kind))
@@ -242,7 +243,6 @@ def test_bonus_features_raise_stamina_stability_speed_and_free_strike() -> None:
     assert monster.stamina == 40 + 11 + 6 + 5
     assert (monster.stability, monster.speed, monster.free_strike) == (2, 6, 5)
     assert monster.characteristics.agility == 1
-    assert monster.winded == monster.stamina // 2
 
 
 def test_damage_modifiers_net_immunity_against_weakness() -> None:
@@ -386,6 +386,9 @@ ENCOUNTER = {"id": "e", "name": "Ambush", "groups": [], "terrain": []}
             BadValue,
             "out of range",
         ),
+        (read_monster, _bytes(_monster_json(stamina=0)), BadValue, "Stamina must be at least 1"),
+        (read_monster, _bytes(_monster_json(stability=-2)), BadValue, "stability can't be less than 0"),
+        (read_monster, _bytes(_monster_json(level=99)), BadValue, "level must be from 0 to 20"),
     ],
 )
 def test_bad_files_are_refused_in_one_line(
