@@ -336,6 +336,24 @@ def test_older_ability_fields_without_sections() -> None:
     assert read.effect == "Before.\n\nAfter.\n\n**Spend 1:** Push 1 more."
 
 
+def test_a_levelled_retainer() -> None:
+    """A retainer levelled from 4 to 7 is level 7, has 27 more Stamina, 2 more free-strike damage (level 6)
+    and the features of levels up to 7, not those of level 8."""
+    gained = _feature("Characteristic Bonus", {"characteristic": "Might", "value": 1})
+    later = _feature("Characteristic Bonus", {"characteristic": "Might", "value": 5})
+    retainer = {
+        "level": 7,
+        "featuresByLevel": [{"level": 5, "feature": gained}, {"level": 8, "feature": later}],
+    }
+    role = {"type": "Brute", "organization": "Retainer"}
+    monster = read_monster(_bytes(_monster_json(role=role, retainer=retainer)))
+    assert (monster.level, monster.stamina, monster.free_strike) == (7, 40 + 27, 4 + 2)
+    assert monster.characteristics.might == 2
+    assert monster.description == "Level 7 Brute Retainer"
+    unlevelled = read_monster(_bytes(_monster_json(role=role, retainer={"level": 0, "featuresByLevel": []})))
+    assert (unlevelled.level, unlevelled.stamina) == (4, 40)
+
+
 def test_a_group_member_without_a_name_takes_the_group_and_role() -> None:
     group = {
         "id": "g",

@@ -11,6 +11,8 @@ its `MonsterLogic` computes the values a table plays with (issue 20 §5):
   the largest weakness; whichever is larger stays, less the other (`Damage` means all damage).
 - Features inside Multiple Features and the selected options of a Choice count as the monster's own.
 - The free strike's distance is 5, or the longest Ranged distance of a signature ability if longer.
+- A retainer its hero has levelled (`retainer.level`) is of that level, gains the features of its levels
+  (`featuresByLevel`), 9 Stamina a level and 2 free-strike damage at each level divisible by 3.
 - Abilities (Ability features) keep their Malice costs; villain actions are abilities used as villain
   actions. Every other feature is a trait, kept with its text.
 Older files name organizations Band (now Horde) and Troop (now Elite), lack an organization (Platoon) or a
@@ -168,11 +170,33 @@ def _free_strike_type(name: str) -> DamageType:
         raise UnknownFormat(f"The free-strike damage type `{name[:30]}` isn't one this bot knows.") from None
 
 
+def _retainer(monster: Fields, level: int) -> tuple[int, list[Fields], dict[str, int]]:
+    """A retainer levelled up by its hero: its level now, the features its levels gave it, and what its
+    levels add (9 Stamina a level; 2 free-strike damage at each level divisible by 3)."""
+    retainer = monster.optional("retainer", "retainer")
+    now = retainer.integer("level") if retainer is not None else 0
+    if retainer is None or not now:
+        return level, [], {}
+    gained = [
+        entry.obj("feature", "feature")
+        for entry in retainer.objects("featuresByLevel", "retainer level")
+        if entry.raw("feature") is not None and entry.integer("level") <= now
+    ]
+    levels = range(level + 1, min(now, 10) + 1)
+    return (
+        now,
+        gained,
+        {"stamina": 9 * (now - level), "freestrikedamage": 2 * sum(lv % 3 == 0 for lv in levels)},
+    )
+
+
 def _monster(monster: Fields, group: str = "") -> Monster:
-    level = monster.integer("level", 1)
-    features = list(_features(monster.objects("features", "feature")))
+    level, gained, levelled = _retainer(monster, monster.integer("level", 1))
+    features = list(_features([*monster.objects("features", "feature"), *gained]))
     scores = _scores(monster, features)
     bonus = _bonuses(features, scores, level)
+    for key, extra in levelled.items():
+        bonus[key] += extra
     role = monster.obj("role", "monster role")
     role_type = role.text("type")
     abilities: list[tuple[Fields, Ability]] = []
