@@ -2,7 +2,8 @@
 
 Forge Steel keeps an ability's usage (`type.usage`, `type.free`, `type.trigger`), keywords, distances
 (`{type, value, value2, within, special, qualifier}`), target, cost (a number, or `"signature"`), and its
-body as `sections`: a `roll` (characteristics, bonus, tier1..tier3), `text`, and `field` (`Spend 2: ...`).
+body as `sections`: a `roll` (characteristics, bonus, tier1..tier3), `text`, `field` (`Spend 2: ...`) and
+`package` (text a hero's Package feature adds by its tag: none of its own, so the hero import adds it).
 Files from before sections keep `powerRoll`, `preEffect`, `effect`, `spend`, `persistence` and
 `alternateEffects` instead; both are read. Tier texts are kept raw (`bot.content.tiers` reads them).
 
