@@ -120,7 +120,7 @@ class StoreCore(Waits):
             if "one_active" in text or "encounters.channel_id" in text:
                 raise EncounterExists() from None
             if "name_key" in text:
-                raise InvalidValue("There is already a hero with that name in this channel.") from None
+                raise InvalidValue("There is already a hero with that name in this campaign.") from None
             raise StaleState() from error
         except OperationalError as error:
             if "snapshot" in str(error.orig).lower():

@@ -9,6 +9,7 @@ import random
 import sqlalchemy as sa
 
 from bot.store import validate
+from bot.store.campaigns import needs_adopting
 from bot.store.core import check_key
 from bot.store.errors import NoEncounter, NothingToUndo, StaleState, StoreError
 from bot.store.history import event_of
@@ -28,12 +29,18 @@ class Undoing(Writes):
         check_key(key)
         validate.snowflake(user_id, "user id")
         lock, deadline = await self._queue(key)
+        home_lock = None
         try:
             attempt = 0
             while True:
                 # Undo is rare: read fresh rather than trust the cache, so its errors are never stale.
-                loaded = await self._retrying(lambda: self._read(key.channel_id), deadline)
-                self._remember(key.channel_id, loaded)
+                loaded, away = await self._place(key, deadline, "read")
+                if away is not None and home_lock is None:
+                    home_lock = await self._home_lock(key, away.home_id, deadline)
+                    continue
+                if away is not None and needs_adopting(key, away.channel):
+                    await self._adopt(key, away)
+                    continue
                 if loaded.encounter_id is None:
                     raise NoEncounter()
                 target = await self._retrying(
@@ -51,15 +58,25 @@ class Undoing(Writes):
                 )
                 try:
                     return await self._commit(
-                        key, user_id, UNDO_KIND, loaded, table, outcome, deadline=deadline, undoes=target.seq
+                        key,
+                        user_id,
+                        UNDO_KIND,
+                        loaded,
+                        table,
+                        outcome,
+                        deadline=deadline,
+                        undoes=target.seq,
+                        away=away,
                     )
                 except StaleState:
-                    self._cache.pop(key.channel_id, None)
+                    self._forget(key, away)
                     attempt += 1
                     if attempt > retries:
                         raise
                     await asyncio.sleep(random.uniform(0, 0.003 * attempt))
         finally:
+            if home_lock is not None:
+                home_lock.release()
             lock.release()
 
     async def _undo_target(self, encounter_id: int) -> Event | None:

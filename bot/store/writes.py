@@ -6,6 +6,7 @@ and confirmed after an ambiguous COMMIT.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import random
 from collections.abc import Callable
@@ -16,14 +17,14 @@ import orjson
 import sqlalchemy as sa
 
 from bot.store import validate
+from bot.store.campaigns import Campaigns, needs_adopting
 from bot.store.core import check_key, utc_now
 from bot.store.errors import InvalidValue, SaveUncertain, StaleState, StoreError, StoreUnavailable
 from bot.store.faults import CONFIRM_LIMIT, brief, is_unavailable, log
 from bot.store.models import channels, events
 from bot.store.patch import diff
-from bot.store.reads import Reads
 from bot.store.rows import Rows, Written
-from bot.store.snapshot import Loaded, checked_snapshot, clone
+from bot.store.snapshot import Away, Loaded, campaign_changed, checked_snapshot, clone
 from bot.store.table import Change, ChannelKey, Committed, Table
 from bot.store.writer import Attempt
 
@@ -38,7 +39,7 @@ class _Saved:
     encounter_id: int | None
 
 
-class Writes(Reads, Rows):
+class Writes(Campaigns, Rows):
     """`mutate` and the commit of one change."""
 
     # -- the one entry point ----------------------------------------------------------------------------
@@ -67,15 +68,22 @@ class Writes(Reads, Rows):
         if validate.kind(kind) == UNDO_KIND:
             raise InvalidValue("The event kind 'undo' is reserved for Store.undo.")
         lock, deadline = await self._queue(key)
+        home_lock: tuple[int, asyncio.Lock] | None = None
         try:
             attempt = 0
             while True:
-                cached = self._cache.get(key.channel_id)
-                loaded = (
-                    cached
-                    if cached is not None
-                    else await self._retrying(lambda: self._load(key.channel_id), deadline)
-                )
+                warm = self._cache.get(key.channel_id) is not None
+                loaded, away = await self._place(key, deadline)
+                if away is not None and (home_lock is None or home_lock[0] != away.home_id):
+                    # a channel playing in another's campaign holds the home's lock too (taken second)
+                    if home_lock is not None:
+                        home_lock[1].release()
+                        home_lock = None
+                    home_lock = (away.home_id, await self._home_lock(key, away.home_id, deadline))
+                    continue
+                if away is not None and needs_adopting(key, away.channel):
+                    await self._adopt(key, away)
+                    continue
                 snap = loaded.snap if shared else clone(loaded.snap)
                 table = Table.from_snapshot(key, loaded.version, snap, loaded.encounter_id)
                 kept = orjson.dumps(snap) if shared and self.verify_shared else None
@@ -84,34 +92,44 @@ class Writes(Reads, Rows):
                 except Exception:
                     # A refusal based on a cached table that another process has since changed is re-judged
                     # on fresh data; otherwise the exception propagates unchanged.
-                    if cached is not None and await self._moved(key.channel_id, cached.version, deadline):
+                    if warm and await self._moved_place(key, loaded, away, deadline):
                         continue
                     raise
                 if not isinstance(outcome, Change):
                     raise TypeError("a change function must return a Change")
                 if kept is not None and orjson.dumps(snap) != kept:
-                    self._cache.pop(key.channel_id, None)
+                    self._forget(key, away)
                     raise AssertionError(f"a {kind!r} change edited the store's shared memory in place")
                 try:
                     committed = await self._commit(
-                        key, user_id, kind, loaded, table, outcome, deadline=deadline
+                        key, user_id, kind, loaded, table, outcome, deadline=deadline, away=away
                     )
                 except StaleState:
-                    self._cache.pop(key.channel_id, None)
+                    self._forget(key, away)
                     attempt += 1
                     if attempt > retries:
                         raise
                     await asyncio.sleep(random.uniform(0, 0.003 * attempt))
                     continue
-                if (
-                    committed.seq is None
-                    and cached is not None
-                    and await self._moved(key.channel_id, cached.version, deadline)
-                ):
+                if committed.seq is None and warm and await self._moved_place(key, loaded, away, deadline):
                     continue  # "nothing changed" was judged on a stale cached table
                 return committed
         finally:
+            if home_lock is not None:
+                home_lock[1].release()
             lock.release()
+
+    def _forget(self, key: ChannelKey, away: Away | None) -> None:
+        """Drop the memory of the channel (and of its campaign's home)."""
+        self._cache.pop(key.channel_id, None)
+        if away is not None:
+            self._cache.pop(away.home_id, None)
+
+    async def _moved_place(self, key: ChannelKey, loaded: Loaded, away: Away | None, deadline: float) -> bool:
+        """`_moved` for the channel, and for its campaign's home when it plays in another's campaign."""
+        if await self._moved(key.channel_id, loaded.version, deadline):
+            return True
+        return away is not None and await self._moved(away.home_id, away.home.version, deadline)
 
     async def _commit(
         self,
@@ -124,7 +142,11 @@ class Writes(Reads, Rows):
         *,
         deadline: float,
         undoes: int | None = None,
+        away: Away | None = None,
     ) -> Committed[T]:
+        """Check, diff and write the change `table` holds against `loaded` (for a channel playing in
+        another's campaign, `away.combined()`; the home's row is written too when its roster or pool
+        changed), then remember what was committed."""
         after, state_text = checked_snapshot(table, loaded)
         patch = diff(loaded.snap, after)
         if patch is None and undoes is None:
@@ -143,13 +165,36 @@ class Writes(Reads, Rows):
             seq = loaded.last_seq + 1
         else:
             seq = version
-        written = Written(now, seq, summary, details, patch, undoes, state_text)
+        home = away is not None and campaign_changed(patch)
+        written = Written(now, seq, summary, details, patch, undoes, state_text, away, home)
         encounter_id = await self._write_with_retries(key, user_id, kind, loaded, after, written, deadline)
-        if enc_after is not None and enc_after["active"]:
-            self._remember(channel_id, Loaded(version, after, encounter_id, seq))
-        else:
+        active = enc_after is not None and enc_after["active"]
+        if not active:
             after["encounter"] = None
-            self._remember(channel_id, Loaded(version, after, None, 0))
+        parent_id = loaded.parent_id if loaded.parent_id is not None else key.parent_id
+        own = after
+        if away is not None:
+            own = {**after, "tokens": away.channel.snap["tokens"], "heroes": away.channel.snap["heroes"]}
+        self._remember(
+            channel_id,
+            Loaded(
+                version,
+                own,
+                encounter_id if active else None,
+                seq if active else 0,
+                parent_id,
+                loaded.campaign_id,
+            ),
+        )
+        if home and away is not None:
+            snap = {
+                "tokens": after["tokens"],
+                "heroes": after["heroes"],
+                "encounter": away.home.snap["encounter"],
+            }
+            self._remember(
+                away.home_id, dataclasses.replace(away.home, version=away.home.version + 1, snap=snap)
+            )
         if self._sqlite:
             self._after_sqlite_commit()
         if outcome_encounter := table.encounter:
