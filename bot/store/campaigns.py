@@ -180,7 +180,7 @@ class Campaigns(Reads):
                 sa.or_(
                     channels.c.id == home_id,
                     channels.c.campaign_id == home_id,
-                    parent.c.id == home_id,
+                    channels.c.parent_id == home_id,
                     parent.c.campaign_id == home_id,
                 ),
             )

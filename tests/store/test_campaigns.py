@@ -225,3 +225,16 @@ async def test_migration_merges_a_threads_old_roster_into_its_parents_campaign(
         assert (await store.view(ChannelKey(GUILD, parent))).tokens == 6
     finally:
         await store.close()
+
+
+async def test_running_encounters_covers_the_whole_campaign(store: Store) -> None:
+    main, main_thread = place()
+    ooc, ooc_thread = place()
+    elsewhere, _ = place()
+    await store.join_campaign(ooc, main.channel_id)
+    for key in (main_thread, ooc_thread, elsewhere):
+        await begin(store, key)
+    await store.view(main)  # the parent's row may never be written: the thread knows it
+    found = [channel_id for channel_id, _ in await store.running_encounters(ooc)]
+    assert found == sorted([main_thread.channel_id, ooc_thread.channel_id])
+    assert [c for c, _ in await store.running_encounters(elsewhere)] == [elsewhere.channel_id]
