@@ -207,6 +207,9 @@ class Campaigns(Reads):
             )
         deadline = self._deadline()
         target = await self._channel(campaign_channel_id, deadline, "proved")
+        if target.parent_id is not None:  # a thread: its channel's campaign
+            campaign_channel_id = target.parent_id
+            target = await self._channel(campaign_channel_id, deadline, "proved")
         home_id = target.campaign_id or campaign_channel_id
         if home_id == key.channel_id:
             raise InvalidValue("That campaign is this channel's own: pick another channel.")

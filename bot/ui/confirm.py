@@ -14,26 +14,30 @@ from bot.replies import send
 #: Seconds the buttons stay live.
 CONFIRM_TIMEOUT = 120.0
 
+Press = Callable[[discord.Interaction[Any]], Awaitable[None]]
+
+
+class _Choice(discord.ui.Button["ConfirmView"]):
+    """One of the two buttons: pressing it closes the view and runs `press`."""
+
+    def __init__(self, label: str, style: discord.ButtonStyle, press: Press) -> None:
+        super().__init__(label=label[:80], style=style)
+        self.press = press
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if self.view is not None:
+            self.view.stop()
+        await self.press(interaction)
+
 
 class ConfirmView(BotView):
     """Two buttons: `label` (danger) runs `on_confirm`; Keep answers that nothing changed."""
 
-    def __init__(
-        self, user_id: int, label: str, on_confirm: Callable[[discord.Interaction[Any]], Awaitable[None]]
-    ) -> None:
+    def __init__(self, user_id: int, label: str, on_confirm: Press) -> None:
         super().__init__(timeout=CONFIRM_TIMEOUT)
         self.user_id = user_id
-        self.on_confirm = on_confirm
-        confirm: discord.ui.Button[ConfirmView] = discord.ui.Button(
-            label=label[:80], style=discord.ButtonStyle.danger
-        )
-        keep: discord.ui.Button[ConfirmView] = discord.ui.Button(
-            label="Keep", style=discord.ButtonStyle.secondary
-        )
-        confirm.callback = self._confirm  # type: ignore[method-assign]
-        keep.callback = self._keep  # type: ignore[method-assign]
-        self.add_item(confirm)
-        self.add_item(keep)
+        self.add_item(_Choice(label, discord.ButtonStyle.danger, on_confirm))
+        self.add_item(_Choice("Keep", discord.ButtonStyle.secondary, _keep))
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         if not await super().interaction_check(interaction):
@@ -43,10 +47,6 @@ class ConfirmView(BotView):
             return False
         return True
 
-    async def _confirm(self, interaction: discord.Interaction[Any]) -> None:
-        self.stop()
-        await self.on_confirm(interaction)
 
-    async def _keep(self, interaction: discord.Interaction[Any]) -> None:
-        self.stop()
-        await send(interaction, content="Nothing changed.", ephemeral=True)
+async def _keep(interaction: discord.Interaction[Any]) -> None:
+    await send(interaction, content="Nothing changed.", ephemeral=True)
