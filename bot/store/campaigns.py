@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,7 +65,8 @@ class Campaigns(Reads):
         renamed `Ash (thread name)` and reported in the log. The caller holds the thread's and the home's
         locks; the memory of both is dropped."""
         assert key.parent_id is not None
-        label = " ".join((key.name or "").split()) or f"thread {key.channel_id}"
+        printable = "".join(char for char in key.name or "" if not unicodedata.category(char).startswith("C"))
+        label = " ".join(printable.split()) or f"thread {key.channel_id}"
         insert_home = (
             self._insert(channels)
             .values(id=away.home_id, guild_id=key.guild_id, tokens=0, version=0, updated_at=utc_now())
