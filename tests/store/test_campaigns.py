@@ -238,3 +238,18 @@ async def test_running_encounters_covers_the_whole_campaign(store: Store) -> Non
     found = [channel_id for channel_id, _ in await store.running_encounters(ooc)]
     assert found == sorted([main_thread.channel_id, ooc_thread.channel_id])
     assert [c for c, _ in await store.running_encounters(elsewhere)] == [elsewhere.channel_id]
+
+
+@pytest.mark.parametrize(
+    ("name", "taken", "kept"),
+    [
+        ("Ash", {"ash"}, "Ash (Fight)"),
+        ("Ash", {"ash", "ash (fight)"}, "Ash (Fight 2)"),
+        ("A" * 64, {"a" * 64}, "A" * 56 + " (Fight)"),
+    ],
+)
+def test_a_clashing_name_is_kept_apart_within_the_name_limit(name: str, taken: set[str], kept: str) -> None:
+    from bot.store.campaigns import kept_apart
+
+    result = kept_apart(name, "Fight", taken)
+    assert result == kept and len(result) <= 64
