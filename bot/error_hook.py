@@ -35,7 +35,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from bot.replies import NO_MENTIONS, UserError, one_line, send
 from bot.rules.errors import RuleError
 from bot.store.errors import StoreError, StoreUnavailable
-from bot.store.faults import is_unavailable
+from bot.store.faults import cannot_save, is_unavailable
 
 log = logging.getLogger("bot.errors")
 command_log = logging.getLogger("bot.commands")
@@ -97,7 +97,11 @@ def _plain(error: Exception) -> str:
 
 @REGISTRY.register(DBAPIError, PoolTimeout)
 def _database(error: Exception) -> str | None:
-    """A driver error that escaped the store: "busy" when the database is not answering, else a bug."""
+    """A driver error that escaped the store: "busy" when the database is not answering, "can't save" when
+    it refuses every write (a full disk, read-only), else a bug."""
+    refused = cannot_save(error)
+    if refused is not None:
+        return refused.default_message
     return StoreUnavailable.default_message if is_unavailable(error) else None
 
 

@@ -4,10 +4,13 @@ See docs/store.md. Everything a caller needs is exported here.
 """
 
 from bot.store.errors import (
+    CannotSave,
+    DiskFull,
     EncounterExists,
     InvalidValue,
     NoEncounter,
     NothingToUndo,
+    ReadOnly,
     SaveUncertain,
     StaleState,
     StoreError,
@@ -27,9 +30,11 @@ from bot.store.table import (
 )
 
 __all__ = [
+    "CannotSave",
     "Change",
     "ChannelKey",
     "Committed",
+    "DiskFull",
     "EncounterDoc",
     "EncounterExists",
     "EncounterInfo",
@@ -39,6 +44,7 @@ __all__ = [
     "InvalidValue",
     "NoEncounter",
     "NothingToUndo",
+    "ReadOnly",
     "SaveUncertain",
     "StaleState",
     "Store",

@@ -27,7 +27,14 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from bot.store import validate
 from bot.store.engine import POSTGRES_POOL_SIZE, WRITE_OPTION, sqlite_file
 from bot.store.errors import EncounterExists, InvalidValue, StaleState
-from bot.store.faults import RETRYABLE_SQLSTATES, STATEMENT_GRACE, WAIT_LIMIT, Waits, busy_timeout_ms
+from bot.store.faults import (
+    RETRYABLE_SQLSTATES,
+    STATEMENT_GRACE,
+    WAIT_LIMIT,
+    Waits,
+    busy_timeout_ms,
+    cannot_save,
+)
 from bot.store.snapshot import Loaded
 from bot.store.table import ChannelKey, GuildSettings
 from bot.store.writer import Attempt, SQLiteWriter
@@ -95,6 +102,7 @@ class StoreCore(Waits):
         self._pg_probe_lock = asyncio.Lock()
         self._discarding: set[asyncio.Task[None]] = set()
         self._outage_at = float("-inf")  # loop time of the last wait for the database that gave up
+        self._refusing = None  # the database refused every write last time (logged once)
         self._commits_since_checkpoint = 0
         self._checkpoint_task: asyncio.Task[None] | None = None
 
@@ -114,7 +122,7 @@ class StoreCore(Waits):
         deadline = self._deadline() if deadline is None else deadline
         attempt = attempt if attempt is not None else Attempt()
         try:
-            return await self._write(work, deadline, attempt)
+            result = await self._write(work, deadline, attempt)
         except IntegrityError as error:
             text = str(error.orig).lower()
             if "one_active" in text or "encounters.channel_id" in text:
@@ -125,11 +133,25 @@ class StoreCore(Waits):
         except OperationalError as error:
             if "snapshot" in str(error.orig).lower():
                 raise StaleState() from error
+            refused = cannot_save(error)
+            if refused is not None:
+                raise self._cannot_save(refused, error) from None
             raise
         except DBAPIError as error:
             if getattr(error.orig, "sqlstate", None) in RETRYABLE_SQLSTATES:
                 raise StaleState() from error
+            refused = cannot_save(error)
+            if refused is not None:
+                raise self._cannot_save(refused, error) from None
             raise
+        except sqlite3.Error as error:  # the writer's own statements run on sqlite3 directly
+            refused = cannot_save(error)
+            if refused is not None:
+                raise self._cannot_save(refused, error) from None
+            raise
+        if self._refusing is not None:
+            self._saved()
+        return result
 
     async def _write(self, work: Callable[[Connection], T], deadline: float, attempt: Attempt) -> T:
         """`_transaction`'s write.
