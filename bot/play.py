@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 import orjson
 
-from bot.permissions import Actor, actor_from_interaction, is_director
+from bot.permissions import Actor, Refused, actor_from_interaction, is_director
 from bot.replies import UserError, fail
 from bot.rules import codec
 from bot.rules.encounter import Encounter
 from bot.rules.hero import HeroSheet
 from bot.rules.turns import Controller
-from bot.store import Change, ChannelKey, Committed, GuildSettings, Hero, Table
+from bot.store import Change, ChannelKey, Committed, Event, GuildSettings, Hero, Table
 
 if TYPE_CHECKING:
     from bot.client import DrawSteelBot
@@ -262,6 +262,24 @@ async def commit(
             except Exception:  # the change is committed; the tracker catches up later
                 log.exception("commit listener failed for channel %s", key.channel_id)
     return result
+
+
+UNDO_REFUSED = "Only the Director or the member who made the last change can undo it."
+
+
+def may_undo(caller: Caller) -> Callable[[Table, Event], None]:
+    """`Store.undo`'s `allowed`: the encounter's Director may undo any change, a player only their own; and
+    the encounter must still be the one `caller` was judged on. The store runs it on the event it is about
+    to undo, in the same check-and-act, so the change judged is the change undone."""
+
+    def allowed(table: Table, target: Event) -> None:
+        doc = table.encounter
+        if doc is not None and doc.director_id != caller.director_id:
+            raise CallerMoved()
+        if not caller.director and target.user_id != caller.actor.user_id:
+            raise Refused(UNDO_REFUSED)
+
+    return allowed
 
 
 def _judged_on(caller: Caller, change: Callable[[Table], Change[T]]) -> Callable[[Table], Change[T]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import random
+from collections.abc import Callable
 
 import sqlalchemy as sa
 
@@ -22,9 +23,22 @@ from bot.store.writes import UNDO_KIND, Writes
 class Undoing(Writes):
     """`undo` (docs/store.md, *Undo*)."""
 
-    async def undo(self, key: ChannelKey, user_id: int, *, retries: int = 3) -> Committed[Event]:
+    async def undo(
+        self,
+        key: ChannelKey,
+        user_id: int,
+        *,
+        allowed: Callable[[Table, Event], None] | None = None,
+        retries: int = 3,
+    ) -> Committed[Event]:
         """Revert the newest change of the active encounter that is not undone yet, as an event of kind
-        "undo" (its `undoes` names the seq). Repeating walks back to the start; then `NothingToUndo`."""
+        "undo" (its `undoes` names the seq). Repeating walks back to the start; then `NothingToUndo`.
+
+        `allowed(table, target)` decides whether the caller may undo `target` (the event this undo would
+        revert) on the table as it is now, and raises to refuse (nothing is written). It runs inside the
+        same check-and-act as the undo itself: under the channel's lock, on a fresh read, and again on every
+        retry, and the commit's compare-and-set fails if another process changed the channel meanwhile, so
+        the event judged is the event undone."""
         check_key(key)
         validate.snowflake(user_id, "user id")
         lock, deadline = await self._queue(key)
@@ -41,6 +55,9 @@ class Undoing(Writes):
                 )
                 if target is None:
                     raise NothingToUndo()
+                if allowed is not None:
+                    now = Table.from_snapshot(key, loaded.version, clone(loaded.snap), loaded.encounter_id)
+                    allowed(now, target)
                 try:
                     restored = revert(clone(loaded.snap), target.patch)
                 except (KeyError, IndexError, TypeError, ValueError):
