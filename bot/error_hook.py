@@ -34,7 +34,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from bot.replies import NO_MENTIONS, UserError, one_line, send
 from bot.rules.errors import RuleError
-from bot.store.errors import StoreError, StoreUnavailable
+from bot.store.errors import AlreadyApplied, StoreError, StoreUnavailable
 from bot.store.faults import cannot_save, is_unavailable
 
 log = logging.getLogger("bot.errors")
@@ -171,7 +171,15 @@ async def _drop_public_thinking(interaction: discord.Interaction[Any]) -> bool:
 async def report(
     interaction: discord.Interaction[Any], error: BaseException, *, registry: ErrorRegistry = REGISTRY
 ) -> Outcome:
-    """Tell the user what went wrong (ephemerally, once) and log bugs with a traceback."""
+    """Tell the user what went wrong (ephemerally, once) and log bugs with a traceback. An interaction
+    another process already applied (`AlreadyApplied`) gets no answer here: that process gives it."""
+    if isinstance(unwrap(error), AlreadyApplied):
+        log.warning(
+            "ignored interaction %s (%s): another process already applied it",
+            interaction.id,
+            describe(interaction),
+        )
+        return "refused"
     message = registry.message_for(error)
     if message is None:
         original = unwrap(error)

@@ -240,7 +240,11 @@ class InTime:
 
 
 async def commit(
-    interaction: discord.Interaction[Any], kind: str, change: Callable[[Table], Change[T]]
+    interaction: discord.Interaction[Any],
+    kind: str,
+    change: Callable[[Table], Change[T]],
+    *,
+    once: str | None = None,
 ) -> Committed[T]:
     """Run `change` as one store transaction for this interaction's channel; on a real change, notify the
     bot's commit listeners (failures there are logged, never shown: the change is already committed).
@@ -248,13 +252,19 @@ async def commit(
     `change` gets the store's own memory of the channel (`Store.mutate`'s `shared`): like every change
     here, it replaces hero data and the encounter state (`put_encounter`, `put_sheet`), never edits them.
     When `caller_of` judged this interaction's caller, the change is refused (`CallerMoved`) if the table
-    it would commit against has an encounter with another Director."""
+    it would commit against has an encounter with another Director.
+
+    The interaction's id is saved with the event, so it is applied at most once whichever process it reached
+    (`AlreadyApplied`: another process did; the error hook then answers nothing); `once` is a key for
+    something that may happen only once (`Store.mutate`; `AlreadyDone`)."""
     bot = interaction.client
     key = channel_key(interaction)
     caller = interaction.extras.get(CALLER)
     if isinstance(caller, Caller):
         change = _judged_on(caller, change)
-    result: Committed[T] = await bot.store.mutate(key, interaction.user.id, kind, change, shared=True)
+    result: Committed[T] = await bot.store.mutate(
+        key, interaction.user.id, kind, change, shared=True, interaction_id=interaction.id, once=once
+    )
     if result.seq is not None:
         for listener in getattr(bot, "commit_listeners", ()):
             try:

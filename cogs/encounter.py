@@ -229,7 +229,9 @@ async def do_undo(
             check_expected(table, expect)
             judge(table, target)
 
-        committed = await bot.store.undo(key, interaction.user.id, allowed=allowed)
+        committed = await bot.store.undo(
+            key, interaction.user.id, allowed=allowed, interaction_id=interaction.id
+        )
         for listener in getattr(bot, "commit_listeners", ()):
             with contextlib.suppress(Exception):  # the undo is committed; the tracker catches up later
                 await listener(key, committed)

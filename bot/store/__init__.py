@@ -4,6 +4,8 @@ See docs/store.md. Everything a caller needs is exported here.
 """
 
 from bot.store.errors import (
+    AlreadyApplied,
+    AlreadyDone,
     CannotSave,
     DiskFull,
     EncounterExists,
@@ -30,6 +32,8 @@ from bot.store.table import (
 )
 
 __all__ = [
+    "AlreadyApplied",
+    "AlreadyDone",
     "CannotSave",
     "Change",
     "ChannelKey",

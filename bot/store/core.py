@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.store import validate
 from bot.store.engine import POSTGRES_POOL_SIZE, WRITE_OPTION, sqlite_file
-from bot.store.errors import EncounterExists, InvalidValue, StaleState
+from bot.store.errors import AlreadyApplied, AlreadyDone, EncounterExists, InvalidValue, StaleState
 from bot.store.faults import (
     RETRYABLE_SQLSTATES,
     STATEMENT_GRACE,
@@ -129,6 +129,10 @@ class StoreCore(Waits):
                 raise EncounterExists() from None
             if "name_key" in text:
                 raise InvalidValue("There is already a hero with that name in this channel.") from None
+            if "interaction_id" in text:
+                raise AlreadyApplied() from None
+            if "once_key" in text:
+                raise AlreadyDone() from None
             raise StaleState() from error
         except OperationalError as error:
             if "snapshot" in str(error.orig).lower():

@@ -66,6 +66,20 @@ class SaveUncertain(StoreUnavailable):
     )
 
 
+class AlreadyApplied(StoreError):
+    """This interaction's change is already saved (another process, e.g. the other shard of a rolling
+    restart, applied it): nothing was written. The bot answers nothing: the other process does."""
+
+    default_message = "That was already done."
+
+
+class AlreadyDone(StoreError):
+    """Something that may happen only once (a change's `once` key) has happened already; nothing was
+    written."""
+
+    default_message = "That was already done: it can only be done once."
+
+
 class CannotSave(StoreError):
     """The database refuses every write for a reason no retry fixes (a full disk, a read-only database);
     nothing was written. Logged once at ERROR by the store, not per command."""

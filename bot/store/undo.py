@@ -17,7 +17,7 @@ from bot.store.models import events
 from bot.store.patch import revert
 from bot.store.snapshot import clone
 from bot.store.table import Change, ChannelKey, Committed, Event, Table
-from bot.store.writes import UNDO_KIND, Writes
+from bot.store.writes import UNDO_KIND, Writes, marks_of
 
 
 class Undoing(Writes):
@@ -30,6 +30,7 @@ class Undoing(Writes):
         *,
         allowed: Callable[[Table, Event], None] | None = None,
         retries: int = 3,
+        interaction_id: int | None = None,
     ) -> Committed[Event]:
         """Revert the newest change of the active encounter that is not undone yet, as an event of kind
         "undo" (its `undoes` names the seq). Repeating walks back to the start; then `NothingToUndo`.
@@ -38,9 +39,10 @@ class Undoing(Writes):
         revert) on the table as it is now, and raises to refuse (nothing is written). It runs inside the
         same check-and-act as the undo itself: under the channel's lock, on a fresh read, and again on every
         retry, and the commit's compare-and-set fails if another process changed the channel meanwhile, so
-        the event judged is the event undone."""
+        the event judged is the event undone. `interaction_id` as for `mutate` (`AlreadyApplied`)."""
         check_key(key)
         validate.snowflake(user_id, "user id")
+        marks = marks_of(interaction_id, None)
         lock, deadline = await self._queue(key)
         try:
             attempt = 0
@@ -68,7 +70,15 @@ class Undoing(Writes):
                 )
                 try:
                     return await self._commit(
-                        key, user_id, UNDO_KIND, loaded, table, outcome, deadline=deadline, undoes=target.seq
+                        key,
+                        user_id,
+                        UNDO_KIND,
+                        loaded,
+                        table,
+                        outcome,
+                        deadline=deadline,
+                        undoes=target.seq,
+                        marks=marks,
                     )
                 except StaleState:
                     self._cache.pop(key.channel_id, None)

@@ -29,6 +29,7 @@ from bot.store.writer import Attempt
 
 T = TypeVar("T")
 UNDO_KIND = "undo"
+ONCE_KEY_LIMIT = 80
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +37,15 @@ class _Saved:
     """A change found saved after an ambiguous COMMIT."""
 
     encounter_id: int | None
+
+
+def marks_of(interaction_id: int | None, once: str | None) -> tuple[int | None, str | None]:
+    """A change's interaction id and once-key, checked (`Store.mutate`)."""
+    if interaction_id is not None:
+        validate.snowflake(interaction_id, "interaction id")
+    if once is not None:
+        once = validate.text(once, "once key", ONCE_KEY_LIMIT)
+    return interaction_id, once
 
 
 class Writes(Reads, Rows):
@@ -51,6 +61,8 @@ class Writes(Reads, Rows):
         *,
         retries: int = 3,
         shared: bool = False,
+        interaction_id: int | None = None,
+        once: str | None = None,
     ) -> Committed[T]:
         """Run `change` on a working copy of the channel and commit what it changed as one event.
 
@@ -61,11 +73,18 @@ class Writes(Reads, Rows):
         (as `view(shared=True)` gives them), not copies: `change` may add, remove and reassign heroes, their
         `data` and the encounter's `state`, but must never edit those dicts and lists in place (the bot's
         changes replace them with freshly encoded data; `verify_shared` checks this in tests).
+
+        `interaction_id` (the Discord interaction making the change) and `once` (a key for something that may
+        happen only once, e.g. `reroll:<message id>`) are saved with the event, each unique: a change whose
+        interaction is already saved raises `AlreadyApplied` (another process applied it), one whose `once`
+        key is already saved `AlreadyDone`; either way nothing is written. (A change that writes no event
+        records neither.)
         """
         check_key(key)
         validate.snowflake(user_id, "user id")
         if validate.kind(kind) == UNDO_KIND:
             raise InvalidValue("The event kind 'undo' is reserved for Store.undo.")
+        marks = marks_of(interaction_id, once)
         lock, deadline = await self._queue(key)
         try:
             attempt = 0
@@ -94,7 +113,7 @@ class Writes(Reads, Rows):
                     raise AssertionError(f"a {kind!r} change edited the store's shared memory in place")
                 try:
                     committed = await self._commit(
-                        key, user_id, kind, loaded, table, outcome, deadline=deadline
+                        key, user_id, kind, loaded, table, outcome, deadline=deadline, marks=marks
                     )
                 except StaleState:
                     self._cache.pop(key.channel_id, None)
@@ -124,6 +143,7 @@ class Writes(Reads, Rows):
         *,
         deadline: float,
         undoes: int | None = None,
+        marks: tuple[int | None, str | None] = (None, None),
     ) -> Committed[T]:
         after, state_text = checked_snapshot(table, loaded)
         patch = diff(loaded.snap, after)
@@ -143,7 +163,7 @@ class Writes(Reads, Rows):
             seq = loaded.last_seq + 1
         else:
             seq = version
-        written = Written(now, seq, summary, details, patch, undoes, state_text)
+        written = Written(now, seq, summary, details, patch, undoes, state_text, *marks)
         encounter_id = await self._write_with_retries(key, user_id, kind, loaded, after, written, deadline)
         if enc_after is not None and enc_after["active"]:
             self._remember(channel_id, Loaded(version, after, encounter_id, seq))
