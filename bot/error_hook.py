@@ -32,7 +32,8 @@ from discord import app_commands
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from bot.replies import NO_MENTIONS, UserError, one_line, send
+from bot.quoted import names_for
+from bot.replies import NO_MENTIONS, UserError, inert_names, one_line, send
 from bot.rules.errors import RuleError
 from bot.store.errors import AlreadyApplied, StoreError, StoreUnavailable
 from bot.store.faults import cannot_save, is_unavailable
@@ -193,8 +194,18 @@ async def report(
         )
         await reply_safely(interaction, APOLOGY)
         return "error"
-    await reply_safely(interaction, message)
+    await reply_safely(interaction, await _quoting(interaction, message))
     return "refused"
+
+
+async def _quoting(interaction: discord.Interaction[Any], message: str) -> str:
+    """`message` with the names it quotes shown literally (`bot.quoted`): a refusal built by the rules core
+    quotes names as they are."""
+    try:
+        return inert_names(message, await names_for(interaction))
+    except Exception:  # a refusal is still answered, as it is
+        log.debug("could not read the names a refusal may quote", exc_info=True)
+        return message
 
 
 def describe(interaction: discord.Interaction[Any]) -> str:
