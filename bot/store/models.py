@@ -115,7 +115,13 @@ class EventModel(SQLModel, table=True):
         sa.UniqueConstraint("encounter_id", "seq"),
         sa.Index("ix_events_channel_id", "channel_id"),
         sa.Index("ix_events_interaction_id", "interaction_id", unique=True),
-        sa.Index("ix_events_once_key", "once_key", unique=True),
+        sa.Index(  # partial: most events have no once-key, and then cost no index entry
+            "ix_events_once_key",
+            "once_key",
+            unique=True,
+            sqlite_where=sa.text("once_key IS NOT NULL"),
+            postgresql_where=sa.text("once_key IS NOT NULL"),
+        ),
     )
 
     id: int | None = Field(

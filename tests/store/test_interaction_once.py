@@ -11,6 +11,8 @@ import pytest
 import sqlalchemy as sa
 
 from bot.store import AlreadyApplied, AlreadyDone, ChannelKey, InvalidValue, Store
+from bot.store.engine import create_engine, normalise_url
+from bot.store.migrate import upgrade
 from bot.store.models import events
 from tests.store.conftest import Target
 from tests.store.helpers import DIRECTOR, PLAYER, begin, increment
@@ -75,3 +77,47 @@ async def test_a_once_key_is_used_once(store: Store, key: ChannelKey) -> None:
     await store.mutate(key, DIRECTOR, "counter", increment, once="reroll:43")
     with pytest.raises(InvalidValue):
         await store.mutate(key, DIRECTOR, "counter", increment, once="x" * 81)
+
+
+async def test_a_database_of_the_previous_schema_upgrades_and_keeps_its_log(target: Target) -> None:
+    """Migration 0003_interaction_ids on a database built with 0001_initial: the log is kept (no interaction
+    id), and new changes are deduplicated."""
+    engine = create_engine(normalise_url(target.url), schema=target.schema)
+    try:
+        await upgrade(engine, "0001_initial")
+    finally:
+        await engine.dispose()
+    old = await target.open(migrate=False)
+    key = ChannelKey(10, 77)
+    try:
+        async with old.engine.begin() as connection:  # a change saved by the previous version
+            await connection.execute(
+                sa.text(
+                    "INSERT INTO channels (id, guild_id, tokens, version, updated_at) "
+                    "VALUES (77, 10, 2, 1, CURRENT_TIMESTAMP)"
+                )
+            )
+            await connection.execute(
+                sa.text(
+                    "INSERT INTO events (channel_id, seq, user_id, at, kind, summary, details) "
+                    "VALUES (77, 1, 5, CURRENT_TIMESTAMP, 'tokens.award', 'two tokens', '{}')"
+                )
+            )
+    finally:
+        await old.close()
+    store = await target.open()  # upgrades to head
+    try:
+        assert (await store.view(key)).tokens == 2
+        await begin(store, key)
+        await store.mutate(key, PLAYER, "counter", increment, interaction_id=INTERACTION)
+        with pytest.raises(AlreadyApplied):
+            await store.mutate(key, PLAYER, "counter", increment, interaction_id=INTERACTION)
+        async with store.engine.connect() as connection:
+            kinds = (
+                await connection.execute(
+                    sa.select(events.c.kind).where(events.c.channel_id == 77).order_by(events.c.id)
+                )
+            ).scalars()
+            assert list(kinds) == ["tokens.award", "encounter.start", "counter"]
+    finally:
+        await store.close()

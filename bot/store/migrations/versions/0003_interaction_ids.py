@@ -24,7 +24,14 @@ def upgrade() -> None:
     op.add_column("events", sa.Column("interaction_id", sa.BigInteger(), nullable=True))
     op.add_column("events", sa.Column("once_key", sa.String(length=80), nullable=True))
     op.create_index("ix_events_interaction_id", "events", ["interaction_id"], unique=True)
-    op.create_index("ix_events_once_key", "events", ["once_key"], unique=True)
+    op.create_index(
+        "ix_events_once_key",
+        "events",
+        ["once_key"],
+        unique=True,
+        sqlite_where=sa.text("once_key IS NOT NULL"),
+        postgresql_where=sa.text("once_key IS NOT NULL"),
+    )
 
 
 def downgrade() -> None:
