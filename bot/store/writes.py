@@ -163,7 +163,18 @@ class Writes(Reads, Rows):
             seq = loaded.last_seq + 1
         else:
             seq = version
-        written = Written(now, seq, summary, details, patch, undoes, state_text, *marks)
+        interaction_id, once_key = marks
+        written = Written(
+            now,
+            seq,
+            summary,
+            details,
+            patch,
+            undoes,
+            state_text,
+            interaction_id=interaction_id,
+            once_key=once_key,
+        )
         encounter_id = await self._write_with_retries(key, user_id, kind, loaded, after, written, deadline)
         if enc_after is not None and enc_after["active"]:
             self._remember(channel_id, Loaded(version, after, encounter_id, seq))
