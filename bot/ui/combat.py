@@ -19,6 +19,7 @@ from bot.rules.conditions import ConditionInstance, Duration
 from bot.rules.damage import DamageType, Step
 from bot.rules.encounter.harm import Healing, Hit, SaveResult, StrikeResult, StrikeTarget
 from bot.rules.power import NetEdge, PowerRoll
+from bot.rules.situations import SITUATIONS
 from bot.rules.squads import Squad
 from bot.rules.stamina import Vitals
 from bot.ui.format import stamina_text, state_label
@@ -163,6 +164,7 @@ def _target_line(
         extra = [f"Total: {own.total}"]
         if own.net in _NET:
             extra.append(_NET[own.net])
+        extra.extend(inert(reason) for reason in target.reasons)
         head += f" ({', '.join(extra)})"
     parts = [head]
     hit = target.hit
@@ -189,7 +191,7 @@ def strike_reply(
     if result.damage is not None:
         head += f" ({inert(result.damage.format())}"
         head += f", {result.surges} surge{'s' if result.surges > 1 else ''})" if result.surges else ")"
-    lines = [head, roll_line(result.roll)]
+    lines = [head, roll_line(result.roll), *situation_lines(result)]
     for target in result.targets:
         effect = effects[target.tier - 1] if effects else None
         lines.append(_target_line(result, target, effect, hidden))
@@ -197,13 +199,21 @@ def strike_reply(
     if len(full) <= CONTENT_MAX:
         return full
     compact = (_target_line(result, t, None, hidden, compact=True) for t in result.targets)
-    lines = [head, roll_line(result.roll), *compact]
+    lines = [head, roll_line(result.roll), *situation_lines(result), *compact]
     if effects:
         for tier in sorted({t.tier for t in result.targets}):
             text = effects[tier - 1]
             text = text if len(text) <= COMPACT_EFFECT else text[: COMPACT_EFFECT - 1] + "…"
             lines.append(f"Tier {tier} effect: {inert(text)}")
     return "\n".join(lines)
+
+
+def situation_lines(result: StrikeResult) -> list[str]:
+    """`Situations: flanking (edge), cover (bane)` when the strike named any (`bot.rules.situations`)."""
+    if not result.situations:
+        return []
+    named = ", ".join(f"{s.value} ({SITUATIONS[s].effect})" for s in result.situations)
+    return [f"Situations: {named}"]
 
 
 def strike_summary(result: StrikeResult) -> str:
