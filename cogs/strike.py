@@ -2,9 +2,10 @@
 `own_creature`, `TYPE_CHOICES`).
 
 `/strike targets: Goblin 1, Goblin 2 damage: 2+M/5+M/7+M type: fire`: one power roll (a main action, so a
-natural 19 or 20 is a critical; `action` says when it isn't one), each target its own tier from its own edges and banes (the conditions in the
-encounter: surprised, restrained, ...; plus the command's `edges` and `banes`) and its own damage steps. The
-rules are `bot.rules.encounter.harm.strike`; the reply is `bot.ui.combat.strike_reply`.
+natural 19 or 20 is a critical, unless `action` says it is made as something else), each target its own tier
+from its own edges and banes (the conditions in the encounter: surprised, restrained, ...; plus the
+command's `edges` and `banes`) and its own damage steps. The rules are `bot.rules.encounter.harm.strike`; the
+reply is `bot.ui.combat.strike_reply`.
 
 `bonus` is the roll's whole bonus: the ability's characteristic isn't known to the bot, so type the
 characteristic score plus any bonuses minus penalties. Letters in `damage` (M, A, R, I, P) are read from the
@@ -36,11 +37,9 @@ from bot.store import Change, Table
 from bot.ui.combat import strike_reply, strike_summary
 from bot.ui.format import hidden_stamina
 from cogs.meta import HelpEntry
+from cogs.roll import ACTION_CHOICES, AUTO_TEXT_MAX, SITUATION_TEXT_MAX
 
 TYPE_CHOICES = [app_commands.Choice(name=t.value, value=t.value) for t in DamageType]
-ACTION_CHOICES = [app_commands.Choice(name=a.value, value=a.value) for a in RollAction]
-AUTO_TEXT_MAX = 20
-SITUATION_TEXT_MAX = 200
 TEXT_MAX = 300
 TARGETS_TEXT_MAX = 1000
 BONUS_LIMIT = 99

@@ -6,8 +6,8 @@ Tier Outcomes") and "Hero Tokens" (reroll a test). Test difficulties and opposed
 Heroes ch. 11 "Tests" as given in the project brief (not in ../shared/rules).
 
 Public API:
-- `RollKind` (ABILITY / TEST), `RollAction` (main, maneuver, triggered, free strike), `Keep` (ALL for 2d10; HIGHEST / LOWEST two of 3d10), `NetEdge` (double bane ..
-  double edge), `Difficulty`, `TestOutcome`.
+- `RollKind` (ABILITY / TEST), `RollAction` (main, maneuver, triggered, free strike), `Keep` (ALL for
+  2d10; HIGHEST / LOWEST two of 3d10), `NetEdge` (double bane .. double edge), `Difficulty`, `TestOutcome`.
 - `net_edge(edges, banes)` — the cancellation rules; `parse_auto_tiers("3,1")` — automatic tiers as typed.
 - `PowerRoll` — a rolled power roll (value object). Derived: `natural`, `net`, `modifier`, `total`,
   `base_tier`, `automatic_tier`, `undowngraded_tier`, `tier`, `critical`; `outcome(difficulty)` for tests;

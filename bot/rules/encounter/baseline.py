@@ -64,7 +64,9 @@ def aid(encounter: Encounter, aider: str, enemy: str) -> Encounter:
         raise BaselineError(f"{foe.id} is on {helper.id}'s side: Aid Attack chooses an enemy.")
     if foe.vitals.dead:
         raise BaselineError(f"{foe.id} is dead: choose a living enemy.")
-    updated = _on_own_turn(encounter, helper.id, maneuver_kind(encounter.turns.mode), "Aid Attack (a maneuver)")
+    updated = _on_own_turn(
+        encounter, helper.id, maneuver_kind(encounter.turns.mode), "Aid Attack (a maneuver)"
+    )
     aid_attack = AidAttack(helper.id, foe.id)
     if aid_attack in updated.aids:
         return updated

@@ -206,7 +206,8 @@ def _turn_started(
     for event in events:
         if not isinstance(event, TurnStarted):
             continue
-        updated = baseline.turn_started(updated, event.entry)  # Defend and Aid Attack end at this turn's start
+        # Defend and Aid Attack end at the start of this turn
+        updated = baseline.turn_started(updated, event.entry)
         entry = updated.turns.entry(event.entry)
         ids = entry.creature_ids if entry is not None else (event.entry,)
         heroes = [cid for cid in ids if updated.creature(cid).is_hero]

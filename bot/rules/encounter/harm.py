@@ -45,9 +45,9 @@ from bot.rules.conditions import Condition, ConditionInstance, Duration
 from bot.rules.creature import Creature, take_damage
 from bot.rules.damage import DAMAGE_MAX, DamageType, Step, TieredDamage, surge_damage
 from bot.rules.dice import Dice
+from bot.rules.encounter import baseline
 from bot.rules.encounter.model import Encounter, UnknownCreature, fold
 from bot.rules.errors import RuleError
-from bot.rules.encounter import baseline
 from bot.rules.power import PowerRoll, RollAction
 from bot.rules.resources import Malice
 from bot.rules.resources import spend_malice as _spend_malice

@@ -9,7 +9,8 @@ name as its id and its minions as `members`; a group is a name shared by entries
 
 `Encounter` is a frozen value: every operation returns a new one (`dataclasses.replace`), so a refused
 request changes nothing and the store's undo is exact.
-Public API: `Encounter`, `AidAttack`, `new_encounter_state`, `UnknownCreature`, `NameTaken`, and the lookups below.
+Public API: `Encounter`, `AidAttack`, `new_encounter_state`, `UnknownCreature`, `NameTaken`, and the lookups
+below.
 """
 
 from __future__ import annotations
