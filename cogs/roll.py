@@ -29,7 +29,7 @@ from bot.replies import fail, send
 from bot.rules.characteristics import Characteristic
 from bot.rules.power import Difficulty, RollAction, RollKind, parse_auto_tiers, reroll, roll_power
 from bot.rules.resources import TokenBenefit
-from bot.rules.situations import parse_situations
+from bot.rules.situations import RollUse, parse_situations, situation_modifiers
 from bot.store import Change, Table
 from bot.ui.persistent import PersistentView
 from bot.ui.rolls import (
@@ -286,6 +286,8 @@ class Roll(commands.Cog):
             )
         auto_tiers = parse_auto_tiers(auto_tier)
         situations = parse_situations(situation)
+        # a situation that doesn't apply to this kind of roll is refused (flanking on a test)
+        situation_modifiers(situations, RollUse(test=chosen_kind is RollKind.TEST))
         text = RollText.from_input(label, tiers)
         trait = _characteristic(characteristic) if characteristic is not None else None
         score = 0
@@ -313,7 +315,6 @@ class Roll(commands.Cog):
             action=made_as,
             situations=situations,
         )
-        card.roll  # noqa: B018 - refuses a situation that doesn't apply to this roll (flanking on a test)
         content, embed = render_roll(card, text, interaction.user.display_name)
         await send(interaction, content=content, embed=embed, view=roll_view(card), ephemeral=hidden)
 

@@ -1,4 +1,5 @@
-"""Taking turns (/turn act | end | skip), and the tracker's Act / End turn / Save buttons and its select menu.
+"""Taking turns (/turn act | end | skip | swap), the baseline actions that change rolls (/turn defend | aid:
+`bot.rules.encounter.baseline`), and the tracker's Act / End turn / Save buttons and its select menu.
 
 Rules: `bot.rules.encounter.flow` (turn start: heroic resource, hero-token benefit; turn end: conditions,
 saves; rounds roll over with Malice) over the turn engine `bot.rules.turns`. Who may: `bot.permissions` — a
@@ -17,22 +18,24 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.permissions import require_controls
 from bot.play import Caller, InTime, caller_of, channel_key, commit, encounter_of, put_encounter, sheet_of
 from bot.replies import UserError, fail, inert, send
 from bot.rules.conditions import Duration
-from bot.rules.encounter import Encounter, fold, harm
+from bot.rules.encounter import Encounter, baseline, fold, harm
 from bot.rules.encounter.flow import Flow, act, end_turn, pass_part, skip
 from bot.rules.hero import HeroSheet
 from bot.rules.turns import Controller, Entry, Mode, Speed, current, eligible, picking, swap_agility
 from bot.store import Change, Table
 from bot.tracker import tracker_for
 from bot.ui import pings
-from bot.ui.combat import save_reply
+from bot.ui.combat import aid_reply, defend_reply, save_reply
 from bot.ui.encounter import creatures_of, skip_text, turn_end_text, turn_start_text
 from bot.ui.tracker_controls import set_handler
 from cogs.meta import HelpEntry
+from cogs.strike import own_creature
 
 NAME_MAX = 100
 CHOICES_MAX = 25
@@ -324,6 +327,17 @@ class Turn(commands.Cog):
             "/turn swap hero: Ash with: Bree",
             "Agility order: at the start of a round the Director lets two heroes swap places.",
         ),
+        # --- baseline actions that change rolls (issue 21, power rolls) ---
+        HelpEntry(
+            "turn defend",
+            "/turn defend",
+            "Defend (main action): ability rolls against you have a double bane until your next turn.",
+        ),
+        HelpEntry(
+            "turn aid",
+            "/turn aid target: Goblin 1",
+            "Aid Attack (maneuver): an ally's next ability roll against that enemy gains an edge.",
+        ),
     )
 
     turn = app_commands.Group(
@@ -365,6 +379,31 @@ class Turn(commands.Cog):
             fail(f"Names are at most {NAME_MAX} characters: type a hero's name.")
         await do_swap(interaction, self.bot, hero, other)
 
+    # --- baseline actions that change rolls: Defend, Aid Attack (issue 21, power rolls) ---------------------
+    @turn.command(
+        name="defend", description="Defend (main action): double bane on ability rolls against you."
+    )
+    @app_commands.describe(combatant="Who defends (default: the creature whose turn it is, if yours)")
+    @app_commands.autocomplete(combatant=autocomplete.creatures)
+    async def defend_cmd(self, interaction: discord.Interaction[Any], combatant: str | None = None) -> None:
+        if combatant is not None and len(combatant) > NAME_MAX:
+            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
+        await do_defend(interaction, self.bot, combatant)
+
+    @turn.command(
+        name="aid", description="Aid Attack (maneuver): an ally's next roll against an enemy gains an edge."
+    )
+    @app_commands.describe(
+        target="The adjacent enemy", combatant="Who aids (default: the creature whose turn it is, if yours)"
+    )
+    @app_commands.autocomplete(target=autocomplete.creatures, combatant=autocomplete.creatures)
+    async def aid_cmd(
+        self, interaction: discord.Interaction[Any], target: str, combatant: str | None = None
+    ) -> None:
+        if len(target) > NAME_MAX or (combatant is not None and len(combatant) > NAME_MAX):
+            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
+        await do_aid(interaction, self.bot, target, combatant)
+
 
 async def do_swap(interaction: discord.Interaction[Any], bot: DrawSteelBot, hero: str, other: str) -> None:
     """Agility turn order: at the start of a round the Director lets two heroes swap places."""
@@ -382,6 +421,64 @@ async def do_swap(interaction: discord.Interaction[Any], bot: DrawSteelBot, hero
     committed = await in_time.run(commit(interaction, "turn.swap", change))
     a, b = committed.value
     await send(interaction, content=f"🔁 **{inert(a)}** and **{inert(b)}** swap places in the turn order.")
+
+
+# --- baseline actions that change rolls: Defend, Aid Attack (issue 21, power rolls) -------------------------
+def acting_creature(encounter: Encounter, who: Caller, name: str | None) -> str:
+    """The creature named, or (none named) the one whose turn it is when the caller controls it, or the
+    caller's only creature."""
+    if name is not None and name.strip():
+        return encounter.find(name).id
+    cur = current(encounter.turns)
+    entry = encounter.turns.entry(cur.entry) if cur is not None else None
+    if entry is not None and controlled(encounter, entry, who):
+        ids = creatures_of(encounter, entry)
+        if ids:
+            return ids[0]
+    return own_creature(encounter, who.actor.user_id, option="combatant")
+
+
+async def do_defend(interaction: discord.Interaction[Any], bot: DrawSteelBot, name: str | None) -> None:
+    """The Defend main action (`bot.rules.encounter.baseline.defend`), for a creature the caller controls."""
+    in_time = InTime(interaction)
+    who = await in_time.run(caller_of(interaction, bot))
+
+    def change(table: Table) -> Change[str]:
+        encounter = encounter_of(table)
+        creature = encounter.creature(acting_creature(encounter, who, name))
+        require_controls(
+            who.actor,
+            creature.owner_id,
+            who.director,
+            creature=creature.id,
+            action=f"have {creature.id} defend",
+        )
+        put_encounter(table, baseline.defend(encounter, creature.id))
+        return Change(f"{creature.id} defends", creature.id)
+
+    committed = await in_time.run(commit(interaction, "turn.defend", change))
+    await send(interaction, content=defend_reply(committed.value))
+
+
+async def do_aid(
+    interaction: discord.Interaction[Any], bot: DrawSteelBot, target: str, name: str | None
+) -> None:
+    """The Aid Attack maneuver (`bot.rules.encounter.baseline.aid`), for a creature the caller controls."""
+    in_time = InTime(interaction)
+    who = await in_time.run(caller_of(interaction, bot))
+
+    def change(table: Table) -> Change[tuple[str, str]]:
+        encounter = encounter_of(table)
+        creature = encounter.creature(acting_creature(encounter, who, name))
+        require_controls(
+            who.actor, creature.owner_id, who.director, creature=creature.id, action=f"have {creature.id} aid"
+        )
+        enemy = encounter.find(target).id
+        put_encounter(table, baseline.aid(encounter, creature.id, enemy))
+        return Change(f"{creature.id} aids the attack on {enemy}", (creature.id, enemy))
+
+    committed = await in_time.run(commit(interaction, "turn.aid", change))
+    await send(interaction, content=aid_reply(*committed.value))
 
 
 async def _on_act(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:

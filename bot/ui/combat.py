@@ -17,6 +17,7 @@ from collections.abc import Collection, Sequence
 from bot.replies import inert
 from bot.rules.conditions import ConditionInstance, Duration
 from bot.rules.damage import DamageType, Step
+from bot.rules.encounter import Encounter
 from bot.rules.encounter.harm import Healing, Hit, SaveResult, StrikeResult, StrikeTarget
 from bot.rules.power import NetEdge, PowerRoll
 from bot.rules.situations import SITUATIONS
@@ -270,3 +271,32 @@ def save_summary(result: SaveResult) -> str:
 def malice_reply(value: int, change: int = 0) -> str:
     """`😈 Malice: 7` (with `(+3)` / `(−2)` after a change)."""
     return f"😈 Malice: **{value}**" + (f" ({_signed(change)})" if change else "")
+
+
+# --- Defend and Aid Attack -------------------------------------------------------------------------------
+def defend_reply(creature: str) -> str:
+    """`🛡️ **Ash** defends: ability rolls against them have a double bane until the start of their next
+    turn.` (draw-steel-combat.txt "Defend")."""
+    return (
+        f"🛡️ **{inert(creature)}** defends: ability rolls against them have a double bane until the start of "
+        "their next turn (none while they have someone taunted)."
+    )
+
+
+def aid_reply(aider: str, enemy: str) -> str:
+    """`🤝 **Ash** aids the attack on **Goblin 1**: ...` (draw-steel-combat.txt "Aid Attack")."""
+    return (
+        f"🤝 **{inert(aider)}** aids the attack on **{inert(enemy)}**: the next ability roll an ally makes "
+        f"against them before the start of {inert(aider)}'s next turn gains an edge."
+    )
+
+
+def baseline_words(encounter: Encounter, creature_id: str) -> list[str]:
+    """What the tracker shows beside a creature while its Defend or Aid Attack lasts: `defending`,
+    `aiding vs Goblin 1` (`bot.rules.encounter.baseline`; names inert)."""
+    words: list[str] = []
+    entry = next((e for e in encounter.turns.entries if creature_id in e.creature_ids), None)
+    if entry is not None and entry.id in encounter.defending:
+        words.append("🛡️ defending")
+    words.extend(f"🤝 aiding vs {inert(a.enemy)}" for a in encounter.aids if a.aider == creature_id)
+    return words
