@@ -24,18 +24,18 @@ from bot.permissions import require_controls
 from bot.play import Caller, InTime, caller_of, channel_key, commit, encounter_of, put_encounter, sheet_of
 from bot.replies import UserError, fail, inert, send
 from bot.rules.conditions import Duration
-from bot.rules.encounter import Encounter, baseline, fold, harm
+from bot.rules.encounter import Encounter, fold, harm
 from bot.rules.encounter.flow import Flow, act, end_turn, pass_part, skip
 from bot.rules.hero import HeroSheet
 from bot.rules.turns import Controller, Entry, Mode, Speed, current, eligible, picking, swap_agility
 from bot.store import Change, Table
 from bot.tracker import tracker_for
 from bot.ui import pings
-from bot.ui.combat import aid_reply, defend_reply, save_reply
+from bot.ui.combat import save_reply
 from bot.ui.encounter import creatures_of, skip_text, turn_end_text, turn_start_text
 from bot.ui.tracker_controls import set_handler
 from cogs.meta import HelpEntry
-from cogs.strike import own_creature
+from cogs.turn_actions import do_aid, do_defend
 
 NAME_MAX = 100
 CHOICES_MAX = 25
@@ -421,64 +421,6 @@ async def do_swap(interaction: discord.Interaction[Any], bot: DrawSteelBot, hero
     committed = await in_time.run(commit(interaction, "turn.swap", change))
     a, b = committed.value
     await send(interaction, content=f"🔁 **{inert(a)}** and **{inert(b)}** swap places in the turn order.")
-
-
-# --- baseline actions that change rolls: Defend, Aid Attack (issue 21, power rolls) -------------------------
-def acting_creature(encounter: Encounter, who: Caller, name: str | None) -> str:
-    """The creature named, or (none named) the one whose turn it is when the caller controls it, or the
-    caller's only creature."""
-    if name is not None and name.strip():
-        return encounter.find(name).id
-    cur = current(encounter.turns)
-    entry = encounter.turns.entry(cur.entry) if cur is not None else None
-    if entry is not None and controlled(encounter, entry, who):
-        ids = creatures_of(encounter, entry)
-        if ids:
-            return ids[0]
-    return own_creature(encounter, who.actor.user_id, option="combatant")
-
-
-async def do_defend(interaction: discord.Interaction[Any], bot: DrawSteelBot, name: str | None) -> None:
-    """The Defend main action (`bot.rules.encounter.baseline.defend`), for a creature the caller controls."""
-    in_time = InTime(interaction)
-    who = await in_time.run(caller_of(interaction, bot))
-
-    def change(table: Table) -> Change[str]:
-        encounter = encounter_of(table)
-        creature = encounter.creature(acting_creature(encounter, who, name))
-        require_controls(
-            who.actor,
-            creature.owner_id,
-            who.director,
-            creature=creature.id,
-            action=f"have {creature.id} defend",
-        )
-        put_encounter(table, baseline.defend(encounter, creature.id))
-        return Change(f"{creature.id} defends", creature.id)
-
-    committed = await in_time.run(commit(interaction, "turn.defend", change))
-    await send(interaction, content=defend_reply(committed.value))
-
-
-async def do_aid(
-    interaction: discord.Interaction[Any], bot: DrawSteelBot, target: str, name: str | None
-) -> None:
-    """The Aid Attack maneuver (`bot.rules.encounter.baseline.aid`), for a creature the caller controls."""
-    in_time = InTime(interaction)
-    who = await in_time.run(caller_of(interaction, bot))
-
-    def change(table: Table) -> Change[tuple[str, str]]:
-        encounter = encounter_of(table)
-        creature = encounter.creature(acting_creature(encounter, who, name))
-        require_controls(
-            who.actor, creature.owner_id, who.director, creature=creature.id, action=f"have {creature.id} aid"
-        )
-        enemy = encounter.find(target).id
-        put_encounter(table, baseline.aid(encounter, creature.id, enemy))
-        return Change(f"{creature.id} aids the attack on {enemy}", (creature.id, enemy))
-
-    committed = await in_time.run(commit(interaction, "turn.aid", change))
-    await send(interaction, content=aid_reply(*committed.value))
 
 
 async def _on_act(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
