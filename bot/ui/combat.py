@@ -298,5 +298,10 @@ def baseline_words(encounter: Encounter, creature_id: str) -> list[str]:
     entry = next((e for e in encounter.turns.entries if creature_id in e.creature_ids), None)
     if entry is not None and entry.id in encounter.defending:
         words.append("🛡️ defending")
-    words.extend(f"🤝 aiding vs {inert(a.enemy)}" for a in encounter.aids if a.aider == creature_id)
+    present = {c.id for c in encounter.creatures}
+    words.extend(
+        f"🤝 aiding vs {inert(a.enemy)}"
+        for a in encounter.aids
+        if a.aider == creature_id and a.enemy in present
+    )
     return words
