@@ -94,7 +94,8 @@ def test_labels_agree_with_the_rules_core(card: RollCard) -> None:
         assert label in lines and label in content
     assert ("Critical" in lines) is roll.critical
     assert ("Critical" in content) is roll.critical
-    assert roll.critical is (card.kind is RollKind.ABILITY and sum(card.dice) >= 19)
+    main = card.action is RollAction.MAIN  # a critical hit needs a main action
+    assert roll.critical is (card.kind is RollKind.ABILITY and main and sum(card.dice) >= 19)
     # The tier the content names first is the outcome tier (later mentions are lowercase).
     assert content.index(f"Tier {roll.tier}") == content.index("Tier ")
     assert "\n" not in content
