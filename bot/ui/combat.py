@@ -17,8 +17,10 @@ from collections.abc import Collection, Sequence
 from bot.replies import inert
 from bot.rules.conditions import ConditionInstance, Duration
 from bot.rules.damage import DamageType, Step
+from bot.rules.encounter import Encounter
 from bot.rules.encounter.harm import Healing, Hit, SaveResult, StrikeResult, StrikeTarget
 from bot.rules.power import NetEdge, PowerRoll
+from bot.rules.situations import SITUATIONS
 from bot.rules.squads import Squad
 from bot.rules.stamina import Vitals
 from bot.ui.format import stamina_text, state_label
@@ -163,6 +165,7 @@ def _target_line(
         extra = [f"Total: {own.total}"]
         if own.net in _NET:
             extra.append(_NET[own.net])
+        extra.extend(inert(reason) for reason in target.reasons)
         head += f" ({', '.join(extra)})"
     parts = [head]
     hit = target.hit
@@ -189,7 +192,7 @@ def strike_reply(
     if result.damage is not None:
         head += f" ({inert(result.damage.format())}"
         head += f", {result.surges} surge{'s' if result.surges > 1 else ''})" if result.surges else ")"
-    lines = [head, roll_line(result.roll)]
+    lines = [head, roll_line(result.roll), *situation_lines(result)]
     for target in result.targets:
         effect = effects[target.tier - 1] if effects else None
         lines.append(_target_line(result, target, effect, hidden))
@@ -197,13 +200,21 @@ def strike_reply(
     if len(full) <= CONTENT_MAX:
         return full
     compact = (_target_line(result, t, None, hidden, compact=True) for t in result.targets)
-    lines = [head, roll_line(result.roll), *compact]
+    lines = [head, roll_line(result.roll), *situation_lines(result), *compact]
     if effects:
         for tier in sorted({t.tier for t in result.targets}):
             text = effects[tier - 1]
             text = text if len(text) <= COMPACT_EFFECT else text[: COMPACT_EFFECT - 1] + "…"
             lines.append(f"Tier {tier} effect: {inert(text)}")
     return "\n".join(lines)
+
+
+def situation_lines(result: StrikeResult) -> list[str]:
+    """`Situations: flanking (edge), cover (bane)` when the strike named any (`bot.rules.situations`)."""
+    if not result.situations:
+        return []
+    named = ", ".join(f"{s.value} ({SITUATIONS[s].effect})" for s in result.situations)
+    return [f"Situations: {named}"]
 
 
 def strike_summary(result: StrikeResult) -> str:
@@ -260,3 +271,37 @@ def save_summary(result: SaveResult) -> str:
 def malice_reply(value: int, change: int = 0) -> str:
     """`😈 Malice: 7` (with `(+3)` / `(−2)` after a change)."""
     return f"😈 Malice: **{value}**" + (f" ({_signed(change)})" if change else "")
+
+
+# --- Defend and Aid Attack -------------------------------------------------------------------------------
+def defend_reply(creature: str) -> str:
+    """`🛡️ **Ash** defends: ability rolls against them have a double bane until the start of their next
+    turn.` (draw-steel-combat.txt "Defend")."""
+    return (
+        f"🛡️ **{inert(creature)}** defends: ability rolls against them have a double bane until the start of "
+        "their next turn (none while they have someone taunted)."
+    )
+
+
+def aid_reply(aider: str, enemy: str) -> str:
+    """`🤝 **Ash** aids the attack on **Goblin 1**: ...` (draw-steel-combat.txt "Aid Attack")."""
+    return (
+        f"🤝 **{inert(aider)}** aids the attack on **{inert(enemy)}**: the next ability roll an ally makes "
+        f"against them before the start of {inert(aider)}'s next turn gains an edge."
+    )
+
+
+def baseline_words(encounter: Encounter, creature_id: str) -> list[str]:
+    """What the tracker shows beside a creature while its Defend or Aid Attack lasts: `defending`,
+    `aiding vs Goblin 1` (`bot.rules.encounter.baseline`; names inert)."""
+    words: list[str] = []
+    entry = next((e for e in encounter.turns.entries if creature_id in e.creature_ids), None)
+    if entry is not None and entry.id in encounter.defending:
+        words.append("🛡️ defending")
+    present = {c.id for c in encounter.creatures}
+    words.extend(
+        f"🤝 aiding vs {inert(a.enemy)}"
+        for a in encounter.aids
+        if a.aider == creature_id and a.enemy in present
+    )
+    return words

@@ -45,12 +45,14 @@ from bot.rules.conditions import Condition, ConditionInstance, Duration
 from bot.rules.creature import Creature, take_damage
 from bot.rules.damage import DAMAGE_MAX, DamageType, Step, TieredDamage, surge_damage
 from bot.rules.dice import Dice
+from bot.rules.encounter import baseline
 from bot.rules.encounter.model import Encounter, UnknownCreature, fold
 from bot.rules.errors import RuleError
 from bot.rules.names import clean_name
-from bot.rules.power import PowerRoll
+from bot.rules.power import PowerRoll, RollAction
 from bot.rules.resources import Malice
 from bot.rules.resources import spend_malice as _spend_malice
+from bot.rules.situations import RollUse, Situation, situation_modifiers
 from bot.rules.squads import Squad, damage_squad, refuse_healing
 from bot.rules.stamina import Vitals
 from bot.rules.turns import (
@@ -126,6 +128,9 @@ class StrikeTarget:
     amount: int = 0
     surge_bonus: int = 0
     hit: Hit | None = None
+    reasons: tuple[str, ...] = ()
+    """Why this target's edges and banes differ from the roll's, when the baseline actions changed them
+    (`bot.rules.encounter.baseline`: "Goblin 1 is defending", "aided by Bree")."""
 
     @property
     def tier(self) -> int:
@@ -134,13 +139,15 @@ class StrikeTarget:
 
 @dataclass(frozen=True, slots=True)
 class StrikeResult:
-    """A strike: the attacker, the roll as made (the command's edges and banes), each target, surges spent."""
+    """A strike: the attacker, the roll as made (the command's edges and banes, the named situations'
+    included), each target, surges spent, and the situations named (`bot.rules.situations`)."""
 
     attacker: str
     roll: PowerRoll
     targets: tuple[StrikeTarget, ...]
     damage: TieredDamage | None
     surges: int = 0
+    situations: tuple[Situation, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,13 +376,18 @@ def strike(
     *,
     melee: bool = False,
     knock_out: bool = False,
+    action: RollAction = RollAction.MAIN,
+    situations: Sequence[Situation] = (),
 ) -> tuple[Encounter, StrikeResult]:
     """An ability roll against `targets` (draw-steel-basics.md "Power Rolls"): one `roll` (its edges and banes
     are the ability's own), each target evaluated with its own extra edges and banes from the encounter
     (surprised, conditions: `power_roll_modifiers`) and dealt its tier's damage, letters read from the
     attacker's characteristics; `surges` are spent from the attacker's surges on the first target; `melee`
     counts for the conditions that care (a melee strike against a prone target gains an edge); `knock_out`
-    knocks out instead of killing ("Knocking Creatures Out")."""
+    knocks out instead of killing ("Knocking Creatures Out"). `action` is what the strike is made as (a
+    critical needs a main action; see `_strike_cost`); `situations` are named by the table and add their
+    edges and banes to the roll (`bot.rules.situations`); Defend and Aid Attack add theirs per target
+    (`bot.rules.encounter.baseline`), and the aids used are spent."""
     striker = target(encounter, attacker)
     squad = encounter.squad(striker.squad_id) if striker.squad_id is not None else None
     if (striker.vitals.dead and squad is None) or (squad is not None and striker.id not in squad.alive):
@@ -383,9 +395,15 @@ def strike(
     if striker.vitals.knocked_out:
         raise HarmError(f"{striker.id} is unconscious and can't take main actions: wake them first.")
     creatures = _strike_targets(encounter, targets)
-    # a strike on its own turn is a main action (draw-steel-combat.txt "Taking a Turn"); a critical hit gives
-    # an extra main action (draw-steel-basics.md "Critical Hit"), so a critical strike's is given back
-    encounter = _use_on_turn(encounter, striker.id, main_kind(encounter.turns.mode), given_back=roll.critical)
+    # power rolls: what the strike is made as, the situations named, then Defend and Aid Attack per target
+    roll = dataclasses.replace(roll, main_action=action.main_action)
+    use = RollUse(strike=True, melee=melee, damaging=tiered is not None)
+    situation_edges, situation_banes = situation_modifiers(situations, use)
+    roll = roll.with_target(roll.edges + situation_edges, roll.banes + situation_banes)
+    cost = _strike_cost(encounter, action)
+    if cost is not None:
+        # a critical hit gives an extra main action (draw-steel-basics.md "Critical Hit"): it is given back
+        encounter = _use_on_turn(encounter, striker.id, cost, given_back=roll.critical)
     kind = dtype if dtype is not None else (tiered.dtype if tiered is not None else DamageType.UNTYPED)
     if tiered is not None and dtype is not None and tiered.dtype not in (DamageType.UNTYPED, dtype):
         raise HarmError(
@@ -412,20 +430,39 @@ def strike(
             is_melee=melee,
             ability_targets=ids,
         )
+        aided = baseline.roll_modifiers(encounter, striker.id, creature.id)
+        edges += sum(m.edges for m in aided)
+        banes += sum(m.banes for m in aided)
+        reasons = tuple(m.reason for m in aided)
         own = roll.with_target(roll.edges + edges, roll.banes + banes)
         if tiered is None:
-            results.append(StrikeTarget(creature.id, own, own.edges, own.banes))
+            results.append(StrikeTarget(creature.id, own, own.edges, own.banes, reasons=reasons))
             continue
         extra = bonus if index == 0 else 0
         amount = tiered.amount(own.tier, striker.characteristics) + extra
         area = creature.squad_id is not None and per_squad[creature.squad_id] > 1
         updated, hit = _damage(updated, updated.creature(creature.id), amount, kind, area, knock_out)
-        results.append(StrikeTarget(creature.id, own, own.edges, own.banes, amount, extra, hit))
+        results.append(StrikeTarget(creature.id, own, own.edges, own.banes, amount, extra, hit, reasons))
     if surges:
         left = encounter.surges.get(striker.id, 0) - surges
         rest = {k: v for k, v in updated.surges.items() if k != striker.id}
         updated = dataclasses.replace(updated, surges={**rest, striker.id: left} if left else rest)
-    return updated, StrikeResult(striker.id, roll, tuple(results), tiered, surges)
+    updated = baseline.rolled(updated, striker.id, ids)
+    return updated, StrikeResult(striker.id, roll, tuple(results), tiered, surges, tuple(situations))
+
+
+def _strike_cost(encounter: Encounter, action: RollAction) -> ActionKind | None:
+    """What a strike uses of the striker's own turn (draw-steel-combat.txt "Taking a Turn"): a main action
+    (also a free strike on one's turn: "Every creature can use a free strike ability as a main action on
+    their turn"), or a maneuver; a triggered action is the turn engine's once-a-round budget, not tracked
+    here."""
+    mode = encounter.turns.mode
+    return {
+        RollAction.MAIN: main_kind(mode),
+        RollAction.FREE_STRIKE: main_kind(mode),
+        RollAction.MANEUVER: maneuver_kind(mode),
+        RollAction.TRIGGERED: None,
+    }[action]
 
 
 def _use_on_turn(

@@ -9,7 +9,8 @@ name as its id and its minions as `members`; a group is a name shared by entries
 
 `Encounter` is a frozen value: every operation returns a new one (`dataclasses.replace`), so a refused
 request changes nothing and the store's undo is exact.
-Public API: `Encounter`, `new_encounter_state`, `UnknownCreature`, `NameTaken`, and the lookups below.
+Public API: `Encounter`, `AidAttack`, `new_encounter_state`, `UnknownCreature`, `NameTaken`, and the lookups
+below.
 """
 
 from __future__ import annotations
@@ -49,6 +50,14 @@ class NameTaken(EncounterError):
 
 
 @dataclass(frozen=True, slots=True)
+class AidAttack:
+    """An Aid Attack in force (draw-steel-combat.txt "Aid Attack"): `aider` chose `enemy` (creature ids)."""
+
+    aider: str
+    enemy: str
+
+
+@dataclass(frozen=True, slots=True)
 class Encounter:
     """One encounter.
 
@@ -57,7 +66,8 @@ class Encounter:
     `malice` the Director's Malice; `surges` each creature's unspent surges (creature id -> count, only
     non-zero); `resources` each hero's heroic resource value (creature id -> value); `roster` links a hero
     creature to the channel roster hero it came from (creature id -> roster hero id); `tokens_used` the heroes
-    who used a hero-token benefit this turn.
+    who used a hero-token benefit this turn; `defending` the entries whose Defend main action is in force,
+    `aids` the Aid Attack maneuvers in force (`bot.rules.encounter.baseline`).
     """
 
     turns: TurnState
@@ -68,6 +78,8 @@ class Encounter:
     resources: dict[str, int] = field(default_factory=dict)
     roster: dict[str, str] = field(default_factory=dict)
     tokens_used: tuple[str, ...] = ()
+    defending: tuple[str, ...] = ()
+    aids: tuple[AidAttack, ...] = ()
 
     # -- lookups ----------------------------------------------------------------------------------------
     def creature(self, creature_id: str) -> Creature:
