@@ -105,6 +105,7 @@ class Stamina(commands.Cog):
         amount="Damage before weakness and immunity",
         dtype="Damage type",
         knock_out="Knock the creature out instead of killing it",
+        halved="The damage is halved (before weakness and immunity)",
     )
     @app_commands.choices(dtype=TYPE_CHOICES)
     @app_commands.autocomplete(target=autocomplete.creatures)
@@ -115,6 +116,7 @@ class Stamina(commands.Cog):
         amount: int,
         dtype: str | None = None,
         knock_out: bool = False,
+        halved: bool = False,
     ) -> None:
         check_text(target, "name", NAME_TEXT_MAX)
         kind = DamageType.parse(dtype or "")
@@ -125,7 +127,9 @@ class Stamina(commands.Cog):
         def change(table: Table) -> Change[tuple[Hit, frozenset[str]]]:
             encounter = encounter_of(table)
             creature_id = _guard(encounter, actor, director, target, "change {name}'s Stamina")
-            updated, hit = harm.damage(encounter, creature_id, amount, kind, knock_out=knock_out)
+            updated, hit = harm.damage(
+                encounter, creature_id, amount, kind, knock_out=knock_out, halved=halved
+            )
             put_encounter(table, updated)
             hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
             return Change(damage_summary(hit), (hit, hidden))

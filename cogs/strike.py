@@ -105,6 +105,8 @@ class Strike(commands.Cog):
         effect="Effect text: once, or per tier separated by '; '",
         melee="A melee strike (a prone target gives it an edge)",
         knock_out="Knock out instead of killing a creature the damage would kill",
+        area="Area damage: each minion hit takes at most its Stamina (else the squad's pool takes it all)",
+        halved="The damage is halved (before weakness and immunity)",
     )
     @app_commands.choices(dtype=TYPE_CHOICES)
     @app_commands.autocomplete(targets=autocomplete.targets, attacker=autocomplete.creatures)
@@ -122,6 +124,8 @@ class Strike(commands.Cog):
         effect: str | None = None,
         melee: bool = False,
         knock_out: bool = False,
+        area: bool = False,
+        halved: bool = False,
     ) -> None:
         check_text(targets, "list of targets", TARGETS_TEXT_MAX)
         check_text(damage, "damage")
@@ -151,7 +155,17 @@ class Strike(commands.Cog):
                 actor, striker.owner_id, director, creature=striker.id, action=f"strike with {striker.id}"
             )
             updated, result = harm.strike(
-                encounter, roll, striker.id, names, tiered, kind, surges, melee=melee, knock_out=knock_out
+                encounter,
+                roll,
+                striker.id,
+                names,
+                tiered,
+                kind,
+                surges,
+                melee=melee,
+                knock_out=knock_out,
+                area=area,
+                halved=halved,
             )
             put_encounter(table, updated)
             hidden = hidden_stamina(updated, caller.settings.show_monster_stamina)

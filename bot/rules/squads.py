@@ -98,8 +98,8 @@ def damage_squad(
     3. weakness and immunity apply ONCE, to the squad's whole damage (`resist_damage`): four 5-Stamina
        minions with fire weakness 3 hit by 2 fire in an area on three of them lose 2 × 3 + 3 = 9, not 15;
     4. the pool takes it all. Area damage kills only minions in the area: after a weakness, the pool stops
-       short of killing any other. Damage that isn't area damage may kill more minions than it named: those named first,
-       then the others in squad order.
+       short of killing any other. Damage that isn't area damage may kill more minions than it named: those
+       named first, then the others in squad order.
     """
     if not targets:
         raise MinionError("Name the minion (or minions) that took the damage.")

@@ -174,6 +174,8 @@ def _target_line(
         parts.append(f"{damage_words(hit.dealt, hit.dtype)}{' · ' + left if left else ''}{killed}")
     elif hit is not None:
         parts.append(hit_text(hit, target.surge_bonus, secret))
+    if hit is None and target.pool is not None and target.amount:
+        parts.append(f"{target.amount} damage, to {inert(target.pool)}'s pool with the others")
     if effect and not compact:
         parts.append(f"effect: {inert(effect)}")
     return ": ".join(parts[:2]) + ("" if len(parts) < 3 else f" · {parts[2]}")
@@ -213,6 +215,8 @@ def strike_summary(result: StrikeResult) -> str:
         text = f"{target.target} (tier {target.tier})"
         if target.hit is not None:
             text += f": {_hit_summary(target.hit)}"
+        elif target.pool is not None and target.amount:
+            text += f": {target.amount} damage to {target.pool}'s pool"
         parts.append(text)
     surges = f" ({result.surges} surge{'s' if result.surges > 1 else ''} spent)" if result.surges else ""
     return _clip(f"{result.attacker} strikes " + "; ".join(parts) + surges)

@@ -243,7 +243,7 @@ def test_strike_on_a_squad_applies_weakness_once() -> None:
 def test_halved_strike_and_damage_halve_before_immunity() -> None:
     """draw-steel-combat.txt "DAMAGE IMMUNITY": "if an ally first halved the damage with a triggered action,
     your hero would take 4 damage before immunity is applied, with immunity then reducing the damage to 0"."""
-    enc, hit = harm.damage(table(), "Ogre", 8, DamageType.FIRE, halved=True)
+    _, hit = harm.damage(table(), "Ogre", 8, DamageType.FIRE, halved=True)
     assert hit.dealt == 0 and [s.name for s in hit.steps][:2] == ["halved", "immunity"]
     _, result = harm.strike(
         table(), roll(1, 2), "Ash", ["Ogre"], TieredDamage.parse("16/16/16 fire"), halved=True
