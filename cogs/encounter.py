@@ -559,7 +559,9 @@ class EncounterCog(commands.Cog):
                 director_id=who.director_id,
                 director_role_id=who.settings.director_role_id,
             )
-            await pings.reply(interaction, begin_text(flow), ping, enabled=who.settings.turn_pings, view=view)
+            await pings.reply(
+                interaction, begin_text(flow), ping, enabled=who.settings.turn_pings, view=view
+            )
             return
         await reply_and_ping(interaction, who, begin_text(flow), flow.encounter)
 
