@@ -27,7 +27,7 @@ Rules (texts in ../shared/rules/):
 - Malice (Monsters, "Malice"; `bot.rules.resources.spend_malice`); gaining Malice outside the start of a round
   (a Director's adjustment, a feature) is `gain_malice` here.
 
-Public API: `Hit`, `StrikeTarget`, `StrikeResult`, `Healing`, `SaveResult`, `target`, `damage`, `heal`,
+Public API: `Hit`, `StrikeTarget`, `StrikeResult`, `Healing`, `SaveResult`, `target`, `damage`, `heal`, `wake`,
 `give_temporary`, `set_stamina`, `catch_breath`, `strike`, `add_condition`, `remove_condition`, `save`,
 `gain_surges`, `gain_malice`, `spend_malice`, `HarmError`; `TOKEN_SURGES`; limits `STRIKE_TARGETS_MAX`,
 `AMOUNT_MAX`, `MALICE_MAX`, `SURGES_MAX`.
@@ -305,6 +305,15 @@ def heal(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, Heali
     return _change_vitals(encounter, creature, st.heal(creature.vitals, amount))
 
 
+def wake(encounter: Encounter, name: str) -> tuple[Encounter, Healing]:
+    """A knocked-out creature wakes after an hour nobody woke it (draw-steel-combat.txt "Knocking Creatures
+    Out": a Director creature gains 1 Stamina; a hero spends a Recovery, and can't without one:
+    `bot.rules.stamina.wake`)."""
+    creature = target(encounter, name)
+    _not_minion(encounter, creature)
+    return _change_vitals(encounter, creature, st.wake(creature.vitals))
+
+
 def give_temporary(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, Healing]:
     """Gain temporary Stamina: the greater of old and new, never the sum
     (`bot.rules.stamina.gain_temporary`)."""
@@ -522,6 +531,13 @@ def remove_condition(
 ) -> tuple[Encounter, str]:
     """End a condition now (`bot.rules.turns.remove_condition`); returns the creature id."""
     creature = target(encounter, name)
+    stored = any(c.condition is Condition.BLEEDING for c in encounter.turns.conditions_of(creature.id))
+    if condition is Condition.BLEEDING and not stored and creature.vitals.dying:
+        # draw-steel-combat.txt "Dying and Death": "this instance of the condition can't be negated or removed
+        # in any way until you are no longer dying" (`bot.rules.encounter.bleeding`)
+        raise HarmError(
+            f"{creature.id} bleeds because they are dying: it ends when their Stamina is above 0."
+        )
     transition = _remove_condition(encounter.turns, creature.id, condition, custom_text.strip())
     return encounter.with_turns(transition.state), creature.id
 
