@@ -24,12 +24,14 @@ from bot.client import DrawSteelBot
 from bot.permissions import require_controls
 from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
 from bot.replies import fail, send
+from bot.rules.conditions import BleedingTrigger
 from bot.rules.damage import DamageType, TieredDamage
 from bot.rules.encounter import Encounter, harm
+from bot.rules.encounter.bleeding import Bleed, bleed
 from bot.rules.encounter.harm import StrikeResult
 from bot.rules.power import roll_power
 from bot.store import Change, Table
-from bot.ui.combat import strike_reply, strike_summary
+from bot.ui.combat import bleed_reply, bleed_summary, strike_reply, strike_summary
 from bot.ui.format import hidden_stamina
 from cogs.meta import HelpEntry
 
@@ -145,7 +147,7 @@ class Strike(commands.Cog):
         actor, director = caller.actor, caller.director
         roll = roll_power(self.bot.dice, bonus=bonus, edges=edges, banes=banes, main_action=True)
 
-        def change(table: Table) -> Change[tuple[StrikeResult, frozenset[str]]]:
+        def change(table: Table) -> Change[tuple[StrikeResult, frozenset[str], Bleed | None]]:
             encounter = encounter_of(table)
             who = attacker if attacker is not None and attacker.strip() else None
             if who is None:
@@ -167,13 +169,17 @@ class Strike(commands.Cog):
                 area=area,
                 halved=halved,
             )
+            # a strike is a main action: a bleeding striker loses Stamina once it is resolved
+            updated, bled = bleed(updated, self.bot.dice, striker.id, BleedingTrigger.MAIN_ACTION)
             put_encounter(table, updated)
             hidden = hidden_stamina(updated, caller.settings.show_monster_stamina)
-            return Change(strike_summary(result), (result, hidden))
+            summary = strike_summary(result) + (f"; {bleed_summary(bled)}" if bled is not None else "")
+            return Change(summary, (result, hidden, bled))
 
         committed = await in_time.run(commit(interaction, "strike", change))
-        result, hidden = committed.value
-        await send(interaction, content=strike_reply(result, effects, hidden))
+        result, hidden, bled = committed.value
+        text = strike_reply(result, effects, hidden)
+        await send(interaction, content=text + (f"\n{bleed_reply(bled, hidden)}" if bled is not None else ""))
 
 
 async def setup(bot: DrawSteelBot) -> None:

@@ -17,6 +17,7 @@ from collections.abc import Collection, Sequence
 from bot.replies import inert
 from bot.rules.conditions import ConditionInstance, Duration
 from bot.rules.damage import DamageType, Step
+from bot.rules.encounter.bleeding import Bleed
 from bot.rules.encounter.harm import Healing, Hit, SaveResult, StrikeResult, StrikeTarget
 from bot.rules.power import NetEdge, PowerRoll
 from bot.rules.squads import Squad
@@ -142,6 +143,30 @@ def damage_reply(hit: Hit, hidden: Collection[str] = ()) -> str:
 
 def damage_summary(hit: Hit) -> str:
     return _clip(f"{hit.target} takes {_hit_summary(hit)}")
+
+
+def bleed_reply(bled: Bleed, hidden: Collection[str] = ()) -> str:
+    """`🩸 **Ash** bleeds: loses 7 Stamina (d6 4 + level 3) · Stamina: -7/30 · dying`."""
+    text = (
+        f"🩸 **{inert(bled.target)}** bleeds: loses {bled.lost} Stamina (d6 {bled.roll} + level {bled.level})"
+    )
+    secret = bled.target in hidden
+    if bled.squad_after is not None:
+        if not secret:
+            text += f" · {squad_stamina(bled.squad_after)}"
+        if bled.killed:
+            text += f" · minion killed: {', '.join(inert(n) for n in bled.killed)}"
+        return text
+    if bled.after is not None:
+        text += f" · {vitals_text(bled.after, secret)}"
+    return text
+
+
+def bleed_summary(bled: Bleed) -> str:
+    dies = f", {', '.join(bled.killed)} dies" if bled.killed else ""
+    return _clip(
+        f"{bled.target} bleeds: loses {bled.lost} Stamina (d6 {bled.roll} + level {bled.level}){dies}"
+    )
 
 
 # --- strikes ---------------------------------------------------------------------------------------------

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from bot.rules import codec
 from bot.rules.conditions import BleedingTrigger, Condition, Duration
 from bot.rules.damage import DamageModifiers
 from bot.rules.dice import FixedDice
-from bot.rules import codec
 from bot.rules.encounter import Encounter, NewCreatures, add_creatures, flow, harm, new_encounter_state
 from bot.rules.encounter.bleeding import bleed, bleeding_while_dying, is_bleeding
 from bot.rules.encounter.harm import HarmError

@@ -27,10 +27,10 @@ Rules (texts in ../shared/rules/):
 - Malice (Monsters, "Malice"; `bot.rules.resources.spend_malice`); gaining Malice outside the start of a round
   (a Director's adjustment, a feature) is `gain_malice` here.
 
-Public API: `Hit`, `StrikeTarget`, `StrikeResult`, `Healing`, `SaveResult`, `target`, `damage`, `heal`, `wake`,
-`give_temporary`, `set_stamina`, `catch_breath`, `strike`, `add_condition`, `remove_condition`, `save`,
-`gain_surges`, `gain_malice`, `spend_malice`, `HarmError`; `TOKEN_SURGES`; limits `STRIKE_TARGETS_MAX`,
-`AMOUNT_MAX`, `MALICE_MAX`, `SURGES_MAX`.
+Public API: `Hit`, `StrikeTarget`, `StrikeResult`, `Healing`, `SaveResult`, `target`, `damage`, `heal`,
+`wake`, `give_temporary`, `set_stamina`, `catch_breath`, `strike`, `add_condition`, `remove_condition`,
+`save`, `gain_surges`, `gain_malice`, `spend_malice`, `HarmError`; `TOKEN_SURGES`; limits
+`STRIKE_TARGETS_MAX`, `AMOUNT_MAX`, `MALICE_MAX`, `SURGES_MAX`.
 """
 
 from __future__ import annotations
