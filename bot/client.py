@@ -35,6 +35,7 @@ COGS: tuple[str, ...] = (
     "cogs.tracker",
     "cogs.strike",
     "cogs.stamina",
+    "cogs.move",
     "cogs.conditions",
     "cogs.malice",
     "cogs.tokens",
