@@ -7,9 +7,9 @@ Breath"; draw-steel-basics.md, "Recoveries" and "Respite".
 Public API:
 - `Vitals` — max/current/temporary Stamina, Recoveries, hero flag, death threshold, knocked out, slain.
   Derived: `winded_value`, `winded`, `dying`, `dead`, `recovery_value`.
-- `gain_temporary`, `end_of_encounter`, `heal`, `spend_recovery`, `catch_breath`, `knock_out`, `wake`,
-  `respite`, `set_max_stamina`, `lose_stamina` (the last step of the damage pipeline in `bot.rules.damage`),
-  `lose_stamina_outright` (a loss that isn't damage: bleeding).
+- `gain_temporary`, `end_of_encounter`, `heal`, `regain_recovery_value`, `spend_recovery`, `catch_breath`,
+  `knock_out`, `wake`, `respite`, `set_max_stamina`, `lose_stamina` (the last step of the damage pipeline
+  in `bot.rules.damage`), `lose_stamina_outright` (a loss that isn't damage: bleeding).
 
 Death: a hero dies when Stamina below 0 reaches the negative of their winded value; a Director creature at 0,
 or at `death_threshold` if its stat block gives its own. A knocked-out creature is not dead; any damage while
@@ -166,6 +166,12 @@ def heal(vitals: Vitals, amount: int) -> Vitals:
     if healed.knocked_out and healed.stamina > healed.death_at:
         healed = dataclasses.replace(healed, knocked_out=False)
     return healed
+
+
+def regain_recovery_value(vitals: Vitals) -> Vitals:
+    """Regain Stamina equal to the recovery value without spending a Recovery (draw-steel-basics.md "Spending
+    Hero Tokens": "spend 2 hero tokens ... to regain Stamina equal to your Recovery value")."""
+    return heal(vitals, vitals.recovery_value)
 
 
 def spend_recovery(vitals: Vitals, extra: int = 0) -> Vitals:

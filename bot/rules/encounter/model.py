@@ -18,6 +18,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from bot.rules.creature import Creature
+from bot.rules.encounter.rescue import Rescue
 from bot.rules.errors import RuleError
 from bot.rules.resources import Malice
 from bot.rules.squads import Squad
@@ -57,7 +58,8 @@ class Encounter:
     `malice` the Director's Malice; `surges` each creature's unspent surges (creature id -> count, only
     non-zero); `resources` each hero's heroic resource value (creature id -> value); `roster` links a hero
     creature to the channel roster hero it came from (creature id -> roster hero id); `tokens_used` the heroes
-    who used a hero-token benefit this turn.
+    who used a hero-token benefit this turn; `rescues` the last damage's offers to spend 2 hero tokens to
+    regain Stamina before it (`bot.rules.encounter.rescue`).
     """
 
     turns: TurnState
@@ -68,6 +70,7 @@ class Encounter:
     resources: dict[str, int] = field(default_factory=dict)
     roster: dict[str, str] = field(default_factory=dict)
     tokens_used: tuple[str, ...] = ()
+    rescues: tuple[Rescue, ...] = ()
 
     # -- lookups ----------------------------------------------------------------------------------------
     def creature(self, creature_id: str) -> Creature:
