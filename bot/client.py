@@ -36,6 +36,7 @@ COGS: tuple[str, ...] = (
     "cogs.strike",
     "cogs.stamina",
     "cogs.move",
+    "cogs.rescue",
     "cogs.conditions",
     "cogs.malice",
     "cogs.tokens",

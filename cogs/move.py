@@ -20,12 +20,14 @@ from bot.client import DrawSteelBot
 from bot.permissions import Refused
 from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
 from bot.replies import fail, send
-from bot.rules.encounter import harm
+from bot.rules.encounter import Encounter, harm
+from bot.rules.encounter.rescue import offer_rescues
 from bot.rules.encounter.slam import SlamResult, slam_into
 from bot.rules.forced import DISTANCE_MAX, Into, Material
 from bot.store import Change, Table
 from bot.ui.format import hidden_stamina
 from bot.ui.move import slam_reply, slam_summary
+from bot.ui.tracker_controls import rescue_view
 from cogs.meta import HelpEntry
 from cogs.strike import check_text
 
@@ -86,18 +88,20 @@ class Move(commands.Cog):
         if not who.director:
             raise Refused("Only the Director can report a collision.")
 
-        def change(table: Table) -> Change[tuple[str, str | None, SlamResult, frozenset[str]]]:
+        def change(table: Table) -> Change[tuple[str, str | None, SlamResult, frozenset[str], Encounter]]:
             encounter = encounter_of(table)
             moved = harm.target(encounter, target).id
             second = harm.target(encounter, other).id if other is not None else None
             updated, result = slam_into(encounter, moved, squares_left, what, second, stuff, thickness)
+            updated = offer_rescues(updated, result.hits, table.tokens, table.version + 1)
             put_encounter(table, updated)
             hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
-            return Change(slam_summary(moved, result), (moved, second, result, hidden))
+            return Change(slam_summary(moved, result), (moved, second, result, hidden, updated))
 
         committed = await in_time.run(commit(interaction, "move.slam", change))
-        moved, second, result, hidden = committed.value
-        await send(interaction, content=slam_reply(moved, result, second, hidden))
+        moved, second, result, hidden, after = committed.value
+        view = rescue_view(committed.encounter_id, committed.version, after)
+        await send(interaction, content=slam_reply(moved, result, second, hidden), view=view)
 
 
 async def setup(bot: DrawSteelBot) -> None:

@@ -25,6 +25,7 @@ from bot.rules.damage import DamageType
 from bot.rules.encounter import Encounter, harm
 from bot.rules.encounter.bleeding import Bleed, bleed
 from bot.rules.encounter.harm import Healing, Hit
+from bot.rules.encounter.rescue import offer_rescues
 from bot.store import Change, Table
 from bot.ui.combat import (
     bleed_reply,
@@ -35,6 +36,7 @@ from bot.ui.combat import (
     healing_summary,
 )
 from bot.ui.format import hidden_stamina
+from bot.ui.tracker_controls import rescue_view
 from cogs.meta import HelpEntry
 from cogs.strike import TYPE_CHOICES, check_text, own_creature
 
@@ -150,18 +152,21 @@ class Stamina(commands.Cog):
         who = await in_time.run(caller_of(interaction, self.bot))
         actor, director = who.actor, who.director
 
-        def change(table: Table) -> Change[tuple[Hit, frozenset[str]]]:
+        def change(table: Table) -> Change[tuple[Hit, frozenset[str], Encounter]]:
             encounter = encounter_of(table)
             creature_id = _guard(encounter, actor, director, target, "change {name}'s Stamina")
             updated, hit = harm.damage(
                 encounter, creature_id, amount, kind, knock_out=knock_out, halved=halved
             )
+            updated = offer_rescues(updated, [hit], table.tokens, table.version + 1)
             put_encounter(table, updated)
             hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
-            return Change(damage_summary(hit), (hit, hidden))
+            return Change(damage_summary(hit), (hit, hidden, updated))
 
         committed = await in_time.run(commit(interaction, "stamina.damage", change))
-        await send(interaction, content=damage_reply(*committed.value))
+        hit, hidden, after = committed.value
+        view = rescue_view(committed.encounter_id, committed.version, after)
+        await send(interaction, content=damage_reply(hit, hidden), view=view)
 
     @stamina.command(name="heal", description="A creature regains Stamina (never above its maximum).")
     @app_commands.describe(target="Who regains Stamina", amount="Stamina regained")

@@ -29,10 +29,12 @@ from bot.rules.damage import DamageType, TieredDamage
 from bot.rules.encounter import Encounter, harm
 from bot.rules.encounter.bleeding import Bleed, bleed
 from bot.rules.encounter.harm import StrikeResult
+from bot.rules.encounter.rescue import offer_rescues
 from bot.rules.power import roll_power
 from bot.store import Change, Table
 from bot.ui.combat import bleed_reply, bleed_summary, strike_reply, strike_summary
 from bot.ui.format import hidden_stamina
+from bot.ui.tracker_controls import rescue_view
 from cogs.meta import HelpEntry
 
 TYPE_CHOICES = [app_commands.Choice(name=t.value, value=t.value) for t in DamageType]
@@ -147,7 +149,7 @@ class Strike(commands.Cog):
         actor, director = caller.actor, caller.director
         roll = roll_power(self.bot.dice, bonus=bonus, edges=edges, banes=banes, main_action=True)
 
-        def change(table: Table) -> Change[tuple[StrikeResult, frozenset[str], Bleed | None]]:
+        def change(table: Table) -> Change[tuple[StrikeResult, frozenset[str], Bleed | None, Encounter]]:
             encounter = encounter_of(table)
             who = attacker if attacker is not None and attacker.strip() else None
             if who is None:
@@ -171,15 +173,20 @@ class Strike(commands.Cog):
             )
             # a strike is a main action: a bleeding striker loses Stamina once it is resolved
             updated, bled = bleed(updated, self.bot.dice, striker.id, BleedingTrigger.MAIN_ACTION)
+            hits = [t.hit for t in result.targets if t.hit is not None]
+            updated = offer_rescues(updated, hits, table.tokens, table.version + 1)
             put_encounter(table, updated)
             hidden = hidden_stamina(updated, caller.settings.show_monster_stamina)
             summary = strike_summary(result) + (f"; {bleed_summary(bled)}" if bled is not None else "")
-            return Change(summary, (result, hidden, bled))
+            return Change(summary, (result, hidden, bled, updated))
 
         committed = await in_time.run(commit(interaction, "strike", change))
-        result, hidden, bled = committed.value
+        result, hidden, bled, after = committed.value
         text = strike_reply(result, effects, hidden)
-        await send(interaction, content=text + (f"\n{bleed_reply(bled, hidden)}" if bled is not None else ""))
+        text += f"\n{bleed_reply(bled, hidden)}" if bled is not None else ""
+        await send(
+            interaction, content=text, view=rescue_view(committed.encounter_id, committed.version, after)
+        )
 
 
 async def setup(bot: DrawSteelBot) -> None:

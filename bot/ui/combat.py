@@ -19,6 +19,7 @@ from bot.rules.conditions import ConditionInstance, Duration
 from bot.rules.damage import DamageType, Step
 from bot.rules.encounter.bleeding import Bleed
 from bot.rules.encounter.harm import Healing, Hit, SaveResult, StrikeResult, StrikeTarget
+from bot.rules.encounter.rescue import RescueResult
 from bot.rules.power import NetEdge, PowerRoll
 from bot.rules.squads import Squad
 from bot.rules.stamina import Vitals
@@ -166,6 +167,24 @@ def bleed_summary(bled: Bleed) -> str:
     dies = f", {', '.join(bled.killed)} dies" if bled.killed else ""
     return _clip(
         f"{bled.target} bleeds: loses {bled.lost} Stamina (d6 {bled.roll} + level {bled.level}){dies}"
+    )
+
+
+def rescue_reply(result: RescueResult, pool: int, hidden: Collection[str] = ()) -> str:
+    """`🛡️ **Ash** spends 2 hero tokens and regains 10 Stamina before the damage · Stamina: 8/30 · ...`."""
+    secret = result.creature_id in hidden
+    return (
+        f"🛡️ **{inert(result.creature_id)}** spends 2 hero tokens and regains {result.regain} Stamina before "
+        f"the damage · {vitals_text(result.after, secret)}"
+        + ("" if secret else f" (was {result.before.stamina})")
+        + f" · Hero tokens left: {pool}"
+    )
+
+
+def rescue_summary(result: RescueResult) -> str:
+    return _clip(
+        f"{result.creature_id} spent 2 hero tokens to regain {result.regain} Stamina before the damage: "
+        f"Stamina {result.before.stamina} → {result.after.stamina}"
     )
 
 

@@ -9,8 +9,8 @@ accepting it re-applies the same damage (what got through weakness and immunity,
 out instead) to the hero's Stamina from before it, with the regain first — valid only while nothing else has
 changed (the version still the offer's).
 
-Public API: `Rescue`, `RescueResult`, `RescueError`, `offer_rescues(encounter, hits, tokens, version)`,
-`rescue(encounter, index, version)`, `RESCUE_COST`.
+Public API: `Rescue`, `RescueResult`, `RescueError`, `TOO_LATE`, `RESCUE_COST`, `live_rescues(encounter,
+version)`, `offer_rescues(encounter, hits, tokens, version)`, `rescue(encounter, index, version)`.
 """
 
 from __future__ import annotations
@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 
 RESCUE_COST = TokenBenefit.STAMINA.cost
 """Hero tokens the spend costs (2)."""
+TOO_LATE = (
+    "Too late: the encounter has changed since that damage. Spend 2 hero tokens to regain Stamina with "
+    "/tokens spend use:regain instead."
+)
 
 
 class RescueError(RuleError):
@@ -106,10 +110,7 @@ def rescue(encounter: Encounter, index: int, version: int) -> tuple[Encounter, R
     caller's (`bot.hero_tokens.spend_benefit`, in the same transaction)."""
     offers = live_rescues(encounter, version)
     if not 0 <= index < len(encounter.rescues) or encounter.rescues[index] not in offers:
-        raise RescueError(
-            "Too late: the encounter has changed since that damage. Spend 2 hero tokens to regain Stamina "
-            "with /tokens spend use:regain instead."
-        )
+        raise RescueError(TOO_LATE)
     offer = encounter.rescues[index]
     creature = encounter.creature(offer.creature_id)
     now = creature.vitals
