@@ -24,13 +24,26 @@ from bot.client import DrawSteelBot
 from bot.error_hook import guarded
 from bot.hero_tokens import spend_benefit
 from bot.permissions import actor_from_interaction, require_self
-from bot.play import InTime, channel_key, commit, hero_of_member, sheet_of
+from bot.play import (
+    InTime,
+    active_encounter,
+    channel_key,
+    commit,
+    encounter_of,
+    hero_of_member,
+    put_encounter,
+    sheet_of,
+)
 from bot.replies import fail, send
 from bot.rules.characteristics import Characteristic
+from bot.rules.conditions import BleedingTrigger, roll_trigger
+from bot.rules.encounter import creature_of_hero
+from bot.rules.encounter.bleeding import Bleed, bleed, is_bleeding
 from bot.rules.power import Difficulty, RollAction, RollKind, parse_auto_tiers, reroll, roll_power
 from bot.rules.resources import TokenBenefit
 from bot.rules.situations import RollUse, parse_situations, situation_modifiers
 from bot.store import AlreadyDone, Change, Table
+from bot.ui.combat import bleed_reply, bleed_summary
 from bot.ui.persistent import PersistentView
 from bot.ui.rolls import (
     BONUS_LIMIT,
@@ -325,7 +338,30 @@ class Roll(commands.Cog):
             situations=situations,
         )
         content, embed = render_roll(card, text, interaction.user.display_name)
+        trigger = roll_trigger(trait.value if trait else None, test=chosen_kind is RollKind.TEST)
+        if trigger is not None:
+            bled = await self._bleed(interaction, trigger)
+            if bled is not None:
+                content = f"{content}\n{bleed_reply(bled)}" if content else bleed_reply(bled)
         await send(interaction, content=content, embed=embed, view=roll_view(card), ephemeral=hidden)
+
+    async def _bleed(self, interaction: discord.Interaction[Any], trigger: BleedingTrigger) -> Bleed | None:
+        """A Might or Agility roll by a bleeding hero of this channel's encounter: they lose 1d6 + their level
+        Stamina once it is resolved (`bot.rules.encounter.bleeding.bleed`), one event of its own."""
+        table = await self.bot.store.view(channel_key(interaction))
+        encounter = active_encounter(table)
+        hero = hero_of_member(table, interaction.user.id)
+        creature_id = creature_of_hero(encounter, hero.id) if encounter and hero else None
+        if encounter is None or creature_id is None or not is_bleeding(encounter, creature_id):
+            return None
+        dice = self.bot.dice
+
+        def change(table: Table) -> Change[Bleed | None]:
+            updated, bled = bleed(encounter_of(table), dice, creature_id, trigger)
+            put_encounter(table, updated)
+            return Change(bleed_summary(bled) if bled else "no bleeding", bled)
+
+        return (await commit(interaction, "bleeding", change)).value
 
 
 async def setup(bot: DrawSteelBot) -> None:

@@ -30,12 +30,15 @@ from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
 from bot.replies import fail, send
 from bot.rules.damage import DamageType, TieredDamage
 from bot.rules.encounter import Encounter, harm
+from bot.rules.encounter.bleeding import Bleed, bleed, strike_trigger
 from bot.rules.encounter.harm import StrikeResult
+from bot.rules.encounter.rescue import offer_rescues
 from bot.rules.power import RollAction, parse_auto_tiers, roll_power
 from bot.rules.situations import parse_situations
 from bot.store import Change, Table
-from bot.ui.combat import strike_reply, strike_summary
+from bot.ui.combat import bleed_reply, bleed_summary, strike_reply, strike_summary
 from bot.ui.format import hidden_stamina
+from bot.ui.tracker_controls import rescue_view
 from cogs.meta import HelpEntry
 from cogs.roll import ACTION_CHOICES, AUTO_TEXT_MAX, SITUATION_TEXT_MAX
 
@@ -114,6 +117,8 @@ class Strike(commands.Cog):
         action="What the strike is made as (default main; only a main action can be a critical hit)",
         auto_tier="Automatic tier outcomes, one per effect: e.g. 3, or 3,1 (different ones cancel)",
         situation="Situations giving edges or banes, e.g. flanking, high ground (shown by name)",
+        area="Area damage: each minion hit takes at most its Stamina (else the squad's pool takes it all)",
+        halved="The damage is halved (before weakness and immunity)",
     )
     @app_commands.choices(dtype=TYPE_CHOICES, action=ACTION_CHOICES)
     @app_commands.autocomplete(
@@ -136,6 +141,8 @@ class Strike(commands.Cog):
         action: str | None = None,
         auto_tier: app_commands.Range[str, 1, AUTO_TEXT_MAX] | None = None,
         situation: app_commands.Range[str, 1, SITUATION_TEXT_MAX] | None = None,
+        area: bool = False,
+        halved: bool = False,
     ) -> None:
         check_text(targets, "list of targets", TARGETS_TEXT_MAX)
         check_text(damage, "damage")
@@ -159,7 +166,7 @@ class Strike(commands.Cog):
         situations = parse_situations(situation)
         roll = roll_power(self.bot.dice, bonus=bonus, edges=edges, banes=banes, auto_tiers=auto_tiers)
 
-        def change(table: Table) -> Change[tuple[StrikeResult, frozenset[str]]]:
+        def change(table: Table) -> Change[tuple[StrikeResult, frozenset[str], Bleed | None, Encounter]]:
             encounter = encounter_of(table)
             who = attacker if attacker is not None and attacker.strip() else None
             if who is None:
@@ -180,14 +187,28 @@ class Strike(commands.Cog):
                 knock_out=knock_out,
                 action=made_as,
                 situations=situations,
+                area=area,
+                halved=halved,
             )
+            # a bleeding striker loses Stamina once a main or triggered action is resolved
+            trigger = strike_trigger(made_as)
+            bled = None
+            if trigger is not None:
+                updated, bled = bleed(updated, self.bot.dice, striker.id, trigger)
+            hits = [t.hit for t in result.targets if t.hit is not None]
+            updated = offer_rescues(updated, hits, table.tokens, table.version + 1)
             put_encounter(table, updated)
             hidden = hidden_stamina(updated, caller.settings.show_monster_stamina)
-            return Change(strike_summary(result), (result, hidden))
+            summary = strike_summary(result) + (f"; {bleed_summary(bled)}" if bled is not None else "")
+            return Change(summary, (result, hidden, bled, updated))
 
         committed = await in_time.run(commit(interaction, "strike", change))
-        result, hidden = committed.value
-        await send(interaction, content=strike_reply(result, effects, hidden))
+        result, hidden, bled, after = committed.value
+        text = strike_reply(result, effects, hidden)
+        text += f"\n{bleed_reply(bled, hidden)}" if bled is not None else ""
+        await send(
+            interaction, content=text, view=rescue_view(committed.encounter_id, committed.version, after)
+        )
 
 
 async def setup(bot: DrawSteelBot) -> None:

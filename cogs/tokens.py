@@ -25,7 +25,7 @@ from bot.rules.encounter import Encounter
 from bot.rules.encounter.harm import TOKEN_SURGES, gain_surges
 from bot.rules.names import name_key
 from bot.rules.resources import HeroTokens, TokenBenefit, award_tokens, start_session
-from bot.rules.stamina import Vitals, heal
+from bot.rules.stamina import regain_recovery_value
 from bot.rules.turns import succeed_save
 from bot.store import Change, Table
 from bot.ui.format import stamina_text
@@ -35,11 +35,6 @@ from cogs.meta import HelpEntry
 
 AWARD_MAX = 100
 Use = Literal["surges", "save", "reroll", "regain"]
-
-
-def regain_recovery_value(vitals: Vitals) -> Vitals:
-    """'Spending Hero Tokens': two tokens regain Stamina equal to your recovery value."""
-    return heal(vitals, vitals.recovery_value)
 
 
 def _in_encounter(spender: Spender, what: str) -> str:

@@ -18,7 +18,9 @@ from bot.replies import inert
 from bot.rules.conditions import ConditionInstance, Duration
 from bot.rules.damage import DamageType, Step
 from bot.rules.encounter import Encounter
+from bot.rules.encounter.bleeding import Bleed
 from bot.rules.encounter.harm import Healing, Hit, SaveResult, StrikeResult, StrikeTarget
+from bot.rules.encounter.rescue import RescueResult
 from bot.rules.power import NetEdge, PowerRoll
 from bot.rules.situations import SITUATIONS
 from bot.rules.squads import Squad
@@ -146,6 +148,48 @@ def damage_summary(hit: Hit) -> str:
     return _clip(f"{hit.target} takes {_hit_summary(hit)}")
 
 
+def bleed_reply(bled: Bleed, hidden: Collection[str] = ()) -> str:
+    """`🩸 **Ash** bleeds: loses 7 Stamina (d6 4 + level 3) · Stamina: -7/30 · dying`."""
+    text = (
+        f"🩸 **{inert(bled.target)}** bleeds: loses {bled.lost} Stamina (d6 {bled.roll} + level {bled.level})"
+    )
+    secret = bled.target in hidden
+    if bled.squad_after is not None:
+        if not secret:
+            text += f" · {squad_stamina(bled.squad_after)}"
+        if bled.killed:
+            text += f" · minion killed: {', '.join(inert(n) for n in bled.killed)}"
+        return text
+    if bled.after is not None:
+        text += f" · {vitals_text(bled.after, secret)}"
+    return text
+
+
+def bleed_summary(bled: Bleed) -> str:
+    dies = f", {', '.join(bled.killed)} dies" if bled.killed else ""
+    return _clip(
+        f"{bled.target} bleeds: loses {bled.lost} Stamina (d6 {bled.roll} + level {bled.level}){dies}"
+    )
+
+
+def rescue_reply(result: RescueResult, pool: int, hidden: Collection[str] = ()) -> str:
+    """`🛡️ **Ash** spends 2 hero tokens and regains 10 Stamina before the damage · Stamina: 8/30 · ...`."""
+    secret = result.creature_id in hidden
+    return (
+        f"🛡️ **{inert(result.creature_id)}** spends 2 hero tokens and regains {result.regain} Stamina before "
+        f"the damage · {vitals_text(result.after, secret)}"
+        + ("" if secret else f" (was {result.before.stamina})")
+        + f" · Hero tokens left: {pool}"
+    )
+
+
+def rescue_summary(result: RescueResult) -> str:
+    return _clip(
+        f"{result.creature_id} spent 2 hero tokens to regain {result.regain} Stamina before the damage: "
+        f"Stamina {result.before.stamina} → {result.after.stamina}"
+    )
+
+
 # --- strikes ---------------------------------------------------------------------------------------------
 def _target_line(
     result: StrikeResult,
@@ -177,6 +221,8 @@ def _target_line(
         parts.append(f"{damage_words(hit.dealt, hit.dtype)}{' · ' + left if left else ''}{killed}")
     elif hit is not None:
         parts.append(hit_text(hit, target.surge_bonus, secret))
+    if hit is None and target.pool is not None and target.amount:
+        parts.append(f"{target.amount} damage, to {inert(target.pool)}'s pool with the others")
     if effect and not compact:
         parts.append(f"effect: {inert(effect)}")
     return ": ".join(parts[:2]) + ("" if len(parts) < 3 else f" · {parts[2]}")
@@ -224,6 +270,8 @@ def strike_summary(result: StrikeResult) -> str:
         text = f"{target.target} (tier {target.tier})"
         if target.hit is not None:
             text += f": {_hit_summary(target.hit)}"
+        elif target.pool is not None and target.amount:
+            text += f": {target.amount} damage to {target.pool}'s pool"
         parts.append(text)
     surges = f" ({result.surges} surge{'s' if result.surges > 1 else ''} spent)" if result.surges else ""
     return _clip(f"{result.attacker} strikes " + "; ".join(parts) + surges)

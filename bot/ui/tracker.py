@@ -190,6 +190,8 @@ def creature_line(
     line = " ".join(part for part in parts if part)
     conditions = state.conditions_of(creature.id)
     extras = [conditions_text(conditions, level)] if conditions else []
+    if creature.vitals.dying:  # draw-steel-combat.txt "Dying and Death": "Additionally, you are bleeding"
+        extras.insert(0, "bleeding" if level >= 2 else "bleeding (while dying)")
     if level < 2:
         extras += _extras(encounter, creature)
     if extras:

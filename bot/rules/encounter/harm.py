@@ -28,15 +28,14 @@ Rules (texts in ../shared/rules/):
   (a Director's adjustment, a feature) is `gain_malice` here.
 
 Public API: `Hit`, `StrikeTarget`, `StrikeResult`, `Healing`, `SaveResult`, `target`, `damage`, `heal`,
-`give_temporary`, `set_stamina`, `catch_breath`, `strike`, `add_condition`, `remove_condition`, `save`,
-`gain_surges`, `gain_malice`, `spend_malice`, `HarmError`; `TOKEN_SURGES`; limits `STRIKE_TARGETS_MAX`,
-`AMOUNT_MAX`, `MALICE_MAX`, `SURGES_MAX`.
+`wake`, `give_temporary`, `set_stamina`, `catch_breath`, `strike`, `add_condition`, `remove_condition`,
+`save`, `gain_surges`, `gain_malice`, `spend_malice`, `HarmError`; `TOKEN_SURGES`; limits
+`STRIKE_TARGETS_MAX`, `AMOUNT_MAX`, `MALICE_MAX`, `SURGES_MAX`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -119,7 +118,8 @@ class Hit:
 @dataclass(frozen=True, slots=True)
 class StrikeTarget:
     """One target of a strike: its own roll (the same dice with its edges and banes), its tier, the damage
-    the tier gives (plus surges), and the hit (None when the strike deals no damage)."""
+    the tier gives (plus surges), and the hit (None when the strike deals no damage). A minion's `pool` is
+    its squad: the damage of all the squad's minions a strike hits is one hit on the first of them."""
 
     target: str
     roll: PowerRoll
@@ -131,6 +131,7 @@ class StrikeTarget:
     reasons: tuple[str, ...] = ()
     """Why this target's edges and banes differ from the roll's, when the baseline actions changed them
     (`bot.rules.encounter.baseline`: "Goblin 1 is defending", "aided by Bree")."""
+    pool: str | None = None
 
     @property
     def tier(self) -> int:
@@ -223,34 +224,54 @@ def _check_amount(amount: int, what: str) -> None:
 
 
 # --- damage and healing ----------------------------------------------------------------------------------
+def _damage_squad(
+    encounter: Encounter,
+    squad: Squad,
+    hits: Sequence[tuple[str, int]],
+    dtype: DamageType,
+    area: bool,
+    halved: bool = False,
+) -> tuple[Encounter, Hit]:
+    """One effect's damage to minions of one squad (`bot.rules.squads.damage_squad`: weakness and immunity
+    once for the whole squad, the cap per minion only for area damage)."""
+    ids = [m for m, _ in hits]
+    record = damage_squad(
+        squad,
+        [a for _, a in hits],
+        ids,
+        area=area,
+        dtype=dtype,
+        modifiers=encounter.creature(ids[0]).modifiers,
+        halved=halved,
+    )
+    updated = _sync(encounter.with_squad(record.after), ids[0])
+    hit = Hit(
+        ids[0] if len(ids) == 1 else squad.id,
+        sum(a for _, a in hits),
+        record.dealt,
+        dtype,
+        record.steps,
+        squad_before=record.before,
+        squad_after=record.after,
+        killed=record.killed,
+    )
+    return updated, hit
+
+
 def _damage(
     encounter: Encounter,
     creature: Creature,
     amount: int,
     dtype: DamageType,
-    area: bool,
     knock_out: bool = False,
+    halved: bool = False,
 ) -> tuple[Encounter, Hit]:
     if creature.squad_id is not None:
         squad = _living_minion(encounter, creature)
-        record = damage_squad(
-            squad, amount, [creature.id], area=area, dtype=dtype, modifiers=creature.modifiers
-        )
-        updated = _sync(encounter.with_squad(record.after), creature.id)
-        hit = Hit(
-            creature.id,
-            amount,
-            record.dealt,
-            dtype,
-            record.steps,
-            squad_before=record.before,
-            squad_after=record.after,
-            killed=record.killed,
-        )
-        return updated, hit
+        return _damage_squad(encounter, squad, [(creature.id, amount)], dtype, area=False, halved=halved)
     if creature.vitals.dead:
         raise HarmError(f"{creature.id} is dead already: pick a living creature.")
-    changed, taken = take_damage(creature, amount, dtype, knock_out_instead=knock_out)
+    changed, taken = take_damage(creature, amount, dtype, halved=halved, knock_out_instead=knock_out)
     updated = _sync(encounter.with_creature(changed), creature.id)
     killed = (creature.id,) if taken.killed else ()
     hit = Hit(creature.id, amount, taken.dealt, dtype, taken.steps, taken.before, taken.after, killed=killed)
@@ -264,13 +285,15 @@ def damage(
     dtype: DamageType = DamageType.UNTYPED,
     *,
     knock_out: bool = False,
+    halved: bool = False,
 ) -> tuple[Encounter, Hit]:
-    """Deal `amount` damage of `dtype` to one creature (weakness, immunity, temporary Stamina, then Stamina;
-    a minion's damage goes to its squad's pool and may kill several minions). With `knock_out`, damage that
-    would kill knocks the creature out instead (draw-steel-combat.txt "Knocking Creatures Out"; minions
-    have no such choice: their squad's pool decides)."""
+    """Deal `amount` damage of `dtype` to one creature (halving, weakness, immunity, temporary Stamina, then
+    Stamina: draw-steel-combat.txt "DAMAGE IMMUNITY": "if an ally first halved the damage ... immunity then
+    reducing the damage"; a minion's damage goes to its squad's pool and may kill several minions). With
+    `knock_out`, damage that would kill knocks the creature out instead (draw-steel-combat.txt "Knocking
+    Creatures Out"; minions have no such choice: their squad's pool decides)."""
     _check_amount(amount, "damage")
-    return _damage(encounter, target(encounter, name), amount, dtype, area=False, knock_out=knock_out)
+    return _damage(encounter, target(encounter, name), amount, dtype, knock_out=knock_out, halved=halved)
 
 
 def _not_minion(encounter: Encounter, creature: Creature) -> None:
@@ -291,6 +314,15 @@ def heal(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, Heali
     creature = target(encounter, name)
     _not_minion(encounter, creature)
     return _change_vitals(encounter, creature, st.heal(creature.vitals, amount))
+
+
+def wake(encounter: Encounter, name: str) -> tuple[Encounter, Healing]:
+    """A knocked-out creature wakes after an hour nobody woke it (draw-steel-combat.txt "Knocking Creatures
+    Out": a Director creature gains 1 Stamina; a hero spends a Recovery, and can't without one:
+    `bot.rules.stamina.wake`)."""
+    creature = target(encounter, name)
+    _not_minion(encounter, creature)
+    return _change_vitals(encounter, creature, st.wake(creature.vitals))
 
 
 def give_temporary(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, Healing]:
@@ -378,13 +410,17 @@ def strike(
     knock_out: bool = False,
     action: RollAction = RollAction.MAIN,
     situations: Sequence[Situation] = (),
+    area: bool = False,
+    halved: bool = False,
 ) -> tuple[Encounter, StrikeResult]:
     """An ability roll against `targets` (draw-steel-basics.md "Power Rolls"): one `roll` (its edges and banes
     are the ability's own), each target evaluated with its own extra edges and banes from the encounter
     (surprised, conditions: `power_roll_modifiers`) and dealt its tier's damage, letters read from the
     attacker's characteristics; `surges` are spent from the attacker's surges on the first target; `melee`
     counts for the conditions that care (a melee strike against a prone target gains an edge); `knock_out`
-    knocks out instead of killing ("Knocking Creatures Out"). `action` is what the strike is made as (a
+    knocks out instead of killing ("Knocking Creatures Out"); `area`: area damage, capped per minion hit
+    (otherwise the damage to several minions of one squad goes to its pool in full); `halved`: each target's
+    damage is halved, before weakness and immunity. `action` is what the strike is made as (a
     critical needs a main action; see `_strike_cost`); `situations` are named by the table and add their
     edges and banes to the roll (`bot.rules.situations`); Defend and Aid Attack add theirs per target
     (`bot.rules.encounter.baseline`), and the aids used are spent."""
@@ -416,10 +452,8 @@ def strike(
         have = encounter.surges.get(striker.id, 0)
         if surges > have:
             raise HarmError(f"{striker.id} has {have} surge(s): spend at most {have}.")
-    per_squad = Counter(c.squad_id for c in creatures if c.squad_id is not None)
     ids = tuple(c.id for c in creatures)
     results: list[StrikeTarget] = []
-    updated = encounter
     for index, creature in enumerate(creatures):
         edges, banes = power_roll_modifiers(
             encounter.turns,
@@ -440,9 +474,14 @@ def strike(
             continue
         extra = bonus if index == 0 else 0
         amount = tiered.amount(own.tier, striker.characteristics) + extra
-        area = creature.squad_id is not None and per_squad[creature.squad_id] > 1
-        updated, hit = _damage(updated, updated.creature(creature.id), amount, kind, area, knock_out)
-        results.append(StrikeTarget(creature.id, own, own.edges, own.banes, amount, extra, hit, reasons))
+        results.append(
+            StrikeTarget(
+                creature.id, own, own.edges, own.banes, amount, extra, reasons=reasons, pool=creature.squad_id
+            )
+        )
+    updated = encounter
+    if tiered is not None:
+        updated, results = _apply_strike_damage(encounter, results, kind, area, halved, knock_out)
     if surges:
         left = encounter.surges.get(striker.id, 0) - surges
         rest = {k: v for k, v in updated.surges.items() if k != striker.id}
@@ -463,6 +502,36 @@ def _strike_cost(encounter: Encounter, action: RollAction) -> ActionKind | None:
         RollAction.MANEUVER: maneuver_kind(mode),
         RollAction.TRIGGERED: None,
     }[action]
+
+
+def _apply_strike_damage(
+    encounter: Encounter,
+    results: Sequence[StrikeTarget],
+    dtype: DamageType,
+    area: bool,
+    halved: bool,
+    knock_out: bool,
+) -> tuple[Encounter, list[StrikeTarget]]:
+    """Each target takes its damage in order; the minions of one squad take theirs together, as one effect
+    on the squad's pool (weakness and immunity once: `_damage_squad`), reported on the first of them."""
+    updated = encounter
+    done: list[StrikeTarget] = []
+    pooled: set[str] = set()
+    for result in results:
+        if result.pool is None:
+            creature = updated.creature(result.target)
+            updated, hit = _damage(updated, creature, result.amount, dtype, knock_out, halved)
+            done.append(dataclasses.replace(result, hit=hit))
+        elif result.pool in pooled:
+            done.append(result)
+        else:
+            pooled.add(result.pool)
+            squad = updated.squad(result.pool)
+            assert squad is not None  # `_strike_targets` checked every minion is alive in its squad
+            hits = [(r.target, r.amount) for r in results if r.pool == result.pool]
+            updated, hit = _damage_squad(updated, squad, hits, dtype, area, halved)
+            done.append(dataclasses.replace(result, hit=hit))
+    return updated, done
 
 
 def _use_on_turn(
@@ -515,6 +584,13 @@ def remove_condition(
 ) -> tuple[Encounter, str]:
     """End a condition now (`bot.rules.turns.remove_condition`); returns the creature id."""
     creature = target(encounter, name)
+    stored = any(c.condition is Condition.BLEEDING for c in encounter.turns.conditions_of(creature.id))
+    if condition is Condition.BLEEDING and not stored and creature.vitals.dying:
+        # draw-steel-combat.txt "Dying and Death": "this instance of the condition can't be negated or removed
+        # in any way until you are no longer dying" (`bot.rules.encounter.bleeding`)
+        raise HarmError(
+            f"{creature.id} bleeds because they are dying: it ends when their Stamina is above 0."
+        )
     transition = _remove_condition(encounter.turns, creature.id, condition, custom_text.strip())
     return encounter.with_turns(transition.state), creature.id
 

@@ -19,6 +19,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from bot.rules.creature import Creature
+from bot.rules.encounter.rescue import Rescue
 from bot.rules.errors import RuleError
 from bot.rules.names import name_key
 from bot.rules.resources import Malice
@@ -67,7 +68,8 @@ class Encounter:
     non-zero); `resources` each hero's heroic resource value (creature id -> value); `roster` links a hero
     creature to the channel roster hero it came from (creature id -> roster hero id); `tokens_used` the heroes
     who used a hero-token benefit this turn; `defending` the entries whose Defend main action is in force,
-    `aids` the Aid Attack maneuvers in force (`bot.rules.encounter.baseline`).
+    `aids` the Aid Attack maneuvers in force (`bot.rules.encounter.baseline`); `rescues` the last damage's
+    offers to spend 2 hero tokens to regain Stamina before it (`bot.rules.encounter.rescue`).
     """
 
     turns: TurnState
@@ -80,6 +82,7 @@ class Encounter:
     tokens_used: tuple[str, ...] = ()
     defending: tuple[str, ...] = ()
     aids: tuple[AidAttack, ...] = ()
+    rescues: tuple[Rescue, ...] = ()
 
     # -- lookups ----------------------------------------------------------------------------------------
     def creature(self, creature_id: str) -> Creature:
