@@ -26,9 +26,8 @@ from bot.rules.turns.events import (
 
 
 def creatures_of(encounter: Encounter, entry: Entry) -> tuple[str, ...]:
-    """The creatures an entry is: itself, or a minion squad's minions (`Entry.creature_ids` also holds the
-    squad's own id, which names no creature)."""
-    return tuple(c for c in entry.creature_ids if any(x.id == c for x in encounter.creatures))
+    """The creatures an entry is: itself, or a minion squad's minions (`Encounter.creatures_in`)."""
+    return encounter.creatures_in(entry)
 
 
 MODE_NAMES = {

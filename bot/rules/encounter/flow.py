@@ -104,7 +104,7 @@ def _agility_modifiers(encounter: Encounter) -> dict[str, int]:
     for entry in encounter.turns.entries:
         if entry.unit in mods:
             continue
-        creature = encounter.creature(entry.creature_ids[0])
+        creature = encounter.creature(encounter.creatures_in(entry)[0])
         mods[entry.unit] = creature.characteristics.agility
     return mods
 
@@ -205,7 +205,7 @@ def _turn_started(
         if not isinstance(event, TurnStarted):
             continue
         entry = updated.turns.entry(event.entry)
-        ids = entry.creature_ids if entry is not None else (event.entry,)
+        ids = updated.creatures_in(entry) if entry is not None else ()
         heroes = [cid for cid in ids if updated.creature(cid).is_hero]
         res = dict(updated.resources)
         for hero in heroes:
