@@ -9,12 +9,13 @@ The turn engine (`bot.rules.turns`) decides who may act; this module hangs the r
   start of combat the Director's Malice is the heroes' average Victories (Monsters "Malice"; rounding from the
   guild setting) and each hero's heroic resource equals their Victories (draw-steel-basics.md "Heroic
   Resources").
-- round start (Monsters "Malice"): Malice + the heroes still in the fight + the round number.
+- round start (Monsters "Malice"): Malice + the heroes still in the fight + the round number (`rounds`).
 - turn start (draw-steel-basics.md "Heroic Resources", "Spending Hero Tokens"): the hero gains the class's
   per-turn amount of the heroic resource and may use a hero-token benefit again.
 - turn end (draw-steel-combat.txt "Conditions"): end-of-turn conditions end, "save ends" conditions prompt a
-  saving throw (the engine's `SaveDue` events). When a round ends, the next one starts at once: this bot has
-  nothing to choose between rounds.
+  saving throw (the engine's `SaveDue` events). When a round ends, the next one starts at once
+  (`rounds.carry_on`, which every change that can end a round calls): this bot has nothing to choose
+  between rounds.
 - end (draw-steel-basics.md "Victories For Combat"; draw-steel-combat.txt "Temporary Stamina", "End of
   Combat"): 1 Victory to each surviving hero when the objective was achieved; temporary Stamina, surges,
   Malice and heroic resources cleared; roster heroes' sheets get their Stamina, Recoveries and Victories back.
@@ -22,7 +23,7 @@ The turn engine (`bot.rules.turns`) decides who may act; this module hangs the r
 Every function is pure: `Encounter` in, `Flow` (the new encounter and what happened) out; a refusal raises a
 `RuleError` and changes nothing.
 Public API: `Flow`, `begin`, `choose_first_side`, `act`, `end_turn`, `skip`, `pass_part`, `finish`, `Finish`,
-`heroes_in_fight`, `side_named`.
+`side_named`.
 """
 
 from __future__ import annotations
@@ -33,12 +34,13 @@ from dataclasses import dataclass
 
 from bot.rules import resources, stamina, turns
 from bot.rules.dice import Dice
+from bot.rules.encounter import rounds
 from bot.rules.encounter.model import Encounter, EncounterError, fold
 from bot.rules.encounter.roster import written_back
 from bot.rules.hero import HeroSheet
 from bot.rules.resources import HeroicResource, Progress, Rounding
 from bot.rules.turns import Controller, FirstTurn, Mode, Phase, Side
-from bot.rules.turns.events import Event, RoundStarted, TurnStarted
+from bot.rules.turns.events import Event, TurnStarted
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,28 +64,9 @@ def side_named(encounter: Encounter, name: str) -> Side:
     raise EncounterError(f"No side '{' '.join(name.split())[:40]}' in this encounter: use {names}.")
 
 
-def heroes_in_fight(encounter: Encounter) -> int:
-    """Heroes still in the fight: on the battlefield and not dead (Monsters "Malice")."""
-    return sum(1 for c in encounter.heroes() if not c.vitals.dead)
-
-
-def _round_started(encounter: Encounter, events: Sequence[Event]) -> tuple[Encounter, int]:
-    """Malice for every round that started in `events` (the teams' surprise round 0 gains nothing)."""
-    gained = 0
-    malice = encounter.malice
-    for event in events:
-        if isinstance(event, RoundStarted) and event.round >= 1:
-            before = malice.value
-            malice = resources.malice_start_of_round(malice, heroes_in_fight(encounter), event.round)
-            gained += malice.value - before
-    return dataclasses.replace(encounter, malice=malice), gained
-
-
 def _start_round(encounter: Encounter, prior: Sequence[Event] = ()) -> Flow:
-    transition = turns.next_round(encounter.turns)
-    events = (*prior, *transition.events)
-    updated, gained = _round_started(encounter.with_turns(transition.state), transition.events)
-    return Flow(updated, events, malice_gained=gained)
+    started = rounds.start_round(encounter, prior)
+    return Flow(started.encounter, started.events, malice_gained=started.malice_gained)
 
 
 def _start_of_combat(encounter: Encounter, victories: Mapping[str, int], rounding: Rounding) -> Encounter:
@@ -220,10 +203,9 @@ def _turn_started(
 
 
 def _settle(encounter: Encounter, events: tuple[Event, ...]) -> Flow:
-    """After a transition: a round that ended starts the next one at once (unless the encounter is over)."""
-    if encounter.turns.phase is Phase.BETWEEN_ROUNDS:
-        return _start_round(encounter, events)
-    return Flow(encounter, events)
+    """After a transition: a round that ended starts the next one at once (`rounds.carry_on`)."""
+    carried = rounds.carry_on(encounter, events)
+    return Flow(carried.encounter, carried.events, malice_gained=carried.malice_gained)
 
 
 def act(

@@ -46,6 +46,7 @@ from bot.rules.creature import Creature, take_damage
 from bot.rules.damage import DAMAGE_MAX, DamageType, Step, TieredDamage, surge_damage
 from bot.rules.dice import Dice
 from bot.rules.encounter.model import Encounter, UnknownCreature, fold
+from bot.rules.encounter.rounds import carry_on
 from bot.rules.errors import RuleError
 from bot.rules.power import PowerRoll
 from bot.rules.resources import Malice
@@ -184,7 +185,8 @@ def _living_minion(encounter: Encounter, creature: Creature) -> Squad:
 
 
 def _sync(encounter: Encounter, creature_id: str) -> Encounter:
-    """Keep the turn entry's dead / unconscious flags in step with the creature (or its squad)."""
+    """Keep the turn entry's dead / unconscious flags in step with the creature (or its squad); a round that
+    ends because of it (nobody left to act) gives way to the next (`rounds.carry_on`)."""
     if encounter.turns.phase is Phase.ENDED:
         return encounter
     creature = encounter.creature(creature_id)
@@ -199,9 +201,8 @@ def _sync(encounter: Encounter, creature_id: str) -> Encounter:
         return encounter
     if entry.dead == dead and entry.unconscious == unconscious:
         return encounter
-    return encounter.with_turns(
-        set_flags(encounter.turns, entry.id, dead=dead, unconscious=unconscious).state
-    )
+    flagged = set_flags(encounter.turns, entry.id, dead=dead, unconscious=unconscious).state
+    return carry_on(encounter.with_turns(flagged)).encounter  # the last to act gone: the next round
 
 
 def _check_amount(amount: int, what: str) -> None:

@@ -100,7 +100,7 @@ def _not_ended(state: TurnState) -> None:
 
 def _in_round(state: TurnState) -> None:
     if state.phase is not Phase.IN_ROUND:
-        raise err.NotInRound()
+        raise err.NotInRound(between_rounds=state.phase is Phase.BETWEEN_ROUNDS)
 
 
 def _no_turn(state: TurnState) -> None:
