@@ -22,14 +22,14 @@ The turn engine (`bot.rules.turns`) decides who may act; this module hangs the r
 
 Every function is pure: `Encounter` in, `Flow` (the new encounter and what happened) out; a refusal raises a
 `RuleError` and changes nothing.
-Public API: `Flow`, `begin`, `choose_first_side`, `act`, `end_turn`, `skip`, `pass_part`, `finish`, `Finish`,
-`side_named`.
+Public API: `Flow`, `begin`, `choose_first_side`, `act`, `end_turn`, `skip`, `pass_part`, `choose_speed`,
+`finish`, `Finish`, `side_named`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.rules import resources, stamina, turns
@@ -39,7 +39,7 @@ from bot.rules.encounter.model import Encounter, EncounterError, fold
 from bot.rules.encounter.roster import written_back
 from bot.rules.hero import HeroSheet
 from bot.rules.resources import HeroicResource, Progress, Rounding
-from bot.rules.turns import Controller, FirstTurn, Mode, Phase, Side
+from bot.rules.turns import Controller, FirstTurn, Mode, Phase, Side, Speed
 from bot.rules.turns.events import Event, TurnStarted
 
 
@@ -236,10 +236,18 @@ def skip(encounter: Encounter, side: str) -> Flow:
     return _settle(encounter.with_turns(transition.state), transition.events)
 
 
-def pass_part(encounter: Encounter, controller: Controller) -> Flow:
+def pass_part(encounter: Encounter, controller: Controller, entries: Collection[str] | None = None) -> Flow:
     """Fast/slow (fast-slow-turns-combat.md "Anatomy of a Round"): the controller's creatures that haven't
-    chosen wait for the slow turns ("we're done with fast turns"); a finished round starts the next one."""
-    transition = turns.pass_part(encounter.turns, controller)
+    chosen (only `entries` when given: one player's) wait for the slow turns ("we're done with fast
+    turns"); a finished round starts the next one."""
+    transition = turns.pass_part(encounter.turns, controller, entries)
+    return _settle(encounter.with_turns(transition.state), transition.events)
+
+
+def choose_speed(encounter: Encounter, entry_id: str, speed: Speed) -> Flow:
+    """Fast/slow (fast-slow-turns-combat.md "Anatomy of a Round", "Fast Turns", "Slow Turns"): a creature's
+    player (or the GM) chooses its fast or slow turn this round; a finished part or round moves on."""
+    transition = turns.set_speed(encounter.turns, entry_id, speed)
     return _settle(encounter.with_turns(transition.state), transition.events)
 
 
