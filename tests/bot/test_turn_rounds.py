@@ -42,3 +42,20 @@ async def test_the_last_creature_to_act_gone_starts_the_next_round(table: Table,
     assert enc.turns.round == 2
     text = kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Ash"))
     assert "**Ash** starts their turn" in text and "round 2" in text
+
+
+async def test_with_nobody_able_to_act_the_encounter_waits_and_says_what_to_do(table: Table) -> None:
+    await kit.ready(table)
+    for name, amount in (("Goblin 1", 20), ("Goblin 2", 20), ("Bree", 60)):
+        kit.ok(await table.director.slash(table.channel, "stamina damage", target=name, amount=amount))
+    kit.ok(
+        await table.director.slash(table.channel, "stamina damage", target="Ash", amount=60, knock_out=True)
+    )
+    refusal = kit.refused(await table.alice.slash(table.channel, "turn act", combatant="Ash"))
+    assert "Nobody can act in a new round" in refusal
+    shown = kit.tracker(table.channel).embeds[0]
+    assert "nobody can act" in (shown.description or "") + "".join(f.value or "" for f in shown.fields)
+    kit.ok(await table.director.slash(table.channel, "stamina set", target="Ash", amount=5))
+    assert (await kit.stored(table)).turns.round == 2
+    text = kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Ash"))
+    assert "**Ash** starts their turn" in text
