@@ -28,7 +28,7 @@ from bot.replies import fail, send
 from bot.rules.characteristics import Characteristic
 from bot.rules.power import Difficulty, RollKind, reroll, roll_power
 from bot.rules.resources import TokenBenefit
-from bot.store import Change, Table
+from bot.store import AlreadyDone, Change, Table
 from bot.ui.persistent import PersistentView
 from bot.ui.rolls import (
     BONUS_LIMIT,
@@ -45,6 +45,7 @@ from bot.ui.rolls import (
 )
 from cogs.meta import HelpEntry
 
+ALREADY_REROLLED = "This test was already rerolled: a hero can use one hero-token benefit per test."
 _CHARACTERISTICS = [app_commands.Choice(name=c.value.capitalize(), value=c.value) for c in Characteristic]
 _KINDS = [app_commands.Choice(name=k.value, value=k.value) for k in RollKind]
 _DIFFICULTIES = [app_commands.Choice(name=d.value, value=d.value) for d in Difficulty]
@@ -193,7 +194,7 @@ class RerollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RERO
         if card.kind is not RollKind.TEST:
             fail("A hero token rerolls a test, not an ability roll: downgrade it instead, or roll again.")
         if card.rerolled:
-            fail("This test was already rerolled: a hero can use one hero-token benefit per test.")
+            fail(ALREADY_REROLLED)
         text = read_text(interaction.message, card.kind)
         fresh = reroll(interaction.client.dice, card.roll)
         old = " + ".join(str(d) for d in card.dice)
@@ -210,7 +211,15 @@ class RerollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RERO
                 {"benefit": TokenBenefit.REROLL.value, "old": list(card.dice), "new": list(fresh.dice)},
             )
 
-        committed = await InTime(interaction, update=True).run(commit(interaction, "token", spend))
+        # one reroll per roll message, recorded with the spend: a second press (even during the first, or in
+        # another process) is refused and spends nothing
+        once = f"reroll:{interaction.message.id}" if interaction.message is not None else None
+        try:
+            committed = await InTime(interaction, update=True).run(
+                commit(interaction, "token", spend, once=once)
+            )
+        except AlreadyDone:
+            fail(ALREADY_REROLLED)
         rerolled = dataclasses.replace(
             card, dice=(fresh.dice[0], fresh.dice[1]), downgraded_to=None, rerolled=True
         )

@@ -23,6 +23,7 @@ from bot.replies import fail, inert, send
 from bot.rules.conditions import ConditionInstance, Duration
 from bot.rules.encounter import Encounter
 from bot.rules.encounter.harm import TOKEN_SURGES, gain_surges
+from bot.rules.names import name_key
 from bot.rules.resources import HeroTokens, TokenBenefit, award_tokens, start_session
 from bot.rules.stamina import Vitals, heal
 from bot.rules.turns import succeed_save
@@ -58,12 +59,19 @@ def _save_condition(
             labels = " or ".join(inert(c.label) for c in saves)
             fail(f"{inert(name)} has several save-ends conditions: add condition: {labels}.")
         return saves[0]
-    key = " ".join(wanted.split()).casefold()
+    key = name_key(wanted)
     for inst in saves:
-        if inst.label.casefold() == key or inst.condition.value == key:
+        if name_key(inst.label) == key or inst.condition.value == key:
             return inst
     labels = ", ".join(inert(c.label) for c in saves)
     fail(f"{inert(name)} has no save-ends condition called that: pick one of {labels}.")
+
+
+def party_size(table: Table, encounter: Encounter | None) -> int:
+    """The heroes a new session's pool counts: the campaign's roster, and every hero in the running encounter
+    who is not on it (added with /encounter add player:)."""
+    extra = 0 if encounter is None else sum(1 for c in encounter.heroes() if c.id not in encounter.roster)
+    return len(table.heroes) + extra
 
 
 class Tokens(commands.Cog):
@@ -200,18 +208,18 @@ class Tokens(commands.Cog):
         settings = await self.bot.store.get_settings(key.guild_id)
 
         def change(table: Table) -> Change[int]:
+            encounter = active_encounter(table)
             tokens = start_session(
-                HeroTokens(table.tokens), len(table.heroes), settings.tokens_reset_per_session
+                HeroTokens(table.tokens), party_size(table, encounter), settings.tokens_reset_per_session
             )
             table.tokens = tokens.pool
-            encounter = active_encounter(table)
             if encounter is not None and encounter.tokens_used:
                 put_encounter(table, dataclasses.replace(encounter, tokens_used=()))
             return Change("Hero tokens reset for a new session", tokens.pool, {"pool": tokens.pool})
 
         pool = (await commit(interaction, "tokens.reset", change)).value
         how = (
-            "one per hero in the roster"
+            "one per hero in the campaign"
             if settings.tokens_reset_per_session
             else "carried over (tokens don't reset on this server)"
         )

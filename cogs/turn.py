@@ -257,7 +257,7 @@ async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name
     entry_id, flow = committed.value
     text = skip_text(flow)
     if entry_id:
-        text = f"⏭️ **{entry_id}** passes their turn.\n" + text
+        text = f"⏭️ **{inert(entry_id)}** passes their turn.\n" + text
     await reply_and_ping(interaction, who, text, flow.encounter)
 
 

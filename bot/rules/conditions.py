@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.rules.dice import Dice
+from bot.rules.names import name_key
 
 SAVE_TARGET = 6
 """A saving throw succeeds on a d10 roll of 6 or higher."""
@@ -83,7 +84,7 @@ class ConditionInstance:
     @property
     def key(self) -> tuple[str, Condition, str]:
         """What makes two instances "the same condition" on a creature (they don't stack)."""
-        return (self.creature_id, self.condition, self.custom_text.strip().casefold())
+        return (self.creature_id, self.condition, name_key(self.custom_text))
 
     @property
     def label(self) -> str:

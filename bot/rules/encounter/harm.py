@@ -48,6 +48,7 @@ from bot.rules.dice import Dice
 from bot.rules.encounter.model import Encounter, UnknownCreature, fold
 from bot.rules.encounter.rounds import carry_on
 from bot.rules.errors import RuleError
+from bot.rules.names import clean_name
 from bot.rules.power import PowerRoll
 from bot.rules.resources import Malice
 from bot.rules.resources import spend_malice as _spend_malice
@@ -79,6 +80,9 @@ TOKEN_SURGES = 2
 surges")."""
 SURGES_MAX = 99
 """Most surges one `gain_surges` call gives (a bound, not a rule)."""
+CONDITIONS_MAX = 20
+"""Most conditions one creature holds at once (a bound, not a rule: the encounter's saved state must stay
+small enough that every later change to it can still be saved)."""
 
 
 class HarmError(RuleError):
@@ -460,13 +464,23 @@ def add_condition(
     source: str | None = None,
 ) -> tuple[Encounter, ConditionInstance | None]:
     """Impose a condition (no stacking; `bot.rules.turns.add_condition`); returns the instance now in force,
-    or None when an existing one already covers it. A `source` is looked up as a creature of the encounter."""
+    or None when an existing one already covers it. A `source` is looked up as a creature of the encounter.
+    A custom condition's text is a name (`clean_name`: invisible characters dropped, compared by
+    `name_key`); a creature holds at most `CONDITIONS_MAX` conditions."""
     creature = target(encounter, name)
     source_id = target(encounter, source).id if source is not None else None
+    if condition is Condition.CUSTOM and custom_text.strip():
+        custom_text = clean_name(custom_text)
     transition = _add_condition(
         encounter.turns, creature.id, condition, duration, source_id=source_id, custom_text=custom_text
     )
     added = next((e.instance for e in transition.events if isinstance(e, ConditionAdded)), None)
+    held = len(transition.state.conditions_of(creature.id))
+    if held > CONDITIONS_MAX and held > len(encounter.turns.conditions_of(creature.id)):
+        raise HarmError(
+            f"{creature.id} already has {CONDITIONS_MAX} conditions, the most a creature can hold: "
+            "remove one with /condition remove first."
+        )
     return encounter.with_turns(transition.state), added
 
 

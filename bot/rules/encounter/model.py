@@ -19,12 +19,17 @@ from dataclasses import dataclass, field
 
 from bot.rules.creature import Creature
 from bot.rules.errors import RuleError
+from bot.rules.names import name_key
 from bot.rules.resources import Malice
 from bot.rules.squads import Squad
 from bot.rules.turns import DEFAULT_SIDES, Entry, Mode, Side, TurnState, new_encounter
 
 CREATURES_MAX = 100
 """Most creatures (minions included) one encounter holds: a tracker must stay readable."""
+
+
+fold = name_key
+"""The one key names compare by (`bot.rules.names.name_key`), under the name the encounter modules use."""
 
 
 class EncounterError(RuleError):
@@ -41,11 +46,6 @@ class UnknownCreature(EncounterError):
 class NameTaken(EncounterError):
     def __init__(self, name: str) -> None:
         super().__init__(f"'{name}' is already in this encounter (names ignore case): pick another name.")
-
-
-def fold(name: str) -> str:
-    """The key two names are compared by (case-insensitive, spacing as `clean_name` leaves it)."""
-    return " ".join(name.split()).casefold()
 
 
 @dataclass(frozen=True, slots=True)
