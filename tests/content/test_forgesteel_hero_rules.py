@@ -321,3 +321,97 @@ def test_sheet_state_stays_within_the_rules() -> None:
     data["state"].update(staminaDamage=500, recoveriesUsed=50)
     played = to_sheet(read_hero(to_bytes(data)), use_state=True)
     assert (played.vitals.stamina, played.vitals.recoveries) == (-16, 0)
+
+
+def _item(kind: str, by_level: list[tuple[int, dict[str, Any]]], enhanced: list[int]) -> dict[str, Any]:
+    return {
+        "id": f"item-{kind}",
+        "name": f"Test {kind}",
+        "type": kind,
+        "featuresByLevel": [{"level": lv, "features": [f]} for lv, f in by_level],
+        "customizationsByLevel": [
+            {"level": lv, "features": [{"selected": True, "feature": feature("Text", f"Rune {lv}")}]}
+            for lv in enhanced
+        ],
+    }
+
+
+ITEM_CASES = [
+    # (what, item, hero level, expected maximum Stamina: 20 from the class)
+    (
+        "leveled armor, its levels reached",
+        _item("Leveled Armor", [(1, bonus("Stamina", 6)), (5, bonus("Stamina", 6))], []),
+        5,
+        32,
+    ),
+    (
+        "leveled armor, a level not reached",
+        _item("Leveled Armor", [(1, bonus("Stamina", 6)), (5, bonus("Stamina", 6))], []),
+        4,
+        26,
+    ),
+    ("imbued armor, 1st and 5th enhancements", _item("Imbued Armor", [], [1, 5]), 5, 32),
+    ("imbued armor, all three", _item("Imbued Armor", [], [1, 5, 9]), 9, 41),
+]
+
+
+@pytest.mark.parametrize(("what", "item", "level", "want"), ITEM_CASES, ids=[c[0] for c in ITEM_CASES])
+def test_items_carried_count(what: str, item: dict[str, Any], level: int, want: int) -> None:
+    """An item's features of the hero's level and below count; an imbued armor adds 6, 6 and 9 Stamina for
+    its 1st, 5th and 9th level enhancements."""
+    data = hero(level, [bonus("Stamina", 20)])
+    data["state"]["inventory"] = [item]
+    assert read_hero(to_bytes(data)).stamina == want
+
+
+def test_an_imbued_weapons_damage_is_a_warning() -> None:
+    data = hero(1, [bonus("Stamina", 20)])
+    data["state"]["inventory"] = [_item("Imbued Weapon", [], [1])]
+    assert any("Weapon abilities extra damage" in w for w in read_hero(to_bytes(data)).warnings)
+
+
+def test_a_titles_selected_feature_counts() -> None:
+    data = hero(1, [bonus("Stamina", 20)])
+    chosen, other = bonus("Stability", 2), bonus("Stability", 9)
+    data["state"]["titles"] = [
+        {
+            "id": "t",
+            "name": "Brawler",
+            "selectedFeatureID": chosen["id"],
+            "features": [chosen, other | {"id": "x"}],
+        }
+    ]
+    assert read_hero(to_bytes(data)).stability == 2
+
+
+def test_a_former_ancestrys_size() -> None:
+    """Without a Size feature of its own, the hero has the size of the former ancestry it names."""
+    small = feature("Size", "Small", size={"value": 1, "mod": "S"})
+    former = feature(
+        "Ancestry Choice", "Former Life", selected={"id": "a2", "name": "Smallfolk", "features": [small]}
+    )
+    found = read_hero(to_bytes(hero(1, [bonus("Stamina", 20), former])))
+    assert (found.size.value, found.size.mod, found.size.format()) == (1, "S", "1S")
+
+
+def test_any_source_class_ability() -> None:
+    """A Class Ability allowing any source finds an ability of an unselected subclass."""
+    data = hero(
+        1,
+        [
+            bonus("Stamina", 20),
+            feature("Class Ability", "Any", cost=3, count=1, allowAnySource=True, selectedIDs=["sub-b-1"]),
+        ],
+    )
+    data["class"]["subclasses"] = [
+        {
+            "id": "sub-b",
+            "name": "Other",
+            "selected": False,
+            "featuresByLevel": [],
+            "abilities": [ability("sub-b-1", "Borrowed Blow", 3)],
+        },
+    ]
+    found = read_hero(to_bytes(data))
+    assert [a.card.name for a in found.abilities] == ["Borrowed Blow"]
+    assert not [w for w in found.warnings if "sub-b-1" in w]

@@ -184,6 +184,9 @@ def _hero(top: Fields) -> ImportedHero:
         )
     ancestry = top.optional("ancestry", "ancestry")
     points = (ancestry.integer("ancestryPoints") if ancestry is not None else 0) + bonus("Ancestry Points")
+    size = stats.hero_size(features)
+    if ancestry is not None and ancestry.text("id") == "ancestry-revenant" and size == Size(1, "S"):
+        points += 1  # a small revenant has one more ancestry point (Forge Steel's getAncestryPoints)
     choices = open_choices(found, points)
     abilities, ability_warnings = hero_abilities(top, found)
     resources = hero_resources(found) or _older_resource(heroic_class)
@@ -213,7 +216,7 @@ def _hero(top: Fields) -> ImportedHero:
             s.text("name") for s in heroic_class.objects("subclasses", "subclass") if s.flag("selected")
         ),
         complication=_name(top, "complication"),
-        size=stats.hero_size(features),
+        size=size,
         speed=stats.base_speed(features) + stats.best(kits, "speed") + bonus("Speed"),
         movement=stats.movement_modes(features),
         stability=stats.best(kits, "stability") + bonus("Stability"),

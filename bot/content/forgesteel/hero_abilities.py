@@ -64,6 +64,16 @@ def _level_abilities(owner: Fields) -> Iterator[Fields]:
             yield from _options(feature)
 
 
+_SOURCE_FLAGS = (
+    "fromClassAbilities",
+    "fromSelectedSubclassAbilities",
+    "fromUnselectedSubclassAbilities",
+    "fromClassLevels",
+    "fromSelectedSubclassLevels",
+    "fromUnselectedSubclassLevels",
+)
+
+
 def _pool(heroic_class: Fields, source: Fields) -> dict[str, Fields]:
     """The abilities a Class Ability feature picks from, by id (`source` flags; older files have none and
     pick from the class's and the selected subclass's abilities)."""
@@ -97,7 +107,10 @@ def _gather(hero: Fields, features: HeroFeatures, warnings: list[str]) -> list[_
         ids = data.texts("selectedIDs")
         if not ids:
             continue
-        pool = _pool(heroic_class, data.obj("source", "ability source")) if heroic_class is not None else {}
+        source = data.obj("source", "ability source")
+        if data.flag("allowAnySource"):
+            source = Fields(dict.fromkeys(_SOURCE_FLAGS, True), "ability source")
+        pool = _pool(heroic_class, source) if heroic_class is not None else {}
         for ability_id in ids:
             raw = pool.get(ability_id)
             if raw is None:

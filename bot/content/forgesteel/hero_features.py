@@ -22,6 +22,7 @@ Public API: `ActiveFeature`, `OpenChoice`, `HeroFeatures`, `hero_features(hero, 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.content.forgesteel.files import Fields, UnknownFormat
@@ -157,6 +158,50 @@ class _Walk:
                     part = option.obj("feature", "item customization")
                     if part.text("type", "Text") != "Text":
                         self.add(part, name, None, depth + 1)
+        self.imbued(item, name, depth)
+
+    def imbued(self, item: Fields, name: str, depth: int) -> None:
+        """An imbued treasure's enhancements, per tier enhanced (1st, 5th, 9th level): armor adds 6, 6 and 9
+        Stamina; an implement 1 damage to Magic and to Psionic abilities; a weapon 1 to Weapon abilities."""
+        kind = item.text("type").lower()
+        if kind not in _IMBUED:
+            return
+        enhanced = {
+            entry.integer("level")
+            for entry in item.objects("customizationsByLevel", "item customization")
+            if any(o.flag("selected") for o in entry.objects("features", "item customization"))
+        }
+        for tier in sorted(enhanced & {1, 5, 9}):
+            for i, (feature_type, data) in enumerate(_IMBUED[kind](tier)):
+                synthetic = {
+                    "id": f"{name}-bonus-{tier}-{i}",
+                    "name": name,
+                    "type": feature_type,
+                    "data": data,
+                }
+                self.add(Fields(synthetic, "item enhancement"), name, None, depth + 1)
+
+
+def _armor(tier: int) -> list[tuple[str, dict[str, object]]]:
+    return [("Bonus", {"field": "Stamina", "value": 9 if tier == 9 else 6})]
+
+
+def _implement(tier: int) -> list[tuple[str, dict[str, object]]]:
+    return [
+        ("Ability Damage", {"keywords": [k], "value": 1, "damageType": "Damage"})
+        for k in ("Magic", "Psionic")
+    ]
+
+
+def _weapon(tier: int) -> list[tuple[str, dict[str, object]]]:
+    return [("Ability Damage", {"keywords": ["Weapon"], "value": 1, "damageType": "Damage"})]
+
+
+_IMBUED: dict[str, Callable[[int], list[tuple[str, dict[str, object]]]]] = {
+    "imbued armor": _armor,
+    "imbued implement": _implement,
+    "imbued weapon": _weapon,
+}
 
 
 def _named(obj: Fields) -> str:

@@ -149,8 +149,23 @@ class Size:
 
 
 def hero_size(features: Iterable[ActiveFeature]) -> Size:
-    """The largest Size feature's size (the first modifier written at size 1), else 1M."""
+    """The largest Size feature's size (the first modifier written at size 1); without one, that of the
+    former ancestry an Ancestry Choice names (a revenant's); else 1M."""
+    features = list(features)
     sizes = [f.data.obj("size", "size") for f in features if f.kind == "Size"]
+    if not sizes:
+        former = [
+            a
+            for f in features
+            if f.kind == "Ancestry Choice"
+            if (a := f.data.optional("selected")) is not None
+        ]
+        sizes = [
+            part.obj("data", "feature data").obj("size", "size")
+            for a in former
+            for part in a.objects("features", "ancestry feature")
+            if part.text("type") == "Size"
+        ]
     if not sizes:
         return Size()
     value = max(s.integer("value", 1) for s in sizes)
