@@ -231,7 +231,7 @@ def test_resource_gains_replaced_and_from_domains() -> None:
         "Heroic Resource", "Glory", type="epic", gains=[{"tag": "r", "trigger": "Respite", "value": "XP"}]
     )
     found = read_hero(to_bytes(hero(1, [bonus("Stamina", 20), resource, better, domain, epic])))
-    piety, glory = found.resources
+    glory, piety = found.resources  # by name, as Forge Steel lists them
     assert [(g.trigger, g.value) for g in piety.gains] == [
         ("You pray", "1d3"),
         ("Start of your turn", "3"),

@@ -89,7 +89,8 @@ class OpenChoice:
 
 @dataclass(frozen=True, slots=True)
 class HeroFeatures:
-    """Every feature that counts, in file order, and those of a type this code doesn't know."""
+    """Every feature that counts, in Forge Steel's order (by name), and those of a type this code doesn't
+    know."""
 
     features: tuple[ActiveFeature, ...]
     unknown: tuple[ActiveFeature, ...] = ()
@@ -239,8 +240,19 @@ def hero_features(hero: Fields, level: int) -> HeroFeatures:
         walk.title(title)
     for item in state.objects("inventory", "item"):
         walk.item(item)
-    features = tuple(walk.out)
+    features = tuple(sorted(walk.out, key=_sort_key))
     return HeroFeatures(features, tuple(f for f in features if f.kind not in KNOWN_TYPES))
+
+
+def _sort_key(active: ActiveFeature) -> str:
+    """Forge Steel lists a hero's features by name, a leading "a " or "the " left out (its
+    `Collections.sort`); the order decides which heroic resource comes first and the order of gains and
+    kits."""
+    name = active.feature.text("name")
+    for start in ("a ", "the "):
+        if name.lower().startswith(start):
+            name = name[len(start) :]
+    return name.casefold()
 
 
 def _class_features(walk: _Walk, heroic_class: Fields, level: int) -> None:
