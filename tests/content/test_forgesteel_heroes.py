@@ -105,6 +105,9 @@ def ours(hero: ImportedHero) -> dict[str, Any]:
         "immunities": _modifiers(hero.modifiers.immunities),
         "weaknesses": _modifiers(hero.modifiers.weaknesses),
         "conditionImmunities": list(hero.condition_immunities),
+        "skills": list(hero.skills),
+        "languages": list(hero.languages),
+        "perks": list(hero.perks),
         "unchosenChoicesRemaining": [
             {"id": c.id, "name": c.name, "type": c.kind, "selectAt": c.select_at} for c in hero.open_choices
         ],
@@ -125,7 +128,7 @@ KEYS = [
     "characteristics", "staminaMax", "windedThreshold", "deadThreshold", "recoveries", "recoveryValue",
     "size", "speed", "stability", "disengage", "saveThreshold", "potency", "surgeDamage", "heroicResource",
     "heroicResources", "kits", "kitDamageBonuses", "immunities", "weaknesses", "conditionImmunities",
-    "unchosenChoicesRemaining",
+    "skills", "languages", "perks", "unchosenChoicesRemaining",
 ]  # fmt: skip
 VALUE_CASES = [(h["file"], key) for h in HEROES for key in KEYS]
 

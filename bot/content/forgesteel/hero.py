@@ -93,6 +93,9 @@ class ImportedHero:
     modifiers: DamageModifiers = field(default_factory=DamageModifiers)
     condition_immunities: tuple[str, ...] = ()
     abilities: tuple[HeroAbility, ...] = ()
+    skills: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ()
+    perks: tuple[str, ...] = ()
     state: HeroState = field(default_factory=HeroState)
     open_choices: tuple[OpenChoice, ...] = ()
     warnings: tuple[str, ...] = ()
@@ -227,6 +230,11 @@ def _hero(top: Fields) -> ImportedHero:
         modifiers=modifiers,
         condition_immunities=_condition_immunities(found),
         abilities=abilities,
+        skills=_chosen_names(found, "Skill Choice", "Skill", "skill"),
+        languages=_chosen_names(found, "Language Choice", "Language", "language"),
+        perks=tuple(
+            p.text("name") for f in found.of_type("Perk") for p in f.data.objects("selected", "perk")
+        ),
         state=_state(top, found),
         open_choices=choices,
         warnings=tuple(dict.fromkeys(warnings)),
@@ -242,6 +250,13 @@ def _older_resource(heroic_class: Fields) -> tuple[HeroResource, ...]:
 def _condition_immunities(found: HeroFeatures) -> tuple[str, ...]:
     names = {c for f in found.of_type("Condition Immunity") for c in f.data.texts("conditions")}
     return tuple(sorted(names))
+
+
+def _chosen_names(found: HeroFeatures, choice: str, single: str, key: str) -> tuple[str, ...]:
+    """Skills or languages: those chosen and those granted, each once, sorted."""
+    names = [n for f in found.of_type(choice) for n in f.data.texts("selected")]
+    names += [f.data.text(key) for f in found.of_type(single)]
+    return tuple(sorted({n for n in names if n}, key=str.casefold))
 
 
 def _open_warning(choice: OpenChoice) -> str:
