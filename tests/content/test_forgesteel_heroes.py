@@ -14,6 +14,7 @@ import pytest
 from bot.content.ability import ActionType
 from bot.content.forgesteel.hero import ImportedHero, read_hero
 from bot.content.forgesteel.hero_abilities import HeroAbility
+from bot.rules.codec import load, to_data
 from bot.rules.damage import DamageModifier
 from tests.content.forgesteel_files import expected, fixture_bytes
 
@@ -197,3 +198,10 @@ def test_keths_open_choice_is_a_warning() -> None:
 @pytest.mark.parametrize("file", ["Ashley.ds-hero", "Jennet.ds-hero"])
 def test_a_complete_hero_has_no_warnings(file: str) -> None:
     assert imported(file).warnings == ()
+
+
+@pytest.mark.parametrize("file", [h["file"] for h in HEROES])
+def test_an_import_round_trips_through_the_codec(file: str) -> None:
+    """The store can keep an import as codec data (bot.rules.codec) and get the same value back."""
+    hero = imported(file)
+    assert load(ImportedHero, to_data(hero)) == hero
