@@ -38,6 +38,7 @@ _NOT_APPLIED = {
     "Ability Damage": "extra damage",
     "Ability Distance": "extra distance",
     "Ability Cost": "a different cost",
+    "Abiliyy Cost": "a different cost",  # how older files spell it
 }
 
 

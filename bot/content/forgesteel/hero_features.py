@@ -30,21 +30,21 @@ from bot.content.forgesteel.files import Fields, UnknownFormat
 #: Feature types Forge Steel writes; those the sheet doesn't use (Text, Skill Choice ...) are still known.
 KNOWN_TYPES = frozenset(
     {
-        "Text", "Ability", "Ability Cost", "Ability Damage", "Ability Distance", "Add-On", "Ancestry Choice",
-        "Ancestry Feature Choice", "Bonus", "Characteristic Bonus", "Choice", "Class Ability", "Companion",
-        "Condition Immunity", "Damage Modifier", "Domain", "Domain Feature", "Fixture", "Follower",
-        "Heroic Resource", "Heroic Resource Gain", "Heroic Resource Threshold", "Item Choice", "Kit",
-        "Kit Type", "Language", "Language Choice", "Malice", "Malice Ability", "Movement Mode",
-        "Multiple Features", "Package", "Package Content", "Perk", "Proficiency", "Retainer",
-        "Roll Modifier", "Save Threshold", "Size", "Skill", "Skill Choice", "Speed", "Subclass Feature",
-        "Summon", "Summon Choice", "Tagged Feature", "Tagged Feature Choice", "Title",
+        "Text", "Ability", "Ability Cost", "Abiliyy Cost", "Ability Damage", "Ability Distance", "Add-On",
+        "Ancestry Choice", "Ancestry Feature Choice", "Bonus", "Characteristic Bonus", "Choice",
+        "Class Ability", "Companion", "Condition Immunity", "Damage Modifier", "Domain", "Domain Feature",
+        "Fixture", "Follower", "Heroic Resource", "Heroic Resource Gain", "Heroic Resource Threshold",
+        "Item Choice", "Kit", "Kit Type", "Language", "Language Choice", "Malice", "Malice Ability",
+        "Movement Mode", "Multiple Features", "Package", "Package Content", "Perk", "Proficiency",
+        "Retainer", "Roll Modifier", "Save Threshold", "Size", "Skill", "Skill Choice", "Speed",
+        "Subclass Feature", "Summon", "Summon Choice", "Tagged Feature", "Tagged Feature Choice", "Title",
     }
 )  # fmt: skip
 #: Choices picked by a list of objects or names under `selected`, open below `count` picks.
 _PICKED = frozenset(
     {
         "Kit", "Perk", "Domain", "Domain Feature", "Skill Choice", "Language Choice", "Item Choice",
-        "Tagged Feature Choice", "Title", "Summon Choice",
+        "Tagged Feature Choice", "Title", "Summon Choice", "Subclass Feature",
     }
 )  # fmt: skip
 #: Choices of one object under `selected` (null while open).
@@ -113,7 +113,7 @@ class _Walk:
         active = ActiveFeature(feature, source, level)
         self.out.append(active)
         kind, data, deeper = active.kind, active.data, depth + 1
-        if kind in ("Choice", "Domain Feature", "Perk", "Tagged Feature Choice"):
+        if kind in ("Choice", "Domain Feature", "Perk", "Tagged Feature Choice", "Subclass Feature"):
             for chosen in data.objects("selected", f"choice of {active.name[:40]}"):
                 self.add(chosen, source, level, deeper)
         elif kind == "Ancestry Feature Choice":

@@ -37,7 +37,7 @@ class HeroResource:
     def turn_gain(self) -> str:
         """The gain at the start of each turn (`1d3`, `2`), or "0" when the resource has none."""
         for gain in self.gains:
-            if gain.trigger.strip().lower().startswith("start of your turn"):
+            if "start of your turn" in gain.trigger.lower():
                 return gain.value
         return "0"
 
