@@ -415,3 +415,13 @@ def test_any_source_class_ability() -> None:
     found = read_hero(to_bytes(data))
     assert [a.card.name for a in found.abilities] == ["Borrowed Blow"]
     assert not [w for w in found.warnings if "sub-b-1" in w]
+
+
+def test_the_files_resource_value_is_the_heroic_ones() -> None:
+    """The state's heroic resource is the class resource's value, not a level-10 epic resource's (Forge
+    Steel lists "Virtue" before "Wrath")."""
+    wrath = feature("Heroic Resource", "Wrath", type="heroic", gains=[], value=2)
+    virtue = feature("Heroic Resource", "Virtue", type="epic", gains=[], value=7)
+    found = read_hero(to_bytes(hero(10, [bonus("Stamina", 20), wrath, virtue])))
+    assert (found.state.heroic_resource, [r.name for r in found.resources]) == (2, ["Virtue", "Wrath"])
+    assert found.heroic_resource is not None and found.heroic_resource.name == "Wrath"

@@ -260,38 +260,44 @@ def _chosen_names(found: HeroFeatures, choice: str, single: str, key: str) -> tu
     return tuple(sorted({n for n in names if n}, key=str.casefold))
 
 
+def _label(name: str, source: str) -> str:
+    """`Runic Carving (Dwarf)`: a feature as a warning names it (the file's text, cut short)."""
+    return f"{name[:60]} ({source[:40]})"
+
+
 def _open_warning(choice: OpenChoice) -> str:
     when = {"play": " (chosen in play)", "respite": " (chosen at a respite)"}.get(choice.select_at, "")
     return (
-        f"{choice.name} ({choice.source}) is a choice left open{when}: the bot used nothing from it; choose "
-        "it in Forge Steel and import again."
+        f"{_label(choice.name, choice.source)} is a choice left open{when}: the bot used nothing from it; "
+        "choose it in Forge Steel and import again."
     )
 
 
 def _feature_warnings(found: HeroFeatures) -> list[str]:
     out = [
-        f"{f.name} ({f.source}) is a `{f.kind[:30]}` feature this bot doesn't know: it was left out."
+        f"{_label(f.name, f.source)} is a `{f.kind[:30]}` feature this bot doesn't know: it was left out."
         for f in found.unknown
     ]
     for f in found.features:
         data = f.data
         if f.kind == "Bonus" and stats.field_key(data.text("field")) not in stats.BONUS_FIELDS:
             field_name = data.text("field")[:30]
-            out.append(f"{f.name} ({f.source}) adds to `{field_name}`, which the bot doesn't keep.")
+            out.append(f"{_label(f.name, f.source)} adds to `{field_name}`, which the bot doesn't keep.")
         if f.kind in ("Bonus", "Ability Damage", "Ability Distance") and data.raw("valueFromController"):
-            out.append(f"{f.name} ({f.source}) takes its value from a controlling hero: counted as 0.")
+            out.append(f"{_label(f.name, f.source)} takes its value from a controlling hero: counted as 0.")
         if f.kind in _NOT_APPLIED:
-            keywords = ", ".join(data.texts("keywords")) or "all"
+            keywords = ", ".join(data.texts("keywords"))[:60] or "all"
             out.append(
-                f"{f.name} ({f.source}) gives {keywords} abilities {_NOT_APPLIED[f.kind]}: the bot doesn't "
-                "add it; give it at the strike."
+                f"{_label(f.name, f.source)} gives {keywords} abilities {_NOT_APPLIED[f.kind]}: the bot "
+                "doesn't add it; give it at the strike."
             )
     return out
 
 
 def _state(top: Fields, found: HeroFeatures) -> HeroState:
     state = top.obj("state", "hero state")
-    resource = next((f.data.integer("value") for f in found.of_type("Heroic Resource")), None)
+    heroic = (f for f in found.of_type("Heroic Resource") if f.data.text("type", "heroic") != "epic")
+    resource = next((f.data.integer("value") for f in heroic), None)
     return HeroState(
         stamina_damage=state.integer("staminaDamage"),
         temporary_stamina=state.integer("staminaTemp"),
