@@ -168,7 +168,8 @@ def test_older_drawsteel_hero_shape() -> None:
 
 
 def test_damage_modifiers_largest_per_type() -> None:
-    """A hero's immunities and weaknesses: per damage type the largest of each; `Damage` is all damage."""
+    """A hero's immunities and weaknesses: per damage type the largest of each; `Damage` is all damage; one
+    worth 0 is listed (as Forge Steel lists it), a negative one isn't."""
     modifiers = feature(
         "Damage Modifier",
         "Mods",
@@ -184,11 +185,13 @@ def test_damage_modifiers_largest_per_type() -> None:
             },
             {"damageType": "Cold", "type": "Immunity", "value": 2},
             {"damageType": "Damage", "type": "Weakness", "value": 3},
+            {"damageType": "Fire", "type": "Weakness", "value": 0, "valueCharacteristics": ["Presence"]},
+            {"damageType": "Sonic", "type": "Immunity", "value": 0, "valueCharacteristics": ["Reason"]},
         ],
     )
     found = read_hero(to_bytes(hero(1, [bonus("Stamina", 20), modifiers], M2_A1)))
-    assert found.modifiers.immunities == (DamageModifier("cold", 6),)
-    assert found.modifiers.weaknesses == (DamageModifier("all", 3),)
+    assert found.modifiers.immunities == (DamageModifier("cold", 6), DamageModifier("sonic", 0))
+    assert found.modifiers.weaknesses == (DamageModifier("all", 3),)  # fire: Presence -1, dropped
 
 
 def test_resource_gains_replaced_and_from_domains() -> None:

@@ -112,8 +112,9 @@ def damage_type_key(name: str) -> str:
 
 
 def damage_modifiers(features: Iterable[ActiveFeature], scores: Scores, level: int) -> DamageModifiers:
-    """The hero's immunities and weaknesses: per damage type the largest of each (those worth nothing
-    dropped); types the bot doesn't know are kept by name."""
+    """The hero's immunities and weaknesses: per damage type the largest of each, as Forge Steel lists them
+    (one worth 0 kept, a negative one dropped: it would add damage); types the bot doesn't know are kept by
+    name."""
     largest: dict[str, dict[str, int]] = {"immunity": {}, "weakness": {}}
     for f in features:
         if f.kind != "Damage Modifier":
@@ -126,8 +127,8 @@ def damage_modifiers(features: Iterable[ActiveFeature], scores: Scores, level: i
             value = _modifier_value(dm, scores, level)
             side[key] = max(side.get(key, value), value)
     return DamageModifiers(
-        tuple(DamageModifier(k, v) for k, v in sorted(largest["immunity"].items()) if v > 0),
-        tuple(DamageModifier(k, v) for k, v in sorted(largest["weakness"].items()) if v > 0),
+        tuple(DamageModifier(k, v) for k, v in sorted(largest["immunity"].items()) if v >= 0),
+        tuple(DamageModifier(k, v) for k, v in sorted(largest["weakness"].items()) if v >= 0),
     )
 
 
