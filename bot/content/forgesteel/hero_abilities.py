@@ -5,7 +5,8 @@ Where they come from (Forge Steel's `HeroLogic.getAbilities`, read, not copied):
   ...: `hero_features`);
 - the class abilities a Class Ability feature names by `selectedIDs`, looked up among the class's
   `abilities` and the selected subclass's (or wherever the feature's `source` says: unselected subclasses,
-  the Ability features of the class's and subclasses' levels, options of their choices included);
+  the Ability features of the class's and subclasses' levels, options of their choices included; all of
+  these with `allowAnySource`);
 - an ability's `package` section shows the hero's Package Content features of the same tag (a Null's
   Inertial Shield shows Metakinetic Mastery);
 - `abilityCustomizations` rename an ability, change its cost or power-roll characteristic, or add notes.

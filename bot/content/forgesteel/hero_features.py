@@ -5,7 +5,7 @@ complication, each with its features; what counts (Forge Steel's `HeroLogic.getF
 - the ancestry's features; the culture's language, environment, organization and upbringing; the career's
   features; the complication's; the hero's own (`features`, "Customization"); the selected feature of each
   title held (`state.titles`); the features of the items carried (`state.inventory`, their levels up to the
-  hero's);
+  hero's, their selected customizations, an imbued treasure's enhancements: `_Walk.imbued`);
 - the class's `featuresByLevel` up to the class level, and those of each subclass with `selected` set;
 - inside those, what was chosen: a Choice's `selected` options, a Multiple Features' `features`, a Kit's
   kits' features, a Perk's perks, a Domain's default features, a Domain Feature's, an Ancestry Feature
