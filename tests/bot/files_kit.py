@@ -1,0 +1,82 @@
+"""Uploading files in SimCord tests: SimCord's fake CDN served over HTTP on 127.0.0.1.
+
+SimCord keeps an uploaded attachment's bytes in its in-memory CDN under an `https://cdn.simcord.invalid/...`
+URL, which no HTTP client can reach. The bot downloads an attachment from its URL whatever the host
+(`bot.attachments.download`), so `cdn_server` (a fixture) starts a tiny aiohttp server on 127.0.0.1 and makes
+SimCord write attachment URLs on it; the server answers each with the stored bytes.
+
+    async def test_x(table: Table, cdn_server: CdnServer) -> None:
+        await table.director.slash(table.channel, "monster import", file=fixture("Goblin.ds-monster-group"))
+
+`fixture(name)` is a Forge Steel fixture file as an upload (`(filename, bytes)`); `upload(name, data)` any.
+`cdn_server.declared_sizes` lets a test make the server lie about sizes or stream without a length.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from aiohttp import web
+from simcord.backend import cdn
+from simcord.env import Env
+
+FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "forgesteel"
+if not FIXTURES.is_dir():  # run from /work/main or a worktree under /work/wt
+    FIXTURES = Path("/work/shared/fixtures/forgesteel")
+
+
+def fixture(name: str) -> tuple[str, bytes]:
+    """A Forge Steel fixture file as a SimCord upload."""
+    return name, (FIXTURES / name).read_bytes()
+
+
+@dataclass
+class CdnServer:
+    """The loopback server: its base URL, how many downloads it served, and test knobs."""
+
+    base: str
+    env: Env
+    served: list[str] = field(default_factory=list)
+    #: stream the body in chunks without a Content-Length (a server that doesn't declare its size)
+    chunked: bool = False
+
+
+@pytest_asyncio.fixture
+async def cdn_server(simcord_env: Env, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[CdnServer]:
+    state: dict[str, CdnServer] = {}
+
+    async def serve(request: web.Request) -> web.StreamResponse:
+        server = state["server"]
+        url = f"{server.base}{request.path_qs}"
+        blob = simcord_env.backend.cdn.get(url)
+        if blob is None:
+            return web.Response(status=404)
+        server.served.append(request.path)
+        if not server.chunked:
+            return web.Response(body=blob)
+        response = web.StreamResponse()
+        response.enable_chunked_encoding()
+        await response.prepare(request)
+        for start in range(0, len(blob), 65536):
+            await response.write(blob[start : start + 65536])
+        await response.write_eof()
+        return response
+
+    app = web.Application()
+    app.router.add_get("/{tail:.*}", serve)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    base = f"http://127.0.0.1:{port}"
+    state["server"] = CdnServer(base, simcord_env)
+    monkeypatch.setattr(cdn, "CDN_BASE", base)
+    try:
+        yield state["server"]
+    finally:
+        await runner.cleanup()
