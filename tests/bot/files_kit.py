@@ -8,15 +8,14 @@ SimCord write attachment URLs on it; the server answers each with the stored byt
     async def test_x(table: Table, cdn_server: CdnServer) -> None:
         await table.director.slash(table.channel, "monster import", file=fixture("Goblin.ds-monster-group"))
 
-`fixture(name)` is a Forge Steel fixture file as an upload (`(filename, bytes)`); `upload(name, data)` any.
-`cdn_server.declared_sizes` lets a test make the server lie about sizes or stream without a length.
+`fixture(name)` is a Forge Steel fixture file as an upload (`(filename, bytes)`); `cdn_server.chunked` makes
+the server stream bodies without declaring their length; `cdn_server.served` lists what it served.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 import pytest_asyncio
@@ -24,14 +23,12 @@ from aiohttp import web
 from simcord.backend import cdn
 from simcord.env import Env
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "forgesteel"
-if not FIXTURES.is_dir():  # run from /work/main or a worktree under /work/wt
-    FIXTURES = Path("/work/shared/fixtures/forgesteel")
+from tests.content.forgesteel_files import fixture_bytes
 
 
 def fixture(name: str) -> tuple[str, bytes]:
     """A Forge Steel fixture file as a SimCord upload."""
-    return name, (FIXTURES / name).read_bytes()
+    return name, fixture_bytes(name)
 
 
 @dataclass
