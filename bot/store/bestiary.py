@@ -4,8 +4,8 @@ The stat block is opaque here, like an encounter's state: the rules' codec data 
 `bot.content.monster.Monster`, kept with the monster's name (unique per guild, case-insensitively), its
 group's name, the id its Forge Steel file gave it (how a `.ds-encounter` names it) and who stored it when.
 Each call is one transaction; a guild holds at most `MONSTERS_MAX` monsters. Storing a monster whose name
-the guild already has replaces it (a re-import updates it in place); a new stat block without a group keeps
-the group the stored one had.
+the guild already has replaces it (a re-import updates it in place); a new stat block without a group or a
+Forge Steel id (a lone `.ds-monster`, one entered by hand) keeps those the stored one had.
 
 Public API (methods of `Store`): `put_monsters`, `monster_index`, `find_monster`, `monsters_by_source`,
 `remove_monster`; values `NewMonster`, `MonsterEntry`, `StoredMonster`, `Stocked`; `BestiaryFull`.
@@ -136,9 +136,9 @@ class Bestiary(StoreCore):
             existing = {
                 r.name_key: r
                 for r in connection.execute(
-                    sa.select(monsters.c.id, monsters.c.name_key, monsters.c.group_name).where(
-                        monsters.c.guild_id == guild_id, monsters.c.name_key.in_(list(rows))
-                    )
+                    sa.select(
+                        monsters.c.id, monsters.c.name_key, monsters.c.group_name, monsters.c.source_id
+                    ).where(monsters.c.guild_id == guild_id, monsters.c.name_key.in_(list(rows)))
                 )
             }
             held = connection.execute(
@@ -155,8 +155,8 @@ class Bestiary(StoreCore):
                     connection.execute(sa.insert(monsters).values(guild_id=guild_id, **values))
                     added.append(row["name"])
                     continue
-                if not values["group_name"]:
-                    values["group_name"] = old.group_name
+                for kept in ("group_name", "source_id"):  # a stat block entered by hand keeps them
+                    values[kept] = values[kept] or getattr(old, kept)
                 connection.execute(sa.update(monsters).where(monsters.c.id == old.id).values(**values))
                 updated.append(row["name"])
             return Stocked(tuple(added), tuple(updated))
