@@ -162,7 +162,10 @@ class Bestiary(StoreCore):
             return Stocked(tuple(added), tuple(updated))
 
         async def write() -> Stocked:
-            return await self._transaction(work, deadline)
+            try:
+                return await self._transaction(work, deadline)
+            except InvalidValue:  # another command added one of these names meanwhile: replace it now
+                return await self._transaction(work, deadline)
 
         return await self._retrying(write, deadline)  # the same batch again stores the same rows
 

@@ -2,17 +2,38 @@
 
 from __future__ import annotations
 
+import asyncio
+import copy
+import itertools
+import json
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from bot.store import InvalidValue, Store
+from bot.bestiary import stat_block_of, to_new
+from bot.content.forgesteel.files import ForgeSteelError
+from bot.content.forgesteel.monster import read_monster_group
+from bot.store import InvalidValue, Store, validate
 from bot.store.bestiary import MONSTERS_MAX, BestiaryFull, NewMonster
+from tests.content.forgesteel_files import fixture_bytes
+from tests.store.conftest import Target
 
 GUILD = 10
 OTHER_GUILD = 11
 DANA = 501
 ZED = 502
+GROUP_TREE = json.loads(fixture_bytes("Goblin.ds-monster-group"))
+MUTATIONS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**6), 10**6),
+    st.text(max_size=80),
+    st.sampled_from(["", "x" * 70, "Goblin Sniper", "Minion", "Solo", "Stamina", "Bonus", "a\x00b", "\n"]),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=6), st.integers(), max_size=2),
+)
 
 
 def block(name: str, stamina: int = 10) -> dict[str, Any]:
@@ -93,3 +114,70 @@ async def test_unsavable_monsters_are_refused_and_nothing_stored(store: Store, m
     with pytest.raises(InvalidValue):
         await store.put_monsters(GUILD, DANA, [new("Wolf"), monster])
     assert await store.monster_index(GUILD) == []
+
+
+async def test_two_imports_of_a_new_name_at_once_both_succeed(store: Store) -> None:
+    """The second of two racing inserts finds the name taken and replaces it instead (PostgreSQL runs them
+    at once; SQLite one after the other)."""
+    results = await asyncio.gather(
+        *(store.put_monsters(GUILD, DANA, [new("Worg", stamina=s)]) for s in (5, 6))
+    )
+    assert sorted(r.added + r.updated for r in results) == [("Worg",), ("Worg",)]
+    assert [e.name for e in await store.monster_index(GUILD)] == ["Worg"]
+
+
+def _places(node: Any, out: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    """Every (container, key) in the tree: where a mutation can hit."""
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in items:
+        out.append((node, key))
+        _places(value, out)
+    return out
+
+
+def _mutated_group(data: st.DataObject) -> bytes:
+    tree = copy.deepcopy(GROUP_TREE)
+    for _ in range(data.draw(st.integers(1, 3))):
+        places = _places(tree, [])
+        container, key = places[data.draw(st.integers(0, len(places) - 1))]
+        if isinstance(container, dict) and data.draw(st.booleans()):
+            del container[key]
+        else:
+            container[key] = data.draw(MUTATIONS)
+    return json.dumps(tree).encode()
+
+
+async def _import(target: Target, guild: int, raw: bytes) -> None:
+    """What /monster import does with a file after downloading it: read, then store the whole group or
+    nothing; what is stored reads back as the stat block that was read."""
+    store = await target.open()
+    try:
+        try:
+            monsters = read_monster_group(raw).monsters
+            await store.put_monsters(guild, DANA, [to_new(m) for m in monsters])
+        except (ForgeSteelError, InvalidValue) as refused:
+            assert "\n" not in str(refused)
+            assert await store.monster_index(guild) == []
+            return
+        by_key = {validate.name_key(m.name.strip()): m for m in monsters}  # the last of a name counts
+        index = await store.monster_index(guild)
+        assert len(index) == len(by_key)
+        for monster in by_key.values():
+            stored = await store.find_monster(guild, monster.name)
+            assert stored is not None and stat_block_of(stored) == monster
+    finally:
+        await store.close()
+
+
+_guilds = itertools.count(700_000)
+
+
+@settings(
+    max_examples=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_a_mutated_group_is_stored_whole_or_not_at_all(migrated: Target, data: st.DataObject) -> None:
+    """Issue 20 §6: "mutated fixtures never crash them and never store half" (here a monster group)."""
+    asyncio.run(_import(migrated, next(_guilds), _mutated_group(data)))
