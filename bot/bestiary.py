@@ -12,11 +12,13 @@ Files are hostile until read (issue 20 §6): the command is deferred, the file d
 line and nothing is stored.
 
 Public API: `require_server_director`, `monster_choices` (autocomplete), `stat_block_of`, `to_new`,
-`read_monster_file`, `add_from_bestiary`, `import_encounter`.
+`read_monster_file`, `Where`, `add_from_bestiary`, `import_encounter`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -117,17 +119,29 @@ def _summary(brought: tuple[Brought, ...], label: str) -> str:
     return f"{shown} joined {label}"[:300]
 
 
+@dataclass(frozen=True, slots=True)
+class Where:
+    """Where `/encounter add monster:` puts the monsters: the side (default the Director's), the name they
+    take instead of the monster's, the squad minions form, the enemy group they join."""
+
+    side: str | None = None
+    name: str | None = None
+    squad: str | None = None
+    group: str | None = None
+
+
 async def add_from_bestiary(
     interaction: discord.Interaction[Any],
     bot: DrawSteelBot,
     monster: str,
-    *,
     count: int,
-    side: str | None,
-    name: str | None,
-    squad: str | None,
+    where: Where,
+    replaced: Sequence[str] = (),
 ) -> None:
-    """`/encounter add monster:`: `count` creatures of a stored stat block into this channel's encounter."""
+    """`/encounter add monster:`: `count` creatures of a stored stat block into this channel's encounter.
+    `replaced` are the options given that a stat block decides itself: refused, rather than ignored."""
+    if replaced:
+        fail(f"A stat block brings its own {', '.join(replaced)}: leave them out with monster:.")
     if not 1 <= count <= COUNT_MAX:
         fail(f"Count must be a number from 1 to {COUNT_MAX}.")
     in_time = InTime(interaction)
@@ -144,8 +158,10 @@ async def add_from_bestiary(
 
     def change(table: Table) -> Change[tuple[str, Brought]]:
         encounter = encounter_of(table)
-        chosen = _director_side(encounter, side)
-        updated, brought = add_monsters(encounter, block, count, chosen.id, name=name, squad=squad)
+        chosen = _director_side(encounter, where.side)
+        updated, brought = add_monsters(
+            encounter, block, count, chosen.id, name=where.name, squad=where.squad, group=where.group
+        )
         put_encounter(table, updated)
         label = _label(updated, chosen)
         return Change(_summary((brought,), label), (label, brought))

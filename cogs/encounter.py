@@ -377,9 +377,11 @@ class EncounterCog(commands.Cog):
             _check_text(value, what, 64)
         if monster is not None:
             _check_text(monster, "monster's name", 64)
-            await bestiary.add_from_bestiary(
-                interaction, self.bot, monster, count=count, side=side, name=name, squad=squad
-            )
+            given = {"stamina": stamina, "player": player, "characteristics": characteristics}
+            given |= {"immunity": immunity, "weakness": weakness}
+            replaced = [option for option, value in given.items() if value is not None]
+            where = bestiary.Where(side=side, name=name, squad=squad, group=group)
+            await bestiary.add_from_bestiary(interaction, self.bot, monster, count, where, replaced)
             return
         if name is None or stamina is None:
             fail("Give the creature's name and stamina, or pick a stat block with monster:.")

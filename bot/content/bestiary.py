@@ -94,8 +94,10 @@ def add_monsters(
     *,
     name: str | None = None,
     squad: str | None = None,
+    group: str | None = None,
 ) -> tuple[Encounter, Brought]:
-    """`count` creatures of `monster` on `side` (minions as one squad, named `squad` or "<name> squad")."""
+    """`count` creatures of `monster` on `side` (minions as one squad, named `squad` or "<name> squad"),
+    joining the enemy group `group` if given."""
     base = clean_name(name or monster.name)
     minion = monster.organization is Organization.MINION
     taken = _numbers(encounter, base)
@@ -108,6 +110,7 @@ def add_monsters(
         side=side,
         count=count,
         squad=(squad or _squad_name(encounter, base)) if minion else None,
+        group=group,
         turns=SOLO_TURNS if monster.organization is Organization.SOLO else 1,
         characteristics=monster.characteristics,
         modifiers=monster.modifiers,

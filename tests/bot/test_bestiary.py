@@ -255,6 +255,13 @@ async def test_encounter_add_monster_refusals(
         simcord_env, await directed.director.slash(directed.channel, "encounter add", name="Goblin")
     )
     assert "monster:" in text
+    text = refusal(
+        simcord_env,
+        await directed.director.slash(
+            directed.channel, "encounter add", monster="Goblin Sniper", stamina=5, immunity="fire 2"
+        ),
+    )
+    assert text == "A stat block brings its own stamina, immunity: leave them out with monster:."
     assert (await kit.stored(directed)).creatures == ()
 
 

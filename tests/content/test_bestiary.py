@@ -105,9 +105,13 @@ def test_names_are_numbered_after_the_ones_taken(
     assert (brought.names, brought.squad) == (names, squad)
 
 
-def test_a_name_and_squad_can_be_given() -> None:
-    _, brought = add_monsters(new_encounter_state(), SNIPER, 2, "director", name="Sniper", squad="Rooftops")
+def test_a_name_squad_and_group_can_be_given() -> None:
+    encounter, brought = add_monsters(
+        new_encounter_state(), SNIPER, 2, "director", name="Sniper", squad="Rooftops", group="Ambush"
+    )
     assert brought.names == ("Sniper 1", "Sniper 2") and brought.squad == "Rooftops"
+    encounter, _ = add_monsters(encounter, ASSASSIN, 1, "director", group="Ambush")
+    assert [e.group for e in encounter.turns.entries] == ["Ambush", "Ambush"]
 
 
 def test_the_goblin_ambush_resolves_every_slot_by_id() -> None:
