@@ -132,3 +132,27 @@ async def test_unreadable_urls_are_refused_in_one_line(
     with pytest.raises(AttachmentError, match=says) as refused:
         await download(attachment(url.format(base=base), 10), what=WHAT)
     assert "\n" not in str(refused.value) and WHAT in str(refused.value)
+
+
+async def test_a_compressed_body_counts_decompressed(host: tuple[str, dict[str, Handler]]) -> None:
+    """A host that compresses anyway: the cap applies to what the file really is (no zip bomb)."""
+    base, routes = host
+    seen: list[str] = []
+
+    async def bomb(request: web.Request) -> web.Response:
+        seen.append(request.headers.get("Accept-Encoding", ""))
+        response = web.Response(body=b" " * (LIMIT + 1))
+        response.enable_compression(web.ContentCoding.gzip)
+        return response
+
+    async def small(request: web.Request) -> web.Response:
+        response = web.Response(body=b'{"a": 1}' * 100)
+        response.enable_compression(web.ContentCoding.gzip)
+        return response
+
+    routes["/bomb"] = bomb
+    routes["/small"] = small
+    with pytest.raises(AttachmentError, match="over 2 MB"):
+        await download(attachment(f"{base}/bomb", 10), what=WHAT)
+    assert seen == ["identity"]
+    assert await download(attachment(f"{base}/small", 10), what=WHAT) == b'{"a": 1}' * 100
