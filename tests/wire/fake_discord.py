@@ -25,6 +25,10 @@ the bot connects), `wait_for_shards({0, 1}, within=)` (several bot processes, ea
 `inject(Fault("POST", "/callback", 429), times=2)` (rate-limit and 5xx injection; the requests it answered
 are listed in `fake.injected`). Dispatching to a guild whose shard has no live session raises `NoSession`.
 
+Uploads: `upload(filename, data)` keeps a file as Discord's CDN would and returns its attachment object (its
+URL on this fake); pass it in `slash(..., raw_options=[...{"type": 11, "value": id}], resolved={"attachments":
+{id: attachment}})`. `fake.downloads` lists the attachment ids served.
+
 Every request is recorded in `fake.requests` (`Recorded`: method, path below the API base, query, json, files,
 monotonic time); routes the fake does not know answer 404 and are listed in `fake.unknown_routes`.
 """
