@@ -23,8 +23,9 @@ from bot.replies import fail, inert, send
 from bot.rules.conditions import ConditionInstance, Duration
 from bot.rules.encounter import Encounter
 from bot.rules.encounter.harm import TOKEN_SURGES, gain_surges
+from bot.rules.names import name_key
 from bot.rules.resources import HeroTokens, TokenBenefit, award_tokens, start_session
-from bot.rules.stamina import Vitals, heal
+from bot.rules.stamina import regain_recovery_value
 from bot.rules.turns import succeed_save
 from bot.store import Change, Table
 from bot.ui.format import stamina_text
@@ -34,11 +35,6 @@ from cogs.meta import HelpEntry
 
 AWARD_MAX = 100
 Use = Literal["surges", "save", "reroll", "regain"]
-
-
-def regain_recovery_value(vitals: Vitals) -> Vitals:
-    """'Spending Hero Tokens': two tokens regain Stamina equal to your recovery value."""
-    return heal(vitals, vitals.recovery_value)
 
 
 def _in_encounter(spender: Spender, what: str) -> str:
@@ -58,12 +54,19 @@ def _save_condition(
             labels = " or ".join(inert(c.label) for c in saves)
             fail(f"{inert(name)} has several save-ends conditions: add condition: {labels}.")
         return saves[0]
-    key = " ".join(wanted.split()).casefold()
+    key = name_key(wanted)
     for inst in saves:
-        if inst.label.casefold() == key or inst.condition.value == key:
+        if name_key(inst.label) == key or inst.condition.value == key:
             return inst
     labels = ", ".join(inert(c.label) for c in saves)
     fail(f"{inert(name)} has no save-ends condition called that: pick one of {labels}.")
+
+
+def party_size(table: Table, encounter: Encounter | None) -> int:
+    """The heroes a new session's pool counts: the campaign's roster, and every hero in the running encounter
+    who is not on it (added with /encounter add player:)."""
+    extra = 0 if encounter is None else sum(1 for c in encounter.heroes() if c.id not in encounter.roster)
+    return len(table.heroes) + extra
 
 
 class Tokens(commands.Cog):
@@ -200,18 +203,18 @@ class Tokens(commands.Cog):
         settings = await self.bot.store.get_settings(key.guild_id)
 
         def change(table: Table) -> Change[int]:
+            encounter = active_encounter(table)
             tokens = start_session(
-                HeroTokens(table.tokens), len(table.heroes), settings.tokens_reset_per_session
+                HeroTokens(table.tokens), party_size(table, encounter), settings.tokens_reset_per_session
             )
             table.tokens = tokens.pool
-            encounter = active_encounter(table)
             if encounter is not None and encounter.tokens_used:
                 put_encounter(table, dataclasses.replace(encounter, tokens_used=()))
             return Change("Hero tokens reset for a new session", tokens.pool, {"pool": tokens.pool})
 
         pool = (await commit(interaction, "tokens.reset", change)).value
         how = (
-            "one per hero in the roster"
+            "one per hero in the campaign"
             if settings.tokens_reset_per_session
             else "carried over (tokens don't reset on this server)"
         )

@@ -1,4 +1,5 @@
-"""Taking turns (/turn act | end | skip), and the tracker's Act / End turn / Save buttons and its select menu.
+"""Taking turns (/turn act | end | skip | speed | swap), the baseline actions that change rolls (/turn defend
+| aid: `bot.rules.encounter.baseline`), and the tracker's Act / End turn / Save buttons and its select menu.
 
 Rules: `bot.rules.encounter.flow` (turn start: heroic resource, hero-token benefit; turn end: conditions,
 saves; rounds roll over with Malice) over the turn engine `bot.rules.turns`. Who may: `bot.permissions` — a
@@ -10,29 +11,42 @@ Play-by-post: after a turn ends or a side is skipped, the side that picks next i
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.permissions import require_controls
 from bot.play import Caller, InTime, caller_of, channel_key, commit, encounter_of, put_encounter, sheet_of
 from bot.replies import UserError, fail, inert, send
 from bot.rules.conditions import Duration
 from bot.rules.encounter import Encounter, fold, harm
-from bot.rules.encounter.flow import Flow, act, end_turn, pass_part, skip
+from bot.rules.encounter.flow import Flow, act, choose_speed, end_turn, pass_part, skip
 from bot.rules.hero import HeroSheet
-from bot.rules.turns import Controller, Entry, Mode, Speed, current, eligible, picking, swap_agility
+from bot.rules.turns import (
+    Controller,
+    Entry,
+    Mode,
+    Speed,
+    TurnState,
+    current,
+    eligible,
+    picking,
+    swap_agility,
+    waiting,
+)
 from bot.store import Change, Table
 from bot.tracker import tracker_for
 from bot.ui import pings
 from bot.ui.combat import save_reply
-from bot.ui.encounter import creatures_of, skip_text, turn_end_text, turn_start_text
+from bot.ui.encounter import creatures_of, skip_text, speed_text, turn_end_text, turn_start_text
 from bot.ui.tracker_controls import set_handler
 from cogs.meta import HelpEntry
+from cogs.turn_actions import do_aid, do_defend
 
 NAME_MAX = 100
 CHOICES_MAX = 25
@@ -209,9 +223,18 @@ async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name
             if encounter.turns.mode is Mode.FAST_SLOW and pick.speed is Speed.FAST:
                 if not who.director and pick.controller is not Controller.PLAYERS:
                     fail("Only the Director can move the Director's creatures to the slow turns.")
-                flow = pass_part(encounter, pick.controller)
+                # a player passes for their own creatures only; the Director for the whole part
+                mine = (
+                    None
+                    if who.director
+                    else [e.id for e in encounter.turns.entries if controlled(encounter, e, who)]
+                )
+                flow = pass_part(encounter, pick.controller, mine)
+                if mine is not None and not flow.events:
+                    fail("None of your creatures waits for a fast turn: pass one with /turn skip combatant:.")
                 put_encounter(table, flow.encounter)
-                return Change(f"The {pick.controller.value} are done with fast turns", ("", flow))
+                done = f"The {pick.controller.value}" if mine is None else "A player's creatures"
+                return Change(f"{done} are done with fast turns", ("", flow))
             if not who.director:
                 fail("Only the Director can skip a side's turns: to pass your own turn, add combatant.")
             flow = skip(encounter, pick.sides[0])
@@ -236,7 +259,7 @@ async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name
     entry_id, flow = committed.value
     text = skip_text(flow)
     if entry_id:
-        text = f"⏭️ **{entry_id}** passes their turn.\n" + text
+        text = f"⏭️ **{inert(entry_id)}** passes their turn.\n" + text
     await reply_and_ping(interaction, who, text, flow.encounter)
 
 
@@ -280,27 +303,71 @@ async def do_save(
     await send(interaction, content="\n".join(save_reply(r) for r in committed.value))
 
 
+async def do_speed(
+    interaction: discord.Interaction[Any], bot: DrawSteelBot, name: str | None, speed: Speed
+) -> None:
+    """Fast/slow turns: `name` (or the caller's only creature still to act) takes a fast or slow turn."""
+    in_time = InTime(interaction)
+    who = await in_time.run(caller_of(interaction, bot))
+
+    def change(table: Table) -> Change[tuple[str, Flow]]:
+        encounter = encounter_of(table)
+        if name is None:
+            mine = [e for e in encounter.turns.entries if e.id in waiting(encounter.turns)]
+            mine = [e for e in mine if owner_of(encounter, e) == who.actor.user_id]
+            if len(mine) != 1:
+                fail("Name the creature: /turn speed combatant: <name> speed: fast or slow.")
+            entry = mine[0]
+        else:
+            entry = entry_named(encounter, name)
+        require_controls(
+            who.actor,
+            owner_of(encounter, entry),
+            who.director,
+            creature=entry.id,
+            action=f"choose {entry.id}'s turn",
+        )
+        flow = choose_speed(encounter, entry.id, speed)
+        put_encounter(table, flow.encounter)
+        return Change(f"{entry.id} takes a {speed.value} turn", (entry.id, flow))
+
+    committed = await in_time.run(commit(interaction, "turn.speed", change))
+    entry_id, flow = committed.value
+    await reply_and_ping(interaction, who, speed_text(entry_id, speed, flow), flow.encounter)
+
+
 # --- autocomplete -----------------------------------------------------------------------------------------
 
 
-async def actable(interaction: discord.Interaction[Any], current_text: str) -> list[app_commands.Choice[str]]:
-    """Who may act now (turns.eligible), only the caller's own creatures unless they are the Director."""
+async def _offer(
+    interaction: discord.Interaction[Any], current_text: str, pool: Callable[[TurnState], tuple[str, ...]]
+) -> list[app_commands.Choice[str]]:
+    """The entries of `pool` the caller controls (the Director: all) whose names hold the text typed."""
     try:
         bot = interaction.client
         who = await caller_of(interaction, bot)
         encounter = encounter_of(await bot.store.view(channel_key(interaction), shared=True))
         key = fold(current_text)
+        ids = pool(encounter.turns)
         out = []
         for entry in encounter.turns.entries:
-            if (
-                entry.id in eligible(encounter.turns)
-                and controlled(encounter, entry, who)
-                and key in fold(entry.id)
-            ):
+            if entry.id in ids and controlled(encounter, entry, who) and key in fold(entry.id):
                 out.append(app_commands.Choice(name=entry.id[:100], value=entry.id[:100]))
         return out[:CHOICES_MAX]
     except Exception:  # an autocomplete must never fail: offer nothing
         return []
+
+
+async def actable(interaction: discord.Interaction[Any], current_text: str) -> list[app_commands.Choice[str]]:
+    """Who may act now (turns.eligible), only the caller's own creatures unless they are the Director."""
+    return await _offer(interaction, current_text, eligible)
+
+
+async def still_to_act(
+    interaction: discord.Interaction[Any], current_text: str
+) -> list[app_commands.Choice[str]]:
+    """Who may still act this round (turns.waiting), the caller's own creatures unless the Director."""
+    return await _offer(interaction, current_text, waiting)
 
 
 class Turn(commands.Cog):
@@ -320,9 +387,25 @@ class Turn(commands.Cog):
             "Pass a creature's turn; without one the Director skips the side that picks (fast/slow: slow).",
         ),
         HelpEntry(
+            "turn speed",
+            "/turn speed combatant: Ash speed: slow",
+            "Fast/slow turns: choose a creature's fast turn (action or move) or slow turn (both) this round.",
+        ),
+        HelpEntry(
             "turn swap",
             "/turn swap hero: Ash with: Bree",
             "Agility order: at the start of a round the Director lets two heroes swap places.",
+        ),
+        # --- baseline actions that change rolls (issue 21, power rolls) ---
+        HelpEntry(
+            "turn defend",
+            "/turn defend",
+            "Defend (main action): ability rolls against you have a double bane until your next turn.",
+        ),
+        HelpEntry(
+            "turn aid",
+            "/turn aid target: Goblin 1",
+            "Aid Attack (maneuver): an ally's next ability roll against that enemy gains an edge.",
         ),
     )
 
@@ -357,6 +440,19 @@ class Turn(commands.Cog):
             fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
         await do_skip(interaction, self.bot, combatant)
 
+    @turn.command(name="speed", description="Fast/slow turns: choose a creature's fast or slow turn.")
+    @app_commands.describe(
+        speed="fast: an action or a move, in the fast turns; slow: an action and a move, after them",
+        combatant="Whose turn (default: your only creature still to act)",
+    )
+    @app_commands.autocomplete(combatant=still_to_act)
+    async def speed_cmd(
+        self, interaction: discord.Interaction[Any], speed: Speed, combatant: str | None = None
+    ) -> None:
+        if combatant is not None and len(combatant) > NAME_MAX:
+            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
+        await do_speed(interaction, self.bot, combatant, speed)
+
     @turn.command(name="swap", description="Agility order: two heroes swap places at the start of a round.")
     @app_commands.rename(other="with")
     @app_commands.describe(hero="A hero", other="The willing hero they swap places with")
@@ -364,6 +460,31 @@ class Turn(commands.Cog):
         if len(hero) > NAME_MAX or len(other) > NAME_MAX:
             fail(f"Names are at most {NAME_MAX} characters: type a hero's name.")
         await do_swap(interaction, self.bot, hero, other)
+
+    # --- baseline actions that change rolls: Defend, Aid Attack (issue 21, power rolls) ---------------------
+    @turn.command(
+        name="defend", description="Defend (main action): double bane on ability rolls against you."
+    )
+    @app_commands.describe(combatant="Who defends (default: the creature whose turn it is, if yours)")
+    @app_commands.autocomplete(combatant=autocomplete.creatures)
+    async def defend_cmd(self, interaction: discord.Interaction[Any], combatant: str | None = None) -> None:
+        if combatant is not None and len(combatant) > NAME_MAX:
+            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
+        await do_defend(interaction, self.bot, combatant)
+
+    @turn.command(
+        name="aid", description="Aid Attack (maneuver): an ally's next roll against an enemy gains an edge."
+    )
+    @app_commands.describe(
+        target="The adjacent enemy", combatant="Who aids (default: the creature whose turn it is, if yours)"
+    )
+    @app_commands.autocomplete(target=autocomplete.creatures, combatant=autocomplete.creatures)
+    async def aid_cmd(
+        self, interaction: discord.Interaction[Any], target: str, combatant: str | None = None
+    ) -> None:
+        if len(target) > NAME_MAX or (combatant is not None and len(combatant) > NAME_MAX):
+            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
+        await do_aid(interaction, self.bot, target, combatant)
 
 
 async def do_swap(interaction: discord.Interaction[Any], bot: DrawSteelBot, hero: str, other: str) -> None:

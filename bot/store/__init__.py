@@ -4,10 +4,15 @@ See docs/store.md. Everything a caller needs is exported here.
 """
 
 from bot.store.errors import (
+    AlreadyApplied,
+    AlreadyDone,
+    CannotSave,
+    DiskFull,
     EncounterExists,
     InvalidValue,
     NoEncounter,
     NothingToUndo,
+    ReadOnly,
     SaveUncertain,
     StaleState,
     StoreError,
@@ -15,6 +20,7 @@ from bot.store.errors import (
 )
 from bot.store.store import Store
 from bot.store.table import (
+    CampaignInfo,
     Change,
     ChannelKey,
     Committed,
@@ -27,9 +33,14 @@ from bot.store.table import (
 )
 
 __all__ = [
+    "AlreadyApplied",
+    "AlreadyDone",
+    "CampaignInfo",
+    "CannotSave",
     "Change",
     "ChannelKey",
     "Committed",
+    "DiskFull",
     "EncounterDoc",
     "EncounterExists",
     "EncounterInfo",
@@ -39,6 +50,7 @@ __all__ = [
     "InvalidValue",
     "NoEncounter",
     "NothingToUndo",
+    "ReadOnly",
     "SaveUncertain",
     "StaleState",
     "Store",

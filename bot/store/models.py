@@ -38,19 +38,26 @@ class GuildSettingsModel(SQLModel, table=True):
 
 
 class ChannelModel(SQLModel, table=True):
-    """One row per channel or thread: the party's hero-token pool and the compare-and-set `version`."""
+    """One row per channel or thread: the compare-and-set `version`, and for a campaign's home channel the
+    party's hero-token pool (its roster: `heroes.channel_id`). `parent_id` is a thread's parent channel (its
+    campaign is the parent's); `campaign_id` the home of the campaign a channel joined (None: its own)."""
 
     __tablename__ = "channels"
 
     id: int = Field(sa_column=sa.Column(sa.BigInteger, primary_key=True, autoincrement=False))
     guild_id: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False, index=True))
     tokens: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False))
+    parent_id: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger, nullable=True, index=True))
+    campaign_id: int | None = Field(
+        default=None, sa_column=sa.Column(sa.BigInteger, nullable=True, index=True)
+    )
     version: int = Field(default=0, sa_column=sa.Column(sa.BigInteger, nullable=False))
     updated_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
 
 
 class HeroModel(SQLModel, table=True):
-    """A hero of a channel's roster; `data` is the rules core's codec data (Stamina, recoveries, ...)."""
+    """A hero of a campaign's roster (`channel_id`: the campaign's home channel); `data` is the rules core's
+    codec data (Stamina, recoveries, ...)."""
 
     __tablename__ = "heroes"
     __table_args__ = (sa.UniqueConstraint("channel_id", "name_key"),)
@@ -106,13 +113,22 @@ class EventModel(SQLModel, table=True):
     """The append-only log: one row per committed change, with the patch that undoes it.
 
     `seq` counts per encounter from 1 (the start); channel-level events outside an encounter have no
-    `encounter_id` and use the channel's new `version` as `seq`. `undoes` is set on undo events.
+    `encounter_id` and use the channel's new `version` as `seq`. `undoes` is set on undo events;
+    `interaction_id` and `once_key` (each unique when set) keep a change from being applied twice.
     """
 
     __tablename__ = "events"
     __table_args__ = (
         sa.UniqueConstraint("encounter_id", "seq"),
         sa.Index("ix_events_channel_id", "channel_id"),
+        sa.Index("ix_events_interaction_id", "interaction_id", unique=True),
+        sa.Index(  # partial: most events have no once-key, and then cost no index entry
+            "ix_events_once_key",
+            "once_key",
+            unique=True,
+            sqlite_where=sa.text("once_key IS NOT NULL"),
+            postgresql_where=sa.text("once_key IS NOT NULL"),
+        ),
     )
 
     id: int | None = Field(
@@ -131,6 +147,11 @@ class EventModel(SQLModel, table=True):
     details: dict[str, Any] = Field(sa_column=sa.Column(sa.JSON, nullable=False))
     patch: dict[str, Any] | None = Field(default=None, sa_column=sa.Column(sa.JSON, nullable=True))
     undoes: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+    #: The Discord interaction that made the change: an interaction is applied at most once, whichever
+    #: process (shard, rolling restart) it reached.
+    interaction_id: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger, nullable=True))
+    #: A thing that may happen at most once (e.g. `reroll:<roll message id>`: one hero-token reroll a roll).
+    once_key: str | None = Field(default=None, sa_column=sa.Column(sa.String(80), nullable=True))
 
 
 class MonsterModel(SQLModel, table=True):

@@ -15,11 +15,11 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.store.core import StoreCore, check_key, keep_recent
+from bot.store.core import StoreCore, keep_recent
 from bot.store.faults import brief, is_unavailable, log
 from bot.store.models import channels, encounters, heroes
-from bot.store.snapshot import Loaded, clone, empty_snapshot, loaded_from
-from bot.store.table import ChannelKey, Table
+from bot.store.snapshot import Away, Loaded, empty_snapshot, loaded_from
+from bot.store.table import ChannelKey
 
 _VERSION_SQL = f"SELECT version FROM {channels.name} WHERE id = ?"
 _PG_VERSION_SQL = f"SELECT version FROM {channels.name} WHERE id = $1"
@@ -27,6 +27,8 @@ _READ_CHANNEL = (
     sa.select(
         channels.c.version,
         channels.c.tokens,
+        channels.c.parent_id,
+        channels.c.campaign_id,
         encounters.c.id.label("encounter_id"),
         encounters.c.name,
         encounters.c.director_id,
@@ -177,24 +179,32 @@ class Reads(StoreCore):
         self._cache.pop(channel_id, None)
         return True
 
-    # -- reading ----------------------------------------------------------------------------------------
-    async def view(self, key: ChannelKey, *, shared: bool = False, fresh: bool = True) -> Table:
-        """A snapshot of the channel, read fresh (no lock); editing it changes nothing.
+    async def _channel(self, channel_id: int, deadline: float, how: str) -> Loaded:
+        """The channel: from memory as it is (`how="kept"`), from memory once proved to be the stored one
+        (`"proved"`: one small query), or read (`"read"`)."""
+        loaded = self._cache.get(channel_id) if how != "read" else None
+        if loaded is None or (how == "proved" and await self._moved(channel_id, loaded.version, deadline)):
+            loaded = await self._retrying(functools.partial(self._read, channel_id), deadline)
+            self._remember(channel_id, loaded)
+        return loaded
 
-        With `shared`, the table's hero data and encounter state are the store's own memory of the channel,
-        not copies: for a caller that only reads them (decoding a state is cheaper than copying it
-        first). Its attributes may still be reassigned; its dicts and lists must never be edited.
+    async def _place(self, key: ChannelKey, deadline: float, how: str = "kept") -> tuple[Loaded, Away | None]:
+        """The channel as a command sees it, and where its campaign lives (None: the channel is its
+        campaign's home). A thread plays in its parent's campaign (the parent as stored, else as `key`
+        says), a channel in the one it joined (`campaign_id`), else in its own.
 
-        Without `fresh`, the store's memory of the channel is taken as it is, without the version read that
-        proves it is still the stored one (the database is read only when there is no memory of it): for a
-        judgement that a later `mutate` checks again on the table it commits against (this process's memory
-        is stale only after another process wrote to the channel, which sharding makes rare)."""
-        check_key(key)
-        deadline = self._deadline()
-        loaded = self._cache.get(key.channel_id)
-        # one small query proves the cached table is still the stored one (every commit bumps the version)
-        if loaded is None or (fresh and await self._moved(key.channel_id, loaded.version, deadline)):
-            loaded = await self._retrying(lambda: self._read(key.channel_id), deadline)
-            self._remember(key.channel_id, loaded)
-        snap = loaded.snap if shared else clone(loaded.snap)
-        return Table.from_snapshot(key, loaded.version, snap, loaded.encounter_id)
+        The lookup is in the rows a command reads anyway, kept in memory: a warm command reads no more."""
+        loaded = await self._channel(key.channel_id, deadline, how)
+        parent = loaded.parent_id if loaded.parent_id is not None else key.parent_id
+        if parent is None:
+            home_id = loaded.campaign_id or key.channel_id
+            if home_id == key.channel_id:
+                return loaded, None
+            home = await self._channel(home_id, deadline, how)
+        else:
+            home = await self._channel(parent, deadline, how)
+            home_id = home.campaign_id or parent
+            if home_id != parent:
+                home = await self._channel(home_id, deadline, how)
+        away = Away(loaded, home_id, home)
+        return away.combined(), away

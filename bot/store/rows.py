@@ -17,7 +17,7 @@ from bot.store.errors import StaleState
 from bot.store.models import channels, encounters, events, heroes
 from bot.store.patch import diff
 from bot.store.prepared import Prepared, execute
-from bot.store.snapshot import Loaded
+from bot.store.snapshot import Away, Loaded
 from bot.store.table import ChannelKey
 
 _TEMP_NAME_KEY = "\x01"
@@ -62,13 +62,27 @@ _UPDATE_ENCOUNTER_STATE = Prepared(
 )
 _INSERT_EVENT = Prepared(
     sa.insert(events),
-    ("encounter_id", "channel_id", "seq", "user_id", "at", "kind", "summary", "details", "patch", "undoes"),
+    (
+        "encounter_id",
+        "channel_id",
+        "seq",
+        "user_id",
+        "at",
+        "kind",
+        "summary",
+        "details",
+        "patch",
+        "undoes",
+        "interaction_id",
+        "once_key",
+    ),
 )
 
 
 @dataclass(frozen=True, slots=True)
 class Written:
-    """What one change writes besides its rows: the event's time, seq, summary, details and patch."""
+    """What one change writes besides its rows: the event's time, seq, summary, details and patch, and the
+    interaction and once-key that keep it from being applied twice."""
 
     at: datetime
     seq: int
@@ -77,6 +91,10 @@ class Written:
     patch: Any
     undoes: int | None
     state_text: str | None  # the encounter state, encoded
+    away: Away | None = None  # the channel plays in another channel's campaign
+    home_changed: bool = False  # ... and this change writes that campaign's roster or pool
+    interaction_id: int | None = None
+    once_key: str | None = None
 
 
 class Rows(StoreCore):
@@ -98,35 +116,21 @@ class Rows(StoreCore):
         enc_before = loaded.snap["encounter"]
         enc_after = after["encounter"]
         encounter_id = loaded.encounter_id
-        # 1. compare-and-set the channel version (also takes PostgreSQL's row lock).
-        if loaded.version == 0:
-            matched = connection.execute(
-                self._insert(channels)
-                .values(
-                    id=channel_id,
-                    guild_id=key.guild_id,
-                    tokens=after["tokens"],
-                    version=1,
-                    updated_at=now,
-                )
-                .on_conflict_do_nothing(index_elements=["id"])
-            ).rowcount
-        else:
-            matched = execute(
-                connection,
-                _CAS_VERSION,
-                {
-                    "b_id": channel_id,
-                    "b_version": loaded.version,
-                    "b_new": version,
-                    "b_tokens": after["tokens"],
-                    "b_now": now,
-                },
-            )
-        if matched != 1:
+        away = written.away
+        # 1. compare-and-set the channel version (also takes PostgreSQL's row lock); a channel playing in
+        # another's campaign keeps its own pool (set aside), and the home's row is compared-and-set too when
+        # its roster or pool changes.
+        own_tokens = after["tokens"] if away is None else away.channel.snap["tokens"]
+        parent_id = key.parent_id if loaded.parent_id is None else loaded.parent_id
+        if not self._claim_row(connection, key, loaded.version, own_tokens, now, parent_id):
             raise StaleState()
+        home_id = channel_id if away is None else away.home_id
+        if away is not None and written.home_changed:
+            home_key = ChannelKey(key.guild_id, home_id)
+            if not self._claim_row(connection, home_key, away.home.version, after["tokens"], now, None):
+                raise StaleState()
         # 2. heroes: only the changed rows.
-        self._write_heroes(connection, channel_id, loaded.snap["heroes"], after["heroes"], now)
+        self._write_heroes(connection, home_id, loaded.snap["heroes"], after["heroes"], now)
         # 3. the encounter row and the event's seq.
         if enc_before is None and enc_after is not None:
             encounter_id = (
@@ -184,9 +188,35 @@ class Rows(StoreCore):
                 "details": written.details,
                 "patch": written.patch,
                 "undoes": written.undoes,
+                "interaction_id": written.interaction_id,
+                "once_key": written.once_key,
             },
         )
         return encounter_id
+
+    def _claim_row(
+        self,
+        connection: Connection,
+        key: ChannelKey,
+        version: int,
+        tokens: int,
+        now: datetime,
+        parent_id: int | None,
+    ) -> bool:
+        """Compare-and-set a channel row's version (inserting the row on a channel's first write, with its
+        parent when it is a thread), setting its pool; False when another write got there first."""
+        if version == 0:
+            values = {"id": key.channel_id, "guild_id": key.guild_id, "tokens": tokens, "version": 1}
+            insert = self._insert(channels).values(**values, parent_id=parent_id, updated_at=now)
+            return int(connection.execute(insert.on_conflict_do_nothing(index_elements=["id"])).rowcount) == 1
+        params = {
+            "b_id": key.channel_id,
+            "b_version": version,
+            "b_new": version + 1,
+            "b_tokens": tokens,
+            "b_now": now,
+        }
+        return execute(connection, _CAS_VERSION, params) == 1
 
     def _write_heroes(
         self,

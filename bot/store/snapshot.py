@@ -4,6 +4,7 @@ as read, remembered and checked before it is written.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,12 +29,44 @@ def empty_snapshot() -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class Loaded:
-    """A channel as read (or cached): version 0 means the channel has no row yet."""
+    """A channel as read (or cached): version 0 means the channel has no row yet. `snap` holds the
+    channel's own hero-token pool and roster (its campaign's when it is the campaign's home) and its active
+    encounter; `parent_id` is a thread's parent as stored, `campaign_id` the campaign a channel joined."""
 
     version: int
     snap: dict[str, Any]
     encounter_id: int | None
     last_seq: int
+    parent_id: int | None = None
+    campaign_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Away:
+    """A channel that plays in another channel's campaign (a thread, a channel that joined one): its own row
+    as read (`channel`, whose encounter a command plays) and the campaign's home row (`home`, whose roster
+    and hero-token pool it uses)."""
+
+    channel: Loaded
+    home_id: int
+    home: Loaded
+
+    def combined(self) -> Loaded:
+        """What a command sees: the home's pool and roster with the channel's own encounter and version."""
+        snap = {
+            "tokens": self.home.snap["tokens"],
+            "heroes": self.home.snap["heroes"],
+            "encounter": self.channel.snap["encounter"],
+        }
+        return dataclasses.replace(self.channel, snap=snap)
+
+
+def campaign_changed(patch: Any) -> bool:
+    """Whether an event's patch (`patch.diff` of two snapshots) touches the pool or the roster."""
+    if patch is None:
+        return False
+    changed = patch.get("d", {})
+    return "tokens" in changed or "heroes" in changed
 
 
 def _as_is(value: Any) -> Any:
@@ -45,13 +78,13 @@ def loaded_from(
 ) -> Loaded:
     """A channel's `Loaded` from its read (`_READ_CHANNEL`'s row and `_READ_HEROES`' rows); `decode` turns
     the JSON columns (state, hero data) into data where the driver gives them as text."""
-    version, tokens, encounter_id, name, director_id, state, last_seq = row
+    version, tokens, parent_id, campaign_id, encounter_id, name, director_id, state, last_seq = row
     roster = {h: {"owner_id": o, "name": hero, "data": decode(data)} for h, o, hero, data in hero_rows}
     snap: dict[str, Any] = {"tokens": tokens, "heroes": roster, "encounter": None}
     if encounter_id is None:
-        return Loaded(version, snap, None, 0)
+        return Loaded(version, snap, None, 0, parent_id, campaign_id)
     snap["encounter"] = {"name": name, "director_id": director_id, "state": decode(state), "active": True}
-    return Loaded(version, snap, encounter_id, last_seq)
+    return Loaded(version, snap, encounter_id, last_seq, parent_id, campaign_id)
 
 
 def checked_snapshot(table: Table, before: Loaded) -> tuple[dict[str, Any], str | None]:
@@ -75,7 +108,7 @@ def checked_snapshot(table: Table, before: Loaded) -> tuple[dict[str, Any], str 
         key = validate.name_key(hero_name)
         if key in keys:
             raise InvalidValue(
-                f"There is already a hero named {hero_name} in this channel — pick another name."
+                f"There is already a hero named {hero_name} in this campaign — pick another name."
             )
         keys.add(key)
         saved_data = None if saved is None else saved["data"]

@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 import functools
 import random
+from collections.abc import Callable
 
 import sqlalchemy as sa
 
 from bot.store import validate
+from bot.store.campaigns import needs_adopting
 from bot.store.core import check_key
 from bot.store.errors import NoEncounter, NothingToUndo, StaleState, StoreError
 from bot.store.history import event_of
@@ -16,24 +18,45 @@ from bot.store.models import events
 from bot.store.patch import revert
 from bot.store.snapshot import clone
 from bot.store.table import Change, ChannelKey, Committed, Event, Table
-from bot.store.writes import UNDO_KIND, Writes
+from bot.store.writes import UNDO_KIND, Writes, marks_of
 
 
 class Undoing(Writes):
     """`undo` (docs/store.md, *Undo*)."""
 
-    async def undo(self, key: ChannelKey, user_id: int, *, retries: int = 3) -> Committed[Event]:
+    async def undo(
+        self,
+        key: ChannelKey,
+        user_id: int,
+        *,
+        allowed: Callable[[Table, Event], None] | None = None,
+        retries: int = 3,
+        interaction_id: int | None = None,
+    ) -> Committed[Event]:
         """Revert the newest change of the active encounter that is not undone yet, as an event of kind
-        "undo" (its `undoes` names the seq). Repeating walks back to the start; then `NothingToUndo`."""
+        "undo" (its `undoes` names the seq). Repeating walks back to the start; then `NothingToUndo`.
+
+        `allowed(table, target)` decides whether the caller may undo `target` (the event this undo would
+        revert) on the table as it is now, and raises to refuse (nothing is written). It runs inside the
+        same check-and-act as the undo itself: under the channel's lock, on a fresh read, and again on every
+        retry, and the commit's compare-and-set fails if another process changed the channel meanwhile, so
+        the event judged is the event undone. `interaction_id` as for `mutate` (`AlreadyApplied`)."""
         check_key(key)
         validate.snowflake(user_id, "user id")
+        marks = marks_of(interaction_id, None)
         lock, deadline = await self._queue(key)
+        home_lock = None
         try:
             attempt = 0
             while True:
                 # Undo is rare: read fresh rather than trust the cache, so its errors are never stale.
-                loaded = await self._retrying(lambda: self._read(key.channel_id), deadline)
-                self._remember(key.channel_id, loaded)
+                loaded, away = await self._place(key, deadline, "read")
+                if away is not None and home_lock is None:
+                    home_lock = await self._home_lock(key, away.home_id, deadline)
+                    continue
+                if away is not None and needs_adopting(key, away.channel):
+                    await self._adopt(key, away)
+                    continue
                 if loaded.encounter_id is None:
                     raise NoEncounter()
                 target = await self._retrying(
@@ -41,6 +64,9 @@ class Undoing(Writes):
                 )
                 if target is None:
                     raise NothingToUndo()
+                if allowed is not None:
+                    now = Table.from_snapshot(key, loaded.version, clone(loaded.snap), loaded.encounter_id)
+                    allowed(now, target)
                 try:
                     restored = revert(clone(loaded.snap), target.patch)
                 except (KeyError, IndexError, TypeError, ValueError):
@@ -51,15 +77,26 @@ class Undoing(Writes):
                 )
                 try:
                     return await self._commit(
-                        key, user_id, UNDO_KIND, loaded, table, outcome, deadline=deadline, undoes=target.seq
+                        key,
+                        user_id,
+                        UNDO_KIND,
+                        loaded,
+                        table,
+                        outcome,
+                        deadline=deadline,
+                        undoes=target.seq,
+                        away=away,
+                        marks=marks,
                     )
                 except StaleState:
-                    self._cache.pop(key.channel_id, None)
+                    self._forget(key, away)
                     attempt += 1
                     if attempt > retries:
                         raise
                     await asyncio.sleep(random.uniform(0, 0.003 * attempt))
         finally:
+            if home_lock is not None:
+                home_lock.release()
             lock.release()
 
     async def _undo_target(self, encounter_id: int) -> Event | None:

@@ -6,6 +6,7 @@ and confirmed after an ambiguous COMMIT.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import random
 from collections.abc import Callable
@@ -16,19 +17,20 @@ import orjson
 import sqlalchemy as sa
 
 from bot.store import validate
+from bot.store.campaigns import Campaigns, needs_adopting
 from bot.store.core import check_key, utc_now
 from bot.store.errors import InvalidValue, SaveUncertain, StaleState, StoreError, StoreUnavailable
 from bot.store.faults import CONFIRM_LIMIT, brief, is_unavailable, log
 from bot.store.models import channels, events
 from bot.store.patch import diff
-from bot.store.reads import Reads
 from bot.store.rows import Rows, Written
-from bot.store.snapshot import Loaded, checked_snapshot, clone
+from bot.store.snapshot import Away, Loaded, campaign_changed, checked_snapshot, clone
 from bot.store.table import Change, ChannelKey, Committed, Table
 from bot.store.writer import Attempt
 
 T = TypeVar("T")
 UNDO_KIND = "undo"
+ONCE_KEY_LIMIT = 80
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +40,16 @@ class _Saved:
     encounter_id: int | None
 
 
-class Writes(Reads, Rows):
+def marks_of(interaction_id: int | None, once: str | None) -> tuple[int | None, str | None]:
+    """A change's interaction id and once-key, checked (`Store.mutate`)."""
+    if interaction_id is not None:
+        validate.snowflake(interaction_id, "interaction id")
+    if once is not None:
+        once = validate.text(once, "once key", ONCE_KEY_LIMIT)
+    return interaction_id, once
+
+
+class Writes(Campaigns, Rows):
     """`mutate` and the commit of one change."""
 
     # -- the one entry point ----------------------------------------------------------------------------
@@ -51,6 +62,8 @@ class Writes(Reads, Rows):
         *,
         retries: int = 3,
         shared: bool = False,
+        interaction_id: int | None = None,
+        once: str | None = None,
     ) -> Committed[T]:
         """Run `change` on a working copy of the channel and commit what it changed as one event.
 
@@ -61,21 +74,35 @@ class Writes(Reads, Rows):
         (as `view(shared=True)` gives them), not copies: `change` may add, remove and reassign heroes, their
         `data` and the encounter's `state`, but must never edit those dicts and lists in place (the bot's
         changes replace them with freshly encoded data; `verify_shared` checks this in tests).
+
+        `interaction_id` (the Discord interaction making the change) and `once` (a key for something that may
+        happen only once, e.g. `reroll:<message id>`) are saved with the event, each unique: a change whose
+        interaction is already saved raises `AlreadyApplied` (another process applied it), one whose `once`
+        key is already saved `AlreadyDone`; either way nothing is written. (A change that writes no event
+        records neither.)
         """
         check_key(key)
         validate.snowflake(user_id, "user id")
         if validate.kind(kind) == UNDO_KIND:
             raise InvalidValue("The event kind 'undo' is reserved for Store.undo.")
+        marks = marks_of(interaction_id, once)
         lock, deadline = await self._queue(key)
+        home_lock: tuple[int, asyncio.Lock] | None = None
         try:
             attempt = 0
             while True:
-                cached = self._cache.get(key.channel_id)
-                loaded = (
-                    cached
-                    if cached is not None
-                    else await self._retrying(lambda: self._load(key.channel_id), deadline)
-                )
+                warm = self._cache.get(key.channel_id) is not None
+                loaded, away = await self._place(key, deadline)
+                if away is not None and (home_lock is None or home_lock[0] != away.home_id):
+                    # a channel playing in another's campaign holds the home's lock too (taken second)
+                    if home_lock is not None:
+                        home_lock[1].release()
+                        home_lock = None
+                    home_lock = (away.home_id, await self._home_lock(key, away.home_id, deadline))
+                    continue
+                if away is not None and needs_adopting(key, away.channel):
+                    await self._adopt(key, away)
+                    continue
                 snap = loaded.snap if shared else clone(loaded.snap)
                 table = Table.from_snapshot(key, loaded.version, snap, loaded.encounter_id)
                 kept = orjson.dumps(snap) if shared and self.verify_shared else None
@@ -84,34 +111,44 @@ class Writes(Reads, Rows):
                 except Exception:
                     # A refusal based on a cached table that another process has since changed is re-judged
                     # on fresh data; otherwise the exception propagates unchanged.
-                    if cached is not None and await self._moved(key.channel_id, cached.version, deadline):
+                    if warm and await self._moved_place(key, loaded, away, deadline):
                         continue
                     raise
                 if not isinstance(outcome, Change):
                     raise TypeError("a change function must return a Change")
                 if kept is not None and orjson.dumps(snap) != kept:
-                    self._cache.pop(key.channel_id, None)
+                    self._forget(key, away)
                     raise AssertionError(f"a {kind!r} change edited the store's shared memory in place")
                 try:
                     committed = await self._commit(
-                        key, user_id, kind, loaded, table, outcome, deadline=deadline
+                        key, user_id, kind, loaded, table, outcome, deadline=deadline, away=away, marks=marks
                     )
                 except StaleState:
-                    self._cache.pop(key.channel_id, None)
+                    self._forget(key, away)
                     attempt += 1
                     if attempt > retries:
                         raise
                     await asyncio.sleep(random.uniform(0, 0.003 * attempt))
                     continue
-                if (
-                    committed.seq is None
-                    and cached is not None
-                    and await self._moved(key.channel_id, cached.version, deadline)
-                ):
+                if committed.seq is None and warm and await self._moved_place(key, loaded, away, deadline):
                     continue  # "nothing changed" was judged on a stale cached table
                 return committed
         finally:
+            if home_lock is not None:
+                home_lock[1].release()
             lock.release()
+
+    def _forget(self, key: ChannelKey, away: Away | None) -> None:
+        """Drop the memory of the channel (and of its campaign's home)."""
+        self._cache.pop(key.channel_id, None)
+        if away is not None:
+            self._cache.pop(away.home_id, None)
+
+    async def _moved_place(self, key: ChannelKey, loaded: Loaded, away: Away | None, deadline: float) -> bool:
+        """`_moved` for the channel, and for its campaign's home when it plays in another's campaign."""
+        if await self._moved(key.channel_id, loaded.version, deadline):
+            return True
+        return away is not None and await self._moved(away.home_id, away.home.version, deadline)
 
     async def _commit(
         self,
@@ -124,7 +161,12 @@ class Writes(Reads, Rows):
         *,
         deadline: float,
         undoes: int | None = None,
+        away: Away | None = None,
+        marks: tuple[int | None, str | None] = (None, None),
     ) -> Committed[T]:
+        """Check, diff and write the change `table` holds against `loaded` (for a channel playing in
+        another's campaign, `away.combined()`; the home's row is written too when its roster or pool
+        changed), then remember what was committed."""
         after, state_text = checked_snapshot(table, loaded)
         patch = diff(loaded.snap, after)
         if patch is None and undoes is None:
@@ -143,13 +185,49 @@ class Writes(Reads, Rows):
             seq = loaded.last_seq + 1
         else:
             seq = version
-        written = Written(now, seq, summary, details, patch, undoes, state_text)
+        home = away is not None and campaign_changed(patch)
+        interaction_id, once_key = marks
+        written = Written(
+            now,
+            seq,
+            summary,
+            details,
+            patch,
+            undoes,
+            state_text,
+            interaction_id=interaction_id,
+            once_key=once_key,
+            away=away,
+            home_changed=home,
+        )
         encounter_id = await self._write_with_retries(key, user_id, kind, loaded, after, written, deadline)
-        if enc_after is not None and enc_after["active"]:
-            self._remember(channel_id, Loaded(version, after, encounter_id, seq))
-        else:
+        active = enc_after is not None and enc_after["active"]
+        if not active:
             after["encounter"] = None
-            self._remember(channel_id, Loaded(version, after, None, 0))
+        parent_id = loaded.parent_id if loaded.parent_id is not None else key.parent_id
+        own = after
+        if away is not None:
+            own = {**after, "tokens": away.channel.snap["tokens"], "heroes": away.channel.snap["heroes"]}
+        self._remember(
+            channel_id,
+            Loaded(
+                version,
+                own,
+                encounter_id if active else None,
+                seq if active else 0,
+                parent_id,
+                loaded.campaign_id,
+            ),
+        )
+        if home and away is not None:
+            snap = {
+                "tokens": after["tokens"],
+                "heroes": after["heroes"],
+                "encounter": away.home.snap["encounter"],
+            }
+            self._remember(
+                away.home_id, dataclasses.replace(away.home, version=away.home.version + 1, snap=snap)
+            )
         if self._sqlite:
             self._after_sqlite_commit()
         if outcome_encounter := table.encounter:

@@ -1,7 +1,7 @@
 """The server bestiary: monsters (a guild's stat blocks, unique by name per guild).
 
 Revision ID: 0004_bestiary
-Revises: 0001_initial
+Revises: 0003_interaction_ids
 Create Date: 2026-11-25
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0004_bestiary"
-down_revision: str | None = "0001_initial"
+down_revision: str | None = "0003_interaction_ids"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
