@@ -18,6 +18,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from bot.rules.creature import Creature
+from bot.rules.encounter.save_state import FailedSave, SaveOwed
 from bot.rules.errors import RuleError
 from bot.rules.resources import Malice
 from bot.rules.squads import Squad
@@ -57,7 +58,9 @@ class Encounter:
     `malice` the Director's Malice; `surges` each creature's unspent surges (creature id -> count, only
     non-zero); `resources` each hero's heroic resource value (creature id -> value); `roster` links a hero
     creature to the channel roster hero it came from (creature id -> roster hero id); `tokens_used` the heroes
-    who used a hero-token benefit this turn.
+    who used a hero-token benefit this turn; `saves_due` the saving throws owed and `failed_saves` the heroes'
+    failed saves still open to a hero token (`bot.rules.encounter.saves`); `resource_gained` the heroic
+    resource gains already taken that come once a round or an encounter (`bot.rules.encounter.heroic`).
     """
 
     turns: TurnState
@@ -68,6 +71,9 @@ class Encounter:
     resources: dict[str, int] = field(default_factory=dict)
     roster: dict[str, str] = field(default_factory=dict)
     tokens_used: tuple[str, ...] = ()
+    saves_due: tuple[SaveOwed, ...] = ()
+    failed_saves: tuple[FailedSave, ...] = ()
+    resource_gained: tuple[str, ...] = ()
 
     # -- lookups ----------------------------------------------------------------------------------------
     def creature(self, creature_id: str) -> Creature:
