@@ -150,7 +150,7 @@ async def do_act(
             who.director and entry.id not in eligible(encounter.turns) and current(encounter.turns) is None
         )
         sheets = roster_sheets(table, encounter)
-        gains = {cid: sheet.resource_gain for cid, sheet in sheets.items()}
+        gains = {cid: sheet.turn_gain for cid, sheet in sheets.items()}
         flow = act(encounter, entry.id, who.by, dice, override=override, gains=gains)
         put_encounter(table, flow.encounter)
         how = " (out of order)" if override else ""
