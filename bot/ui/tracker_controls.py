@@ -6,7 +6,8 @@ Owned by the encounter/turn work (cogs/encounter.py, cogs/turn.py); the tracker 
 attaches `tracker_view(...)` to every tracker message it posts or edits.
 
 Custom ids (at most 100 characters): `enc:<action>:<encounter id>:<version>[:<argument>]` for buttons
-(`act`, `end`, `undo`, `save`; `first` with the side id; `endok` with 1/0 for the objective, `endno`) and
+(`act`, `end`, `undo`, `save`; `tsave` on a failed save's reply; `first` with the side id; `endok` with 1/0
+for the objective, `endno`) and
 `enc:pick:<encounter id>:<version>` for the select. The items are `DynamicItem`s in a `PersistentView`, so
 they work after a restart (`bot.ui.persistent` answers them); what a press does is a handler the cogs
 register with `set_handler(action, fn)` (this module stays free of cogs). A press on a tracker whose
@@ -35,7 +36,7 @@ SELECT_MAX = 25
 LABEL_MAX = 100
 
 BUTTON_TEMPLATE = (
-    r"enc:(?P<action>act|end|undo|save|first|endok|endno):(?P<eid>\d+):(?P<ver>\d+)(?::(?P<arg>.*))?"
+    r"enc:(?P<action>act|end|undo|save|tsave|first|endok|endno):(?P<eid>\d+):(?P<ver>\d+)(?::(?P<arg>.*))?"
 )
 SELECT_TEMPLATE = r"enc:pick:(?P<eid>\d+):(?P<ver>\d+)"
 
@@ -166,4 +167,20 @@ def end_confirm_view(encounter_id: int, version: int, victory: bool) -> discord.
         )
     )
     view.add_item(ControlButton("endno", encounter_id, version, label="Keep playing"))
+    return view
+
+
+def token_save_view(encounter_id: int, version: int) -> discord.ui.View:
+    """On a failed save's reply: the hero's player spends a hero token to succeed instead
+    (draw-steel-basics.md "Spending Hero Tokens")."""
+    view = PersistentView()
+    view.add_item(
+        ControlButton(
+            "tsave",
+            encounter_id,
+            version,
+            label="Spend a hero token: succeed instead",
+            style=discord.ButtonStyle.success,
+        )
+    )
     return view
