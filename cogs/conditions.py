@@ -217,15 +217,14 @@ class Conditions(commands.Cog):
             return Change(save_summary(result), ([result], bool(saves.open_failures(updated))))
 
         committed = await in_time.run(commit(interaction, "save", change))
-        await send_saves(interaction, committed)
+        await send_saves(interaction, committed, *committed.value)
 
 
 async def send_saves(
-    interaction: discord.Interaction[Any], committed: Committed[tuple[list[SaveResult], bool]]
+    interaction: discord.Interaction[Any], committed: Committed[Any], results: list[SaveResult], failed: bool
 ) -> None:
-    """The saves' replies; when a hero's save just failed, the button that spends a hero token to succeed
-    instead (draw-steel-basics.md "Spending Hero Tokens")."""
-    results, failed = committed.value
+    """The saves' replies; when a hero's save just failed (`failed`), the button that spends a hero token to
+    succeed instead (draw-steel-basics.md "Spending Hero Tokens")."""
     content = "\n".join(save_reply(r) for r in results)
     if failed and committed.encounter_id is not None:
         view = token_save_view(committed.encounter_id, committed.version)

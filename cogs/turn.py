@@ -11,12 +11,13 @@ Play-by-post: after a turn ends or a side is skipped, the side that picks next i
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.permissions import require_controls
 from bot.play import Caller, InTime, caller_of, channel_key, commit, encounter_of, put_encounter, sheet_of
@@ -25,6 +26,7 @@ from bot.rules.dice import Dice
 from bot.rules.encounter import Encounter, fold, saves
 from bot.rules.encounter.flow import Flow, act, end_turn, pass_part, skip
 from bot.rules.encounter.harm import SaveResult
+from bot.rules.encounter.helping import HealUse
 from bot.rules.hero import HeroSheet
 from bot.rules.turns import Controller, Entry, Mode, Speed, current, eligible, picking, swap_agility
 from bot.rules.turns.events import SaveDue
@@ -34,8 +36,9 @@ from bot.ui import pings
 from bot.ui.combat import save_reply
 from bot.ui.encounter import creatures_of, skip_text, turn_end_text, turn_start_text
 from bot.ui.tracker_controls import set_handler
-from cogs.conditions import send_saves
+from cogs.conditions import CONDITION_CHOICES, send_saves
 from cogs.meta import HelpEntry
+from cogs.turn_heal import do_heal
 
 NAME_MAX = 100
 CHOICES_MAX = 25
@@ -268,7 +271,7 @@ async def do_save(
         return Change(summary[:300], (results, bool(saves.open_failures(encounter))))
 
     committed = await in_time.run(commit(interaction, "save", change))
-    await send_saves(interaction, committed)
+    await send_saves(interaction, committed, *committed.value)
 
 
 def director_saves(flow: Flow, dice: Dice, auto: bool) -> tuple[Flow, list[SaveResult]]:
@@ -330,6 +333,11 @@ class Turn(commands.Cog):
             "Pass a creature's turn; without one the Director skips the side that picks (fast/slow: slow).",
         ),
         HelpEntry(
+            "turn heal",
+            "/turn heal target: Ash use: recovery",
+            "Heal (main action): the target spends a Recovery (even while dying) or makes one saving throw.",
+        ),
+        HelpEntry(
             "turn swap",
             "/turn swap hero: Ash with: Bree",
             "Agility order: at the start of a round the Director lets two heroes swap places.",
@@ -374,6 +382,28 @@ class Turn(commands.Cog):
         if len(hero) > NAME_MAX or len(other) > NAME_MAX:
             fail(f"Names are at most {NAME_MAX} characters: type a hero's name.")
         await do_swap(interaction, self.bot, hero, other)
+
+    # --- /turn heal (the Heal main action: cogs/turn_heal.py) ---------------------------------------------
+    @turn.command(name="heal", description="The Heal main action: an ally spends a Recovery or makes a save.")
+    @app_commands.describe(
+        target="Who is healed (an adjacent creature)",
+        use="recovery: they spend a Recovery · save: they make one saving throw",
+        healer="Who uses Heal (default: the creature taking its turn, or yours)",
+        condition="For save: which save-ends condition (when they have several)",
+        text="For save: a custom condition's name",
+    )
+    @app_commands.choices(condition=CONDITION_CHOICES)
+    @app_commands.autocomplete(target=autocomplete.creatures, healer=autocomplete.creatures)
+    async def heal_cmd(
+        self,
+        interaction: discord.Interaction[Any],
+        target: app_commands.Range[str, 1, NAME_MAX],
+        use: Literal["recovery", "save"],
+        healer: app_commands.Range[str, 1, NAME_MAX] | None = None,
+        condition: str | None = None,
+        text: app_commands.Range[str, 1, NAME_MAX] | None = None,
+    ) -> None:
+        await do_heal(interaction, self.bot, target, HealUse(use), healer, condition, text)
 
 
 async def do_swap(interaction: discord.Interaction[Any], bot: DrawSteelBot, hero: str, other: str) -> None:

@@ -249,3 +249,10 @@ def claim(
     if target == owner_id and sheet.claimable == (target == claimant_id):
         raise HeroError("That hero is already held by that member.")
     return target, dataclasses.replace(sheet, claimable=target == claimant_id)
+
+
+def sheet_spend_recovery(sheet: HeroSheet) -> HeroSheet:
+    """Spend a Recovery outside combat: regain the recovery value (draw-steel-basics.md "Spending
+    Recoveries": "Outside of combat and other dangerous situations, you can spend Recoveries freely";
+    draw-steel-combat.txt "Dying and Death": a dying hero "can spend Recoveries out of combat as usual")."""
+    return dataclasses.replace(sheet, vitals=stamina.spend_recovery(sheet.vitals))
