@@ -260,7 +260,8 @@ async def commit(
     caller = interaction.extras.get(CALLER)
     if isinstance(caller, Caller):
         change = _judged_on(caller, change)
-    change = _with_resource_gains(bot.dice, change)
+    if kind not in CORRECTIONS:
+        change = _with_resource_gains(bot.dice, change)
     result: Committed[T] = await bot.store.mutate(key, interaction.user.id, kind, change, shared=True)
     if result.seq is not None:
         for listener in getattr(bot, "commit_listeners", ()):
@@ -269,6 +270,10 @@ async def commit(
             except Exception:  # the change is committed; the tracker catches up later
                 log.exception("commit listener failed for channel %s", key.channel_id)
     return result
+
+
+#: Changes that fix a mistake rather than happen in the fight: they bring no heroic resource gains.
+CORRECTIONS = frozenset({"stamina.set", "resource.set"})
 
 
 def _with_resource_gains(dice: Dice, change: Callable[[Table], Change[T]]) -> Callable[[Table], Change[T]]:
