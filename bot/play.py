@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 import orjson
 
-from bot.permissions import Actor, actor_from_interaction, is_director
+from bot.permissions import Actor, Refused, actor_from_interaction, is_director
 from bot.replies import UserError, fail
 from bot.rules import codec
 from bot.rules.dice import Dice
 from bot.rules.encounter import Encounter, heroic
 from bot.rules.hero import HeroSheet
 from bot.rules.turns import Controller
-from bot.store import Change, ChannelKey, Committed, GuildSettings, Hero, Table
+from bot.store import Change, ChannelKey, Committed, Event, GuildSettings, Hero, Table
 
 if TYPE_CHECKING:
     from bot.client import DrawSteelBot
@@ -246,7 +246,11 @@ class InTime:
 
 
 async def commit(
-    interaction: discord.Interaction[Any], kind: str, change: Callable[[Table], Change[T]]
+    interaction: discord.Interaction[Any],
+    kind: str,
+    change: Callable[[Table], Change[T]],
+    *,
+    once: str | None = None,
 ) -> Committed[T]:
     """Run `change` as one store transaction for this interaction's channel; on a real change, notify the
     bot's commit listeners (failures there are logged, never shown: the change is already committed).
@@ -254,7 +258,11 @@ async def commit(
     `change` gets the store's own memory of the channel (`Store.mutate`'s `shared`): like every change
     here, it replaces hero data and the encounter state (`put_encounter`, `put_sheet`), never edits them.
     When `caller_of` judged this interaction's caller, the change is refused (`CallerMoved`) if the table
-    it would commit against has an encounter with another Director."""
+    it would commit against has an encounter with another Director.
+
+    The interaction's id is saved with the event, so it is applied at most once whichever process it reached
+    (`AlreadyApplied`: another process did; the error hook then answers nothing); `once` is a key for
+    something that may happen only once (`Store.mutate`; `AlreadyDone`)."""
     bot = interaction.client
     key = channel_key(interaction)
     caller = interaction.extras.get(CALLER)
@@ -262,7 +270,9 @@ async def commit(
         change = _judged_on(caller, change)
     if kind not in CORRECTIONS:
         change = _with_resource_gains(bot.dice, change)
-    result: Committed[T] = await bot.store.mutate(key, interaction.user.id, kind, change, shared=True)
+    result: Committed[T] = await bot.store.mutate(
+        key, interaction.user.id, kind, change, shared=True, interaction_id=interaction.id, once=once
+    )
     if result.seq is not None:
         for listener in getattr(bot, "commit_listeners", ()):
             try:
@@ -270,6 +280,24 @@ async def commit(
             except Exception:  # the change is committed; the tracker catches up later
                 log.exception("commit listener failed for channel %s", key.channel_id)
     return result
+
+
+UNDO_REFUSED = "Only the Director or the member who made the last change can undo it."
+
+
+def may_undo(caller: Caller) -> Callable[[Table, Event], None]:
+    """`Store.undo`'s `allowed`: the encounter's Director may undo any change, a player only their own; and
+    the encounter must still be the one `caller` was judged on. The store runs it on the event it is about
+    to undo, in the same check-and-act, so the change judged is the change undone."""
+
+    def allowed(table: Table, target: Event) -> None:
+        doc = table.encounter
+        if doc is not None and doc.director_id != caller.director_id:
+            raise CallerMoved()
+        if not caller.director and target.user_id != caller.actor.user_id:
+            raise Refused(UNDO_REFUSED)
+
+    return allowed
 
 
 #: Changes that fix a mistake rather than happen in the fight: they bring no heroic resource gains.

@@ -23,7 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
-from bot.permissions import Refused, interaction_is_director, require_controls
+from bot.permissions import Refused, require_controls
 from bot.play import (
     Caller,
     InTime,
@@ -31,6 +31,7 @@ from bot.play import (
     channel_key,
     commit,
     encounter_of,
+    may_undo,
     put_encounter,
     put_sheet,
     sheet_of,
@@ -53,7 +54,7 @@ from bot.rules.encounter.flow import Finish, Flow, begin, choose_first_side, fin
 from bot.rules.names import clean_name
 from bot.rules.resources import Rounding
 from bot.rules.turns import Controller, Mode, Side
-from bot.store import Change, Table
+from bot.store import Change, Event, Table
 from bot.ui import pings
 from bot.ui.encounter import added_text, begin_text, finish_text, side_label, started_text
 from bot.ui.tracker_controls import (
@@ -205,38 +206,32 @@ async def on_end_cancelled(interaction: discord.Interaction[Any], eid: int, ver:
 
 
 async def on_undo(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
-    from cogs.turn import check_expected, pressed
+    from cogs.turn import pressed
 
     bot = interaction.client
-
-    async def undo_if_current() -> None:
-        table = await InTime(interaction).run(bot.store.view(channel_key(interaction), shared=True))
-        check_expected(table, (eid, ver))
-        await do_undo(interaction, bot)
-
-    await pressed(interaction, bot, undo_if_current())
+    await pressed(interaction, bot, do_undo(interaction, bot, (eid, ver)))
 
 
-async def do_undo(interaction: discord.Interaction[Any], bot: DrawSteelBot) -> None:
-    """Undo the newest change: the Director any, a player only their own."""
+async def do_undo(
+    interaction: discord.Interaction[Any], bot: DrawSteelBot, expect: tuple[int, int] | None = None
+) -> None:
+    """Undo the newest change: the Director any, a player only their own (`bot.play.may_undo`, judged by the
+    store on the very change it undoes); from a tracker, only while it shows the newest state."""
+    from cogs.turn import check_expected
+
     in_time = InTime(interaction)
     key = channel_key(interaction)
 
     async def run() -> str:
-        table = await bot.store.view(key)
-        doc = table.require_encounter()
-        director = await interaction_is_director(
-            interaction, bot.store, encounter_director_id=doc.director_id
+        judge = may_undo(await caller_of(interaction, bot))
+
+        def allowed(table: Table, target: Event) -> None:
+            check_expected(table, expect)
+            judge(table, target)
+
+        committed = await bot.store.undo(
+            key, interaction.user.id, allowed=allowed, interaction_id=interaction.id
         )
-        if not director and doc.id is not None:
-            log = await bot.store.events(doc.id)
-            undone = {e.undoes for e in log if e.undoes is not None}
-            last = next(
-                (e for e in reversed(log) if e.seq > 1 and e.kind != "undo" and e.seq not in undone), None
-            )
-            if last is not None and last.user_id != interaction.user.id:
-                raise Refused("Only the Director or the member who made the last change can undo it.")
-        committed = await bot.store.undo(key, interaction.user.id)
         for listener in getattr(bot, "commit_listeners", ()):
             with contextlib.suppress(Exception):  # the undo is committed; the tracker catches up later
                 await listener(key, committed)

@@ -24,7 +24,7 @@ from bot.replies import fail, inert, send
 from bot.rules.encounter import Encounter, saves
 from bot.rules.encounter.harm import TOKEN_SURGES, gain_surges
 from bot.rules.resources import HeroTokens, TokenBenefit, award_tokens, start_session
-from bot.rules.stamina import Vitals, heal
+from bot.rules.stamina import regain_recovery_value
 from bot.store import Change, Table
 from bot.ui.format import stamina_text
 from bot.ui.heroes import tokens_embed
@@ -34,11 +34,6 @@ from cogs.meta import HelpEntry
 
 AWARD_MAX = 100
 Use = Literal["surges", "save", "reroll", "regain"]
-
-
-def regain_recovery_value(vitals: Vitals) -> Vitals:
-    """'Spending Hero Tokens': two tokens regain Stamina equal to your recovery value."""
-    return heal(vitals, vitals.recovery_value)
 
 
 def _in_encounter(spender: Spender, what: str) -> str:

@@ -1,7 +1,7 @@
 """Guild setting `auto_saves`: the Director's creatures roll their saving throws when their turn ends.
 
 Revision ID: 0005_auto_saves
-Revises: 0002_campaigns
+Revises: 0003_interaction_ids
 Create Date: 2026-11-25
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0005_auto_saves"
-down_revision: str | None = "0002_campaigns"
+down_revision: str | None = "0003_interaction_ids"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
