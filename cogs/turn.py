@@ -11,6 +11,7 @@ Play-by-post: after a turn ends or a side is skipped, the side that picks next i
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
@@ -251,7 +252,7 @@ async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name
         override = who.director and entry.id not in eligible(encounter.turns)
         started = act(encounter, entry.id, who.by, dice, override=override)
         flow = end_turn(started.encounter)
-        flow = Flow(flow.encounter, (*started.events, *flow.events), flow.gains, flow.malice_gained)
+        flow = dataclasses.replace(flow, events=(*started.events, *flow.events))
         put_encounter(table, flow.encounter)
         return Change(f"{entry.id} passes their turn", (entry.id, flow))
 

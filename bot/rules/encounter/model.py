@@ -19,6 +19,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from bot.rules.creature import Creature
+from bot.rules.encounter.objectives import Objective, VillainActions
 from bot.rules.encounter.rescue import Rescue
 from bot.rules.errors import RuleError
 from bot.rules.names import name_key
@@ -69,7 +70,9 @@ class Encounter:
     creature to the channel roster hero it came from (creature id -> roster hero id); `tokens_used` the heroes
     who used a hero-token benefit this turn; `defending` the entries whose Defend main action is in force,
     `aids` the Aid Attack maneuvers in force (`bot.rules.encounter.baseline`); `rescues` the last damage's
-    offers to spend 2 hero tokens to regain Stamina before it (`bot.rules.encounter.rescue`).
+    offers to spend 2 hero tokens to regain Stamina before it (`bot.rules.encounter.rescue`); `objectives`
+    the Director's objectives with their round counters, `villains` the villain actions named and used
+    (creature id -> `VillainActions`; `bot.rules.encounter.objectives`).
     """
 
     turns: TurnState
@@ -83,6 +86,8 @@ class Encounter:
     defending: tuple[str, ...] = ()
     aids: tuple[AidAttack, ...] = ()
     rescues: tuple[Rescue, ...] = ()
+    objectives: tuple[Objective, ...] = ()
+    villains: dict[str, VillainActions] = field(default_factory=dict)
 
     # -- lookups ----------------------------------------------------------------------------------------
     def creature(self, creature_id: str) -> Creature:
