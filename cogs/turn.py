@@ -45,6 +45,7 @@ from bot.tracker import tracker_for
 from bot.ui import pings
 from bot.ui.combat import save_reply
 from bot.ui.encounter import creatures_of, skip_text, speed_text, turn_end_text, turn_start_text
+from bot.ui.objectives import due_view
 from bot.ui.tracker_controls import set_handler
 from cogs.meta import HelpEntry
 from cogs.turn_actions import do_aid, do_defend
@@ -115,13 +116,19 @@ def roster_sheets(table: Table, encounter: Encounter) -> dict[str, HeroSheet]:
 
 
 async def reply_and_ping(
-    interaction: discord.Interaction[Any], who: Caller, content: str, encounter: Encounter
+    interaction: discord.Interaction[Any],
+    who: Caller,
+    content: str,
+    encounter: Encounter,
+    *,
+    view: discord.ui.View | None = None,
 ) -> None:
-    """Answer with `content`, pinging the side that picks next in the same message (`bot.ui.pings.reply`)."""
+    """Answer with `content` (and `view`), pinging the side that picks next in the same message
+    (`bot.ui.pings.reply`)."""
     ping = pings.pick_ping(
         encounter, director_id=who.director_id, director_role_id=who.settings.director_role_id
     )
-    await pings.reply(interaction, content, ping, enabled=who.settings.turn_pings)
+    await pings.reply(interaction, content, ping, enabled=who.settings.turn_pings, view=view)
 
 
 # --- the operations (commands and buttons share them) ----------------------------------------------------
@@ -205,7 +212,8 @@ async def do_end(
 
     committed = await in_time.run(commit(interaction, "turn.end", change))
     entry_id, flow = committed.value
-    await reply_and_ping(interaction, who, turn_end_text(entry_id, flow), flow.encounter)
+    due = due_view(committed.encounter_id, committed.version, flow.due)
+    await reply_and_ping(interaction, who, turn_end_text(entry_id, flow), flow.encounter, view=due)
 
 
 async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name: str | None) -> None:
@@ -261,7 +269,8 @@ async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name
     text = skip_text(flow)
     if entry_id:
         text = f"⏭️ **{inert(entry_id)}** passes their turn.\n" + text
-    await reply_and_ping(interaction, who, text, flow.encounter)
+    due = due_view(committed.encounter_id, committed.version, flow.due)
+    await reply_and_ping(interaction, who, text, flow.encounter, view=due)
 
 
 async def do_save(
@@ -334,7 +343,8 @@ async def do_speed(
 
     committed = await in_time.run(commit(interaction, "turn.speed", change))
     entry_id, flow = committed.value
-    await reply_and_ping(interaction, who, speed_text(entry_id, speed, flow), flow.encounter)
+    due = due_view(committed.encounter_id, committed.version, flow.due)
+    await reply_and_ping(interaction, who, speed_text(entry_id, speed, flow), flow.encounter, view=due)
 
 
 # --- autocomplete -----------------------------------------------------------------------------------------
