@@ -45,8 +45,17 @@ def objective_text(objective: Objective) -> str:
     return f"{text} — {_rounds(objective.left)} left"
 
 
+DUE = "⏳"
+
+
 def objective_lines(encounter: Encounter) -> list[str]:
-    return [f"{MARKS[o.outcome]} {objective_text(o)}" for o in encounter.objectives]
+    """The tracker's lines; one whose time is up says what the Director may do."""
+    return [
+        f"{DUE} {objective_text(o)}: Director, end the encounter or resolve it"
+        if o.due
+        else f"{MARKS[o.outcome]} {objective_text(o)}"
+        for o in encounter.objectives
+    ]
 
 
 def objectives_field(encounter: Encounter) -> Field | None:

@@ -196,3 +196,19 @@ async def test_the_director_names_villain_actions(table: Table) -> None:
     assert [c["value"] for c in offered] == ["Hit and Run", "Rally", "Ruin"]
     kit.ok(await d.slash(table.channel, "encounter villain use", creature="Goblin 1", action="Rally"))
     assert "**Goblin 1**: ⬜ Hit and Run · ✅ Rally · ⬜ Ruin" in body(kit.tracker(table.channel))
+
+
+async def test_a_round_started_by_a_death_counts_down_too(table: Table) -> None:
+    """The round-start rule counts every round, however it began: here the last creatures still to act die
+    outside a turn, the next round starts, and the tracker shows the objective's time is up."""
+    await kit.ready(table)
+    kit.ok(
+        await table.director.slash(table.channel, "encounter objective add", text="Hold the bridge", rounds=1)
+    )
+    kit.ok(await table.director.slash(table.channel, "turn skip"))  # the heroes' turns: the goblins are left
+    for goblin in ("Goblin 1", "Goblin 2"):
+        kit.ok(await table.director.slash(table.channel, "stamina damage", target=goblin, amount=10))
+    assert (await kit.stored(table)).turns.round == 2
+    assert "⏳ Hold the bridge — time is up: Director, end the encounter or resolve it" in body(
+        kit.tracker(table.channel)
+    )

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from bot.content.ability import Ability, ActionType
 from bot.rules import codec
 from bot.rules.dice import FixedDice, SeededDice
-from bot.rules.encounter import Encounter, NewCreatures, add_creatures, flow, new_encounter_state
+from bot.rules.encounter import Encounter, NewCreatures, add_creatures, flow, new_encounter_state, remove
 from bot.rules.encounter.objectives import (
     OBJECTIVE_TEXT_MAX,
     OBJECTIVES_MAX,
@@ -215,3 +215,11 @@ def test_the_director_names_up_to_three_villain_actions_for_a_creature_without_t
     enc, _ = use_villain_action(enc, ajax, "Ruin")
     assert villain_used(enc, ajax) == ("Ruin",)
     assert villain_actions(dataclasses.replace(enc, villains={}), ajax) == ()
+
+
+def test_a_removed_creature_takes_its_villain_actions_with_it() -> None:
+    """A new creature under the same name starts with none used."""
+    enc = _with_leader()
+    enc, _ = name_villain_action(enc, enc.find("Ajax"), "Rally")
+    enc, _ = remove(enc, "Ajax")
+    assert enc.villains == {}
