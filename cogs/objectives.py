@@ -23,9 +23,8 @@ from bot.client import DrawSteelBot
 from bot.permissions import require_director
 from bot.play import InTime, caller_of, channel_key, commit, encounter_of, put_encounter
 from bot.replies import fail, send
-from bot.rules.encounter import Encounter, fold
+from bot.rules.encounter import Encounter, UnknownCreature, fold
 from bot.rules.encounter.objectives import (
-    ACTION_NAME_MAX,
     OBJECTIVE_TEXT_MAX,
     Objective,
     Outcome,
@@ -74,7 +73,7 @@ def objective_choices(encounter: Encounter, current: str) -> list[app_commands.C
     key = fold(current)
     out = []
     for number, objective in enumerate(encounter.objectives, start=1):
-        if objective in open_ones(encounter) and key in fold(objective.text):
+        if objective.outcome is Outcome.OPEN and key in fold(objective.text):
             out.append(app_commands.Choice(name=objective.text[:VALUE_MAX], value=str(number)))
     return out[:CHOICES_MAX]
 
@@ -96,7 +95,7 @@ def action_choices(encounter: Encounter, creature: str, current: str) -> list[ap
     """The creature's villain actions not used yet whose names hold what was typed."""
     try:
         found = encounter.find(creature)
-    except Exception:
+    except UnknownCreature:
         return []
     used = villain_used(encounter, found)
     key = fold(current)
@@ -132,7 +131,6 @@ async def _actions(interaction: discord.Interaction[Any], current: str) -> list[
 
 
 async def add(interaction: discord.Interaction[Any], text: str, rounds: int | None) -> None:
-    _check_length(text, "objective", OBJECTIVE_TEXT_MAX)
     in_time = InTime(interaction)
     await _director(interaction, in_time, "set objectives")
 
@@ -166,7 +164,6 @@ async def settle(interaction: discord.Interaction[Any], key: str, outcome: Outco
 
 async def name_action(interaction: discord.Interaction[Any], creature: str, action: str) -> None:
     _check_length(creature, "creature's name", NAME_MAX)
-    _check_length(action, "villain action's name", ACTION_NAME_MAX)
     in_time = InTime(interaction)
     await _director(interaction, in_time, "name villain actions")
 

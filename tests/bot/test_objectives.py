@@ -88,6 +88,10 @@ async def test_at_0_the_director_is_asked_and_ends_it_in_victory(table: Table, s
     summary = "Objectives:\n✅ Hold the bridge — achieved\n❌ Stop the ritual — failed\n"
     assert summary + "🎯 Save the mayor — not resolved" in ended
     assert (await table.store.view(kit.key(table))).encounter is None
+    final = next(
+        m for m in table.channel.history() if (m.embeds and (m.embeds[0].title or "").startswith("🏁"))
+    )
+    assert "✅ Hold the bridge — achieved\n❌ Stop the ritual — failed" in body(final)
 
 
 async def test_keep_fighting_leaves_the_encounter_running(table: Table) -> None:
@@ -212,3 +216,14 @@ async def test_a_round_started_by_a_death_counts_down_too(table: Table) -> None:
     assert "⏳ Hold the bridge — time is up: Director, end the encounter or resolve it" in body(
         kit.tracker(table.channel)
     )
+
+
+async def test_objective_texts_and_action_names_are_inert(table: Table) -> None:
+    await kit.ready(table)
+    d = table.director
+    text = kit.ok(await d.slash(table.channel, "encounter objective add", text="@everyone **now**", rounds=2))
+    assert "@\u200beveryone \\*\\*now\\*\\*" in text and "@everyone" not in text
+    kit.ok(await d.slash(table.channel, "encounter villain name", creature="Goblin 1", action="<@123> _x_"))
+    shown = body(kit.tracker(table.channel))
+    assert "@\u200beveryone \\*\\*now\\*\\* — 2 rounds left" in shown and "@everyone" not in shown
+    assert "<@123>" not in shown and "\\_x\\_" in shown
