@@ -42,6 +42,7 @@ COGS: tuple[str, ...] = (
     "cogs.malice",
     "cogs.objectives",
     "cogs.tokens",
+    "cogs.resource",
     "cogs.heroes",
     "cogs.campaign",
     "cogs.progress",
