@@ -11,6 +11,8 @@ Public API:
 - `award_sheet_victories(sheet, count)`, `sheet_respite(sheet)` (Victories -> XP, Stamina and Recoveries
   back; a dead hero's Victories still convert, their Stamina does not come back);
 - `claim(sheet, owner_id, claimant_id, new_owner_id, director) -> (owner_id, sheet)`: who may take a hero.
+- `with_play_state(sheet, ...)` (a fresh sheet with Stamina damage, Recoveries used ... applied),
+  `keep_play_state(new, old)` (a sheet read again keeps the old one's wounds and progress).
 - Limits: `LEVEL_MIN`/`LEVEL_MAX` (1..10), `STAMINA_LIMIT`, `RECOVERIES_LIMIT`, `RESOURCE_NAME_MAX`.
 """
 
@@ -233,6 +235,51 @@ def edit_sheet(sheet: HeroSheet, edit: SheetEdit) -> HeroSheet:
         if edit.resource_gain is not None
         else sheet.resource_gain,
     )
+
+
+def with_play_state(
+    sheet: HeroSheet,
+    *,
+    stamina_damage: int = 0,
+    recoveries_used: int = 0,
+    temporary: int = 0,
+    progress: Progress | None = None,
+    knocked_out: bool = False,
+) -> HeroSheet:
+    """The fresh `sheet` with what play has done to the hero, each value within the rules: Stamina no lower
+    than the hero's death at the negative winded value ("Dying and Death"), Recoveries from 0 to the
+    maximum, temporary Stamina not negative, Victories within `VICTORIES_LIMIT`, XP not negative."""
+    vitals = sheet.vitals
+    low = -vitals.winded_value
+    stamina_now = min(vitals.max_stamina, max(low, vitals.max_stamina - stamina_damage))
+    recoveries = min(vitals.max_recoveries, max(0, vitals.max_recoveries - recoveries_used))
+    held = progress or sheet.progress
+    return dataclasses.replace(
+        sheet,
+        vitals=dataclasses.replace(
+            vitals,
+            stamina=stamina_now,
+            temporary=max(0, temporary),
+            recoveries=recoveries,
+            knocked_out=knocked_out,
+        ),
+        progress=Progress(min(VICTORIES_LIMIT, max(0, held.victories)), max(0, held.xp)),
+    )
+
+
+def keep_play_state(new: HeroSheet, old: HeroSheet) -> HeroSheet:
+    """A hero's sheet read again (a Forge Steel re-import): the new numbers, with the old sheet's Stamina
+    damage, Recoveries used, temporary Stamina, knocked-out state, Victories and XP, and whether the hero
+    is open to claim."""
+    kept = with_play_state(
+        new,
+        stamina_damage=old.vitals.max_stamina - old.vitals.stamina,
+        recoveries_used=old.vitals.max_recoveries - old.vitals.recoveries,
+        temporary=old.vitals.temporary,
+        progress=old.progress,
+        knocked_out=old.vitals.knocked_out,
+    )
+    return dataclasses.replace(kept, claimable=old.claimable)
 
 
 def award_sheet_victories(sheet: HeroSheet, count: int) -> HeroSheet:

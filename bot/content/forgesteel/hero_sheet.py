@@ -9,18 +9,28 @@ The file's play state (Stamina damage, temporary Stamina, Recoveries used, Victo
 the player asks for it (`use_state`, issue 20 §4), each value brought within what the rules allow (Stamina
 no lower than the hero's death at the negative winded value, Recoveries from 0 to the maximum).
 
-Public API: `to_sheet(hero, use_state=False, claimable=False) -> HeroSheet`.
+A hero with more abilities than a sheet keeps (`ABILITIES_MAX`), or whose sheet would be larger than
+`SHEET_BYTES_MAX` as data, is refused in one line: nothing is kept of it.
+
+Public API: `to_sheet(hero, use_state=False, claimable=False) -> HeroSheet`, `SHEET_BYTES_MAX`.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 
+from bot.content.ability_entry import ABILITIES_MAX
 from bot.content.forgesteel.files import BadValue
 from bot.content.forgesteel.hero import ImportedHero
+from bot.rules import codec
 from bot.rules.errors import RuleError
-from bot.rules.hero import RESOURCE_NAME_MAX, VICTORIES_LIMIT, HeroSheet, new_sheet
+from bot.rules.hero import RESOURCE_NAME_MAX, HeroSheet, new_sheet, with_play_state
 from bot.rules.resources import HeroicResource, Progress
+
+
+SHEET_BYTES_MAX = 256 * 1024
+"""The largest roster sheet an import keeps, as JSON data (a level-10 hero's is about 20 KB)."""
 
 
 def _gain(text: str) -> str:
@@ -36,6 +46,11 @@ def _gain(text: str) -> str:
 def to_sheet(hero: ImportedHero, use_state: bool = False, claimable: bool = False) -> HeroSheet:
     """The roster sheet for `hero`, fresh, or as the file's state has it (`use_state`)."""
     resource = hero.heroic_resource
+    if len(hero.abilities) > ABILITIES_MAX:
+        raise BadValue(
+            f"That hero has {len(hero.abilities)} abilities; a roster hero keeps at most {ABILITIES_MAX}: "
+            "remove some in Forge Steel and export it again."
+        )
     try:
         sheet = new_sheet(
             hero.stamina,
@@ -67,15 +82,18 @@ def to_sheet(hero: ImportedHero, use_state: bool = False, claimable: bool = Fals
         class_name=hero.class_name,
         subclass=hero.subclass,
     )
+    if len(json.dumps(codec.to_data(sheet))) > SHEET_BYTES_MAX:
+        raise BadValue(
+            f"That hero's texts come to over {SHEET_BYTES_MAX // 1024} KB, more than a roster sheet keeps: "
+            "shorten its abilities' notes in Forge Steel and export it again."
+        )
     if not use_state:
         return sheet
-    state, vitals = hero.state, sheet.vitals
-    stamina = min(vitals.max_stamina, max(-vitals.winded_value, vitals.max_stamina - state.stamina_damage))
-    recoveries = min(vitals.max_recoveries, max(0, vitals.max_recoveries - state.recoveries_used))
-    return dataclasses.replace(
+    state = hero.state
+    return with_play_state(
         sheet,
-        vitals=dataclasses.replace(
-            vitals, stamina=stamina, temporary=max(0, state.temporary_stamina), recoveries=recoveries
-        ),
-        progress=Progress(min(VICTORIES_LIMIT, max(0, state.victories)), max(0, state.xp)),
+        stamina_damage=state.stamina_damage,
+        recoveries_used=state.recoveries_used,
+        temporary=state.temporary_stamina,
+        progress=Progress(state.victories, state.xp),
     )
