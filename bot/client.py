@@ -42,6 +42,7 @@ COGS: tuple[str, ...] = (
     "cogs.malice",
     "cogs.tokens",
     "cogs.heroes",
+    "cogs.abilities",
     "cogs.campaign",
     "cogs.progress",
     "cogs.guild_settings",

@@ -76,7 +76,7 @@ async def test_keths_open_choice_is_shown_as_not_used(table: Table, cdn_server: 
     ...)" (issue 20 §4)."""
     result = await table.alice.slash(table.channel, "hero import", file=fixture("Keth.ds-hero"))
     message = result.response or result.followups[0]
-    fields = {f.name: f.value for f in message.embeds[0].fields}
+    fields = {f.name: f.value or "" for f in message.embeds[0].fields}
     assert "Runic Carving" in fields["Not used"] and "choice left open" in fields["Not used"]
 
 

@@ -28,7 +28,6 @@ from bot.rules.errors import RuleError
 from bot.rules.hero import RESOURCE_NAME_MAX, HeroSheet, new_sheet, with_play_state
 from bot.rules.resources import HeroicResource, Progress
 
-
 SHEET_BYTES_MAX = 256 * 1024
 """The largest roster sheet an import keeps, as JSON data (a level-10 hero's is about 20 KB)."""
 
