@@ -165,6 +165,20 @@ def kit_text(sheet: HeroSheet) -> str:
     return "\n".join([numbers, *(f"Kit damage bonus: {b}" for b in bonuses)])
 
 
+def _warnings_text(warnings: Sequence[str]) -> str:
+    """As many warnings as fit the field (each cut short), then how many more there are."""
+    shown: list[str] = []
+    used = 0
+    for warning in warnings[:WARNINGS_SHOWN]:
+        line = f"⚠️ {inert(clamp(warning, 200))}"
+        if used + len(line) + 1 > TEXT_SHOWN:
+            break
+        shown.append(line)
+        used += len(line) + 1
+    more = len(warnings) - len(shown)
+    return "\n".join([*shown, *([f"and {more} more"] if more > 0 else [])])
+
+
 def import_embed(hero: HeroView, warnings: Sequence[str], updated: bool) -> discord.Embed:
     """The sheet `/hero import` read and stored: the hero's sheet, its abilities and kit, and each thing it
     couldn't use (the file's own text made inert)."""
@@ -176,11 +190,7 @@ def import_embed(hero: HeroView, warnings: Sequence[str], updated: bool) -> disc
         Field(f"Abilities ({len(sheet.abilities)})", abilities_text(sheet) or "none"),
     ]
     if warnings:
-        shown = [f"⚠️ {inert(clamp(w, 300))}" for w in warnings[:WARNINGS_SHOWN]]
-        more = len(warnings) - WARNINGS_SHOWN
-        if more > 0:
-            shown.append(f"and {more} more")
-        fields.append(Field("Not used", clamp("\n".join(shown), TEXT_SHOWN)))
+        fields.append(Field("Not used", _warnings_text(warnings)))
     did = "Updated from Forge Steel" if updated else "Imported from Forge Steel"
     return make_embed(
         inert(hero.name),
