@@ -25,7 +25,10 @@ from bot.content.ability_entry import (
     BONUS_MAX,
     COST_MAX,
     EFFECT_MAX,
+    KEYWORD_MAX,
+    KEYWORDS_MAX,
     SHORT_MAX,
+    TIER_MAX,
     TRIGGER_MAX,
     AbilityForm,
     ability_index,
@@ -46,8 +49,9 @@ from bot.ui.abilities import ACTION_LABELS, abilities_embed, ability_embed
 from cogs.heroes import TEXT_MAX, channel_director, hero_names, hero_or_mine
 from cogs.meta import HelpEntry
 
-TIERS_MAX = 3 * 300 + 10
+TIERS_MAX = 3 * TIER_MAX + 10
 """Longest `tiers` option (three tier results and their separators)."""
+KEYWORDS_TEXT_MAX = KEYWORDS_MAX * (KEYWORD_MAX + 2)
 AUTOCOMPLETE_MAX = 25
 ACTIONS = [
     app_commands.Choice(name=label, value=action.value)
@@ -198,7 +202,7 @@ class Abilities(commands.Cog):
         name: app_commands.Range[str, 1, NAME_MAX],
         action: str,
         characteristic: app_commands.Range[str, 1, TEXT_MAX] | None = None,
-        keywords: app_commands.Range[str, 1, 300] | None = None,
+        keywords: app_commands.Range[str, 1, KEYWORDS_TEXT_MAX] | None = None,
         tiers: app_commands.Range[str, 1, TIERS_MAX] | None = None,
         hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
         distance: app_commands.Range[str, 1, SHORT_MAX] | None = None,
@@ -251,7 +255,7 @@ class Abilities(commands.Cog):
         new_name: app_commands.Range[str, 1, NAME_MAX] | None = None,
         action: str | None = None,
         characteristic: app_commands.Range[str, 1, TEXT_MAX] | None = None,
-        keywords: app_commands.Range[str, 1, 300] | None = None,
+        keywords: app_commands.Range[str, 1, KEYWORDS_TEXT_MAX] | None = None,
         tiers: app_commands.Range[str, 1, TIERS_MAX] | None = None,
         distance: app_commands.Range[str, 1, SHORT_MAX] | None = None,
         target: app_commands.Range[str, 1, SHORT_MAX] | None = None,
