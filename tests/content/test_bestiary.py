@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.content.bestiary import UnresolvedMonsters, add_encounter_file, add_monsters, carried_abilities
 from bot.content.forgesteel.encounter import read_encounter
@@ -14,7 +16,7 @@ from bot.content.monster import Monster
 from bot.rules.codec import load, to_data
 from bot.rules.creature import Creature
 from bot.rules.damage import DamageType
-from bot.rules.encounter import Encounter, new_encounter_state
+from bot.rules.encounter import Encounter, fold, new_encounter_state
 from tests.content.forgesteel_files import fixture_bytes
 
 GOBLINS = {m.id: m for m in read_monster_group(fixture_bytes("Goblin.ds-monster-group")).monsters}
@@ -151,3 +153,30 @@ def test_a_creature_with_abilities_round_trips_and_one_without_leaves_them_out()
     assert load(Creature, to_data(dataclasses.replace(plain, abilities=DRAGON.abilities))).abilities == (
         DRAGON.abilities
     )
+
+
+@settings(deadline=None, max_examples=40)
+@given(
+    adds=st.lists(
+        st.tuples(
+            st.sampled_from([SNIPER, ASSASSIN, DRAGON]), st.integers(1, 6), st.sampled_from([None, "Gob"])
+        ),
+        max_size=8,
+    )
+)
+def test_monsters_brought_in_one_after_another_always_get_names_of_their_own(
+    adds: list[tuple[Monster, int, str | None]],
+) -> None:
+    """Whatever comes in, in whatever order and under whatever name: no name is refused as taken, each
+    monster brings `count` creatures (minions as one squad), and every creature's id is its own."""
+    encounter = new_encounter_state()
+    for monster, count, name in adds:
+        before = len(encounter.creatures)
+        encounter, brought = add_monsters(encounter, monster, count, "director", name=name)
+        assert len(encounter.creatures) == before + count == before + len(brought.names)
+        assert (brought.squad is not None) == (monster is SNIPER)
+    ids = [fold(c.id) for c in encounter.creatures] + [
+        fold(e.id) for e in encounter.turns.entries if e.members
+    ]
+    assert len(ids) == len(set(ids))
+    assert load(Encounter, to_data(encounter)) == encounter
