@@ -6,7 +6,7 @@ draw-steel-combat.txt "Stamina", "Recoveries and Recovery Value", "DAMAGE IMMUNI
 The store keeps a sheet as codec data in `Hero.data` (`bot.rules.codec.to_data` / `load(HeroSheet, data)`).
 
 Public API:
-- `HeroSheet`, `new_sheet(...)` (validated), `SheetEdit` + `edit_sheet(sheet, edit)`; `ResourceGain`;
+- `HeroSheet`, `new_sheet(...)` (validated), `SheetEdit` + `edit_sheet(sheet, edit)`;
 - `read_immunity(text)` / `read_weakness(text)` ("fire 5, all 2"; "none" clears);
 - `award_sheet_victories(sheet, count)`, `sheet_respite(sheet)` (Victories -> XP, Stamina and Recoveries
   back; a dead hero's Victories still convert, their Stamina does not come back);
@@ -27,7 +27,7 @@ from bot.rules import resources, stamina
 from bot.rules.characteristics import Characteristics
 from bot.rules.damage import DamageModifier, DamageModifiers
 from bot.rules.errors import RuleError
-from bot.rules.resources import HeroicResource, Progress
+from bot.rules.resources import GainTrigger, HeroicResource, Progress, ResourceGain
 from bot.rules.stamina import Vitals
 
 LEVEL_MIN = 1
@@ -43,15 +43,6 @@ class HeroError(RuleError):
 
 
 @dataclass(frozen=True, slots=True)
-class ResourceGain:
-    """When a heroic resource is gained and how much (`Start of your turn`: `1d3`; `You take damage`: `1`),
-    as the class's feature states it (draw-steel-basics.md "Heroic Resources")."""
-
-    trigger: str
-    value: str
-
-
-@dataclass(frozen=True, slots=True)
 class HeroSheet:
     """A hero's lasting numbers: Stamina and Recoveries (`vitals`, with any recovery-value bonus),
     characteristics M/A/R/I/P, immunities and weaknesses, Victories and XP, level, and the heroic resource's
@@ -60,12 +51,14 @@ class HeroSheet:
     `claimable`: a Director made this hero for nobody in particular (or holds it themselves), so any member
     may `claim` it; a hero made by or for a player is not claimable (only a Director reassigns it).
 
+    `resource_gains` are the class's other gains by trigger (taking damage, becoming winded, ...: an import
+    fills them; `bot.rules.encounter.heroic` applies those the bot sees happen).
+
     What the hero plays with (issue 20 §1; every field defaults, so older stored sheets still load):
     `abilities` (the hero's cards, the standard ones not included: `bot.content.standard`), `kit_bonuses`
     (the kits' damage bonuses for Melee or Ranged Weapon abilities), `melee_distance_bonus` /
     `ranged_distance_bonus` (a kit's, lengthening the free strikes), `stability`, `speed`, `size` (`1M`,
-    `2`), `resource_gains` (every way the heroic resource is gained, the per-turn one included).
-    `forge_steel_id` is the Forge Steel hero an import came from (re-importing it updates this sheet);
+    `2`). `forge_steel_id` is the Forge Steel hero an import came from (re-importing it updates this sheet);
     `ancestry`, `class_name`, `subclass` describe the hero."""
 
     vitals: Vitals
@@ -76,6 +69,7 @@ class HeroSheet:
     resource_name: str = "heroic resource"
     resource_gain: str = "0"
     claimable: bool = False
+    resource_gains: tuple[ResourceGain, ...] = ()
     abilities: tuple[Ability, ...] = ()
     kit_bonuses: tuple[KitDamageBonus, ...] = ()
     melee_distance_bonus: int = 0
@@ -83,7 +77,6 @@ class HeroSheet:
     stability: int = 0
     speed: int = 5
     size: str = "1M"
-    resource_gains: tuple[ResourceGain, ...] = ()
     forge_steel_id: str = ""
     ancestry: str = ""
     class_name: str = ""
@@ -94,6 +87,15 @@ class HeroSheet:
         """`Dwarf Fury (Berserker)`: what the hero is, as far as the sheet knows (may be empty)."""
         what = " ".join(w for w in (self.ancestry, self.class_name) if w)
         return f"{what} ({self.subclass})" if self.subclass and what else what or self.subclass
+
+    @property
+    def turn_gain(self) -> str:
+        """The gain at the start of each of the hero's turns: `resource_gain`, else a start-of-turn gain
+        among `resource_gains`."""
+        if self.resource_gain != "0":
+            return self.resource_gain
+        start = (g.value for g in self.resource_gains if g.trigger is GainTrigger.START_OF_TURN)
+        return next(start, "0")
 
 
 def _check_stamina(value: int, what: str = "Stamina maximum") -> None:
@@ -321,3 +323,10 @@ def claim(
     if target == owner_id and sheet.claimable == (target == claimant_id):
         raise HeroError("That hero is already held by that member.")
     return target, dataclasses.replace(sheet, claimable=target == claimant_id)
+
+
+def sheet_spend_recovery(sheet: HeroSheet) -> HeroSheet:
+    """Spend a Recovery outside combat: regain the recovery value (draw-steel-basics.md "Spending
+    Recoveries": "Outside of combat and other dangerous situations, you can spend Recoveries freely";
+    draw-steel-combat.txt "Dying and Death": a dying hero "can spend Recoveries out of combat as usual")."""
+    return dataclasses.replace(sheet, vitals=stamina.spend_recovery(sheet.vitals))

@@ -16,7 +16,8 @@ from bot.rules import codec
 from bot.rules.characteristics import Characteristic
 from bot.rules.creature import Creature
 from bot.rules.encounter import add_hero, creature_of_hero, in_play, into_play, new_encounter_state
-from bot.rules.hero import HeroSheet, ResourceGain, new_sheet
+from bot.rules.hero import HeroSheet, new_sheet
+from bot.rules.resources import GainTrigger, ResourceGain
 from bot.rules.stamina import Vitals
 from tests.content.forgesteel_files import expected, fixture_bytes
 from tests.content.forgesteel_hero_kit import bonus, hero, to_bytes
@@ -68,7 +69,7 @@ def test_a_full_sheet_round_trips() -> None:
         stability=2,
         speed=6,
         size="1S",
-        resource_gains=(ResourceGain("Start of your turn", "1d3"),),
+        resource_gains=(ResourceGain(GainTrigger.START_OF_TURN, "1d3", "Start of your turn"),),
         forge_steel_id="abc",
         ancestry="Dwarf",
         class_name="Fury",
@@ -103,10 +104,23 @@ def test_the_import_fills_the_sheet(want: dict[str, object]) -> None:
         for b in want["kitDamageBonuses"]  # type: ignore[attr-defined]
     ]
     gains = want["heroicResources"][0]["gains"]  # type: ignore[index]
-    assert [(g.trigger, g.value) for g in sheet.resource_gains] == [(g["trigger"], g["value"]) for g in gains]
+    assert [(g.text, g.value) for g in sheet.resource_gains] == [(g["trigger"], g["value"]) for g in gains]
     assert [a.name for a in sheet.abilities] == [a["name"] for a in want["abilities"]]  # type: ignore[attr-defined]
     assert sheet.forge_steel_id == want["id"]
     assert codec.load(HeroSheet, codec.to_data(sheet)) == sheet
+
+
+def test_the_imports_gains_are_read_for_the_encounter() -> None:
+    """Keth's Ferocity: "You take damage: 1" and "You become winded or are dying: 1d3" are gains the bot
+    applies when it sees them happen (`bot.rules.encounter.heroic`); the start-of-turn one is the turn's
+    gain."""
+    sheet = to_sheet(read_hero(fixture_bytes("Keth.ds-hero")))
+    assert [(g.trigger, g.value) for g in sheet.resource_gains] == [
+        (GainTrigger.START_OF_TURN, "1d3"),
+        (GainTrigger.TAKE_DAMAGE, "1"),
+        (GainTrigger.WINDED_OR_DYING, "1d3"),
+    ]
+    assert sheet.turn_gain == "1d3"
 
 
 def _sheet() -> HeroSheet:

@@ -23,10 +23,11 @@ import json
 from bot.content.ability_entry import ABILITIES_MAX
 from bot.content.forgesteel.files import BadValue
 from bot.content.forgesteel.hero import ImportedHero
+from bot.content.forgesteel.hero_resources import HeroResource
 from bot.rules import codec
 from bot.rules.errors import RuleError
 from bot.rules.hero import RESOURCE_NAME_MAX, HeroSheet, new_sheet, with_play_state
-from bot.rules.resources import HeroicResource, Progress
+from bot.rules.resources import HeroicResource, Progress, ResourceGain, read_gain_trigger
 
 SHEET_BYTES_MAX = 256 * 1024
 """The largest roster sheet an import keeps, as JSON data (a level-10 hero's is about 20 KB)."""
@@ -40,6 +41,17 @@ def _gain(text: str) -> str:
     except RuleError:
         return "0"
     return clean if len(clean) <= 16 else "0"
+
+
+def _gains(resource: HeroResource) -> tuple[ResourceGain, ...]:
+    """The resource's gains as the sheet keeps them (`bot.rules.resources.ResourceGain`: the trigger read
+    from the class's words, which are kept); a gain whose amount isn't a number or dice is left out."""
+    out = []
+    for gain in resource.gains:
+        value = _gain(gain.value)
+        if value != "0":
+            out.append(ResourceGain(read_gain_trigger(gain.trigger), value, gain.trigger))
+    return tuple(out)
 
 
 def to_sheet(hero: ImportedHero, use_state: bool = False, claimable: bool = False) -> HeroSheet:
@@ -75,7 +87,7 @@ def to_sheet(hero: ImportedHero, use_state: bool = False, claimable: bool = Fals
         stability=max(0, hero.stability),
         speed=max(0, hero.speed),
         size=hero.size.format(),
-        resource_gains=resource.gains if resource is not None else (),
+        resource_gains=_gains(resource) if resource is not None else (),
         forge_steel_id=hero.forge_steel_id,
         ancestry=hero.ancestry,
         class_name=hero.class_name,
