@@ -44,6 +44,7 @@ COGS: tuple[str, ...] = (
     "cogs.tokens",
     "cogs.resource",
     "cogs.heroes",
+    "cogs.abilities",
     "cogs.campaign",
     "cogs.progress",
     "cogs.guild_settings",
