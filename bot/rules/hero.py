@@ -6,7 +6,7 @@ draw-steel-combat.txt "Stamina", "Recoveries and Recovery Value", "DAMAGE IMMUNI
 The store keeps a sheet as codec data in `Hero.data` (`bot.rules.codec.to_data` / `load(HeroSheet, data)`).
 
 Public API:
-- `HeroSheet`, `new_sheet(...)` (validated), `SheetEdit` + `edit_sheet(sheet, edit)`;
+- `HeroSheet`, `new_sheet(...)` (validated), `SheetEdit` + `edit_sheet(sheet, edit)`; `ResourceGain`;
 - `read_immunity(text)` / `read_weakness(text)` ("fire 5, all 2"; "none" clears);
 - `award_sheet_victories(sheet, count)`, `sheet_respite(sheet)` (Victories -> XP, Stamina and Recoveries
   back; a dead hero's Victories still convert, their Stamina does not come back);
@@ -19,6 +19,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from bot.content.ability import Ability
+from bot.content.kit import KitDamageBonus
 from bot.rules import resources, stamina
 from bot.rules.characteristics import Characteristics
 from bot.rules.damage import DamageModifier, DamageModifiers
@@ -39,12 +41,30 @@ class HeroError(RuleError):
 
 
 @dataclass(frozen=True, slots=True)
+class ResourceGain:
+    """When a heroic resource is gained and how much (`Start of your turn`: `1d3`; `You take damage`: `1`),
+    as the class's feature states it (draw-steel-basics.md "Heroic Resources")."""
+
+    trigger: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
 class HeroSheet:
-    """A hero's lasting numbers: Stamina and Recoveries (`vitals`), characteristics M/A/R/I/P, immunities and
-    weaknesses, Victories and XP, level, and the heroic resource's name and per-turn gain ("1d3", "2").
+    """A hero's lasting numbers: Stamina and Recoveries (`vitals`, with any recovery-value bonus),
+    characteristics M/A/R/I/P, immunities and weaknesses, Victories and XP, level, and the heroic resource's
+    name and per-turn gain ("1d3", "2").
 
     `claimable`: a Director made this hero for nobody in particular (or holds it themselves), so any member
-    may `claim` it; a hero made by or for a player is not claimable (only a Director reassigns it)."""
+    may `claim` it; a hero made by or for a player is not claimable (only a Director reassigns it).
+
+    What the hero plays with (issue 20 §1; every field defaults, so older stored sheets still load):
+    `abilities` (the hero's cards, the standard ones not included: `bot.content.standard`), `kit_bonuses`
+    (the kits' damage bonuses for Melee or Ranged Weapon abilities), `melee_distance_bonus` /
+    `ranged_distance_bonus` (a kit's, lengthening the free strikes), `stability`, `speed`, `size` (`1M`,
+    `2`), `resource_gains` (every way the heroic resource is gained, the per-turn one included).
+    `forge_steel_id` is the Forge Steel hero an import came from (re-importing it updates this sheet);
+    `ancestry`, `class_name`, `subclass` describe the hero."""
 
     vitals: Vitals
     characteristics: Characteristics = field(default_factory=Characteristics)
@@ -54,6 +74,24 @@ class HeroSheet:
     resource_name: str = "heroic resource"
     resource_gain: str = "0"
     claimable: bool = False
+    abilities: tuple[Ability, ...] = ()
+    kit_bonuses: tuple[KitDamageBonus, ...] = ()
+    melee_distance_bonus: int = 0
+    ranged_distance_bonus: int = 0
+    stability: int = 0
+    speed: int = 5
+    size: str = "1M"
+    resource_gains: tuple[ResourceGain, ...] = ()
+    forge_steel_id: str = ""
+    ancestry: str = ""
+    class_name: str = ""
+    subclass: str = ""
+
+    @property
+    def description(self) -> str:
+        """`Dwarf Fury (Berserker)`: what the hero is, as far as the sheet knows (may be empty)."""
+        what = " ".join(w for w in (self.ancestry, self.class_name) if w)
+        return f"{what} ({self.subclass})" if self.subclass and what else what or self.subclass
 
 
 def _check_stamina(value: int, what: str = "Stamina maximum") -> None:

@@ -6,7 +6,7 @@ its domains' gains for a resource of that name; a gain feature's `replacesTags` 
 improves on (Fury level 4: "take-damage 2" replaces "take-damage"). An epic resource keeps its own gains
 (Forge Steel's `HeroLogic.getHeroicResources`, read, not copied; draw-steel-basics.md, "Heroic Resources").
 
-Public API: `ResourceGain`, `HeroResource`, `hero_resources(features)`.
+Public API: `HeroResource`, `hero_resources(features)` (a gain is `bot.rules.hero.ResourceGain`).
 """
 
 from __future__ import annotations
@@ -15,14 +15,7 @@ from dataclasses import dataclass
 
 from bot.content.forgesteel.files import Fields
 from bot.content.forgesteel.hero_features import HeroFeatures
-
-
-@dataclass(frozen=True, slots=True)
-class ResourceGain:
-    """When the resource is gained and how much (`1d3`, `2`, `XP gained`)."""
-
-    trigger: str
-    value: str
+from bot.rules.hero import ResourceGain
 
 
 @dataclass(frozen=True, slots=True)

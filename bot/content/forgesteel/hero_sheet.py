@@ -1,10 +1,13 @@
 """An imported Forge Steel hero as the roster sheet the bot keeps (`bot.rules.hero.HeroSheet`).
 
-The sheet takes the computed maximum Stamina and Recoveries, characteristics, immunities and weaknesses,
-level, and the heroic resource with its start-of-turn gain. The file's play state (Stamina damage,
-temporary Stamina, Recoveries used, Victories, XP) is taken only when the player asks for it (`use_state`,
-issue 20 §4), each value brought within what the rules allow (Stamina no lower than the hero's death at the
-negative winded value, Recoveries from 0 to the maximum).
+The sheet takes the computed maximum Stamina and Recoveries (and the recovery value's bonus over a third of
+the maximum), characteristics, immunities and weaknesses, level, the heroic resource with its start-of-turn
+gain and every other gain, the abilities (cards), the kits' damage and distance bonuses, stability, speed and
+size, the Forge Steel id (a re-import finds the sheet by it), ancestry, class and subclass.
+
+The file's play state (Stamina damage, temporary Stamina, Recoveries used, Victories, XP) is taken only when
+the player asks for it (`use_state`, issue 20 §4), each value brought within what the rules allow (Stamina
+no lower than the hero's death at the negative winded value, Recoveries from 0 to the maximum).
 
 Public API: `to_sheet(hero, use_state=False, claimable=False) -> HeroSheet`.
 """
@@ -46,6 +49,24 @@ def to_sheet(hero: ImportedHero, use_state: bool = False, claimable: bool = Fals
         )
     except RuleError as error:
         raise BadValue(f"That hero doesn't fit a roster sheet: {error}") from None
+    sheet = dataclasses.replace(
+        sheet,
+        vitals=dataclasses.replace(
+            sheet.vitals, recovery_bonus=hero.recovery_value - sheet.vitals.max_stamina // 3
+        ),
+        abilities=tuple(a.card for a in hero.abilities),
+        kit_bonuses=hero.kit_damage_bonuses,
+        melee_distance_bonus=hero.melee_distance_bonus,
+        ranged_distance_bonus=hero.ranged_distance_bonus,
+        stability=max(0, hero.stability),
+        speed=max(0, hero.speed),
+        size=hero.size.format(),
+        resource_gains=resource.gains if resource is not None else (),
+        forge_steel_id=hero.forge_steel_id,
+        ancestry=hero.ancestry,
+        class_name=hero.class_name,
+        subclass=hero.subclass,
+    )
     if not use_state:
         return sheet
     state, vitals = hero.state, sheet.vitals
