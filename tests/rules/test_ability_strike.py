@@ -14,6 +14,7 @@ from bot.content.ability import Ability, ActionType, PowerRollSpec
 from bot.content.bestiary import add_monsters
 from bot.content.forgesteel.hero import read_hero
 from bot.content.forgesteel.hero_abilities import HeroAbility
+from bot.content.forgesteel.hero_sheet import to_sheet
 from bot.content.forgesteel.monster import read_monster, read_monster_group
 from bot.content.kit import KitDamageBonus, Reach, damage_bonuses
 from bot.content.standard import hero_free_strikes
@@ -22,7 +23,7 @@ from bot.rules.characteristics import Characteristic, Characteristics
 from bot.rules.conditions import Condition, Duration
 from bot.rules.damage import DamageType
 from bot.rules.dice import FixedDice
-from bot.rules.encounter import Encounter, NewCreatures, add_creatures, new_encounter_state
+from bot.rules.encounter import Encounter, NewCreatures, add_creatures, add_hero, new_encounter_state
 from bot.rules.encounter.abilities import UnknownAbility, ability_names, find_ability
 from bot.rules.encounter.ability_strike import (
     AbilityStrikeError,
@@ -331,3 +332,33 @@ def test_every_creature_has_the_standard_abilities_and_a_monster_its_free_strike
         strike_with(enc, roll(5, 5), "Keth", "Charge", ["Ogre"])
     with pytest.raises(UnknownAbility, match="Ogre has no ability named 'Fireball'"):
         find_ability(enc.creature("Ogre"), "Fireball")
+
+
+@pytest.mark.parametrize(
+    ("hero", "ability", "dice", "tier", "dealt", "cost"),
+    [
+        # Keth's Panther kit: melee +0/+0/+4 on Melee Weapon abilities (9 + M2 + 4 = 15)
+        ("Keth", "Brutal Slam", (9, 9), 3, 15, 0),
+        ("Keth", "Melee Weapon Free Strike", (9, 9), 3, 13, 0),
+        ("Keth", "Ranged Weapon Free Strike", (9, 9), 3, 8, 0),
+        ("Keth", "Back!", (9, 9), 3, 15, 3),
+        # Ashley has no kit
+        ("Ashley", "Inertial Step", (9, 9), 3, 12, 0),
+        # Jennet's Mountain kit, tier 2 takes +0
+        ("Jennet", "Your Allies Cannot Save You!", (5, 5), 2, 8, 0),
+    ],
+)
+def test_a_roster_hero_strikes_with_the_sheets_abilities_and_kit(
+    hero: str, ability: str, dice: tuple[int, int], tier: int, dealt: int, cost: int
+) -> None:
+    """A roster hero's creature carries the sheet's abilities and kit damage bonuses (the Forge Steel import):
+    Brutal Slam's tier 3 deals what Forge Steel computes, 15."""
+    sheet = to_sheet(HEROES[hero])
+    enc, name = add_hero(table(), hero.lower(), 7, f"{hero} PC", sheet)
+    enc = dataclasses.replace(enc, resources={name: 3})
+    after, done = strike_with(enc, roll(*dice), name, ability, ["Brute"], resource_name=sheet.resource_name)
+    (target,) = done.strike.targets
+    assert target.tier == tier and target.hit is not None and target.hit.dealt == dealt
+    assert after.resources[name] == 3 - cost
+    if cost:
+        assert done.paid is not None and done.paid.what == "Ferocity"

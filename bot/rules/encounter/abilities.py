@@ -3,20 +3,19 @@
 
 Rules (draw-steel-combat.txt "Free Strikes", "Standard Free Strikes", "Grab", "Knockback", "Charge"; the
 cards are `bot.content.standard`'s):
-- a hero has the Melee and Ranged Weapon Free Strikes (their distances lengthened by the kit's distance
-  bonuses), Grab, Knockback and Charge;
+- a hero has the Melee and Ranged Weapon Free Strikes, Grab, Knockback and Charge (a roster hero whose kit
+  lengthens the free strikes carries its own: `bot.rules.encounter.roster.carried_abilities`);
 - a monster brought from a bestiary carries its own Free Strike first (`bot.content.bestiary`); every Director
   creature has Grab, Knockback and Charge.
 A creature's own card comes before a standard one of the same name. Names compare ignoring case and spacing.
 
 Public API: `abilities_of(creature)`, `find_ability(creature, name)`, `ability_names(creature, typed)`,
-`kit_bonuses_of(creature)`, `UnknownAbility`.
+`UnknownAbility`.
 """
 
 from __future__ import annotations
 
 from bot.content.ability import Ability
-from bot.content.kit import KitDamageBonus
 from bot.content.standard import charge, grab, hero_standard_abilities, knockback
 from bot.rules.creature import Creature
 from bot.rules.errors import RuleError
@@ -28,11 +27,6 @@ NAMES_SHOWN = 5
 
 class UnknownAbility(RuleError):
     """A strike names an ability the striker doesn't have."""
-
-
-def kit_bonuses_of(creature: Creature) -> tuple[KitDamageBonus, ...]:
-    """The kit damage bonuses the creature's weapon abilities take (a Director creature has none)."""
-    return ()
 
 
 def abilities_of(creature: Creature) -> tuple[Ability, ...]:

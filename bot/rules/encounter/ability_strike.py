@@ -55,7 +55,7 @@ from bot.rules.damage import (
     raised_potency,
 )
 from bot.rules.encounter import harm
-from bot.rules.encounter.abilities import find_ability, kit_bonuses_of
+from bot.rules.encounter.abilities import find_ability
 from bot.rules.encounter.bleeding import strike_trigger
 from bot.rules.encounter.model import Encounter
 from bot.rules.errors import RuleError
@@ -166,16 +166,20 @@ def bleeding_trigger(
 # --- the cost --------------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Paid:
-    """An ability's cost spent: `what` ("Malice" or "heroic resource"), the cost, and the value left."""
+    """An ability's cost spent: `what` ("Malice", or the hero's heroic resource: "Ferocity"), the cost, and
+    the value left."""
 
     what: str
     cost: int
     left: int
 
 
-def pay_cost(encounter: Encounter, striker: Creature, ability: Ability) -> tuple[Encounter, Paid | None]:
-    """Spend the ability's cost: a hero's heroic resource (`bot.rules.resources.spend_resource`), a Director
-    creature's Malice (`spend_malice`); refused in one line when there isn't enough. A cost of 0 is free."""
+def pay_cost(
+    encounter: Encounter, striker: Creature, ability: Ability, resource_name: str = "heroic resource"
+) -> tuple[Encounter, Paid | None]:
+    """Spend the ability's cost: a hero's heroic resource named `resource_name`
+    (`bot.rules.resources.spend_resource`), a Director creature's Malice (`spend_malice`); refused in one
+    line when there isn't enough. A cost of 0 is free."""
     cost = ability.cost
     if cost <= 0:
         return encounter, None
@@ -184,10 +188,10 @@ def pay_cost(encounter: Encounter, striker: Creature, ability: Ability) -> tuple
             have = encounter.resources.get(striker.id, 0)
             left = spend_resource(HeroicResource(striker.id, value=have), cost).value
             updated = dataclasses.replace(encounter, resources={**encounter.resources, striker.id: left})
-            return updated, Paid("heroic resource", cost, left)
+            return updated, Paid(resource_name, cost, left)
         malice = spend_malice(encounter.malice, cost)
     except RuleError:
-        what = "heroic resource" if striker.is_hero else "Malice"
+        what = resource_name if striker.is_hero else "Malice"
         have = encounter.resources.get(striker.id, 0) if striker.is_hero else encounter.malice.value
         raise AbilityStrikeError(
             f"{ability.name} costs {cost} {what} and {'the Director' if not striker.is_hero else striker.id} "
@@ -313,14 +317,17 @@ def strike_with(
     ability_name: str,
     targets: Sequence[str],
     options: StrikeOptions = StrikeOptions(),
+    *,
+    resource_name: str = "heroic resource",
 ) -> tuple[Encounter, AbilityStrike]:
     """Strike `targets` with the attacker's ability named `ability_name` (their own or a standard one):
     `roll` is the dice with the options' bonus, edges and banes; the ability's bonus is added here. The cost
     is paid, the strike made (`harm.strike`), then each target living after the damage gets its tier's
-    conditions (potency checked), forced movement and text."""
+    conditions (potency checked), forced movement and text. `resource_name` is what a hero's heroic resource
+    is called (their sheet's: "Ferocity")."""
     striker = harm.target(encounter, attacker)
     ability = find_ability(striker, ability_name)
-    plan = plan_ability(ability, striker.characteristics, kit_bonuses_of(striker))
+    plan = plan_ability(ability, striker.characteristics, striker.kit_bonuses)
     potency_surges = POTENCY_SURGES if options.raise_potency else 0
     have = encounter.surges.get(striker.id, 0)
     if potency_surges and options.surges + potency_surges > have:
@@ -330,7 +337,7 @@ def strike_with(
         )
     if potency_surges and not any(e.potency is not None for t in plan.tiers for e in t.effects):
         raise AbilityStrikeError(f"{ability.name} has no potency to raise: leave raise_potency out.")
-    paid_encounter, paid = pay_cost(encounter, striker, ability)
+    paid_encounter, paid = pay_cost(encounter, striker, ability, resource_name)
     roll = dataclasses.replace(roll, bonus=roll.bonus + plan.roll_bonus)
     damage = options.damage if options.damage is not None else plan.damage
     if damage is not None and options.dtype is not None and options.damage is None:
