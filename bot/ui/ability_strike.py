@@ -6,8 +6,8 @@ The reply: who uses which ability (its damage per tier, the characteristic, the 
 per target its line (`bot.ui.combat.target_line`) and under it what the tier did after the damage:
 conditions landed or resisted (`M < 2: bleeding (save ends) — lands (M 0)`), forced movement after stability
 (`push 2 → 1, stability 1`) and the rest of the tier's text verbatim. Every name and card text goes through
-`bot.replies.inert`. Past Discord's 2,000 characters the target lines turn compact and each effect line is
-clipped.
+`bot.replies.inert`. Past Discord's 2,000 characters the target lines turn compact and each target's effects
+share one clipped line.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from bot.replies import inert
 from bot.rules.conditions import Duration
 from bot.rules.encounter.ability_strike import AbilityStrike, Landed, Moved, Paid, TargetEffects
 from bot.ui.combat import (
-    COMPACT_EFFECT,
     CONTENT_MAX,
     DURATION_TEXT,
     SUMMARY_MAX,
@@ -30,6 +29,8 @@ from bot.ui.combat import (
 )
 
 ARROW = "↳"
+COMPACT_EFFECTS = 80
+"""A target's effects in one line of at most this many characters, when the reply turns compact."""
 
 
 def _clip(text: str, limit: int) -> str:
@@ -124,7 +125,9 @@ def ability_strike_reply(
     body = []
     for target, effects in zip(result.targets, used.effects, strict=True):
         body.append(target_line(result, target, None, hidden, compact=True))
-        body.extend(_clip(line, COMPACT_EFFECT) for line in effect_lines(effects))
+        lines = [line.removeprefix(f"{ARROW} ") for line in effect_lines(effects)]
+        if lines:
+            body.append(_clip(f"{ARROW} {' · '.join(lines)}", COMPACT_EFFECTS))
     return _clip("\n".join([*top, *body]), CONTENT_MAX)
 
 
