@@ -28,8 +28,9 @@ from discord import app_commands
 
 from bot.play import channel_key, encounter_of
 from bot.rules.creature import Creature
-from bot.rules.encounter import Encounter, UnknownCreature, fold
+from bot.rules.encounter import Encounter, fold, harm
 from bot.rules.encounter.abilities import ability_names
+from bot.rules.errors import RuleError
 from bot.rules.situations import Situation
 
 CHOICES_MAX = 25
@@ -72,8 +73,8 @@ def ability_choices(
     the one creature this member controls (none offered when it is unclear who strikes)."""
     if attacker is not None and attacker.strip():
         try:
-            striker = encounter.find(attacker)
-        except UnknownCreature:
+            striker = harm.target(encounter, attacker)  # a squad's name: its first living minion
+        except RuleError:
             return []
     else:
         mine = controlled(encounter, user_id)

@@ -251,6 +251,10 @@ async def test_the_ability_autocomplete_offers_the_strikers_abilities_then_the_s
         table.channel, "strike", "ability", "thorn", attacker="Thorn Dragon"
     )
     assert [c["value"] for c in dragon] == ["Thorny Scales", "Thorned Armor"]
+    squad = await table.director.autocomplete(
+        table.channel, "strike", "ability", "", attacker="Goblin Sniper squad"
+    )
+    assert [c["value"] for c in squad] == ["Free Strike", "Bow", "Grab", "Knockback", "Charge"]
     assert await table.director.autocomplete(table.channel, "strike", "ability", "") == []
 
 
