@@ -9,7 +9,7 @@ cards are `bot.content.standard`'s):
   creature has Grab, Knockback and Charge.
 A creature's own card comes before a standard one of the same name. Names compare ignoring case and spacing.
 
-Public API: `abilities_of(creature)`, `find_ability(creature, name)`, `ability_names(creature, typed)`,
+Public API: `find_ability(creature, name)`, `ability_names(creature, typed)`,
 `UnknownAbility`.
 """
 
@@ -29,24 +29,31 @@ class UnknownAbility(RuleError):
     """A strike names an ability the striker doesn't have."""
 
 
-def abilities_of(creature: Creature) -> tuple[Ability, ...]:
-    """The creature's own abilities, then the standard ones it has that its own don't replace."""
-    standard = hero_standard_abilities() if creature.is_hero else (grab(), knockback(), charge())
-    own = {name_key(a.name) for a in creature.abilities}
-    return (*creature.abilities, *(a for a in standard if name_key(a.name) not in own))
+_HERO_STANDARD = tuple((name_key(a.name), a) for a in hero_standard_abilities())
+_DIRECTOR_STANDARD = tuple((name_key(a.name), a) for a in (grab(), knockback(), charge()))
+"""The standard cards (immutable, so made once) with their names' keys."""
+
+
+def _keyed(creature: Creature) -> list[tuple[str, Ability]]:
+    """The creature's abilities with their names' keys: its own, then the standard ones its own don't
+    replace."""
+    own = [(name_key(a.name), a) for a in creature.abilities]
+    taken = {key for key, _ in own}
+    standard = _HERO_STANDARD if creature.is_hero else _DIRECTOR_STANDARD
+    return own + [(key, a) for key, a in standard if key not in taken]
 
 
 def ability_names(creature: Creature, typed: str = "") -> list[str]:
-    """The names of the creature's abilities containing `typed` (ignoring case), in `abilities_of`'s order."""
-    key = name_key(typed)
-    return [a.name for a in abilities_of(creature) if key in name_key(a.name)]
+    """The names of the creature's abilities containing `typed` (ignoring case), its own first."""
+    typed_key = name_key(typed)
+    return [a.name for key, a in _keyed(creature) if typed_key in key]
 
 
 def find_ability(creature: Creature, name: str) -> Ability:
     """The creature's ability named `name` (ignoring case), or `UnknownAbility` naming a few it has."""
-    key = name_key(name)
-    for ability in abilities_of(creature):
-        if name_key(ability.name) == key:
+    wanted = name_key(name)
+    for key, ability in _keyed(creature):
+        if key == wanted:
             return ability
     names = ability_names(creature)
     shown = ", ".join(names[:NAMES_SHOWN]) + (", ..." if len(names) > NAMES_SHOWN else "")
