@@ -177,6 +177,8 @@ class Strike(commands.Cog):
             )
         if not (0 <= edges <= EDGES_MAX and 0 <= banes <= EDGES_MAX):
             fail("Edges and banes are counts from 0 to 2 (more counts as 2): e.g. edges: 1.")
+        if raise_potency and ability is None:
+            fail("raise_potency spends surges on an ability's potency: name the ability with ability.")
         tiered = TieredDamage.parse(damage) if damage is not None and damage.strip() else None
         kind = DamageType.parse(dtype) if dtype is not None and dtype.strip() else None
         effects = tier_effects(effect)
@@ -189,8 +191,6 @@ class Strike(commands.Cog):
         auto_tiers = parse_auto_tiers(auto_tier)
         situations = parse_situations(situation)
         roll = roll_power(self.bot.dice, bonus=bonus, edges=edges, banes=banes, auto_tiers=auto_tiers)
-        if raise_potency and ability is None:
-            fail("raise_potency spends surges on an ability's potency: name the ability with ability.")
         options = StrikeOptions(
             damage=tiered,
             dtype=kind,
