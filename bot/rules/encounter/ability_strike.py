@@ -365,9 +365,7 @@ def strike_with(
         effects.append(one)
     raised_on = result.targets[0].target if potency_surges else None
     if potency_surges:
-        left = updated.surges.get(striker.id, 0) - potency_surges
-        rest = {k: v for k, v in updated.surges.items() if k != striker.id}
-        updated = dataclasses.replace(updated, surges={**rest, striker.id: left} if left else rest)
+        updated = harm.spend_surges(updated, striker.id, potency_surges)
     return updated, AbilityStrike(
         plan,
         result,
