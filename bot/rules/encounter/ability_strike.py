@@ -54,14 +54,14 @@ from bot.rules.damage import (
     potency_lands,
     raised_potency,
 )
-from bot.rules.encounter import harm
+from bot.rules.encounter import harm, heroic
 from bot.rules.encounter.abilities import find_ability
 from bot.rules.encounter.bleeding import strike_trigger
 from bot.rules.encounter.model import Encounter
 from bot.rules.errors import RuleError
 from bot.rules.forced import forced_distance
 from bot.rules.power import PowerRoll, RollAction
-from bot.rules.resources import HeroicResource, spend_malice, spend_resource
+from bot.rules.resources import spend_malice
 from bot.rules.situations import Situation
 
 
@@ -177,17 +177,15 @@ class Paid:
 def pay_cost(
     encounter: Encounter, striker: Creature, ability: Ability, resource_name: str = "heroic resource"
 ) -> tuple[Encounter, Paid | None]:
-    """Spend the ability's cost: a hero's heroic resource named `resource_name`
-    (`bot.rules.resources.spend_resource`), a Director creature's Malice (`spend_malice`); refused in one
-    line when there isn't enough. A cost of 0 is free."""
+    """Spend the ability's cost: a hero's heroic resource named `resource_name` (`bot.rules.encounter.heroic
+    .spend`, the one way a hero spends it), a Director creature's Malice (`spend_malice`); refused in one line
+    when there isn't enough. A cost of 0 is free."""
     cost = ability.cost
     if cost <= 0:
         return encounter, None
     try:
         if striker.is_hero:
-            have = encounter.resources.get(striker.id, 0)
-            left = spend_resource(HeroicResource(striker.id, value=have), cost).value
-            updated = dataclasses.replace(encounter, resources={**encounter.resources, striker.id: left})
+            updated, _, left = heroic.spend(encounter, striker.id, cost, resource_name=resource_name)
             return updated, Paid(resource_name, cost, left)
         malice = spend_malice(encounter.malice, cost)
     except RuleError:
