@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from bot.rules.conditions import BleedingTrigger, Condition, bleeding_damage_due
 from bot.rules.damage import bleeding_damage
 from bot.rules.dice import Dice
-from bot.rules.encounter.harm import _sync
 from bot.rules.encounter.model import Encounter
+from bot.rules.encounter.sync import sync
 from bot.rules.power import RollAction
 from bot.rules.squads import Squad, damage_squad
 from bot.rules.stamina import Vitals, lose_stamina_outright
@@ -90,7 +90,7 @@ def bleed(
     roll = lost - max(0, creature.level)
     if squad is not None:
         record = damage_squad(squad, lost, [creature.id])  # no modifiers: nothing prevents the loss
-        updated = _sync(encounter.with_squad(record.after), creature.id)
+        updated = sync(encounter.with_squad(record.after), creature.id)
         return updated, Bleed(
             creature.id,
             trigger,
@@ -102,7 +102,7 @@ def bleed(
             killed=record.killed,
         )
     after = lose_stamina_outright(creature.vitals, lost)
-    updated = _sync(encounter.with_creature(dataclasses.replace(creature, vitals=after)), creature.id)
+    updated = sync(encounter.with_creature(dataclasses.replace(creature, vitals=after)), creature.id)
     killed = (creature.id,) if after.dead else ()
     return updated, Bleed(
         creature.id, trigger, roll, creature.level, lost, creature.vitals, after, killed=killed

@@ -22,8 +22,9 @@ from bot.rules import stamina as st
 from bot.rules.conditions import Condition
 from bot.rules.dice import Dice
 from bot.rules.encounter import saves
-from bot.rules.encounter.harm import Healing, SaveResult, _change_vitals, _use_on_turn, target
+from bot.rules.encounter.condition_changes import SaveResult
 from bot.rules.encounter.model import Encounter
+from bot.rules.encounter.sync import Healing, change_vitals, target, use_on_turn
 from bot.rules.errors import RuleError
 from bot.rules.turns import main_kind
 
@@ -57,7 +58,7 @@ def spend_recovery(encounter: Encounter, name: str, extra: int = 0) -> tuple[Enc
         raise HelpError(f"{creature.id} is a minion: minions don't regain Stamina.")
     if creature.vitals.dead:
         raise HelpError(f"{creature.id} is dead: a dead creature can't regain Stamina.")
-    return _change_vitals(encounter, creature, st.spend_recovery(creature.vitals, extra))
+    return change_vitals(encounter, creature, st.spend_recovery(creature.vitals, extra))
 
 
 def heal_action(
@@ -80,7 +81,7 @@ def heal_action(
         raise HelpError(
             "Heal helps another creature: to spend your own Recovery, Catch Breath with /recover."
         )
-    encounter = _use_on_turn(encounter, helper.id, main_kind(encounter.turns.mode))
+    encounter = use_on_turn(encounter, helper.id, main_kind(encounter.turns.mode))
     if use is HealUse.RECOVERY:
         updated, healing = spend_recovery(encounter, patient.id)
         return updated, HealOutcome(helper.id, patient.id, healing=healing)

@@ -118,8 +118,8 @@ def rescue(encounter: Encounter, index: int, version: int) -> tuple[Encounter, R
         now, stamina=offer.stamina, temporary=offer.temporary, knocked_out=False, slain=False
     )
     after = lose_stamina(regain_recovery_value(before), offer.dealt, knock_out_instead=offer.knock_out)
-    from bot.rules.encounter.harm import _sync  # harm builds on the model, which keeps `Rescue`
+    from bot.rules.encounter.sync import sync  # sync builds on the model, which keeps `Rescue`
 
     updated = encounter.with_creature(dataclasses.replace(creature, vitals=after))
-    updated = dataclasses.replace(_sync(updated, creature.id), rescues=())
+    updated = dataclasses.replace(sync(updated, creature.id), rescues=())
     return updated, RescueResult(creature.id, offer.regain, now, after)
