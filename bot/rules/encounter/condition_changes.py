@@ -1,9 +1,9 @@
 """Conditions and saving throws on the encounter aggregate: imposing a condition, ending one, and a saving
 throw against a "save ends" condition.
 
-Rules (texts in ../shared/rules/): draw-steel-combat.txt "Conditions" (no stacking), "Saving Throws" (d10, 6
-or higher) — through `bot.rules.turns.add_condition`, `remove_condition`, `roll_save`; "Dying and Death" (the
-bleeding of a dying hero can't be removed while they are dying).
+Rules (texts in ../shared/rules/): conditions without stacking and saving throws (d10, 6 or higher;
+`bot.rules.conditions`) — through `bot.rules.turns.add_condition`, `remove_condition`, `roll_save`;
+draw-steel-combat.txt "Dying and Death" (the bleeding of a dying hero can't be removed while they are dying).
 
 Public API: `SaveResult`, `add_condition`, `remove_condition`, `save`; `CONDITIONS_MAX`.
 """

@@ -1,7 +1,8 @@
 """The turn engine: one pure model for Draw Steel, its Agility variant, teams, and fast/slow turns.
 
-`model` holds the state, `policy` the per-mode differences, `queries` everything derived, `engine` the
-transitions, `actions` the per-turn action economy, `events` and `errors` what transitions report.
+`model` holds the state, `policy` the per-mode differences, `queries` everything derived, the
+transitions (`steps` shared by `entries`, `order`, `rounds`, `taking_turns`, `condition_changes`),
+`actions` the per-turn action economy, `events` and `errors` what transitions report.
 
 One model: a `TurnState` has ordered `sides` (sides or teams, each controlled by the players or the Director)
 and `entries` (a creature or a minion squad; `group` ties enemy-group members together; `turns_per_round` 2
@@ -21,31 +22,8 @@ automatic `RoundEnded` -> `next_round` ... -> `end_encounter`.
 """
 
 from bot.rules.turns.actions import ActionBudget, budget, main_kind, maneuver_kind, use_action
-from bot.rules.turns.engine import (
-    add_condition,
-    add_entry,
-    choose_first,
-    determine_first,
-    end_encounter,
-    end_round,
-    end_turn,
-    first_turn_threshold,
-    mark_surprised,
-    next_round,
-    pass_part,
-    record_agility,
-    remove_condition,
-    remove_entry,
-    roll_agility,
-    roll_save,
-    set_flags,
-    set_speed,
-    set_team_order,
-    skip_side,
-    start_turn,
-    succeed_save,
-    swap_agility,
-)
+from bot.rules.turns.condition_changes import add_condition, remove_condition, roll_save, succeed_save
+from bot.rules.turns.entries import add_entry, remove_entry, set_flags
 from bot.rules.turns.events import Transition
 from bot.rules.turns.model import (
     DEFAULT_SIDES,
@@ -63,6 +41,16 @@ from bot.rules.turns.model import (
     TurnState,
     new_encounter,
 )
+from bot.rules.turns.order import (
+    choose_first,
+    determine_first,
+    first_turn_threshold,
+    mark_surprised,
+    record_agility,
+    roll_agility,
+    set_team_order,
+    swap_agility,
+)
 from bot.rules.turns.queries import (
     Pick,
     acted,
@@ -78,6 +66,8 @@ from bot.rules.turns.queries import (
     turns_taken,
     waiting,
 )
+from bot.rules.turns.rounds import end_encounter, end_round, next_round, skip_side
+from bot.rules.turns.taking_turns import end_turn, pass_part, set_speed, start_turn
 
 __all__ = [
     "DEFAULT_SIDES",
