@@ -36,10 +36,13 @@ from bot.rules.damage import DamageType
 from bot.rules.encounter import Encounter, harm
 from bot.rules.encounter.bleeding import Bleed, bleed
 from bot.rules.encounter.harm import Healing, Hit
+from bot.rules.encounter.model import RoundNews
 from bot.rules.encounter.rescue import offer_rescues
+from bot.rules.encounter.rounds import news_since
 from bot.rules.hero import sheet_spend_recovery
 from bot.rules.turns import ActionKind, maneuver_kind
 from bot.store import Change, Table
+from bot.turn_replies import reply_with_rounds
 from bot.ui.combat import (
     bleed_reply,
     bleed_summary,
@@ -133,17 +136,19 @@ class Stamina(commands.Cog):
         who = await in_time.run(caller_of(interaction, self.bot))
         actor, director = who.actor, who.director
 
-        def change(table: Table) -> Change[tuple[Healing, frozenset[str]]]:
+        def change(table: Table) -> Change[tuple[Healing, frozenset[str], Encounter, RoundNews | None]]:
             encounter = encounter_of(table)
             creature_id = _guard(encounter, actor, director, name, action)
             updated, result = fn(encounter, creature_id)
             put_encounter(table, updated)
             hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
-            return Change(healing_summary(result, verb), (result, hidden))
+            news = news_since(encounter, updated)  # a creature awake again: a waiting round may start
+            return Change(healing_summary(result, verb), (result, hidden, updated, news))
 
         committed = await in_time.run(commit(interaction, kind, change))
-        result, hidden = committed.value
-        await send(interaction, content=healing_reply(result, verb, hidden))
+        result, hidden, after, news = committed.value
+        text = healing_reply(result, verb, hidden)
+        await reply_with_rounds(interaction, who, text, after, news, committed)
 
     @stamina.command(name="damage", description="Deal damage to a creature (weakness and immunity apply).")
     @app_commands.rename(dtype="type")
@@ -171,7 +176,7 @@ class Stamina(commands.Cog):
         who = await in_time.run(caller_of(interaction, self.bot))
         actor, director = who.actor, who.director
 
-        def change(table: Table) -> Change[tuple[Hit, frozenset[str], Encounter]]:
+        def change(table: Table) -> Change[tuple[Hit, frozenset[str], Encounter, RoundNews | None]]:
             encounter = encounter_of(table)
             creature_id = _guard(encounter, actor, director, target, "change {name}'s Stamina")
             updated, hit = harm.damage(
@@ -180,12 +185,14 @@ class Stamina(commands.Cog):
             updated = offer_rescues(updated, [hit], table.tokens, table.version + 1)
             put_encounter(table, updated)
             hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
-            return Change(damage_summary(hit), (hit, hidden, updated))
+            return Change(damage_summary(hit), (hit, hidden, updated, news_since(encounter, updated)))
 
         committed = await in_time.run(commit(interaction, "stamina.damage", change))
-        hit, hidden, after = committed.value
+        hit, hidden, after, news = committed.value
         view = rescue_view(committed.encounter_id, committed.version, after)
-        await send(interaction, content=damage_reply(hit, hidden), view=view)
+        await reply_with_rounds(
+            interaction, who, damage_reply(hit, hidden), after, news, committed, view=view
+        )
 
     @stamina.command(name="heal", description="A creature regains Stamina (never above its maximum).")
     @app_commands.describe(target="Who regains Stamina", amount="Stamina regained")

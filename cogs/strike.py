@@ -33,16 +33,19 @@ from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.permissions import require_controls
 from bot.play import InTime, caller_of, commit, encounter_of, put_encounter, sheet_of
-from bot.replies import fail, send
+from bot.replies import fail
 from bot.rules.damage import DamageType, TieredDamage
 from bot.rules.encounter import Encounter, harm
 from bot.rules.encounter.ability_strike import AbilityStrike, StrikeOptions, strike_with
 from bot.rules.encounter.bleeding import Bleed, bleed, strike_trigger
 from bot.rules.encounter.harm import StrikeResult
+from bot.rules.encounter.model import RoundNews
 from bot.rules.encounter.rescue import offer_rescues
+from bot.rules.encounter.rounds import news_since
 from bot.rules.power import RollAction, parse_auto_tiers, roll_power
 from bot.rules.situations import parse_situations
 from bot.store import Change, Table
+from bot.turn_replies import reply_with_rounds
 from bot.ui.ability_strike import ability_strike_reply, ability_strike_summary
 from bot.ui.combat import bleed_reply, bleed_summary, strike_reply, strike_summary
 from bot.ui.format import hidden_stamina
@@ -50,9 +53,9 @@ from bot.ui.tracker_controls import rescue_view
 from cogs.meta import HelpEntry
 from cogs.roll import ACTION_CHOICES, AUTO_TEXT_MAX, SITUATION_TEXT_MAX
 
-Struck = tuple[StrikeResult, AbilityStrike | None, frozenset[str], Bleed | None, Encounter]
+Struck = tuple[StrikeResult, AbilityStrike | None, frozenset[str], Bleed | None, Encounter, RoundNews | None]
 """What a strike's change gives the reply: the strike, the ability's (if any), whose Stamina is hidden, the
-striker's bleeding, the encounter after."""
+striker's bleeding, the encounter after, and the rounds it started (`rounds.news_since`)."""
 TYPE_CHOICES = [app_commands.Choice(name=t.value, value=t.value) for t in DamageType]
 TEXT_MAX = 300
 TARGETS_TEXT_MAX = 1000
@@ -247,18 +250,18 @@ class Strike(commands.Cog):
             hidden = hidden_stamina(updated, caller.settings.show_monster_stamina)
             summary = ability_strike_summary(used) if used is not None else strike_summary(result)
             summary += f"; {bleed_summary(bled)}" if bled is not None else ""
-            return Change(summary, (result, used, hidden, bled, updated))
+            news = news_since(encounter, updated)
+            return Change(summary, (result, used, hidden, bled, updated, news))
 
         committed = await in_time.run(commit(interaction, "strike", change))
-        result, used, hidden, bled, after = committed.value
+        result, used, hidden, bled, after, news = committed.value
         if used is not None:
             text = ability_strike_reply(used, effects, hidden)
         else:
             text = strike_reply(result, effects, hidden)
         text += f"\n{bleed_reply(bled, hidden)}" if bled is not None else ""
-        await send(
-            interaction, content=text, view=rescue_view(committed.encounter_id, committed.version, after)
-        )
+        view = rescue_view(committed.encounter_id, committed.version, after)
+        await reply_with_rounds(interaction, caller, text, after, news, committed, view=view)
 
 
 async def setup(bot: DrawSteelBot) -> None:

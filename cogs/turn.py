@@ -45,7 +45,7 @@ from bot.rules.turns import (
 from bot.rules.turns.events import SaveDue
 from bot.store import Change, Table
 from bot.tracker import tracker_for
-from bot.ui import pings
+from bot.turn_replies import reply_and_ping as reply_and_ping  # cogs.encounter imports it from here
 from bot.ui.combat import save_reply
 from bot.ui.encounter import creatures_of, skip_text, speed_text, turn_end_text, turn_start_text
 from bot.ui.objectives import due_view
@@ -118,22 +118,6 @@ def roster_sheets(table: Table, encounter: Encounter) -> dict[str, HeroSheet]:
         for creature_id, hero_id in encounter.roster.items()
         if hero_id in table.heroes
     }
-
-
-async def reply_and_ping(
-    interaction: discord.Interaction[Any],
-    who: Caller,
-    content: str,
-    encounter: Encounter,
-    *,
-    view: discord.ui.View | None = None,
-) -> None:
-    """Answer with `content` (and `view`), pinging the side that picks next in the same message
-    (`bot.ui.pings.reply`)."""
-    ping = pings.pick_ping(
-        encounter, director_id=who.director_id, director_role_id=who.settings.director_role_id
-    )
-    await pings.reply(interaction, content, ping, enabled=who.settings.turn_pings, view=view)
 
 
 # --- the operations (commands and buttons share them) ----------------------------------------------------

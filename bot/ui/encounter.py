@@ -1,8 +1,8 @@
 """What /encounter and /turn replies say: pure functions from the rules' results to text (every name inert).
 
-- `started_text`, `added_text`, `begin_text`, `first_choice_text`, `round_lines`, `turn_start_text`,
-  `turn_end_text`, `speed_text`, `next_pick_text`, `finish_text`, `summary` (one line for the encounter's
-  log).
+- `started_text`, `added_text`, `begin_text`, `first_choice_text`, `round_lines`, `news_lines`,
+  `turn_start_text`, `turn_end_text`, `speed_text`, `next_pick_text`, `finish_text`, `summary` (one line for
+  the encounter's log).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from bot.replies import inert
 from bot.rules.conditions import ConditionInstance, Duration
 from bot.rules.encounter import Encounter
 from bot.rules.encounter.flow import Finish, Flow
+from bot.rules.encounter.model import RoundNews
 from bot.rules.turns import Controller, Entry, Mode, Speed, budget, current, picking, waiting
 from bot.rules.turns.events import (
     ConditionExpired,
@@ -85,6 +86,15 @@ def round_lines(flow: Flow) -> list[str]:
             what = "The surprise round" if event.round == 0 else f"Round {event.round}"
             lines.append(f"🔔 {what} begins.{malice if event.round >= 1 and flow.malice_gained else ''}")
     return lines + due_lines(flow.due)
+
+
+def news_lines(encounter: Encounter, news: RoundNews) -> list[str]:
+    """The rounds a change outside a turn started (`round_lines`, as a turn's end says them), then who picks
+    now."""
+    started = tuple(RoundStarted(number) for number in news.rounds)
+    lines = round_lines(Flow(encounter, started, malice_gained=news.malice_gained, due=news.due))
+    nxt = next_pick_text(encounter)
+    return [*lines, nxt] if nxt else lines
 
 
 def _event_lines(encounter: Encounter, events: Sequence[Event]) -> list[str]:

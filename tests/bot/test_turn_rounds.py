@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
 import pytest
 
 from tests.bot import encounter_kit as kit
@@ -55,7 +56,60 @@ async def test_with_nobody_able_to_act_the_encounter_waits_and_says_what_to_do(t
     assert "Nobody can act in a new round" in refusal
     shown = kit.tracker(table.channel).embeds[0]
     assert "nobody can act" in (shown.description or "") + "".join(f.value or "" for f in shown.fields)
-    kit.ok(await table.director.slash(table.channel, "stamina set", target="Ash", amount=5))
+    revived = kit.ok(await table.director.slash(table.channel, "stamina set", target="Ash", amount=5))
+    assert "🔔 Round 2 begins." in revived
     assert (await kit.stored(table)).turns.round == 2
     text = kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Ash"))
     assert "**Ash** starts their turn" in text
+
+
+def _labels(message: discord.Message) -> list[str]:
+    return [
+        getattr(item, "label", "") or ""
+        for row in message.components
+        if isinstance(row, discord.ActionRow)
+        for item in row.children
+    ]
+
+
+SAID: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "stamina damage": ("director", "stamina damage", {"target": "Goblin 2", "amount": 20}),
+    "a free strike off Ash's turn": ("alice", "strike", {"targets": "Goblin 2", "damage": "30/30/30"}),
+}
+
+
+@pytest.mark.parametrize("way", list(SAID))
+async def test_a_round_that_starts_outside_a_turn_is_announced_and_the_next_side_pinged(
+    table: Table, way: str
+) -> None:
+    """draw-steel-turn-order.txt "End of Round": "Once all creatures on both sides of a battle have acted, the
+    combat round ends and a new combat round begins." Monsters "Malice": the Director gains Malice at the
+    start of each round (2 heroes + round 2). The reply says so as a turn's end does, and the side that picks
+    first is pinged in it."""
+    await _goblin_2_last(table)
+    member, command, options = SAID[way]
+    result = await getattr(table, member).slash(table.channel, command, **options)
+    text = kit.ok(result)
+    assert "🔔 Round 2 begins. The Director gains 4 Malice" in text
+    assert result.response is not None
+    assert kit.pinged(table, result.response.message) == ([table.alice.id, table.bob.id], [])
+
+
+async def test_damage_that_starts_a_round_asks_about_an_objective_whose_time_is_up(table: Table) -> None:
+    """draw-steel-combat.txt "Objective Endings": a counter that hits 0 as round 2 starts is announced with
+    the Director's buttons in the damage reply that started it."""
+    await _goblin_2_last(table)
+    kit.ok(
+        await table.director.slash(table.channel, "encounter objective add", text="Hold the bridge", rounds=1)
+    )
+    result = await table.director.slash(table.channel, "stamina damage", target="Goblin 2", amount=20)
+    assert "⏳ Time is up for **Hold the bridge**" in kit.ok(result)
+    assert result.response is not None
+    assert _labels(result.response.message) == ["End in victory", "Keep fighting"]
+
+
+async def test_damage_inside_a_running_round_says_nothing_of_rounds(table: Table) -> None:
+    await _goblin_2_last(table)
+    result = await table.director.slash(table.channel, "stamina damage", target="Goblin 1", amount=1)
+    assert "Round" not in kit.ok(result)
+    assert result.response is not None and kit.pinged(table, result.response.message) == ([], [])

@@ -23,7 +23,9 @@ from bot.rules.encounter import (
     harm,
     new_encounter_state,
     remove,
+    rounds,
 )
+from bot.rules.encounter.model import RoundNews
 from bot.rules.errors import RuleError
 from bot.rules.power import PowerRoll
 from bot.rules.turns import Controller, Mode, Phase, Side, current, eligible, waiting
@@ -86,6 +88,9 @@ def test_the_last_creature_to_act_gone_outside_a_turn_starts_the_next_round(how:
     assert after.turns.phase is Phase.IN_ROUND and after.turns.round == 2
     assert after.malice.value == malice + 2 + 2  # Monsters "Malice": + heroes in the fight + the round
     assert eligible(after.turns)
+    # the change tells the round it started, with its Malice, for the reply (issue 21, "A round that sticks")
+    assert rounds.news_since(enc, after) == RoundNews((2,), 4)
+    assert rounds.news_since(after, harm.damage(after, "Ash", 1)[0]) is None
     # and play goes on: somebody acts in round 2, then ends their turn
     pick = eligible(after.turns)[0]
     assert current(_turn(after, pick).turns) is None

@@ -61,6 +61,17 @@ class AidAttack:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundNews:
+    """The rounds that started by themselves most recently (`rounds.carry_on`: a round over, however it
+    ended): their numbers, the Malice they gave and the objectives whose counter hit 0. A change started
+    rounds when the encounter's news differs from before it (`rounds.news_since`)."""
+
+    rounds: tuple[int, ...]
+    malice_gained: int = 0
+    due: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Encounter:
     """One encounter.
 
@@ -76,7 +87,8 @@ class Encounter:
     (`bot.rules.encounter.saves`); `resource_gained` the heroic resource gains already taken that come once
     a round (`bot.rules.encounter.heroic`); `objectives` the Director's objectives with their round counters,
     `villains` the villain actions named and used (creature id -> `VillainActions`;
-    `bot.rules.encounter.objectives`).
+    `bot.rules.encounter.objectives`); `round_news` the rounds the newest round change started
+    (`bot.rules.encounter.rounds`: so a reply to damage or a removal outside a turn can say so).
     """
 
     turns: TurnState
@@ -95,6 +107,7 @@ class Encounter:
     resource_gained: tuple[str, ...] = ()
     objectives: tuple[Objective, ...] = ()
     villains: dict[str, VillainActions] = field(default_factory=dict)
+    round_news: RoundNews | None = None
 
     # -- lookups ----------------------------------------------------------------------------------------
     def creature(self, creature_id: str) -> Creature:

@@ -16,7 +16,10 @@ Objectives' round counters count down here too, at the start of each round (`obj
 draw-steel-combat.txt "Objective Endings", "HOLD THEM OFF", "STOP THE ACTION"); `Rounds.due` names those that
 hit 0, for the Director to decide whether the encounter ends in victory.
 
-Public API: `Rounds`, `heroes_in_fight`, `start_round`, `carry_on`.
+`carry_on` also keeps what it started on the encounter (`Encounter.round_news`), so that a change outside a
+turn (damage, a strike, a removal) that ended the round can tell its rounds: `news_since(before, after)`.
+
+Public API: `Rounds`, `heroes_in_fight`, `start_round`, `carry_on`, `news_since`.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from dataclasses import dataclass
 
 from bot.rules import resources, turns
 from bot.rules.encounter import objectives
-from bot.rules.encounter.model import Encounter
+from bot.rules.encounter.model import Encounter, RoundNews
 from bot.rules.turns import Phase, TurnState
 from bot.rules.turns.events import Event, RoundStarted
 
@@ -92,7 +95,18 @@ def start_round(encounter: Encounter, prior: Sequence[Event] = ()) -> Rounds:
 
 def carry_on(encounter: Encounter, prior: Sequence[Event] = ()) -> Rounds:
     """The encounter with the next round started if the round is over and somebody can act in a new one
-    (otherwise unchanged: a round still running, combat not begun or over, or nobody awake)."""
+    (otherwise unchanged: a round still running, combat not begun or over, or nobody awake); the rounds it
+    started are kept as the encounter's `round_news`."""
     if encounter.turns.phase is not Phase.BETWEEN_ROUNDS or not _awake(encounter.turns):
         return Rounds(encounter, tuple(prior))
-    return start_round(encounter, prior)
+    started = start_round(encounter, prior)
+    numbers = tuple(e.round for e in started.events if isinstance(e, RoundStarted))
+    news = RoundNews(numbers, started.malice_gained, started.due)
+    return dataclasses.replace(started, encounter=dataclasses.replace(started.encounter, round_news=news))
+
+
+def news_since(before: Encounter, after: Encounter) -> RoundNews | None:
+    """The rounds a change from `before` to `after` started by itself (None when it started none): every
+    new round has a higher number, so news that differs is news."""
+    news = after.round_news
+    return news if news is not None and news != before.round_news else None
