@@ -19,17 +19,24 @@ from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.permissions import Refused
 from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
-from bot.replies import fail, send
+from bot.replies import fail
 from bot.rules.encounter import Encounter, harm
+from bot.rules.encounter.model import RoundNews
 from bot.rules.encounter.rescue import offer_rescues
+from bot.rules.encounter.rounds import news_since
 from bot.rules.encounter.slam import SlamResult, slam_into
 from bot.rules.forced import DISTANCE_MAX, Into, Material
 from bot.store import Change, Table
+from bot.turn_replies import reply_with_rounds
 from bot.ui.format import hidden_stamina
 from bot.ui.move import slam_reply, slam_summary
 from bot.ui.tracker_controls import rescue_view
 from cogs.meta import HelpEntry
 from cogs.strike import check_text
+
+Slammed = tuple[str, str | None, SlamResult, frozenset[str], Encounter, RoundNews | None]
+"""What a slam's change gives the reply: who was moved, what they hit, the damage, whose Stamina is hidden,
+the encounter after and the rounds it started (`rounds.news_since`)."""
 
 NAME_TEXT_MAX = 100
 THICKNESS_MAX = 20
@@ -88,7 +95,7 @@ class Move(commands.Cog):
         if not who.director:
             raise Refused("Only the Director can report a collision.")
 
-        def change(table: Table) -> Change[tuple[str, str | None, SlamResult, frozenset[str], Encounter]]:
+        def change(table: Table) -> Change[Slammed]:
             encounter = encounter_of(table)
             moved = harm.target(encounter, target).id
             second = harm.target(encounter, other).id if other is not None else None
@@ -96,12 +103,14 @@ class Move(commands.Cog):
             updated = offer_rescues(updated, result.hits, table.tokens, table.version + 1)
             put_encounter(table, updated)
             hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
-            return Change(slam_summary(moved, result), (moved, second, result, hidden, updated))
+            news = news_since(encounter, updated)
+            return Change(slam_summary(moved, result), (moved, second, result, hidden, updated, news))
 
         committed = await in_time.run(commit(interaction, "move.slam", change))
-        moved, second, result, hidden, after = committed.value
+        moved, second, result, hidden, after, news = committed.value
         view = rescue_view(committed.encounter_id, committed.version, after)
-        await send(interaction, content=slam_reply(moved, result, second, hidden), view=view)
+        text = slam_reply(moved, result, second, hidden)
+        await reply_with_rounds(interaction, who, text, after, news, committed, view=view)
 
 
 async def setup(bot: DrawSteelBot) -> None:

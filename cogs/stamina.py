@@ -244,7 +244,7 @@ class Stamina(commands.Cog):
         who = await in_time.run(caller_of(interaction, self.bot))
         dice = self.bot.dice
 
-        def change(table: Table) -> Change[tuple[Bleed, frozenset[str]]]:
+        def change(table: Table) -> Change[tuple[Bleed, frozenset[str], Encounter, RoundNews | None]]:
             encounter = encounter_of(table)
             creature_id = _guard(encounter, who.actor, who.director, target, "change {name}'s Stamina")
             updated, bled = bleed(encounter, dice, creature_id, cause)
@@ -252,10 +252,11 @@ class Stamina(commands.Cog):
                 fail(f"{inert(creature_id)} isn't bleeding (nor dying): nothing to lose.")
             put_encounter(table, updated)
             hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
-            return Change(bleed_summary(bled), (bled, hidden))
+            return Change(bleed_summary(bled), (bled, hidden, updated, news_since(encounter, updated)))
 
         committed = await in_time.run(commit(interaction, "stamina.bleed", change))
-        await send(interaction, content=bleed_reply(*committed.value))
+        bled, hidden, after, news = committed.value
+        await reply_with_rounds(interaction, who, bleed_reply(bled, hidden), after, news, committed)
 
     @stamina.command(name="set", description="Set a creature's Stamina outright (a correction).")
     @app_commands.describe(target="Whose Stamina", amount="The new Stamina, from 0 to the maximum")

@@ -75,6 +75,7 @@ def _labels(message: discord.Message) -> list[str]:
 SAID: dict[str, tuple[str, str, dict[str, Any]]] = {
     "stamina damage": ("director", "stamina damage", {"target": "Goblin 2", "amount": 20}),
     "a free strike off Ash's turn": ("alice", "strike", {"targets": "Goblin 2", "damage": "30/30/30"}),
+    "a slam": ("director", "move slam", {"target": "Goblin 2", "squares_left": 18, "into": "object"}),
 }
 
 
