@@ -269,15 +269,23 @@ def _components(rows: list[Json]) -> str:
     return "".join(out)
 
 
+def _subcommands(options: list[Json]) -> list[str]:
+    """`/encounter start`: the subcommand (group) names leading the options."""
+    for option in options:
+        if option.get("type") in (1, 2):
+            return [str(option.get("name", "")), *_subcommands(option.get("options") or [])]
+    return []
+
+
 def _message(shown: Shown, transcript: Json) -> str:
     message = shown.message
     author = message.get("author") or {}
     name = str(author.get("global_name") or author.get("username") or "unknown")
     ephemeral = int(message.get("flags") or 0) & EPHEMERAL
     parts = [f'<div class="message{" ephemeral" if ephemeral else ""}">']
-    if shown.used is not None:
+    if shown.used is not None and shown.used.get("command"):  # a click's reply shows no "used" line
         who = str(shown.used.get("user") or "")
-        what = f"/{shown.used['command']}" if shown.used.get("command") else "a button"
+        what = " ".join(["/" + str(shown.used["command"]), *_subcommands(shown.used.get("options") or [])])
         parts.append(
             f'<div class="used"><span>↱</span><span class="mini" style="background:{_colour(who)}">'
             f'{_initial(who)}</span><span class="who">{html.escape(who)}</span> used '
