@@ -6,7 +6,8 @@ The page replays the events up to `--stop` (every message in its latest state: t
 deleted messages gone) and shows the messages posted after `--start`, in Discord's dark theme: author,
 avatar initial and time; the command that was used; content with Discord's markdown (bold, italics, code,
 mentions, quotes, subtext); embeds (colour bar, title, description, fields, footer); buttons and selects;
-"Only you can see this" under ephemeral replies; (edited) and pins. `--with-edited` also shows the messages
+"Only you can see this" under ephemeral replies; (edited); pins (a 📌 on the message and Discord's
+"pinned a message" line). `--with-edited` also shows the messages
 posted before `--start` that were edited in the window (the tracker a command changed), above the rest.
 
 Everything from the transcript is escaped: names and texts are user input. Stdlib only.
@@ -84,6 +85,8 @@ a { color: #00a8fc; text-decoration: none; }
 .only-you { color: #949ba4; font-size: 12px; margin-top: 4px; }
 .only-you .dismiss { color: #00a8fc; }
 .pinned { color: #949ba4; font-size: 12px; }
+.system { padding: 2px 48px 2px 72px; margin-top: 17px; color: #949ba4; font-size: 15px; }
+.system .author { color: #f2f3f5; }
 .gap { text-align: center; color: #80848e; font-size: 12px; margin: 12px 0 -4px; }
 """
 MEASURE = (
@@ -108,6 +111,7 @@ def replay(
 ) -> list[Shown]:
     """The messages to show: replayed up to the mark `stop` (or the end), posted after the mark `start`."""
     messages: dict[str, Shown] = {}
+    bot = transcript.get("bot") or {"username": "bot", "bot": True}
     invokes: dict[str, Json] = {}
     inside = start is None
     for index, event in enumerate(transcript.get("events", [])):
@@ -134,6 +138,13 @@ def replay(
             shown.edited_in_window = shown.edited_in_window or inside
         elif kind == "delete":
             messages.pop(str(event.get("message_id")), None)
+        elif kind == "pin" and str(event.get("message_id")) in messages:
+            shown = messages[str(event["message_id"])]
+            shown.message = {**shown.message, "pinned": bool(event.get("pinned"))}
+            shown.edited_in_window = shown.edited_in_window or inside
+            if event.get("pinned"):  # Discord's system line: "... pinned a message to this channel."
+                note = {"id": f"pin-{index}", "system": "pinned a message to this channel.", "author": bot}
+                messages[f"pin-{index}"] = Shown(note, earlier=not inside, order=index)
     ordered = sorted(messages.values(), key=lambda s: s.order)
     return [
         s
@@ -279,6 +290,10 @@ def _subcommands(options: list[Json]) -> list[str]:
 
 def _message(shown: Shown, transcript: Json) -> str:
     message = shown.message
+    if message.get("system"):
+        who = html.escape(str((message.get("author") or {}).get("username") or "unknown"))
+        what = html.escape(str(message["system"]))
+        return f'<div class="system">📌 <span class="author">{who}</span> {what}</div>'
     author = message.get("author") or {}
     name = str(author.get("global_name") or author.get("username") or "unknown")
     ephemeral = int(message.get("flags") or 0) & EPHEMERAL

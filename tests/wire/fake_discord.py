@@ -35,7 +35,8 @@ monotonic time); routes the fake does not know answer 404 and are listed in `fak
 Transcript: with `fake.recording = True`, `fake.transcript()` is what the channel showed, in order, as JSON
 (for tools/render_transcript.py): each slash command or click sent (`invoke`: who, what), each message the bot
 posted (`send`, with its embeds, components and flags: `EPHEMERAL` marks an "only you" reply), each edit with
-the message's new state (`edit`), each deletion (`delete`), and the `mark(name)`s a script put between them.
+the message's new state (`edit`), each deletion (`delete`), each pin or unpin that succeeded (`pin`), and the
+`mark(name)`s a script put between them.
 """
 
 from __future__ import annotations
@@ -787,6 +788,10 @@ class FakeDiscord:
             self.unknown_routes.append(f"{request.method} {path}")
             response = _error(404, 0, f"fake discord: unknown route {request.method} {path}")
         self.requests.append(recorded)
+        if request.method in ("PUT", "DELETE") and "/pins/" in path and response.status < 300:
+            self._record(
+                "pin", message_id=path.rstrip("/").rsplit("/", 1)[-1], pinned=request.method == "PUT"
+            )
         await self._notify()
         return response
 

@@ -93,6 +93,19 @@ def test_without_with_edited_only_the_window_is_shown() -> None:
     assert [s.message["id"] for s in shown] == ["102", "103"]
 
 
+def test_a_pin_marks_the_message_and_adds_the_system_line() -> None:
+    transcript = _transcript()
+    events = transcript["events"]
+    events.insert(
+        events.index({"kind": "mark", "name": "stop"}), {"kind": "pin", "message_id": "100", "pinned": True}
+    )
+    transcript["bot"] = BOT
+    page = render(transcript, with_edited=True, start="start", stop="stop")
+    assert "📌 Pinned" in page
+    assert '📌 <span class="author">DrawSteelBot</span> pinned a message to this channel.' in page
+    assert "📌 Pinned" not in render(_transcript(), with_edited=True, start="start", stop="stop")
+
+
 async def test_a_real_wire_run_is_recorded_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with running(tmp_path, monkeypatch) as fake:
         fake.recording = True
