@@ -320,8 +320,6 @@ def _message(shown: Shown, transcript: Json) -> str:
     elif edited and not message.get("embeds"):
         parts.append(f'<div class="content">{edited}</div>')
     parts.extend(_embed(e, transcript) for e in message.get("embeds") or [])
-    if edited and not message.get("content") and message.get("embeds"):
-        parts.append(f"<div>{edited}</div>")
     parts.append(_components(message.get("components") or []))
     if ephemeral:
         parts.append(

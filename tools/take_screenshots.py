@@ -5,10 +5,11 @@
 
 The production bot (`bot.client.create_bot`, seeded dice so the pictures are the same each run) runs
 in-process against the loopback fake Discord (tests/wire/fake_discord.py) over HTTP and its websocket
-gateway, with the fake's transcript recording on. The session: Dana starts an encounter, adds two heroes and
-three goblins, begins with the heroes first; Alice rolls, acts and strikes, ends her turn (the Director is
-pinged), and Dana ends the encounter. tools/render_transcript.py renders each moment between two marks,
-and headless Chromium saves `docs/screenshots/{roll,strike-tracker,turn-ping,end-summary}.png`.
+gateway, with the fake's transcript recording on. The session: Dana (the Director) starts an encounter,
+Alice and Sam add their heroes, Dana adds three goblins and begins with the heroes first; Alice rolls,
+acts and strikes, ends her turn (the Director is pinged), and Dana ends the encounter.
+tools/render_transcript.py renders each moment between two marks, and headless Chromium saves
+`docs/screenshots/{roll,strike-tracker,turn-ping,end-summary}.png`.
 
 Needs Chromium and an emoji font (Debian: `apt-get install chromium fonts-noto-color-emoji`); not part of
 `make check`.
@@ -20,18 +21,25 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
 from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bot.client import apply_endpoints, create_bot  # noqa: E402
+from bot.rules.dice import SeededDice  # noqa: E402
+from bot.settings import Settings  # noqa: E402
+from bot.store import Store  # noqa: E402
+from tests.wire.fake_discord import FakeDiscord  # noqa: E402
 from tools.render_transcript import render  # noqa: E402
 
 OUT = REPO / "docs" / "screenshots"
@@ -39,6 +47,7 @@ WIDTH = 820
 WITHIN = 10.0
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GwIrE0.screenshots-not-a-real-token"
 DICE_SEED = 3
+EVENING = datetime(2026, 1, 9, 20, 14)
 CHROMIUM = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 INSTALL = (
     "take_screenshots: no Chromium found (looked for: {names}).\n"
@@ -57,14 +66,8 @@ SHOTS: tuple[tuple[str, str, str, bool], ...] = (
 
 
 @contextlib.asynccontextmanager
-async def running_bot(workdir: Path) -> AsyncIterator[Any]:
+async def running_bot(workdir: Path) -> AsyncIterator[FakeDiscord]:
     """The fake Discord (recording) with the production bot connected to it; yields the fake."""
-    from bot.client import apply_endpoints, create_bot
-    from bot.rules.dice import SeededDice
-    from bot.settings import Settings
-    from bot.store import Store
-    from tests.wire.fake_discord import FakeDiscord
-
     async with FakeDiscord() as fake:
         fake.recording = True
         fake.add_member("sam")
@@ -159,13 +162,22 @@ async def record(workdir: Path) -> dict[str, Any]:
     async with running_bot(workdir) as fake:
         await session(fake)
         transcript: dict[str, Any] = fake.transcript()
-        assert not fake.unknown_routes, fake.unknown_routes
+        if fake.unknown_routes:
+            raise RuntimeError(f"the fake did not know: {fake.unknown_routes}")
         return transcript
 
 
-def chromium() -> str:
-    import os
+def fixed_clock(transcript: dict[str, Any]) -> None:
+    """Times as at an evening table, 20 seconds apart (so a new run changes no picture but for the bot)."""
+    posted: dict[str, str] = {}
+    for index, event in enumerate(transcript["events"]):
+        message = event.get("message")
+        if message is not None:
+            when = (EVENING + timedelta(seconds=20 * index)).isoformat()
+            message["timestamp"] = posted.setdefault(message["id"], when)
 
+
+def chromium() -> str:
     named = os.environ.get("CHROMIUM")
     found = named or next((p for p in map(shutil.which, CHROMIUM) if p), None)
     if not found:
@@ -212,6 +224,7 @@ def main() -> None:
         work = Path(args.keep) if args.keep else Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
         transcript = asyncio.run(record(Path(tmp)))
+        fixed_clock(transcript)
         (work / "transcript.json").write_text(json.dumps(transcript, indent=1))
         OUT.mkdir(parents=True, exist_ok=True)
         for name, start, stop, with_edited in SHOTS:
