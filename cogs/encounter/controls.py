@@ -1,0 +1,141 @@
+"""What the encounter's persistent buttons do (`bot.ui.tracker_controls`): who goes first, the end
+confirmation, and Undo (shared with /encounter undo).
+
+Undo: the Director undoes the newest change; a player only when that newest change was their own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import discord
+
+from bot.client import DrawSteelBot
+from bot.permissions import Refused, interaction_is_director
+from bot.play import (
+    Caller,
+    InTime,
+    caller_of,
+    channel_key,
+    commit,
+    encounter_of,
+    put_encounter,
+    put_sheet,
+    sheets_of,
+)
+from bot.replies import fail, inert, send
+from bot.rules.encounter.flow import Finish, Flow, choose_first_side, finish, side_named
+from bot.rules.turns import Controller
+from bot.store import Change, Table
+from bot.ui.encounter import begin_text, finish_text
+from cogs.turn import check_expected, pressed, reply_and_ping
+
+
+async def director_check(interaction: discord.Interaction[Any], bot: DrawSteelBot, action: str) -> Caller:
+    who = await caller_of(interaction, bot)
+    if not who.director:
+        raise Refused(f"Only the Director can {action}.")
+    return who
+
+
+# --- the button handlers ----------------------------------------------------------------------------------
+
+
+async def on_first(interaction: discord.Interaction[Any], eid: int, ver: int, side: str) -> None:
+    """A who-goes-first button: the winner of the d10 roll picks the side that goes first."""
+    bot = interaction.client
+    in_time = InTime(interaction)
+    who = await in_time.run(caller_of(interaction, bot))
+
+    def change(table: Table) -> Change[Flow]:
+        doc = table.require_encounter()
+        if doc.id != eid:
+            fail("That encounter is over: start a new one with /encounter start.")
+        encounter = encounter_of(table)
+        first = encounter.turns.first
+        if first is None or first.chooser is None or first.side is not None:
+            fail("Who goes first is already settled: carry on with /turn act.")
+        chooser = first.chooser
+        if not who.director:
+            mine = any(
+                c.owner_id == who.actor.user_id and encounter.side_of(c.id).controller is chooser
+                for c in encounter.creatures
+            )
+            if not mine:
+                who_chooses = "players" if chooser is Controller.PLAYERS else "Director"
+                raise Refused(f"The {who_chooses} choose which side goes first.")
+        flow = choose_first_side(encounter, side, chooser)
+        put_encounter(table, flow.encounter)
+        return Change(f"{side_named(encounter, side).name or side} go first", flow)
+
+    committed = await in_time.run(commit(interaction, "encounter.first", change))
+    await reply_and_ping(interaction, who, begin_text(committed.value), committed.value.encounter)
+
+
+async def on_end_confirmed(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
+    bot = interaction.client
+    in_time = InTime(interaction)
+    await in_time.run(director_check(interaction, bot, "end the encounter"))
+    victory = arg != "0"
+
+    def change(table: Table) -> Change[tuple[str, Finish]]:
+        doc = table.require_encounter()
+        if doc.id != eid:
+            fail("That encounter is over already.")
+        encounter = encounter_of(table)
+        sheets = sheets_of(table)
+        done = finish(encounter, victory=victory, sheets=sheets)
+        for hero_id, sheet in done.sheets.items():
+            put_sheet(table.heroes[hero_id], sheet)
+        put_encounter(table, done.encounter)
+        table.end_encounter()
+        return Change(f"Encounter {doc.name} ended", (doc.name, done))
+
+    committed = await in_time.run(commit(interaction, "encounter.end", change))
+    name, done = committed.value
+    await send(interaction, content=finish_text(name, done, committed.encounter_id))
+
+
+async def on_end_cancelled(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
+    await send(interaction, content="The encounter goes on.", ephemeral=True)
+
+
+async def on_undo(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
+    bot = interaction.client
+
+    async def undo_if_current() -> None:
+        table = await InTime(interaction).run(bot.store.view(channel_key(interaction), shared=True))
+        check_expected(table, (eid, ver))
+        await do_undo(interaction, bot)
+
+    await pressed(interaction, bot, undo_if_current())
+
+
+async def do_undo(interaction: discord.Interaction[Any], bot: DrawSteelBot) -> None:
+    """Undo the newest change: the Director any, a player only their own."""
+    in_time = InTime(interaction)
+    key = channel_key(interaction)
+
+    async def run() -> str:
+        table = await bot.store.view(key)
+        doc = table.require_encounter()
+        director = await interaction_is_director(
+            interaction, bot.store, encounter_director_id=doc.director_id
+        )
+        if not director and doc.id is not None:
+            log = await bot.store.events(doc.id)
+            undone = {e.undoes for e in log if e.undoes is not None}
+            last = next(
+                (e for e in reversed(log) if e.seq > 1 and e.kind != "undo" and e.seq not in undone), None
+            )
+            if last is not None and last.user_id != interaction.user.id:
+                raise Refused("Only the Director or the member who made the last change can undo it.")
+        committed = await bot.store.undo(key, interaction.user.id)
+        for listener in getattr(bot, "commit_listeners", ()):
+            with contextlib.suppress(Exception):  # the undo is committed; the tracker catches up later
+                await listener(key, committed)
+        return committed.value.summary
+
+    summary = await in_time.run(run())
+    await send(interaction, content=f"↩️ Undone: {inert(summary)}")
