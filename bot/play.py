@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 import orjson
 
-from bot.permissions import Actor, actor_from_interaction, is_director
+from bot.permissions import Actor, Standing, actor_from_interaction, is_director, require, standing
 from bot.replies import UserError, fail
 from bot.rules import codec
 from bot.rules.encounter import Encounter
@@ -60,6 +60,23 @@ class Caller:
     @property
     def by(self) -> Controller:
         return Controller.DIRECTOR if self.director else Controller.PLAYERS
+
+    def standing(self, *, owner_id: int | None = None, in_encounter: bool = False) -> Standing:
+        """Where the caller stands in this encounter (`bot.permissions.standing`)."""
+        return standing(
+            self.actor,
+            director_role_id=self.settings.director_role_id,
+            encounter_director_id=self.director_id,
+            owner_id=owner_id,
+            in_encounter=in_encounter,
+        )
+
+    def require(
+        self, key: str, *, owner_id: int | None = None, in_encounter: bool = False, action: str | None = None
+    ) -> None:
+        """`bot.permissions.require` for the caller: `Refused` unless they may do `RULES[key]` here."""
+        at = self.standing(owner_id=owner_id, in_encounter=in_encounter)
+        require(key, at, director_role_id=self.settings.director_role_id, action=action)
 
 
 #: Where `caller_of` leaves its judgement on the interaction, for `commit` to check.

@@ -4,9 +4,10 @@ Rules live in `bot.rules.hero` (the sheet, its limits, edits and who may claim a
 `bot.rules.names.clean_name` (via `Table.add_hero`, which refuses duplicates ignoring case); who may do what
 through `bot.permissions`. Every change is one `bot.play.commit`.
 
-Ownership: a hero belongs to one member (`Hero.owner_id`). A player creates heroes for themselves; a Director
-may create one for a member (`player`), or for nobody in particular (then the Director holds it and any
-member may `/hero claim` it). The owner or a Director edits a hero; a Director reassigns any hero.
+Ownership: a hero belongs to one member (`Hero.owner_id`). A player creates heroes for themselves; a server
+Director (`bot.permissions`: the Director role or Manage Server; never an encounter's starter as such) may
+create one for a member (`player`), or for nobody in particular (then the Directors hold it and any member may
+`/hero claim` it). The owner or a server Director edits a hero; a server Director reassigns any hero.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
-from bot.permissions import Refused, actor_from_interaction, interaction_is_director, require_controls
+from bot.permissions import require, server_standing
 from bot.play import (
     active_encounter,
     channel_key,
@@ -55,15 +56,6 @@ from cogs.meta import HelpEntry
 TEXT_MAX = 100
 """Longest text option Discord sends us here (names are checked to 64 by `clean_name`)."""
 AUTOCOMPLETE_MAX = 25
-
-
-async def channel_director(bot: DrawSteelBot, interaction: discord.Interaction[Any]) -> bool:
-    """Whether the caller directs in this channel: the active encounter's starter, Manage Channels, or the
-    guild's Director role (`bot.permissions.interaction_is_director`)."""
-    table = await bot.store.view(channel_key(interaction))
-    encounter = table.encounter
-    starter = encounter.director_id if encounter is not None and encounter.active else None
-    return await interaction_is_director(interaction, bot.store, encounter_director_id=starter)
 
 
 def require_hero(table: Table, name: str) -> Hero:
@@ -181,12 +173,13 @@ class Heroes(commands.Cog):
         player: discord.Member | None = None,
     ) -> None:
         clean = clean_name(name)
-        director = await channel_director(self.bot, interaction)
+        _, at, role = await server_standing(interaction, self.bot.store)
+        director = at.server_director
         caller = interaction.user.id
         if player is not None and player.bot:
             fail("Bots can't play heroes: pick a member, or leave player out.")
-        if player is not None and player.id != caller and not director:
-            raise Refused("Only the Director can create a hero for another member: leave player out.")
+        if player is not None and player.id != caller:
+            require("/hero create player:", at, director_role_id=role)
         owner = player.id if player is not None else caller
         sheet = new_sheet(
             stamina,
@@ -258,14 +251,20 @@ class Heroes(commands.Cog):
         )
         if edit.empty and rename is None:
             fail("Give at least one field to change, e.g. /hero edit stamina:33 or new_name:Ash.")
-        director = await channel_director(self.bot, interaction)
-        actor = actor_from_interaction(interaction)
+        actor, at, role = await server_standing(interaction, self.bot.store)
 
         def change(table: Table) -> Change[HeroView]:
             target = hero_or_mine(table, hero, actor.user_id)
             sheet = sheet_of(target)
             owner = None if sheet.claimable else target.owner_id
-            require_controls(actor, owner, director, creature=target.name, action=f"edit {target.name}")
+            mine = dataclasses.replace(at, owner=owner == actor.user_id)
+            require(
+                "/hero edit",
+                mine,
+                director_role_id=role,
+                action=f"edit {inert(target.name)}",
+                whose=None if owner is None else target.name,
+            )
             old_name = target.name
             # in the running encounter, an edit applies to the hero as they are there, and to both
             encounter = active_encounter(table)
@@ -324,9 +323,12 @@ class Heroes(commands.Cog):
     ) -> None:
         if player is not None and player.bot:
             fail("Bots can't play heroes: pick a member, or leave player out.")
-        director = await channel_director(self.bot, interaction)
+        _, at, role = await server_standing(interaction, self.bot.store)
+        director = at.server_director
         caller = interaction.user.id
         new_owner = player.id if player is not None else None
+        if new_owner is not None and new_owner != caller:
+            require("/hero claim player:", at, director_role_id=role)
 
         def change(table: Table) -> Change[HeroView]:
             target = require_hero(table, hero)

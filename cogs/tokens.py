@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot.client import DrawSteelBot
 from bot.hero_tokens import Spender, resolve_hero, spend_benefit
-from bot.permissions import Refused, actor_from_interaction, require_controls
+from bot.permissions import require, server_standing
 from bot.play import active_encounter, channel_key, commit, encounter_of, put_encounter, put_sheet, sheet_of
 from bot.replies import fail, inert, send
 from bot.rules.conditions import ConditionInstance, Duration
@@ -29,7 +29,7 @@ from bot.rules.turns import succeed_save
 from bot.store import Change, Table
 from bot.ui.format import stamina_text
 from bot.ui.heroes import tokens_embed
-from cogs.heroes import TEXT_MAX, channel_director, hero_names
+from cogs.heroes import TEXT_MAX, hero_names
 from cogs.meta import HelpEntry
 
 AWARD_MAX = 100
@@ -107,8 +107,8 @@ class Tokens(commands.Cog):
     ) -> None:
         if not 1 <= count <= AWARD_MAX:
             fail(f"Award from 1 to {AWARD_MAX} hero tokens.")
-        if not await channel_director(self.bot, interaction):
-            raise Refused("Only the Director can award hero tokens.")
+        _, at, role = await server_standing(interaction, self.bot.store)
+        require("/tokens award", at, director_role_id=role)
 
         def change(table: Table) -> Change[int]:
             table.tokens = award_tokens(HeroTokens(table.tokens), count).pool
@@ -134,8 +134,7 @@ class Tokens(commands.Cog):
     ) -> None:
         if use not in ("surges", "save", "reroll", "regain"):
             fail("Pick use: surges, save, reroll or regain.")
-        director = await channel_director(self.bot, interaction)
-        actor = actor_from_interaction(interaction)
+        actor, at, role = await server_standing(interaction, self.bot.store)
         who: str | int = " ".join(hero.split()) if hero is not None else actor.user_id
         if isinstance(who, str) and not who:
             fail("Name the hero who spends, or leave hero out for yours.")
@@ -145,8 +144,12 @@ class Tokens(commands.Cog):
             owner = spender.owner_id
             if spender.roster is not None and sheet_of(spender.roster).claimable:
                 owner = None
-            require_controls(
-                actor, owner, director, creature=spender.name, action=f"spend hero tokens for {spender.name}"
+            require(
+                "/tokens spend",
+                dataclasses.replace(at, owner=owner is not None and owner == actor.user_id),
+                director_role_id=role,
+                action=f"spend hero tokens for {inert(spender.name)}",
+                whose=spender.name,
             )
             name = inert(spender.name)
             if use == "surges":
@@ -194,8 +197,8 @@ class Tokens(commands.Cog):
 
     @tokens.command(name="reset", description="Director, start of a session: reset the hero-token pool.")
     async def reset(self, interaction: discord.Interaction[Any]) -> None:
-        if not await channel_director(self.bot, interaction):
-            raise Refused("Only the Director can reset hero tokens.")
+        _, at, role = await server_standing(interaction, self.bot.store)
+        require("/tokens reset", at, director_role_id=role)
         key = channel_key(interaction)
         settings = await self.bot.store.get_settings(key.guild_id)
 

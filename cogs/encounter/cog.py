@@ -1,11 +1,12 @@
 """The /encounter commands (start | add | hero | remove | surprise | begin | status | undo | log | end).
 
 Rules: `bot.rules.encounter` (roster: `add_creatures`, `add_hero`, `remove`; flow: `begin`,
-`choose_first_side`, `finish`) and the turn engine (`mark_surprised`). Who may (`bot.permissions`): whoever
-starts an encounter is its Director (so are members with Manage Channels and the Director role); only the
-Director adds or removes Director creatures, marks surprise, begins, overrides the turn order and ends the
-encounter. A player adds creatures they control to a players' side, brings in their own roster hero, and
-removes their own creatures.
+`choose_first_side`, `finish`) and the turn engine (`mark_surprised`). Who may (`bot.permissions`, the
+rules of docs/permissions.md): when the server has a Director role only server Directors start encounters
+(anyone otherwise); whoever starts one is its Director (so is every server Director); only the Director adds
+or removes Director creatures, marks surprise, begins, overrides the turn order and ends the encounter. A
+player adds creatures they control to a players' side, brings in their own roster hero, and removes their own
+creatures.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
-from bot.permissions import Refused, require_controls
+from bot.permissions import actor_from_interaction, require, require_controls, standing
 from bot.play import (
     InTime,
     caller_of,
@@ -138,6 +139,12 @@ class EncounterCog(commands.Cog):
         clean = clean_name(name)
         in_time = InTime(interaction)
         settings = await in_time.run(self.bot.store.get_settings(channel_key(interaction).guild_id))
+        role = settings.director_role_id
+        require(
+            "/encounter start",
+            standing(actor_from_interaction(interaction), director_role_id=role),
+            director_role_id=role,
+        )
         state = (
             new_encounter_state(chosen, sides, enforce_actions=settings.enforce_action_economy)
             if sides
@@ -203,9 +210,9 @@ class EncounterCog(commands.Cog):
         in_time = InTime(interaction)
         who = await in_time.run(caller_of(interaction, self.bot))
         owner = player.id if player is not None else None
+        if owner not in (None, who.actor.user_id):
+            who.require("/encounter add player:")
         if not who.director:
-            if owner not in (None, who.actor.user_id):
-                raise Refused("Only the Director can add creatures for another member.")
             owner = who.actor.user_id
 
         def change(table: Table) -> Change[tuple[str, ...]]:
@@ -216,8 +223,8 @@ class EncounterCog(commands.Cog):
                 chosen = next(
                     (s for s in encounter.turns.sides if s.controller is controller), encounter.turns.sides[0]
                 )
-            if not who.director and chosen.controller is Controller.DIRECTOR:
-                raise Refused("Only the Director can add Director creatures.")
+            if chosen.controller is Controller.DIRECTOR:
+                who.require("/encounter add side:director")
             spec = NewCreatures(
                 name=name,
                 stamina=stamina,
@@ -318,7 +325,7 @@ class EncounterCog(commands.Cog):
         if not names:
             fail("Name the surprised combatants separated by commas, e.g. Goblin 1, Goblin 2.")
         in_time = InTime(interaction)
-        await in_time.run(director_check(interaction, self.bot, "mark surprise"))
+        await in_time.run(director_check(interaction, self.bot, "/encounter surprise"))
 
         def change(table: Table) -> Change[tuple[str, ...]]:
             encounter = encounter_of(table)
@@ -347,7 +354,7 @@ class EncounterCog(commands.Cog):
         check_text(first, "side", 64)
         check_text(order, "order", LIST_MAX)
         in_time = InTime(interaction)
-        who = await in_time.run(director_check(interaction, self.bot, "begin the encounter"))
+        who = await in_time.run(director_check(interaction, self.bot, "/encounter begin"))
         dice = self.bot.dice
         rounding = Rounding(who.settings.malice_rounding)
         team_order = [t.strip() for t in (order or "").split(",") if t.strip()]
@@ -426,7 +433,7 @@ class EncounterCog(commands.Cog):
     @app_commands.describe(victory="Was the heroes' objective achieved? (1 Victory each to the survivors)")
     async def end(self, interaction: discord.Interaction[Any], victory: bool = True) -> None:
         in_time = InTime(interaction)
-        await in_time.run(director_check(interaction, self.bot, "end the encounter"))
+        await in_time.run(director_check(interaction, self.bot, "/encounter end"))
         table = await in_time.run(self.bot.store.view(channel_key(interaction)))
         doc = table.require_encounter()
         assert doc.id is not None

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from bot.client import DrawSteelBot
-from bot.permissions import Refused, interaction_is_director
+from bot.permissions import RULES, Refused, allowed
 from bot.play import (
     Caller,
     InTime,
@@ -32,10 +32,10 @@ from bot.ui.encounter import begin_text, finish_text
 from cogs.turn import check_expected, pressed, reply_and_ping
 
 
-async def director_check(interaction: discord.Interaction[Any], bot: DrawSteelBot, action: str) -> Caller:
+async def director_check(interaction: discord.Interaction[Any], bot: DrawSteelBot, key: str) -> Caller:
+    """The caller, once they may do `key` (`bot.permissions.RULES`: the encounter's Director)."""
     who = await caller_of(interaction, bot)
-    if not who.director:
-        raise Refused(f"Only the Director can {action}.")
+    who.require(key)
     return who
 
 
@@ -57,14 +57,13 @@ async def on_first(interaction: discord.Interaction[Any], eid: int, ver: int, si
         if first is None or first.chooser is None or first.side is not None:
             fail("Who goes first is already settled: carry on with /turn act.")
         chooser = first.chooser
-        if not who.director:
-            mine = any(
-                c.owner_id == who.actor.user_id and encounter.side_of(c.id).controller is chooser
-                for c in encounter.creatures
-            )
-            if not mine:
-                who_chooses = "players" if chooser is Controller.PLAYERS else "Director"
-                raise Refused(f"The {who_chooses} choose which side goes first.")
+        mine = any(
+            c.owner_id == who.actor.user_id and encounter.side_of(c.id).controller is chooser
+            for c in encounter.creatures
+        )
+        if not allowed(RULES["enc:first"].authority, who.standing(in_encounter=mine)):
+            who_chooses = "players" if chooser is Controller.PLAYERS else "Director"
+            raise Refused(f"The {who_chooses} choose which side goes first.")
         flow = choose_first_side(encounter, side, chooser)
         put_encounter(table, flow.encounter)
         return Change(f"{side_named(encounter, side).name or side} go first", flow)
@@ -76,7 +75,7 @@ async def on_first(interaction: discord.Interaction[Any], eid: int, ver: int, si
 async def on_end_confirmed(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
     bot = interaction.client
     in_time = InTime(interaction)
-    await in_time.run(director_check(interaction, bot, "end the encounter"))
+    await in_time.run(director_check(interaction, bot, "enc:endok"))
     victory = arg != "0"
 
     def change(table: Table) -> Change[tuple[str, Finish]]:
@@ -118,19 +117,16 @@ async def do_undo(interaction: discord.Interaction[Any], bot: DrawSteelBot) -> N
     key = channel_key(interaction)
 
     async def run() -> str:
-        table = await bot.store.view(key)
-        doc = table.require_encounter()
-        director = await interaction_is_director(
-            interaction, bot.store, encounter_director_id=doc.director_id
-        )
-        if not director and doc.id is not None:
+        who = await caller_of(interaction, bot)
+        doc = (await bot.store.view(key)).require_encounter()
+        if not who.director and doc.id is not None:
             log = await bot.store.events(doc.id)
             undone = {e.undoes for e in log if e.undoes is not None}
             last = next(
                 (e for e in reversed(log) if e.seq > 1 and e.kind != "undo" and e.seq not in undone), None
             )
-            if last is not None and last.user_id != interaction.user.id:
-                raise Refused("Only the Director or the member who made the last change can undo it.")
+            if last is not None:
+                who.require("/encounter undo", owner_id=last.user_id)
         committed = await bot.store.undo(key, interaction.user.id)
         for listener in getattr(bot, "commit_listeners", ()):
             with contextlib.suppress(Exception):  # the undo is committed; the tracker catches up later

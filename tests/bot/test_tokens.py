@@ -184,9 +184,11 @@ async def test_a_player_cant_award_or_reset_tokens(party: Table) -> None:
     assert (await stored(party)).tokens == 0
 
 
-async def test_manage_channels_counts_as_director(party: Table) -> None:
-    mod = party.add_channel_manager("mo")
-    await mod.slash(party.channel, "tokens award", count=2)
+async def test_manage_server_counts_as_director_manage_channels_doesnt(party: Table) -> None:
+    """Issue 19: server Directors are the Director role's members "and members with **Manage Server** at the
+    server level"."""
+    refused(await party.add_channel_manager("mo").slash(party.channel, "tokens award"), "Only the Director")
+    await party.add_server_manager("max").slash(party.channel, "tokens award", count=2)
     assert (await stored(party)).tokens == 2
 
 
@@ -293,7 +295,7 @@ async def test_a_player_cant_spend_for_anothers_hero(party: Table) -> None:
     await set_tokens(party, 2)
     refused(
         await party.bob.slash(party.channel, "tokens spend", use="reroll", hero="Ash"),
-        "Only Ash's player or the Director",
+        "Only Ash's player, the Director role",
     )
     assert (await stored(party)).tokens == 2
     await party.director.slash(party.channel, "tokens spend", use="reroll", hero="Ash")
