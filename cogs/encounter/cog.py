@@ -11,7 +11,6 @@ creatures.
 
 from __future__ import annotations
 
-import io
 from typing import Any, ClassVar
 
 import discord
@@ -65,8 +64,9 @@ from cogs.encounter.options import (
     sides,
     teams_of,
 )
+from cogs.encounter.record import post_log, post_status
 from cogs.meta import HelpEntry
-from cogs.turn import entry_named, owner_of, reply_and_ping, repost_tracker
+from cogs.turn import entry_named, owner_of, reply_and_ping
 
 
 class EncounterCog(commands.Cog):
@@ -393,14 +393,9 @@ class EncounterCog(commands.Cog):
         await reply_and_ping(interaction, who, begin_text(flow), flow.encounter)
 
     @encounter.command(name="status", description="Post the tracker again at the bottom of the channel.")
-    async def status(self, interaction: discord.Interaction[Any]) -> None:
-        in_time = InTime(interaction)
-        table = await in_time.run(self.bot.store.view(channel_key(interaction)))
-        table.require_encounter()
-        posted = await in_time.run(repost_tracker(interaction, self.bot))
-        if posted is None:
-            fail("The tracker couldn't be posted here: check the bot may send messages in this channel.")
-        await send(interaction, content="📌 The tracker is at the bottom again.", ephemeral=True)
+    @app_commands.describe(private="Director: a tracker with every exact Stamina that only you see")
+    async def status(self, interaction: discord.Interaction[Any], private: bool = False) -> None:
+        await post_status(interaction, self.bot, private)
 
     @encounter.command(name="undo", description="Undo the newest change (players: only their own).")
     async def undo(self, interaction: discord.Interaction[Any]) -> None:
@@ -409,25 +404,7 @@ class EncounterCog(commands.Cog):
     @encounter.command(name="log", description="The encounter's log as Markdown and JSON files.")
     @app_commands.describe(encounter="An ended encounter's number (default: the one running here)")
     async def log(self, interaction: discord.Interaction[Any], encounter: int | None = None) -> None:
-        key = channel_key(interaction)
-        in_time = InTime(interaction)
-        if encounter is None:
-            table = await in_time.run(self.bot.store.view(key))
-            doc = table.require_encounter()
-            assert doc.id is not None
-            eid = doc.id
-        else:
-            info = await in_time.run(self.bot.store.find_encounter(encounter))
-            if info is None or info.channel_id != key.channel_id:
-                fail("No encounter with that number in this channel: leave it out for the one running here.")
-            eid = info.id
-        markdown = await in_time.run(self.bot.store.transcript_markdown(eid))
-        exported = await in_time.run(self.bot.store.export_json(eid))
-        files = [
-            discord.File(io.BytesIO(markdown.encode()), filename=f"encounter-{eid}.md"),
-            discord.File(io.BytesIO(exported.encode()), filename=f"encounter-{eid}.json"),
-        ]
-        await send(interaction, content=f"📜 The log of encounter {eid}.", files=files)
+        await post_log(interaction, self.bot, encounter)
 
     @encounter.command(name="end", description="End the encounter (after a confirmation).")
     @app_commands.describe(victory="Was the heroes' objective achieved? (1 Victory each to the survivors)")
