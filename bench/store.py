@@ -28,9 +28,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import bot.store.store as store_module  # noqa: E402
+import bot.store.core as store_module  # noqa: E402
 from bot.store import Change, ChannelKey, Store, Table  # noqa: E402
-from bot.store.store import CACHE_SIZE  # noqa: E402
+from bot.store.core import CACHE_SIZE  # noqa: E402
 
 CHANNEL_COUNTS = (1, 10, 1000)
 #: Each channel runs at least this many commands (its first one reads the channel; the rest hit the cache).

@@ -39,6 +39,7 @@ COGS: tuple[str, ...] = (
     "cogs.malice",
     "cogs.tokens",
     "cogs.heroes",
+    "cogs.campaign",
     "cogs.progress",
     "cogs.guild_settings",
     "cogs.meta",

@@ -35,7 +35,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from bot.replies import NO_MENTIONS, UserError, one_line, send
 from bot.rules.errors import RuleError
 from bot.store.errors import StoreError, StoreUnavailable
-from bot.store.store import is_unavailable
+from bot.store.faults import is_unavailable
 
 log = logging.getLogger("bot.errors")
 command_log = logging.getLogger("bot.commands")

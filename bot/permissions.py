@@ -122,6 +122,10 @@ RULES: dict[str, Rule] = {
     "/hero show": Rule(Authority.ANYONE, "show heroes"),
     "/hero claim": Rule(Authority.ANYONE, "claim a hero"),
     "/hero claim player:": Rule(Authority.SERVER_DIRECTOR, "give a hero to a member"),
+    "/hero delete": Rule(Authority.OWNER_OR_SERVER_DIRECTOR, "delete that hero"),
+    "/campaign show": Rule(Authority.ANYONE, "show the campaign"),
+    "/campaign join": Rule(Authority.SERVER_DIRECTOR, "make this channel join a campaign"),
+    "/campaign leave": Rule(Authority.SERVER_DIRECTOR, "make this channel leave its campaign"),
     "/tokens show": Rule(Authority.ANYONE, "show hero tokens"),
     "/tokens award": Rule(Authority.SERVER_DIRECTOR, "award hero tokens"),
     "/tokens reset": Rule(Authority.SERVER_DIRECTOR, "reset hero tokens"),
@@ -205,14 +209,16 @@ def standing(
 
 
 def who_may(authority: Authority, director_role_id: int | None, whose: str | None = None) -> str:
-    """The refusal's subject: "the Director", or the server Directors naming the role ("the Director role
-    (@Role) or Manage Server"); with an owner, `whose` names what is owned ("Ash's player")."""
+    """The refusal's subject: "the Director", or the server Directors naming the role ("a server Director
+    (the @Role role or Manage Server)"); with an owner, `whose` names what is owned ("Ash's player")."""
     owner = f"{inert(whose)}'s player" if whose is not None else "its owner"
     if authority in (Authority.SERVER_DIRECTOR, Authority.START, Authority.OWNER_OR_SERVER_DIRECTOR):
-        role = "none set: /settings director_role" if director_role_id is None else f"<@&{director_role_id}>"
-        directors = f"the Director role ({role}) or Manage Server"
+        if director_role_id is None:
+            directors = "a server Director (Manage Server, or a Director role set with /settings)"
+        else:
+            directors = f"a server Director (the <@&{director_role_id}> role or Manage Server)"
         if authority is Authority.OWNER_OR_SERVER_DIRECTOR and whose is not None:
-            return f"{owner}, {directors}"
+            return f"{owner} or {directors}"
         return directors
     if authority is Authority.CONTROLLER and whose is not None:
         return f"{owner} or the Director"
@@ -227,9 +233,9 @@ def require(
     action: str | None = None,
     whose: str | None = None,
 ) -> None:
-    """Raise `Refused` unless a member at `at` may do `RULES[key]`: "Only the Director role (@Role) or Manage
-    Server can award hero tokens." (`action` replaces the rule's words, e.g. with a name; `whose` names the
-    owner's thing: "Only Ash's player, the Director role (@Role) or Manage Server can edit Ash.")."""
+    """Raise `Refused` unless a member at `at` may do `RULES[key]`: "Only a server Director (the @Role role or
+    Manage Server) can award hero tokens." (`action` replaces the rule's words, e.g. with a name; `whose`
+    names the owner's thing: "Only Ash's player or a server Director (...) can edit Ash.")."""
     rule = RULES[key]
     if not allowed(rule.authority, at):
         who = rule.who or who_may(rule.authority, director_role_id, whose)

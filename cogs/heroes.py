@@ -34,7 +34,7 @@ from bot.replies import fail, inert, send
 from bot.rules import codec
 from bot.rules.characteristics import Characteristics
 from bot.rules.damage import DamageModifiers
-from bot.rules.encounter import Encounter, creature_of_hero, in_play, into_play
+from bot.rules.encounter import Encounter, creature_of_hero, in_play, into_play, rename_hero
 from bot.rules.hero import (
     LEVEL_MAX,
     LEVEL_MIN,
@@ -49,6 +49,7 @@ from bot.rules.hero import (
 )
 from bot.rules.names import clean_name
 from bot.store import Change, Hero, Table
+from bot.ui.confirm import ConfirmView
 from bot.ui.format import stamina_text
 from bot.ui.heroes import HeroView, hero_embed, roster_embed
 from cogs.meta import HelpEntry
@@ -84,6 +85,14 @@ def follow_in_encounter(table: Table, hero: Hero) -> None:
         return
     creature = encounter.creature(creature_id)
     put_encounter(table, encounter.with_creature(dataclasses.replace(creature, owner_id=hero.owner_id)))
+
+
+async def fighting_in(bot: DrawSteelBot, interaction: discord.Interaction[Any], hero_id: str) -> int | None:
+    """The channel or thread of the campaign whose running encounter has this roster hero, if any."""
+    for channel_id, state in await bot.store.running_encounters(channel_key(interaction)):
+        if hero_id in codec.load(Encounter, state).roster.values():
+            return channel_id
+    return None
 
 
 def view_of(hero: Hero) -> HeroView:
@@ -125,6 +134,7 @@ class Heroes(commands.Cog):
             "hero edit", "/hero edit hero:Ash stamina:33 level:2", "Change a hero (owner or Director)."
         ),
         HelpEntry("hero show", "/hero show hero:Ash", "A hero's sheet, or the roster."),
+        HelpEntry("hero delete", "/hero delete hero:Ash", "Delete a hero (owner or server Director)."),
         HelpEntry(
             "hero claim",
             "/hero claim hero:Ash",
@@ -252,6 +262,16 @@ class Heroes(commands.Cog):
         if edit.empty and rename is None:
             fail("Give at least one field to change, e.g. /hero edit stamina:33 or new_name:Ash.")
         actor, at, role = await server_standing(interaction, self.bot.store)
+        if rename is not None:
+            named = hero_or_mine(
+                await self.bot.store.view(channel_key(interaction), shared=True), hero, actor.user_id
+            )
+            where = await fighting_in(self.bot, interaction, named.id)
+            if where is not None and where != interaction.channel_id:
+                fail(
+                    f"{inert(named.name)} is in the encounter in <#{where}>: "
+                    "rename them there (their creature too)."
+                )
 
         def change(table: Table) -> Change[HeroView]:
             target = hero_or_mine(table, hero, actor.user_id)
@@ -270,15 +290,15 @@ class Heroes(commands.Cog):
             encounter = active_encounter(table)
             live = None if encounter is None else in_play(encounter, target.id, sheet)
             if rename is not None and rename != target.name:
-                if live is not None:
-                    fail(
-                        f"{inert(old_name)} is in this channel's encounter under that name: "
-                        "rename them after /encounter end."
-                    )
                 other = table.hero_named(rename)
                 if other is not None and other.id != target.id:
-                    fail(f"There is already a hero named {inert(rename)} in this channel: pick another name.")
+                    fail(
+                        f"There is already a hero named {inert(rename)} in this campaign: pick another name."
+                    )
                 target.name = rename
+                if encounter is not None and live is not None:  # their creature takes the new name too
+                    encounter = rename_hero(encounter, target.id, rename)
+                    put_encounter(table, encounter)
             if not edit.empty:
                 edited = edit_sheet(sheet if live is None else live, edit)
                 put_sheet(target, edited)
@@ -307,6 +327,61 @@ class Heroes(commands.Cog):
             await send(interaction, embed=roster_embed(heroes))
             return
         await send(interaction, embed=hero_embed(live_view(require_hero(table, hero), encounter)))
+
+    # -- /hero delete ---------------------------------------------------------------------------------------
+    @hero.command(
+        name="delete", description="Delete a hero from the roster (its owner or a server Director)."
+    )
+    @app_commands.describe(hero="The hero to delete for good")
+    @app_commands.autocomplete(hero=_autocomplete)
+    async def delete(
+        self, interaction: discord.Interaction[Any], hero: app_commands.Range[str, 1, TEXT_MAX]
+    ) -> None:
+        table = await self.bot.store.view(channel_key(interaction), shared=True)
+        target = require_hero(table, hero)
+        await self._may_delete(interaction, table, target)
+        hero_id, name = target.id, target.name
+
+        async def confirmed(pressed: discord.Interaction[Any]) -> None:
+            await self._delete(pressed, hero_id, name)
+
+        view = ConfirmView(interaction.user.id, f"Delete {name}", confirmed)
+        await send(
+            interaction,
+            content=f"Delete {inert(name)} from the roster for good? Their sheet, Victories and XP go too.",
+            view=view,
+            ephemeral=True,
+        )
+
+    async def _may_delete(self, interaction: discord.Interaction[Any], table: Table, target: Hero) -> None:
+        """Its owner or a server Director deletes a hero, never while the hero is in the running encounter."""
+        owner = None if sheet_of(target).claimable else target.owner_id
+        _, at, role = await server_standing(interaction, self.bot.store, owner_id=owner)
+        whose = None if owner is None else target.name
+        require("/hero delete", at, director_role_id=role, action=f"delete {inert(target.name)}", whose=whose)
+        where = await fighting_in(self.bot, interaction, target.id)
+        if where is not None:
+            fail(f"{inert(target.name)} is in the encounter in <#{where}>: delete them after it ends.")
+
+    async def _delete(self, interaction: discord.Interaction[Any], hero_id: str, name: str) -> None:
+        table = await self.bot.store.view(channel_key(interaction), shared=True)
+        target = table.heroes.get(hero_id)
+        if target is None:
+            fail(f"{inert(name)} is not on the roster any more.")
+        await self._may_delete(interaction, table, target)
+
+        def change(table: Table) -> Change[str]:
+            hero = table.heroes.get(hero_id)
+            if hero is None:
+                fail(f"{inert(name)} is not on the roster any more.")
+            encounter = active_encounter(table)
+            if encounter is not None and creature_of_hero(encounter, hero_id) is not None:
+                fail(f"{inert(hero.name)} is in this channel's encounter: delete them after /encounter end.")
+            table.remove_hero(hero_id)
+            return Change(f"Hero {hero.name} deleted", hero.name, {"hero": hero.name})
+
+        deleted = (await commit(interaction, "hero.delete", change)).value
+        await send(interaction, content=f"{inert(deleted)} is deleted from the roster.")
 
     # -- /hero claim ----------------------------------------------------------------------------------------
     @hero.command(name="claim", description="Take over a hero the Director holds (a Director may reassign).")

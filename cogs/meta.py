@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.content import CREATOR_LICENSE
 from bot.replies import fail, send
 from bot.ui.embeds import Colour, Field, make_embed
 
@@ -41,6 +42,7 @@ PAGE_BUDGET = 5000
 """Characters of fields per help page (Discord allows 6,000 per message, title and footer included)."""
 FIELD_BUDGET = 1000
 FIELDS_PER_PAGE = 20
+AUTOCOMPLETE_MAX = 25
 
 
 def _family(entry: HelpEntry) -> str:
@@ -64,6 +66,14 @@ def _fields(entries: tuple[HelpEntry, ...]) -> list[Field]:
     return fields
 
 
+def _footer(number: int, total: int) -> str | None:
+    """The page number, and on the last page the licence line for the game content the bot repeats."""
+    page = f"Page {number} of {total}" if total > 1 else None
+    if number < total:
+        return page
+    return CREATOR_LICENSE if page is None else f"{page} · {CREATOR_LICENSE}"
+
+
 def help_pages(entries: tuple[HelpEntry, ...]) -> list[discord.Embed]:
     """The help as pages that each fit one message."""
     pages: list[list[Field]] = [[]]
@@ -81,7 +91,7 @@ def help_pages(entries: tuple[HelpEntry, ...]) -> list[discord.Embed]:
             "Draw Steel bot — commands",
             colour=Colour.INFO,
             fields=fields,
-            footer=f"Page {number} of {total}" if total > 1 else None,
+            footer=_footer(number, total),
         )
         for number, fields in enumerate(pages, start=1)
     ]
@@ -111,6 +121,18 @@ class Meta(commands.Cog):
                 fail("No command by that name: type /help to see them all, or e.g. /help command:roll.")
         for page in help_pages(entries):
             await send(interaction, embed=page, ephemeral=True)
+
+    @help.autocomplete("command")
+    async def _command_names(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Command families and commands whose name contains what was typed so far."""
+        typed = " ".join(current.strip().lstrip("/").split()).casefold()
+        names: dict[str, None] = {}
+        for entry in help_entries(self.bot):
+            names.setdefault(_family(entry))
+            names.setdefault(entry.command)
+        return [app_commands.Choice(name=f"/{n}", value=n) for n in names if typed in n][:AUTOCOMPLETE_MAX]
 
 
 async def setup(bot: commands.Bot) -> None:

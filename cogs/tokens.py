@@ -66,6 +66,13 @@ def _save_condition(
     fail(f"{inert(name)} has no save-ends condition called that: pick one of {labels}.")
 
 
+def party_size(table: Table, encounter: Encounter | None) -> int:
+    """The heroes a new session's pool counts: the campaign's roster, and every hero in the running encounter
+    who is not on it (added with /encounter add player:)."""
+    extra = 0 if encounter is None else sum(1 for c in encounter.heroes() if c.id not in encounter.roster)
+    return len(table.heroes) + extra
+
+
 class Tokens(commands.Cog):
     """The party's hero tokens (/tokens)."""
 
@@ -203,18 +210,18 @@ class Tokens(commands.Cog):
         settings = await self.bot.store.get_settings(key.guild_id)
 
         def change(table: Table) -> Change[int]:
+            encounter = active_encounter(table)
             tokens = start_session(
-                HeroTokens(table.tokens), len(table.heroes), settings.tokens_reset_per_session
+                HeroTokens(table.tokens), party_size(table, encounter), settings.tokens_reset_per_session
             )
             table.tokens = tokens.pool
-            encounter = active_encounter(table)
             if encounter is not None and encounter.tokens_used:
                 put_encounter(table, dataclasses.replace(encounter, tokens_used=()))
             return Change("Hero tokens reset for a new session", tokens.pool, {"pool": tokens.pool})
 
         pool = (await commit(interaction, "tokens.reset", change)).value
         how = (
-            "one per hero in the roster"
+            "one per hero in the campaign"
             if settings.tokens_reset_per_session
             else "carried over (tokens don't reset on this server)"
         )

@@ -15,6 +15,7 @@ from bot.store.errors import (
 )
 from bot.store.store import Store
 from bot.store.table import (
+    CampaignInfo,
     Change,
     ChannelKey,
     Committed,
@@ -27,6 +28,7 @@ from bot.store.table import (
 )
 
 __all__ = [
+    "CampaignInfo",
     "Change",
     "ChannelKey",
     "Committed",

@@ -38,19 +38,26 @@ class GuildSettingsModel(SQLModel, table=True):
 
 
 class ChannelModel(SQLModel, table=True):
-    """One row per channel or thread: the party's hero-token pool and the compare-and-set `version`."""
+    """One row per channel or thread: the compare-and-set `version`, and for a campaign's home channel the
+    party's hero-token pool (its roster: `heroes.channel_id`). `parent_id` is a thread's parent channel (its
+    campaign is the parent's); `campaign_id` the home of the campaign a channel joined (None: its own)."""
 
     __tablename__ = "channels"
 
     id: int = Field(sa_column=sa.Column(sa.BigInteger, primary_key=True, autoincrement=False))
     guild_id: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False, index=True))
     tokens: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False))
+    parent_id: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger, nullable=True, index=True))
+    campaign_id: int | None = Field(
+        default=None, sa_column=sa.Column(sa.BigInteger, nullable=True, index=True)
+    )
     version: int = Field(default=0, sa_column=sa.Column(sa.BigInteger, nullable=False))
     updated_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
 
 
 class HeroModel(SQLModel, table=True):
-    """A hero of a channel's roster; `data` is the rules core's codec data (Stamina, recoveries, ...)."""
+    """A hero of a campaign's roster (`channel_id`: the campaign's home channel); `data` is the rules core's
+    codec data (Stamina, recoveries, ...)."""
 
     __tablename__ = "heroes"
     __table_args__ = (sa.UniqueConstraint("channel_id", "name_key"),)

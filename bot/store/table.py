@@ -21,10 +21,18 @@ MaliceRounding = Literal["down", "nearest", "up"]
 
 @dataclass(frozen=True, slots=True)
 class ChannelKey:
-    """Where state lives: a guild's channel or thread (a thread is independent of its parent channel)."""
+    """Where a command plays: a guild's channel or thread. Its encounter is the channel's own; its roster,
+    hero-token pool and Victories are its campaign's (docs/store.md, *Campaigns*): a thread plays in its
+    parent channel's campaign, a channel in its own or the one it joined.
+
+    `parent_id` (a thread's parent channel, when the caller knows it) and `name` (the thread's name, for a
+    hero kept apart when a thread's old roster is merged into its parent's campaign) are not part of the
+    key's identity."""
 
     guild_id: int
     channel_id: int
+    parent_id: int | None = field(default=None, compare=False)
+    name: str | None = field(default=None, compare=False)
 
 
 @dataclass(slots=True)
@@ -110,10 +118,16 @@ class Table:
         return None
 
     def add_hero(self, owner_id: int, name: str, data: dict[str, Any]) -> Hero:
-        """Add a hero to the roster; `InvalidValue` when the name is taken (case-insensitively)."""
+        """Add a hero to the roster; `InvalidValue` when the name is taken (case-insensitively) or the
+        campaign already has `validate.HERO_LIMIT` heroes."""
         clean = validate.name(name, "hero name")
         if self.hero_named(clean) is not None:
-            raise InvalidValue(f"There is already a hero named {clean} in this channel — pick another name.")
+            raise InvalidValue(f"There is already a hero named {clean} in this campaign — pick another name.")
+        if len(self.heroes) >= validate.HERO_LIMIT:
+            raise InvalidValue(
+                f"This campaign already has {validate.HERO_LIMIT} heroes, the most it can hold: "
+                "delete one with /hero delete first."
+            )
         hero = Hero(uuid.uuid4().hex, owner_id, clean, data)
         self.heroes[hero.id] = hero
         return hero
@@ -123,7 +137,7 @@ class Table:
         try:
             return self.heroes.pop(hero_id)
         except KeyError:
-            raise InvalidValue("That hero is not in this channel's roster.") from None
+            raise InvalidValue("That hero is not in this campaign's roster.") from None
 
     # -- snapshots ----------------------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
@@ -217,3 +231,20 @@ class EncounterInfo:
     tracker_message_id: int | None
     created_at: datetime
     ended_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignInfo:
+    """The campaign a channel plays in (`Store.campaign`): `home_id` is the channel whose campaign it is
+    (the channel itself when it plays in its own), `members` the channels that joined it, `heroes` and
+    `tokens` its roster's size and pool; `own_heroes` and `own_tokens` what the channel's own campaign holds
+    while it plays in another (set aside until it leaves)."""
+
+    channel_id: int
+    home_id: int
+    thread: bool
+    members: tuple[int, ...]
+    heroes: int
+    tokens: int
+    own_heroes: int = 0
+    own_tokens: int = 0

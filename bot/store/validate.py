@@ -8,7 +8,8 @@ Limits (documented in docs/store.md):
 * JSON data (hero data, encounter state, event details): dicts with string keys, lists, strings, integers in
   the signed 64-bit range, finite floats, booleans and None; at most 64 levels deep and 1 MB encoded;
   strings without NUL characters or lone surrogates;
-* hero-token pool: 0 … 1,000,000.
+* hero-token pool: 0 … 1,000,000;
+* heroes per campaign: at most 200 (`Table.add_hero`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ NAME_KEY_LIMIT = 256
 SUMMARY_LIMIT = 2000
 KIND_LIMIT = 40
 TOKEN_LIMIT = 1_000_000
+#: Most heroes one campaign's roster holds.
+HERO_LIMIT = 200
 DEPTH_LIMIT = 64
 JSON_BYTES_LIMIT = 1_000_000
 INT64_MIN = -(2**63)

@@ -78,3 +78,24 @@ async def test_commands_are_guild_only(simcord_env: Env) -> None:
         payload = command.to_dict(bot.tree)
         assert payload.get("contexts") == [0], command.name
         assert payload.get("integration_types") == [0], command.name
+
+
+async def test_help_carries_the_creator_license(table: Table) -> None:
+    """The licence line for the game content the bot repeats from uploaded files (issue 20) is in /help."""
+    result = await table.alice.slash(table.channel, "help")
+    messages = [result.response, *result.followups]
+    last = messages[-1]
+    assert last is not None
+    (embed,) = last.embeds
+    assert embed.footer.text is not None
+    assert "published under the DRAW STEEL Creator License" in embed.footer.text
+    assert "DRAW STEEL © 2024 MCDM Productions, LLC." in embed.footer.text
+
+
+async def test_help_command_option_autocompletes_families_and_commands(table: Table) -> None:
+    choices = await table.alice.autocomplete(table.channel, "help", "command", "enc")
+    values = [choice["value"] for choice in choices]
+    assert "encounter" in values
+    assert "encounter start" in values
+    assert all("enc" in value for value in values)
+    assert len(values) == len(set(values))

@@ -92,12 +92,17 @@ async def test_names_are_cleaned_and_unique_ignoring_case(table: Table) -> None:
     assert len(await heroes(table)) == 1
 
 
-async def test_roster_is_per_channel(table: Table) -> None:
+async def test_a_thread_shares_its_channels_roster(table: Table) -> None:
+    """Issue 19: "The roster ... live[s] in the campaign": a channel with all its threads."""
     await create(table, table.alice)
     result = await table.alice.slash(table.thread, "hero show")
-    assert "No heroes in this channel yet" in embed_text(result)
-    await table.alice.slash(table.thread, "hero create", name="Ash", stamina=20, recoveries=6)
-    assert set(await heroes(table, table.thread)) == {"Ash"}
+    assert "Ash" in embed_text(result)
+    refused(
+        await table.alice.slash(table.thread, "hero create", name="Ash", stamina=20, recoveries=6),
+        "already a hero named",
+    )
+    await table.alice.slash(table.thread, "hero create", name="Bree", stamina=20, recoveries=6)
+    assert set(await heroes(table, table.thread)) == set(await heroes(table)) == {"Ash", "Bree"}
 
 
 @pytest.mark.parametrize(
@@ -132,7 +137,7 @@ async def test_discord_enforces_the_number_ranges(table: Table) -> None:
 
 
 async def test_a_player_cant_create_a_hero_for_someone_else(table: Table) -> None:
-    refused(await create(table, table.alice, player=table.bob), "Only the Director")
+    refused(await create(table, table.alice, player=table.bob), "Only a server Director")
     assert await heroes(table) == {}
     await create(table, table.alice, player=table.alice)  # naming yourself is fine
     assert (await heroes(table))["Ash"].owner_id == table.alice.id
@@ -241,9 +246,8 @@ async def test_a_player_cant_claim_anothers_hero_or_give_heroes_away(table: Tabl
     await create(table, table.alice)
     await create(table, table.director, name="Cy")
     refused(await table.bob.slash(table.channel, "hero claim", hero="Ash"), "belongs to another player")
-    refused(
-        await table.bob.slash(table.channel, "hero claim", hero="Cy", player=table.alice), "Only the Director"
-    )
+    given = await table.bob.slash(table.channel, "hero claim", hero="Cy", player=table.alice)
+    refused(given, "Only a server Director")
     stored = await heroes(table)
     assert stored["Ash"].owner_id == table.alice.id and stored["Cy"].owner_id == table.director.id
 
@@ -262,7 +266,7 @@ async def test_director_reassigns_and_takes_back(table: Table) -> None:
 async def test_a_director_held_hero_is_edited_by_directors_only(table: Table) -> None:
     await table.configure_director_role()
     await create(table, table.director, name="Cy")
-    refused(await table.alice.slash(table.channel, "hero edit", hero="Cy", level=2), "Only the Director")
+    refused(await table.alice.slash(table.channel, "hero edit", hero="Cy", level=2), "Only a server Director")
 
 
 async def test_autocomplete_offers_roster_names(table: Table) -> None:
@@ -302,17 +306,19 @@ async def test_show_during_an_encounter_gives_the_stamina_the_hero_has_there(tab
     assert stored.data["vitals"]["stamina"] == 30  # the sheet itself catches up when the encounter ends
 
 
-async def test_a_hero_in_the_running_encounter_keeps_their_name_until_it_ends(table: Table) -> None:
+async def test_renaming_a_hero_in_the_running_encounter_renames_their_creature(table: Table) -> None:
+    """Issue 19: "Renaming a hero renames its creature in the running encounter too"."""
+    from bot.play import encounter_of
     from tests.bot.test_tokens import start_encounter
 
     await create(table, table.alice, name="Ash")
     await start_encounter(table)
-    refused(
-        await table.alice.slash(table.channel, "hero edit", hero="Ash", new_name="Ashe"),
-        "Ash is in this channel's encounter",
-        "/encounter end",
-    )
-    assert set(await heroes(table)) == {"Ash"}
+    edited = await table.alice.slash(table.channel, "hero edit", hero="Ash", new_name="Ashe")
+    assert not edited.ephemeral
+    assert set(await heroes(table)) == {"Ashe"}
+    stored = await table.store.view(ChannelKey(table.guild.id, table.channel.id))
+    assert "Ashe" in {c.id for c in encounter_of(stored).creatures}
+    assert "Ash" not in {c.id for c in encounter_of(stored).creatures}
 
 
 async def test_an_edit_during_the_encounter_applies_there_too_and_keeps_the_wounds(table: Table) -> None:

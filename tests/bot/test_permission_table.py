@@ -20,7 +20,7 @@ from typing import Any
 import discord
 import pytest
 from discord import app_commands
-from simcord import MemberActor
+from simcord import ChannelHandle, MemberActor
 
 from bot.permissions import RULES, Actor, Authority, Standing, allowed, standing
 from tests.bot.conftest import Table
@@ -163,6 +163,7 @@ class Server:
     table: Table
     members: dict[str, MemberActor]
     eve: MemberActor
+    ooc: ChannelHandle
 
 
 Invoke = Callable[[Server], tuple[str, dict[str, Any]]]
@@ -175,6 +176,9 @@ INVOKE: dict[str, Invoke] = {
     ),
     "/hero edit": lambda s: ("hero edit", {"hero": "Ash", "level": 2}),
     "/hero claim player:": lambda s: ("hero claim", {"hero": "Ash", "player": s.eve}),
+    "/hero delete": lambda s: ("hero delete", {"hero": "Ash"}),
+    "/campaign join": lambda s: ("campaign join", {"channel": s.ooc}),
+    "/campaign leave": lambda s: ("campaign leave", {}),
     "/tokens award": lambda s: ("tokens award", {"count": 1}),
     "/tokens reset": lambda s: ("tokens reset", {}),
     "/tokens spend": lambda s: ("tokens spend", {"use": "reroll", "hero": "Ash"}),
@@ -228,7 +232,7 @@ async def server_of(table: Table, *, director_role: bool) -> Server:
         await table.configure_director_role()
     table.allow_command("settings", table.guild.default_role)  # shown to all: the bot itself decides
     await set_tokens(table, 50)
-    return Server(table, members, table.add_player("eve"))
+    return Server(table, members, table.add_player("eve"), table.guild.create_text_channel("ooc"))
 
 
 @pytest.mark.parametrize("row", END_TO_END, ids=lambda row: row.id)

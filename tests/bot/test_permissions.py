@@ -178,15 +178,15 @@ async def test_an_encounters_starter_gets_no_roster_tokens_or_victories(table: T
 
     refused(await bob.slash(table.channel, "hero claim", hero="Ash", player=bob), "belongs to another player")
     given = await bob.slash(table.channel, "hero claim", hero="Ash", player=table.add_player("cy"))
-    refused(given, "Only the Director role (none set: /settings director_role) or Manage Server")
+    refused(given, "Only a server Director (Manage Server, or a Director role set with /settings)")
     refused(await bob.slash(table.channel, "hero edit", hero="Ash", stamina=1), "Only Ash's player")
-    refused(await bob.slash(table.channel, "tokens award", count=100), "Only the Director role")
-    refused(await bob.slash(table.channel, "tokens reset"), "Only the Director role")
-    refused(await bob.slash(table.channel, "victories", award=3), "Only the Director role")
+    refused(await bob.slash(table.channel, "tokens award", count=100), "Only a server Director")
+    refused(await bob.slash(table.channel, "tokens reset"), "Only a server Director")
+    refused(await bob.slash(table.channel, "victories", award=3), "Only a server Director")
     asked = await bob.slash(table.channel, "encounter end")  # the starter directs the encounter itself
     await bob.click(asked.response.message, label="End the encounter")
     assert (await stored(table)).encounter is None
-    refused(await bob.slash(table.channel, "respite"), "Only the Director role")
+    refused(await bob.slash(table.channel, "respite"), "Only a server Director")
 
     after = await stored(table)
     ash = (await heroes(table))["Ash"]
@@ -203,7 +203,7 @@ async def test_with_a_director_role_only_server_directors_start_encounters(table
     await table.configure_director_role()
     role = f"<@&{table.director_role.id}>"
     result = await table.bob.slash(table.channel, "encounter start")
-    refused(result, f"Only the Director role ({role}) or Manage Server can start an encounter.")
+    refused(result, f"Only a server Director (the {role} role or Manage Server) can start an encounter.")
     assert (await stored(table)).encounter is None
     await table.add_server_manager("max").slash(table.thread, "encounter start")
     await table.director.slash(table.channel, "encounter start")

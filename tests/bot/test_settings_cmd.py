@@ -67,7 +67,8 @@ async def test_change_every_setting(table: Table) -> None:
 async def test_players_cant_see_or_change_settings(table: Table) -> None:
     await table.configure_director_role()
     shown_to_everyone(table)
-    only = f"Only the Director role (<@&{table.director_role.id}>) or Manage Server can use /settings."
+    role = f"<@&{table.director_role.id}>"
+    only = f"Only a server Director (the {role} role or Manage Server) can use /settings."
     refused(await table.alice.slash(table.channel, "settings"), only)
     refused(await table.alice.slash(table.channel, "settings", turn_pings=False), only)
     assert (await current(table)).turn_pings is True
@@ -75,7 +76,7 @@ async def test_players_cant_see_or_change_settings(table: Table) -> None:
 
 async def test_without_a_configured_role_only_manage_server_directs(table: Table) -> None:
     shown_to_everyone(table)
-    refused(await table.director.slash(table.channel, "settings", turn_pings=False), "Only the Director role")
+    refused(await table.director.slash(table.channel, "settings", turn_pings=False), "Only a server Director")
     assert (await current(table)).turn_pings is True
     await table.add_server_manager("max").slash(table.channel, "settings", turn_pings=False)
     assert (await current(table)).turn_pings is False
@@ -88,16 +89,16 @@ async def test_manage_channels_on_one_channel_cant_change_settings(table: Table)
     shown_to_everyone(table)
     mo = table.add_channel_only_manager("mo")
     result = await mo.slash(table.channel, "settings", director_role=table.director_role)
-    refused(result, "Only the Director role")
+    refused(result, "Only a server Director")
     assert (await current(table)).director_role_id is None
-    refused(await table.add_channel_manager("cy").slash(table.channel, "settings"), "Only the Director role")
+    refused(await table.add_channel_manager("cy").slash(table.channel, "settings"), "Only a server Director")
 
 
 async def test_clear_the_director_role(table: Table) -> None:
     await table.configure_director_role()
     await table.director.slash(table.channel, "settings", clear_director_role=True)
     assert (await current(table)).director_role_id is None
-    refused(await table.director.slash(table.channel, "settings", turn_pings=False), "Only the Director role")
+    refused(await table.director.slash(table.channel, "settings", turn_pings=False), "Only a server Director")
 
 
 async def test_bad_combinations_are_refused(table: Table) -> None:

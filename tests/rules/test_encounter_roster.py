@@ -130,3 +130,37 @@ def test_a_sheet_edited_mid_fight_goes_into_play_and_other_creatures_are_untouch
     assert (vex.level, vex.characteristics.might, vex.vitals) == (3, 2, live.vitals)
     assert [c for c in after.creatures if c.id != "Vex"] == [c for c in enc.creatures if c.id != "Vex"]
     assert into_play(enc, "not here", edited) == enc
+
+
+def test_renaming_a_roster_hero_renames_their_creature_everywhere_the_encounter_names_it() -> None:
+    """Issue 19: "Renaming a hero renames its creature in the running encounter too" (a creature's id is its
+    name, so every place that refers to it follows)."""
+    from bot.rules import codec
+    from bot.rules.conditions import Condition, Duration
+    from bot.rules.dice import FixedDice
+    from bot.rules.encounter import NameTaken, add_hero, rename_hero
+    from bot.rules.encounter.flow import begin
+    from bot.rules.encounter.harm import add_condition, gain_surges
+    from bot.rules.hero import new_sheet
+
+    enc, _ = add_hero(table(), "h1", 7, "Vex", new_sheet(30, 8))
+    enc, _ = add_condition(enc, "Vex", Condition.SLOWED, Duration.SAVE)
+    enc, _ = add_condition(enc, "Goblin 1", Condition.TAUNTED, Duration.EOT, source="Vex")
+    enc, _ = gain_surges(enc, "Vex", 2)
+    enc = begin(enc, FixedDice([10])).encounter
+    enc = dataclasses.replace(enc, tokens_used=("Vex",))
+    renamed = rename_hero(enc, "h1", "  Vexa  ")
+    assert "'Vex'" not in repr(codec.to_data(renamed))  # no reference to the old name is left
+    vexa = renamed.creature("Vexa")
+    assert (vexa.name, vexa.vitals) == ("Vexa", enc.creature("Vex").vitals)
+    assert (
+        renamed.roster == {"Vexa": "h1"}
+        and renamed.surges == {"Vexa": 2}
+        and renamed.tokens_used == ("Vexa",)
+    )
+    assert [c.creature_id for c in renamed.turns.conditions] == ["Vexa", "Goblin 1"]
+    assert renamed.turns.conditions[1].source_id == "Vexa"
+    assert codec.load(Encounter, codec.to_data(renamed)) == renamed
+    assert rename_hero(enc, "not here", "Vexa") == enc
+    with pytest.raises(NameTaken):
+        rename_hero(enc, "h1", "goblin 1")

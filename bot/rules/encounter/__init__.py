@@ -24,6 +24,7 @@ from bot.rules.encounter.roster import (
     in_play,
     into_play,
     remove,
+    rename_hero,
     written_back,
 )
 
@@ -43,5 +44,6 @@ __all__ = [
     "into_play",
     "new_encounter_state",
     "remove",
+    "rename_hero",
     "written_back",
 ]

@@ -262,3 +262,49 @@ def remove(encounter: Encounter, name: str) -> tuple[Encounter, tuple[str, ...]]
         tokens_used=tuple(t for t in encounter.tokens_used if t not in gone),
     )
     return updated, tuple(c.id for c in encounter.creatures if c.id in gone)
+
+
+def rename_hero(encounter: Encounter, hero_id: str, new_name: str) -> Encounter:
+    """The encounter with roster hero `hero_id`'s creature under `new_name` (the roster hero was renamed):
+    its id and name wherever the encounter refers to it (the creature, its turn entry, turns taken,
+    initiative, conditions on it or from it, surges, heroic resource, roster link, hero-token use); unchanged
+    when the hero is not in it. A creature's id is its name (`bot.rules.encounter.model`), so the new name
+    must be free in the encounter (`NameTaken`)."""
+    old = creature_of_hero(encounter, hero_id)
+    new = clean_name(new_name)
+    if old is None or new == old:
+        return encounter
+    if fold(new) != fold(old) and encounter.has(new):
+        raise NameTaken(new)
+
+    def swap(name: str) -> str:
+        return new if name == old else name
+
+    turns = encounter.turns
+    turns = dataclasses.replace(
+        turns,
+        entries=tuple(dataclasses.replace(e, id=new, name=new) if e.id == old else e for e in turns.entries),
+        initiative=tuple(dataclasses.replace(i, unit=swap(i.unit)) for i in turns.initiative),
+        turns=tuple(dataclasses.replace(t, entry=swap(t.entry)) for t in turns.turns),
+        skipped=tuple(swap(unit) for unit in turns.skipped),
+        reacted=tuple(swap(unit) for unit in turns.reacted),
+        conditions=tuple(
+            dataclasses.replace(
+                c,
+                creature_id=swap(c.creature_id),
+                source_id=None if c.source_id is None else swap(c.source_id),
+            )
+            for c in turns.conditions
+        ),
+    )
+    return dataclasses.replace(
+        encounter,
+        creatures=tuple(
+            dataclasses.replace(c, id=new, name=new) if c.id == old else c for c in encounter.creatures
+        ),
+        turns=turns,
+        surges={swap(k): v for k, v in encounter.surges.items()},
+        resources={swap(k): v for k, v in encounter.resources.items()},
+        roster={swap(k): v for k, v in encounter.roster.items()},
+        tokens_used=tuple(swap(t) for t in encounter.tokens_used),
+    )

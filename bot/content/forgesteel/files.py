@@ -1,0 +1,223 @@
+"""A Forge Steel export as uploaded: its size, its JSON, what kind of export it is, and typed field access.
+
+Forge Steel (github.com/andyaiken/forgesteel) exports an object as `JSON.stringify(obj, null, '\\t')` into
+`<name>.ds-<kind>` (older files: `.drawsteel-<kind>`); the files carry no version, so the kind is told by the
+fields the object has (`src/models`: a Hero has ancestry/class/career, a Monster role/stamina/features, a
+MonsterGroup monsters/malice, an Encounter groups of slots). A file is hostile until read (issue 20 §6): over
+`MAX_BYTES`, not JSON, the wrong kind, or a shape this code doesn't know each raise a one-line
+`ForgeSteelError` saying what to upload instead.
+
+Public API: `MAX_BYTES`, `Kind`, `kind_of`, `load_export(data, *wanted) -> Fields`, `Fields` (typed access
+that raises `UnknownFormat` on a wrong shape), the errors `ForgeSteelError`, `FileTooLarge`, `NotJson`,
+`WrongKind`, `UnknownFormat`, `BadValue`.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from typing import Any
+
+from bot.rules.errors import RuleError
+
+MAX_BYTES = 2 * 1024 * 1024
+"""The largest file read: a level-10 hero is about 200 KB, a big monster group about 100 KB."""
+
+
+class ForgeSteelError(RuleError):
+    """A Forge Steel file the bot can't read; nothing from it is stored."""
+
+
+class FileTooLarge(ForgeSteelError):
+    """The file is over `MAX_BYTES`."""
+
+
+class NotJson(ForgeSteelError):
+    """The file isn't JSON (not a Forge Steel export)."""
+
+
+class WrongKind(ForgeSteelError):
+    """A Forge Steel export of another kind (a hero given to the monster import, ...)."""
+
+
+class UnknownFormat(ForgeSteelError):
+    """A Forge Steel export whose shape this code doesn't know (a newer Forge Steel, or another app)."""
+
+
+class BadValue(ForgeSteelError):
+    """A value the rules refuse (a characteristic out of range ...)."""
+
+
+class Kind(enum.StrEnum):
+    """The kinds of Forge Steel export, with what each is called and which command takes it."""
+
+    HERO = "hero"
+    MONSTER = "monster"
+    MONSTER_GROUP = "monster group"
+    ENCOUNTER = "encounter"
+    SOURCEBOOK = "sourcebook"
+
+    @property
+    def extension(self) -> str:
+        return _EXTENSIONS[self]
+
+    @property
+    def command(self) -> str:
+        return _COMMANDS[self]
+
+
+_EXTENSIONS = {
+    Kind.HERO: ".ds-hero",
+    Kind.MONSTER: ".ds-monster",
+    Kind.MONSTER_GROUP: ".ds-monster-group",
+    Kind.ENCOUNTER: ".ds-encounter",
+    Kind.SOURCEBOOK: ".ds-sourcebook",
+}
+_COMMANDS = {
+    Kind.HERO: "/hero import",
+    Kind.MONSTER: "/monster import",
+    Kind.MONSTER_GROUP: "/monster import",
+    Kind.ENCOUNTER: "/encounter import",
+    Kind.SOURCEBOOK: "",
+}
+#: The fields that tell each kind, checked in this order (a sourcebook holds monster groups).
+_MARKERS: tuple[tuple[Kind, frozenset[str]], ...] = (
+    (Kind.HERO, frozenset({"ancestry", "class", "career"})),
+    (Kind.SOURCEBOOK, frozenset({"monsterGroups"})),
+    (Kind.MONSTER_GROUP, frozenset({"monsters"})),
+    (Kind.MONSTER, frozenset({"role", "stamina", "features"})),
+    (Kind.ENCOUNTER, frozenset({"groups"})),
+)
+
+
+def kind_of(obj: object) -> Kind | None:
+    """Which kind of Forge Steel export `obj` (decoded JSON) is, or None when it is none the bot knows."""
+    if not isinstance(obj, dict):
+        return None
+    for kind, markers in _MARKERS:
+        if markers <= obj.keys():
+            return kind
+    return None
+
+
+def _wanted_files(wanted: tuple[Kind, ...]) -> str:
+    return " or ".join(f"`{k.extension}`" for k in wanted)
+
+
+def load_export(data: bytes, *wanted: Kind) -> tuple[Kind, Fields]:
+    """Check and decode an uploaded export that must be one of `wanted`: its kind and its top object."""
+    files = _wanted_files(wanted)
+    if len(data) > MAX_BYTES:
+        raise FileTooLarge(
+            f"That file is over {MAX_BYTES // (1024 * 1024)} MB: upload the {files} file Forge Steel "
+            "exported."
+        )
+    try:
+        obj = json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise NotJson(
+            f"That file isn't a Forge Steel export (it isn't JSON): upload a {files} file."
+        ) from None
+    kind = kind_of(obj)
+    if kind is None:
+        if isinstance(obj, dict):
+            raise UnknownFormat(
+                "That file isn't in a Forge Steel format this bot reads (a newer Forge Steel, or another "
+                f"app's file): export it again as a {files} file."
+            )
+        raise WrongKind(f"That JSON isn't a Forge Steel export: upload a {files} file.")
+    if kind not in wanted:
+        where = f" (use {kind.command} for it)" if kind.command else ""
+        raise WrongKind(f"That's a Forge Steel {kind.value}{where}: upload a {files} file here.")
+    return kind, Fields(obj, kind.value)
+
+
+class Fields:
+    """One JSON object of an export, read field by field: a field of the wrong type raises `UnknownFormat`
+    naming it; a missing field gives the default given (Forge Steel's own updaters fill the same defaults
+    for older files)."""
+
+    __slots__ = ("_obj", "_path")
+
+    def __init__(self, obj: dict[str, Any], path: str) -> None:
+        self._obj = obj
+        self._path = path
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._obj
+
+    def _bad(self, key: str, what: str) -> UnknownFormat:
+        return UnknownFormat(
+            f"The {self._path} has `{key}` as something other than {what}, which this bot doesn't read (a "
+            "newer Forge Steel format?): export it again from Forge Steel, or enter it by hand."
+        )
+
+    def raw(self, key: str) -> Any:
+        return self._obj.get(key)
+
+    def text(self, key: str, default: str = "") -> str:
+        value = self._obj.get(key)
+        if value is None:
+            return default
+        if not isinstance(value, str):
+            raise self._bad(key, "text")
+        return value
+
+    def integer(self, key: str, default: int = 0) -> int:
+        value = self._obj.get(key)
+        if value is None:
+            return default
+        if isinstance(value, float) and value.is_integer() and abs(value) < 1e9:
+            return int(value)
+        if not isinstance(value, int) or isinstance(value, bool) or abs(value) >= 10**9:
+            raise self._bad(key, "a number")
+        return value
+
+    def flag(self, key: str, default: bool = False) -> bool:
+        value = self._obj.get(key)
+        if value is None:
+            return default
+        if not isinstance(value, bool):
+            raise self._bad(key, "true or false")
+        return value
+
+    def obj(self, key: str, name: str | None = None) -> Fields:
+        """The object at `key` (an empty one when missing)."""
+        value = self._obj.get(key)
+        if value is None:
+            value = {}
+        if not isinstance(value, dict):
+            raise self._bad(key, "an object")
+        return Fields(value, name or f"{self._path} {key}")
+
+    def optional(self, key: str, name: str | None = None) -> Fields | None:
+        """The object at `key`, or None when it is missing or null."""
+        return None if self._obj.get(key) is None else self.obj(key, name)
+
+    def items(self, key: str) -> list[Any]:
+        """The list at `key` (empty when missing)."""
+        value = self._obj.get(key)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            raise self._bad(key, "a list")
+        return value
+
+    def objects(self, key: str, name: str | None = None) -> list[Fields]:
+        """The list of objects at `key`."""
+        out = []
+        for i, item in enumerate(self.items(key)):
+            if not isinstance(item, dict):
+                raise self._bad(f"{key}[{i}]", "an object")
+            out.append(Fields(item, name or f"{self._path} {key}"))
+        return out
+
+    def texts(self, key: str) -> tuple[str, ...]:
+        """The list of strings at `key` (a lone string is read as a list of one, as older files had)."""
+        value = self._obj.get(key)
+        if isinstance(value, str):
+            return (value,) if value else ()
+        items = self.items(key)
+        if not all(isinstance(i, str) for i in items):
+            raise self._bad(key, "a list of text")
+        return tuple(items)

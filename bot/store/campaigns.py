@@ -1,0 +1,342 @@
+"""Campaigns: a text or forum channel with all its threads shares one roster, hero-token pool and
+Victories; a channel may join another channel's campaign and leave it again (docs/store.md, *Campaigns*).
+
+The channel whose rows hold a campaign's roster and pool is its home (the campaign's id). A thread records
+its parent the first time the store sees it; a thread's roster and pool from before campaigns (revision
+0002_campaigns) are merged into its parent's campaign then, once (`_adopt`): the old schema never knew a
+thread's parent, only an interaction in the thread does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from bot.store import validate
+from bot.store.core import check_key, utc_now
+from bot.store.errors import InvalidValue
+from bot.store.models import channels, encounters, heroes
+from bot.store.reads import Reads
+from bot.store.snapshot import Away, Loaded, clone
+from bot.store.table import CampaignInfo, ChannelKey, Table
+
+log = logging.getLogger("bot.store")
+
+
+@dataclass(frozen=True, slots=True)
+class Merged:
+    """What `_adopt` moved: heroes, hero tokens, and the heroes renamed to keep them apart (old, new)."""
+
+    heroes: int
+    tokens: int
+    renamed: tuple[tuple[str, str], ...]
+
+
+def kept_apart(name: str, label: str, taken: set[str]) -> str:
+    """`name` with the thread's label in parentheses (`Ash (Goblin ambush)`), numbered until it is free
+    among the name keys `taken`, within the 64 characters a name may have."""
+    for count in itertools.count(1):
+        tag = label[:40] if count == 1 else f"{label[:36]} {count}"
+        suffix = f" ({tag})"
+        candidate = name[: validate.NAME_LIMIT - len(suffix)].rstrip() + suffix
+        if validate.name_key(candidate) not in taken:
+            return candidate
+    raise AssertionError("unreachable")
+
+
+def needs_adopting(key: ChannelKey, channel: Loaded) -> bool:
+    """A thread stored before the store knew threads' parents (its row has none, the caller knows it)."""
+    return key.parent_id is not None and channel.version > 0 and channel.parent_id is None
+
+
+class Campaigns(Reads):
+    """`view`, the campaign of a channel, joining and leaving one, and merging a thread's old roster."""
+
+    async def _adopt(self, key: ChannelKey, away: Away) -> Merged:
+        """Record a thread's parent and merge the roster and pool it kept on its own (before campaigns) into
+        the campaign it belongs to: nothing is dropped; a hero whose name the campaign already has is
+        renamed `Ash (thread name)` and reported in the log. The caller holds the thread's and the home's
+        locks; the memory of both is dropped."""
+        assert key.parent_id is not None
+        printable = "".join(char for char in key.name or "" if not unicodedata.category(char).startswith("C"))
+        label = " ".join(printable.split()) or f"thread {key.channel_id}"
+        insert_home = (
+            self._insert(channels)
+            .values(id=away.home_id, guild_id=key.guild_id, tokens=0, version=0, updated_at=utc_now())
+            .on_conflict_do_nothing(index_elements=["id"])
+        )
+
+        def work(connection: Connection) -> Merged:
+            return _merge(connection, key.channel_id, key.parent_id or 0, away.home_id, label, insert_home)
+
+        try:
+            merged = await self._transaction(work)
+        finally:
+            self._cache.pop(key.channel_id, None)
+            self._cache.pop(away.home_id, None)
+        if merged.heroes or merged.tokens:
+            log.warning(
+                "campaign: thread %s's own roster merged into channel %s's campaign: %d hero(es), "
+                "%d hero token(s); kept apart: %s",
+                key.channel_id,
+                away.home_id,
+                merged.heroes,
+                merged.tokens,
+                ", ".join(f"{old!r} -> {new!r}" for old, new in merged.renamed) or "none",
+            )
+        return merged
+
+    async def _home_lock(self, key: ChannelKey, home_id: int, deadline: float) -> asyncio.Lock:
+        """The home channel's lock, acquired (a channel's own lock is always taken first)."""
+        lock = self._lock(ChannelKey(key.guild_id, home_id))
+        await self._within(lock.acquire(), deadline)
+        return lock
+
+    # -- reading ----------------------------------------------------------------------------------------
+    async def view(self, key: ChannelKey, *, shared: bool = False, fresh: bool = True) -> Table:
+        """A snapshot of the channel (its encounter, its campaign's roster and pool), read fresh (no lock);
+        editing it changes nothing.
+
+        With `shared`, the table's hero data and encounter state are the store's own memory of the channel,
+        not copies: for a caller that only reads them (decoding a state is cheaper than copying it
+        first). Its attributes may still be reassigned; its dicts and lists must never be edited.
+
+        Without `fresh`, the store's memory of the channel is taken as it is, without the version read that
+        proves it is still the stored one (the database is read only when there is no memory of it): for a
+        judgement that a later `mutate` checks again on the table it commits against (this process's memory
+        is stale only after another process wrote to the channel, which sharding makes rare)."""
+        check_key(key)
+        deadline = self._deadline()
+        # one small query proves the cached table is still the stored one (every commit bumps the version)
+        how = "proved" if fresh else "kept"
+        loaded, away = await self._place(key, deadline, how)
+        if away is not None and needs_adopting(key, away.channel):
+            lock, deadline = await self._queue(key)
+            try:
+                home_lock = await self._home_lock(key, away.home_id, deadline)
+                try:
+                    loaded, away = await self._place(key, deadline, "read")
+                    if away is not None and needs_adopting(key, away.channel):
+                        await self._adopt(key, away)
+                        loaded, away = await self._place(key, deadline, "read")
+                finally:
+                    home_lock.release()
+            finally:
+                lock.release()
+        snap = loaded.snap if shared else clone(loaded.snap)
+        return Table.from_snapshot(key, loaded.version, snap, loaded.encounter_id)
+
+    async def campaign(self, key: ChannelKey) -> CampaignInfo:
+        """The campaign this channel plays in: its home, the channels that joined it, its roster's size and
+        pool, and (for a channel that joined another) what the channel's own campaign set aside."""
+        table = await self.view(key, shared=True)
+        deadline = self._deadline()
+        loaded, away = await self._place(key, deadline, "kept")
+        home_id = key.channel_id if away is None else away.home_id
+        own = loaded if away is None else away.channel
+        joined = await self._retrying(lambda: self._members(home_id), deadline)
+        aside = away is not None and away.channel.campaign_id is not None
+        return CampaignInfo(
+            channel_id=key.channel_id,
+            home_id=home_id,
+            thread=(own.parent_id or key.parent_id) is not None,
+            members=joined,
+            heroes=len(table.heroes),
+            tokens=table.tokens,
+            own_heroes=len(own.snap["heroes"]) if aside else 0,
+            own_tokens=int(own.snap["tokens"]) if aside else 0,
+        )
+
+    async def _members(self, home_id: int) -> tuple[int, ...]:
+        async with self._engine.connect() as connection:
+            rows = await connection.execute(
+                sa.select(channels.c.id).where(channels.c.campaign_id == home_id).order_by(channels.c.id)
+            )
+            return tuple(int(row[0]) for row in rows)
+
+    async def running_encounters(self, key: ChannelKey) -> list[tuple[int, dict[str, Any]]]:
+        """Every running encounter of this channel's campaign (its home, the channels that joined it, and
+        their threads) as (channel id, state data): one query, for the rare command that asks (who is in a
+        fight somewhere in the campaign)."""
+        check_key(key)
+        deadline = self._deadline()
+        _, away = await self._place(key, deadline, "kept")
+        home_id = key.channel_id if away is None else away.home_id
+        parent = channels.alias("parent")
+        stmt = (
+            sa.select(encounters.c.channel_id, encounters.c.state)
+            .select_from(
+                encounters.join(channels, channels.c.id == encounters.c.channel_id).outerjoin(
+                    parent, parent.c.id == channels.c.parent_id
+                )
+            )
+            .where(
+                sa.text("encounters.active"),
+                sa.or_(
+                    channels.c.id == home_id,
+                    channels.c.campaign_id == home_id,
+                    channels.c.parent_id == home_id,
+                    parent.c.campaign_id == home_id,
+                ),
+            )
+            .order_by(encounters.c.channel_id)
+        )
+
+        async def read() -> list[tuple[int, dict[str, Any]]]:
+            async with self._engine.connect() as connection:
+                rows = (await connection.execute(stmt)).all()
+            return [(int(row[0]), row[1]) for row in rows]
+
+        return await self._retrying(read, deadline)
+
+    # -- joining and leaving ----------------------------------------------------------------------------
+    async def join_campaign(self, key: ChannelKey, campaign_channel_id: int) -> CampaignInfo:
+        """Make this channel (and its threads) play in `campaign_channel_id`'s campaign; its own roster and
+        pool are set aside, untouched, until it leaves. Refused in a thread, into its own campaign, for a
+        channel other channels joined, and while an encounter runs in the channel or its threads."""
+        check_key(key)
+        validate.snowflake(campaign_channel_id, "channel id")
+        if key.parent_id is not None:
+            raise InvalidValue(
+                "A thread plays in its channel's campaign: use /campaign join in the channel itself."
+            )
+        deadline = self._deadline()
+        target = await self._channel(campaign_channel_id, deadline, "proved")
+        if target.parent_id is not None:  # a thread: its channel's campaign
+            campaign_channel_id = target.parent_id
+            target = await self._channel(campaign_channel_id, deadline, "proved")
+        home_id = target.campaign_id or campaign_channel_id
+        if home_id == key.channel_id:
+            raise InvalidValue("That campaign is this channel's own: pick another channel.")
+        await self._set_campaign(key, home_id)
+        return await self.campaign(key)
+
+    async def leave_campaign(self, key: ChannelKey) -> CampaignInfo:
+        """This channel plays in its own campaign again (its own roster and pool, as it left them)."""
+        check_key(key)
+        if key.parent_id is not None:
+            raise InvalidValue(
+                "A thread plays in its channel's campaign: use /campaign leave in the channel."
+            )
+        await self._set_campaign(key, None)
+        return await self.campaign(key)
+
+    async def _set_campaign(self, key: ChannelKey, home_id: int | None) -> None:
+        lock, deadline = await self._queue(key)
+        try:
+            now = utc_now()
+            channel_id = key.channel_id
+            insert = (
+                self._insert(channels)
+                .values(id=channel_id, guild_id=key.guild_id, tokens=0, version=0, updated_at=now)
+                .on_conflict_do_nothing(index_elements=["id"])
+            )
+
+            def work(connection: Connection) -> None:
+                connection.execute(insert)
+                row = connection.execute(
+                    sa.select(channels.c.campaign_id, channels.c.parent_id).where(channels.c.id == channel_id)
+                ).one()
+                if row.parent_id is not None:
+                    raise InvalidValue(
+                        "A thread plays in its channel's campaign: use /campaign in the channel."
+                    )
+                if home_id is None and row.campaign_id is None:
+                    raise InvalidValue("This channel plays in its own campaign already.")
+                if home_id is not None and row.campaign_id == home_id:
+                    raise InvalidValue(f"This channel plays in <#{home_id}>'s campaign already.")
+                members = connection.execute(
+                    sa.select(channels.c.id).where(channels.c.campaign_id == channel_id).limit(3)
+                ).all()
+                if home_id is not None and members:
+                    where = ", ".join(f"<#{m[0]}>" for m in members)
+                    raise InvalidValue(
+                        f"Other channels play in this channel's campaign ({where}): "
+                        "they /campaign leave first."
+                    )
+                running = connection.execute(
+                    sa.select(encounters.c.channel_id)
+                    .select_from(encounters.join(channels, channels.c.id == encounters.c.channel_id))
+                    .where(
+                        sa.text("encounters.active"),
+                        sa.or_(channels.c.id == channel_id, channels.c.parent_id == channel_id),
+                    )
+                    .limit(1)
+                ).first()
+                if running is not None:
+                    raise InvalidValue(
+                        f"An encounter is running in <#{running[0]}>: end it first (its heroes come from "
+                        "this channel's campaign)."
+                    )
+                connection.execute(
+                    sa.update(channels)
+                    .where(channels.c.id == channel_id)
+                    .values(campaign_id=home_id, version=channels.c.version + 1, updated_at=now)
+                )
+
+            try:
+                await self._transaction(work, deadline)
+            finally:
+                self._cache.pop(channel_id, None)
+        finally:
+            lock.release()
+
+
+def _merge(
+    connection: Connection, thread_id: int, parent_id: int, home_id: int, label: str, insert_home: sa.Insert
+) -> Merged:
+    """`_adopt`'s transaction: the thread's heroes moved to the home (renamed where their name is taken),
+    its hero tokens added to the home's pool (within the pool's limit), its parent recorded; both rows'
+    versions bumped, so a command judged on either before fails its compare-and-set and reads again."""
+    row = connection.execute(
+        sa.select(channels.c.tokens, channels.c.parent_id).where(channels.c.id == thread_id)
+    ).first()
+    if row is None or row.parent_id is not None:  # another process adopted it first
+        return Merged(0, 0, ())
+    now = utc_now()
+    connection.execute(insert_home)
+    taken = set(
+        connection.execute(sa.select(heroes.c.name_key).where(heroes.c.channel_id == home_id)).scalars()
+    )
+    moving = connection.execute(
+        sa.select(heroes.c.id, heroes.c.name)
+        .where(heroes.c.channel_id == thread_id)
+        .order_by(heroes.c.created_at, heroes.c.id)
+    ).all()
+    renamed: list[tuple[str, str]] = []
+    for hero_id, name in moving:
+        new = name
+        if validate.name_key(name) in taken:
+            new = kept_apart(name, label, taken)
+            renamed.append((name, new))
+        taken.add(validate.name_key(new))
+        connection.execute(
+            sa.update(heroes)
+            .where(heroes.c.id == hero_id)
+            .values(channel_id=home_id, name=new, name_key=validate.name_key(new), updated_at=now)
+        )
+    tokens = int(row.tokens)
+    connection.execute(
+        sa.update(channels)
+        .where(channels.c.id == home_id)
+        .values(
+            tokens=sa.func.min(channels.c.tokens + tokens, validate.TOKEN_LIMIT)
+            if connection.dialect.name == "sqlite"
+            else sa.func.least(channels.c.tokens + tokens, validate.TOKEN_LIMIT),
+            version=channels.c.version + 1,
+            updated_at=now,
+        )
+    )
+    connection.execute(
+        sa.update(channels)
+        .where(channels.c.id == thread_id)
+        .values(parent_id=parent_id, tokens=0, version=channels.c.version + 1, updated_at=now)
+    )
+    return Merged(len(moving), tokens, tuple(renamed))

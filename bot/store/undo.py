@@ -1,0 +1,103 @@
+"""`undo`: revert the newest change of the active encounter not undone yet, as an event of its own."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import random
+
+import sqlalchemy as sa
+
+from bot.store import validate
+from bot.store.campaigns import needs_adopting
+from bot.store.core import check_key
+from bot.store.errors import NoEncounter, NothingToUndo, StaleState, StoreError
+from bot.store.history import event_of
+from bot.store.models import events
+from bot.store.patch import revert
+from bot.store.snapshot import clone
+from bot.store.table import Change, ChannelKey, Committed, Event, Table
+from bot.store.writes import UNDO_KIND, Writes
+
+
+class Undoing(Writes):
+    """`undo` (docs/store.md, *Undo*)."""
+
+    async def undo(self, key: ChannelKey, user_id: int, *, retries: int = 3) -> Committed[Event]:
+        """Revert the newest change of the active encounter that is not undone yet, as an event of kind
+        "undo" (its `undoes` names the seq). Repeating walks back to the start; then `NothingToUndo`."""
+        check_key(key)
+        validate.snowflake(user_id, "user id")
+        lock, deadline = await self._queue(key)
+        home_lock = None
+        try:
+            attempt = 0
+            while True:
+                # Undo is rare: read fresh rather than trust the cache, so its errors are never stale.
+                loaded, away = await self._place(key, deadline, "read")
+                if away is not None and home_lock is None:
+                    home_lock = await self._home_lock(key, away.home_id, deadline)
+                    continue
+                if away is not None and needs_adopting(key, away.channel):
+                    await self._adopt(key, away)
+                    continue
+                if loaded.encounter_id is None:
+                    raise NoEncounter()
+                target = await self._retrying(
+                    functools.partial(self._undo_target, loaded.encounter_id), deadline
+                )
+                if target is None:
+                    raise NothingToUndo()
+                try:
+                    restored = revert(clone(loaded.snap), target.patch)
+                except (KeyError, IndexError, TypeError, ValueError):
+                    raise StoreError(f"Change #{target.seq} can't be undone any more.") from None
+                table = Table.from_snapshot(key, loaded.version, restored, loaded.encounter_id)
+                outcome = Change(
+                    f"Undo #{target.seq}: {target.summary}"[:200], target, {"undoes": target.seq}
+                )
+                try:
+                    return await self._commit(
+                        key,
+                        user_id,
+                        UNDO_KIND,
+                        loaded,
+                        table,
+                        outcome,
+                        deadline=deadline,
+                        undoes=target.seq,
+                        away=away,
+                    )
+                except StaleState:
+                    self._forget(key, away)
+                    attempt += 1
+                    if attempt > retries:
+                        raise
+                    await asyncio.sleep(random.uniform(0, 0.003 * attempt))
+        finally:
+            if home_lock is not None:
+                home_lock.release()
+            lock.release()
+
+    async def _undo_target(self, encounter_id: int) -> Event | None:
+        undo = events.alias("undo")
+        undone = (
+            sa.select(undo.c.id)
+            .where(undo.c.encounter_id == encounter_id, undo.c.undoes == events.c.seq)
+            .exists()
+        )
+        stmt = (
+            sa.select(events)
+            .where(
+                events.c.encounter_id == encounter_id,
+                events.c.seq > 1,
+                events.c.undoes.is_(None),
+                events.c.kind != UNDO_KIND,
+                ~undone,
+            )
+            .order_by(events.c.seq.desc())
+            .limit(1)
+        )
+        async with self._engine.connect() as connection:
+            row = (await connection.execute(stmt)).first()
+        return None if row is None else event_of(row, None)

@@ -1,0 +1,130 @@
+"""Campaigns through SimCord (issue 19, section 2): a thread plays with its channel's heroes and hero tokens,
+/campaign join | leave | show, /tokens reset counting the whole party, /hero delete and a rename that follows
+the hero into the running encounter."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.play import encounter_of
+from bot.store import ChannelKey
+from tests.bot import encounter_kit as kit
+from tests.bot.conftest import Table
+
+
+async def create(table: Table, name: str = "Ash", where: Any = None, who: Any = None) -> str:
+    actor = who or table.alice
+    return kit.ok(
+        await actor.slash(where or table.channel, "hero create", name=name, stamina=30, recoveries=8)
+    )
+
+
+async def roster(table: Table, where: Any) -> set[str]:
+    stored = await table.store.view(ChannelKey(table.guild.id, where.id))
+    return {hero.name for hero in stored.heroes.values()}
+
+
+async def test_a_thread_brings_in_a_hero_of_its_channels_roster(table: Table) -> None:
+    """Issue 19: "a hero made in #campaign can't join the encounter in its thread ("No roster hero by that
+    name here")" — a thread's encounter uses its parent channel's heroes."""
+    await create(table)
+    await kit.start(table, channel=table.thread)
+    text = kit.ok(await table.alice.slash(table.thread, "encounter hero", name="Ash"))
+    assert "Ash" in text
+    stored = await table.store.view(ChannelKey(table.guild.id, table.thread.id))
+    assert stored.encounter is not None and "Ash" in {c.id for c in encounter_of(stored).creatures}
+    # a hero made in the thread joins the channel's roster
+    await create(table, "Bree", where=table.thread, who=table.bob)
+    assert await roster(table, table.channel) == {"Ash", "Bree"}
+
+
+async def test_tokens_reset_in_a_thread_counts_the_campaign_and_the_encounter(table: Table) -> None:
+    """Issue 19: "`/tokens reset` there gives 0 tokens"; it counts the campaign's roster and any hero in the
+    running encounter who isn't on it (heroes added with /encounter add player:)."""
+    await table.configure_director_role()
+    await create(table)
+    await create(table, "Bree", who=table.bob)
+    text = kit.ok(await table.director.slash(table.thread, "tokens reset"))
+    assert text.endswith("Hero tokens: 2.")
+    await kit.start(table, channel=table.thread)
+    kit.ok(
+        await table.director.slash(table.thread, "encounter add", name="Cole", stamina=20, player=table.bob)
+    )
+    kit.ok(
+        await table.director.slash(table.thread, "encounter add", name="Goblin", stamina=5, side="director")
+    )
+    text = kit.ok(await table.director.slash(table.thread, "tokens reset"))
+    assert text.endswith("Hero tokens: 3.")
+    assert (await table.store.view(ChannelKey(table.guild.id, table.channel.id))).tokens == 3
+
+
+async def test_campaign_join_show_and_leave(table: Table) -> None:
+    await table.configure_director_role()
+    ooc = table.guild.create_text_channel("ooc")
+    await create(table)
+    await create(table, "Cole", where=ooc, who=table.bob)
+    refused = kit.refused(await table.alice.slash(ooc, "campaign join", channel=table.channel))
+    assert "server Director" in refused
+    text = kit.ok(await table.director.slash(ooc, "campaign join", channel=table.channel))
+    assert f"plays in <#{table.channel.id}>'s campaign: 1 hero" in text and "set aside" in text
+    assert await roster(table, ooc) == {"Ash"}
+    shown = kit.ok(await table.alice.slash(table.channel, "campaign show"))
+    assert f"<#{ooc.id}>" in shown
+    shown = kit.ok(await table.alice.slash(table.thread, "campaign show"))
+    assert "is a thread" in shown
+    kit.refused(await table.alice.slash(ooc, "campaign leave"))
+    text = kit.ok(await table.director.slash(ooc, "campaign leave"))
+    assert "its own campaign: 1 hero" in text
+    assert await roster(table, ooc) == {"Cole"}
+    assert "own campaign already" in kit.refused(await table.director.slash(ooc, "campaign leave"))
+
+
+async def test_hero_delete_asks_first_and_only_its_player_or_a_server_director(table: Table) -> None:
+    await table.configure_director_role()
+    await create(table)
+    kit.refused(await table.bob.slash(table.channel, "hero delete", hero="Ash"))
+    asked = await table.alice.slash(table.thread, "hero delete", hero="Ash")
+    assert asked.ephemeral and "for good" in asked.response.content
+    await table.alice.click(asked.response.message, label="Keep")
+    assert await roster(table, table.channel) == {"Ash"}
+    asked = await table.alice.slash(table.thread, "hero delete", hero="Ash")
+    done = await table.alice.click(asked.response.message, label="Delete Ash")
+    assert "deleted" in kit.ok(done)
+    assert await roster(table, table.channel) == set()
+
+
+async def test_hero_delete_is_refused_while_the_hero_is_in_the_encounter(table: Table) -> None:
+    await table.configure_director_role()
+    await create(table)
+    await kit.start(table)
+    kit.ok(await table.alice.slash(table.channel, "encounter hero", name="Ash"))
+    text = kit.refused(await table.director.slash(table.channel, "hero delete", hero="Ash"))
+    assert "encounter" in text
+    # in a thread's encounter too: the roster is the campaign's
+    await create(table, "Bree", who=table.bob)
+    await kit.start(table, channel=table.thread)
+    kit.ok(await table.bob.slash(table.thread, "encounter hero", name="Bree"))
+    text = kit.refused(await table.bob.slash(table.channel, "hero delete", hero="Bree"))
+    assert f"<#{table.thread.id}>" in text
+    assert await roster(table, table.channel) == {"Ash", "Bree"}
+
+
+async def test_renaming_a_hero_renames_their_creature_and_show_is_live(table: Table) -> None:
+    """Issue 19: "Renaming a hero renames its creature in the running encounter too" and `/hero show` with
+    live Stamina during an encounter."""
+    await create(table)
+    await kit.start(table, channel=table.thread)
+    kit.ok(await table.alice.slash(table.thread, "encounter hero", name="Ash"))
+    kit.ok(await table.director.slash(table.thread, "stamina damage", target="Ash", amount=5))
+    # renamed where the fight is: the channel's other rooms point there
+    refused = kit.refused(await table.alice.slash(table.channel, "hero edit", hero="Ash", new_name="Ashen"))
+    assert f"<#{table.thread.id}>" in refused
+    kit.ok(await table.alice.slash(table.thread, "hero edit", hero="Ash", new_name="Ashen"))
+    stored = await table.store.view(ChannelKey(table.guild.id, table.thread.id))
+    encounter = encounter_of(stored)
+    assert {c.id for c in encounter.creatures} == {"Ashen"}
+    assert encounter.creature("Ashen").vitals.stamina == 25
+    kit.ok(await table.director.slash(table.thread, "stamina damage", target="Ashen", amount=1))
+    shown = await table.alice.slash(table.thread, "hero show", hero="Ashen")
+    fields = [f"{f.name}: {f.value}" for f in shown.response.embeds[0].fields]
+    assert any("Stamina (in the encounter): Stamina: 24/30" in f for f in fields), fields

@@ -1,0 +1,92 @@
+"""Fuzz: mutated Forge Steel monster, group and encounter files never crash the readers with anything but
+the typed `ForgeSteelError` (issue 20 §6: "Fuzz the importers with hypothesis: mutated fixtures never crash
+them")."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.content.forgesteel.encounter import read_encounter
+from bot.content.forgesteel.files import ForgeSteelError
+from bot.content.forgesteel.monster import read_monster, read_monster_group
+from tests.content.forgesteel_files import fixture_bytes
+
+READERS: list[tuple[str, Callable[[bytes], object]]] = [
+    ("Goblin Sniper.ds-monster", read_monster),
+    ("Thorn Dragon.ds-monster", read_monster),
+    ("Goblin.ds-monster-group", read_monster_group),
+    ("Goblin Ambush.ds-encounter", read_encounter),
+]
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**12), max_value=10**12)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=20)
+    | st.sampled_from(
+        ["Minion", "Solo", "Ability", "Bonus", "Stamina", "Damage Modifier", "roll", "signature"]
+    ),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+def _slots(node: Any, out: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    """Every (container, key) in the tree: the places a mutation can hit."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            out.append((node, key))
+            _slots(value, out)
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            out.append((node, i))
+            _slots(value, out)
+    return out
+
+
+@pytest.mark.parametrize(("file", "read"), READERS, ids=[f for f, _ in READERS])
+@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_mutated_files_fail_only_with_the_typed_error(
+    file: str, read: Callable[[bytes], object], data: st.DataObject
+) -> None:
+    tree = copy.deepcopy(json.loads(fixture_bytes(file)))
+    for _ in range(data.draw(st.integers(1, 4))):
+        slots = _slots(tree, [])
+        if not slots:
+            break
+        container, key = slots[data.draw(st.integers(0, len(slots) - 1))]
+        if isinstance(container, dict) and data.draw(st.booleans()):
+            del container[key]
+        else:
+            container[key] = data.draw(JSON_VALUES)
+    try:
+        read(json.dumps(tree).encode())
+    except ForgeSteelError as error:
+        assert "\n" not in str(error)
+
+
+@pytest.mark.parametrize(("file", "read"), READERS, ids=[f for f, _ in READERS])
+@settings(deadline=None, max_examples=40)
+@given(
+    cut=st.integers(0, 10**6),
+    flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=4),
+)
+def test_damaged_bytes_fail_only_with_the_typed_error(
+    file: str, read: Callable[[bytes], object], cut: int, flips: list[tuple[int, int]]
+) -> None:
+    raw = bytearray(fixture_bytes(file))
+    for where, byte in flips:
+        raw[where % len(raw)] = byte
+    try:
+        read(bytes(raw[: max(1, cut % (len(raw) + 1))]))
+    except ForgeSteelError as error:
+        assert "\n" not in str(error)
