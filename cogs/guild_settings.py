@@ -31,7 +31,7 @@ class GuildSettingsCog(commands.Cog):
         HelpEntry(
             "settings",
             "/settings turn_pings:False",
-            "Director: this server's settings.",
+            "Server Director: this server's settings.",
         ),
     )
 

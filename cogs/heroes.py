@@ -131,7 +131,7 @@ class Heroes(commands.Cog):
             "Add a hero (characteristics, immunity, level… optional).",
         ),
         HelpEntry(
-            "hero edit", "/hero edit hero:Ash stamina:33 level:2", "Change a hero (owner or Director)."
+            "hero edit", "/hero edit hero:Ash stamina:33 level:2", "Change a hero (owner or server Director)."
         ),
         HelpEntry("hero show", "/hero show hero:Ash", "A hero's sheet, or the roster."),
         HelpEntry("hero delete", "/hero delete hero:Ash", "Delete a hero (owner or server Director)."),

@@ -40,9 +40,9 @@ class Progress(commands.Cog):
         HelpEntry(
             "victories",
             "/victories award:1",
-            "Victories and XP; a Director awards.",
+            "Victories and XP; a server Director awards.",
         ),
-        HelpEntry("respite", "/respite", "Director: Victories to XP, full Stamina."),
+        HelpEntry("respite", "/respite", "Server Director: Victories to XP, full Stamina."),
     )
 
     def __init__(self, bot: DrawSteelBot) -> None:

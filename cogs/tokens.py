@@ -79,13 +79,13 @@ class Tokens(commands.Cog):
     help_entries: ClassVar[tuple[HelpEntry, ...]] = (
         HelpEntry("tokens", "/tokens show", "The party's hero tokens."),
         HelpEntry("tokens show", "/tokens show", "The pool and who used one this turn."),
-        HelpEntry("tokens award", "/tokens award count:1", "Director: give hero tokens."),
+        HelpEntry("tokens award", "/tokens award count:1", "Server Director: give hero tokens."),
         HelpEntry(
             "tokens spend",
             "/tokens spend use:surges hero:Ash",
             "Spend: surges, save, reroll or regain.",
         ),
-        HelpEntry("tokens reset", "/tokens reset", "Director: new session's pool."),
+        HelpEntry("tokens reset", "/tokens reset", "Server Director: new session's pool."),
     )
 
     tokens = app_commands.Group(name="tokens", description="The party's hero tokens.", guild_only=True)

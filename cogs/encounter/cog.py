@@ -98,7 +98,11 @@ class EncounterCog(commands.Cog):
             "/encounter begin",
             "Roll the d10 for who goes first (or first: heroes) and start round 1.",
         ),
-        HelpEntry("encounter status", "/encounter status", "Post the tracker again at the bottom."),
+        HelpEntry(
+            "encounter status",
+            "/encounter status private: True",
+            "Post the tracker again at the bottom; private: the Director's exact tracker, only for you.",
+        ),
         HelpEntry("encounter undo", "/encounter undo", "Undo the newest change (players: only their own)."),
         HelpEntry("encounter log", "/encounter log", "The encounter's log as Markdown and JSON files."),
         HelpEntry(
