@@ -242,18 +242,6 @@ def require(
         raise Refused(f"Only {who} can {action or rule.action}.")
 
 
-def require_director(
-    actor: Actor,
-    *,
-    encounter_director_id: int | None,
-    director_role_id: int | None,
-    action: str = "do that",
-) -> None:
-    """Raise `Refused("Only the Director can <action>.")` unless `actor` directs the encounter."""
-    if not is_director(actor, encounter_director_id=encounter_director_id, director_role_id=director_role_id):
-        raise Refused(f"Only the Director can {action}.")
-
-
 def controls(actor: Actor, creature_owner_id: int | None, is_director: bool) -> bool:
     """True when `actor` may act for a creature (`Authority.CONTROLLER`): its owner (a hero's player), or the
     encounter's Director. Creatures without an owner (`None`: the Director's creatures) are the
@@ -325,19 +313,6 @@ async def director_role_of(interaction: discord.Interaction[Any], store: Setting
     settings = await store.get_settings(interaction.guild_id)
     role: int | None = getattr(settings, "director_role_id", None)
     return role
-
-
-async def interaction_is_director(
-    interaction: discord.Interaction[Any], store: SettingsSource, *, encounter_director_id: int | None
-) -> bool:
-    """`is_director` for the user behind `interaction`, with the server's Director role."""
-    if interaction.guild_id is None:
-        return False
-    return is_director(
-        actor_from_interaction(interaction),
-        encounter_director_id=encounter_director_id,
-        director_role_id=await director_role_of(interaction, store),
-    )
 
 
 async def server_standing(

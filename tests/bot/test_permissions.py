@@ -16,10 +16,11 @@ from bot.permissions import (
     Refused,
     actor_from_interaction,
     controls,
-    interaction_is_director,
     is_director,
+    require,
     require_controls,
-    require_director,
+    server_standing,
+    standing,
 )
 from bot.replies import send
 from bot.rules.dice import Dice
@@ -52,17 +53,28 @@ def test_is_director(
     )
 
 
-def test_require_director() -> None:
-    require_director(Actor.of(STARTER), encounter_director_id=STARTER, director_role_id=None)
+def test_require_names_who_may() -> None:
+    """Issue 19: "Commands that newly require a role say which role in their one-line refusal"."""
+    at = standing(Actor.of(STRANGER), director_role_id=ROLE, encounter_director_id=STARTER)
     with pytest.raises(Refused) as caught:
-        require_director(
-            Actor.of(STRANGER),
-            encounter_director_id=STARTER,
-            director_role_id=ROLE,
-            action="move Director creatures",
-        )
-    assert str(caught.value) == "Only the Director can move Director creatures."
-    assert REGISTRY.message_for(caught.value) == "Only the Director can move Director creatures."
+        require("/tokens award", at, director_role_id=ROLE)
+    expected = f"Only a server Director (the <@&{ROLE}> role or Manage Server) can award hero tokens."
+    assert str(caught.value) == expected == REGISTRY.message_for(caught.value)
+    with pytest.raises(
+        Refused, match=r"^Only a server Director \(Manage Server, or a Director role set with"
+    ):
+        require("/respite", standing(Actor.of(STRANGER), director_role_id=None), director_role_id=None)
+    with pytest.raises(Refused, match=r"^Only the Director can begin the encounter\.$"):
+        require("/encounter begin", at, director_role_id=ROLE)
+    require(
+        "/encounter begin",
+        standing(Actor.of(STARTER), director_role_id=ROLE, encounter_director_id=STARTER),
+        director_role_id=ROLE,
+    )
+    with pytest.raises(
+        Refused, match=r"^Only the Director or the member who made the last change can undo it\.$"
+    ):
+        require("/encounter undo", at, director_role_id=ROLE)
 
 
 @pytest.mark.parametrize(
@@ -107,7 +119,8 @@ async def am_i_director(interaction: discord.Interaction[Any], starter: bool = F
     bot = interaction.client
     assert isinstance(bot, DrawSteelBot)
     starter_id = interaction.user.id if starter else None
-    answer = await interaction_is_director(interaction, bot.store, encounter_director_id=starter_id)
+    actor, _, role = await server_standing(interaction, bot.store)
+    answer = is_director(actor, encounter_director_id=starter_id, director_role_id=role)
     await send(interaction, content=str(answer))
 
 
