@@ -9,6 +9,8 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from simcord import MemberActor
 
 from bot.rules.encounter import NewCreatures, add_creatures, new_encounter_state
@@ -119,3 +121,24 @@ def test_players_view_knows_removed_creatures_and_drops_patches() -> None:
     log = [event("Ogre, Rat removed", "encounter.remove"), event("Rat regains 1 Stamina: Stamina 2 → 3")]
     hide = players_view(encounter, log)
     assert hide(log[1]).summary == "Rat regains 1 Stamina: Stamina hidden" and hide(log[1]).patch is None
+
+
+@settings(deadline=None, max_examples=60)
+@given(
+    name=st.text(
+        st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp")), min_size=1, max_size=20
+    ),
+    before=st.integers(-99, 999),
+    after=st.integers(-99, 999),
+    undo=st.booleans(),
+)
+def test_a_hidden_creatures_summaries_keep_no_stamina_number(
+    name: str, before: int, after: int, undo: bool
+) -> None:
+    """Whatever its name, a creature players may not see keeps no exact Stamina in its log summaries."""
+    name = " ".join(name.split()) or "Ogre"
+    shown = frozenset({"Ash"} - {name})
+    for verb in ("regains 3 Stamina", f"has Stamina set to {after}", "gains 2 temporary Stamina"):
+        summary = f"{'Undo #3: ' if undo else ''}{name} {verb}: Stamina {before} → {after}"
+        redacted = players_summary(summary, shown, frozenset({name}))
+        assert not re.search(r"Stamina (set to )?-?\d", redacted.removeprefix("Undo #3: ")[len(name) :])
