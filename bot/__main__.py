@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot")
 
 EXIT_CONFIG = 2
+#: Seconds start-up waits for another process's SQLite write lock before it gives up (exit 2).
+OPEN_BUSY_LIMIT = 30.0
+#: Seconds between two tries to open a busy database (each try itself waits for the lock a moment).
+OPEN_RETRY = 1.0
 
 
 class StartupError(Exception):
@@ -41,16 +45,32 @@ def _fail(message: str, secret: str | None = None) -> int:
 
 
 async def _open_store(settings: Settings) -> Store:
+    """Open (and migrate) the store. While another process holds the SQLite write lock (another copy of
+    the bot, a maintenance script), try again every `OPEN_RETRY` seconds for up to `OPEN_BUSY_LIMIT`."""
     from bot.client import open_store
+    from bot.store.faults import is_locked
 
-    try:
-        return await open_store(settings.database_url)
-    except Exception as error:  # any failure to open is a configuration problem: one line, exit 2
-        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise StartupError(
-            f"the database at DATABASE_URL could not be opened ({reason[:200]}): check the URL, that the "
-            "server is running and the credentials are right"
-        ) from None
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + OPEN_BUSY_LIMIT
+    while True:
+        try:
+            return await open_store(settings.database_url)
+        except Exception as error:  # any failure to open is a configuration problem: one line, exit 2
+            if is_locked(error):
+                if loop.time() + OPEN_RETRY < give_up:
+                    log.warning("the database is busy (another process is writing to it): trying again")
+                    await asyncio.sleep(OPEN_RETRY)
+                    continue
+                raise StartupError(
+                    f"the database is busy: another process has held its write lock for over "
+                    f"{OPEN_BUSY_LIMIT:.0f} s (another copy of the bot, or a script?); stop it, or try again "
+                    "later"
+                ) from None
+            reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            raise StartupError(
+                f"the database at DATABASE_URL could not be opened ({reason[:200]}): check the URL, that the "
+                "server is running and the credentials are right"
+            ) from None
 
 
 async def _run(settings: Settings) -> None:

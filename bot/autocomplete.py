@@ -1,11 +1,12 @@
-"""Creature-name autocomplete every cog shares.
+"""Creature-name (and situation) autocomplete every cog shares.
 
 - `creatures(interaction, current)`: the creatures of this channel's encounter whose names contain what was
   typed (living first, in the encounter's order), at most 25 (Discord's limit).
 - `targets(interaction, current)`: the same for a comma-separated list ("Goblin 1, Gob…"): the names already
   typed are kept and the last one is completed; names already in the list are not offered again.
-- `creature_names(encounter, current)` / `target_choices(encounter, current)`: the pure parts, for tests and
-  for cogs that already hold an encounter.
+- `situations(interaction, current)`: a comma-separated list of situations (flanking, high ground, ...).
+- `creature_names(encounter, current)` / `target_choices(encounter, current)` / `situation_choices(current)`:
+  the pure parts, for tests and for cogs that already hold an encounter.
 
 Reads the channel through `Store.view` (one cheap read, no lock, nothing written). An autocomplete callback
 must never fail: with no encounter, no guild or an unreadable state it offers nothing.
@@ -16,6 +17,7 @@ Use: `@app_commands.autocomplete(target=bot.autocomplete.creatures)` on a comman
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -23,6 +25,7 @@ from discord import app_commands
 
 from bot.play import channel_key, encounter_of
 from bot.rules.encounter import Encounter, fold
+from bot.rules.situations import Situation
 
 CHOICES_MAX = 25
 """Discord shows at most 25 choices."""
@@ -57,12 +60,30 @@ def name_choices(encounter: Encounter, current: str) -> list[app_commands.Choice
 
 def target_choices(encounter: Encounter, current: str) -> list[app_commands.Choice[str]]:
     """Up to 25 choices completing the last name of a comma-separated list."""
+    return list_choices(current, lambda typing, exclude: creature_names(encounter, typing, exclude))
+
+
+def situation_choices(current: str) -> list[app_commands.Choice[str]]:
+    """Up to 25 choices completing the last situation of a comma-separated list (`bot.rules.situations`)."""
+
+    def names(typing: str, exclude: frozenset[str]) -> list[str]:
+        key = fold(typing)
+        return [s.value for s in Situation if key in s.value and s.value not in exclude]
+
+    return list_choices(current, names)
+
+
+def list_choices(
+    current: str, candidates: Callable[[str, frozenset[str]], list[str]]
+) -> list[app_commands.Choice[str]]:
+    """Up to 25 choices completing the last item of a comma-separated list: the items typed are kept,
+    `candidates(last, kept_folded)` offers the completions of the last one."""
     *done, typing = current.split(",")
     kept = [" ".join(part.split()) for part in done if part.strip()]
     prefix = ", ".join(kept) + (", " if kept else "")
     exclude = frozenset(fold(n) for n in kept)
     out: list[app_commands.Choice[str]] = []
-    for name in creature_names(encounter, typing, exclude):
+    for name in candidates(typing, exclude):
         value = prefix + name
         if len(value) > VALUE_MAX:
             continue
@@ -87,6 +108,11 @@ async def creatures(interaction: discord.Interaction[Any], current: str) -> list
     """Autocomplete one creature name from this channel's encounter."""
     encounter = await _encounter(interaction)
     return [] if encounter is None else name_choices(encounter, current)
+
+
+async def situations(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete a comma-separated list of situations (flanking, high ground, ...)."""
+    return situation_choices(current)
 
 
 async def targets(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:

@@ -35,6 +35,8 @@ COGS: tuple[str, ...] = (
     "cogs.tracker",
     "cogs.strike",
     "cogs.stamina",
+    "cogs.move",
+    "cogs.rescue",
     "cogs.conditions",
     "cogs.malice",
     "cogs.tokens",

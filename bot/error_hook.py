@@ -32,10 +32,11 @@ from discord import app_commands
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from bot.replies import NO_MENTIONS, UserError, one_line, send
+from bot.quoted import names_for
+from bot.replies import NO_MENTIONS, UserError, inert_names, one_line, send
 from bot.rules.errors import RuleError
-from bot.store.errors import StoreError, StoreUnavailable
-from bot.store.faults import is_unavailable
+from bot.store.errors import AlreadyApplied, StoreError, StoreUnavailable
+from bot.store.faults import cannot_save, is_unavailable
 
 log = logging.getLogger("bot.errors")
 command_log = logging.getLogger("bot.commands")
@@ -97,7 +98,11 @@ def _plain(error: Exception) -> str:
 
 @REGISTRY.register(DBAPIError, PoolTimeout)
 def _database(error: Exception) -> str | None:
-    """A driver error that escaped the store: "busy" when the database is not answering, else a bug."""
+    """A driver error that escaped the store: "busy" when the database is not answering, "can't save" when
+    it refuses every write (a full disk, read-only), else a bug."""
+    refused = cannot_save(error)
+    if refused is not None:
+        return refused.default_message
     return StoreUnavailable.default_message if is_unavailable(error) else None
 
 
@@ -167,7 +172,15 @@ async def _drop_public_thinking(interaction: discord.Interaction[Any]) -> bool:
 async def report(
     interaction: discord.Interaction[Any], error: BaseException, *, registry: ErrorRegistry = REGISTRY
 ) -> Outcome:
-    """Tell the user what went wrong (ephemerally, once) and log bugs with a traceback."""
+    """Tell the user what went wrong (ephemerally, once) and log bugs with a traceback. An interaction
+    another process already applied (`AlreadyApplied`) gets no answer here: that process gives it."""
+    if isinstance(unwrap(error), AlreadyApplied):
+        log.warning(
+            "ignored interaction %s (%s): another process already applied it",
+            interaction.id,
+            describe(interaction),
+        )
+        return "refused"
     message = registry.message_for(error)
     if message is None:
         original = unwrap(error)
@@ -181,8 +194,18 @@ async def report(
         )
         await reply_safely(interaction, APOLOGY)
         return "error"
-    await reply_safely(interaction, message)
+    await reply_safely(interaction, await _quoting(interaction, message))
     return "refused"
+
+
+async def _quoting(interaction: discord.Interaction[Any], message: str) -> str:
+    """`message` with the names it quotes shown literally (`bot.quoted`): a refusal built by the rules core
+    quotes names as they are."""
+    try:
+        return inert_names(message, await names_for(interaction))
+    except Exception:  # a refusal is still answered, as it is
+        log.debug("could not read the names a refusal may quote", exc_info=True)
+        return message
 
 
 def describe(interaction: discord.Interaction[Any]) -> str:

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from collections.abc import Iterable
 from typing import TextIO
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 REDACTED = "[redacted]"
+#: The token part of Discord's interaction and webhook URLs (`/webhooks/<app id>/<token>`,
+#: `/interactions/<id>/<token>/callback`): whoever holds it can answer or edit as the bot for 15 minutes.
+_URL_TOKEN = re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/?#\s'\"]+")
 
 
 class RedactingFilter(logging.Filter):
-    """Replace every known secret in a record's message and traceback text with `[redacted]`.
+    """Replace every known secret, and the token of every interaction or webhook URL, in a record's message
+    and traceback text with `[redacted]`, at every level (discord.py logs each request's URL at DEBUG).
 
     Installed on the handler (not a logger) so records from every library logger pass through it.
     """
@@ -24,11 +29,11 @@ class RedactingFilter(logging.Filter):
     def redact(self, text: str) -> str:
         for secret in self._secrets:
             text = text.replace(secret, REDACTED)
+        if "/webhooks/" in text or "/interactions/" in text:
+            text = _URL_TOKEN.sub(rf"\1{REDACTED}", text)
         return text
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not self._secrets:
-            return True
         message = record.getMessage()
         cleaned = self.redact(message)
         if cleaned != message:

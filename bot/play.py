@@ -26,7 +26,7 @@ from bot.rules import codec
 from bot.rules.encounter import Encounter
 from bot.rules.hero import HeroSheet
 from bot.rules.turns import Controller
-from bot.store import Change, ChannelKey, Committed, GuildSettings, Hero, Table
+from bot.store import Change, ChannelKey, Committed, Event, GuildSettings, Hero, Table
 
 if TYPE_CHECKING:
     from bot.client import DrawSteelBot
@@ -261,7 +261,11 @@ class InTime:
 
 
 async def commit(
-    interaction: discord.Interaction[Any], kind: str, change: Callable[[Table], Change[T]]
+    interaction: discord.Interaction[Any],
+    kind: str,
+    change: Callable[[Table], Change[T]],
+    *,
+    once: str | None = None,
 ) -> Committed[T]:
     """Run `change` as one store transaction for this interaction's channel; on a real change, notify the
     bot's commit listeners (failures there are logged, never shown: the change is already committed).
@@ -269,13 +273,19 @@ async def commit(
     `change` gets the store's own memory of the channel (`Store.mutate`'s `shared`): like every change
     here, it replaces hero data and the encounter state (`put_encounter`, `put_sheet`), never edits them.
     When `caller_of` judged this interaction's caller, the change is refused (`CallerMoved`) if the table
-    it would commit against has an encounter with another Director."""
+    it would commit against has an encounter with another Director.
+
+    The interaction's id is saved with the event, so it is applied at most once whichever process it reached
+    (`AlreadyApplied`: another process did; the error hook then answers nothing); `once` is a key for
+    something that may happen only once (`Store.mutate`; `AlreadyDone`)."""
     bot = interaction.client
     key = channel_key(interaction)
     caller = interaction.extras.get(CALLER)
     if isinstance(caller, Caller):
         change = _judged_on(caller, change)
-    result: Committed[T] = await bot.store.mutate(key, interaction.user.id, kind, change, shared=True)
+    result: Committed[T] = await bot.store.mutate(
+        key, interaction.user.id, kind, change, shared=True, interaction_id=interaction.id, once=once
+    )
     if result.seq is not None:
         for listener in getattr(bot, "commit_listeners", ()):
             try:
@@ -283,6 +293,20 @@ async def commit(
             except Exception:  # the change is committed; the tracker catches up later
                 log.exception("commit listener failed for channel %s", key.channel_id)
     return result
+
+
+def may_undo(caller: Caller) -> Callable[[Table, Event], None]:
+    """`Store.undo`'s `allowed`: the encounter's Director may undo any change, a player only their own; and
+    the encounter must still be the one `caller` was judged on. The store runs it on the event it is about
+    to undo, in the same check-and-act, so the change judged is the change undone."""
+
+    def allowed(table: Table, target: Event) -> None:
+        doc = table.encounter
+        if doc is not None and doc.director_id != caller.director_id:
+            raise CallerMoved()
+        caller.require("/encounter undo", owner_id=target.user_id)
+
+    return allowed
 
 
 def _judged_on(caller: Caller, change: Callable[[Table], Change[T]]) -> Callable[[Table], Change[T]]:

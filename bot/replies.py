@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any, NoReturn
 
@@ -63,6 +63,17 @@ def inert(text: str) -> str:
     text = _LINE_START.sub(r"\1\\\2", text)
     text = _MENTION.sub(lambda m: f"<{m.group(1)}{_ZWSP}{m.group(2)}>", text)
     return _EVERYONE.sub(lambda m: f"@{_ZWSP}{m.group(1)}", text)
+
+
+def inert_names(text: str, names: Iterable[str]) -> str:
+    """`text` with every occurrence of each of `names` made `inert` (longest first, in one pass): for a line
+    built elsewhere that quotes names as they are (a rule's refusal). Names without markdown or mentions are
+    left alone, so the rest of the line keeps its own formatting."""
+    risky = sorted({n for n in names if n and inert(n) != n}, key=len, reverse=True)
+    if not risky:
+        return text
+    pattern = re.compile("|".join(re.escape(n) for n in risky))
+    return pattern.sub(lambda m: inert(m.group(0)), text)
 
 
 async def send(

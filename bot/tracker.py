@@ -66,7 +66,7 @@ from bot.play import encounter_of
 from bot.rules import codec
 from bot.rules.encounter import Encounter
 from bot.store import ChannelKey, Committed, Store
-from bot.store.errors import StoreUnavailable
+from bot.store.errors import CannotSave, StoreUnavailable
 from bot.ui.tracker import TrackerView, render_final, render_tracker
 from bot.ui.tracker_controls import tracker_view
 
@@ -253,6 +253,8 @@ class TrackerService:
                     log.warning("tracker: channel %s not refreshed (%s); retrying", key.channel_id, error)
                     slot.dirty = True
                     await asyncio.sleep(RETRY_DELAYS[failures - 1])
+                except CannotSave:  # a full disk or read-only database: the store has logged it once
+                    continue
                 except Exception:  # never crash the loop: the next change renders the newest state
                     log.exception("tracker update failed for channel %s", key.channel_id)
         finally:

@@ -47,7 +47,7 @@ from bot.rules.hero import (
     read_immunity,
     read_weakness,
 )
-from bot.rules.names import clean_name
+from bot.rules.names import clean_name, name_key
 from bot.store import Change, Hero, Table
 from bot.ui.confirm import ConfirmView
 from bot.ui.format import stamina_text
@@ -115,8 +115,8 @@ async def hero_names(bot: DrawSteelBot, interaction: discord.Interaction[Any], c
     if interaction.guild_id is None or interaction.channel_id is None:
         return []
     table = await bot.store.view(channel_key(interaction))
-    typed = current.casefold().strip()
-    names = [h.name for h in table.heroes.values() if typed in h.name.casefold()]
+    typed = name_key(current)
+    names = [h.name for h in table.heroes.values() if typed in name_key(h.name)]
     return names[:AUTOCOMPLETE_MAX]
 
 

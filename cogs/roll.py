@@ -19,16 +19,31 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.error_hook import guarded
 from bot.hero_tokens import spend_benefit
 from bot.permissions import actor_from_interaction, require_self
-from bot.play import InTime, channel_key, commit, hero_of_member, sheet_of
+from bot.play import (
+    InTime,
+    active_encounter,
+    channel_key,
+    commit,
+    encounter_of,
+    hero_of_member,
+    put_encounter,
+    sheet_of,
+)
 from bot.replies import fail, send
 from bot.rules.characteristics import Characteristic
-from bot.rules.power import Difficulty, RollKind, reroll, roll_power
+from bot.rules.conditions import BleedingTrigger, roll_trigger
+from bot.rules.encounter import creature_of_hero
+from bot.rules.encounter.bleeding import Bleed, bleed, is_bleeding
+from bot.rules.power import Difficulty, RollAction, RollKind, parse_auto_tiers, reroll, roll_power
 from bot.rules.resources import TokenBenefit
-from bot.store import Change, Table
+from bot.rules.situations import RollUse, parse_situations, situation_modifiers
+from bot.store import AlreadyDone, Change, Table
+from bot.ui.combat import bleed_reply, bleed_summary
 from bot.ui.persistent import PersistentView
 from bot.ui.rolls import (
     BONUS_LIMIT,
@@ -45,9 +60,13 @@ from bot.ui.rolls import (
 )
 from cogs.meta import HelpEntry
 
+ALREADY_REROLLED = "This test was already rerolled: a hero can use one hero-token benefit per test."
 _CHARACTERISTICS = [app_commands.Choice(name=c.value.capitalize(), value=c.value) for c in Characteristic]
 _KINDS = [app_commands.Choice(name=k.value, value=k.value) for k in RollKind]
 _DIFFICULTIES = [app_commands.Choice(name=d.value, value=d.value) for d in Difficulty]
+ACTION_CHOICES = [app_commands.Choice(name=a.value, value=a.value) for a in RollAction]
+AUTO_TEXT_MAX = 20
+SITUATION_TEXT_MAX = 200
 
 
 def _characteristic(text: str) -> Characteristic:
@@ -80,15 +99,13 @@ def _difficulty(text: str | None) -> Difficulty | None:
     return difficulty
 
 
-def _check_numbers(bonus: int, edges: int, banes: int, auto_tier: int | None) -> None:
+def _check_numbers(bonus: int, edges: int, banes: int) -> None:
     """The same limits the options declare (a client that ignores them still gets a one-line answer)."""
     if not -BONUS_LIMIT <= bonus <= BONUS_LIMIT:
         fail(f"bonus runs from -{BONUS_LIMIT} to {BONUS_LIMIT}: e.g. bonus:2, or bonus:-1 for a penalty.")
     for name, value in (("edges", edges), ("banes", banes)):
         if not 0 <= value <= EDGES_MAX:
             fail(f"{name} runs from 0 to {EDGES_MAX} (more than 2 count as 2): e.g. {name}:1.")
-    if auto_tier is not None and not 1 <= auto_tier <= 3:
-        fail("auto_tier is 1, 2 or 3: e.g. auto_tier:3 for an automatic tier 3 outcome.")
 
 
 def _require_roller(interaction: discord.Interaction[Any], card: RollCard, action: str) -> None:
@@ -193,7 +210,7 @@ class RerollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RERO
         if card.kind is not RollKind.TEST:
             fail("A hero token rerolls a test, not an ability roll: downgrade it instead, or roll again.")
         if card.rerolled:
-            fail("This test was already rerolled: a hero can use one hero-token benefit per test.")
+            fail(ALREADY_REROLLED)
         text = read_text(interaction.message, card.kind)
         fresh = reroll(interaction.client.dice, card.roll)
         old = " + ".join(str(d) for d in card.dice)
@@ -210,7 +227,15 @@ class RerollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RERO
                 {"benefit": TokenBenefit.REROLL.value, "old": list(card.dice), "new": list(fresh.dice)},
             )
 
-        committed = await InTime(interaction, update=True).run(commit(interaction, "token", spend))
+        # one reroll per roll message, recorded with the spend: a second press (even during the first, or in
+        # another process) is refused and spends nothing
+        once = f"reroll:{interaction.message.id}" if interaction.message is not None else None
+        try:
+            committed = await InTime(interaction, update=True).run(
+                commit(interaction, "token", spend, once=once)
+            )
+        except AlreadyDone:
+            fail(ALREADY_REROLLED)
         rerolled = dataclasses.replace(
             card, dice=(fresh.dice[0], fresh.dice[1]), downgraded_to=None, rerolled=True
         )
@@ -243,14 +268,19 @@ class Roll(commands.Cog):
         characteristic="Read from your hero in this channel (see /hero create)",
         edges="How many edges (2 or more: a double edge)",
         banes="How many banes (2 or more: a double bane)",
-        auto_tier="An automatic tier outcome (1, 2 or 3)",
+        auto_tier="Automatic tier outcomes, one per effect: e.g. 3, or 3,1 (different ones cancel)",
         kind="An ability roll (default) or a test",
         difficulty="A test's difficulty: easy, medium or hard",
         tiers="The three outcomes, e.g. 2 damage; 5 damage; 7 damage",
         label="What the roll is for, e.g. Mind Spike",
         hidden="Only you see the roll (the Director's secret roll)",
+        action="What the ability roll is made as (default main; only a main action can be a critical hit)",
+        situation="Situations giving edges or banes, e.g. flanking, high ground (shown by name)",
     )
-    @app_commands.choices(characteristic=_CHARACTERISTICS, kind=_KINDS, difficulty=_DIFFICULTIES)
+    @app_commands.choices(
+        characteristic=_CHARACTERISTICS, kind=_KINDS, difficulty=_DIFFICULTIES, action=ACTION_CHOICES
+    )
+    @app_commands.autocomplete(situation=autocomplete.situations)
     @app_commands.guild_only()
     async def roll(
         self,
@@ -259,16 +289,27 @@ class Roll(commands.Cog):
         characteristic: str | None = None,
         edges: app_commands.Range[int, 0, EDGES_MAX] = 0,
         banes: app_commands.Range[int, 0, EDGES_MAX] = 0,
-        auto_tier: app_commands.Range[int, 1, 3] | None = None,
+        auto_tier: app_commands.Range[str, 1, AUTO_TEXT_MAX] | None = None,
         kind: str | None = None,
         difficulty: str | None = None,
         tiers: app_commands.Range[str, 1, TIERS_MAX] | None = None,
         label: app_commands.Range[str, 1, LABEL_MAX] | None = None,
         hidden: bool = False,
+        action: str | None = None,
+        situation: app_commands.Range[str, 1, SITUATION_TEXT_MAX] | None = None,
     ) -> None:
-        _check_numbers(bonus, edges, banes, auto_tier)
+        _check_numbers(bonus, edges, banes)
         chosen_difficulty = _difficulty(difficulty)
         chosen_kind = _kind(kind, chosen_difficulty)
+        made_as = RollAction.from_text(action)
+        if action is not None and chosen_kind is RollKind.TEST:
+            fail(
+                "action is for ability rolls (a test is no action's roll): leave it out, or use kind:ability."
+            )
+        auto_tiers = parse_auto_tiers(auto_tier)
+        situations = parse_situations(situation)
+        # a situation that doesn't apply to this kind of roll is refused (flanking on a test)
+        situation_modifiers(situations, RollUse(test=chosen_kind is RollKind.TEST))
         text = RollText.from_input(label, tiers)
         trait = _characteristic(characteristic) if characteristic is not None else None
         score = 0
@@ -290,12 +331,37 @@ class Roll(commands.Cog):
             characteristic_score=score,
             edges=edges,
             banes=banes,
-            auto_tier=auto_tier,
+            auto_tiers=auto_tiers,
             kind=chosen_kind,
             difficulty=chosen_difficulty,
+            action=made_as,
+            situations=situations,
         )
         content, embed = render_roll(card, text, interaction.user.display_name)
+        trigger = roll_trigger(trait.value if trait else None, test=chosen_kind is RollKind.TEST)
+        if trigger is not None:
+            bled = await self._bleed(interaction, trigger)
+            if bled is not None:
+                content = f"{content}\n{bleed_reply(bled)}" if content else bleed_reply(bled)
         await send(interaction, content=content, embed=embed, view=roll_view(card), ephemeral=hidden)
+
+    async def _bleed(self, interaction: discord.Interaction[Any], trigger: BleedingTrigger) -> Bleed | None:
+        """A Might or Agility roll by a bleeding hero of this channel's encounter: they lose 1d6 + their level
+        Stamina once it is resolved (`bot.rules.encounter.bleeding.bleed`), one event of its own."""
+        table = await self.bot.store.view(channel_key(interaction))
+        encounter = active_encounter(table)
+        hero = hero_of_member(table, interaction.user.id)
+        creature_id = creature_of_hero(encounter, hero.id) if encounter and hero else None
+        if encounter is None or creature_id is None or not is_bleeding(encounter, creature_id):
+            return None
+        dice = self.bot.dice
+
+        def change(table: Table) -> Change[Bleed | None]:
+            updated, bled = bleed(encounter_of(table), dice, creature_id, trigger)
+            put_encounter(table, updated)
+            return Change(bleed_summary(bled) if bled else "no bleeding", bled)
+
+        return (await commit(interaction, "bleeding", change)).value
 
 
 async def setup(bot: DrawSteelBot) -> None:

@@ -19,17 +19,35 @@ from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.permissions import Actor, require_controls
 from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
-from bot.replies import send
+from bot.replies import fail, inert, send
+from bot.rules.conditions import BleedingTrigger
 from bot.rules.damage import DamageType
 from bot.rules.encounter import Encounter, harm
+from bot.rules.encounter.bleeding import Bleed, bleed
 from bot.rules.encounter.harm import Healing, Hit
+from bot.rules.encounter.rescue import offer_rescues
 from bot.store import Change, Table
-from bot.ui.combat import damage_reply, damage_summary, healing_reply, healing_summary
+from bot.ui.combat import (
+    bleed_reply,
+    bleed_summary,
+    damage_reply,
+    damage_summary,
+    healing_reply,
+    healing_summary,
+)
 from bot.ui.format import hidden_stamina
+from bot.ui.tracker_controls import rescue_view
 from cogs.meta import HelpEntry
 from cogs.strike import TYPE_CHOICES, check_text, own_creature
 
 NAME_TEXT_MAX = 100
+BLEED_TRIGGERS = {
+    BleedingTrigger.MAIN_ACTION.value: "a main action",
+    BleedingTrigger.TRIGGERED_ACTION.value: "a triggered action",
+    BleedingTrigger.MIGHT_OR_AGILITY_TEST.value: "a Might or Agility test",
+    BleedingTrigger.MIGHT_OR_AGILITY_ABILITY_ROLL.value: "a Might or Agility ability roll",
+}
+BLEED_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in BLEED_TRIGGERS.items()]
 
 
 def _guard(encounter: Encounter, actor: Actor, director: bool, name: str, action: str) -> str:
@@ -58,6 +76,16 @@ class Stamina(commands.Cog):
             "stamina temp",
             "/stamina temp target: Ash amount: 5",
             "Gain temporary Stamina (the greater stays).",
+        ),
+        HelpEntry(
+            "stamina wake",
+            "/stamina wake target: Goblin 1",
+            "A knocked-out creature wakes after an hour (1 Stamina, or a hero's Recovery).",
+        ),
+        HelpEntry(
+            "stamina bleed",
+            "/stamina bleed target: Ash trigger: main action",
+            "A bleeding creature acted: it loses 1d6 + its level Stamina (the bot does this on /strike).",
         ),
         HelpEntry(
             "stamina set",
@@ -105,6 +133,7 @@ class Stamina(commands.Cog):
         amount="Damage before weakness and immunity",
         dtype="Damage type",
         knock_out="Knock the creature out instead of killing it",
+        halved="The damage is halved (before weakness and immunity)",
     )
     @app_commands.choices(dtype=TYPE_CHOICES)
     @app_commands.autocomplete(target=autocomplete.creatures)
@@ -115,6 +144,7 @@ class Stamina(commands.Cog):
         amount: int,
         dtype: str | None = None,
         knock_out: bool = False,
+        halved: bool = False,
     ) -> None:
         check_text(target, "name", NAME_TEXT_MAX)
         kind = DamageType.parse(dtype or "")
@@ -122,16 +152,21 @@ class Stamina(commands.Cog):
         who = await in_time.run(caller_of(interaction, self.bot))
         actor, director = who.actor, who.director
 
-        def change(table: Table) -> Change[tuple[Hit, frozenset[str]]]:
+        def change(table: Table) -> Change[tuple[Hit, frozenset[str], Encounter]]:
             encounter = encounter_of(table)
             creature_id = _guard(encounter, actor, director, target, "change {name}'s Stamina")
-            updated, hit = harm.damage(encounter, creature_id, amount, kind, knock_out=knock_out)
+            updated, hit = harm.damage(
+                encounter, creature_id, amount, kind, knock_out=knock_out, halved=halved
+            )
+            updated = offer_rescues(updated, [hit], table.tokens, table.version + 1)
             put_encounter(table, updated)
             hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
-            return Change(damage_summary(hit), (hit, hidden))
+            return Change(damage_summary(hit), (hit, hidden, updated))
 
         committed = await in_time.run(commit(interaction, "stamina.damage", change))
-        await send(interaction, content=damage_reply(*committed.value))
+        hit, hidden, after = committed.value
+        view = rescue_view(committed.encounter_id, committed.version, after)
+        await send(interaction, content=damage_reply(hit, hidden), view=view)
 
     @stamina.command(name="heal", description="A creature regains Stamina (never above its maximum).")
     @app_commands.describe(target="Who regains Stamina", amount="Stamina regained")
@@ -158,6 +193,43 @@ class Stamina(commands.Cog):
             lambda enc, cid: harm.give_temporary(enc, cid, amount),
             f"gains {amount} temporary Stamina",
         )
+
+    @stamina.command(name="wake", description="A knocked-out creature wakes up after an hour.")
+    @app_commands.describe(target="Who wakes (a Director creature gains 1 Stamina, a hero spends a Recovery)")
+    @app_commands.autocomplete(target=autocomplete.creatures)
+    async def wake(self, interaction: discord.Interaction[Any], target: str) -> None:
+        await self._vitals(
+            interaction, "stamina.wake", target, lambda enc, cid: harm.wake(enc, cid), "wakes up"
+        )
+
+    @stamina.command(name="bleed", description="A bleeding creature loses 1d6 + its level Stamina.")
+    @app_commands.describe(
+        target="The bleeding creature",
+        trigger="What it did: a main action (default), a triggered action, or a Might or Agility roll",
+    )
+    @app_commands.choices(trigger=BLEED_CHOICES)
+    @app_commands.autocomplete(target=autocomplete.creatures)
+    async def bleed_cmd(
+        self, interaction: discord.Interaction[Any], target: str, trigger: str | None = None
+    ) -> None:
+        check_text(target, "name", NAME_TEXT_MAX)
+        cause = BleedingTrigger(trigger) if trigger in BLEED_TRIGGERS else BleedingTrigger.MAIN_ACTION
+        in_time = InTime(interaction)
+        who = await in_time.run(caller_of(interaction, self.bot))
+        dice = self.bot.dice
+
+        def change(table: Table) -> Change[tuple[Bleed, frozenset[str]]]:
+            encounter = encounter_of(table)
+            creature_id = _guard(encounter, who.actor, who.director, target, "change {name}'s Stamina")
+            updated, bled = bleed(encounter, dice, creature_id, cause)
+            if bled is None:
+                fail(f"{inert(creature_id)} isn't bleeding (nor dying): nothing to lose.")
+            put_encounter(table, updated)
+            hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
+            return Change(bleed_summary(bled), (bled, hidden))
+
+        committed = await in_time.run(commit(interaction, "stamina.bleed", change))
+        await send(interaction, content=bleed_reply(*committed.value))
 
     @stamina.command(name="set", description="Set a creature's Stamina outright (a correction).")
     @app_commands.describe(target="Whose Stamina", amount="The new Stamina, from 0 to the maximum")

@@ -2,13 +2,17 @@
 `own_creature`, `TYPE_CHOICES`).
 
 `/strike targets: Goblin 1, Goblin 2 damage: 2+M/5+M/7+M type: fire`: one power roll (a main action, so a
-natural 19 or 20 is a critical), each target its own tier from its own edges and banes (the conditions in the
-encounter: surprised, restrained, ...; plus the command's `edges` and `banes`) and its own damage steps. The
-rules are `bot.rules.encounter.harm.strike`; the reply is `bot.ui.combat.strike_reply`.
+natural 19 or 20 is a critical, unless `action` says it is made as something else), each target its own tier
+from its own edges and banes (the conditions in the encounter: surprised, restrained, ...; plus the
+command's `edges` and `banes`) and its own damage steps. The rules are `bot.rules.encounter.harm.strike`; the
+reply is `bot.ui.combat.strike_reply`.
 
 `bonus` is the roll's whole bonus: the ability's characteristic isn't known to the bot, so type the
 characteristic score plus any bonuses minus penalties. Letters in `damage` (M, A, R, I, P) are read from the
 attacker's characteristics; `surges` are spent from the attacker's surges, all on the first target.
+`auto_tier: 3,1` names automatic tiers from several effects (they cancel when they differ); `situation:
+flanking, high ground` names situational edges and banes (`bot.rules.situations`); Defend and Aid Attack
+recorded on the encounter apply per target by themselves.
 """
 
 from __future__ import annotations
@@ -26,12 +30,17 @@ from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
 from bot.replies import fail, send
 from bot.rules.damage import DamageType, TieredDamage
 from bot.rules.encounter import Encounter, harm
+from bot.rules.encounter.bleeding import Bleed, bleed, strike_trigger
 from bot.rules.encounter.harm import StrikeResult
-from bot.rules.power import roll_power
+from bot.rules.encounter.rescue import offer_rescues
+from bot.rules.power import RollAction, parse_auto_tiers, roll_power
+from bot.rules.situations import parse_situations
 from bot.store import Change, Table
-from bot.ui.combat import strike_reply, strike_summary
+from bot.ui.combat import bleed_reply, bleed_summary, strike_reply, strike_summary
 from bot.ui.format import hidden_stamina
+from bot.ui.tracker_controls import rescue_view
 from cogs.meta import HelpEntry
+from cogs.roll import ACTION_CHOICES, AUTO_TEXT_MAX, SITUATION_TEXT_MAX
 
 TYPE_CHOICES = [app_commands.Choice(name=t.value, value=t.value) for t in DamageType]
 TEXT_MAX = 300
@@ -105,9 +114,16 @@ class Strike(commands.Cog):
         effect="Effect text: once, or per tier separated by '; '",
         melee="A melee strike (a prone target gives it an edge)",
         knock_out="Knock out instead of killing a creature the damage would kill",
+        action="What the strike is made as (default main; only a main action can be a critical hit)",
+        auto_tier="Automatic tier outcomes, one per effect: e.g. 3, or 3,1 (different ones cancel)",
+        situation="Situations giving edges or banes, e.g. flanking, high ground (shown by name)",
+        area="Area damage: each minion hit takes at most its Stamina (else the squad's pool takes it all)",
+        halved="The damage is halved (before weakness and immunity)",
     )
-    @app_commands.choices(dtype=TYPE_CHOICES)
-    @app_commands.autocomplete(targets=autocomplete.targets, attacker=autocomplete.creatures)
+    @app_commands.choices(dtype=TYPE_CHOICES, action=ACTION_CHOICES)
+    @app_commands.autocomplete(
+        targets=autocomplete.targets, attacker=autocomplete.creatures, situation=autocomplete.situations
+    )
     async def strike(
         self,
         interaction: discord.Interaction[Any],
@@ -122,6 +138,11 @@ class Strike(commands.Cog):
         effect: str | None = None,
         melee: bool = False,
         knock_out: bool = False,
+        action: str | None = None,
+        auto_tier: app_commands.Range[str, 1, AUTO_TEXT_MAX] | None = None,
+        situation: app_commands.Range[str, 1, SITUATION_TEXT_MAX] | None = None,
+        area: bool = False,
+        halved: bool = False,
     ) -> None:
         check_text(targets, "list of targets", TARGETS_TEXT_MAX)
         check_text(damage, "damage")
@@ -139,9 +160,13 @@ class Strike(commands.Cog):
         in_time = InTime(interaction)
         caller = await in_time.run(caller_of(interaction, self.bot))
         actor, director = caller.actor, caller.director
-        roll = roll_power(self.bot.dice, bonus=bonus, edges=edges, banes=banes, main_action=True)
+        # power rolls (issue 21): what the strike is made as, automatic tiers, situations named
+        made_as = RollAction.from_text(action)
+        auto_tiers = parse_auto_tiers(auto_tier)
+        situations = parse_situations(situation)
+        roll = roll_power(self.bot.dice, bonus=bonus, edges=edges, banes=banes, auto_tiers=auto_tiers)
 
-        def change(table: Table) -> Change[tuple[StrikeResult, frozenset[str]]]:
+        def change(table: Table) -> Change[tuple[StrikeResult, frozenset[str], Bleed | None, Encounter]]:
             encounter = encounter_of(table)
             who = attacker if attacker is not None and attacker.strip() else None
             if who is None:
@@ -151,15 +176,39 @@ class Strike(commands.Cog):
                 actor, striker.owner_id, director, creature=striker.id, action=f"strike with {striker.id}"
             )
             updated, result = harm.strike(
-                encounter, roll, striker.id, names, tiered, kind, surges, melee=melee, knock_out=knock_out
+                encounter,
+                roll,
+                striker.id,
+                names,
+                tiered,
+                kind,
+                surges,
+                melee=melee,
+                knock_out=knock_out,
+                action=made_as,
+                situations=situations,
+                area=area,
+                halved=halved,
             )
+            # a bleeding striker loses Stamina once a main or triggered action is resolved
+            trigger = strike_trigger(made_as)
+            bled = None
+            if trigger is not None:
+                updated, bled = bleed(updated, self.bot.dice, striker.id, trigger)
+            hits = [t.hit for t in result.targets if t.hit is not None]
+            updated = offer_rescues(updated, hits, table.tokens, table.version + 1)
             put_encounter(table, updated)
             hidden = hidden_stamina(updated, caller.settings.show_monster_stamina)
-            return Change(strike_summary(result), (result, hidden))
+            summary = strike_summary(result) + (f"; {bleed_summary(bled)}" if bled is not None else "")
+            return Change(summary, (result, hidden, bled, updated))
 
         committed = await in_time.run(commit(interaction, "strike", change))
-        result, hidden = committed.value
-        await send(interaction, content=strike_reply(result, effects, hidden))
+        result, hidden, bled, after = committed.value
+        text = strike_reply(result, effects, hidden)
+        text += f"\n{bleed_reply(bled, hidden)}" if bled is not None else ""
+        await send(
+            interaction, content=text, view=rescue_view(committed.encounter_id, committed.version, after)
+        )
 
 
 async def setup(bot: DrawSteelBot) -> None:

@@ -23,8 +23,9 @@ from bot.replies import fail, inert, send
 from bot.rules.conditions import ConditionInstance, Duration
 from bot.rules.encounter import Encounter
 from bot.rules.encounter.harm import TOKEN_SURGES, gain_surges
+from bot.rules.names import name_key
 from bot.rules.resources import HeroTokens, TokenBenefit, award_tokens, start_session
-from bot.rules.stamina import Vitals, heal
+from bot.rules.stamina import regain_recovery_value
 from bot.rules.turns import succeed_save
 from bot.store import Change, Table
 from bot.ui.format import stamina_text
@@ -34,11 +35,6 @@ from cogs.meta import HelpEntry
 
 AWARD_MAX = 100
 Use = Literal["surges", "save", "reroll", "regain"]
-
-
-def regain_recovery_value(vitals: Vitals) -> Vitals:
-    """'Spending Hero Tokens': two tokens regain Stamina equal to your recovery value."""
-    return heal(vitals, vitals.recovery_value)
 
 
 def _in_encounter(spender: Spender, what: str) -> str:
@@ -58,9 +54,9 @@ def _save_condition(
             labels = " or ".join(inert(c.label) for c in saves)
             fail(f"{inert(name)} has several save-ends conditions: add condition: {labels}.")
         return saves[0]
-    key = " ".join(wanted.split()).casefold()
+    key = name_key(wanted)
     for inst in saves:
-        if inst.label.casefold() == key or inst.condition.value == key:
+        if name_key(inst.label) == key or inst.condition.value == key:
             return inst
     labels = ", ".join(inert(c.label) for c in saves)
     fail(f"{inert(name)} has no save-ends condition called that: pick one of {labels}.")

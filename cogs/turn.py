@@ -1,4 +1,5 @@
-"""Taking turns (/turn act | end | skip), and the tracker's Act / End turn / Save buttons and its select menu.
+"""Taking turns (/turn act | end | skip | swap), the baseline actions that change rolls (/turn defend | aid:
+`bot.rules.encounter.baseline`), and the tracker's Act / End turn / Save buttons and its select menu.
 
 Rules: `bot.rules.encounter.flow` (turn start: heroic resource, hero-token benefit; turn end: conditions,
 saves; rounds roll over with Malice) over the turn engine `bot.rules.turns`. Who may: `bot.permissions` — a
@@ -17,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.permissions import require_controls
 from bot.play import Caller, InTime, caller_of, channel_key, commit, encounter_of, put_encounter, sheet_of
@@ -33,6 +35,7 @@ from bot.ui.combat import save_reply
 from bot.ui.encounter import creatures_of, skip_text, turn_end_text, turn_start_text
 from bot.ui.tracker_controls import set_handler
 from cogs.meta import HelpEntry
+from cogs.turn_actions import do_aid, do_defend
 
 NAME_MAX = 100
 CHOICES_MAX = 25
@@ -236,7 +239,7 @@ async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name
     entry_id, flow = committed.value
     text = skip_text(flow)
     if entry_id:
-        text = f"⏭️ **{entry_id}** passes their turn.\n" + text
+        text = f"⏭️ **{inert(entry_id)}** passes their turn.\n" + text
     await reply_and_ping(interaction, who, text, flow.encounter)
 
 
@@ -324,6 +327,17 @@ class Turn(commands.Cog):
             "/turn swap hero: Ash with: Bree",
             "Agility order: at the start of a round the Director lets two heroes swap places.",
         ),
+        # --- baseline actions that change rolls (issue 21, power rolls) ---
+        HelpEntry(
+            "turn defend",
+            "/turn defend",
+            "Defend (main action): ability rolls against you have a double bane until your next turn.",
+        ),
+        HelpEntry(
+            "turn aid",
+            "/turn aid target: Goblin 1",
+            "Aid Attack (maneuver): an ally's next ability roll against that enemy gains an edge.",
+        ),
     )
 
     turn = app_commands.Group(
@@ -364,6 +378,31 @@ class Turn(commands.Cog):
         if len(hero) > NAME_MAX or len(other) > NAME_MAX:
             fail(f"Names are at most {NAME_MAX} characters: type a hero's name.")
         await do_swap(interaction, self.bot, hero, other)
+
+    # --- baseline actions that change rolls: Defend, Aid Attack (issue 21, power rolls) ---------------------
+    @turn.command(
+        name="defend", description="Defend (main action): double bane on ability rolls against you."
+    )
+    @app_commands.describe(combatant="Who defends (default: the creature whose turn it is, if yours)")
+    @app_commands.autocomplete(combatant=autocomplete.creatures)
+    async def defend_cmd(self, interaction: discord.Interaction[Any], combatant: str | None = None) -> None:
+        if combatant is not None and len(combatant) > NAME_MAX:
+            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
+        await do_defend(interaction, self.bot, combatant)
+
+    @turn.command(
+        name="aid", description="Aid Attack (maneuver): an ally's next roll against an enemy gains an edge."
+    )
+    @app_commands.describe(
+        target="The adjacent enemy", combatant="Who aids (default: the creature whose turn it is, if yours)"
+    )
+    @app_commands.autocomplete(target=autocomplete.creatures, combatant=autocomplete.creatures)
+    async def aid_cmd(
+        self, interaction: discord.Interaction[Any], target: str, combatant: str | None = None
+    ) -> None:
+        if len(target) > NAME_MAX or (combatant is not None and len(combatant) > NAME_MAX):
+            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
+        await do_aid(interaction, self.bot, target, combatant)
 
 
 async def do_swap(interaction: discord.Interaction[Any], bot: DrawSteelBot, hero: str, other: str) -> None:

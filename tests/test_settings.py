@@ -205,6 +205,29 @@ def test_redacting_filter_hides_the_token_in_messages_args_and_tracebacks() -> N
     assert "RuntimeError" in output
 
 
+@pytest.mark.parametrize("level", [logging.DEBUG, logging.INFO, logging.ERROR])
+def test_interaction_and_webhook_tokens_are_redacted_at_every_level(level: int) -> None:
+    """Issue 19: "interaction tokens in webhook URLs are redacted at every log level, DEBUG included"."""
+    secret = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5OmFiY2RlZg.x-y_z"
+    stream = io.StringIO()
+    configure_logging("DEBUG", secrets=[TOKEN], stream=stream)
+    try:
+        http, webhook = logging.getLogger("discord.http"), logging.getLogger("discord.webhook.async_")
+        base = "https://discord.com/api/v10"
+        http.log(level, "%s %s with %s has returned %s", "POST", f"{base}/webhooks/42/{secret}", None, 200)
+        webhook.log(level, "Webhook ID %s with %s %s", 1, "POST", f"{base}/interactions/7/{secret}/callback")
+        http.log(level, "PATCH %s/webhooks/42/%s/messages/@original?wait=1", base, secret)
+        try:
+            raise RuntimeError(f"404 for url='{base}/webhooks/42/{secret}'")
+        except RuntimeError:
+            http.log(level, "failed", exc_info=True)
+    finally:
+        logging.getLogger().handlers.clear()
+    output = stream.getvalue()
+    assert secret not in output
+    assert "/interactions/7/[redacted]/callback" in output and "/webhooks/42/[redacted]/messages" in output
+
+
 def test_redact_is_a_no_op_without_secrets() -> None:
     assert RedactingFilter([]).redact("x") == "x"
     assert RedactingFilter(["", "ab"]).redact("cabd") == f"c{REDACTED}d"

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.rules.dice import Dice
+from bot.rules.names import name_key
 
 SAVE_TARGET = 6
 """A saving throw succeeds on a d10 roll of 6 or higher."""
@@ -83,7 +84,7 @@ class ConditionInstance:
     @property
     def key(self) -> tuple[str, Condition, str]:
         """What makes two instances "the same condition" on a creature (they don't stack)."""
-        return (self.creature_id, self.condition, self.custom_text.strip().casefold())
+        return (self.creature_id, self.condition, name_key(self.custom_text))
 
     @property
     def label(self) -> str:
@@ -265,14 +266,30 @@ def effective_speed(base: int, conditions: Iterable[ConditionInstance], *, uncon
 
 
 class BleedingTrigger(enum.StrEnum):
+    """What makes a bleeding creature lose Stamina: "whenever a bleeding creature uses a main action or a
+    triggered action, or makes a test or ability roll using Might or Agility" (Heroes ch. 5 "Bleeding", as
+    issue 21 quotes it)."""
+
     MAIN_ACTION = "main-action"
     TRIGGERED_ACTION = "triggered-action"
     MIGHT_OR_AGILITY_TEST = "might-or-agility-test"
-    ABILITY_ROLL = "ability-roll"
+    MIGHT_OR_AGILITY_ABILITY_ROLL = "might-or-agility-ability-roll"
 
 
-def bleeding_damage_due(conditions: Iterable[ConditionInstance], trigger: BleedingTrigger) -> bool:
-    """True when a bleeding creature loses Stamina (rolled by the damage module) for doing `trigger`:
-    using a main action or triggered action, or making a Might or Agility test or an ability roll."""
+def roll_trigger(characteristic: str | None, *, test: bool) -> BleedingTrigger | None:
+    """The bleeding trigger of a test or ability roll using `characteristic` ("might", "agility", ...): only
+    Might and Agility count."""
+    if (characteristic or "").casefold() not in ("might", "agility"):
+        return None
+    return BleedingTrigger.MIGHT_OR_AGILITY_TEST if test else BleedingTrigger.MIGHT_OR_AGILITY_ABILITY_ROLL
+
+
+def bleeding_damage_due(
+    conditions: Iterable[ConditionInstance], trigger: BleedingTrigger, *, dying: bool = False
+) -> bool:
+    """True when a bleeding creature loses Stamina (rolled by the damage module) for doing `trigger`. A dying
+    hero is bleeding whatever its conditions (draw-steel-combat.txt "Dying and Death": "Additionally, you are
+    bleeding, and this instance of the condition can't be negated or removed in any way until you are no
+    longer dying")."""
     del trigger  # every listed trigger costs Stamina; the parameter names which one for the record
-    return bool(_has(tuple(conditions), Condition.BLEEDING))
+    return dying or bool(_has(tuple(conditions), Condition.BLEEDING))

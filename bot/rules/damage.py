@@ -1,7 +1,7 @@
 """Damage: tiered damage text, surges, potency, damage modifiers, the damage pipeline and other damage.
 
 Rules: draw-steel-combat.txt, "Damage", "Damage Types", "DAMAGE IMMUNITY", "DAMAGE WEAKNESS", "Stamina",
-"Temporary Stamina", "Falling", "SLAMMING INTO CREATURES", "SLAMMING INTO OBJECTS", "Suffocating";
+"Temporary Stamina", "Falling", "Suffocating";
 draw-steel-basics.md, "Round Down". Surges, potency and bleeding follow Draw Steel Heroes ch. 7 "Surges",
 "Potency" and ch. 5 "Bleeding" as given in the project brief (not in ../shared/rules).
 
@@ -14,10 +14,11 @@ Public API:
   key meaning every type ("damage" is read as it); an immunity whose value is `None` ("fire all") ignores all
   damage of that type.
 - `apply_damage(vitals, amount, dtype, modifiers, ...) -> DamageRecord` (the ONE pipeline), `undo(record)`;
-  `modify_damage` is its first three steps (shared with minion squads).
-- `fall(squares, agility, into_liquid) -> Fall`, `slam_creature(remaining)`, `slam_object(remaining)`,
-  `Material`, `hurl_through(remaining, material, thickness) -> Hurl`,
-  `breath_rounds(might)`, `suffocation_damage(dice, round_holding, might)`, `bleeding_damage(dice, level)`.
+  `modify_damage` is its first three steps: `scale_damage` (multiplier, halving) then `resist_damage`
+  (weakness, immunity), which minion squads use apart (the area cap comes between them).
+- `fall(squares, agility, into_liquid) -> Fall`, `breath_rounds(might)`,
+  `suffocation_damage(dice, round_holding, might)`, `bleeding_damage(dice, level)`.
+Slamming and hurling through objects are forced movement's (`bot.rules.forced`).
 """
 
 from __future__ import annotations
@@ -309,21 +310,14 @@ class DamageRecord:
         return self.after.dead and not self.before.dead
 
 
-def modify_damage(
-    amount: int,
-    dtype: DamageType = DamageType.UNTYPED,
-    modifiers: DamageModifiers | None = None,
-    multiplier: int = 1,
-    halved: bool = False,
-    bypass_immunity: bool = False,
-) -> tuple[int, tuple[Step, ...]]:
-    """Steps 1–3 of the pipeline (multipliers and halving, weakness, immunity): the damage that gets through
-    and the steps. `apply_damage` and minion squads both use it, so the rules live once."""
+def scale_damage(amount: int, multiplier: int = 1, halved: bool = False) -> tuple[int, tuple[Step, ...]]:
+    """Step 1 of the pipeline: multipliers, then halving, rounded down once (draw-steel-basics.md "Round
+    Down"; halving comes before immunity: draw-steel-combat.txt "DAMAGE IMMUNITY", "if an ally first halved
+    the damage ... immunity then reducing the damage")."""
     if not 0 <= amount <= DAMAGE_MAX * 10:
         raise DamageError(f"Damage must be a number from 0 to {DAMAGE_MAX * 10}.")
     if multiplier < 0:
         raise DamageError("A damage multiplier can't be negative.")
-    mods = modifiers if modifiers is not None else DamageModifiers()
     steps: list[Step] = []
     value = amount
     if multiplier != 1:
@@ -332,6 +326,20 @@ def modify_damage(
     if halved:
         steps.append(Step("halved", value, value // 2, "halved, rounded down"))
         value //= 2
+    return value, tuple(steps)
+
+
+def resist_damage(
+    value: int,
+    dtype: DamageType = DamageType.UNTYPED,
+    modifiers: DamageModifiers | None = None,
+    bypass_immunity: bool = False,
+) -> tuple[int, tuple[Step, ...]]:
+    """Steps 2–3 of the pipeline: the one weakness that applies, then the one immunity, last ("DAMAGE
+    WEAKNESS": "apply the weakness first, then the immunity"). A minion squad applies them once to its whole
+    damage (`bot.rules.squads`)."""
+    mods = modifiers if modifiers is not None else DamageModifiers()
+    steps: list[Step] = []
     weakness = mods.weakness_for(dtype)
     if weakness is not None and weakness.value and value > 0:
         steps.append(
@@ -344,6 +352,21 @@ def modify_damage(
         steps.append(Step("immunity", value, reduced, f"{immunity.format().replace(' ', ' immunity ', 1)}"))
         value = reduced
     return value, tuple(steps)
+
+
+def modify_damage(
+    amount: int,
+    dtype: DamageType = DamageType.UNTYPED,
+    modifiers: DamageModifiers | None = None,
+    multiplier: int = 1,
+    halved: bool = False,
+    bypass_immunity: bool = False,
+) -> tuple[int, tuple[Step, ...]]:
+    """Steps 1–3 of the pipeline (`scale_damage`, then `resist_damage`): the damage that gets through and the
+    steps."""
+    scaled, scaling = scale_damage(amount, multiplier, halved)
+    value, resisting = resist_damage(scaled, dtype, modifiers, bypass_immunity)
+    return value, scaling + resisting
 
 
 def apply_damage(
@@ -411,72 +434,6 @@ def fall(squares: int, agility: int = 0, into_liquid: bool = False) -> Fall:
     return Fall(height, min(FALL_MAX, 2 * height), True)
 
 
-def _check_remaining(remaining: int) -> None:
-    if remaining < 1:
-        raise DamageError("A slam needs at least 1 square of forced movement left.")
-
-
-def slam_creature(remaining: int) -> int:
-    """Creature into creature: both take 1 damage per remaining square ("SLAMMING INTO CREATURES")."""
-    _check_remaining(remaining)
-    return remaining
-
-
-def slam_object(remaining: int) -> int:
-    """Into an object that doesn't break: 2 damage + 1 per remaining square ("SLAMMING INTO OBJECTS")."""
-    _check_remaining(remaining)
-    return 2 + remaining
-
-
-class Material(enum.Enum):
-    """Mundane object material ("HURLING THROUGH OBJECTS"): squares of forced movement to break 1 square,
-    and the damage the creature moved through it takes."""
-
-    GLASS = "glass"
-    WOOD = "wood"
-    STONE = "stone"
-    METAL = "metal"
-
-    @property
-    def break_cost(self) -> int:
-        return {"glass": 1, "wood": 3, "stone": 6, "metal": 9}[self.value]
-
-    @property
-    def break_damage(self) -> int:
-        return {"glass": 3, "wood": 5, "stone": 8, "metal": 11}[self.value]
-
-
-@dataclass(frozen=True, slots=True)
-class Hurl:
-    """A creature force moved into an object: squares broken, damage taken, forced movement left."""
-
-    squares_broken: int
-    damage: int
-    remaining: int
-
-
-def hurl_through(remaining: int, material: Material, thickness: int = 1) -> Hurl:
-    """Force move a creature into `thickness` squares of `material` with `remaining` squares of movement left.
-
-    Each square it can pay for breaks (its cost in movement, its damage); at the first square it can't pay
-    for, the movement ends with a slam into an unbroken object (2 + 1 per remaining square). What is left
-    after breaking through every square can continue ("HURLING THROUGH OBJECTS", and its worked example:
-    slide 5 into a wooden wall after 1 square → 5 damage breaking the first square, then 3 against the next).
-    """
-    _check_remaining(remaining)
-    if thickness < 1:
-        raise DamageError("An object is at least 1 square thick.")
-    broken = damage = 0
-    while broken < thickness and remaining >= material.break_cost:
-        remaining -= material.break_cost
-        damage += material.break_damage
-        broken += 1
-    if broken < thickness and remaining > 0:
-        damage += slam_object(remaining)
-        remaining = 0
-    return Hurl(broken, damage, remaining)
-
-
 def breath_rounds(might: int) -> int:
     """Combat rounds a creature can hold its breath: its Might, minimum 1 ("Suffocating")."""
     return max(1, might)
@@ -490,6 +447,7 @@ def suffocation_damage(dice: Dice, round_holding: int, might: int) -> int:
 
 
 def bleeding_damage(dice: Dice, level: int) -> int:
-    """Bleeding: 1d6 + the creature's level, applied with `bypass_immunity=True` (immunity doesn't reduce
-    it)."""
+    """Bleeding: the Stamina a bleeding creature loses, 1d6 + its level (Heroes ch. 5 "Bleeding", as issue
+    21 quotes it). It is a loss of Stamina, not damage: nothing prevents it
+    (`bot.rules.stamina.lose_stamina_outright`)."""
     return d6(dice) + max(0, level)

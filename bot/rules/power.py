@@ -6,9 +6,9 @@ Tier Outcomes") and "Hero Tokens" (reroll a test). Test difficulties and opposed
 Heroes ch. 11 "Tests" as given in the project brief (not in ../shared/rules).
 
 Public API:
-- `RollKind` (ABILITY / TEST), `Keep` (ALL for 2d10; HIGHEST / LOWEST two of 3d10), `NetEdge` (double bane ..
-  double edge), `Difficulty`, `TestOutcome`.
-- `net_edge(edges, banes)` — the cancellation rules.
+- `RollKind` (ABILITY / TEST), `RollAction` (main, maneuver, triggered, free strike), `Keep` (ALL for
+  2d10; HIGHEST / LOWEST two of 3d10), `NetEdge` (double bane .. double edge), `Difficulty`, `TestOutcome`.
+- `net_edge(edges, banes)` — the cancellation rules; `parse_auto_tiers("3,1")` — automatic tiers as typed.
 - `PowerRoll` — a rolled power roll (value object). Derived: `natural`, `net`, `modifier`, `total`,
   `base_tier`, `automatic_tier`, `undowngraded_tier`, `tier`, `critical`; `outcome(difficulty)` for tests;
   `with_target(edges, banes, auto_tiers=None)`; `downgrade(tier)`.
@@ -44,6 +44,33 @@ class RollKind(enum.Enum):
 
     ABILITY = "ability"
     TEST = "test"
+
+
+class RollAction(enum.StrEnum):
+    """What a power roll is made as: a critical hit needs a main action (draw-steel-basics.md "Natural Roll":
+    "on certain types of power rolls, this is a critical hit"; Heroes ch. 7 "Critical Hit": an ability roll
+    made as a main action), so a natural 19 or 20 on a maneuver, a triggered action or a free strike is tier 3
+    but no critical. Its values are `bot.content.ability.ActionType`'s where both have one."""
+
+    MAIN = "main"
+    MANEUVER = "maneuver"
+    TRIGGERED = "triggered"
+    FREE_STRIKE = "free-strike"
+
+    @classmethod
+    def from_text(cls, text: str | None) -> RollAction:
+        """`main` (the default, also for None), `maneuver`, `triggered`, `free-strike` / `free strike`."""
+        if text is None or not text.strip():
+            return cls.MAIN
+        key = "-".join(text.strip().casefold().replace("_", " ").replace("-", " ").split())
+        found = next((a for a in cls if a.value == key), None)
+        if found is None:
+            raise PowerRollError("action is main, maneuver, triggered or free-strike: e.g. action:triggered.")
+        return found
+
+    @property
+    def main_action(self) -> bool:
+        return self is RollAction.MAIN
 
 
 class Keep(enum.Enum):
@@ -109,6 +136,22 @@ def net_edge(edges: int, banes: int) -> NetEdge:
     if e > b:
         return NetEdge.DOUBLE_EDGE if (e, b) == (2, 0) else NetEdge.EDGE
     return NetEdge.DOUBLE_BANE if (e, b) == (0, 2) else NetEdge.BANE
+
+
+AUTO_TIERS_MAX = 4
+"""Most automatic tiers one roll names (a bound, not a rule: they cancel once two differ)."""
+
+
+def parse_auto_tiers(text: str | None) -> tuple[int, ...]:
+    """Automatic tier outcomes as typed, one per effect granting one: `3`, `3,1`, `2, 2` ("Automatic Tier
+    Outcomes": different ones cancel, identical ones apply — `PowerRoll.automatic_tier`)."""
+    if text is None or not text.strip():
+        return ()
+    hint = "auto_tier is 1, 2 or 3, or one per effect separated by commas: e.g. auto_tier:3 or auto_tier:3,1."
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) > AUTO_TIERS_MAX or not all(p in ("1", "2", "3") for p in parts):
+        raise PowerRollError(hint)
+    return tuple(int(p) for p in parts)
 
 
 _NET = {(e, b): net_edge(e, b) for e in range(3) for b in range(3)}
@@ -237,10 +280,12 @@ class PowerRoll:
         return self.kind is RollKind.ABILITY and self.main_action and self.natural >= CRITICAL_NATURAL
 
     def outcome(self, difficulty: Difficulty) -> TestOutcome:
-        """A test's outcome at `difficulty`; natural 19/20 is always a success with a reward."""
+        """A test's outcome at `difficulty`; natural 19/20 is always a success with a reward, unless the roll
+        was downgraded: then the lower tier's outcome is chosen ("Downgrade a Power Roll": "downgrade it to
+        select the outcome of a lower tier"; only a critical hit keeps its extra action)."""
         if self.kind is not RollKind.TEST:
             raise PowerRollError("Only tests have a success or failure: make the roll as a test.")
-        if self.natural >= CRITICAL_NATURAL:
+        if self.natural >= CRITICAL_NATURAL and self.downgraded_to is None:
             return TestOutcome.SUCCESS_WITH_REWARD
         return _TEST_TABLE[difficulty][self.tier - 1]
 

@@ -1,14 +1,14 @@
 """Minion squads: a shared Stamina pool; minions die as the pool drops past each minion's Stamina.
 
 Rules: Draw Steel Monsters, "Minions" (not in ../shared/rules; as the project brief gives them), with the
-damage order of draw-steel-combat.txt "Damage" (through `bot.rules.damage.modify_damage`).
+damage order of draw-steel-combat.txt "Damage" (`bot.rules.damage.scale_damage`, then `resist_damage`).
 
 - The pool is the sum of the minions' Stamina. Every time it drops past a multiple of one minion's Stamina a
   minion dies: minions alive = ceil(pool / minion Stamina).
-- Single-target damage goes to the pool and can kill several minions: the target first, then the others in
-  squad order (the Director's choice; the caller can reorder `alive`).
+- Damage that isn't area damage goes to the pool in full and can kill more minions than it named: those
+  named first, then the others in squad order (the Director's choice; the caller can reorder `alive`).
 - Area damage: each minion hit counts at most its own Stamina, and only minions in the area die.
-- Immunity and weakness apply once to the damage, not once per minion.
+- Immunity and weakness apply once to the squad's whole damage, after the area cap, not once per minion.
 - Minions are never winded, never regain Stamina and never gain temporary Stamina (`MinionError`).
 
 Public API: `Squad`, `new_squad(id, minion_ids, minion_stamina)`, `damage_squad(...) -> SquadDamage`,
@@ -21,7 +21,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.rules.damage import DamageModifiers, DamageType, Step, modify_damage
+from bot.rules.damage import DamageModifiers, DamageType, Step, resist_damage, scale_damage
 from bot.rules.errors import RuleError
 
 
@@ -82,7 +82,7 @@ class SquadDamage:
 
 def damage_squad(
     squad: Squad,
-    amount: int,
+    amount: int | Sequence[int],
     targets: Sequence[str],
     area: bool = False,
     dtype: DamageType = DamageType.UNTYPED,
@@ -90,30 +90,65 @@ def damage_squad(
     multiplier: int = 1,
     halved: bool = False,
 ) -> SquadDamage:
-    """Deal damage to minions of a squad: one target (`area=False`) or every minion hit by an area."""
+    """Deal one effect's damage to minions of a squad: `amount` to each of `targets` (or one amount per
+    target, in order: a strike's tiers can differ per target).
+
+    1. each target's damage is multiplied and halved (`scale_damage`);
+    2. area damage only: each minion hit counts at most one minion's Stamina;
+    3. weakness and immunity apply ONCE, to the squad's whole damage (`resist_damage`): four 5-Stamina
+       minions with fire weakness 3 hit by 2 fire in an area on three of them lose 2 × 3 + 3 = 9, not 15;
+    4. the pool takes it all. Area damage kills only minions in the area: after a weakness, the pool stops
+       short of killing any other. Damage that isn't area damage may kill more minions than it named: those
+       named first, then the others in squad order.
+    """
     if not targets:
         raise MinionError("Name the minion (or minions) that took the damage.")
     missing = [t for t in targets if t not in squad.alive]
     if missing:
         raise MinionError(f"{missing[0]} isn't a living minion of this squad: pick one that is.")
-    if not area and len(targets) != 1:
-        raise MinionError("Single-target damage hits one minion: name one, or mark the damage as an area.")
-    dealt, steps = modify_damage(amount, dtype, modifiers, multiplier, halved)
-    hit = tuple(dict.fromkeys(targets))
-    loss = len(hit) * min(dealt, squad.minion_stamina) if area else dealt
-    pool = max(0, squad.pool - loss)
+    if len(set(targets)) != len(targets):
+        raise MinionError("Name each minion once.")
+    amounts = [amount] * len(targets) if isinstance(amount, int) else list(amount)
+    if len(amounts) != len(targets):
+        raise MinionError("Give one amount of damage per minion hit.")
+    hit = tuple(targets)
+    steps: list[Step] = []
+    scaled = [scale_damage(a, multiplier, halved)[0] for a in amounts]
+    if multiplier != 1 or halved:
+        steps.append(
+            Step(
+                "halved" if halved else "multiplier", sum(amounts), sum(scaled), _scaling(multiplier, halved)
+            )
+        )
+    total = sum(scaled)
+    if area:
+        capped = sum(min(v, squad.minion_stamina) for v in scaled)
+        if capped != total:
+            note = f"area: each minion hit takes at most {squad.minion_stamina}"
+            steps.append(Step("area cap", total, capped, note))
+        total = capped
+    dealt, resisted = resist_damage(total, dtype, modifiers)
+    steps.extend(resisted)
+    spared = len(squad.alive) - len(hit) if area else 0
+    floor = (spared - 1) * squad.minion_stamina + 1 if spared > 0 else 0  # keeps every spared minion alive
+    pool = min(squad.pool, max(floor, squad.pool - dealt))
     deaths = len(squad.alive) - _ceil_div(pool, squad.minion_stamina)
     candidates = hit if area else hit + tuple(m for m in squad.alive if m not in hit)
     killed = candidates[:deaths]
     note = f"pool {squad.pool} → {pool}" + (f"; {len(killed)} minion(s) die" if killed else "")
-    steps = (*steps, Step("squad pool", dealt, 0, note))
+    steps.append(Step("squad pool", dealt, 0, note))
     after = dataclasses.replace(
         squad,
         pool=pool,
         alive=tuple(m for m in squad.alive if m not in killed),
         dead=squad.dead + killed,
     )
-    return SquadDamage(squad, after, steps, dealt, squad.pool - pool, killed)
+    return SquadDamage(squad, after, tuple(steps), dealt, squad.pool - pool, killed)
+
+
+def _scaling(multiplier: int, halved: bool) -> str:
+    parts = ([f"×{multiplier}"] if multiplier != 1 else []) + (["halved, rounded down"] if halved else [])
+    return ", ".join(parts)
 
 
 def undo_squad(record: SquadDamage) -> Squad:

@@ -7,8 +7,9 @@ Breath"; draw-steel-basics.md, "Recoveries" and "Respite".
 Public API:
 - `Vitals` — max/current/temporary Stamina, Recoveries, hero flag, death threshold, knocked out, slain.
   Derived: `winded_value`, `winded`, `dying`, `dead`, `recovery_value`.
-- `gain_temporary`, `end_of_encounter`, `heal`, `spend_recovery`, `catch_breath`, `knock_out`, `wake`,
-  `respite`, `set_max_stamina`, `lose_stamina` (the last step of the damage pipeline in `bot.rules.damage`).
+- `gain_temporary`, `end_of_encounter`, `heal`, `regain_recovery_value`, `spend_recovery`, `catch_breath`,
+  `knock_out`, `wake`, `respite`, `set_max_stamina`, `lose_stamina` (the last step of the damage pipeline
+  in `bot.rules.damage`), `lose_stamina_outright` (a loss that isn't damage: bleeding).
 
 Death: a hero dies when Stamina below 0 reaches the negative of their winded value; a Director creature at 0,
 or at `death_threshold` if its stat block gives its own. A knocked-out creature is not dead; any damage while
@@ -124,6 +125,15 @@ def lose_stamina(vitals: Vitals, damage: int, knock_out_instead: bool = False) -
     return after
 
 
+def lose_stamina_outright(vitals: Vitals, amount: int) -> Vitals:
+    """Lose Stamina that isn't damage (bleeding: "it loses Stamina equal to 1d6 + its level ... Nothing
+    prevents this loss"): neither immunity nor temporary Stamina ("Whenever you take damage while you have
+    temporary Stamina, the temporary Stamina decreases first": this is no damage) stands in its way."""
+    if amount < 0:
+        raise StaminaError("Stamina lost can't be negative.")
+    return dataclasses.replace(vitals, stamina=vitals.stamina - amount) if amount else vitals
+
+
 def gain_temporary(vitals: Vitals, amount: int) -> Vitals:
     """Gain temporary Stamina: keep whichever is greater, never the sum ("Temporary Stamina")."""
     if amount < 0:
@@ -137,14 +147,31 @@ def end_of_encounter(vitals: Vitals) -> Vitals:
 
 
 def heal(vitals: Vitals, amount: int) -> Vitals:
-    """Regain Stamina, never above the maximum; never restores temporary Stamina."""
+    """Regain Stamina, never above the maximum; never restores temporary Stamina.
+
+    A knocked-out creature that regains Stamina has had something done to wake it ("Knocking Creatures Out":
+    they stay unconscious "if no one does anything to wake them"): once its Stamina is above the point where
+    it would die, it wakes. A Director creature's Stamina counts from 0 then, as when it wakes by itself
+    ("They then gain 1 Stamina").
+    """
     if amount < 0:
         raise StaminaError("Stamina to regain can't be negative: use damage instead.")
     if vitals.dead:
         raise StaminaError("A dead creature can't regain Stamina.")
-    return dataclasses.replace(
+    if vitals.knocked_out and not vitals.is_hero:
+        vitals = dataclasses.replace(vitals, stamina=max(vitals.stamina, 0))
+    healed = dataclasses.replace(
         vitals, stamina=max(vitals.stamina, min(vitals.max_stamina, vitals.stamina + amount))
     )
+    if healed.knocked_out and healed.stamina > healed.death_at:
+        healed = dataclasses.replace(healed, knocked_out=False)
+    return healed
+
+
+def regain_recovery_value(vitals: Vitals) -> Vitals:
+    """Regain Stamina equal to the recovery value without spending a Recovery (draw-steel-basics.md "Spending
+    Hero Tokens": "spend 2 hero tokens ... to regain Stamina equal to your Recovery value")."""
+    return heal(vitals, vitals.recovery_value)
 
 
 def spend_recovery(vitals: Vitals, extra: int = 0) -> Vitals:

@@ -4,10 +4,15 @@ See docs/store.md. Everything a caller needs is exported here.
 """
 
 from bot.store.errors import (
+    AlreadyApplied,
+    AlreadyDone,
+    CannotSave,
+    DiskFull,
     EncounterExists,
     InvalidValue,
     NoEncounter,
     NothingToUndo,
+    ReadOnly,
     SaveUncertain,
     StaleState,
     StoreError,
@@ -28,10 +33,14 @@ from bot.store.table import (
 )
 
 __all__ = [
+    "AlreadyApplied",
+    "AlreadyDone",
     "CampaignInfo",
+    "CannotSave",
     "Change",
     "ChannelKey",
     "Committed",
+    "DiskFull",
     "EncounterDoc",
     "EncounterExists",
     "EncounterInfo",
@@ -41,6 +50,7 @@ __all__ = [
     "InvalidValue",
     "NoEncounter",
     "NothingToUndo",
+    "ReadOnly",
     "SaveUncertain",
     "StaleState",
     "Store",

@@ -27,8 +27,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.store import validate
 from bot.store.engine import POSTGRES_POOL_SIZE, WRITE_OPTION, sqlite_file
-from bot.store.errors import EncounterExists, InvalidValue, StaleState
-from bot.store.faults import RETRYABLE_SQLSTATES, STATEMENT_GRACE, WAIT_LIMIT, Waits, busy_timeout_ms
+from bot.store.errors import AlreadyApplied, AlreadyDone, EncounterExists, InvalidValue, StaleState
+from bot.store.faults import (
+    RETRYABLE_SQLSTATES,
+    STATEMENT_GRACE,
+    WAIT_LIMIT,
+    Waits,
+    busy_timeout_ms,
+    cannot_save,
+)
 from bot.store.snapshot import Loaded
 from bot.store.table import ChannelKey, GuildSettings
 from bot.store.writer import Attempt, SQLiteWriter
@@ -96,6 +103,7 @@ class StoreCore(Waits):
         self._pg_probe_lock = asyncio.Lock()
         self._discarding: set[asyncio.Task[None]] = set()
         self._outage_at = float("-inf")  # loop time of the last wait for the database that gave up
+        self._refusing = None  # the database refused every write last time (logged once)
         self._commits_since_checkpoint = 0
         self._checkpoint_task: asyncio.Task[None] | None = None
 
@@ -115,22 +123,40 @@ class StoreCore(Waits):
         deadline = self._deadline() if deadline is None else deadline
         attempt = attempt if attempt is not None else Attempt()
         try:
-            return await self._write(work, deadline, attempt)
+            result = await self._write(work, deadline, attempt)
         except IntegrityError as error:
             text = str(error.orig).lower()
             if "one_active" in text or "encounters.channel_id" in text:
                 raise EncounterExists() from None
             if "name_key" in text:
                 raise InvalidValue("There is already a hero with that name in this campaign.") from None
+            if "interaction_id" in text:
+                raise AlreadyApplied() from None
+            if "once_key" in text:
+                raise AlreadyDone() from None
             raise StaleState() from error
         except OperationalError as error:
             if "snapshot" in str(error.orig).lower():
                 raise StaleState() from error
+            refused = cannot_save(error)
+            if refused is not None:
+                raise self._cannot_save(refused, error) from None
             raise
         except DBAPIError as error:
             if getattr(error.orig, "sqlstate", None) in RETRYABLE_SQLSTATES:
                 raise StaleState() from error
+            refused = cannot_save(error)
+            if refused is not None:
+                raise self._cannot_save(refused, error) from None
             raise
+        except sqlite3.Error as error:  # the writer's own statements run on sqlite3 directly
+            refused = cannot_save(error)
+            if refused is not None:
+                raise self._cannot_save(refused, error) from None
+            raise
+        if self._refusing is not None:
+            self._saved()
+        return result
 
     async def _write(self, work: Callable[[Connection], T], deadline: float, attempt: Attempt) -> T:
         """`_transaction`'s write.

@@ -64,3 +64,36 @@ class SaveUncertain(StoreUnavailable):
         "The database stopped answering while saving that — check the tracker or /encounter log "
         "before trying again."
     )
+
+
+class AlreadyApplied(StoreError):
+    """This interaction's change is already saved (another process, e.g. the other shard of a rolling
+    restart, applied it): nothing was written. The bot answers nothing: the other process does."""
+
+    default_message = "That was already done."
+
+
+class AlreadyDone(StoreError):
+    """Something that may happen only once (a change's `once` key) has happened already; nothing was
+    written."""
+
+    default_message = "That was already done: it can only be done once."
+
+
+class CannotSave(StoreError):
+    """The database refuses every write for a reason no retry fixes (a full disk, a read-only database);
+    nothing was written. Logged once at ERROR by the store, not per command."""
+
+    default_message = "The bot can't save right now: the database refuses to write. Nothing changed."
+
+
+class DiskFull(CannotSave):
+    """The server's disk (or the database's size limit) is full."""
+
+    default_message = "The bot can't save right now: the server's disk is full. Nothing changed."
+
+
+class ReadOnly(CannotSave):
+    """The database (its file, or the server) is read-only."""
+
+    default_message = "The bot can't save right now: the database is read-only. Nothing changed."

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -15,7 +16,7 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from bot.store.errors import StoreError, StoreUnavailable
+from bot.store.errors import CannotSave, DiskFull, ReadOnly, StoreError, StoreUnavailable
 from bot.store.table import ChannelKey
 
 T = TypeVar("T")
@@ -65,6 +66,37 @@ def is_unavailable(error: BaseException) -> bool:
     return False
 
 
+#: SQLSTATEs of a PostgreSQL server that refuses every write: disk_full, read_only_sql_transaction.
+_CANNOT_SAVE_SQLSTATES: dict[str, type[CannotSave]] = {"53100": DiskFull, "25006": ReadOnly}
+#: SQLite's primary result codes that mean the same: SQLITE_FULL, SQLITE_READONLY.
+_CANNOT_SAVE_SQLITE: dict[int, type[CannotSave]] = {
+    sqlite3.SQLITE_FULL: DiskFull,
+    sqlite3.SQLITE_READONLY: ReadOnly,
+}
+
+
+def cannot_save(error: BaseException) -> type[CannotSave] | None:
+    """The `CannotSave` kind `error` means (a full disk, a read-only database), or None: a database that
+    refuses every write, which no retry fixes."""
+    orig = getattr(error, "orig", None) or error
+    if isinstance(orig, sqlite3.Error):
+        code = getattr(orig, "sqlite_errorcode", None)
+        if isinstance(code, int):
+            return _CANNOT_SAVE_SQLITE.get(code & 0xFF)
+        text = str(orig).lower()
+        return DiskFull if "disk is full" in text else ReadOnly if "readonly database" in text else None
+    sqlstate = str(getattr(orig, "sqlstate", "") or "")
+    return _CANNOT_SAVE_SQLSTATES.get(sqlstate)
+
+
+def is_locked(error: BaseException) -> bool:
+    """True when SQLite refused for a lock another connection holds (`SQLITE_BUSY`, `SQLITE_LOCKED` and
+    their extended codes)."""
+    orig = getattr(error, "orig", None) or error
+    code = getattr(orig, "sqlite_errorcode", 0) if isinstance(orig, sqlite3.Error) else 0
+    return isinstance(code, int) and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
 def brief(error: BaseException) -> str:
     """One short line about a driver error for the log (no SQL, no parameters)."""
     orig = getattr(error, "orig", None) or error
@@ -84,6 +116,7 @@ class Waits:
     _sqlite: bool
     _locks: weakref.WeakValueDictionary[int, asyncio.Lock]
     _outage_at: float  # loop time of the last wait for the database that gave up
+    _refusing: type[CannotSave] | None  # the database refused every write last time (logged once)
 
     def _lock(self, key: ChannelKey) -> asyncio.Lock:
         lock = self._locks.get(key.channel_id)
@@ -102,6 +135,20 @@ class Waits:
         if error is not None:
             log.warning("database unavailable, giving up: %s", brief(error))
         return StoreUnavailable()
+
+    def _cannot_save(self, kind: type[CannotSave], error: BaseException) -> CannotSave:
+        """The error to raise when the database refuses every write; logged at ERROR once (not per command,
+        not with a traceback) until a write succeeds again (`_saved`)."""
+        if self._refusing is not kind:
+            self._refusing = kind
+            log.error("the database refuses to write (%s): %s", kind.default_message, brief(error))
+        return kind()
+
+    def _saved(self) -> None:
+        """A write succeeded: a later refusal to write is logged again."""
+        if self._refusing is not None:
+            self._refusing = None
+            log.warning("the database accepts writes again")
 
     async def _within(self, waiting: Awaitable[Any], deadline: float) -> None:
         """Wait for `waiting` (a lock's acquire, an event) no later than `deadline` (then `StoreUnavailable`;

@@ -113,13 +113,22 @@ class EventModel(SQLModel, table=True):
     """The append-only log: one row per committed change, with the patch that undoes it.
 
     `seq` counts per encounter from 1 (the start); channel-level events outside an encounter have no
-    `encounter_id` and use the channel's new `version` as `seq`. `undoes` is set on undo events.
+    `encounter_id` and use the channel's new `version` as `seq`. `undoes` is set on undo events;
+    `interaction_id` and `once_key` (each unique when set) keep a change from being applied twice.
     """
 
     __tablename__ = "events"
     __table_args__ = (
         sa.UniqueConstraint("encounter_id", "seq"),
         sa.Index("ix_events_channel_id", "channel_id"),
+        sa.Index("ix_events_interaction_id", "interaction_id", unique=True),
+        sa.Index(  # partial: most events have no once-key, and then cost no index entry
+            "ix_events_once_key",
+            "once_key",
+            unique=True,
+            sqlite_where=sa.text("once_key IS NOT NULL"),
+            postgresql_where=sa.text("once_key IS NOT NULL"),
+        ),
     )
 
     id: int | None = Field(
@@ -138,6 +147,11 @@ class EventModel(SQLModel, table=True):
     details: dict[str, Any] = Field(sa_column=sa.Column(sa.JSON, nullable=False))
     patch: dict[str, Any] | None = Field(default=None, sa_column=sa.Column(sa.JSON, nullable=True))
     undoes: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+    #: The Discord interaction that made the change: an interaction is applied at most once, whichever
+    #: process (shard, rolling restart) it reached.
+    interaction_id: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger, nullable=True))
+    #: A thing that may happen at most once (e.g. `reroll:<roll message id>`: one hero-token reroll a roll).
+    once_key: str | None = Field(default=None, sa_column=sa.Column(sa.String(80), nullable=True))
 
 
 METADATA = SQLModel.metadata

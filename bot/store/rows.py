@@ -62,13 +62,27 @@ _UPDATE_ENCOUNTER_STATE = Prepared(
 )
 _INSERT_EVENT = Prepared(
     sa.insert(events),
-    ("encounter_id", "channel_id", "seq", "user_id", "at", "kind", "summary", "details", "patch", "undoes"),
+    (
+        "encounter_id",
+        "channel_id",
+        "seq",
+        "user_id",
+        "at",
+        "kind",
+        "summary",
+        "details",
+        "patch",
+        "undoes",
+        "interaction_id",
+        "once_key",
+    ),
 )
 
 
 @dataclass(frozen=True, slots=True)
 class Written:
-    """What one change writes besides its rows: the event's time, seq, summary, details and patch."""
+    """What one change writes besides its rows: the event's time, seq, summary, details and patch, and the
+    interaction and once-key that keep it from being applied twice."""
 
     at: datetime
     seq: int
@@ -79,6 +93,8 @@ class Written:
     state_text: str | None  # the encounter state, encoded
     away: Away | None = None  # the channel plays in another channel's campaign
     home_changed: bool = False  # ... and this change writes that campaign's roster or pool
+    interaction_id: int | None = None
+    once_key: str | None = None
 
 
 class Rows(StoreCore):
@@ -172,6 +188,8 @@ class Rows(StoreCore):
                 "details": written.details,
                 "patch": written.patch,
                 "undoes": written.undoes,
+                "interaction_id": written.interaction_id,
+                "once_key": written.once_key,
             },
         )
         return encounter_id

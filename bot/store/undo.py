@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import random
+from collections.abc import Callable
 
 import sqlalchemy as sa
 
@@ -17,17 +18,32 @@ from bot.store.models import events
 from bot.store.patch import revert
 from bot.store.snapshot import clone
 from bot.store.table import Change, ChannelKey, Committed, Event, Table
-from bot.store.writes import UNDO_KIND, Writes
+from bot.store.writes import UNDO_KIND, Writes, marks_of
 
 
 class Undoing(Writes):
     """`undo` (docs/store.md, *Undo*)."""
 
-    async def undo(self, key: ChannelKey, user_id: int, *, retries: int = 3) -> Committed[Event]:
+    async def undo(
+        self,
+        key: ChannelKey,
+        user_id: int,
+        *,
+        allowed: Callable[[Table, Event], None] | None = None,
+        retries: int = 3,
+        interaction_id: int | None = None,
+    ) -> Committed[Event]:
         """Revert the newest change of the active encounter that is not undone yet, as an event of kind
-        "undo" (its `undoes` names the seq). Repeating walks back to the start; then `NothingToUndo`."""
+        "undo" (its `undoes` names the seq). Repeating walks back to the start; then `NothingToUndo`.
+
+        `allowed(table, target)` decides whether the caller may undo `target` (the event this undo would
+        revert) on the table as it is now, and raises to refuse (nothing is written). It runs inside the
+        same check-and-act as the undo itself: under the channel's lock, on a fresh read, and again on every
+        retry, and the commit's compare-and-set fails if another process changed the channel meanwhile, so
+        the event judged is the event undone. `interaction_id` as for `mutate` (`AlreadyApplied`)."""
         check_key(key)
         validate.snowflake(user_id, "user id")
+        marks = marks_of(interaction_id, None)
         lock, deadline = await self._queue(key)
         home_lock = None
         try:
@@ -48,6 +64,9 @@ class Undoing(Writes):
                 )
                 if target is None:
                     raise NothingToUndo()
+                if allowed is not None:
+                    now = Table.from_snapshot(key, loaded.version, clone(loaded.snap), loaded.encounter_id)
+                    allowed(now, target)
                 try:
                     restored = revert(clone(loaded.snap), target.patch)
                 except (KeyError, IndexError, TypeError, ValueError):
@@ -67,6 +86,7 @@ class Undoing(Writes):
                         deadline=deadline,
                         undoes=target.seq,
                         away=away,
+                        marks=marks,
                     )
                 except StaleState:
                     self._forget(key, away)

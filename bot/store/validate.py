@@ -21,6 +21,7 @@ from typing import Any
 
 import orjson
 
+from bot.rules import names
 from bot.store.errors import InvalidValue
 
 NAME_LIMIT = 64
@@ -64,8 +65,8 @@ def name(value: object, what: str = "name") -> str:
 
 
 def name_key(text: str) -> str:
-    """The case-insensitive key that must be unique per channel."""
-    return unicodedata.normalize("NFKC", text).casefold()
+    """The key that must be unique per channel: the rules' one name key (`bot.rules.names.name_key`)."""
+    return names.name_key(text)
 
 
 def snowflake(value: object, what: str = "id") -> int:

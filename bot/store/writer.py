@@ -25,7 +25,6 @@ that met it 8 ms).
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -37,6 +36,7 @@ from sqlalchemy.engine import URL, Connection
 
 from bot.store.engine import create_sqlite_writer_engine
 from bot.store.errors import StoreError
+from bot.store.faults import is_locked
 
 T = TypeVar("T")
 
@@ -105,7 +105,7 @@ class SQLiteWriter:
                 self._inline = self._inline_engine.connect()
             transaction = self._inline.begin()  # BEGIN IMMEDIATE, which fails at once if the lock is taken
         except Exception as error:
-            if not _locked(error):
+            if not is_locked(error):
                 self._drop_inline()  # the thread's connection tries, waits and reports
             return False, None
         try:
@@ -194,13 +194,6 @@ class SQLiteWriter:
         if inline is not None:
             inline.close()
         self._inline_engine.dispose()
-
-
-def _locked(error: Exception) -> bool:
-    """True when SQLite refused for a lock held elsewhere (`SQLITE_BUSY` and its extended codes)."""
-    orig = getattr(error, "orig", error)
-    code = getattr(orig, "sqlite_errorcode", 0) if isinstance(orig, sqlite3.Error) else 0
-    return code & 0xFF == sqlite3.SQLITE_BUSY
 
 
 def _discard(connection: Connection | None) -> None:

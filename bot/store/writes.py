@@ -30,6 +30,7 @@ from bot.store.writer import Attempt
 
 T = TypeVar("T")
 UNDO_KIND = "undo"
+ONCE_KEY_LIMIT = 80
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +38,15 @@ class _Saved:
     """A change found saved after an ambiguous COMMIT."""
 
     encounter_id: int | None
+
+
+def marks_of(interaction_id: int | None, once: str | None) -> tuple[int | None, str | None]:
+    """A change's interaction id and once-key, checked (`Store.mutate`)."""
+    if interaction_id is not None:
+        validate.snowflake(interaction_id, "interaction id")
+    if once is not None:
+        once = validate.text(once, "once key", ONCE_KEY_LIMIT)
+    return interaction_id, once
 
 
 class Writes(Campaigns, Rows):
@@ -52,6 +62,8 @@ class Writes(Campaigns, Rows):
         *,
         retries: int = 3,
         shared: bool = False,
+        interaction_id: int | None = None,
+        once: str | None = None,
     ) -> Committed[T]:
         """Run `change` on a working copy of the channel and commit what it changed as one event.
 
@@ -62,11 +74,18 @@ class Writes(Campaigns, Rows):
         (as `view(shared=True)` gives them), not copies: `change` may add, remove and reassign heroes, their
         `data` and the encounter's `state`, but must never edit those dicts and lists in place (the bot's
         changes replace them with freshly encoded data; `verify_shared` checks this in tests).
+
+        `interaction_id` (the Discord interaction making the change) and `once` (a key for something that may
+        happen only once, e.g. `reroll:<message id>`) are saved with the event, each unique: a change whose
+        interaction is already saved raises `AlreadyApplied` (another process applied it), one whose `once`
+        key is already saved `AlreadyDone`; either way nothing is written. (A change that writes no event
+        records neither.)
         """
         check_key(key)
         validate.snowflake(user_id, "user id")
         if validate.kind(kind) == UNDO_KIND:
             raise InvalidValue("The event kind 'undo' is reserved for Store.undo.")
+        marks = marks_of(interaction_id, once)
         lock, deadline = await self._queue(key)
         home_lock: tuple[int, asyncio.Lock] | None = None
         try:
@@ -102,7 +121,7 @@ class Writes(Campaigns, Rows):
                     raise AssertionError(f"a {kind!r} change edited the store's shared memory in place")
                 try:
                     committed = await self._commit(
-                        key, user_id, kind, loaded, table, outcome, deadline=deadline, away=away
+                        key, user_id, kind, loaded, table, outcome, deadline=deadline, away=away, marks=marks
                     )
                 except StaleState:
                     self._forget(key, away)
@@ -143,6 +162,7 @@ class Writes(Campaigns, Rows):
         deadline: float,
         undoes: int | None = None,
         away: Away | None = None,
+        marks: tuple[int | None, str | None] = (None, None),
     ) -> Committed[T]:
         """Check, diff and write the change `table` holds against `loaded` (for a channel playing in
         another's campaign, `away.combined()`; the home's row is written too when its roster or pool
@@ -166,7 +186,20 @@ class Writes(Campaigns, Rows):
         else:
             seq = version
         home = away is not None and campaign_changed(patch)
-        written = Written(now, seq, summary, details, patch, undoes, state_text, away, home)
+        interaction_id, once_key = marks
+        written = Written(
+            now,
+            seq,
+            summary,
+            details,
+            patch,
+            undoes,
+            state_text,
+            interaction_id=interaction_id,
+            once_key=once_key,
+            away=away,
+            home_changed=home,
+        )
         encounter_id = await self._write_with_retries(key, user_id, kind, loaded, after, written, deadline)
         active = enc_after is not None and enc_after["active"]
         if not active:

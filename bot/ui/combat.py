@@ -17,8 +17,12 @@ from collections.abc import Collection, Sequence
 from bot.replies import inert
 from bot.rules.conditions import ConditionInstance, Duration
 from bot.rules.damage import DamageType, Step
+from bot.rules.encounter import Encounter
+from bot.rules.encounter.bleeding import Bleed
 from bot.rules.encounter.harm import Healing, Hit, SaveResult, StrikeResult, StrikeTarget
+from bot.rules.encounter.rescue import RescueResult
 from bot.rules.power import NetEdge, PowerRoll
+from bot.rules.situations import SITUATIONS
 from bot.rules.squads import Squad
 from bot.rules.stamina import Vitals
 from bot.ui.format import stamina_text, state_label
@@ -144,6 +148,48 @@ def damage_summary(hit: Hit) -> str:
     return _clip(f"{hit.target} takes {_hit_summary(hit)}")
 
 
+def bleed_reply(bled: Bleed, hidden: Collection[str] = ()) -> str:
+    """`🩸 **Ash** bleeds: loses 7 Stamina (d6 4 + level 3) · Stamina: -7/30 · dying`."""
+    text = (
+        f"🩸 **{inert(bled.target)}** bleeds: loses {bled.lost} Stamina (d6 {bled.roll} + level {bled.level})"
+    )
+    secret = bled.target in hidden
+    if bled.squad_after is not None:
+        if not secret:
+            text += f" · {squad_stamina(bled.squad_after)}"
+        if bled.killed:
+            text += f" · minion killed: {', '.join(inert(n) for n in bled.killed)}"
+        return text
+    if bled.after is not None:
+        text += f" · {vitals_text(bled.after, secret)}"
+    return text
+
+
+def bleed_summary(bled: Bleed) -> str:
+    dies = f", {', '.join(bled.killed)} dies" if bled.killed else ""
+    return _clip(
+        f"{bled.target} bleeds: loses {bled.lost} Stamina (d6 {bled.roll} + level {bled.level}){dies}"
+    )
+
+
+def rescue_reply(result: RescueResult, pool: int, hidden: Collection[str] = ()) -> str:
+    """`🛡️ **Ash** spends 2 hero tokens and regains 10 Stamina before the damage · Stamina: 8/30 · ...`."""
+    secret = result.creature_id in hidden
+    return (
+        f"🛡️ **{inert(result.creature_id)}** spends 2 hero tokens and regains {result.regain} Stamina before "
+        f"the damage · {vitals_text(result.after, secret)}"
+        + ("" if secret else f" (was {result.before.stamina})")
+        + f" · Hero tokens left: {pool}"
+    )
+
+
+def rescue_summary(result: RescueResult) -> str:
+    return _clip(
+        f"{result.creature_id} spent 2 hero tokens to regain {result.regain} Stamina before the damage: "
+        f"Stamina {result.before.stamina} → {result.after.stamina}"
+    )
+
+
 # --- strikes ---------------------------------------------------------------------------------------------
 def _target_line(
     result: StrikeResult,
@@ -163,6 +209,7 @@ def _target_line(
         extra = [f"Total: {own.total}"]
         if own.net in _NET:
             extra.append(_NET[own.net])
+        extra.extend(inert(reason) for reason in target.reasons)
         head += f" ({', '.join(extra)})"
     parts = [head]
     hit = target.hit
@@ -174,6 +221,8 @@ def _target_line(
         parts.append(f"{damage_words(hit.dealt, hit.dtype)}{' · ' + left if left else ''}{killed}")
     elif hit is not None:
         parts.append(hit_text(hit, target.surge_bonus, secret))
+    if hit is None and target.pool is not None and target.amount:
+        parts.append(f"{target.amount} damage, to {inert(target.pool)}'s pool with the others")
     if effect and not compact:
         parts.append(f"effect: {inert(effect)}")
     return ": ".join(parts[:2]) + ("" if len(parts) < 3 else f" · {parts[2]}")
@@ -189,7 +238,7 @@ def strike_reply(
     if result.damage is not None:
         head += f" ({inert(result.damage.format())}"
         head += f", {result.surges} surge{'s' if result.surges > 1 else ''})" if result.surges else ")"
-    lines = [head, roll_line(result.roll)]
+    lines = [head, roll_line(result.roll), *situation_lines(result)]
     for target in result.targets:
         effect = effects[target.tier - 1] if effects else None
         lines.append(_target_line(result, target, effect, hidden))
@@ -197,13 +246,21 @@ def strike_reply(
     if len(full) <= CONTENT_MAX:
         return full
     compact = (_target_line(result, t, None, hidden, compact=True) for t in result.targets)
-    lines = [head, roll_line(result.roll), *compact]
+    lines = [head, roll_line(result.roll), *situation_lines(result), *compact]
     if effects:
         for tier in sorted({t.tier for t in result.targets}):
             text = effects[tier - 1]
             text = text if len(text) <= COMPACT_EFFECT else text[: COMPACT_EFFECT - 1] + "…"
             lines.append(f"Tier {tier} effect: {inert(text)}")
     return "\n".join(lines)
+
+
+def situation_lines(result: StrikeResult) -> list[str]:
+    """`Situations: flanking (edge), cover (bane)` when the strike named any (`bot.rules.situations`)."""
+    if not result.situations:
+        return []
+    named = ", ".join(f"{s.value} ({SITUATIONS[s].effect})" for s in result.situations)
+    return [f"Situations: {named}"]
 
 
 def strike_summary(result: StrikeResult) -> str:
@@ -213,6 +270,8 @@ def strike_summary(result: StrikeResult) -> str:
         text = f"{target.target} (tier {target.tier})"
         if target.hit is not None:
             text += f": {_hit_summary(target.hit)}"
+        elif target.pool is not None and target.amount:
+            text += f": {target.amount} damage to {target.pool}'s pool"
         parts.append(text)
     surges = f" ({result.surges} surge{'s' if result.surges > 1 else ''} spent)" if result.surges else ""
     return _clip(f"{result.attacker} strikes " + "; ".join(parts) + surges)
@@ -260,3 +319,37 @@ def save_summary(result: SaveResult) -> str:
 def malice_reply(value: int, change: int = 0) -> str:
     """`😈 Malice: 7` (with `(+3)` / `(−2)` after a change)."""
     return f"😈 Malice: **{value}**" + (f" ({_signed(change)})" if change else "")
+
+
+# --- Defend and Aid Attack -------------------------------------------------------------------------------
+def defend_reply(creature: str) -> str:
+    """`🛡️ **Ash** defends: ability rolls against them have a double bane until the start of their next
+    turn.` (draw-steel-combat.txt "Defend")."""
+    return (
+        f"🛡️ **{inert(creature)}** defends: ability rolls against them have a double bane until the start of "
+        "their next turn (none while they have someone taunted)."
+    )
+
+
+def aid_reply(aider: str, enemy: str) -> str:
+    """`🤝 **Ash** aids the attack on **Goblin 1**: ...` (draw-steel-combat.txt "Aid Attack")."""
+    return (
+        f"🤝 **{inert(aider)}** aids the attack on **{inert(enemy)}**: the next ability roll an ally makes "
+        f"against them before the start of {inert(aider)}'s next turn gains an edge."
+    )
+
+
+def baseline_words(encounter: Encounter, creature_id: str) -> list[str]:
+    """What the tracker shows beside a creature while its Defend or Aid Attack lasts: `defending`,
+    `aiding vs Goblin 1` (`bot.rules.encounter.baseline`; names inert)."""
+    words: list[str] = []
+    entry = next((e for e in encounter.turns.entries if creature_id in e.creature_ids), None)
+    if entry is not None and entry.id in encounter.defending:
+        words.append("🛡️ defending")
+    present = {c.id for c in encounter.creatures}
+    words.extend(
+        f"🤝 aiding vs {inert(a.enemy)}"
+        for a in encounter.aids
+        if a.aider == creature_id and a.enemy in present
+    )
+    return words

@@ -29,7 +29,8 @@ import discord
 from bot.replies import UserError, inert
 from bot.rules.characteristics import CHARACTERISTIC_MAX, CHARACTERISTIC_MIN, Characteristic
 from bot.rules.errors import RuleError
-from bot.rules.power import Difficulty, NetEdge, PowerRoll, RollKind
+from bot.rules.power import Difficulty, NetEdge, PowerRoll, RollAction, RollKind
+from bot.rules.situations import SITUATIONS, RollUse, Situation, situation_modifiers
 from bot.ui.embeds import Colour, Field, make_embed
 
 LABEL_MAX = 100
@@ -52,11 +53,25 @@ _CARD = re.compile(
     r":(?P<bonus>-?\d{1,2})"
     r":(?P<char>x|[MARIP]-?\d{1,2})"
     r":(?P<edges>\d{1,2}):(?P<banes>\d{1,2})"
-    r":(?P<auto>[0-3])"
+    r":(?P<auto>0|[1-3]{1,4})"
     r":(?P<kind>[at])(?P<difficulty>[emhx])"
     r":(?P<roller>\d{1,20})"
     r":(?P<down>[0-2])(?P<rerolled>[01])"
+    r"(?::(?P<action>[mntx])(?P<situations>[fhcvs]{0,5}))?"
 )
+_ACTIONS = {
+    RollAction.MAIN: "m",
+    RollAction.MANEUVER: "n",
+    RollAction.TRIGGERED: "t",
+    RollAction.FREE_STRIKE: "x",
+}
+_SITUATIONS = {
+    Situation.FLANKING: "f",
+    Situation.HIGH_GROUND: "h",
+    Situation.COVER: "c",
+    Situation.CONCEALMENT: "v",
+    Situation.SQUEEZED: "s",
+}
 
 
 class CardError(UserError):
@@ -72,7 +87,9 @@ class RollCard:
 
     `bonus` is the option `bonus` alone; the characteristic's score is kept apart so the reply can name it.
     `downgraded_to` is the tier the roller chose below the rolled one; `rerolled` is True once a hero token
-    rerolled this test (one benefit per test: the new roll has no Reroll button).
+    rerolled this test (one benefit per test: the new roll has no Reroll button). `auto_tiers` are the
+    automatic tiers named (one per effect), `action` what the roll is made as (a critical needs a main
+    action), `situations` the situations named (their edges and banes are added to `edges` and `banes`).
     """
 
     dice: tuple[int, int]
@@ -82,24 +99,33 @@ class RollCard:
     characteristic_score: int = 0
     edges: int = 0
     banes: int = 0
-    auto_tier: int | None = None
+    auto_tiers: tuple[int, ...] = ()
     kind: RollKind = RollKind.ABILITY
     difficulty: Difficulty | None = None
     downgraded_to: int | None = None
     rerolled: bool = False
+    action: RollAction = RollAction.MAIN
+    situations: tuple[Situation, ...] = ()
+
+    @property
+    def situation_counts(self) -> tuple[int, int]:
+        """(edges, banes) the named situations give (`bot.rules.situations`; refused on a test they don't
+        apply to)."""
+        return situation_modifiers(self.situations, RollUse(test=self.kind is RollKind.TEST))
 
     @property
     def roll(self) -> PowerRoll:
-        """The rules core's power roll; `/roll` ability rolls count as main actions (a natural 19/20 is a
-        critical hit)."""
+        """The rules core's power roll; an ability roll made as a main action (the default) can be a critical
+        hit."""
+        edges, banes = self.situation_counts
         return PowerRoll(
             dice=self.dice,
             bonus=self.bonus + self.characteristic_score,
-            edges=self.edges,
-            banes=self.banes,
-            auto_tiers=(self.auto_tier,) if self.auto_tier is not None else (),
+            edges=self.edges + edges,
+            banes=self.banes + banes,
+            auto_tiers=self.auto_tiers,
             kind=self.kind,
-            main_action=self.kind is RollKind.ABILITY,
+            main_action=self.kind is RollKind.ABILITY and self.action.main_action,
             downgraded_to=self.downgraded_to,
         )
 
@@ -113,11 +139,15 @@ class RollCard:
         if self.characteristic is not None:
             char = f"{self.characteristic.letter}{self.characteristic_score}"
         difficulty = "x" if self.difficulty is None else _DIFFICULTIES[self.difficulty]
-        return (
+        autos = "".join(str(t) for t in self.auto_tiers) or "0"
+        text = (
             f"{self.dice[0]}-{self.dice[1]}:{self.bonus}:{char}:{self.edges}:{self.banes}"
-            f":{self.auto_tier or 0}:{_KINDS[self.kind]}{difficulty}:{self.roller_id}"
+            f":{autos}:{_KINDS[self.kind]}{difficulty}:{self.roller_id}"
             f":{self.downgraded_to or 0}{int(self.rerolled)}"
         )
+        if self.action is RollAction.MAIN and not self.situations:
+            return text  # the form older bots wrote
+        return f"{text}:{_ACTIONS[self.action]}" + "".join(_SITUATIONS[s] for s in self.situations)
 
     @classmethod
     def decode(cls, text: str) -> RollCard:
@@ -149,11 +179,15 @@ class RollCard:
             characteristic_score=score,
             edges=int(match["edges"]),
             banes=int(match["banes"]),
-            auto_tier=int(match["auto"]) or None,
+            auto_tiers=tuple(int(t) for t in match["auto"] if t != "0"),
             kind=kind,
             difficulty=difficulty,
             downgraded_to=int(match["down"]) or None,
             rerolled=match["rerolled"] == "1",
+            action=next((a for a, v in _ACTIONS.items() if v == match["action"]), RollAction.MAIN),
+            situations=tuple(
+                s for letter in match["situations"] or "" for s, v in _SITUATIONS.items() if v == letter
+            ),
         )
         try:
             card.roll  # noqa: B018 - validates the combination (a downgrade below the rolled tier, ...)
@@ -226,12 +260,14 @@ def _count(n: int, word: str) -> str:
 
 
 def edge_words(card: RollCard) -> str | None:
-    """What the edges and banes did ("Rolling With Edges and Banes"): +2 / -2, tier +1 / -1, or cancelled."""
-    e, b = card.edges, card.banes
+    """What the edges and banes (the situations' included) did ("Rolling With Edges and Banes"): +2 / -2,
+    tier +1 / -1, or cancelled."""
+    roll = card.roll
+    e, b = roll.edges, roll.banes
     if not e and not b:
         return None
     given = " and ".join(x for x in (_count(e, "edge") if e else "", _count(b, "bane") if b else "") if x)
-    net = card.roll.net
+    net = roll.net
     if net is NetEdge.NONE:
         return f"{given} cancel out"
     effect = {
@@ -246,7 +282,8 @@ def edge_words(card: RollCard) -> str | None:
 
 
 def modifier_words(card: RollCard) -> list[str]:
-    """Every modifier of the roll, in order: characteristic, bonus or penalty, edges and banes."""
+    """Every modifier of the roll, in order: characteristic, bonus or penalty, the situations by name
+    (`flanking (edge)`), edges and banes."""
     words: list[str] = []
     if card.characteristic is not None:
         words.append(f"{card.characteristic.value.capitalize()} {_signed(card.characteristic_score)}")
@@ -254,6 +291,7 @@ def modifier_words(card: RollCard) -> list[str]:
         words.append(f"bonus {_signed(card.bonus)}")
     elif card.bonus < 0:
         words.append(f"penalty {_signed(card.bonus)}")
+    words.extend(f"{s.value} ({SITUATIONS[s].effect})" for s in card.situations)
     edges = edge_words(card)
     if edges:
         words.append(edges)
@@ -276,18 +314,27 @@ def notes(card: RollCard) -> list[str]:
     out: list[str] = []
     natural = roll.natural
     if natural >= 19:
-        if card.kind is RollKind.ABILITY:
+        if roll.critical:
             kept = ", kept after the downgrade" if card.downgraded_to is not None else ""
             out.append(f"Natural {natural}: tier 3 and a critical hit, you get an extra main action{kept}.")
+        elif card.kind is RollKind.ABILITY:
+            out.append(
+                f"Natural {natural}: tier 3; no critical hit, which needs a main action ({card.action})."
+            )
+        elif card.downgraded_to is not None:
+            out.append(f"Natural {natural}, downgraded: the lower tier's outcome is chosen.")
         else:
             out.append(f"Natural {natural}: tier 3 and a success with a reward.")
-        if card.auto_tier is not None:
+        if card.auto_tiers:
             out.append("A natural 19 or 20 beats the automatic outcome.")
     elif roll.automatic_tier is not None:
         out.append(
             f"Automatic outcome: tier {roll.automatic_tier}, whatever the total, edges, banes and bonuses."
         )
-    if card.edges > 2 or card.banes > 2:
+    elif card.auto_tiers:
+        named = ", ".join(str(t) for t in card.auto_tiers)
+        out.append(f"Automatic outcomes {named} differ: they cancel, and none applies.")
+    if roll.edges > 2 or roll.banes > 2:
         out.append("More than 2 edges or banes count as 2.")
     return out
 

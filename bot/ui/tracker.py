@@ -12,7 +12,8 @@ Turns"; teams-combat.md "Initiative and Rounds"; fast-slow-turns-combat.md "Anat
 slow part), Stamina as `Stamina: 12/30` with a bar (bot.ui.format), winded / dying / dead states
 (draw-steel-combat.txt "Stamina"), conditions and their durations (draw-steel-combat.txt "Conditions"),
 minion squads' shared pool and living minions (Monsters "Minions"), enemy groups (draw-steel-combat.txt
-"Enemies Act In Groups"). Director creatures show only their state (`winded`) unless the guild's
+"Enemies Act In Groups"), a Defend or Aid Attack while it lasts (draw-steel-combat.txt "Defend", "Aid
+Attack"). Director creatures show only their state (`winded`) unless the guild's
 `show_monster_stamina` setting is on. Every user-supplied name goes through `bot.replies.inert`.
 """
 
@@ -42,6 +43,7 @@ from bot.rules.turns import (
     remaining_turns,
     turns_taken,
 )
+from bot.ui.combat import baseline_words
 from bot.ui.embeds import FIELD_VALUE_MAX, FIELDS_MAX, TOTAL_MAX, Colour, Field, make_embed
 from bot.ui.format import bar, hidden_stamina, stamina_numbers, stamina_text, state_label
 
@@ -170,6 +172,7 @@ def _extras(encounter: Encounter, creature: Creature) -> list[str]:
     resource = encounter.resources.get(creature.id, 0)
     if resource:
         extras.append(f"resource {resource}")
+    extras.extend(baseline_words(encounter, creature.id))  # Defend, Aid Attack while they last
     return extras
 
 
@@ -187,6 +190,8 @@ def creature_line(
     line = " ".join(part for part in parts if part)
     conditions = state.conditions_of(creature.id)
     extras = [conditions_text(conditions, level)] if conditions else []
+    if creature.vitals.dying:  # draw-steel-combat.txt "Dying and Death": "Additionally, you are bleeding"
+        extras.insert(0, "bleeding" if level >= 2 else "bleeding (while dying)")
     if level < 2:
         extras += _extras(encounter, creature)
     if extras:

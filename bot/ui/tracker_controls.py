@@ -6,7 +6,9 @@ Owned by the encounter/turn work (cogs/encounter/, cogs/turn.py); the tracker se
 attaches `tracker_view(...)` to every tracker message it posts or edits.
 
 Custom ids (at most 100 characters): `enc:<action>:<encounter id>:<version>[:<argument>]` for buttons
-(`act`, `end`, `undo`, `save`; `first` with the side id; `endok` with 1/0 for the objective, `endno`) and
+(`act`, `end`, `undo`, `save`; `first` with the side id; `endok` with 1/0 for the objective, `endno`;
+`rescue` with the offer's index: the hero-token rescue of `bot.rules.encounter.rescue`, on the tracker and
+on the damage's reply) and
 `enc:pick:<encounter id>:<version>` for the select. The items are `DynamicItem`s in a `PersistentView`, so
 they work after a restart (`bot.ui.persistent` answers them); what a press does is a handler the cogs
 register with `set_handler(action, fn)` (this module stays free of cogs). A press on a tracker whose
@@ -24,6 +26,7 @@ import discord
 from bot.error_hook import guarded
 from bot.replies import fail
 from bot.rules.encounter import Encounter
+from bot.rules.encounter.rescue import RESCUE_COST, Rescue, live_rescues
 from bot.rules.turns import Controller, Phase, current, eligible
 from bot.ui.persistent import PersistentView
 
@@ -32,10 +35,11 @@ Handler = Callable[[discord.Interaction[Any], int, int, str], Awaitable[None]]
 
 _HANDLERS: dict[str, Handler] = {}
 SELECT_MAX = 25
+RESCUES_SHOWN = 5
 LABEL_MAX = 100
 
 BUTTON_TEMPLATE = (
-    r"enc:(?P<action>act|end|undo|save|first|endok|endno):(?P<eid>\d+):(?P<ver>\d+)(?::(?P<arg>.*))?"
+    r"enc:(?P<action>act|end|undo|save|first|endok|endno|rescue):(?P<eid>\d+):(?P<ver>\d+)(?::(?P<arg>.*))?"
 )
 SELECT_TEMPLATE = r"enc:pick:(?P<eid>\d+):(?P<ver>\d+)"
 
@@ -140,7 +144,37 @@ def tracker_view(encounter_id: int, version: int, encounter: Encounter) -> disco
     who = list(eligible(turns))[:SELECT_MAX]
     if running and not in_turn and who:
         view.add_item(PickSelect(encounter_id, version, who))
+    add_rescues(view, encounter_id, version, encounter)
     return view
+
+
+def rescue_label(rescue: Rescue, several: bool) -> str:
+    """ "Spend 2 hero tokens: regain 10 first" (with the hero's name first when several are offered)."""
+    label = f"Spend {RESCUE_COST} hero tokens: regain {rescue.regain} first"
+    return f"{rescue.creature_id}: {label}" if several else label
+
+
+def add_rescues(view: discord.ui.View, encounter_id: int, version: int, encounter: Encounter) -> bool:
+    """Add a button per hero-token rescue still offered at `version` (`bot.rules.encounter.rescue`: the
+    damage just taken, until the next change); True when there was one."""
+    live = live_rescues(encounter, version)[:RESCUES_SHOWN]
+    for rescue in live:
+        index = encounter.rescues.index(rescue)
+        label = rescue_label(rescue, len(live) > 1)
+        view.add_item(
+            ControlButton(
+                "rescue", encounter_id, version, str(index), label=label, style=discord.ButtonStyle.success
+            )
+        )
+    return bool(live)
+
+
+def rescue_view(encounter_id: int | None, version: int, encounter: Encounter) -> discord.ui.View | None:
+    """A damage reply's buttons: the hero-token rescues it offers (None when there are none)."""
+    if encounter_id is None:
+        return None
+    view = PersistentView()
+    return view if add_rescues(view, encounter_id, version, encounter) else None
 
 
 def first_choice_view(encounter_id: int, version: int, encounter: Encounter) -> discord.ui.View:

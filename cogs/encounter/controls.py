@@ -20,6 +20,7 @@ from bot.play import (
     channel_key,
     commit,
     encounter_of,
+    may_undo,
     put_encounter,
     put_sheet,
     sheets_of,
@@ -27,7 +28,7 @@ from bot.play import (
 from bot.replies import fail, inert, send
 from bot.rules.encounter.flow import Finish, Flow, choose_first_side, finish, side_named
 from bot.rules.turns import Controller
-from bot.store import Change, Table
+from bot.store import Change, Event, Table
 from bot.ui.encounter import begin_text, finish_text
 from cogs.turn import check_expected, pressed, reply_and_ping
 
@@ -102,32 +103,27 @@ async def on_end_cancelled(interaction: discord.Interaction[Any], eid: int, ver:
 
 async def on_undo(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
     bot = interaction.client
-
-    async def undo_if_current() -> None:
-        table = await InTime(interaction).run(bot.store.view(channel_key(interaction), shared=True))
-        check_expected(table, (eid, ver))
-        await do_undo(interaction, bot)
-
-    await pressed(interaction, bot, undo_if_current())
+    await pressed(interaction, bot, do_undo(interaction, bot, (eid, ver)))
 
 
-async def do_undo(interaction: discord.Interaction[Any], bot: DrawSteelBot) -> None:
-    """Undo the newest change: the Director any, a player only their own."""
+async def do_undo(
+    interaction: discord.Interaction[Any], bot: DrawSteelBot, expect: tuple[int, int] | None = None
+) -> None:
+    """Undo the newest change: the Director any, a player only their own (`bot.play.may_undo`, judged by the
+    store on the very change it undoes); from a tracker, only while it shows the newest state."""
     in_time = InTime(interaction)
     key = channel_key(interaction)
 
     async def run() -> str:
-        who = await caller_of(interaction, bot)
-        doc = (await bot.store.view(key)).require_encounter()
-        if not who.director and doc.id is not None:
-            log = await bot.store.events(doc.id)
-            undone = {e.undoes for e in log if e.undoes is not None}
-            last = next(
-                (e for e in reversed(log) if e.seq > 1 and e.kind != "undo" and e.seq not in undone), None
-            )
-            if last is not None:
-                who.require("/encounter undo", owner_id=last.user_id)
-        committed = await bot.store.undo(key, interaction.user.id)
+        judge = may_undo(await caller_of(interaction, bot))
+
+        def allowed(table: Table, target: Event) -> None:
+            check_expected(table, expect)
+            judge(table, target)
+
+        committed = await bot.store.undo(
+            key, interaction.user.id, allowed=allowed, interaction_id=interaction.id
+        )
         for listener in getattr(bot, "commit_listeners", ()):
             with contextlib.suppress(Exception):  # the undo is committed; the tracker catches up later
                 await listener(key, committed)

@@ -61,6 +61,9 @@ CONTRACT: dict[str, set[str]] = {
     "stamina heal": {"target", "amount"},
     "stamina temp": {"target", "amount"},
     "stamina set": {"target", "amount"},
+    "stamina wake": {"target"},
+    "stamina bleed": {"target", "trigger"},
+    "move slam": {"target", "squares_left", "into", "other", "material", "thickness"},
     "recover": set(),
     "condition add": {"target", "condition", "duration"},
     "condition remove": {"target", "condition"},
@@ -90,6 +93,8 @@ CHOICES: dict[tuple[str, str], set[str]] = {
     ("encounter start", "mode"): {"draw-steel", "agility", "teams", "fast-slow"},
     ("condition add", "duration"): {"eot", "save", "encounter", "until-removed"},
     ("tokens spend", "use"): {"surges", "save", "reroll", "regain"},
+    ("move slam", "into"): {"creature", "object"},
+    ("move slam", "material"): {"glass", "wood", "stone", "metal"},
 }
 
 

@@ -256,7 +256,7 @@ async def test_automatic_tiers(
     table: Table, dice: LoadedDice, faces: tuple[int, int], auto: int, tier: int
 ) -> None:
     dice.load(*faces)
-    message = reply(await table.alice.slash(table.channel, "roll", auto_tier=auto, edges=1))
+    message = reply(await table.alice.slash(table.channel, "roll", auto_tier=str(auto), edges=1))
     lines = description(message)
     assert f"Tier {tier}" in lines
     notes = field(message, "Notes") or ""
@@ -561,8 +561,9 @@ async def test_a_slow_store_defers_then_edits(
     [
         ({"edges": -1}, "edges:1"),
         ({"banes": 11}, "banes:1"),
-        ({"auto_tier": 4}, "auto_tier:3"),
-        ({"auto_tier": 0}, "auto_tier:3"),
+        ({"auto_tier": "4"}, "auto_tier:3"),
+        ({"auto_tier": "0"}, "auto_tier:3"),
+        ({"auto_tier": "3,1,2,3,1"}, "auto_tier:3,1"),
         ({"bonus": 1000}, "bonus:2"),
         ({"characteristic": "charisma"}, "might, agility, reason, intuition or presence"),
         ({"kind": "attack"}, "kind:test"),
@@ -584,7 +585,7 @@ async def test_bad_input_gets_a_one_line_hint(
 
 async def test_declared_limits_are_enforced_by_discord(table: Table) -> None:
     """The options declare their ranges, choices and lengths, so Discord's client refuses these first."""
-    for options in ({"edges": -1}, {"auto_tier": 4}, {"characteristic": "charisma"}, {"label": "x" * 101}):
+    for options in ({"edges": -1}, {"characteristic": "charisma"}, {"label": "x" * 101}):
         with pytest.raises(SetupError):
             await table.alice.slash(table.channel, "roll", **options)
 
@@ -616,4 +617,6 @@ async def test_roll_has_a_help_entry(simcord_env: Env) -> None:
         "tiers",
         "label",
         "hidden",
+        "action",
+        "situation",
     }

@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.rules.characteristics import Characteristic
-from bot.rules.power import Difficulty, PowerRoll, PowerRollError, RollKind
+from bot.rules.power import AUTO_TIERS_MAX, Difficulty, PowerRoll, PowerRollError, RollAction, RollKind
+from bot.rules.situations import Situation
 from bot.ui.embeds import TOTAL_MAX
 from bot.ui.rolls import (
     BONUS_LIMIT,
@@ -37,6 +38,11 @@ from bot.ui.rolls import (
 SNOWFLAKE_MAX = 2**64 - 1
 
 
+def situations_for(kind: RollKind) -> tuple[Situation, ...]:
+    """The situations a roll of `kind` may name (on a test, only being squeezed applies)."""
+    return (Situation.SQUEEZED,) if kind is RollKind.TEST else tuple(Situation)
+
+
 @st.composite
 def cards(draw: st.DrawFn) -> RollCard:
     characteristic = draw(st.none() | st.sampled_from(list(Characteristic)))
@@ -49,10 +55,14 @@ def cards(draw: st.DrawFn) -> RollCard:
         characteristic_score=draw(st.integers(-5, 10)) if characteristic is not None else 0,
         edges=draw(st.integers(0, EDGES_MAX)),
         banes=draw(st.integers(0, EDGES_MAX)),
-        auto_tier=draw(st.none() | st.integers(1, 3)),
+        auto_tiers=tuple(draw(st.lists(st.integers(1, 3), max_size=AUTO_TIERS_MAX))),
         kind=kind,
         difficulty=draw(st.none() | st.sampled_from(list(Difficulty))) if kind is RollKind.TEST else None,
         rerolled=draw(st.booleans()) if kind is RollKind.TEST else False,
+        action=draw(st.sampled_from(list(RollAction))) if kind is RollKind.ABILITY else RollAction.MAIN,
+        situations=tuple(
+            draw(st.lists(st.sampled_from(situations_for(kind)), unique=True, max_size=len(Situation)))
+        ),
     )
     lower = list(range(1, card.roll.tier))
     downgrade = draw(st.booleans())
@@ -84,7 +94,8 @@ def test_labels_agree_with_the_rules_core(card: RollCard) -> None:
         assert label in lines and label in content
     assert ("Critical" in lines) is roll.critical
     assert ("Critical" in content) is roll.critical
-    assert roll.critical is (card.kind is RollKind.ABILITY and sum(card.dice) >= 19)
+    main = card.action is RollAction.MAIN  # a critical hit needs a main action
+    assert roll.critical is (card.kind is RollKind.ABILITY and main and sum(card.dice) >= 19)
     # The tier the content names first is the outcome tier (later mentions are lowercase).
     assert content.index(f"Tier {roll.tier}") == content.index("Tier ")
     assert "\n" not in content
@@ -135,7 +146,16 @@ def test_the_longest_hostile_text_fits_and_reads_back(kind: RollKind) -> None:
     tiers = "; ".join([("> # -*" * 40)[:95]] * 3)
     assert len(tiers) <= TIERS_MAX
     text = RollText.from_input(label, tiers)
-    card = RollCard(dice=(10, 10), roller_id=SNOWFLAKE_MAX, edges=EDGES_MAX, banes=1, auto_tier=2, kind=kind)
+    card = RollCard(
+        dice=(10, 10),
+        roller_id=SNOWFLAKE_MAX,
+        edges=EDGES_MAX,
+        banes=1,
+        auto_tiers=(2, 2, 2, 2),
+        kind=kind,
+        action=RollAction.FREE_STRIKE if kind is RollKind.ABILITY else RollAction.MAIN,
+        situations=situations_for(kind),
+    )
     content, embed = render_roll(card, text, "x" * 32, note="n" * 200)
     assert len(content) <= 2000
     assert len(embed) <= TOTAL_MAX

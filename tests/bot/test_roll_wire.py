@@ -124,7 +124,7 @@ async def test_roll_downgrade_and_a_press_after_a_restart(
     ("option", "kind", "value", "hint"),
     [
         ("edges", INTEGER, -1, "edges:1"),
-        ("auto_tier", INTEGER, 4, "auto_tier:3"),
+        ("auto_tier", STRING, "4", "auto_tier:3"),
         ("characteristic", STRING, "charisma", "might, agility, reason, intuition or presence"),
         ("label", STRING, "x" * 101, "label:"),
     ],

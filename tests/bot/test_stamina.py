@@ -23,6 +23,21 @@ async def test_director_damages_a_monster_with_weakness(table: Table) -> None:
     assert (await harm_kit.current(table)).creature("Ogre").vitals.stamina == 13
 
 
+async def test_halved_damage_is_halved_before_immunity(table: Table) -> None:
+    """draw-steel-combat.txt "DAMAGE IMMUNITY": "if an ally first halved the damage with a triggered action,
+    your hero would take 4 damage before immunity is applied, with immunity then reducing the damage to 0"."""
+    await harm_kit.start(table)
+
+    result = await table.director.slash(
+        table.channel, "stamina damage", target="Ogre", amount=8, type="fire", halved=True
+    )
+
+    assert result.response is not None and not result.ephemeral
+    assert result.response.content == (
+        "**Ogre** takes 0 fire damage (of 8: halved, rounded down, fire immunity 5) · Stamina: 20/20"
+    )
+
+
 async def test_immunity_and_temporary_stamina(table: Table) -> None:
     await harm_kit.start(table)
 

@@ -137,6 +137,36 @@ async def test_minions_die_from_one_hit_and_the_squad_falls(table: Table) -> Non
     assert "Minion 1 is dead already" in again.response.content
 
 
+async def test_area_option_caps_minions_and_a_plain_strike_fills_the_pool(table: Table) -> None:
+    """Issue 21: "Only area damage is capped per minion. A non-area strike that names several minions of one
+    squad puts its full damage into the pool, and may drop more minions than it named. `/strike area:true`
+    ... says which is which." """
+    await harm_kit.start(table)
+
+    area = await table.alice.slash(
+        table.channel, "strike", targets="Minion 1, Minion 2", damage="9/9/9", area=True
+    )
+    assert area.response is not None and not area.ephemeral
+    assert "2 minions killed: Minion 1, Minion 2" in area.response.content
+    assert "Minion 3" not in area.response.content.split("killed:")[1]
+    await table.director.slash(table.channel, "encounter undo")
+
+    plain = await table.alice.slash(table.channel, "strike", targets="Minion 1, Minion 2", damage="7/7/7")
+    assert plain.response is not None and not plain.ephemeral
+    assert "3 minions killed: Minion 1, Minion 2, Minion 3" in plain.response.content
+    assert "to Pack's pool with the others" in plain.response.content
+
+
+async def test_halved_strike_halves_before_immunity(table: Table) -> None:
+    """draw-steel-combat.txt "DAMAGE IMMUNITY": "Damage immunity should be the last thing applied"."""
+    await harm_kit.start(table)
+    result = await table.alice.slash(
+        table.channel, "strike", targets="Ogre", damage="16/16/16", type="fire", halved=True
+    )
+    assert result.response is not None
+    assert "3 fire damage (of 16: halved, rounded down, fire immunity 5)" in result.response.content
+
+
 async def test_a_hero_dying_then_dead(table: Table) -> None:
     await harm_kit.start(table)
 

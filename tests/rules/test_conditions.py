@@ -16,6 +16,7 @@ from bot.rules.conditions import (
     explain_modifiers,
     longer,
     restrictions,
+    roll_trigger,
     save_succeeds,
     situational_modifiers,
 )
@@ -153,6 +154,29 @@ def test_bleeding_damage_due() -> None:
     for trigger in BleedingTrigger:
         assert bleeding_damage_due([ci(C.BLEEDING)], trigger)
         assert not bleeding_damage_due([ci(C.PRONE)], trigger)
+
+
+def test_a_dying_hero_bleeds_without_the_condition() -> None:
+    """draw-steel-combat.txt "Dying and Death": "While dying, ... Additionally, you are bleeding"."""
+    assert bleeding_damage_due([], BleedingTrigger.MAIN_ACTION, dying=True)
+    assert not bleeding_damage_due([], BleedingTrigger.MAIN_ACTION)
+
+
+@pytest.mark.parametrize(
+    ("characteristic", "test", "trigger"),
+    [
+        ("might", True, BleedingTrigger.MIGHT_OR_AGILITY_TEST),
+        ("Agility", False, BleedingTrigger.MIGHT_OR_AGILITY_ABILITY_ROLL),
+        ("reason", True, None),
+        ("presence", False, None),
+        (None, False, None),
+    ],
+)
+def test_only_might_and_agility_rolls_make_a_creature_bleed(
+    characteristic: str | None, test: bool, trigger: BleedingTrigger | None
+) -> None:
+    """Issue 21: "makes a test or ability roll using Might or Agility"."""
+    assert roll_trigger(characteristic, test=test) is trigger
 
 
 def test_saves() -> None:

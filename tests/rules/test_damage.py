@@ -16,8 +16,6 @@ from bot.rules.damage import (
     DamageRecord,
     DamageType,
     Fall,
-    Hurl,
-    Material,
     Potency,
     PotencyCheck,
     Step,
@@ -27,16 +25,14 @@ from bot.rules.damage import (
     bleeding_damage,
     breath_rounds,
     fall,
-    hurl_through,
     potency_lands,
     potency_value,
-    slam_creature,
-    slam_object,
     suffocation_damage,
     surge_damage,
     undo,
 )
 from bot.rules.dice import FixedDice
+from bot.rules.forced import ForcedError, Hurl, Material, hurl_through, slam_creature, slam_object
 from bot.rules.stamina import Vitals
 
 F = DamageType.FIRE
@@ -295,7 +291,7 @@ def test_slams() -> None:
     "Hurling Through Objects": 1 square left into an unbroken wall: 1 + 2 = 3."""
     assert slam_creature(4) == 4
     assert slam_object(1) == 3
-    with pytest.raises(DamageError):
+    with pytest.raises(ForcedError):
         slam_object(0)
 
 
@@ -376,9 +372,9 @@ def test_hurl_through(
 
 
 def test_hurl_errors() -> None:
-    with pytest.raises(DamageError):
+    with pytest.raises(ForcedError):
         hurl_through(0, Material.WOOD)
-    with pytest.raises(DamageError):
+    with pytest.raises(ForcedError):
         hurl_through(3, Material.WOOD, 0)
 
 

@@ -200,14 +200,55 @@ def test_strike_letters_surges_and_type() -> None:
         harm.strike(enc, roll(9, 9), "Ash", ["Ogre"], TieredDamage.parse("3/6/9"), surges=2)
 
 
-def test_strike_on_several_minions_of_a_squad_kills_only_those_hit() -> None:
+def test_area_strike_on_several_minions_of_a_squad_kills_only_those_hit() -> None:
+    """Issue 21: only area damage is capped per minion (`area=True`), and only minions in the area die."""
     enc, result = harm.strike(
-        table(), roll(10, 10), "Ash", ["Minion 1", "Minion 3"], TieredDamage.parse("9/9/9")
+        table(), roll(10, 10), "Ash", ["Minion 1", "Minion 3"], TieredDamage.parse("9/9/9"), area=True
     )
-    assert [t.hit.killed for t in result.targets if t.hit] == [("Minion 1",), ("Minion 3",)]
+    assert [t.hit.killed for t in result.targets if t.hit] == [("Minion 1", "Minion 3")]
     squad = enc.squad("Pack")
     assert squad is not None and squad.alive == ("Minion 2",)
     assert result.roll.critical
+
+
+def test_strike_on_several_minions_without_area_puts_its_full_damage_into_the_pool() -> None:
+    """Issue 21: "A non-area strike that names several minions of one squad puts its full damage into the
+    pool, and may drop more minions than it named." """
+    enc, result = harm.strike(
+        table(), roll(10, 10), "Ash", ["Minion 1", "Minion 3"], TieredDamage.parse("7/7/7")
+    )
+    first, second = result.targets
+    assert first.hit is not None and first.hit.dealt == 14 and second.hit is None and second.pool == "Pack"
+    assert first.hit.killed == ("Minion 1", "Minion 3", "Minion 2")
+    squad = enc.squad("Pack")
+    assert squad is not None and squad.defeated
+
+
+def test_strike_on_a_squad_applies_weakness_once() -> None:
+    """Issue 21: "Weakness and immunity apply once to the squad's whole damage, after the per-minion area
+    cap, not once per minion." """
+    base = table()
+    pack = [c for c in base.creatures if c.squad_id == "Pack"]
+    weak = DamageModifiers.parse("", "fire 3")
+    for c in pack:
+        base = base.with_creature(dataclasses.replace(c, modifiers=weak))
+    _, result = harm.strike(
+        base, roll(1, 2), "Ash", ["Minion 1", "Minion 2"], TieredDamage.parse("2/2/2 fire"), area=True
+    )
+    hit = result.targets[0].hit
+    assert hit is not None and hit.dealt == 2 + 2 + 3 and hit.squad_after is not None
+    assert hit.squad_after.pool == 12 - 7
+
+
+def test_halved_strike_and_damage_halve_before_immunity() -> None:
+    """draw-steel-combat.txt "DAMAGE IMMUNITY": "if an ally first halved the damage with a triggered action,
+    your hero would take 4 damage before immunity is applied, with immunity then reducing the damage to 0"."""
+    _, hit = harm.damage(table(), "Ogre", 8, DamageType.FIRE, halved=True)
+    assert hit.dealt == 0 and [s.name for s in hit.steps][:2] == ["halved", "immunity"]
+    _, result = harm.strike(
+        table(), roll(1, 2), "Ash", ["Ogre"], TieredDamage.parse("16/16/16 fire"), halved=True
+    )
+    assert result.targets[0].hit is not None and result.targets[0].hit.dealt == 8 - 5
 
 
 def test_strike_without_damage_only_rolls() -> None:

@@ -240,6 +240,19 @@ def test_natural_19_test_is_success_with_reward(difficulty: Difficulty) -> None:
     assert roll.outcome(difficulty) is TestOutcome.SUCCESS_WITH_REWARD
 
 
+@pytest.mark.parametrize(("difficulty", "tier", "expected"), [t for t in TEST_TABLE if t[1] < 3])
+@pytest.mark.parametrize("dice", [(10, 9), (10, 10)])
+def test_a_downgraded_natural_19_or_20_test_takes_the_lower_tier(
+    dice: tuple[int, int], difficulty: Difficulty, tier: int, expected: TestOutcome
+) -> None:
+    """draw-steel-basics.md "Downgrade a Power Roll": "you can downgrade it to select the outcome of a lower
+    tier" — a natural 19 or 20 test downgraded is no longer a success with a reward (a hard test downgraded
+    to tier 2 fails); only a critical hit keeps its extra action after a downgrade."""
+    roll = PowerRoll(dice=dice, kind=RollKind.TEST).downgrade(tier)
+    assert roll.outcome(difficulty) is expected
+    assert not roll.critical
+
+
 def test_outcome_needs_a_test() -> None:
     with pytest.raises(PowerRollError):
         PowerRoll(dice=(5, 5)).outcome(Difficulty.EASY)

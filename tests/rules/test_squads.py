@@ -78,11 +78,50 @@ def test_modifiers_apply_once_per_squad() -> None:
     assert damage_squad(squad(), 7, ["m1"], dtype=DamageType.FIRE, modifiers=mods).pool_loss == 5
     assert damage_squad(squad(), 2, ["m1"], dtype=DamageType.COLD, modifiers=mods).pool_loss == 5
     area = damage_squad(squad(), 4, ["m1", "m2"], area=True, dtype=DamageType.FIRE, modifiers=mods)
-    assert area.dealt == 2 and area.pool_loss == 4
+    assert area.dealt == 6 and area.pool_loss == 6  # (4 + 4) − 2 once, not (4 − 2) × 2
     assert damage_squad(squad(), 11, ["m1"], halved=True).pool_loss == 5
 
 
-@pytest.mark.parametrize(("targets", "area"), [([], False), (["m9"], False), (["m1", "m2"], False)])
+# Issue 21, "Minion squads": "Weakness and immunity apply once to the squad's whole damage, after the
+# per-minion area cap, not once per minion. Four 5-Stamina minions with fire weakness 3, hit by an area of 2
+# fire on three of them: the pool loses 9, not 15." (amount, hit, weakness, immunity, pool loss, killed)
+ONCE_AFTER_CAP = [
+    pytest.param(2, ("m1", "m2", "m3"), "fire 3", "", 9, ("m1",), id="the issue's vector: 9, not 15"),
+    pytest.param(7, ("m1", "m2"), "fire 3", "", 13, ("m1", "m2"), id="cap 5 each, then +3 once"),
+    pytest.param(2, ("m1", "m2", "m3"), "", "fire 4", 2, (), id="immunity once: 6 − 4"),
+    pytest.param(9, ("m1",), "fire 10", "", 9, ("m1",), id="only minions in the area die: pool 11"),
+]
+
+
+@pytest.mark.parametrize(("amount", "hit", "weakness", "immunity", "loss", "killed"), ONCE_AFTER_CAP)
+def test_area_modifiers_once_after_the_cap(
+    amount: int, hit: tuple[str, ...], weakness: str, immunity: str, loss: int, killed: tuple[str, ...]
+) -> None:
+    mods = DamageModifiers.parse(immunity, weakness)
+    record = damage_squad(squad(), amount, hit, area=True, dtype=DamageType.FIRE, modifiers=mods)
+    assert (record.pool_loss, record.killed) == (loss, killed)
+
+
+def test_non_area_damage_to_several_minions_goes_to_the_pool_in_full() -> None:
+    """Issue 21: "Only area damage is capped per minion. A non-area strike that names several minions of one
+    squad puts its full damage into the pool, and may drop more minions than it named." """
+    record = damage_squad(squad(), [8, 8], ["m1", "m2"])
+    assert record.pool_loss == 16 and record.killed == ("m1", "m2", "m3")
+    capped = damage_squad(squad(), [8, 8], ["m1", "m2"], area=True)
+    assert capped.pool_loss == 10 and capped.killed == ("m1", "m2")
+
+
+def test_halving_comes_before_the_area_cap_and_weakness() -> None:
+    """draw-steel-combat.txt "DAMAGE IMMUNITY": "if an ally first halved the damage ... immunity then
+    reducing the damage": each minion's damage is halved, capped, then weakness applies once."""
+    mods = DamageModifiers.parse("", "fire 3")
+    record = damage_squad(
+        squad(), 9, ["m1", "m2"], area=True, halved=True, dtype=DamageType.FIRE, modifiers=mods
+    )
+    assert record.pool_loss == 4 + 4 + 3
+
+
+@pytest.mark.parametrize(("targets", "area"), [([], False), (["m9"], False), (["m1", "m1"], False)])
 def test_bad_targets(targets: list[str], area: bool) -> None:
     with pytest.raises(MinionError):
         damage_squad(squad(), 3, targets, area=area)
@@ -134,9 +173,11 @@ def test_squad_invariants(size: int, stamina: int, hits: list[tuple[int, bool, i
         if s.defeated:
             break
         targets = list(s.alive[:count]) if area else [s.alive[-1]]
-        record = damage_squad(s, amount, targets, area=area)
+        mods = DamageModifiers.parse("", f"fire {stamina}")
+        record = damage_squad(s, amount, targets, area=area, dtype=DamageType.FIRE, modifiers=mods)
         if area:
             assert set(record.killed) <= set(targets)
         assert record.after.pool >= 0
+        s = record.after
         assert load(Squad, to_data(record.after)) == record.after
         s = record.after

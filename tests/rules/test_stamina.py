@@ -16,6 +16,7 @@ from bot.rules.stamina import (
     heal,
     knock_out,
     lose_stamina,
+    lose_stamina_outright,
     respite,
     set_max_stamina,
     spend_recovery,
@@ -127,6 +128,30 @@ def test_knock_out_and_wake() -> None:
     assert not awake.knocked_out and awake.stamina == -14 + 10 and awake.recoveries == 2
     with pytest.raises(StaminaError):
         wake(knock_out(lose_stamina(hero(3, recoveries=0), 40)))
+
+
+def test_regaining_stamina_wakes_a_knocked_out_creature() -> None:
+    """draw-steel-combat.txt "Knocking Creatures Out": they remain unconscious "if no one does anything to
+    wake them"; healing them does. A Director creature counts from 0 ("They then gain 1 Stamina"); a hero
+    wakes once above the Stamina they'd die at, and is dying if still at 0 or below."""
+    goblin = knock_out(lose_stamina(Vitals(10, 4), 9))
+    woken = heal(goblin, 3)
+    assert not woken.knocked_out and woken.stamina == 3 and not woken.dead
+    down = knock_out(lose_stamina(hero(3), 40))  # Stamina −37, dies at −15
+    assert heal(down, 10).knocked_out  # −27: still where they'd die
+    up = heal(down, 30)
+    assert not up.knocked_out and up.stamina == -7 and up.dying
+    with pytest.raises(StaminaError):
+        heal(lose_stamina(knock_out(lose_stamina(Vitals(10, 4), 9)), 1), 5)  # slain: dead
+
+
+def test_stamina_lost_outright_passes_temporary_stamina() -> None:
+    """Bleeding (issue 21): "it loses Stamina equal to 1d6 + its level ... Nothing prevents this loss.";
+    temporary Stamina only absorbs damage (draw-steel-combat.txt "Temporary Stamina": "Whenever you take
+    damage while you have temporary Stamina")."""
+    assert lose_stamina_outright(hero(10, temporary=5), 4) == hero(6, temporary=5)
+    with pytest.raises(StaminaError):
+        lose_stamina_outright(hero(10), -1)
 
 
 def test_lose_stamina_knock_out_instead() -> None:

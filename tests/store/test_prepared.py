@@ -32,6 +32,8 @@ def event(seq: int, **changes: Any) -> dict[str, Any]:
         "details": {"targets": ["Goblin 1"], "tier": 3, "critical": False, "ratio": 1.5},
         "patch": None,
         "undoes": None,
+        "interaction_id": None,
+        "once_key": None,
     }
     return values | changes
 

@@ -164,6 +164,9 @@ async def test_dice_round_trip_over_the_wire(
             assert not any(r.path == "/gateway/bot" for r in fake.requests)
         assert TOKEN not in output
         assert TOKEN.split(".")[-1] not in output
+        # the interaction's token (discord.py logs the callback's URL at DEBUG) is redacted too
+        assert fake.interactions[interaction_id].token not in output
+        assert f"/interactions/{interaction_id}/[redacted]/callback" in output
         assert re.search(
             rf"command=/dice guild={guild.id} channel={guild.channel.id} ms=[\d.]+ outcome=ok", output
         )

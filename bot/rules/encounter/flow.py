@@ -11,7 +11,8 @@ The turn engine (`bot.rules.turns`) decides who may act; this module hangs the r
   Resources").
 - round start (Monsters "Malice"): Malice + the heroes still in the fight + the round number.
 - turn start (draw-steel-basics.md "Heroic Resources", "Spending Hero Tokens"): the hero gains the class's
-  per-turn amount of the heroic resource and may use a hero-token benefit again.
+  per-turn amount of the heroic resource and may use a hero-token benefit again; draw-steel-combat.txt
+  "Defend", "Aid Attack": the entry's Defend and its creatures' Aid Attacks end (`baseline.turn_started`).
 - turn end (draw-steel-combat.txt "Conditions"): end-of-turn conditions end, "save ends" conditions prompt a
   saving throw (the engine's `SaveDue` events). When a round ends, the next one starts at once: this bot has
   nothing to choose between rounds.
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 
 from bot.rules import resources, stamina, turns
 from bot.rules.dice import Dice
+from bot.rules.encounter import baseline
 from bot.rules.encounter.model import Encounter, EncounterError, fold
 from bot.rules.encounter.roster import written_back
 from bot.rules.hero import HeroSheet
@@ -204,6 +206,8 @@ def _turn_started(
     for event in events:
         if not isinstance(event, TurnStarted):
             continue
+        # Defend and Aid Attack end at the start of this turn
+        updated = baseline.turn_started(updated, event.entry)
         entry = updated.turns.entry(event.entry)
         ids = entry.creature_ids if entry is not None else (event.entry,)
         heroes = [cid for cid in ids if updated.creature(cid).is_hero]

@@ -28,15 +28,14 @@ Rules (texts in ../shared/rules/):
   (a Director's adjustment, a feature) is `gain_malice` here.
 
 Public API: `Hit`, `StrikeTarget`, `StrikeResult`, `Healing`, `SaveResult`, `target`, `damage`, `heal`,
-`give_temporary`, `set_stamina`, `catch_breath`, `strike`, `add_condition`, `remove_condition`, `save`,
-`gain_surges`, `gain_malice`, `spend_malice`, `HarmError`; `TOKEN_SURGES`; limits `STRIKE_TARGETS_MAX`,
-`AMOUNT_MAX`, `MALICE_MAX`, `SURGES_MAX`.
+`wake`, `give_temporary`, `set_stamina`, `catch_breath`, `strike`, `add_condition`, `remove_condition`,
+`save`, `gain_surges`, `gain_malice`, `spend_malice`, `HarmError`; `TOKEN_SURGES`; limits
+`STRIKE_TARGETS_MAX`, `AMOUNT_MAX`, `MALICE_MAX`, `SURGES_MAX`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -45,11 +44,14 @@ from bot.rules.conditions import Condition, ConditionInstance, Duration
 from bot.rules.creature import Creature, take_damage
 from bot.rules.damage import DAMAGE_MAX, DamageType, Step, TieredDamage, surge_damage
 from bot.rules.dice import Dice
+from bot.rules.encounter import baseline
 from bot.rules.encounter.model import Encounter, UnknownCreature, fold
 from bot.rules.errors import RuleError
-from bot.rules.power import PowerRoll
+from bot.rules.names import clean_name
+from bot.rules.power import PowerRoll, RollAction
 from bot.rules.resources import Malice
 from bot.rules.resources import spend_malice as _spend_malice
+from bot.rules.situations import RollUse, Situation, situation_modifiers
 from bot.rules.squads import Squad, damage_squad, refuse_healing
 from bot.rules.stamina import Vitals
 from bot.rules.turns import (
@@ -78,6 +80,9 @@ TOKEN_SURGES = 2
 surges")."""
 SURGES_MAX = 99
 """Most surges one `gain_surges` call gives (a bound, not a rule)."""
+CONDITIONS_MAX = 20
+"""Most conditions one creature holds at once (a bound, not a rule: the encounter's saved state must stay
+small enough that every later change to it can still be saved)."""
 
 
 class HarmError(RuleError):
@@ -113,7 +118,8 @@ class Hit:
 @dataclass(frozen=True, slots=True)
 class StrikeTarget:
     """One target of a strike: its own roll (the same dice with its edges and banes), its tier, the damage
-    the tier gives (plus surges), and the hit (None when the strike deals no damage)."""
+    the tier gives (plus surges), and the hit (None when the strike deals no damage). A minion's `pool` is
+    its squad: the damage of all the squad's minions a strike hits is one hit on the first of them."""
 
     target: str
     roll: PowerRoll
@@ -122,6 +128,10 @@ class StrikeTarget:
     amount: int = 0
     surge_bonus: int = 0
     hit: Hit | None = None
+    reasons: tuple[str, ...] = ()
+    """Why this target's edges and banes differ from the roll's, when the baseline actions changed them
+    (`bot.rules.encounter.baseline`: "Goblin 1 is defending", "aided by Bree")."""
+    pool: str | None = None
 
     @property
     def tier(self) -> int:
@@ -130,13 +140,15 @@ class StrikeTarget:
 
 @dataclass(frozen=True, slots=True)
 class StrikeResult:
-    """A strike: the attacker, the roll as made (the command's edges and banes), each target, surges spent."""
+    """A strike: the attacker, the roll as made (the command's edges and banes, the named situations'
+    included), each target, surges spent, and the situations named (`bot.rules.situations`)."""
 
     attacker: str
     roll: PowerRoll
     targets: tuple[StrikeTarget, ...]
     damage: TieredDamage | None
     surges: int = 0
+    situations: tuple[Situation, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,34 +224,54 @@ def _check_amount(amount: int, what: str) -> None:
 
 
 # --- damage and healing ----------------------------------------------------------------------------------
+def _damage_squad(
+    encounter: Encounter,
+    squad: Squad,
+    hits: Sequence[tuple[str, int]],
+    dtype: DamageType,
+    area: bool,
+    halved: bool = False,
+) -> tuple[Encounter, Hit]:
+    """One effect's damage to minions of one squad (`bot.rules.squads.damage_squad`: weakness and immunity
+    once for the whole squad, the cap per minion only for area damage)."""
+    ids = [m for m, _ in hits]
+    record = damage_squad(
+        squad,
+        [a for _, a in hits],
+        ids,
+        area=area,
+        dtype=dtype,
+        modifiers=encounter.creature(ids[0]).modifiers,
+        halved=halved,
+    )
+    updated = _sync(encounter.with_squad(record.after), ids[0])
+    hit = Hit(
+        ids[0] if len(ids) == 1 else squad.id,
+        sum(a for _, a in hits),
+        record.dealt,
+        dtype,
+        record.steps,
+        squad_before=record.before,
+        squad_after=record.after,
+        killed=record.killed,
+    )
+    return updated, hit
+
+
 def _damage(
     encounter: Encounter,
     creature: Creature,
     amount: int,
     dtype: DamageType,
-    area: bool,
     knock_out: bool = False,
+    halved: bool = False,
 ) -> tuple[Encounter, Hit]:
     if creature.squad_id is not None:
         squad = _living_minion(encounter, creature)
-        record = damage_squad(
-            squad, amount, [creature.id], area=area, dtype=dtype, modifiers=creature.modifiers
-        )
-        updated = _sync(encounter.with_squad(record.after), creature.id)
-        hit = Hit(
-            creature.id,
-            amount,
-            record.dealt,
-            dtype,
-            record.steps,
-            squad_before=record.before,
-            squad_after=record.after,
-            killed=record.killed,
-        )
-        return updated, hit
+        return _damage_squad(encounter, squad, [(creature.id, amount)], dtype, area=False, halved=halved)
     if creature.vitals.dead:
         raise HarmError(f"{creature.id} is dead already: pick a living creature.")
-    changed, taken = take_damage(creature, amount, dtype, knock_out_instead=knock_out)
+    changed, taken = take_damage(creature, amount, dtype, halved=halved, knock_out_instead=knock_out)
     updated = _sync(encounter.with_creature(changed), creature.id)
     killed = (creature.id,) if taken.killed else ()
     hit = Hit(creature.id, amount, taken.dealt, dtype, taken.steps, taken.before, taken.after, killed=killed)
@@ -253,13 +285,15 @@ def damage(
     dtype: DamageType = DamageType.UNTYPED,
     *,
     knock_out: bool = False,
+    halved: bool = False,
 ) -> tuple[Encounter, Hit]:
-    """Deal `amount` damage of `dtype` to one creature (weakness, immunity, temporary Stamina, then Stamina;
-    a minion's damage goes to its squad's pool and may kill several minions). With `knock_out`, damage that
-    would kill knocks the creature out instead (draw-steel-combat.txt "Knocking Creatures Out"; minions
-    have no such choice: their squad's pool decides)."""
+    """Deal `amount` damage of `dtype` to one creature (halving, weakness, immunity, temporary Stamina, then
+    Stamina: draw-steel-combat.txt "DAMAGE IMMUNITY": "if an ally first halved the damage ... immunity then
+    reducing the damage"; a minion's damage goes to its squad's pool and may kill several minions). With
+    `knock_out`, damage that would kill knocks the creature out instead (draw-steel-combat.txt "Knocking
+    Creatures Out"; minions have no such choice: their squad's pool decides)."""
     _check_amount(amount, "damage")
-    return _damage(encounter, target(encounter, name), amount, dtype, area=False, knock_out=knock_out)
+    return _damage(encounter, target(encounter, name), amount, dtype, knock_out=knock_out, halved=halved)
 
 
 def _not_minion(encounter: Encounter, creature: Creature) -> None:
@@ -280,6 +314,15 @@ def heal(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, Heali
     creature = target(encounter, name)
     _not_minion(encounter, creature)
     return _change_vitals(encounter, creature, st.heal(creature.vitals, amount))
+
+
+def wake(encounter: Encounter, name: str) -> tuple[Encounter, Healing]:
+    """A knocked-out creature wakes after an hour nobody woke it (draw-steel-combat.txt "Knocking Creatures
+    Out": a Director creature gains 1 Stamina; a hero spends a Recovery, and can't without one:
+    `bot.rules.stamina.wake`)."""
+    creature = target(encounter, name)
+    _not_minion(encounter, creature)
+    return _change_vitals(encounter, creature, st.wake(creature.vitals))
 
 
 def give_temporary(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, Healing]:
@@ -365,13 +408,22 @@ def strike(
     *,
     melee: bool = False,
     knock_out: bool = False,
+    action: RollAction = RollAction.MAIN,
+    situations: Sequence[Situation] = (),
+    area: bool = False,
+    halved: bool = False,
 ) -> tuple[Encounter, StrikeResult]:
     """An ability roll against `targets` (draw-steel-basics.md "Power Rolls"): one `roll` (its edges and banes
     are the ability's own), each target evaluated with its own extra edges and banes from the encounter
     (surprised, conditions: `power_roll_modifiers`) and dealt its tier's damage, letters read from the
     attacker's characteristics; `surges` are spent from the attacker's surges on the first target; `melee`
     counts for the conditions that care (a melee strike against a prone target gains an edge); `knock_out`
-    knocks out instead of killing ("Knocking Creatures Out")."""
+    knocks out instead of killing ("Knocking Creatures Out"); `area`: area damage, capped per minion hit
+    (otherwise the damage to several minions of one squad goes to its pool in full); `halved`: each target's
+    damage is halved, before weakness and immunity. `action` is what the strike is made as (a
+    critical needs a main action; see `_strike_cost`); `situations` are named by the table and add their
+    edges and banes to the roll (`bot.rules.situations`); Defend and Aid Attack add theirs per target
+    (`bot.rules.encounter.baseline`), and the aids used are spent."""
     striker = target(encounter, attacker)
     squad = encounter.squad(striker.squad_id) if striker.squad_id is not None else None
     if (striker.vitals.dead and squad is None) or (squad is not None and striker.id not in squad.alive):
@@ -379,9 +431,15 @@ def strike(
     if striker.vitals.knocked_out:
         raise HarmError(f"{striker.id} is unconscious and can't take main actions: wake them first.")
     creatures = _strike_targets(encounter, targets)
-    # a strike on its own turn is a main action (draw-steel-combat.txt "Taking a Turn"); a critical hit gives
-    # an extra main action (draw-steel-basics.md "Critical Hit"), so a critical strike's is given back
-    encounter = _use_on_turn(encounter, striker.id, main_kind(encounter.turns.mode), given_back=roll.critical)
+    # power rolls: what the strike is made as, the situations named, then Defend and Aid Attack per target
+    roll = dataclasses.replace(roll, main_action=action.main_action)
+    use = RollUse(strike=True, melee=melee, damaging=tiered is not None)
+    situation_edges, situation_banes = situation_modifiers(situations, use)
+    roll = roll.with_target(roll.edges + situation_edges, roll.banes + situation_banes)
+    cost = _strike_cost(encounter, action)
+    if cost is not None:
+        # a critical hit gives an extra main action (draw-steel-basics.md "Critical Hit"): it is given back
+        encounter = _use_on_turn(encounter, striker.id, cost, given_back=roll.critical)
     kind = dtype if dtype is not None else (tiered.dtype if tiered is not None else DamageType.UNTYPED)
     if tiered is not None and dtype is not None and tiered.dtype not in (DamageType.UNTYPED, dtype):
         raise HarmError(
@@ -394,10 +452,8 @@ def strike(
         have = encounter.surges.get(striker.id, 0)
         if surges > have:
             raise HarmError(f"{striker.id} has {have} surge(s): spend at most {have}.")
-    per_squad = Counter(c.squad_id for c in creatures if c.squad_id is not None)
     ids = tuple(c.id for c in creatures)
     results: list[StrikeTarget] = []
-    updated = encounter
     for index, creature in enumerate(creatures):
         edges, banes = power_roll_modifiers(
             encounter.turns,
@@ -408,20 +464,74 @@ def strike(
             is_melee=melee,
             ability_targets=ids,
         )
+        aided = baseline.roll_modifiers(encounter, striker.id, creature.id)
+        edges += sum(m.edges for m in aided)
+        banes += sum(m.banes for m in aided)
+        reasons = tuple(m.reason for m in aided)
         own = roll.with_target(roll.edges + edges, roll.banes + banes)
         if tiered is None:
-            results.append(StrikeTarget(creature.id, own, own.edges, own.banes))
+            results.append(StrikeTarget(creature.id, own, own.edges, own.banes, reasons=reasons))
             continue
         extra = bonus if index == 0 else 0
         amount = tiered.amount(own.tier, striker.characteristics) + extra
-        area = creature.squad_id is not None and per_squad[creature.squad_id] > 1
-        updated, hit = _damage(updated, updated.creature(creature.id), amount, kind, area, knock_out)
-        results.append(StrikeTarget(creature.id, own, own.edges, own.banes, amount, extra, hit))
+        results.append(
+            StrikeTarget(
+                creature.id, own, own.edges, own.banes, amount, extra, reasons=reasons, pool=creature.squad_id
+            )
+        )
+    updated = encounter
+    if tiered is not None:
+        updated, results = _apply_strike_damage(encounter, results, kind, area, halved, knock_out)
     if surges:
         left = encounter.surges.get(striker.id, 0) - surges
         rest = {k: v for k, v in updated.surges.items() if k != striker.id}
         updated = dataclasses.replace(updated, surges={**rest, striker.id: left} if left else rest)
-    return updated, StrikeResult(striker.id, roll, tuple(results), tiered, surges)
+    updated = baseline.rolled(updated, striker.id, ids)
+    return updated, StrikeResult(striker.id, roll, tuple(results), tiered, surges, tuple(situations))
+
+
+def _strike_cost(encounter: Encounter, action: RollAction) -> ActionKind | None:
+    """What a strike uses of the striker's own turn (draw-steel-combat.txt "Taking a Turn"): a main action
+    (also a free strike on one's turn: "Every creature can use a free strike ability as a main action on
+    their turn"), or a maneuver; a triggered action is the turn engine's once-a-round budget, not tracked
+    here."""
+    mode = encounter.turns.mode
+    return {
+        RollAction.MAIN: main_kind(mode),
+        RollAction.FREE_STRIKE: main_kind(mode),
+        RollAction.MANEUVER: maneuver_kind(mode),
+        RollAction.TRIGGERED: None,
+    }[action]
+
+
+def _apply_strike_damage(
+    encounter: Encounter,
+    results: Sequence[StrikeTarget],
+    dtype: DamageType,
+    area: bool,
+    halved: bool,
+    knock_out: bool,
+) -> tuple[Encounter, list[StrikeTarget]]:
+    """Each target takes its damage in order; the minions of one squad take theirs together, as one effect
+    on the squad's pool (weakness and immunity once: `_damage_squad`), reported on the first of them."""
+    updated = encounter
+    done: list[StrikeTarget] = []
+    pooled: set[str] = set()
+    for result in results:
+        if result.pool is None:
+            creature = updated.creature(result.target)
+            updated, hit = _damage(updated, creature, result.amount, dtype, knock_out, halved)
+            done.append(dataclasses.replace(result, hit=hit))
+        elif result.pool in pooled:
+            done.append(result)
+        else:
+            pooled.add(result.pool)
+            squad = updated.squad(result.pool)
+            assert squad is not None  # `_strike_targets` checked every minion is alive in its squad
+            hits = [(r.target, r.amount) for r in results if r.pool == result.pool]
+            updated, hit = _damage_squad(updated, squad, hits, dtype, area, halved)
+            done.append(dataclasses.replace(result, hit=hit))
+    return updated, done
 
 
 def _use_on_turn(
@@ -449,13 +559,23 @@ def add_condition(
     source: str | None = None,
 ) -> tuple[Encounter, ConditionInstance | None]:
     """Impose a condition (no stacking; `bot.rules.turns.add_condition`); returns the instance now in force,
-    or None when an existing one already covers it. A `source` is looked up as a creature of the encounter."""
+    or None when an existing one already covers it. A `source` is looked up as a creature of the encounter.
+    A custom condition's text is a name (`clean_name`: invisible characters dropped, compared by
+    `name_key`); a creature holds at most `CONDITIONS_MAX` conditions."""
     creature = target(encounter, name)
     source_id = target(encounter, source).id if source is not None else None
+    if condition is Condition.CUSTOM and custom_text.strip():
+        custom_text = clean_name(custom_text)
     transition = _add_condition(
         encounter.turns, creature.id, condition, duration, source_id=source_id, custom_text=custom_text
     )
     added = next((e.instance for e in transition.events if isinstance(e, ConditionAdded)), None)
+    held = len(transition.state.conditions_of(creature.id))
+    if held > CONDITIONS_MAX and held > len(encounter.turns.conditions_of(creature.id)):
+        raise HarmError(
+            f"{creature.id} already has {CONDITIONS_MAX} conditions, the most a creature can hold: "
+            "remove one with /condition remove first."
+        )
     return encounter.with_turns(transition.state), added
 
 
@@ -464,6 +584,13 @@ def remove_condition(
 ) -> tuple[Encounter, str]:
     """End a condition now (`bot.rules.turns.remove_condition`); returns the creature id."""
     creature = target(encounter, name)
+    stored = any(c.condition is Condition.BLEEDING for c in encounter.turns.conditions_of(creature.id))
+    if condition is Condition.BLEEDING and not stored and creature.vitals.dying:
+        # draw-steel-combat.txt "Dying and Death": "this instance of the condition can't be negated or removed
+        # in any way until you are no longer dying" (`bot.rules.encounter.bleeding`)
+        raise HarmError(
+            f"{creature.id} bleeds because they are dying: it ends when their Stamina is above 0."
+        )
     transition = _remove_condition(encounter.turns, creature.id, condition, custom_text.strip())
     return encounter.with_turns(transition.state), creature.id
 

@@ -9,7 +9,8 @@ name as its id and its minions as `members`; a group is a name shared by entries
 
 `Encounter` is a frozen value: every operation returns a new one (`dataclasses.replace`), so a refused
 request changes nothing and the store's undo is exact.
-Public API: `Encounter`, `new_encounter_state`, `UnknownCreature`, `NameTaken`, and the lookups below.
+Public API: `Encounter`, `AidAttack`, `new_encounter_state`, `UnknownCreature`, `NameTaken`, and the lookups
+below.
 """
 
 from __future__ import annotations
@@ -18,13 +19,19 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from bot.rules.creature import Creature
+from bot.rules.encounter.rescue import Rescue
 from bot.rules.errors import RuleError
+from bot.rules.names import name_key
 from bot.rules.resources import Malice
 from bot.rules.squads import Squad
 from bot.rules.turns import DEFAULT_SIDES, Entry, Mode, Side, TurnState, new_encounter
 
 CREATURES_MAX = 100
 """Most creatures (minions included) one encounter holds: a tracker must stay readable."""
+
+
+fold = name_key
+"""The one key names compare by (`bot.rules.names.name_key`), under the name the encounter modules use."""
 
 
 class EncounterError(RuleError):
@@ -43,9 +50,12 @@ class NameTaken(EncounterError):
         super().__init__(f"'{name}' is already in this encounter (names ignore case): pick another name.")
 
 
-def fold(name: str) -> str:
-    """The key two names are compared by (case-insensitive, spacing as `clean_name` leaves it)."""
-    return " ".join(name.split()).casefold()
+@dataclass(frozen=True, slots=True)
+class AidAttack:
+    """An Aid Attack in force (draw-steel-combat.txt "Aid Attack"): `aider` chose `enemy` (creature ids)."""
+
+    aider: str
+    enemy: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +67,9 @@ class Encounter:
     `malice` the Director's Malice; `surges` each creature's unspent surges (creature id -> count, only
     non-zero); `resources` each hero's heroic resource value (creature id -> value); `roster` links a hero
     creature to the channel roster hero it came from (creature id -> roster hero id); `tokens_used` the heroes
-    who used a hero-token benefit this turn.
+    who used a hero-token benefit this turn; `defending` the entries whose Defend main action is in force,
+    `aids` the Aid Attack maneuvers in force (`bot.rules.encounter.baseline`); `rescues` the last damage's
+    offers to spend 2 hero tokens to regain Stamina before it (`bot.rules.encounter.rescue`).
     """
 
     turns: TurnState
@@ -68,6 +80,9 @@ class Encounter:
     resources: dict[str, int] = field(default_factory=dict)
     roster: dict[str, str] = field(default_factory=dict)
     tokens_used: tuple[str, ...] = ()
+    defending: tuple[str, ...] = ()
+    aids: tuple[AidAttack, ...] = ()
+    rescues: tuple[Rescue, ...] = ()
 
     # -- lookups ----------------------------------------------------------------------------------------
     def creature(self, creature_id: str) -> Creature:
