@@ -26,10 +26,12 @@ from bot.rules.encounter import Encounter, harm
 from bot.rules.encounter.bleeding import Bleed, bleed
 from bot.rules.encounter.harm import Healing, Hit
 from bot.rules.encounter.rescue import offer_rescues
+from bot.rules.turns import ActionKind, maneuver_kind
 from bot.store import Change, Table
 from bot.ui.combat import (
     bleed_reply,
     bleed_summary,
+    catch_breath_reply,
     damage_reply,
     damage_summary,
     healing_reply,
@@ -253,7 +255,7 @@ class Stamina(commands.Cog):
         who = await in_time.run(caller_of(interaction, self.bot))
         actor, director = who.actor, who.director
 
-        def change(table: Table) -> Change[Healing]:
+        def change(table: Table) -> Change[tuple[Healing, ActionKind]]:
             encounter = encounter_of(table)
             name = target if target is not None and target.strip() else None
             if name is None:
@@ -261,10 +263,11 @@ class Stamina(commands.Cog):
             creature_id = _guard(encounter, actor, director, name, "have {name} catch their breath")
             updated, result = harm.catch_breath(encounter, creature_id)
             put_encounter(table, updated)
-            return Change(healing_summary(result, "catches their breath"), result)
+            cost = maneuver_kind(updated.turns.mode)
+            return Change(healing_summary(result, "catches their breath"), (result, cost))
 
         committed = await in_time.run(commit(interaction, "recover", change))
-        await send(interaction, content=healing_reply(committed.value, "catches their breath (1 Recovery)"))
+        await send(interaction, content=catch_breath_reply(*committed.value))
 
 
 async def setup(bot: DrawSteelBot) -> None:

@@ -1,5 +1,5 @@
-"""Taking turns (/turn act | end | skip | swap), the baseline actions that change rolls (/turn defend | aid:
-`bot.rules.encounter.baseline`), and the tracker's Act / End turn / Save buttons and its select menu.
+"""Taking turns (/turn act | end | skip | speed | swap), the baseline actions that change rolls (/turn defend
+| aid: `bot.rules.encounter.baseline`), and the tracker's Act / End turn / Save buttons and its select menu.
 
 Rules: `bot.rules.encounter.flow` (turn start: heroic resource, hero-token benefit; turn end: conditions,
 saves; rounds roll over with Malice) over the turn engine `bot.rules.turns`. Who may: `bot.permissions` — a
@@ -11,7 +11,7 @@ Play-by-post: after a turn ends or a side is skipped, the side that picks next i
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
 import discord
@@ -25,14 +25,25 @@ from bot.play import Caller, InTime, caller_of, channel_key, commit, encounter_o
 from bot.replies import UserError, fail, inert, send
 from bot.rules.conditions import Duration
 from bot.rules.encounter import Encounter, fold, harm
-from bot.rules.encounter.flow import Flow, act, end_turn, pass_part, skip
+from bot.rules.encounter.flow import Flow, act, choose_speed, end_turn, pass_part, skip
 from bot.rules.hero import HeroSheet
-from bot.rules.turns import Controller, Entry, Mode, Speed, current, eligible, picking, swap_agility
+from bot.rules.turns import (
+    Controller,
+    Entry,
+    Mode,
+    Speed,
+    TurnState,
+    current,
+    eligible,
+    picking,
+    swap_agility,
+    waiting,
+)
 from bot.store import Change, Table
 from bot.tracker import tracker_for
 from bot.ui import pings
 from bot.ui.combat import save_reply
-from bot.ui.encounter import creatures_of, skip_text, turn_end_text, turn_start_text
+from bot.ui.encounter import creatures_of, skip_text, speed_text, turn_end_text, turn_start_text
 from bot.ui.tracker_controls import set_handler
 from cogs.meta import HelpEntry
 from cogs.turn_actions import do_aid, do_defend
@@ -212,9 +223,18 @@ async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name
             if encounter.turns.mode is Mode.FAST_SLOW and pick.speed is Speed.FAST:
                 if not who.director and pick.controller is not Controller.PLAYERS:
                     fail("Only the Director can move the Director's creatures to the slow turns.")
-                flow = pass_part(encounter, pick.controller)
+                # a player passes for their own creatures only; the Director for the whole part
+                mine = (
+                    None
+                    if who.director
+                    else [e.id for e in encounter.turns.entries if controlled(encounter, e, who)]
+                )
+                flow = pass_part(encounter, pick.controller, mine)
+                if mine is not None and not flow.events:
+                    fail("None of your creatures waits for a fast turn: pass one with /turn skip combatant:.")
                 put_encounter(table, flow.encounter)
-                return Change(f"The {pick.controller.value} are done with fast turns", ("", flow))
+                done = f"The {pick.controller.value}" if mine is None else "A player's creatures"
+                return Change(f"{done} are done with fast turns", ("", flow))
             if not who.director:
                 fail("Only the Director can skip a side's turns: to pass your own turn, add combatant.")
             flow = skip(encounter, pick.sides[0])
@@ -283,27 +303,71 @@ async def do_save(
     await send(interaction, content="\n".join(save_reply(r) for r in committed.value))
 
 
+async def do_speed(
+    interaction: discord.Interaction[Any], bot: DrawSteelBot, name: str | None, speed: Speed
+) -> None:
+    """Fast/slow turns: `name` (or the caller's only creature still to act) takes a fast or slow turn."""
+    in_time = InTime(interaction)
+    who = await in_time.run(caller_of(interaction, bot))
+
+    def change(table: Table) -> Change[tuple[str, Flow]]:
+        encounter = encounter_of(table)
+        if name is None:
+            mine = [e for e in encounter.turns.entries if e.id in waiting(encounter.turns)]
+            mine = [e for e in mine if owner_of(encounter, e) == who.actor.user_id]
+            if len(mine) != 1:
+                fail("Name the creature: /turn speed combatant: <name> speed: fast or slow.")
+            entry = mine[0]
+        else:
+            entry = entry_named(encounter, name)
+        require_controls(
+            who.actor,
+            owner_of(encounter, entry),
+            who.director,
+            creature=entry.id,
+            action=f"choose {entry.id}'s turn",
+        )
+        flow = choose_speed(encounter, entry.id, speed)
+        put_encounter(table, flow.encounter)
+        return Change(f"{entry.id} takes a {speed.value} turn", (entry.id, flow))
+
+    committed = await in_time.run(commit(interaction, "turn.speed", change))
+    entry_id, flow = committed.value
+    await reply_and_ping(interaction, who, speed_text(entry_id, speed, flow), flow.encounter)
+
+
 # --- autocomplete -----------------------------------------------------------------------------------------
 
 
-async def actable(interaction: discord.Interaction[Any], current_text: str) -> list[app_commands.Choice[str]]:
-    """Who may act now (turns.eligible), only the caller's own creatures unless they are the Director."""
+async def _offer(
+    interaction: discord.Interaction[Any], current_text: str, pool: Callable[[TurnState], tuple[str, ...]]
+) -> list[app_commands.Choice[str]]:
+    """The entries of `pool` the caller controls (the Director: all) whose names hold the text typed."""
     try:
         bot = interaction.client
         who = await caller_of(interaction, bot)
         encounter = encounter_of(await bot.store.view(channel_key(interaction), shared=True))
         key = fold(current_text)
+        ids = pool(encounter.turns)
         out = []
         for entry in encounter.turns.entries:
-            if (
-                entry.id in eligible(encounter.turns)
-                and controlled(encounter, entry, who)
-                and key in fold(entry.id)
-            ):
+            if entry.id in ids and controlled(encounter, entry, who) and key in fold(entry.id):
                 out.append(app_commands.Choice(name=entry.id[:100], value=entry.id[:100]))
         return out[:CHOICES_MAX]
     except Exception:  # an autocomplete must never fail: offer nothing
         return []
+
+
+async def actable(interaction: discord.Interaction[Any], current_text: str) -> list[app_commands.Choice[str]]:
+    """Who may act now (turns.eligible), only the caller's own creatures unless they are the Director."""
+    return await _offer(interaction, current_text, eligible)
+
+
+async def still_to_act(
+    interaction: discord.Interaction[Any], current_text: str
+) -> list[app_commands.Choice[str]]:
+    """Who may still act this round (turns.waiting), the caller's own creatures unless the Director."""
+    return await _offer(interaction, current_text, waiting)
 
 
 class Turn(commands.Cog):
@@ -321,6 +385,11 @@ class Turn(commands.Cog):
             "turn skip",
             "/turn skip combatant: Goblin 1",
             "Pass a creature's turn; without one the Director skips the side that picks (fast/slow: slow).",
+        ),
+        HelpEntry(
+            "turn speed",
+            "/turn speed combatant: Ash speed: slow",
+            "Fast/slow turns: choose a creature's fast turn (action or move) or slow turn (both) this round.",
         ),
         HelpEntry(
             "turn swap",
@@ -370,6 +439,19 @@ class Turn(commands.Cog):
         if combatant is not None and len(combatant) > NAME_MAX:
             fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
         await do_skip(interaction, self.bot, combatant)
+
+    @turn.command(name="speed", description="Fast/slow turns: choose a creature's fast or slow turn.")
+    @app_commands.describe(
+        speed="fast: an action or a move, in the fast turns; slow: an action and a move, after them",
+        combatant="Whose turn (default: your only creature still to act)",
+    )
+    @app_commands.autocomplete(combatant=still_to_act)
+    async def speed_cmd(
+        self, interaction: discord.Interaction[Any], speed: Speed, combatant: str | None = None
+    ) -> None:
+        if combatant is not None and len(combatant) > NAME_MAX:
+            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
+        await do_speed(interaction, self.bot, combatant, speed)
 
     @turn.command(name="swap", description="Agility order: two heroes swap places at the start of a round.")
     @app_commands.rename(other="with")

@@ -119,6 +119,11 @@ class Encounter:
                 return entry
         raise UnknownCreature(creature_id)
 
+    def creatures_in(self, entry: Entry) -> tuple[str, ...]:
+        """The creatures a turn entry is: itself, or a minion squad's minions (`Entry.creature_ids` also holds
+        the squad's own id, which names no creature)."""
+        return tuple(c for c in entry.creature_ids if any(x.id == c for x in self.creatures))
+
     def side_of(self, creature_id: str) -> Side:
         side = self.turns.side(self.entry_of(creature_id).side)
         assert side is not None  # the engine refuses entries of unknown sides

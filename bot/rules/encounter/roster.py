@@ -5,7 +5,9 @@ Rules: draw-steel-combat.txt "Enemies Act In Groups" (groups), Monsters "Minions
 pool; `bot.rules.squads`), draw-steel-turn-order.txt "Determine Surprise" (creatures that can't be
 surprised); draw-steel-basics.md "Heroic Resources" (a hero who joins a combat already under way starts
 with their Victories, as at the start of combat); draw-steel-combat.txt "Stamina", "Temporary Stamina" (a
-roster hero who leaves keeps the Stamina and Recoveries spent; temporary Stamina ends with their encounter).
+roster hero who leaves keeps the Stamina and Recoveries spent; temporary Stamina ends with their encounter);
+draw-steel-turn-order.txt "End of Round" (removing the last creature still to act ends the round, and the next
+one starts: `rounds.carry_on`).
 Public API: `NewCreatures`, `add_creatures`, `add_hero`, `remove`, `written_back`.
 """
 
@@ -20,6 +22,7 @@ from bot.rules.characteristics import Characteristics
 from bot.rules.creature import Creature
 from bot.rules.damage import DamageModifiers
 from bot.rules.encounter.model import CREATURES_MAX, Encounter, EncounterError, NameTaken, fold
+from bot.rules.encounter.rounds import carry_on
 from bot.rules.hero import HeroSheet
 from bot.rules.names import clean_name
 from bot.rules.squads import new_squad
@@ -141,7 +144,7 @@ def add_creatures(encounter: Encounter, spec: NewCreatures) -> tuple[Encounter, 
     updated = dataclasses.replace(
         encounter, creatures=(*encounter.creatures, *creatures), squads=squads, turns=turns
     )
-    return updated, names
+    return carry_on(updated).encounter, names  # nobody could act until now: the next round starts
 
 
 def add_hero(
@@ -261,7 +264,8 @@ def remove(encounter: Encounter, name: str) -> tuple[Encounter, tuple[str, ...]]
         roster={k: v for k, v in encounter.roster.items() if k not in gone},
         tokens_used=tuple(t for t in encounter.tokens_used if t not in gone),
     )
-    return updated, tuple(c.id for c in encounter.creatures if c.id in gone)
+    # the last creature still to act removed: the round is over and the next one starts
+    return carry_on(updated).encounter, tuple(c.id for c in encounter.creatures if c.id in gone)
 
 
 def rename_hero(encounter: Encounter, hero_id: str, new_name: str) -> Encounter:
