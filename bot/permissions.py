@@ -160,6 +160,7 @@ RULES: dict[str, Rule] = {
     "/turn end": Rule(Authority.CONTROLLER, "end that turn"),
     "/turn skip": Rule(Authority.CONTROLLER, "skip that creature's turn"),
     "/turn skip (a side)": Rule(Authority.ENCOUNTER_DIRECTOR, "skip a side's turns"),
+    "/turn speed": Rule(Authority.CONTROLLER, "choose that creature's fast or slow turn"),
     "/turn swap": Rule(Authority.ENCOUNTER_DIRECTOR, "let heroes swap places in the Agility order"),
     "/turn defend": Rule(Authority.CONTROLLER, "have that creature defend"),
     "/turn aid": Rule(Authority.CONTROLLER, "have that creature aid"),
