@@ -31,6 +31,7 @@ COGS: tuple[str, ...] = (
     "cogs.dice",
     "cogs.roll",
     "cogs.encounter",
+    "cogs.bestiary",
     "cogs.turn",
     "cogs.tracker",
     "cogs.strike",

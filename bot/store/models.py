@@ -154,9 +154,36 @@ class EventModel(SQLModel, table=True):
     once_key: str | None = Field(default=None, sa_column=sa.Column(sa.String(80), nullable=True))
 
 
+class MonsterModel(SQLModel, table=True):
+    """A monster of a server's bestiary: its stat block as the rules' codec data (`bot.content.monster`).
+
+    `name_key` (the name's case-insensitive key) is unique per guild, so re-importing a monster updates it
+    in place; `source_id` is the id its Forge Steel file gave it (how encounter files name it; empty for one
+    entered by hand), `group_name` its monster group's name."""
+
+    __tablename__ = "monsters"
+    __table_args__ = (
+        sa.UniqueConstraint("guild_id", "name_key"),
+        sa.Index("ix_monsters_guild_id_source_id", "guild_id", "source_id"),
+    )
+
+    id: int | None = Field(
+        default=None, sa_column=sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    )
+    guild_id: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
+    name: str = Field(sa_column=sa.Column(sa.String(64), nullable=False))
+    name_key: str = Field(sa_column=sa.Column(sa.String(256), nullable=False))
+    group_name: str = Field(sa_column=sa.Column(sa.String(64), nullable=False))
+    source_id: str = Field(sa_column=sa.Column(sa.String(100), nullable=False))
+    data: dict[str, Any] = Field(sa_column=sa.Column(sa.JSON, nullable=False))
+    added_by: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
+    added_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
+
+
 METADATA = SQLModel.metadata
 guild_settings: sa.Table = METADATA.tables["guild_settings"]
 channels: sa.Table = METADATA.tables["channels"]
 heroes: sa.Table = METADATA.tables["heroes"]
 encounters: sa.Table = METADATA.tables["encounters"]
 events: sa.Table = METADATA.tables["events"]
+monsters: sa.Table = METADATA.tables["monsters"]

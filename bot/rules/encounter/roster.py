@@ -17,6 +17,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from bot.content.ability import Ability
 from bot.rules import resources, stamina
 from bot.rules.characteristics import Characteristics
 from bot.rules.creature import Creature
@@ -35,9 +36,10 @@ COUNT_MAX = 40
 
 @dataclass(frozen=True, slots=True)
 class NewCreatures:
-    """What `/encounter add` asks for. `count` > 1 numbers the names ("Goblin 1".."Goblin 4"); `squad` names a
-    minion squad the `count` minions form (they share one Stamina pool and one turn); `group` is the enemy
-    group the new entries join; `turns` 2 for a solo creature."""
+    """What `/encounter add` asks for. `count` > 1 numbers the names ("Goblin 1".."Goblin 4", or from
+    `number_from`); `squad` names a minion squad the `count` minions form (they share one Stamina pool and one
+    turn); `group` is the enemy group the new entries join; `turns` 2 for a solo creature; `stability` and
+    `abilities` come from a stat block (`bot.content.bestiary`)."""
 
     name: str
     stamina: int
@@ -53,6 +55,9 @@ class NewCreatures:
     recoveries: int = 0
     can_be_surprised: bool = True
     level: int = 1
+    stability: int = 0
+    abilities: tuple[Ability, ...] = ()
+    number_from: int = 1
 
 
 def _check_room(encounter: Encounter, adding: int) -> None:
@@ -67,7 +72,7 @@ def _names(spec: NewCreatures) -> tuple[str, ...]:
     base = clean_name(spec.name)
     if spec.count == 1 and spec.squad is None:
         return (base,)
-    return tuple(clean_name(f"{base} {n}") for n in range(1, spec.count + 1))
+    return tuple(clean_name(f"{base} {n}") for n in range(spec.number_from, spec.number_from + spec.count))
 
 
 def add_creatures(encounter: Encounter, spec: NewCreatures) -> tuple[Encounter, tuple[str, ...]]:
@@ -108,6 +113,8 @@ def add_creatures(encounter: Encounter, spec: NewCreatures) -> tuple[Encounter, 
             modifiers=spec.modifiers,
             owner_id=spec.owner_id,
             squad_id=squad_name,
+            stability=spec.stability,
+            abilities=spec.abilities,
         )
         for name in names
     )
