@@ -145,5 +145,6 @@ def settings_embed(settings: GuildSettings) -> discord.Embed:
         f"Players see monsters' exact Stamina: {on_off(settings.show_monster_stamina)} — "
         "`show_monster_stamina`",
         f"Action economy enforced: {on_off(settings.enforce_action_economy)} — `enforce_action_economy`",
+        f"The Director's creatures roll their saves: {on_off(settings.auto_saves)} — `auto_saves`",
     ]
     return make_embed("Settings", "\n".join(lines), colour=Colour.INFO)
