@@ -15,9 +15,9 @@ whole benchmark beside the bot (in a fake Discord of its own), and each measurem
 windows (`WINDOWS`: floor, bot, bot, floor, twice), because this machine's speed drifts by a third within
 minutes.
 
-Scenarios switch on when their command is registered by the bot (`/roll`, `/strike`, `/turn`, tracker
-buttons); until then they are reported as "not yet", never approximated. A scenario whose first reply is an
-ephemeral refusal or apology is reported with that reply instead of figures.
+Scenarios switch on when their command is registered by the bot (`/roll`, `/strike`, `/strike ability:`,
+`/turn`, tracker buttons); until then they are reported as "not yet", never approximated. A scenario whose
+first reply is an ephemeral refusal or apology is reported with that reply instead of figures.
 
 Stored encounters are seeded through `bot.store.Store` and the encounter aggregate before the bot starts
 (12 creatures each: 4 heroes, 8 goblins, turn order begun), `--sizes` of them; part 2 measures resident memory
@@ -199,10 +199,21 @@ def scenarios(world: World) -> list[Scenario]:
         options = {"targets": "Goblin 1, Goblin 2", "damage": "3/6/9", "attacker": "Ash", "bonus": 2}
         return await fake.slash("strike", options, guild=guild, channel=channel, user=world.player(guild))
 
+    async def strike_ability(guild: FakeGuild, channel: FakeChannel) -> int:
+        # every hero has the standard abilities: the seeded encounters stay as they are
+        options = {"targets": "Goblin 1, Goblin 2", "ability": "Melee Weapon Free Strike", "attacker": "Ash"}
+        return await fake.slash("strike", options, guild=guild, channel=channel, user=world.player(guild))
+
     return [
         Scenario("/dice 2d6", "dice", dice, ("expression",)),
         Scenario("/roll bonus:2", "roll", roll, ("bonus",)),
         Scenario("/strike on a 12-creature encounter (2 targets)", "strike", strike, ("targets", "damage")),
+        Scenario(
+            "/strike ability: (the melee free strike, 2 targets)",
+            "strike",
+            strike_ability,
+            ("targets", "ability"),
+        ),
         Scenario("turn change (/turn act, /turn end)", "turn", world.turns.send, ("act", "end")),
         Scenario(
             "tracker clicks (who-acts select, End turn button)",

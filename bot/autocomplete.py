@@ -5,8 +5,11 @@
 - `targets(interaction, current)`: the same for a comma-separated list ("Goblin 1, Gob…"): the names already
   typed are kept and the last one is completed; names already in the list are not offered again.
 - `situations(interaction, current)`: a comma-separated list of situations (flanking, high ground, ...).
-- `creature_names(encounter, current)` / `target_choices(encounter, current)` / `situation_choices(current)`:
-  the pure parts, for tests and for cogs that already hold an encounter.
+- `abilities(interaction, current)`: the abilities of the striker (the `attacker` option, else the one
+  creature the member controls): its own, then the standard ones (`bot.rules.encounter.abilities`).
+- `creature_names(encounter, current)` / `target_choices(encounter, current)` / `situation_choices(current)` /
+  `ability_choices(encounter, attacker, user_id, current)`: the pure parts, for tests and for cogs that
+  already hold an encounter; `controlled(encounter, user_id)`: the creatures a member controls.
 
 Reads the channel through `Store.view` (one cheap read, no lock, nothing written). An autocomplete callback
 must never fail: with no encounter, no guild or an unreadable state it offers nothing.
@@ -24,7 +27,10 @@ import discord
 from discord import app_commands
 
 from bot.play import channel_key, encounter_of
-from bot.rules.encounter import Encounter, fold
+from bot.rules.creature import Creature
+from bot.rules.encounter import Encounter, fold, harm
+from bot.rules.encounter.abilities import ability_names
+from bot.rules.errors import RuleError
 from bot.rules.situations import Situation
 
 CHOICES_MAX = 25
@@ -51,6 +57,32 @@ def creature_names(encounter: Encounter, current: str, exclude: frozenset[str] =
     living = [n for n in found if _alive(encounter, n)]
     dead = [n for n in found if n not in living]
     return living + dead
+
+
+def controlled(encounter: Encounter, user_id: int, *, heroes_only: bool = False) -> list[Creature]:
+    """The creatures (heroes, with `heroes_only`) this member controls: the living ones, or all of them when
+    none is alive."""
+    mine = [c for c in encounter.creatures if c.owner_id == user_id and (c.is_hero or not heroes_only)]
+    return [c for c in mine if _alive(encounter, c.id)] or mine
+
+
+def ability_choices(
+    encounter: Encounter, attacker: str | None, user_id: int, current: str
+) -> list[app_commands.Choice[str]]:
+    """Up to 25 abilities of the striker whose names contain `current`: the creature named `attacker`, else
+    the one creature this member controls (none offered when it is unclear who strikes)."""
+    if attacker is not None and attacker.strip():
+        try:
+            striker = harm.target(encounter, attacker)  # a squad's name: its first living minion
+        except RuleError:
+            return []
+    else:
+        mine = controlled(encounter, user_id)
+        if len(mine) != 1:
+            return []
+        striker = mine[0]
+    names = [n for n in ability_names(striker, current) if len(n) <= VALUE_MAX]
+    return [app_commands.Choice(name=n, value=n) for n in names[:CHOICES_MAX]]
 
 
 def name_choices(encounter: Encounter, current: str) -> list[app_commands.Choice[str]]:
@@ -119,3 +151,14 @@ async def targets(interaction: discord.Interaction[Any], current: str) -> list[a
     """Autocomplete a comma-separated list of creature names from this channel's encounter."""
     encounter = await _encounter(interaction)
     return [] if encounter is None else target_choices(encounter, current)
+
+
+async def abilities(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete an ability of the striker (the `attacker` option typed, else the member's creature)."""
+    encounter = await _encounter(interaction)
+    if encounter is None:
+        return []
+    attacker = getattr(interaction.namespace, "attacker", None)
+    return ability_choices(
+        encounter, attacker if isinstance(attacker, str) else None, interaction.user.id, current
+    )

@@ -1,4 +1,4 @@
-"""The channel's hero roster (/hero create | edit | show | claim).
+"""The channel's hero roster (/hero create | import | edit | show | claim).
 
 Rules live in `bot.rules.hero` (the sheet, its limits, edits and who may claim a hero); names through
 `bot.rules.names.clean_name` (via `Table.add_hero`, which refuses duplicates ignoring case); who may do what
@@ -8,6 +8,7 @@ Ownership: a hero belongs to one member (`Hero.owner_id`). A player creates hero
 Director (`bot.permissions`: the Director role or Manage Server; never an encounter's starter as such) may
 create one for a member (`player`), or for nobody in particular (then the Directors hold it and any member may
 `/hero claim` it). The owner or a server Director edits a hero; a server Director reassigns any hero.
+`/hero import` reads a Forge Steel hero (`bot.hero_import`, the same permissions).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
+from bot.hero_import import import_hero
 from bot.permissions import require, server_standing
 from bot.play import (
     active_encounter,
@@ -49,6 +51,7 @@ from bot.rules.hero import (
 )
 from bot.rules.names import clean_name, name_key
 from bot.store import Change, Hero, Table
+from bot.ui.abilities import import_embed
 from bot.ui.confirm import ConfirmView
 from bot.ui.format import stamina_text
 from bot.ui.heroes import HeroView, hero_embed, roster_embed
@@ -131,6 +134,11 @@ class Heroes(commands.Cog):
             "Add a hero (characteristics, immunity, level… optional).",
         ),
         HelpEntry(
+            "hero import",
+            "/hero import file: Keth.ds-hero",
+            "Bring in a Forge Steel hero (again: update it; use_state:true takes the file's Stamina, XP…).",
+        ),
+        HelpEntry(
             "hero edit", "/hero edit hero:Ash stamina:33 level:2", "Change a hero (owner or server Director)."
         ),
         HelpEntry("hero show", "/hero show hero:Ash", "A hero's sheet, or the roster."),
@@ -211,6 +219,40 @@ class Heroes(commands.Cog):
             interaction,
             content=f"{inert(created.name)} joins the roster. {stamina_text(created.sheet.vitals)}",
             embed=hero_embed(created),
+        )
+
+    # -- /hero import ---------------------------------------------------------------------------------------
+    @hero.command(name="import", description="Add or update a hero from a Forge Steel export (.ds-hero).")
+    @app_commands.describe(
+        file="A .ds-hero (or older .drawsteel-hero) file exported from Forge Steel",
+        use_state="Take the file's Stamina damage, Recoveries used, Victories and XP (default: no)",
+        player="Director only: the member who plays this hero (leave out to let a player claim it)",
+    )
+    async def import_cmd(
+        self,
+        interaction: discord.Interaction[Any],
+        file: discord.Attachment,
+        use_state: bool = False,
+        player: discord.Member | None = None,
+    ) -> None:
+        _, at, role = await server_standing(interaction, self.bot.store)
+        director = at.server_director
+        if player is not None and player.id != interaction.user.id:
+            require("/hero import player:", at, director_role_id=role)
+
+        async def fighting(hero_id: str) -> int | None:
+            return await fighting_in(self.bot, interaction, hero_id)
+
+        done = await import_hero(
+            interaction, self.bot, file, use_state=use_state, player=player, director=director,
+            fighting_in=fighting,
+        )  # fmt: skip
+        hero = done.hero
+        did = "is updated from Forge Steel" if done.updated else "joins the roster from Forge Steel"
+        await send(
+            interaction,
+            content=f"{inert(hero.name)} {did}. {stamina_text(hero.sheet.vitals)}",
+            embed=import_embed(hero, done.warnings, done.updated),
         )
 
     # -- /hero edit -----------------------------------------------------------------------------------------

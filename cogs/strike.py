@@ -7,8 +7,14 @@ from its own edges and banes (the conditions in the encounter: surprised, restra
 command's `edges` and `banes`) and its own damage steps. The rules are `bot.rules.encounter.harm.strike`; the
 reply is `bot.ui.combat.strike_reply`.
 
-`bonus` is the roll's whole bonus: the ability's characteristic isn't known to the bot, so type the
-characteristic score plus any bonuses minus penalties. Letters in `damage` (M, A, R, I, P) are read from the
+`ability: Brutal Slam` strikes with one of the attacker's abilities (their own cards, then the standard
+Free Strike, Grab, Knockback and Charge): the roll adds the card's characteristic and bonus, the damage,
+potency conditions, forced movement and cost come from the card (`bot.rules.encounter.ability_strike`; the
+reply is `bot.ui.ability_strike`); `damage` and `type` then replace the card's, `bonus`, `edges`, `banes`
+and `surges` add to it, and `raise_potency` spends 2 surges on the first target's potency.
+
+Without `ability`, `bonus` is the roll's whole bonus: type the characteristic score plus any bonuses minus
+penalties. Letters in `damage` (M, A, R, I, P) are read from the
 attacker's characteristics; `surges` are spent from the attacker's surges, all on the first target.
 `auto_tier: 3,1` names automatic tiers from several effects (they cancel when they differ); `situation:
 flanking, high ground` names situational edges and banes (`bot.rules.situations`); Defend and Aid Attack
@@ -26,25 +32,31 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.permissions import require_controls
-from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
+from bot.play import InTime, caller_of, commit, encounter_of, put_encounter, sheet_of
 from bot.replies import fail, send
 from bot.rules.damage import DamageType, TieredDamage
 from bot.rules.encounter import Encounter, harm
+from bot.rules.encounter.ability_strike import AbilityStrike, StrikeOptions, strike_with
 from bot.rules.encounter.bleeding import Bleed, bleed, strike_trigger
 from bot.rules.encounter.harm import StrikeResult
 from bot.rules.encounter.rescue import offer_rescues
 from bot.rules.power import RollAction, parse_auto_tiers, roll_power
 from bot.rules.situations import parse_situations
 from bot.store import Change, Table
+from bot.ui.ability_strike import ability_strike_reply, ability_strike_summary
 from bot.ui.combat import bleed_reply, bleed_summary, strike_reply, strike_summary
 from bot.ui.format import hidden_stamina
 from bot.ui.tracker_controls import rescue_view
 from cogs.meta import HelpEntry
 from cogs.roll import ACTION_CHOICES, AUTO_TEXT_MAX, SITUATION_TEXT_MAX
 
+Struck = tuple[StrikeResult, AbilityStrike | None, frozenset[str], Bleed | None, Encounter]
+"""What a strike's change gives the reply: the strike, the ability's (if any), whose Stamina is hidden, the
+striker's bleeding, the encounter after."""
 TYPE_CHOICES = [app_commands.Choice(name=t.value, value=t.value) for t in DamageType]
 TEXT_MAX = 300
 TARGETS_TEXT_MAX = 1000
+ABILITY_TEXT_MAX = 100
 BONUS_LIMIT = 99
 EDGES_MAX = 10
 EFFECT_HINT = (
@@ -55,14 +67,19 @@ EFFECT_HINT = (
 def own_creature(encounter: Encounter, user_id: int, *, option: str, heroes_only: bool = False) -> str:
     """The one living creature (hero, with `heroes_only`) this member controls in the encounter; refuses with
     a hint naming `option` when they control none or several."""
-    mine = [c for c in encounter.creatures if c.owner_id == user_id and (c.is_hero or not heroes_only)]
-    living = [c for c in mine if not c.vitals.dead] or mine
+    living = autocomplete.controlled(encounter, user_id, heroes_only=heroes_only)
     if len(living) == 1:
         return living[0].id
     if not living:
         what = "hero" if heroes_only else "creature"
         fail(f"You control no {what} in this encounter: name one with the {option} option.")
     fail(f"You control several creatures: name one with the {option} option.")
+
+
+def resource_name(table: Table, encounter: Encounter, creature_id: str) -> str:
+    """What a roster hero's heroic resource is called (their sheet's: "Ferocity"); "heroic resource" else."""
+    hero = table.heroes.get(encounter.roster.get(creature_id, ""))
+    return sheet_of(hero).resource_name if hero is not None else "heroic resource"
 
 
 def check_text(value: str | None, what: str, limit: int = TEXT_MAX) -> None:
@@ -89,8 +106,8 @@ class Strike(commands.Cog):
     help_entries: ClassVar[tuple[HelpEntry, ...]] = (
         HelpEntry(
             "strike",
-            "/strike targets: Goblin 1, Goblin 2 damage: 2+M/5+M/7+M type: fire bonus: 2",
-            "Roll an ability against creatures of this encounter and apply each target's damage.",
+            "/strike ability: Brutal Slam targets: Goblin 1, Goblin 2 (or damage: 2+M/5+M/7+M bonus: 2)",
+            "Roll an ability against creatures of this encounter and apply each target's damage and effects.",
         ),
     )
 
@@ -104,6 +121,7 @@ class Strike(commands.Cog):
     @app_commands.rename(dtype="type")
     @app_commands.describe(
         targets="Creatures hit, separated by commas, e.g. Goblin 1, Goblin 2",
+        ability="The attacker's ability: its roll, damage, conditions, forced movement and cost apply",
         damage="Damage per tier, e.g. 3/6/9 or 2+M/5+M/7+M (letters: the attacker's characteristics)",
         dtype="Damage type (leave out for untyped damage)",
         attacker="Who strikes (default: the creature you control)",
@@ -119,10 +137,14 @@ class Strike(commands.Cog):
         situation="Situations giving edges or banes, e.g. flanking, high ground (shown by name)",
         area="Area damage: each minion hit takes at most its Stamina (else the squad's pool takes it all)",
         halved="The damage is halved (before weakness and immunity)",
+        raise_potency="With an ability: spend 2 surges to raise its potency by 1 against the first target",
     )
     @app_commands.choices(dtype=TYPE_CHOICES, action=ACTION_CHOICES)
     @app_commands.autocomplete(
-        targets=autocomplete.targets, attacker=autocomplete.creatures, situation=autocomplete.situations
+        targets=autocomplete.targets,
+        attacker=autocomplete.creatures,
+        situation=autocomplete.situations,
+        ability=autocomplete.abilities,
     )
     async def strike(
         self,
@@ -143,6 +165,8 @@ class Strike(commands.Cog):
         situation: app_commands.Range[str, 1, SITUATION_TEXT_MAX] | None = None,
         area: bool = False,
         halved: bool = False,
+        ability: app_commands.Range[str, 1, ABILITY_TEXT_MAX] | None = None,
+        raise_potency: bool = False,
     ) -> None:
         check_text(targets, "list of targets", TARGETS_TEXT_MAX)
         check_text(damage, "damage")
@@ -153,6 +177,8 @@ class Strike(commands.Cog):
             )
         if not (0 <= edges <= EDGES_MAX and 0 <= banes <= EDGES_MAX):
             fail("Edges and banes are counts from 0 to 2 (more counts as 2): e.g. edges: 1.")
+        if raise_potency and ability is None:
+            fail("raise_potency spends surges on an ability's potency: name the ability with ability.")
         tiered = TieredDamage.parse(damage) if damage is not None and damage.strip() else None
         kind = DamageType.parse(dtype) if dtype is not None and dtype.strip() else None
         effects = tier_effects(effect)
@@ -161,12 +187,24 @@ class Strike(commands.Cog):
         caller = await in_time.run(caller_of(interaction, self.bot))
         actor, director = caller.actor, caller.director
         # power rolls (issue 21): what the strike is made as, automatic tiers, situations named
-        made_as = RollAction.from_text(action)
+        made_as = RollAction.from_text(action) if action is not None and action.strip() else None
         auto_tiers = parse_auto_tiers(auto_tier)
         situations = parse_situations(situation)
         roll = roll_power(self.bot.dice, bonus=bonus, edges=edges, banes=banes, auto_tiers=auto_tiers)
+        options = StrikeOptions(
+            damage=tiered,
+            dtype=kind,
+            surges=surges,
+            raise_potency=raise_potency,
+            action=made_as,
+            melee=melee,
+            area=area,
+            knock_out=knock_out,
+            halved=halved,
+            situations=situations,
+        )
 
-        def change(table: Table) -> Change[tuple[StrikeResult, frozenset[str], Bleed | None, Encounter]]:
+        def change(table: Table) -> Change[Struck]:
             encounter = encounter_of(table)
             who = attacker if attacker is not None and attacker.strip() else None
             if who is None:
@@ -175,23 +213,31 @@ class Strike(commands.Cog):
             require_controls(
                 actor, striker.owner_id, director, creature=striker.id, action=f"strike with {striker.id}"
             )
-            updated, result = harm.strike(
-                encounter,
-                roll,
-                striker.id,
-                names,
-                tiered,
-                kind,
-                surges,
-                melee=melee,
-                knock_out=knock_out,
-                action=made_as,
-                situations=situations,
-                area=area,
-                halved=halved,
-            )
-            # a bleeding striker loses Stamina once a main or triggered action is resolved
-            trigger = strike_trigger(made_as)
+            used: AbilityStrike | None = None
+            if ability is not None:
+                named = resource_name(table, encounter, striker.id)
+                updated, used = strike_with(
+                    encounter, roll, striker.id, ability, names, options, resource_name=named
+                )
+                result, trigger = used.strike, used.bleeding
+            else:
+                updated, result = harm.strike(
+                    encounter,
+                    roll,
+                    striker.id,
+                    names,
+                    tiered,
+                    kind,
+                    surges,
+                    melee=melee,
+                    knock_out=knock_out,
+                    action=made_as or RollAction.MAIN,
+                    situations=situations,
+                    area=area,
+                    halved=halved,
+                )
+                # a bleeding striker loses Stamina once a main or triggered action is resolved
+                trigger = strike_trigger(made_as or RollAction.MAIN)
             bled = None
             if trigger is not None:
                 updated, bled = bleed(updated, self.bot.dice, striker.id, trigger)
@@ -199,12 +245,16 @@ class Strike(commands.Cog):
             updated = offer_rescues(updated, hits, table.tokens, table.version + 1)
             put_encounter(table, updated)
             hidden = hidden_stamina(updated, caller.settings.show_monster_stamina)
-            summary = strike_summary(result) + (f"; {bleed_summary(bled)}" if bled is not None else "")
-            return Change(summary, (result, hidden, bled, updated))
+            summary = ability_strike_summary(used) if used is not None else strike_summary(result)
+            summary += f"; {bleed_summary(bled)}" if bled is not None else ""
+            return Change(summary, (result, used, hidden, bled, updated))
 
         committed = await in_time.run(commit(interaction, "strike", change))
-        result, hidden, bled, after = committed.value
-        text = strike_reply(result, effects, hidden)
+        result, used, hidden, bled, after = committed.value
+        if used is not None:
+            text = ability_strike_reply(used, effects, hidden)
+        else:
+            text = strike_reply(result, effects, hidden)
         text += f"\n{bleed_reply(bled, hidden)}" if bled is not None else ""
         await send(
             interaction, content=text, view=rescue_view(committed.encounter_id, committed.version, after)

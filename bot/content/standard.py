@@ -14,7 +14,8 @@ Rules (draw-steel-combat.txt):
   with the Charge keyword) against a target.
 
 Public API: `hero_free_strikes(...)`, `monster_free_strike(...)`, `grab()`, `knockback()`, `charge()`,
-`hero_standard_abilities(...)`, `monster_standard_abilities(monster)`.
+`hero_standard_abilities(...)`, `monster_standard_abilities(monster)`, `is_free_strike(ability)`,
+`FREE_STRIKES` (their names).
 """
 
 from __future__ import annotations
@@ -33,12 +34,24 @@ _SIZE_EFFECT = (
 )
 
 
+FREE_STRIKE = "Free Strike"
+MELEE_FREE_STRIKE = "Melee Weapon Free Strike"
+RANGED_FREE_STRIKE = "Ranged Weapon Free Strike"
+FREE_STRIKES = frozenset({FREE_STRIKE, MELEE_FREE_STRIKE, RANGED_FREE_STRIKE})
+"""The names of the free strikes here: a hero's two, a monster's one."""
+
+
+def is_free_strike(ability: Ability) -> bool:
+    """Whether `ability` is a standard free strike (its roll is made as a free strike: "Free Strikes")."""
+    return ability.name in FREE_STRIKES and ability.action is ActionType.MAIN
+
+
 def hero_free_strikes(
     *, melee_distance_bonus: int = 0, ranged_distance_bonus: int = 0
 ) -> tuple[Ability, Ability]:
     """A hero's Melee and Ranged Weapon Free Strikes, their distances lengthened by the kit's bonuses."""
     melee = Ability(
-        name="Melee Weapon Free Strike",
+        name=MELEE_FREE_STRIKE,
         action=ActionType.MAIN,
         keywords=("Charge", "Melee", "Strike", "Weapon"),
         distance=f"Melee {1 + max(0, melee_distance_bonus)}",
@@ -48,7 +61,7 @@ def hero_free_strikes(
         ),
     )
     ranged = Ability(
-        name="Ranged Weapon Free Strike",
+        name=RANGED_FREE_STRIKE,
         action=ActionType.MAIN,
         keywords=("Ranged", "Strike", "Weapon"),
         distance=f"Ranged {5 + max(0, ranged_distance_bonus)}",
@@ -65,7 +78,7 @@ def monster_free_strike(damage: int, dtype: DamageType = DamageType.UNTYPED, dis
     kind = "" if dtype is DamageType.UNTYPED else f" {dtype.value}"
     tier = f"{max(0, damage)}{kind} damage"
     return Ability(
-        name="Free Strike",
+        name=FREE_STRIKE,
         action=ActionType.MAIN,
         keywords=("Melee", "Ranged", "Strike"),
         distance=f"Melee 1 or Ranged {max(1, distance)}",

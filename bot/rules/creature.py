@@ -15,6 +15,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from bot.content.ability import Ability
+from bot.content.kit import KitDamageBonus
 from bot.rules.characteristics import Characteristics
 from bot.rules.damage import DamageModifiers, DamageRecord, DamageType, apply_damage
 from bot.rules.errors import RuleError
@@ -34,7 +35,8 @@ class Creature:
 
     `owner_id` is the Discord member who controls it (None: the Director); `squad_id` the minion squad it
     belongs to, if any; `stability` resists forced movement ("STABILITY", never below 0); `abilities` the
-    ability cards it brought from its stat block (none: only the standard abilities every creature has).
+    ability cards it brought from its stat block or roster sheet (none: only the standard abilities every
+    creature has); `kit_bonuses` a roster hero's kit damage bonuses for Melee or Ranged Weapon abilities.
     """
 
     id: str
@@ -48,6 +50,7 @@ class Creature:
     squad_id: str | None = None
     stability: int = 0
     abilities: tuple[Ability, ...] = ()
+    kit_bonuses: tuple[KitDamageBonus, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.id:
@@ -76,6 +79,7 @@ class Creature:
         squad_id: str | None = None,
         stability: int = 0,
         abilities: tuple[Ability, ...] = (),
+        kit_bonuses: tuple[KitDamageBonus, ...] = (),
     ) -> Creature:
         """A fresh creature at full Stamina (and Recoveries, for a hero), its name cleaned."""
         return cls(
@@ -90,6 +94,7 @@ class Creature:
             squad_id=squad_id,
             stability=stability,
             abilities=abilities,
+            kit_bonuses=kit_bonuses,
         )
 
 

@@ -9,6 +9,7 @@ Public API:
 - `DamageType` (untyped, acid, cold, corruption, fire, holy, lightning, poison, psychic, sonic).
 - `TieredDamage.parse("2+M/5+M/7+M fire")`, `.amount(tier, characteristics)`; `DAMAGE_MAX` (999).
 - `surge_damage(surges, characteristics)`; `Potency`, `potency_value(strength, characteristics, surges)`,
+  `raised_potency(potency, surges)` (`POTENCY_SURGES`),
   `potency_lands(target_value, potency) -> PotencyCheck`.
 - `DamageModifier`, `DamageModifiers.parse(immunities="fire 5, all 2", weaknesses="damage 3")`; `ALL` is the
   key meaning every type ("damage" is read as it); an immunity whose value is `None` ("fire all") ignores all
@@ -158,11 +159,21 @@ class Potency(enum.Enum):
         return {"weak": -2, "average": -1, "strong": 0}[self.value]
 
 
+POTENCY_SURGES = 2
+"""Surges that raise an ability's potency by 1 against one target."""
+
+
+def raised_potency(potency: int, surges: int = 0) -> int:
+    """A potency (the striker's, or a number a monster's card writes) against one target: spending 2 surges on
+    one target raises it by 1 for that target (Heroes ch. 7 "Surges", as the project brief gives them)."""
+    if surges not in (0, POTENCY_SURGES):
+        raise DamageError(f"Spend exactly {POTENCY_SURGES} surges to raise potency by 1 (or none).")
+    return potency + (1 if surges == POTENCY_SURGES else 0)
+
+
 def potency_value(strength: Potency, characteristics: Characteristics, surges: int = 0) -> int:
     """The striker's potency; spending 2 surges on one target raises it by 1 for that target."""
-    if surges not in (0, 2):
-        raise DamageError("Spend exactly 2 surges to raise potency by 1 (or none).")
-    return characteristics.highest + strength.offset + (1 if surges == 2 else 0)
+    return raised_potency(characteristics.highest + strength.offset, surges)
 
 
 @dataclass(frozen=True, slots=True)

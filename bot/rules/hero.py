@@ -11,6 +11,8 @@ Public API:
 - `award_sheet_victories(sheet, count)`, `sheet_respite(sheet)` (Victories -> XP, Stamina and Recoveries
   back; a dead hero's Victories still convert, their Stamina does not come back);
 - `claim(sheet, owner_id, claimant_id, new_owner_id, director) -> (owner_id, sheet)`: who may take a hero.
+- `with_play_state(sheet, ...)` (a fresh sheet with Stamina damage, Recoveries used ... applied),
+  `keep_play_state(new, old)` (a sheet read again keeps the old one's wounds and progress).
 - Limits: `LEVEL_MIN`/`LEVEL_MAX` (1..10), `STAMINA_LIMIT`, `RECOVERIES_LIMIT`, `RESOURCE_NAME_MAX`.
 """
 
@@ -19,6 +21,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from bot.content.ability import Ability
+from bot.content.kit import KitDamageBonus
 from bot.rules import resources, stamina
 from bot.rules.characteristics import Characteristics
 from bot.rules.damage import DamageModifier, DamageModifiers
@@ -40,14 +44,22 @@ class HeroError(RuleError):
 
 @dataclass(frozen=True, slots=True)
 class HeroSheet:
-    """A hero's lasting numbers: Stamina and Recoveries (`vitals`), characteristics M/A/R/I/P, immunities and
-    weaknesses, Victories and XP, level, and the heroic resource's name and per-turn gain ("1d3", "2").
+    """A hero's lasting numbers: Stamina and Recoveries (`vitals`, with any recovery-value bonus),
+    characteristics M/A/R/I/P, immunities and weaknesses, Victories and XP, level, and the heroic resource's
+    name and per-turn gain ("1d3", "2").
 
     `claimable`: a Director made this hero for nobody in particular (or holds it themselves), so any member
     may `claim` it; a hero made by or for a player is not claimable (only a Director reassigns it).
 
     `resource_gains` are the class's other gains by trigger (taking damage, becoming winded, ...: an import
-    fills them; `bot.rules.encounter.heroic` applies those the bot sees happen)."""
+    fills them; `bot.rules.encounter.heroic` applies those the bot sees happen).
+
+    What the hero plays with (issue 20 §1; every field defaults, so older stored sheets still load):
+    `abilities` (the hero's cards, the standard ones not included: `bot.content.standard`), `kit_bonuses`
+    (the kits' damage bonuses for Melee or Ranged Weapon abilities), `melee_distance_bonus` /
+    `ranged_distance_bonus` (a kit's, lengthening the free strikes), `stability`, `speed`, `size` (`1M`,
+    `2`). `forge_steel_id` is the Forge Steel hero an import came from (re-importing it updates this sheet);
+    `ancestry`, `class_name`, `subclass` describe the hero."""
 
     vitals: Vitals
     characteristics: Characteristics = field(default_factory=Characteristics)
@@ -58,6 +70,23 @@ class HeroSheet:
     resource_gain: str = "0"
     claimable: bool = False
     resource_gains: tuple[ResourceGain, ...] = ()
+    abilities: tuple[Ability, ...] = ()
+    kit_bonuses: tuple[KitDamageBonus, ...] = ()
+    melee_distance_bonus: int = 0
+    ranged_distance_bonus: int = 0
+    stability: int = 0
+    speed: int = 5
+    size: str = "1M"
+    forge_steel_id: str = ""
+    ancestry: str = ""
+    class_name: str = ""
+    subclass: str = ""
+
+    @property
+    def description(self) -> str:
+        """`Dwarf Fury (Berserker)`: what the hero is, as far as the sheet knows (may be empty)."""
+        what = " ".join(w for w in (self.ancestry, self.class_name) if w)
+        return f"{what} ({self.subclass})" if self.subclass and what else what or self.subclass
 
     @property
     def turn_gain(self) -> str:
@@ -208,6 +237,51 @@ def edit_sheet(sheet: HeroSheet, edit: SheetEdit) -> HeroSheet:
         if edit.resource_gain is not None
         else sheet.resource_gain,
     )
+
+
+def with_play_state(
+    sheet: HeroSheet,
+    *,
+    stamina_damage: int = 0,
+    recoveries_used: int = 0,
+    temporary: int = 0,
+    progress: Progress | None = None,
+    knocked_out: bool = False,
+) -> HeroSheet:
+    """The fresh `sheet` with what play has done to the hero, each value within the rules: Stamina no lower
+    than the hero's death at the negative winded value ("Dying and Death"), Recoveries from 0 to the
+    maximum, temporary Stamina not negative, Victories within `VICTORIES_LIMIT`, XP not negative."""
+    vitals = sheet.vitals
+    low = -vitals.winded_value
+    stamina_now = min(vitals.max_stamina, max(low, vitals.max_stamina - stamina_damage))
+    recoveries = min(vitals.max_recoveries, max(0, vitals.max_recoveries - recoveries_used))
+    held = progress or sheet.progress
+    return dataclasses.replace(
+        sheet,
+        vitals=dataclasses.replace(
+            vitals,
+            stamina=stamina_now,
+            temporary=max(0, temporary),
+            recoveries=recoveries,
+            knocked_out=knocked_out,
+        ),
+        progress=Progress(min(VICTORIES_LIMIT, max(0, held.victories)), max(0, held.xp)),
+    )
+
+
+def keep_play_state(new: HeroSheet, old: HeroSheet) -> HeroSheet:
+    """A hero's sheet read again (a Forge Steel re-import): the new numbers, with the old sheet's Stamina
+    damage, Recoveries used, temporary Stamina, knocked-out state, Victories and XP, and whether the hero
+    is open to claim."""
+    kept = with_play_state(
+        new,
+        stamina_damage=old.vitals.max_stamina - old.vitals.stamina,
+        recoveries_used=old.vitals.max_recoveries - old.vitals.recoveries,
+        temporary=old.vitals.temporary,
+        progress=old.progress,
+        knocked_out=old.vitals.knocked_out,
+    )
+    return dataclasses.replace(kept, claimable=old.claimable)
 
 
 def award_sheet_victories(sheet: HeroSheet, count: int) -> HeroSheet:

@@ -35,6 +35,8 @@ class Vitals:
 
     `death_threshold` overrides the Stamina at or below which the creature dies (None: the rule's default).
     `slain` is set when a knocked-out creature takes damage ("Knocking Creatures Out").
+    `recovery_bonus` is added to the recovery value (a hero's features that raise it, e.g. from a Forge Steel
+    import).
     """
 
     max_stamina: int
@@ -46,6 +48,7 @@ class Vitals:
     death_threshold: int | None = None
     knocked_out: bool = False
     slain: bool = False
+    recovery_bonus: int = 0
 
     def __post_init__(self) -> None:
         if self.max_stamina < 1:
@@ -67,8 +70,9 @@ class Vitals:
 
     @property
     def recovery_value(self) -> int:
-        """One third of the Stamina maximum, rounded down ("Recoveries and Recovery Value")."""
-        return self.max_stamina // 3
+        """One third of the Stamina maximum, rounded down ("Recoveries and Recovery Value"), plus any
+        `recovery_bonus` the hero's features give."""
+        return max(0, self.max_stamina // 3 + self.recovery_bonus)
 
     @property
     def winded(self) -> bool:

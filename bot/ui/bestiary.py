@@ -21,21 +21,12 @@ from bot.replies import inert
 from bot.rules.characteristics import Characteristic
 from bot.rules.damage import DamageType
 from bot.store.bestiary import MONSTERS_MAX, MonsterEntry, Stocked
+from bot.ui.abilities import ACTION_LABELS
 from bot.ui.embeds import Colour, Field, clamp, make_embed
 
 #: Longest effect or trait text shown in a stat block's embed (the embed has 6,000 characters in all).
 TEXT_SHOWN = 300
 _TIERS = ("≤11", "12-16", "17+")
-_ACTIONS = {
-    ActionType.MAIN: "Main action",
-    ActionType.MANEUVER: "Maneuver",
-    ActionType.MOVE: "Move action",
-    ActionType.TRIGGERED: "Triggered action",
-    ActionType.FREE_TRIGGERED: "Free triggered action",
-    ActionType.FREE_MANEUVER: "Free maneuver",
-    ActionType.NO_ACTION: "No action",
-    ActionType.VILLAIN: "Villain action",
-}
 
 
 def _signed(value: int) -> str:
@@ -56,7 +47,7 @@ def _ability_field(monster: Monster, ability: Ability) -> Field:
         lines += [f"**{band}** {inert(text)}" for band, text in zip(_TIERS, roll.tiers, strict=True)]
     if ability.effect:
         lines.append(inert(clamp(" ".join(ability.effect.split()), TEXT_SHOWN)))
-    title = f"{inert(ability.name)} ({_ACTIONS[ability.action]}{cost})"
+    title = f"{inert(ability.name)} ({ACTION_LABELS[ability.action]}{cost})"
     return Field(title, "\n".join(line for line in lines if line))
 
 

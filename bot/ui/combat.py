@@ -192,13 +192,15 @@ def rescue_summary(result: RescueResult) -> str:
 
 
 # --- strikes ---------------------------------------------------------------------------------------------
-def _target_line(
+def target_line(
     result: StrikeResult,
     target: StrikeTarget,
     effect: str | None,
     hidden: Collection[str],
     compact: bool = False,
 ) -> str:
+    """`**Goblin 1** — Tier 3: 9 fire damage · Stamina: 1/10` (its own total when its edges and banes differ
+    from the roll's; `compact`: the name clipped, no damage steps, no effect)."""
     own = target.roll
     name = (
         target.target
@@ -242,11 +244,11 @@ def strike_reply(
     lines = [head, roll_line(result.roll), *situation_lines(result)]
     for target in result.targets:
         effect = effects[target.tier - 1] if effects else None
-        lines.append(_target_line(result, target, effect, hidden))
+        lines.append(target_line(result, target, effect, hidden))
     full = "\n".join(lines)
     if len(full) <= CONTENT_MAX:
         return full
-    compact = (_target_line(result, t, None, hidden, compact=True) for t in result.targets)
+    compact = (target_line(result, t, None, hidden, compact=True) for t in result.targets)
     lines = [head, roll_line(result.roll), *situation_lines(result), *compact]
     if effects:
         for tier in sorted({t.tier for t in result.targets}):

@@ -61,11 +61,11 @@ def summary_line(sheet: HeroSheet) -> str:
     )
 
 
-def hero_embed(hero: HeroView) -> discord.Embed:
-    """One hero's sheet."""
+def hero_fields(hero: HeroView) -> list[Field]:
+    """A hero's sheet as embed fields: Stamina, Recoveries, characteristics, damage, progress, resource."""
     sheet = hero.sheet
     state = state_label(sheet.vitals)
-    fields = [
+    return [
         Field(
             "Stamina (in the encounter)" if hero.in_encounter else "Stamina",
             f"{stamina_text(sheet.vitals)} ({state})",
@@ -81,12 +81,19 @@ def hero_embed(hero: HeroView) -> discord.Embed:
             inline=True,
         ),
     ]
-    return make_embed(
-        inert(hero.name),
-        f"Level {sheet.level} · {owner_text(hero)}",
-        colour=Colour.HEROES,
-        fields=fields,
-    )
+
+
+def hero_header(hero: HeroView) -> str:
+    """`Level 3 · played by <@1>`."""
+    return f"Level {hero.sheet.level} · {owner_text(hero)}"
+
+
+def hero_embed(hero: HeroView) -> discord.Embed:
+    """One hero's sheet (with how many abilities of their own it has, when it has some)."""
+    fields = hero_fields(hero)
+    if hero.sheet.abilities:
+        fields.append(Field("Abilities", f"{len(hero.sheet.abilities)}: see /ability list", inline=True))
+    return make_embed(inert(hero.name), hero_header(hero), colour=Colour.HEROES, fields=fields)
 
 
 def roster_embed(heroes: Sequence[HeroView]) -> discord.Embed:

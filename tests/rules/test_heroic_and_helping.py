@@ -13,7 +13,7 @@ from bot.rules.encounter import Encounter, NewCreatures, add_creatures, new_enco
 from bot.rules.encounter.flow import act, begin
 from bot.rules.encounter.harm import add_condition, damage
 from bot.rules.encounter.helping import HealUse, heal_action, spend_recovery
-from bot.rules.encounter.heroic import gain, set_value, spend, spend_for_ability, triggered_gains
+from bot.rules.encounter.heroic import gain, set_value, spend, triggered_gains
 from bot.rules.errors import RuleError
 from bot.rules.hero import new_sheet
 from bot.rules.resources import GainTrigger, ResourceGain, read_gain_trigger
@@ -61,8 +61,7 @@ def test_gain_spend_and_set() -> None:
     with pytest.raises(RuleError, match="not a hero"):
         gain(enc, "Ogre", 1)
     enc, _, value = set_value(enc, "Ash", 5)
-    assert spend_for_ability(enc, "Ash", 5).resources["Ash"] == 0
-    assert spend_for_ability(enc, "Ash", 0) is enc
+    assert spend(enc, "Ash", 5)[0].resources["Ash"] == 0
 
 
 def test_gains_by_trigger_happen_by_themselves() -> None:

@@ -26,7 +26,7 @@ from bot.content.ability import Ability, PowerRollSpec
 from bot.content.forgesteel.ability_json import read_ability
 from bot.content.forgesteel.files import Fields, ForgeSteelError
 from bot.content.forgesteel.hero_features import HeroFeatures
-from bot.content.forgesteel.monster import _characteristic
+from bot.content.forgesteel.monster import characteristic
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +150,7 @@ def _customize(card: Ability, custom: Fields, warnings: list[str]) -> Ability:
     cost = card.cost if card.signature else max(0, card.cost + custom.integer("costModifier"))
     roll = card.power_roll
     if custom.text("characteristic") and roll is not None:
-        roll = PowerRollSpec((_characteristic(custom.text("characteristic")),), roll.tiers, roll.bonus)
+        roll = PowerRollSpec((characteristic(custom.text("characteristic")),), roll.tiers, roll.bonus)
     notes = custom.text("notes")
     effect = "\n\n".join(p for p in (card.effect, f"**Notes:** {notes}" if notes else "") if p)
     for key, what in (("damageBonus", "damage"), ("distanceBonus", "distance")):

@@ -1,23 +1,36 @@
 """An imported Forge Steel hero as the roster sheet the bot keeps (`bot.rules.hero.HeroSheet`).
 
-The sheet takes the computed maximum Stamina and Recoveries, characteristics, immunities and weaknesses,
-level, and the heroic resource with its start-of-turn gain. The file's play state (Stamina damage,
-temporary Stamina, Recoveries used, Victories, XP) is taken only when the player asks for it (`use_state`,
-issue 20 §4), each value brought within what the rules allow (Stamina no lower than the hero's death at the
-negative winded value, Recoveries from 0 to the maximum).
+The sheet takes the computed maximum Stamina and Recoveries (and the recovery value's bonus over a third of
+the maximum), characteristics, immunities and weaknesses, level, the heroic resource with its start-of-turn
+gain and every other gain, the abilities (cards), the kits' damage and distance bonuses, stability, speed and
+size, the Forge Steel id (a re-import finds the sheet by it), ancestry, class and subclass.
 
-Public API: `to_sheet(hero, use_state=False, claimable=False) -> HeroSheet`.
+The file's play state (Stamina damage, temporary Stamina, Recoveries used, Victories, XP) is taken only when
+the player asks for it (`use_state`, issue 20 §4), each value brought within what the rules allow (Stamina
+no lower than the hero's death at the negative winded value, Recoveries from 0 to the maximum).
+
+A hero with more abilities than a sheet keeps (`ABILITIES_MAX`), or whose sheet would be larger than
+`SHEET_BYTES_MAX` as data, is refused in one line: nothing is kept of it.
+
+Public API: `to_sheet(hero, use_state=False, claimable=False) -> HeroSheet`, `SHEET_BYTES_MAX`.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 
+from bot.content.ability_entry import ABILITIES_MAX
 from bot.content.forgesteel.files import BadValue
 from bot.content.forgesteel.hero import ImportedHero
+from bot.content.forgesteel.hero_resources import HeroResource
+from bot.rules import codec
 from bot.rules.errors import RuleError
-from bot.rules.hero import RESOURCE_NAME_MAX, VICTORIES_LIMIT, HeroSheet, new_sheet
-from bot.rules.resources import HeroicResource, Progress
+from bot.rules.hero import RESOURCE_NAME_MAX, HeroSheet, new_sheet, with_play_state
+from bot.rules.resources import HeroicResource, Progress, ResourceGain, read_gain_trigger
+
+SHEET_BYTES_MAX = 256 * 1024
+"""The largest roster sheet an import keeps, as JSON data (a level-10 hero's is about 20 KB)."""
 
 
 def _gain(text: str) -> str:
@@ -30,9 +43,25 @@ def _gain(text: str) -> str:
     return clean if len(clean) <= 16 else "0"
 
 
+def _gains(resource: HeroResource) -> tuple[ResourceGain, ...]:
+    """The resource's gains as the sheet keeps them (`bot.rules.resources.ResourceGain`: the trigger read
+    from the class's words, which are kept); a gain whose amount isn't a number or dice is left out."""
+    out = []
+    for gain in resource.gains:
+        value = _gain(gain.value)
+        if value != "0":
+            out.append(ResourceGain(read_gain_trigger(gain.trigger), value, gain.trigger))
+    return tuple(out)
+
+
 def to_sheet(hero: ImportedHero, use_state: bool = False, claimable: bool = False) -> HeroSheet:
     """The roster sheet for `hero`, fresh, or as the file's state has it (`use_state`)."""
     resource = hero.heroic_resource
+    if len(hero.abilities) > ABILITIES_MAX:
+        raise BadValue(
+            f"That hero has {len(hero.abilities)} abilities; a roster hero keeps at most {ABILITIES_MAX}: "
+            "remove some in Forge Steel and export it again."
+        )
     try:
         sheet = new_sheet(
             hero.stamina,
@@ -46,15 +75,36 @@ def to_sheet(hero: ImportedHero, use_state: bool = False, claimable: bool = Fals
         )
     except RuleError as error:
         raise BadValue(f"That hero doesn't fit a roster sheet: {error}") from None
-    if not use_state:
-        return sheet
-    state, vitals = hero.state, sheet.vitals
-    stamina = min(vitals.max_stamina, max(-vitals.winded_value, vitals.max_stamina - state.stamina_damage))
-    recoveries = min(vitals.max_recoveries, max(0, vitals.max_recoveries - state.recoveries_used))
-    return dataclasses.replace(
+    sheet = dataclasses.replace(
         sheet,
         vitals=dataclasses.replace(
-            vitals, stamina=stamina, temporary=max(0, state.temporary_stamina), recoveries=recoveries
+            sheet.vitals, recovery_bonus=hero.recovery_value - sheet.vitals.max_stamina // 3
         ),
-        progress=Progress(min(VICTORIES_LIMIT, max(0, state.victories)), max(0, state.xp)),
+        abilities=tuple(a.card for a in hero.abilities),
+        kit_bonuses=hero.kit_damage_bonuses,
+        melee_distance_bonus=hero.melee_distance_bonus,
+        ranged_distance_bonus=hero.ranged_distance_bonus,
+        stability=max(0, hero.stability),
+        speed=max(0, hero.speed),
+        size=hero.size.format(),
+        resource_gains=_gains(resource) if resource is not None else (),
+        forge_steel_id=hero.forge_steel_id,
+        ancestry=hero.ancestry,
+        class_name=hero.class_name,
+        subclass=hero.subclass,
+    )
+    if len(json.dumps(codec.to_data(sheet))) > SHEET_BYTES_MAX:
+        raise BadValue(
+            f"That hero's texts come to over {SHEET_BYTES_MAX // 1024} KB, more than a roster sheet keeps: "
+            "shorten its abilities' notes in Forge Steel and export it again."
+        )
+    if not use_state:
+        return sheet
+    state = hero.state
+    return with_play_state(
+        sheet,
+        stamina_damage=state.stamina_damage,
+        recoveries_used=state.recoveries_used,
+        temporary=state.temporary_stamina,
+        progress=Progress(state.victories, state.xp),
     )

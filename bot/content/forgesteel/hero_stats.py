@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from bot.content.forgesteel.files import Fields
 from bot.content.forgesteel.hero_features import ActiveFeature
-from bot.content.forgesteel.monster import _characteristic, _modifier_value
+from bot.content.forgesteel.monster import characteristic, modifier_value
 from bot.content.kit import Kit, TierValues
 from bot.rules.characteristics import Characteristic
 from bot.rules.damage import ALL, DamageModifier, DamageModifiers, DamageType
@@ -57,10 +57,10 @@ def scores(heroic_class: Fields | None, features: Iterable[ActiveFeature]) -> Sc
     out = dict.fromkeys(Characteristic, 0)
     if heroic_class is not None:
         for entry in heroic_class.objects("characteristics", "characteristic"):
-            out[_characteristic(entry.text("characteristic"))] += entry.integer("value")
+            out[characteristic(entry.text("characteristic"))] += entry.integer("value")
     for f in features:
         if f.kind == "Characteristic Bonus":
-            out[_characteristic(f.data.text("characteristic"))] += f.data.integer("value")
+            out[characteristic(f.data.text("characteristic"))] += f.data.integer("value")
     return out
 
 
@@ -68,7 +68,7 @@ def bonus_total(features: Iterable[ActiveFeature], name: str, scores: Scores, le
     """The sum of the Bonus features on the field `name` (`Stamina`, `Recovery Value` ...)."""
     key = field_key(name)
     return sum(
-        _modifier_value(f.data, scores, level)
+        modifier_value(f.data, scores, level)
         for f in features
         if f.kind == "Bonus" and field_key(f.data.text("field")) == key
     )
@@ -124,7 +124,7 @@ def damage_modifiers(features: Iterable[ActiveFeature], scores: Scores, level: i
             if side is None:
                 continue
             key = damage_type_key(dm.text("damageType"))
-            value = _modifier_value(dm, scores, level)
+            value = modifier_value(dm, scores, level)
             side[key] = max(side.get(key, value), value)
     return DamageModifiers(
         tuple(DamageModifier(k, v) for k, v in sorted(largest["immunity"].items()) if v >= 0),

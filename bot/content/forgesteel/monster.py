@@ -24,7 +24,8 @@ Rules: draw-steel-combat.txt, "Stamina" (winded at half), "DAMAGE IMMUNITY", "DA
 Strikes".
 
 The stat block itself is `bot.content.monster`. Public API: `read_monster(data) -> Monster`,
-`read_monster_group(data) -> MonsterGroup`.
+`read_monster_group(data) -> MonsterGroup`; `characteristic(name)` and `modifier_value(data, scores, level)`
+(the hero import shares them).
 """
 
 from __future__ import annotations
@@ -74,15 +75,15 @@ def _features(features: list[Fields]) -> Iterator[Fields]:
 def _scores(monster: Fields, features: list[Fields]) -> dict[Characteristic, int]:
     scores = dict.fromkeys(Characteristic, 0)
     for entry in monster.objects("characteristics", "characteristic"):
-        scores[_characteristic(entry.text("characteristic"))] = entry.integer("value")
+        scores[characteristic(entry.text("characteristic"))] = entry.integer("value")
     for feature in features:
         if feature.text("type") == "Characteristic Bonus":
             data = feature.obj("data", "feature data")
-            scores[_characteristic(data.text("characteristic"))] += data.integer("value")
+            scores[characteristic(data.text("characteristic"))] += data.integer("value")
     return scores
 
 
-def _characteristic(name: str) -> Characteristic:
+def characteristic(name: str) -> Characteristic:
     for c in Characteristic:
         if c.value == name.strip().lower():
             return c
@@ -91,13 +92,13 @@ def _characteristic(name: str) -> Characteristic:
     )
 
 
-def _modifier_value(data: Fields, scores: dict[Characteristic, int], level: int) -> int:
+def modifier_value(data: Fields, scores: dict[Characteristic, int], level: int) -> int:
     """A Bonus or damage modifier's value for this monster (see the module docstring). A value taken from a
     controlling hero (`valueFromController`, for summons and companions) is 0 for a monster on its own."""
     value = 0 if data.raw("valueFromController") else data.integer("value")
     names = data.texts("valueCharacteristics")
     if names:
-        highest = max(scores[_characteristic(n)] for n in names)
+        highest = max(scores[characteristic(n)] for n in names)
         value += highest * (data.integer("valueCharacteristicMultiplier", 1) or 1)
     value += data.integer("valuePerLevel") * (level - 1)
     value += data.integer("valuePerEchelon") * echelon(level)
@@ -112,7 +113,7 @@ def _bonuses(features: list[Fields], scores: dict[Characteristic, int], level: i
         data = feature.obj("data", "feature data")
         key = "".join(data.text("field").lower().split())
         if key in out:
-            out[key] += _modifier_value(data, scores, level)
+            out[key] += modifier_value(data, scores, level)
     return out
 
 
@@ -132,7 +133,7 @@ def _modifiers(features: list[Fields], scores: dict[Characteristic, int], level:
                 raise UnknownFormat(f"A damage modifier of type `{kind[:20]}` isn't one this bot knows.")
             pair = largest.setdefault(_damage_type_key(dm.text("damageType")), [0, 0])
             index = 0 if kind == "immunity" else 1
-            pair[index] = max(pair[index], _modifier_value(dm, scores, level))
+            pair[index] = max(pair[index], modifier_value(dm, scores, level))
     immunities = tuple(DamageModifier(k, i - w) for k, (i, w) in sorted(largest.items()) if i > w)
     weaknesses = tuple(DamageModifier(k, w - i) for k, (i, w) in sorted(largest.items()) if w > i)
     return DamageModifiers(immunities, weaknesses)

@@ -29,7 +29,7 @@ Rules (texts in ../shared/rules/):
 
 Public API: `Hit`, `StrikeTarget`, `StrikeResult`, `Healing`, `SaveResult`, `target`, `damage`, `heal`,
 `wake`, `give_temporary`, `set_stamina`, `catch_breath`, `strike`, `add_condition`, `remove_condition`,
-`save`, `gain_surges`, `gain_malice`, `spend_malice`, `HarmError`; `TOKEN_SURGES`; limits
+`save`, `gain_surges`, `spend_surges`, `gain_malice`, `spend_malice`, `HarmError`; `TOKEN_SURGES`; limits
 `STRIKE_TARGETS_MAX`, `AMOUNT_MAX`, `MALICE_MAX`, `SURGES_MAX`.
 """
 
@@ -486,9 +486,7 @@ def strike(
     if tiered is not None:
         updated, results = _apply_strike_damage(encounter, results, kind, area, halved, knock_out)
     if surges:
-        left = encounter.surges.get(striker.id, 0) - surges
-        rest = {k: v for k, v in updated.surges.items() if k != striker.id}
-        updated = dataclasses.replace(updated, surges={**rest, striker.id: left} if left else rest)
+        updated = spend_surges(updated, striker.id, surges)
     updated = baseline.rolled(updated, striker.id, ids)
     return updated, StrikeResult(striker.id, roll, tuple(results), tiered, surges, tuple(situations))
 
@@ -644,6 +642,14 @@ def gain_surges(encounter: Encounter, name: str, count: int = TOKEN_SURGES) -> t
         raise HarmError(f"{creature.id} is dead: a dead creature can't gain surges.")
     total = encounter.surges.get(creature.id, 0) + count
     return dataclasses.replace(encounter, surges={**encounter.surges, creature.id: total}), total
+
+
+def spend_surges(encounter: Encounter, creature_id: str, count: int) -> Encounter:
+    """The creature spends `count` of its surges (the caller checked it has them); none left drops its
+    entry."""
+    left = encounter.surges.get(creature_id, 0) - count
+    rest = {k: v for k, v in encounter.surges.items() if k != creature_id}
+    return dataclasses.replace(encounter, surges={**rest, creature_id: left} if left else rest)
 
 
 # --- Malice ----------------------------------------------------------------------------------------------

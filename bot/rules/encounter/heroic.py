@@ -7,8 +7,8 @@ the start of the hero's turn is `flow.act`'s, and taking damage (every time, or 
 round) and becoming winded or dying are `triggered_gains`' (comparing the encounter before and after a
 change). The value lives in `Encounter.resources` (creature id -> value).
 
-Public API: `HeroicError`, `resource_value`, `gain`, `spend`, `set_value`, `spend_for_ability` (the ONE
-function an ability's cost goes through), `triggered_gains`.
+Public API: `HeroicError`, `resource_value`, `gain`, `spend` (the ONE
+function a heroic resource is spent through, an ability's cost too), `set_value`, `triggered_gains`.
 """
 
 from __future__ import annotations
@@ -93,23 +93,6 @@ def set_value(encounter: Encounter, name: str, value: int) -> tuple[Encounter, s
     if value < 0:
         raise HeroicError(f"Type a number from 0 to {RESOURCE_MAX}.")
     return _put(encounter, hero, value), hero, value
-
-
-def spend_for_ability(
-    encounter: Encounter,
-    creature_id: str,
-    cost: int,
-    *,
-    resource_name: str = "heroic resource",
-    may_go_negative: bool = False,
-) -> Encounter:
-    """An ability's cost: the hero pays it from their heroic resource, or the ability is refused (a cost of 0
-    is free). The one rule ability commands call."""
-    if cost == 0:
-        return encounter
-    return spend(encounter, creature_id, cost, resource_name=resource_name, may_go_negative=may_go_negative)[
-        0
-    ]
 
 
 def _took_damage(before: Vitals, after: Vitals) -> bool:

@@ -8,7 +8,12 @@ with their Victories, as at the start of combat); draw-steel-combat.txt "Stamina
 roster hero who leaves keeps the Stamina and Recoveries spent; temporary Stamina ends with their encounter);
 draw-steel-turn-order.txt "End of Round" (removing the last creature still to act ends the round, and the next
 one starts: `rounds.carry_on`).
-Public API: `NewCreatures`, `add_creatures`, `add_hero`, `remove`, `written_back`.
+A roster hero's creature carries the sheet's abilities, its kit damage bonuses and stability (issue 20 §1),
+as a stat block's creature carries its Free Strike and abilities (`bot.content.bestiary`); its two free
+strikes come first only when a kit lengthens their distance (`bot.content.standard.hero_free_strikes`):
+otherwise they are the standard ones every hero has, which a strike finds by name when the creature doesn't
+carry its own.
+Public API: `NewCreatures`, `add_creatures`, `add_hero`, `carried_abilities`, `remove`, `written_back`.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from bot.content.ability import Ability
+from bot.content.kit import KitDamageBonus
+from bot.content.standard import hero_free_strikes
 from bot.rules import resources, stamina
 from bot.rules.characteristics import Characteristics
 from bot.rules.creature import Creature
@@ -57,6 +64,7 @@ class NewCreatures:
     level: int = 1
     stability: int = 0
     abilities: tuple[Ability, ...] = ()
+    kit_bonuses: tuple[KitDamageBonus, ...] = ()
     number_from: int = 1
 
 
@@ -115,6 +123,7 @@ def add_creatures(encounter: Encounter, spec: NewCreatures) -> tuple[Encounter, 
             squad_id=squad_name,
             stability=spec.stability,
             abilities=spec.abilities,
+            kit_bonuses=spec.kit_bonuses,
         )
         for name in names
     )
@@ -174,6 +183,9 @@ def add_hero(
         modifiers=sheet.modifiers,
         recoveries=sheet.vitals.max_recoveries,
         level=sheet.level,
+        stability=sheet.stability,
+        abilities=carried_abilities(sheet),
+        kit_bonuses=sheet.kit_bonuses,
     )
     updated, (creature_id,) = add_creatures(encounter, spec)
     creature = dataclasses.replace(updated.creature(creature_id), vitals=sheet.vitals)
@@ -188,6 +200,18 @@ def add_hero(
         dataclasses.replace(updated, roster={**updated.roster, creature_id: hero_id}, resources=res),
         creature_id,
     )
+
+
+def carried_abilities(sheet: HeroSheet) -> tuple[Ability, ...]:
+    """The abilities a roster hero's creature carries: the sheet's own, after the Melee and Ranged Weapon
+    Free Strikes when a kit lengthens their distance (the standard ones are left to the strike, which has
+    them for every hero: the encounter's data stays small)."""
+    if sheet.melee_distance_bonus <= 0 and sheet.ranged_distance_bonus <= 0:
+        return sheet.abilities
+    strikes = hero_free_strikes(
+        melee_distance_bonus=sheet.melee_distance_bonus, ranged_distance_bonus=sheet.ranged_distance_bonus
+    )
+    return (*strikes, *sheet.abilities)
 
 
 def _combat_begun(encounter: Encounter) -> bool:
@@ -234,8 +258,8 @@ def in_play(encounter: Encounter, hero_id: str, sheet: HeroSheet) -> HeroSheet |
 
 def into_play(encounter: Encounter, hero_id: str, sheet: HeroSheet) -> Encounter:
     """The encounter with roster hero `hero_id`'s creature taking `sheet`'s Stamina and Recoveries, level,
-    characteristics and damage modifiers (a sheet edited mid-fight: start from `in_play`, so the fight's
-    wounds are kept); unchanged when the hero is not in it."""
+    characteristics, damage modifiers, stability, abilities and kit damage bonuses (a sheet edited
+    mid-fight: start from `in_play`, so the fight's wounds are kept); unchanged when the hero is not in it."""
     creature_id = creature_of_hero(encounter, hero_id)
     if creature_id is None:
         return encounter
@@ -245,6 +269,9 @@ def into_play(encounter: Encounter, hero_id: str, sheet: HeroSheet) -> Encounter
         level=sheet.level,
         characteristics=sheet.characteristics,
         modifiers=sheet.modifiers,
+        stability=sheet.stability,
+        abilities=carried_abilities(sheet),
+        kit_bonuses=sheet.kit_bonuses,
     )
     return encounter.with_creature(creature)
 
@@ -270,6 +297,7 @@ def remove(encounter: Encounter, name: str) -> tuple[Encounter, tuple[str, ...]]
         resources={k: v for k, v in encounter.resources.items() if k not in gone},
         roster={k: v for k, v in encounter.roster.items() if k not in gone},
         tokens_used=tuple(t for t in encounter.tokens_used if t not in gone),
+        villains={k: v for k, v in encounter.villains.items() if k not in gone},
     )
     # the last creature still to act removed: the round is over and the next one starts
     return carry_on(updated).encounter, tuple(c.id for c in encounter.creatures if c.id in gone)

@@ -1,0 +1,36 @@
+"""/hero import over the wire: the production bot (in-process) against the loopback fake Discord, which serves
+the uploaded hero at the attachment URL it puts in the interaction's resolved data (issue 20 §4, §6: "Download
+the attachment from the URL in the interaction's resolved attachment, whatever its host"; "Defer the
+interaction while reading the file")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.wire.fake_discord import EPHEMERAL
+from tests.wire.test_bestiary_wire import _file, _run
+from tests.wire.test_fake_discord import running
+
+
+async def test_keth_is_imported_with_the_sheet_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with running(tmp_path, monkeypatch) as fake:
+        reply: Any = await _run(fake, "hero", "import", file=_file("Keth.ds-hero"))
+        assert reply["content"] == "Keth joins the roster from Forge Steel. Stamina: 33/33"
+        (embed,) = reply["embeds"]
+        fields = {f["name"]: f["value"] for f in embed["fields"]}
+        assert fields["Recoveries"] == "Recoveries: 10/10 (recovery value 11)"
+        assert fields["Abilities (5)"].startswith("**Main action**: Brutal Slam (Signature)")
+        assert "Runic Carving" in fields["Not used"]
+        assert fake.downloads == list(fake.uploads)  # read once, from its attachment URL
+
+
+async def test_a_monster_given_to_hero_import_is_refused_privately(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with running(tmp_path, monkeypatch) as fake:
+        reply: Any = await _run(fake, "hero", "import", file=_file("Goblin Sniper.ds-monster"))
+        assert int(reply["flags"]) & EPHEMERAL
+        assert "use /monster import for it" in reply["content"] and "\n" not in reply["content"]
