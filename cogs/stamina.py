@@ -9,6 +9,7 @@ temporary Stamina refused for minions; Catch Breath spends a Recovery); nothing 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -18,7 +19,7 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
-from bot.permissions import Actor, actor_from_interaction, require_controls
+from bot.permissions import Actor, require, require_controls, server_standing
 from bot.play import (
     InTime,
     active_encounter,
@@ -51,7 +52,7 @@ from bot.ui.combat import (
 )
 from bot.ui.format import hidden_stamina
 from bot.ui.tracker_controls import rescue_view
-from cogs.heroes import channel_director, hero_or_mine
+from cogs.heroes import hero_or_mine
 from cogs.meta import HelpEntry
 from cogs.strike import TYPE_CHOICES, check_text, own_creature
 
@@ -294,8 +295,7 @@ class Stamina(commands.Cog):
         self, interaction: discord.Interaction[Any], in_time: InTime, target: str | None
     ) -> None:
         """No encounter running: the roster hero spends a Recovery from their sheet."""
-        director = await in_time.run(channel_director(self.bot, interaction))
-        actor = actor_from_interaction(interaction)
+        actor, at, role = await in_time.run(server_standing(interaction, self.bot.store))
 
         def change(table: Table) -> Change[Healing]:
             if active_encounter(table) is not None:
@@ -305,8 +305,12 @@ class Stamina(commands.Cog):
             )
             sheet = sheet_of(hero)
             owner = None if sheet.claimable else hero.owner_id
-            require_controls(
-                actor, owner, director, creature=hero.name, action=f"spend {hero.name}'s Recoveries"
+            require(
+                "/recover (out of combat)",
+                dataclasses.replace(at, owner=owner == actor.user_id),
+                director_role_id=role,
+                action=f"spend {inert(hero.name)}'s Recoveries",
+                whose=None if owner is None else hero.name,
             )
             after = sheet_spend_recovery(sheet)
             put_sheet(hero, after)
