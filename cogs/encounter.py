@@ -57,7 +57,7 @@ from bot.rules.resources import Rounding
 from bot.rules.turns import Controller, Mode, Side
 from bot.store import Change, Event, Table
 from bot.ui import pings
-from bot.ui.encounter import added_text, begin_text, finish_text, side_label, started_text
+from bot.ui.encounter import added_text, begin_text, controller_does, finish_text, side_label, started_text
 from bot.ui.tracker_controls import (
     DYNAMIC_ITEMS,
     end_confirm_view,
@@ -168,8 +168,8 @@ async def on_first(interaction: discord.Interaction[Any], eid: int, ver: int, si
                 for c in encounter.creatures
             )
             if not mine:
-                who_chooses = "players" if chooser is Controller.PLAYERS else "Director"
-                raise Refused(f"The {who_chooses} choose which side goes first.")
+                said = controller_does(chooser, "choose")
+                raise Refused(f"{said[0].upper()}{said[1:]} which side goes first.")
         flow = choose_first_side(encounter, side, chooser)
         put_encounter(table, flow.encounter)
         return Change(f"{side_named(encounter, side).name or side} go first", flow)

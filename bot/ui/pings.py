@@ -25,7 +25,7 @@ from bot.replies import MAX_CONTENT, send
 from bot.rules.encounter import Encounter
 from bot.rules.turns import Controller, picking, waiting
 from bot.store import ChannelKey
-from bot.ui.encounter import creatures_of, side_label
+from bot.ui.encounter import controller_does, creatures_of, side_does
 
 log = logging.getLogger("bot.pings")
 
@@ -89,10 +89,9 @@ def pick_ping(encounter: Encounter, *, director_id: int, director_role_id: int |
     if not users and not roles:
         return None
     if pick.speed is not None:
-        who = "the players" if pick.controller is Controller.PLAYERS else "the Director"
-        what = f"{who} pick a {pick.speed.value} turn"
+        what = f"{controller_does(pick.controller, 'pick')} a {pick.speed.value} turn"
     else:
-        what = f"{side_label(encounter, pick.sides[0])} pick who acts next"
+        what = f"{side_does(encounter, pick.sides[0], 'pick')} who acts next"
     return Ping(f"{_mention_text(users, roles)} — {what} (/turn act).", users, roles)
 
 
@@ -112,7 +111,7 @@ def chooser_ping(
     users, roles = _targets(owners, director_id, director_role_id)
     if not users and not roles:
         return None
-    who = "the players choose" if chooser is Controller.PLAYERS else "the Director chooses"
+    who = controller_does(chooser, "choose")
     return Ping(f"{_mention_text(users, roles)} — {who} which side goes first.", users, roles)
 
 
