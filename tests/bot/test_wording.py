@@ -1,5 +1,6 @@
-"""The words of the turn replies and pings, through the real commands on SimCord (issue 22 §4): the Director is
-one person, so the Director *picks*, *skips*, *chooses* and *goes* first; the heroes and the players *pick*."""
+"""The words of the turn replies and pings, through the real commands on SimCord (issue 22 §4): the Director
+is one person, so the Director *picks*, *skips*, *chooses* and *goes* first; the heroes and the players
+*pick*."""
 
 from __future__ import annotations
 
