@@ -116,9 +116,11 @@ def roster_sheets(table: Table, encounter: Encounter) -> dict[str, HeroSheet]:
 async def reply_and_ping(
     interaction: discord.Interaction[Any], who: Caller, content: str, encounter: Encounter
 ) -> None:
-    """Answer with `content`, pinging the side that picks next in the same message (`bot.ui.pings.reply`)."""
+    """Answer with `content`, pinging the side that picks next in the same message (`bot.ui.pings.reply`):
+    not the caller, who reads the reply (nor, when the caller is a Director, the Director's side)."""
+    mover = pings.Mover(who.actor.user_id, who.director)
     ping = pings.pick_ping(
-        encounter, director_id=who.director_id, director_role_id=who.settings.director_role_id
+        encounter, director_id=who.director_id, director_role_id=who.settings.director_role_id, mover=mover
     )
     await pings.reply(interaction, content, ping, enabled=who.settings.turn_pings)
 
