@@ -611,15 +611,17 @@ class EncounterCog(commands.Cog):
         await do_undo(interaction, self.bot)
 
     @encounter.command(name="log", description="The encounter's log as Markdown and JSON files.")
-    @app_commands.describe(encounter="An ended encounter's number (default: the one running here)")
+    @app_commands.describe(
+        encounter="An ended encounter's number (default: the one running here, else the last one that ended)"
+    )
     async def log(self, interaction: discord.Interaction[Any], encounter: int | None = None) -> None:
         key = channel_key(interaction)
         in_time = InTime(interaction)
         if encounter is None:
-            table = await in_time.run(self.bot.store.view(key))
-            doc = table.require_encounter()
-            assert doc.id is not None
-            eid = doc.id
+            latest = await in_time.run(self.bot.store.latest_encounter(key.channel_id))
+            if latest is None:
+                fail("No encounter has run in this channel yet: start one with /encounter start.")
+            eid = latest
         else:
             info = await in_time.run(self.bot.store.find_encounter(encounter))
             if info is None or info.channel_id != key.channel_id:
