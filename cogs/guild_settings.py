@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.client import DrawSteelBot
 from bot.permissions import Refused, interaction_is_director
 from bot.replies import fail, send
-from bot.ui.heroes import settings_embed
+from bot.ui.settings import settings_embed
 from cogs.meta import HelpEntry
 
 Rounding = Literal["down", "nearest", "up"]
