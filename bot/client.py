@@ -41,6 +41,7 @@ COGS: tuple[str, ...] = (
     "cogs.conditions",
     "cogs.malice",
     "cogs.tokens",
+    "cogs.resource",
     "cogs.heroes",
     "cogs.campaign",
     "cogs.progress",

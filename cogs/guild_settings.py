@@ -46,6 +46,7 @@ class GuildSettingsCog(commands.Cog):
         malice_rounding="How the heroes' average Victories rounds into starting Malice",
         show_monster_stamina="True: players see monsters' exact Stamina; False: only winded, dying, dead",
         enforce_action_economy="Refuse a second main action, maneuver or move in a turn",
+        auto_saves="The Director's creatures roll their saving throws when their turn ends",
     )
     @app_commands.guild_only()
     async def settings(
@@ -58,6 +59,7 @@ class GuildSettingsCog(commands.Cog):
         malice_rounding: Rounding | None = None,
         show_monster_stamina: bool | None = None,
         enforce_action_economy: bool | None = None,
+        auto_saves: bool | None = None,
     ) -> None:
         guild_id = interaction.guild_id
         if guild_id is None:
@@ -79,6 +81,7 @@ class GuildSettingsCog(commands.Cog):
             ("malice_rounding", malice_rounding),
             ("show_monster_stamina", show_monster_stamina),
             ("enforce_action_economy", enforce_action_economy),
+            ("auto_saves", auto_saves),
         ):
             if value is not None:
                 changes[name] = value

@@ -34,6 +34,9 @@ class GuildSettingsModel(SQLModel, table=True):
     malice_rounding: str = Field(default="down", sa_column=sa.Column(sa.String(8), nullable=False))
     show_monster_stamina: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False))
     enforce_action_economy: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False))
+    auto_saves: bool = Field(
+        default=True, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.true())
+    )
     updated_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
 
 

@@ -196,6 +196,7 @@ class GuildSettings:
     malice_rounding: MaliceRounding = "down"
     show_monster_stamina: bool = True
     enforce_action_economy: bool = True
+    auto_saves: bool = True
 
 
 @dataclass(frozen=True, slots=True)

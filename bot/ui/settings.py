@@ -60,6 +60,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("malice_rounding", "Malice rounding", plain),
     Setting("show_monster_stamina", "Players see monsters' exact Stamina", on_off),
     Setting("enforce_action_economy", "Action economy enforced", on_off),
+    Setting("auto_saves", "The Director's creatures roll their saves", on_off),
 )
 
 

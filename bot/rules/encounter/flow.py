@@ -14,9 +14,9 @@ The turn engine (`bot.rules.turns`) decides who may act; this module hangs the r
   per-turn amount of the heroic resource and may use a hero-token benefit again; draw-steel-combat.txt
   "Defend", "Aid Attack": the entry's Defend and its creatures' Aid Attacks end (`baseline.turn_started`).
 - turn end (draw-steel-combat.txt "Conditions"): end-of-turn conditions end, "save ends" conditions prompt a
-  saving throw (the engine's `SaveDue` events). When a round ends, the next one starts at once
-  (`rounds.carry_on`, which every change that can end a round calls): this bot has nothing to choose
-  between rounds.
+  saving throw (the engine's `SaveDue` events), owed until rolled (`bot.rules.encounter.saves`). When a
+  round ends, the next one starts at once (`rounds.carry_on`, which every change that can end a round
+  calls): this bot has nothing to choose between rounds.
 - end (draw-steel-basics.md "Victories For Combat"; draw-steel-combat.txt "Temporary Stamina", "End of
   Combat"): 1 Victory to each surviving hero when the objective was achieved; temporary Stamina, surges,
   Malice and heroic resources cleared; roster heroes' sheets get their Stamina, Recoveries and Victories back.
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from bot.rules import resources, stamina, turns
 from bot.rules.dice import Dice
-from bot.rules.encounter import baseline, rounds
+from bot.rules.encounter import baseline, rounds, saves
 from bot.rules.encounter.model import Encounter, EncounterError, fold
 from bot.rules.encounter.roster import written_back
 from bot.rules.hero import HeroSheet
@@ -230,7 +230,8 @@ def end_turn(encounter: Encounter) -> Flow:
     """End the turn in progress (end-of-turn conditions end, saves come due); a finished round starts the
     next one."""
     transition = turns.end_turn(encounter.turns)
-    return _settle(encounter.with_turns(transition.state), transition.events)
+    ended = saves.owe_turn_end_saves(encounter.with_turns(transition.state), transition.events)
+    return _settle(ended, transition.events)
 
 
 def skip(encounter: Encounter, side: str) -> Flow:
