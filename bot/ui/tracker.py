@@ -83,12 +83,14 @@ DURATION_SHORT: dict[Duration, str] = {
 @dataclass(frozen=True, slots=True)
 class TrackerView:
     """What the tracker shows besides the encounter itself: its name, the party's hero tokens, whether
-    Director creatures' exact Stamina is public. (No footer: the state version is in the controls' custom ids,
-    where a press needs it, not in the players' view.)"""
+    Director creatures' exact Stamina is public, and a footer note (none on the channel's tracker: the state
+    version is in the controls' custom ids, where a press needs it, not in the players' view; a private view
+    may say it is private)."""
 
     name: str
     tokens: int
     show_monster_stamina: bool = False
+    note: str = ""
 
 
 # --- small pieces ------------------------------------------------------------------------------------------
@@ -357,8 +359,8 @@ def _fields(encounter: Encounter, view: TrackerView, level: int) -> list[Field]:
     return fields
 
 
-def _size(title: str, description: str, fields: Sequence[Field]) -> int:
-    return len(title) + len(description) + sum(len(f.name) + len(f.value) for f in fields)
+def _size(title: str, description: str, fields: Sequence[Field], footer: str) -> int:
+    return len(title) + len(description) + len(footer) + sum(len(f.name) + len(f.value) for f in fields)
 
 
 def render_tracker(encounter: Encounter, view: TrackerView) -> discord.Embed:
@@ -372,9 +374,9 @@ def render_tracker(encounter: Encounter, view: TrackerView) -> discord.Embed:
     fields: list[Field] = []
     for level in DETAIL_LEVELS:
         fields = _fields(encounter, view, level)
-        if len(fields) <= FIELDS_MAX and _size(title, description, fields) <= BUDGET:
+        if len(fields) <= FIELDS_MAX and _size(title, description, fields, view.note) <= BUDGET:
             break
-    return make_embed(title, description, colour=colour, fields=fields)
+    return make_embed(title, description, colour=colour, fields=fields, footer=view.note or None)
 
 
 def _final_lines(encounter: Encounter, side: Side, view: TrackerView, level: int) -> list[str]:
@@ -414,6 +416,6 @@ def render_final(encounter: Encounter, view: TrackerView) -> discord.Embed:
         fields = []
         for side in encounter.turns.sides:
             fields += _chunks(_side_name(side), _final_lines(encounter, side, view, level))
-        if len(fields) <= FIELDS_MAX and _size(title, description, fields) <= BUDGET:
+        if len(fields) <= FIELDS_MAX and _size(title, description, fields, view.note) <= BUDGET:
             break
-    return make_embed(title, description, colour=Colour.NEUTRAL, fields=fields)
+    return make_embed(title, description, colour=Colour.NEUTRAL, fields=fields, footer=view.note or None)
