@@ -40,6 +40,7 @@ COGS: tuple[str, ...] = (
     "cogs.rescue",
     "cogs.conditions",
     "cogs.malice",
+    "cogs.objectives",
     "cogs.tokens",
     "cogs.resource",
     "cogs.heroes",

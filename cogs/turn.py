@@ -11,6 +11,7 @@ Play-by-post: after a turn ends or a side is skipped, the side that picks next i
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, Literal
 
@@ -47,6 +48,7 @@ from bot.tracker import tracker_for
 from bot.ui import pings
 from bot.ui.combat import save_reply
 from bot.ui.encounter import creatures_of, skip_text, speed_text, turn_end_text, turn_start_text
+from bot.ui.objectives import due_view
 from bot.ui.tracker_controls import act_choice_view, set_handler
 from cogs.conditions import CONDITION_CHOICES, send_saves
 from cogs.meta import HelpEntry
@@ -119,15 +121,21 @@ def roster_sheets(table: Table, encounter: Encounter) -> dict[str, HeroSheet]:
 
 
 async def reply_and_ping(
-    interaction: discord.Interaction[Any], who: Caller, content: str, encounter: Encounter
+    interaction: discord.Interaction[Any],
+    who: Caller,
+    content: str,
+    encounter: Encounter,
+    *,
+    view: discord.ui.View | None = None,
 ) -> None:
-    """Answer with `content`, pinging the side that picks next in the same message (`bot.ui.pings.reply`):
-    not the caller, who reads the reply (nor, when the caller is a Director, the Director's side)."""
+    """Answer with `content` (and `view`), pinging the side that picks next in the same message
+    (`bot.ui.pings.reply`): not the caller, who reads the reply (nor, when the caller is a Director, the
+    Director's side)."""
     mover = pings.Mover(who.actor.user_id, who.director)
     ping = pings.pick_ping(
         encounter, director_id=who.director_id, director_role_id=who.settings.director_role_id, mover=mover
     )
-    await pings.reply(interaction, content, ping, enabled=who.settings.turn_pings)
+    await pings.reply(interaction, content, ping, enabled=who.settings.turn_pings, view=view)
 
 
 # --- the operations (commands and buttons share them) ----------------------------------------------------
@@ -241,7 +249,9 @@ async def do_end(
 
     committed = await in_time.run(commit(interaction, "turn.end", change))
     entry_id, flow, rolled = committed.value
-    await reply_and_ping(interaction, who, with_saves(turn_end_text(entry_id, flow), rolled), flow.encounter)
+    due = due_view(committed.encounter_id, committed.version, flow.due)
+    text = with_saves(turn_end_text(entry_id, flow), rolled)
+    await reply_and_ping(interaction, who, text, flow.encounter, view=due)
 
 
 async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name: str | None) -> None:
@@ -288,7 +298,7 @@ async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name
         override = who.director and entry.id not in eligible(encounter.turns)
         started = act(encounter, entry.id, who.by, dice, override=override)
         flow, rolled = director_saves(end_turn(started.encounter), dice, who.settings.auto_saves)
-        flow = Flow(flow.encounter, (*started.events, *flow.events), flow.gains, flow.malice_gained)
+        flow = dataclasses.replace(flow, events=(*started.events, *flow.events))
         put_encounter(table, flow.encounter)
         return Change(f"{entry.id} passes their turn", (entry.id, flow, rolled))
 
@@ -297,7 +307,8 @@ async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name
     text = with_saves(skip_text(flow), rolled)
     if entry_id:
         text = f"⏭️ **{inert(entry_id)}** passes their turn.\n" + text
-    await reply_and_ping(interaction, who, text, flow.encounter)
+    due = due_view(committed.encounter_id, committed.version, flow.due)
+    await reply_and_ping(interaction, who, text, flow.encounter, view=due)
 
 
 async def do_save(
@@ -335,7 +346,7 @@ def director_saves(flow: Flow, dice: Dice, auto: bool) -> tuple[Flow, list[SaveR
     encounter, results = saves.roll_all(flow.encounter, dice, saves.director_creatures(flow.encounter))
     rolled = {r.target for r in results}
     events = tuple(e for e in flow.events if not (isinstance(e, SaveDue) and e.creature in rolled))
-    return Flow(encounter, events, flow.gains, flow.malice_gained), results
+    return dataclasses.replace(flow, encounter=encounter, events=events), results
 
 
 def with_saves(text: str, results: list[SaveResult]) -> str:
@@ -376,7 +387,8 @@ async def do_speed(
 
     committed = await in_time.run(commit(interaction, "turn.speed", change))
     entry_id, flow = committed.value
-    await reply_and_ping(interaction, who, speed_text(entry_id, speed, flow), flow.encounter)
+    due = due_view(committed.encounter_id, committed.version, flow.due)
+    await reply_and_ping(interaction, who, speed_text(entry_id, speed, flow), flow.encounter, view=due)
 
 
 # --- autocomplete -----------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from bot.rules.turns.events import (
     SideSkipped,
     SpeedChosen,
 )
+from bot.ui.objectives import due_lines, summary_lines
 
 
 def creatures_of(encounter: Encounter, entry: Entry) -> tuple[str, ...]:
@@ -94,14 +95,14 @@ def added_text(names: Sequence[str], side: str, squad: str | None) -> str:
 
 
 def round_lines(flow: Flow) -> list[str]:
-    """A line per round that started in `flow` (with its Malice)."""
+    """A line per round that started in `flow` (with its Malice), and the objectives whose counter hit 0."""
     lines = []
     for event in flow.events:
         if isinstance(event, RoundStarted):
             malice = f" The Director gains {flow.malice_gained} Malice (now {flow.encounter.malice.value})."
             what = "The surprise round" if event.round == 0 else f"Round {event.round}"
             lines.append(f"🔔 {what} begins.{malice if event.round >= 1 and flow.malice_gained else ''}")
-    return lines
+    return lines + due_lines(flow.due)
 
 
 def _event_lines(encounter: Encounter, events: Sequence[Event]) -> list[str]:
@@ -229,6 +230,7 @@ def finish_text(name: str, done: Finish, encounter_id: int | None) -> str:
     lines = [f"🏁 Encounter **{inert(name)}** is over after {rounds} round{'s' if rounds != 1 else ''}."]
     lines.append(f"1 Victory each to {victors}." if victors else "No Victories this time.")
     lines.append("Temporary Stamina, surges, Malice and heroic resources are cleared.")
+    lines += summary_lines(done.encounter)
     if encounter_id is not None:
         lines.append(f"The log stays available: /encounter log encounter: {encounter_id}")
     return "\n".join(lines)

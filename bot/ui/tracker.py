@@ -13,7 +13,8 @@ slow part), Stamina as `Stamina: 12/30` with a bar (bot.ui.format), winded / dyi
 (draw-steel-combat.txt "Stamina"), conditions and their durations (draw-steel-combat.txt "Conditions"),
 minion squads' shared pool and living minions (Monsters "Minions"), enemy groups (draw-steel-combat.txt
 "Enemies Act In Groups"), a Defend or Aid Attack while it lasts (draw-steel-combat.txt "Defend", "Aid
-Attack"). Director creatures show only their state (`winded`) unless the guild's
+Attack"), the Director's objectives with their round counters and leaders' and solos' villain actions
+(`bot.ui.objectives`). Director creatures show only their state (`winded`) unless the guild's
 `show_monster_stamina` setting is on. Every user-supplied name goes through `bot.replies.inert`.
 """
 
@@ -46,6 +47,7 @@ from bot.rules.turns import (
 from bot.ui.combat import baseline_words
 from bot.ui.embeds import FIELD_VALUE_MAX, FIELDS_MAX, TOTAL_MAX, Colour, Field, make_embed
 from bot.ui.format import bar, hidden_stamina, stamina_numbers, stamina_text, state_label
+from bot.ui.objectives import objectives_field, tracker_fields
 
 #: Detail levels, most detailed first: 0 = bar + `Stamina: 12/30` + conditions with durations;
 #: 1 = `Stamina: 12/30` + conditions with short durations; 2 = `12/30` and condition names only (a hidden
@@ -351,7 +353,7 @@ LEGEND = f"{ACTING} acting · {ACTED} acted · {WAITING} waiting · {DOWN} uncon
 
 
 def _fields(encounter: Encounter, view: TrackerView, level: int) -> list[Field]:
-    fields: list[Field] = []
+    fields: list[Field] = tracker_fields(encounter)  # objectives and villain actions first
     for side in encounter.turns.sides:
         entries = [e for e in encounter.turns.entries if e.side == side.id]
         title = f"{_side_name(side)} ({len(entries)})"
@@ -412,8 +414,9 @@ def render_final(encounter: Encounter, view: TrackerView) -> discord.Embed:
     )
     title = f"🏁 {inert(view.name)}"
     fields: list[Field] = []
+    objectives = objectives_field(encounter)
     for level in (1, 3):
-        fields = []
+        fields = [objectives] if objectives is not None else []
         for side in encounter.turns.sides:
             fields += _chunks(_side_name(side), _final_lines(encounter, side, view, level))
         if len(fields) <= FIELDS_MAX and _size(title, description, fields, view.note) <= BUDGET:

@@ -47,12 +47,14 @@ from bot.rules.turns.events import Event, TurnStarted
 @dataclass(frozen=True, slots=True)
 class Flow:
     """A step of the encounter's flow: the new encounter, the turn engine's events in order, the heroic
-    resource gained at a turn's start (creature id -> amount), and the Malice gained."""
+    resource gained at a turn's start (creature id -> amount), the Malice gained, and the objectives whose
+    round counter hit 0 as a round started (`rounds.Rounds.due`)."""
 
     encounter: Encounter
     events: tuple[Event, ...] = ()
     gains: tuple[tuple[str, int], ...] = ()
     malice_gained: int = 0
+    due: tuple[str, ...] = ()
 
 
 def side_named(encounter: Encounter, name: str) -> Side:
@@ -67,7 +69,7 @@ def side_named(encounter: Encounter, name: str) -> Side:
 
 def _start_round(encounter: Encounter, prior: Sequence[Event] = ()) -> Flow:
     started = rounds.start_round(encounter, prior)
-    return Flow(started.encounter, started.events, malice_gained=started.malice_gained)
+    return Flow(started.encounter, started.events, malice_gained=started.malice_gained, due=started.due)
 
 
 def _start_of_combat(encounter: Encounter, victories: Mapping[str, int], rounding: Rounding) -> Encounter:
@@ -208,7 +210,7 @@ def _turn_started(
 def _settle(encounter: Encounter, events: tuple[Event, ...]) -> Flow:
     """After a transition: a round that ended starts the next one at once (`rounds.carry_on`)."""
     carried = rounds.carry_on(encounter, events)
-    return Flow(carried.encounter, carried.events, malice_gained=carried.malice_gained)
+    return Flow(carried.encounter, carried.events, malice_gained=carried.malice_gained, due=carried.due)
 
 
 def act(

@@ -19,6 +19,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from bot.rules.creature import Creature
+from bot.rules.encounter.objectives import Objective, VillainActions
 from bot.rules.encounter.rescue import Rescue
 from bot.rules.encounter.save_state import FailedSave, SaveOwed
 from bot.rules.errors import RuleError
@@ -73,7 +74,9 @@ class Encounter:
     offers to spend 2 hero tokens to regain Stamina before it (`bot.rules.encounter.rescue`); `saves_due`
     the saving throws owed and `failed_saves` the heroes' failed saves still open to a hero token
     (`bot.rules.encounter.saves`); `resource_gained` the heroic resource gains already taken that come once
-    a round (`bot.rules.encounter.heroic`).
+    a round (`bot.rules.encounter.heroic`); `objectives` the Director's objectives with their round counters,
+    `villains` the villain actions named and used (creature id -> `VillainActions`;
+    `bot.rules.encounter.objectives`).
     """
 
     turns: TurnState
@@ -90,6 +93,8 @@ class Encounter:
     saves_due: tuple[SaveOwed, ...] = ()
     failed_saves: tuple[FailedSave, ...] = ()
     resource_gained: tuple[str, ...] = ()
+    objectives: tuple[Objective, ...] = ()
+    villains: dict[str, VillainActions] = field(default_factory=dict)
 
     # -- lookups ----------------------------------------------------------------------------------------
     def creature(self, creature_id: str) -> Creature:

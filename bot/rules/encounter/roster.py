@@ -270,6 +270,7 @@ def remove(encounter: Encounter, name: str) -> tuple[Encounter, tuple[str, ...]]
         resources={k: v for k, v in encounter.resources.items() if k not in gone},
         roster={k: v for k, v in encounter.roster.items() if k not in gone},
         tokens_used=tuple(t for t in encounter.tokens_used if t not in gone),
+        villains={k: v for k, v in encounter.villains.items() if k not in gone},
     )
     # the last creature still to act removed: the round is over and the next one starts
     return carry_on(updated).encounter, tuple(c.id for c in encounter.creatures if c.id in gone)

@@ -12,6 +12,10 @@ When nobody could act in a new round (every creature dead, knocked out or gone),
 rounds: the next round starts as soon as a creature can act again (healed awake, or added), or the Director
 ends the encounter.
 
+Objectives' round counters count down here too, at the start of each round (`objectives.count_down`:
+draw-steel-combat.txt "Objective Endings", "HOLD THEM OFF", "STOP THE ACTION"); `Rounds.due` names those that
+hit 0, for the Director to decide whether the encounter ends in victory.
+
 Public API: `Rounds`, `heroes_in_fight`, `start_round`, `carry_on`.
 """
 
@@ -22,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.rules import resources, turns
+from bot.rules.encounter import objectives
 from bot.rules.encounter.model import Encounter
 from bot.rules.turns import Phase, TurnState
 from bot.rules.turns.events import Event, RoundStarted
@@ -29,11 +34,13 @@ from bot.rules.turns.events import Event, RoundStarted
 
 @dataclass(frozen=True, slots=True)
 class Rounds:
-    """The encounter after rounds started (or not), the turn engine's events in order, the Malice gained."""
+    """The encounter after rounds started (or not), the turn engine's events in order, the Malice gained and
+    the objectives whose round counter hit 0 (their texts)."""
 
     encounter: Encounter
     events: tuple[Event, ...] = ()
     malice_gained: int = 0
+    due: tuple[str, ...] = ()
 
 
 def heroes_in_fight(encounter: Encounter) -> int:
@@ -47,16 +54,21 @@ def _awake(state: TurnState) -> bool:
     return any(not e.dead and not e.unconscious for e in state.entries)
 
 
-def _malice(encounter: Encounter, events: Sequence[Event]) -> tuple[Encounter, int]:
-    """Malice for every round that started in `events` (the teams' surprise round 0 gains nothing)."""
+def _round_started(encounter: Encounter, events: Sequence[Event]) -> tuple[Encounter, int, tuple[str, ...]]:
+    """Malice for every round that started in `events` (the teams' surprise round 0 gains nothing), and the
+    objectives' counters counted down (with those that hit 0)."""
     gained = 0
+    due: tuple[str, ...] = ()
     malice = encounter.malice
     for event in events:
+        if isinstance(event, RoundStarted):
+            encounter, hit = objectives.count_down(encounter, event.round)
+            due += hit
         if isinstance(event, RoundStarted) and event.round >= 1:
             before = malice.value
             malice = resources.malice_start_of_round(malice, heroes_in_fight(encounter), event.round)
             gained += malice.value - before
-    return dataclasses.replace(encounter, malice=malice), gained
+    return dataclasses.replace(encounter, malice=malice), gained, due
 
 
 def start_round(encounter: Encounter, prior: Sequence[Event] = ()) -> Rounds:
@@ -65,15 +77,17 @@ def start_round(encounter: Encounter, prior: Sequence[Event] = ()) -> Rounds:
     "Surprise"): the round after it starts then."""
     events = list(prior)
     gained = 0
+    due: tuple[str, ...] = ()
     updated = encounter
     for _ in range(2):  # a round surprise emptied, then the next: surprise lasts one round only
         transition = turns.next_round(updated.turns)
-        updated, malice = _malice(updated.with_turns(transition.state), transition.events)
+        updated, malice, hit = _round_started(updated.with_turns(transition.state), transition.events)
         events += transition.events
         gained += malice
+        due += hit
         if updated.turns.phase is not Phase.BETWEEN_ROUNDS or not _awake(updated.turns):
             break
-    return Rounds(updated, tuple(events), gained)
+    return Rounds(updated, tuple(events), gained, due)
 
 
 def carry_on(encounter: Encounter, prior: Sequence[Event] = ()) -> Rounds:

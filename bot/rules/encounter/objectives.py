@@ -1,0 +1,210 @@
+"""Objectives with round counters, and the villain actions a leader or solo uses once per encounter.
+
+Rules:
+- draw-steel-combat.txt "How Combat Ends": "the Director can set objectives when they build the encounter.
+  Once the heroes achieve those objectives ... the Director can end the encounter"; "Objective Endings":
+  "HOLD THEM OFF ... protect a particular position for a number of rounds determined by you", "STOP THE
+  ACTION ... Objectives in this category have a timer associated with them. If the heroes don't achieve the
+  objective in a certain number of rounds, the conditions of the battle could well change." An objective may
+  carry such a counter: the rounds it lasts, the round in progress counting as the first. It counts down at
+  the start of each round (`count_down`, called by `rounds.start_round`, the one round-start rule); when it
+  hits 0 the Director decides whether the encounter ends in victory. The Director marks an objective
+  achieved or failed (`resolve`); an open objective stays open until then.
+- Villain actions (Draw Steel: Monsters, "Villain Actions", as issue 22 §3 gives it): a leader or solo has
+  three villain actions, each usable once per encounter. They come from the stat block (abilities of
+  `ActionType.VILLAIN` a bestiary creature carries) or, for a creature without them, the Director names up to
+  three (`name_villain_action`); `use_villain_action` marks one used, and a second use is refused.
+
+Public API: `Outcome`, `Objective`, `OBJECTIVES_MAX`, `OBJECTIVE_TEXT_MAX`, `ROUNDS_MAX`, `VILLAIN_ACTIONS`,
+`ACTION_NAME_MAX`, `ObjectiveError`, `add_objective`, `find_objective`, `resolve`, `count_down`, `open_ones`,
+`villain_actions`, `villain_used`, `name_villain_action`, `use_villain_action`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.content.ability import ActionType
+from bot.rules.creature import Creature
+from bot.rules.errors import RuleError
+from bot.rules.names import name_key
+
+if TYPE_CHECKING:  # the model holds this module's values: imported for the annotations only
+    from bot.rules.encounter.model import Encounter
+
+OBJECTIVES_MAX = 10
+"""Most objectives one encounter holds (the tracker must stay readable)."""
+OBJECTIVE_TEXT_MAX = 200
+ROUNDS_MAX = 99
+VILLAIN_ACTIONS = 3
+"""A leader or solo's villain actions (Monsters, "Villain Actions")."""
+ACTION_NAME_MAX = 64
+
+
+class ObjectiveError(RuleError):
+    """A request about objectives or villain actions the rules refuse."""
+
+
+class Outcome(enum.StrEnum):
+    OPEN = "open"
+    ACHIEVED = "achieved"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class Objective:
+    """One objective: its text, the rounds left on its counter (None: no counter) and its outcome."""
+
+    text: str
+    left: int | None = None
+    outcome: Outcome = Outcome.OPEN
+
+    @property
+    def due(self) -> bool:
+        """Its counter ran out and the Director hasn't resolved it."""
+        return self.outcome is Outcome.OPEN and self.left == 0
+
+
+@dataclass(frozen=True, slots=True)
+class VillainActions:
+    """A creature's villain actions named by the Director (none: its stat block's) and those used."""
+
+    named: tuple[str, ...] = ()
+    used: tuple[str, ...] = ()
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.split())
+
+
+def add_objective(encounter: Encounter, text: str, rounds: int | None = None) -> Encounter:
+    """The encounter with a new open objective (a counter of `rounds` rounds when given)."""
+    clean = _clean(text)
+    if not clean:
+        raise ObjectiveError("Describe the objective: text: Hold the bridge.")
+    if len(clean) > OBJECTIVE_TEXT_MAX:
+        raise ObjectiveError(f"An objective is at most {OBJECTIVE_TEXT_MAX} characters: type a shorter one.")
+    if rounds is not None and not 1 <= rounds <= ROUNDS_MAX:
+        raise ObjectiveError(f"rounds must be a number from 1 to {ROUNDS_MAX} (or leave it out).")
+    if len(encounter.objectives) >= OBJECTIVES_MAX:
+        raise ObjectiveError(f"An encounter holds at most {OBJECTIVES_MAX} objectives.")
+    if any(name_key(o.text) == name_key(clean) for o in encounter.objectives):
+        raise ObjectiveError(f"'{clean}' is already an objective: give it other words.")
+    return dataclasses.replace(encounter, objectives=(*encounter.objectives, Objective(clean, rounds)))
+
+
+def open_ones(encounter: Encounter) -> tuple[Objective, ...]:
+    return tuple(o for o in encounter.objectives if o.outcome is Outcome.OPEN)
+
+
+def find_objective(encounter: Encounter, key: str) -> int:
+    """The index of the objective `key` names: its number in the list (1-based), its text (ignoring case), or
+    the start of exactly one open objective's text."""
+    stripped = key.strip()
+    if stripped.isdigit() and 1 <= int(stripped) <= len(encounter.objectives):
+        return int(stripped) - 1
+    folded = name_key(_clean(key))
+    for index, objective in enumerate(encounter.objectives):
+        if name_key(objective.text) == folded:
+            return index
+    starts = [
+        i
+        for i, o in enumerate(encounter.objectives)
+        if o.outcome is Outcome.OPEN and name_key(o.text).startswith(folded)
+    ]
+    if folded and len(starts) == 1:
+        return starts[0]
+    raise ObjectiveError("No such objective: pick one from the list (or see the tracker).")
+
+
+def resolve(encounter: Encounter, key: str, outcome: Outcome) -> tuple[Encounter, Objective]:
+    """The objective `key` names marked achieved or failed (an open one only)."""
+    index = find_objective(encounter, key)
+    objective = encounter.objectives[index]
+    if objective.outcome is not Outcome.OPEN:
+        raise ObjectiveError(f"'{objective.text}' is already {objective.outcome.value}.")
+    done = dataclasses.replace(objective, outcome=outcome)
+    objectives = tuple(done if i == index else o for i, o in enumerate(encounter.objectives))
+    return dataclasses.replace(encounter, objectives=objectives), done
+
+
+def count_down(encounter: Encounter, round_number: int) -> tuple[Encounter, tuple[str, ...]]:
+    """Round `round_number` starts: each open objective's counter loses a round, and the texts of those that
+    hit 0 are returned. The round in progress when an objective is set counts as its first, so round 1
+    (which follows the setup) and the surprise round 0 take nothing off."""
+    if round_number < 2 or not encounter.objectives:
+        return encounter, ()
+    due: list[str] = []
+    objectives = []
+    for objective in encounter.objectives:
+        if objective.outcome is Outcome.OPEN and objective.left:
+            objective = dataclasses.replace(objective, left=objective.left - 1)
+            if objective.left == 0:
+                due.append(objective.text)
+        objectives.append(objective)
+    return dataclasses.replace(encounter, objectives=tuple(objectives)), tuple(due)
+
+
+# --- villain actions -------------------------------------------------------------------------------------
+
+
+def villain_actions(encounter: Encounter, creature: Creature) -> tuple[str, ...]:
+    """The creature's villain actions: its stat block's, else those the Director named."""
+    own = tuple(a.name for a in creature.abilities if a.action is ActionType.VILLAIN)
+    return own or encounter.villains.get(creature.id, VillainActions()).named
+
+
+def villain_used(encounter: Encounter, creature: Creature) -> tuple[str, ...]:
+    return encounter.villains.get(creature.id, VillainActions()).used
+
+
+def _match(names: tuple[str, ...], key: str) -> str | None:
+    folded = name_key(_clean(key))
+    return next((n for n in names if name_key(n) == folded), None)
+
+
+def name_villain_action(encounter: Encounter, creature: Creature, name: str) -> tuple[Encounter, str]:
+    """The Director names one of a Director creature's villain actions (up to three, when its stat block
+    has none)."""
+    if creature.is_hero or creature.owner_id is not None:
+        raise ObjectiveError(
+            f"Only the Director's leaders and solos have villain actions, not {creature.id}."
+        )
+    if any(a.action is ActionType.VILLAIN for a in creature.abilities):
+        raise ObjectiveError(
+            f"{creature.id}'s stat block has its villain actions: mark one used with /encounter villain use."
+        )
+    clean = _clean(name)
+    if not clean or len(clean) > ACTION_NAME_MAX:
+        raise ObjectiveError(f"Name the villain action in 1 to {ACTION_NAME_MAX} characters.")
+    current = encounter.villains.get(creature.id, VillainActions())
+    if _match(current.named, clean) is not None:
+        raise ObjectiveError(f"{creature.id} already has the villain action '{clean}'.")
+    if len(current.named) >= VILLAIN_ACTIONS:
+        raise ObjectiveError(f"{creature.id} already has {VILLAIN_ACTIONS} villain actions.")
+    named = dataclasses.replace(current, named=(*current.named, clean))
+    return dataclasses.replace(encounter, villains={**encounter.villains, creature.id: named}), clean
+
+
+def use_villain_action(encounter: Encounter, creature: Creature, name: str) -> tuple[Encounter, str]:
+    """Mark one of the creature's villain actions used: each once per encounter."""
+    actions = villain_actions(encounter, creature)
+    if not actions:
+        raise ObjectiveError(
+            f"{creature.id} has no villain actions: name them with /encounter villain name first."
+        )
+    found = _match(actions, name)
+    if found is None:
+        raise ObjectiveError(
+            f"{creature.id} has no villain action '{_clean(name)[:64]}': use {', '.join(actions)}."
+        )
+    current = encounter.villains.get(creature.id, VillainActions())
+    if found in current.used:
+        raise ObjectiveError(
+            f"{creature.id} has already used {found} this encounter: each is once per encounter."
+        )
+    used = dataclasses.replace(current, used=(*current.used, found))
+    return dataclasses.replace(encounter, villains={**encounter.villains, creature.id: used}), found
