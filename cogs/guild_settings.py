@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot.client import DrawSteelBot
 from bot.permissions import require, server_standing
 from bot.replies import fail, send
-from bot.ui.heroes import settings_embed
+from bot.ui.settings import settings_embed
 from cogs.meta import HelpEntry
 
 Rounding = Literal["down", "nearest", "up"]

@@ -49,6 +49,7 @@ from bot.ui.combat import (
     damage_summary,
     healing_reply,
     healing_summary,
+    temporary_verb,
 )
 from bot.ui.format import hidden_stamina
 from bot.ui.tracker_controls import rescue_view
@@ -126,7 +127,7 @@ class Stamina(commands.Cog):
         kind: str,
         name: str,
         fn: Callable[[Encounter, str], tuple[Encounter, Healing]],
-        verb: str,
+        verb: str | Callable[[Healing], str],
         action: str = "change {name}'s Stamina",
     ) -> None:
         check_text(name, "name", NAME_TEXT_MAX)
@@ -134,17 +135,18 @@ class Stamina(commands.Cog):
         who = await in_time.run(caller_of(interaction, self.bot))
         actor, director = who.actor, who.director
 
-        def change(table: Table) -> Change[tuple[Healing, frozenset[str]]]:
+        def change(table: Table) -> Change[tuple[Healing, frozenset[str], str]]:
             encounter = encounter_of(table)
             creature_id = _guard(encounter, actor, director, name, action)
             updated, result = fn(encounter, creature_id)
             put_encounter(table, updated)
             hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
-            return Change(healing_summary(result, verb), (result, hidden))
+            said = verb if isinstance(verb, str) else verb(result)
+            return Change(healing_summary(result, said), (result, hidden, said))
 
         committed = await in_time.run(commit(interaction, kind, change))
-        result, hidden = committed.value
-        await send(interaction, content=healing_reply(result, verb, hidden))
+        result, hidden, said = committed.value
+        await send(interaction, content=healing_reply(result, said, hidden))
 
     @stamina.command(name="damage", description="Deal damage to a creature (weakness and immunity apply).")
     @app_commands.rename(dtype="type")
@@ -211,7 +213,7 @@ class Stamina(commands.Cog):
             "stamina.temp",
             target,
             lambda enc, cid: harm.give_temporary(enc, cid, amount),
-            f"gains {amount} temporary Stamina",
+            lambda result: temporary_verb(result, amount),
         )
 
     @stamina.command(name="wake", description="A knocked-out creature wakes up after an hour.")

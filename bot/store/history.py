@@ -74,6 +74,19 @@ class History(StoreCore):
             ended_at=None if row.ended_at is None else _aware(row.ended_at),
         )
 
+    async def latest_encounter(self, channel_id: int) -> int | None:
+        """The id of a channel's newest encounter: the one running there, else the last one that ended (None
+        when none ever ran there). A channel runs one encounter at a time: the running one is the newest."""
+        validate.snowflake(channel_id, "channel id")
+
+        async def read() -> Any:
+            async with self._engine.connect() as connection:
+                query = sa.select(sa.func.max(encounters.c.id)).where(encounters.c.channel_id == channel_id)
+                return (await connection.execute(query)).scalar()
+
+        found = await self._retrying(read, self._deadline())
+        return None if found is None else int(found)
+
     async def _encounter_or_error(self, encounter_id: int) -> EncounterInfo:
         info = await self.find_encounter(encounter_id)
         if info is None:

@@ -442,7 +442,9 @@ class EncounterCog(commands.Cog):
         await do_undo(interaction, self.bot)
 
     @encounter.command(name="log", description="The encounter's log as Markdown and JSON files.")
-    @app_commands.describe(encounter="An ended encounter's number (default: the one running here)")
+    @app_commands.describe(
+        encounter="An ended encounter's number (default: the one running here, else the last one that ended)"
+    )
     async def log(self, interaction: discord.Interaction[Any], encounter: int | None = None) -> None:
         await post_log(interaction, self.bot, encounter)
 

@@ -27,9 +27,8 @@ from bot.play import (
 )
 from bot.replies import fail, inert, send
 from bot.rules.encounter.flow import Finish, Flow, choose_first_side, finish, side_named
-from bot.rules.turns import Controller
 from bot.store import Change, Event, Table
-from bot.ui.encounter import begin_text, finish_text
+from bot.ui.encounter import begin_text, controller_does, finish_text
 from cogs.turn import check_expected, pressed, reply_and_ping
 
 
@@ -63,8 +62,8 @@ async def on_first(interaction: discord.Interaction[Any], eid: int, ver: int, si
             for c in encounter.creatures
         )
         if not allowed(RULES["enc:first"].authority, who.standing(in_encounter=mine)):
-            who_chooses = "players" if chooser is Controller.PLAYERS else "Director"
-            raise Refused(f"The {who_chooses} choose which side goes first.")
+            said = controller_does(chooser, "choose")
+            raise Refused(f"{said[0].upper()}{said[1:]} which side goes first.")
         flow = choose_first_side(encounter, side, chooser)
         put_encounter(table, flow.encounter)
         return Change(f"{side_named(encounter, side).name or side} go first", flow)

@@ -47,14 +47,16 @@ async def post_status(interaction: discord.Interaction[Any], bot: DrawSteelBot, 
 
 
 async def post_log(interaction: discord.Interaction[Any], bot: DrawSteelBot, number: int | None) -> None:
-    """The log of the encounter running here (or the ended one `number`) as Markdown and JSON files."""
+    """The log of the encounter running here, else the last one that ended here (or the ended one `number`),
+    as Markdown and JSON files."""
     key = channel_key(interaction)
     in_time = InTime(interaction)
     store = bot.store
     if number is None:
-        doc = (await in_time.run(store.view(key))).require_encounter()
-        assert doc.id is not None
-        eid = doc.id
+        latest = await in_time.run(store.latest_encounter(key.channel_id))
+        if latest is None:
+            fail("No encounter has run in this channel yet: start one with /encounter start.")
+        eid = latest
     else:
         info = await in_time.run(store.find_encounter(number))
         if info is None or info.channel_id != key.channel_id:

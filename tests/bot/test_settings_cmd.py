@@ -3,9 +3,14 @@ Server at the server level; never a channel's Manage Channels), and refusals tha
 
 from __future__ import annotations
 
+import dataclasses
+import re
+from pathlib import Path
+
 import discord
 
 from bot.store import GuildSettings
+from bot.ui.settings import SETTINGS
 from tests.bot.conftest import Table
 from tests.bot.test_heroes import embed_text, refused
 
@@ -112,3 +117,28 @@ async def test_bad_combinations_are_refused(table: Table) -> None:
     everyone = table.guild.default_role
     refused(await table.director.slash(table.channel, "settings", director_role=everyone), "@everyone")
     assert (await current(table)).director_role_id == table.director_role.id
+
+
+def _docs_defaults() -> dict[str, str]:
+    """The settings table of docs/commands.md: option -> default."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "commands.md").read_text()
+    rows = re.findall(r"^\| `(\w+)` \| ([^|]+?) \|", text, flags=re.MULTILINE)
+    return dict(rows)
+
+
+async def test_every_setting_shows_its_default_here_and_in_the_docs(table: Table) -> None:
+    """Issue 22 §4: "Every setting's default is listed in docs/commands.md and in /settings itself." Every
+    field of `GuildSettings` has a row, /settings shows its value and default, and the docs say the same
+    default."""
+    fields = {f.name for f in dataclasses.fields(GuildSettings)} - {"guild_id"}
+    assert {s.attribute for s in SETTINGS} == fields
+    await table.configure_director_role()
+    await table.store.update_settings(table.guild.id, turn_pings=False)
+    shown = embed_text(await table.director.slash(table.channel, "settings"))
+    assert "Turn pings: off — `turn_pings` (default: on)" in shown
+    assert "Malice rounding: down — `malice_rounding` (default: down)" in shown
+    assert f"Director role: <@&{table.director_role.id}> — `director_role` (default: none)" in shown
+    documented = _docs_defaults()
+    for setting in SETTINGS:
+        assert f"— `{setting.option}` (default: {setting.default})" in shown
+        assert documented.get(setting.option) == setting.default, setting.option
