@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run check setup lint types test bench clean
+.PHONY: run check setup lint types test bench screenshots clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -32,6 +32,10 @@ bench: $(STAMP)
 	$(PY) bench/rules.py
 	$(PY) bench/store.py
 	$(PY) bench/wire.py --quick
+
+# Not part of check: needs Chromium (Debian: apt-get install chromium fonts-noto-color-emoji).
+screenshots: $(STAMP)
+	$(PY) tools/take_screenshots.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

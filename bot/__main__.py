@@ -1,8 +1,9 @@
 """`python -m bot`: validate settings, open the store, run the bot until SIGTERM/SIGINT.
 
 Exit codes: 0 after a clean stop; 2 for a configuration problem (bad/missing token, unusable database URL,
-a store that will not open, a token Discord rejects), reported as one `error: …` line on stderr (the only
-output when the settings themselves are wrong); 1 after an unexpected crash (logged, token redacted).
+a store that will not open, a token Discord rejects) or a Discord that can't be reached at start, reported
+as one `error: …` line on stderr (the only output when the settings themselves are wrong); 1 after an
+unexpected crash (logged, token redacted).
 """
 
 from __future__ import annotations
@@ -73,12 +74,24 @@ async def _open_store(settings: Settings) -> Store:
             ) from None
 
 
+def unreachable(error: BaseException) -> str:
+    """The one line for a Discord that can't be reached at start (no network, DNS, an outage)."""
+    reason = " ".join(str(error).split())[:200] or type(error).__name__
+    return (
+        f"Discord can't be reached ({reason}): check this machine's network connection (and DISCORD_API_BASE "
+        "if set), then start the bot again"
+    )
+
+
 async def _run(settings: Settings) -> None:
+    import aiohttp
     import discord
 
     from bot.client import create_bot
     from bot.heap import Heap
 
+    # what starting the bot raises when Discord can't be reached (no network, DNS, an outage)
+    cannot_reach = (OSError, aiohttp.ClientError, discord.GatewayNotFound, discord.DiscordServerError)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -104,6 +117,8 @@ async def _run(settings: Settings) -> None:
                     ) from None
                 except discord.PrivilegedIntentsRequired:
                     raise StartupError("Discord refused the gateway intents; this bot needs none") from None
+                except cannot_reach as e:
+                    raise StartupError(unreachable(e)) from None
                 return
             log.info("stop signal received; shutting down")
             await bot.close()

@@ -31,7 +31,7 @@ from bot.content.forgesteel.encounter import read_encounter
 from bot.content.forgesteel.files import Kind, load_export
 from bot.content.forgesteel.monster import read_monster, read_monster_group
 from bot.content.monster import Monster
-from bot.permissions import Refused, interaction_is_director
+from bot.permissions import require, server_standing
 from bot.play import InTime, caller_of, channel_key, commit, encounter_of, put_encounter
 from bot.replies import fail, inert, send
 from bot.rules import codec
@@ -47,13 +47,12 @@ MONSTER_FILES = "a `.ds-monster` or `.ds-monster-group` file"
 ENCOUNTER_FILE = "a `.ds-encounter` file"
 
 
-async def require_server_director(
-    interaction: discord.Interaction[Any], bot: DrawSteelBot, action: str
-) -> None:
-    """Refuse ("Only a server Director can <action>.") unless the member is a Director of this server outside
-    any encounter: the Director role, or Manage Channels (bot/permissions.py's model)."""
-    if not await interaction_is_director(interaction, bot.store, encounter_director_id=None):
-        raise Refused(f"Only a server Director can {action}.")
+async def require_server_director(interaction: discord.Interaction[Any], bot: DrawSteelBot, key: str) -> None:
+    """Refuse ("Only a server Director (the @Role role or Manage Server) can change the bestiary.") unless
+    the member is a Director of this server (`bot.permissions.RULES[key]`: the Director role or Manage
+    Server; an encounter's starter as such is not)."""
+    _, at, role = await server_standing(interaction, bot.store)
+    require(key, at, director_role_id=role)
 
 
 async def monster_choices(
@@ -146,8 +145,7 @@ async def add_from_bestiary(
         fail(f"Count must be a number from 1 to {COUNT_MAX}.")
     in_time = InTime(interaction)
     who = await in_time.run(caller_of(interaction, bot))
-    if not who.director:
-        raise Refused("Only the Director can add monsters from the bestiary.")
+    who.require("/encounter add monster:")
     stored = await in_time.run(bot.store.find_monster(channel_key(interaction).guild_id, monster))
     if stored is None:
         fail(
@@ -182,8 +180,7 @@ async def import_encounter(
     it (`group`) and then in the server's bestiary, into this channel's encounter."""
     in_time = InTime(interaction)
     who = await in_time.run(caller_of(interaction, bot))
-    if not who.director:
-        raise Refused("Only the Director can import an encounter's monsters.")
+    who.require("/encounter import")
     await defer_for_file(interaction)
     plan = read_encounter(await download(file, what=ENCOUNTER_FILE))
     monsters: dict[str, Monster] = {}

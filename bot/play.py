@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 import orjson
 
-from bot.permissions import Actor, Refused, actor_from_interaction, is_director
+from bot.permissions import Actor, Standing, actor_from_interaction, is_director, require, standing
 from bot.replies import UserError, fail
 from bot.rules import codec
 from bot.rules.dice import Dice
@@ -66,6 +66,23 @@ class Caller:
     @property
     def by(self) -> Controller:
         return Controller.DIRECTOR if self.director else Controller.PLAYERS
+
+    def standing(self, *, owner_id: int | None = None, in_encounter: bool = False) -> Standing:
+        """Where the caller stands in this encounter (`bot.permissions.standing`)."""
+        return standing(
+            self.actor,
+            director_role_id=self.settings.director_role_id,
+            encounter_director_id=self.director_id,
+            owner_id=owner_id,
+            in_encounter=in_encounter,
+        )
+
+    def require(
+        self, key: str, *, owner_id: int | None = None, in_encounter: bool = False, action: str | None = None
+    ) -> None:
+        """`bot.permissions.require` for the caller: `Refused` unless they may do `RULES[key]` here."""
+        at = self.standing(owner_id=owner_id, in_encounter=in_encounter)
+        require(key, at, director_role_id=self.settings.director_role_id, action=action)
 
 
 #: Where `caller_of` leaves its judgement on the interaction, for `commit` to check.
@@ -282,9 +299,6 @@ async def commit(
     return result
 
 
-UNDO_REFUSED = "Only the Director or the member who made the last change can undo it."
-
-
 def may_undo(caller: Caller) -> Callable[[Table, Event], None]:
     """`Store.undo`'s `allowed`: the encounter's Director may undo any change, a player only their own; and
     the encounter must still be the one `caller` was judged on. The store runs it on the event it is about
@@ -294,8 +308,7 @@ def may_undo(caller: Caller) -> Callable[[Table, Event], None]:
         doc = table.encounter
         if doc is not None and doc.director_id != caller.director_id:
             raise CallerMoved()
-        if not caller.director and target.user_id != caller.actor.user_id:
-            raise Refused(UNDO_REFUSED)
+        caller.require("/encounter undo", owner_id=target.user_id)
 
     return allowed
 

@@ -53,7 +53,7 @@ def parse_token(raw: str | None) -> str:
     if raw is None or not raw.strip():
         raise SettingsError(
             f"DISCORD_TOKEN is missing: create a bot at {DEVELOPER_PORTAL}, copy its token, "
-            "and put DISCORD_TOKEN=... in .env"
+            "then `cp .env.example .env` and put it after DISCORD_TOKEN= in .env"
         )
     token = raw.strip()
     if token.startswith("Bot "):

@@ -292,9 +292,7 @@ class TrackerService:
         settings = await store.get_settings(key.guild_id)
         if doc is not None and doc.active and doc.id is not None:
             encounter = encounter_of(table)
-            view = TrackerView(
-                doc.name, table.tokens, settings.show_monster_stamina, f"Version {table.version}"
-            )
+            view = TrackerView(doc.name, table.tokens, settings.show_monster_stamina)
             slot.encounter_id = doc.id
             controls = tracker_view(doc.id, table.version, encounter)
             return _Rendered(doc.id, render_tracker(encounter, view), controls, True)

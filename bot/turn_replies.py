@@ -36,9 +36,11 @@ async def reply_and_ping(
     view: discord.ui.View | None = None,
 ) -> None:
     """Answer with `content` (and `view`), pinging the side that picks next in the same message
-    (`bot.ui.pings.reply`)."""
+    (`bot.ui.pings.reply`): not the caller, who reads the reply (nor, when the caller is a Director, the
+    Director's side)."""
+    mover = pings.Mover(who.actor.user_id, who.director)
     ping = pings.pick_ping(
-        encounter, director_id=who.director_id, director_role_id=who.settings.director_role_id
+        encounter, director_id=who.director_id, director_role_id=who.settings.director_role_id, mover=mover
     )
     await pings.reply(interaction, content, ping, enabled=who.settings.turn_pings, view=view)
 

@@ -38,7 +38,7 @@ from bot.content.ability_entry import (
     replace_ability,
 )
 from bot.content.standard import hero_standard_abilities
-from bot.permissions import actor_from_interaction, require_controls
+from bot.permissions import require, server_standing
 from bot.play import active_encounter, channel_key, commit, hero_of_member, put_encounter, put_sheet, sheet_of
 from bot.replies import fail, inert, send
 from bot.rules.encounter import in_play, into_play
@@ -46,7 +46,7 @@ from bot.rules.hero import HeroSheet
 from bot.rules.names import NAME_MAX, name_key
 from bot.store import Change, Hero, Table
 from bot.ui.abilities import ACTION_LABELS, abilities_embed, ability_embed
-from cogs.heroes import TEXT_MAX, channel_director, hero_names, hero_or_mine
+from cogs.heroes import TEXT_MAX, hero_names, hero_or_mine
 from cogs.meta import HelpEntry
 
 TIERS_MAX = 3 * TIER_MAX + 10
@@ -155,15 +155,18 @@ class Abilities(commands.Cog):
     ) -> tuple[str, HeroSheet, Ability]:
         """Change the cards of `hero` (or the caller's): `edit(hero, sheet) -> (cards, summary, card shown)`;
         the hero's creature in this channel's running encounter takes them too."""
-        director = await channel_director(self.bot, interaction)
-        actor = actor_from_interaction(interaction)
+        actor, at, role = await server_standing(interaction, self.bot.store)
 
         def change(table: Table) -> Change[tuple[str, HeroSheet, Ability]]:
             target = hero_or_mine(table, hero, actor.user_id)
             sheet = sheet_of(target)
             owner = None if sheet.claimable else target.owner_id
-            require_controls(
-                actor, owner, director, creature=target.name, action=f"change {target.name}'s abilities"
+            require(
+                "/ability add",
+                dataclasses.replace(at, owner=owner == actor.user_id),
+                director_role_id=role,
+                action=f"change {inert(target.name)}'s abilities",
+                whose=None if owner is None else target.name,
             )
             cards, summary, shown = edit(target, sheet)
             changed = dataclasses.replace(sheet, abilities=cards)

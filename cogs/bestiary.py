@@ -85,7 +85,7 @@ class BestiaryCog(commands.Cog):
     @app_commands.describe(file="A .ds-monster or .ds-monster-group file exported from Forge Steel")
     async def import_cmd(self, interaction: discord.Interaction[Any], file: discord.Attachment) -> None:
         guild = _guild(interaction)
-        await InTime(interaction).run(require_server_director(interaction, self.bot, "change the bestiary"))
+        await InTime(interaction).run(require_server_director(interaction, self.bot, "/monster import"))
         monsters = await read_monster_file(interaction, file)
         if not monsters:
             fail("That group has no monsters: export one that has, or use /monster add.")
@@ -170,7 +170,7 @@ class BestiaryCog(commands.Cog):
             modifiers=DamageModifiers.parse(immunity or "", weakness or ""),
         )
         in_time = InTime(interaction)
-        await in_time.run(require_server_director(interaction, self.bot, "change the bestiary"))
+        await in_time.run(require_server_director(interaction, self.bot, "/monster add"))
         stocked = await in_time.run(self.bot.store.put_monsters(guild, interaction.user.id, [to_new(block)]))
         await send(interaction, content=stocked_text(stocked, block.group), embed=monster_embed(block))
 
@@ -198,7 +198,7 @@ class BestiaryCog(commands.Cog):
         _check_text(monster, "monster's name")
         guild = _guild(interaction)
         in_time = InTime(interaction)
-        await in_time.run(require_server_director(interaction, self.bot, "change the bestiary"))
+        await in_time.run(require_server_director(interaction, self.bot, "/monster remove"))
         removed = await in_time.run(self.bot.store.remove_monster(guild, monster))
         if removed is None:
             fail(

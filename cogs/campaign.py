@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
-from bot.permissions import Refused, interaction_is_director
+from bot.permissions import require, server_standing
 from bot.play import channel_key
 from bot.replies import fail, send
 from bot.ui.campaign import campaign_text
@@ -23,18 +23,10 @@ from cogs.meta import HelpEntry
 CAMPAIGN_CHANNELS = frozenset({discord.ChannelType.text, discord.ChannelType.news, discord.ChannelType.forum})
 
 
-async def is_server_director(bot: DrawSteelBot, interaction: discord.Interaction[Any]) -> bool:
-    """A Director by server standing, not an encounter's starter: the one check campaign and roster
-    commands share (`bot.permissions`)."""
-    return await interaction_is_director(interaction, bot.store, encounter_director_id=None)
-
-
-async def require_server_director(
-    bot: DrawSteelBot, interaction: discord.Interaction[Any], action: str
-) -> None:
-    """Only a server Director changes which campaign a channel plays in."""
-    if not await is_server_director(bot, interaction):
-        raise Refused(f"Only a server Director (the Director role or Manage Server) can {action}.")
+async def require_server_director(bot: DrawSteelBot, interaction: discord.Interaction[Any], key: str) -> None:
+    """Only a server Director changes which campaign a channel plays in (`bot.permissions.RULES[key]`)."""
+    _, at, role = await server_standing(interaction, bot.store)
+    require(key, at, director_role_id=role)
 
 
 class Campaign(commands.Cog):
@@ -74,7 +66,7 @@ class Campaign(commands.Cog):
         interaction: discord.Interaction[Any],
         channel: app_commands.AppCommandChannel,
     ) -> None:
-        await require_server_director(self.bot, interaction, "make this channel join a campaign")
+        await require_server_director(self.bot, interaction, "/campaign join")
         if channel.type not in CAMPAIGN_CHANNELS:
             fail("Pick a text or forum channel: its threads share its campaign.")
         info = await self.bot.store.join_campaign(channel_key(interaction), channel.id)
@@ -82,7 +74,7 @@ class Campaign(commands.Cog):
 
     @campaign.command(name="leave", description="Director: play in this channel's own campaign again.")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        await require_server_director(self.bot, interaction, "make this channel leave its campaign")
+        await require_server_director(self.bot, interaction, "/campaign leave")
         info = await self.bot.store.leave_campaign(channel_key(interaction))
         await send(interaction, content=campaign_text(info))
 

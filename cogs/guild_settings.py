@@ -1,9 +1,10 @@
 """Per-server settings (/settings): the Director role, turn pings, whether hero tokens reset each session,
 Malice rounding, whether players see monsters' exact Stamina, and action-economy enforcement.
 
-Only a Director by server standing changes or reads them: Manage Channels, or the current Director role
-(`bot.permissions.interaction_is_director` without an encounter starter). Stored with
-`Store.update_settings`; read back with `Store.get_settings`.
+Only a server Director changes or reads them: the current Director role, or Manage Server at the server
+level (`bot.permissions`, rule `/settings`; Discord also hides the command from members without Manage
+Server until the server's admins allow it to others). Stored with `Store.update_settings`; read back with
+`Store.get_settings`.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
-from bot.permissions import Refused, interaction_is_director
+from bot.permissions import require, server_standing
 from bot.replies import fail, send
-from bot.ui.heroes import settings_embed
+from bot.ui.settings import settings_embed
 from cogs.meta import HelpEntry
 
 Rounding = Literal["down", "nearest", "up"]
@@ -30,7 +31,7 @@ class GuildSettingsCog(commands.Cog):
         HelpEntry(
             "settings",
             "/settings turn_pings:False",
-            "Director: this server's settings.",
+            "Server Director: this server's settings.",
         ),
     )
 
@@ -39,8 +40,8 @@ class GuildSettingsCog(commands.Cog):
 
     @app_commands.command(name="settings", description="Director: show or change this server's settings.")
     @app_commands.describe(
-        director_role="Members of this role direct (besides Manage Channels)",
-        clear_director_role="True: no Director role (Manage Channels only)",
+        director_role="Members of this role are server Directors (besides Manage Server)",
+        clear_director_role="True: no Director role (Manage Server only; anyone may start encounters)",
         turn_pings="Ping the members whose side picks next",
         tokens_reset_per_session="True: /tokens reset sets one token per hero; False: the pool carries over",
         malice_rounding="How the heroes' average Victories rounds into starting Malice",
@@ -49,6 +50,7 @@ class GuildSettingsCog(commands.Cog):
         auto_saves="The Director's creatures roll their saving throws when their turn ends",
     )
     @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
     async def settings(
         self,
         interaction: discord.Interaction[Any],
@@ -64,8 +66,8 @@ class GuildSettingsCog(commands.Cog):
         guild_id = interaction.guild_id
         if guild_id is None:
             fail("Use /settings in a server.")
-        if not await interaction_is_director(interaction, self.bot.store, encounter_director_id=None):
-            raise Refused("Only the Director (Manage Channels or the Director role) can use /settings.")
+        _, at, role = await server_standing(interaction, self.bot.store)
+        require("/settings", at, director_role_id=role)
         changes: dict[str, Any] = {}
         if director_role is not None and clear_director_role:
             fail("Give director_role or clear_director_role, not both.")

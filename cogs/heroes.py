@@ -4,9 +4,10 @@ Rules live in `bot.rules.hero` (the sheet, its limits, edits and who may claim a
 `bot.rules.names.clean_name` (via `Table.add_hero`, which refuses duplicates ignoring case); who may do what
 through `bot.permissions`. Every change is one `bot.play.commit`.
 
-Ownership: a hero belongs to one member (`Hero.owner_id`). A player creates heroes for themselves; a Director
-may create one for a member (`player`), or for nobody in particular (then the Director holds it and any
-member may `/hero claim` it). The owner or a Director edits a hero; a Director reassigns any hero.
+Ownership: a hero belongs to one member (`Hero.owner_id`). A player creates heroes for themselves; a server
+Director (`bot.permissions`: the Director role or Manage Server; never an encounter's starter as such) may
+create one for a member (`player`), or for nobody in particular (then the Directors hold it and any member may
+`/hero claim` it). The owner or a server Director edits a hero; a server Director reassigns any hero.
 `/hero import` reads a Forge Steel hero (`bot.hero_import`, the same permissions).
 """
 
@@ -21,7 +22,7 @@ from discord.ext import commands
 
 from bot.client import DrawSteelBot
 from bot.hero_import import import_hero
-from bot.permissions import Refused, actor_from_interaction, interaction_is_director, require_controls
+from bot.permissions import require, server_standing
 from bot.play import (
     active_encounter,
     channel_key,
@@ -54,21 +55,11 @@ from bot.ui.abilities import import_embed
 from bot.ui.confirm import ConfirmView
 from bot.ui.format import stamina_text
 from bot.ui.heroes import HeroView, hero_embed, roster_embed
-from cogs.campaign import is_server_director
 from cogs.meta import HelpEntry
 
 TEXT_MAX = 100
 """Longest text option Discord sends us here (names are checked to 64 by `clean_name`)."""
 AUTOCOMPLETE_MAX = 25
-
-
-async def channel_director(bot: DrawSteelBot, interaction: discord.Interaction[Any]) -> bool:
-    """Whether the caller directs in this channel: the active encounter's starter, Manage Channels, or the
-    guild's Director role (`bot.permissions.interaction_is_director`)."""
-    table = await bot.store.view(channel_key(interaction))
-    encounter = table.encounter
-    starter = encounter.director_id if encounter is not None and encounter.active else None
-    return await interaction_is_director(interaction, bot.store, encounter_director_id=starter)
 
 
 def require_hero(table: Table, name: str) -> Hero:
@@ -148,7 +139,7 @@ class Heroes(commands.Cog):
             "Bring in a Forge Steel hero (again: update it; use_state:true takes the file's Stamina, XP…).",
         ),
         HelpEntry(
-            "hero edit", "/hero edit hero:Ash stamina:33 level:2", "Change a hero (owner or Director)."
+            "hero edit", "/hero edit hero:Ash stamina:33 level:2", "Change a hero (owner or server Director)."
         ),
         HelpEntry("hero show", "/hero show hero:Ash", "A hero's sheet, or the roster."),
         HelpEntry("hero delete", "/hero delete hero:Ash", "Delete a hero (owner or server Director)."),
@@ -200,12 +191,13 @@ class Heroes(commands.Cog):
         player: discord.Member | None = None,
     ) -> None:
         clean = clean_name(name)
-        director = await channel_director(self.bot, interaction)
+        _, at, role = await server_standing(interaction, self.bot.store)
+        director = at.server_director
         caller = interaction.user.id
         if player is not None and player.bot:
             fail("Bots can't play heroes: pick a member, or leave player out.")
-        if player is not None and player.id != caller and not director:
-            raise Refused("Only the Director can create a hero for another member: leave player out.")
+        if player is not None and player.id != caller:
+            require("/hero create player:", at, director_role_id=role)
         owner = player.id if player is not None else caller
         sheet = new_sheet(
             stamina,
@@ -243,7 +235,10 @@ class Heroes(commands.Cog):
         use_state: bool = False,
         player: discord.Member | None = None,
     ) -> None:
-        director = await channel_director(self.bot, interaction)
+        _, at, role = await server_standing(interaction, self.bot.store)
+        director = at.server_director
+        if player is not None and player.id != interaction.user.id:
+            require("/hero import player:", at, director_role_id=role)
 
         async def fighting(hero_id: str) -> int | None:
             return await fighting_in(self.bot, interaction, hero_id)
@@ -308,8 +303,7 @@ class Heroes(commands.Cog):
         )
         if edit.empty and rename is None:
             fail("Give at least one field to change, e.g. /hero edit stamina:33 or new_name:Ash.")
-        director = await channel_director(self.bot, interaction)
-        actor = actor_from_interaction(interaction)
+        actor, at, role = await server_standing(interaction, self.bot.store)
         if rename is not None:
             named = hero_or_mine(
                 await self.bot.store.view(channel_key(interaction), shared=True), hero, actor.user_id
@@ -325,7 +319,14 @@ class Heroes(commands.Cog):
             target = hero_or_mine(table, hero, actor.user_id)
             sheet = sheet_of(target)
             owner = None if sheet.claimable else target.owner_id
-            require_controls(actor, owner, director, creature=target.name, action=f"edit {target.name}")
+            mine = dataclasses.replace(at, owner=owner == actor.user_id)
+            require(
+                "/hero edit",
+                mine,
+                director_role_id=role,
+                action=f"edit {inert(target.name)}",
+                whose=None if owner is None else target.name,
+            )
             old_name = target.name
             # in the running encounter, an edit applies to the hero as they are there, and to both
             encounter = active_encounter(table)
@@ -397,10 +398,9 @@ class Heroes(commands.Cog):
     async def _may_delete(self, interaction: discord.Interaction[Any], table: Table, target: Hero) -> None:
         """Its owner or a server Director deletes a hero, never while the hero is in the running encounter."""
         owner = None if sheet_of(target).claimable else target.owner_id
-        if interaction.user.id != owner and not await is_server_director(self.bot, interaction):
-            raise Refused(
-                f"Only {inert(target.name)}'s player or a server Director can delete {inert(target.name)}."
-            )
+        _, at, role = await server_standing(interaction, self.bot.store, owner_id=owner)
+        whose = None if owner is None else target.name
+        require("/hero delete", at, director_role_id=role, action=f"delete {inert(target.name)}", whose=whose)
         where = await fighting_in(self.bot, interaction, target.id)
         if where is not None:
             fail(f"{inert(target.name)} is in the encounter in <#{where}>: delete them after it ends.")
@@ -440,9 +440,12 @@ class Heroes(commands.Cog):
     ) -> None:
         if player is not None and player.bot:
             fail("Bots can't play heroes: pick a member, or leave player out.")
-        director = await channel_director(self.bot, interaction)
+        _, at, role = await server_standing(interaction, self.bot.store)
+        director = at.server_director
         caller = interaction.user.id
         new_owner = player.id if player is not None else None
+        if new_owner is not None and new_owner != caller:
+            require("/hero claim player:", at, director_role_id=role)
 
         def change(table: Table) -> Change[HeroView]:
             target = require_hero(table, hero)

@@ -15,7 +15,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
-from bot.permissions import Refused
 from bot.play import InTime, caller_of, channel_key, commit, encounter_of, put_encounter
 from bot.replies import send
 from bot.rules.encounter import harm
@@ -46,9 +45,8 @@ class MaliceCog(commands.Cog):
 
     async def _change(self, interaction: discord.Interaction[Any], amount: int, spend: bool) -> None:
         in_time = InTime(interaction)
-        director = (await in_time.run(caller_of(interaction, self.bot))).director
-        if not director:
-            raise Refused(f"Only the Director can {'spend' if spend else 'gain'} Malice.")
+        who = await in_time.run(caller_of(interaction, self.bot))
+        who.require("/malice spend" if spend else "/malice gain")
 
         def change(table: Table) -> Change[int]:
             encounter = encounter_of(table)

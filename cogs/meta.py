@@ -2,8 +2,9 @@
 
 The table is assembled from the loaded cogs: each cog declares
 `help_entries: ClassVar[tuple[HelpEntry, ...]]`, and `/help` lists them in load order (`bot.client.COGS`),
-a field per command family. The list is longer than one message may hold (6,000 characters across its embeds),
-so it is cut into pages, the first as the reply and the rest as follow-ups (all visible only to the caller);
+a field per command family, each command once (`listed`). The list is longer than one message may hold
+(6,000 characters across its embeds), so it is cut into pages, the first as the reply and the rest as
+follow-ups (all visible only to the caller);
 `/help command:roll` shows one family. A test checks that every registered slash command has an entry.
 """
 
@@ -49,11 +50,26 @@ def _family(entry: HelpEntry) -> str:
     return entry.command.split()[0]
 
 
+def listed(entries: tuple[HelpEntry, ...]) -> tuple[HelpEntry, ...]:
+    """Each command once: a command's first entry only, and no line of a family's own (`/malice`) when its
+    commands (`/malice show`, `/malice gain`) have lines: the field is titled with the family already."""
+    names = {entry.command for entry in entries}
+    seen: set[str] = set()
+    kept: list[HelpEntry] = []
+    for entry in entries:
+        group = any(name.startswith(entry.command + " ") for name in names)
+        if entry.command not in seen and not group:
+            kept.append(entry)
+        seen.add(entry.command)
+    return tuple(kept)
+
+
 def _fields(entries: tuple[HelpEntry, ...]) -> list[Field]:
-    """One field per command family (more when a family's lines pass a field's 1,024 characters)."""
+    """One field per command family (more when a family's lines pass a field's 1,024 characters), each
+    command once (`listed`)."""
     fields: list[Field] = []
     families: dict[str, list[str]] = {}
-    for entry in entries:
+    for entry in listed(entries):
         families.setdefault(_family(entry), []).append(f"`{entry.example}` — {entry.summary}")
     for family, lines in families.items():
         chunk: list[str] = []

@@ -17,7 +17,6 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
-from bot.permissions import Refused
 from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
 from bot.replies import fail
 from bot.rules.encounter import Encounter, harm
@@ -92,8 +91,7 @@ class Move(commands.Cog):
         stuff = Material(material) if material is not None else None
         in_time = InTime(interaction)
         who = await in_time.run(caller_of(interaction, self.bot))
-        if not who.director:
-            raise Refused("Only the Director can report a collision.")
+        who.require("/move slam")
 
         def change(table: Table) -> Change[Slammed]:
             encounter = encounter_of(table)

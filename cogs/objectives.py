@@ -20,7 +20,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
-from bot.permissions import require_director
 from bot.play import InTime, caller_of, channel_key, commit, encounter_of, put_encounter
 from bot.replies import fail, send
 from bot.rules.encounter import Encounter, UnknownCreature, fold
@@ -50,15 +49,10 @@ def _check_length(value: str, what: str, limit: int) -> None:
         fail(f"The {what} can be at most {limit} characters: type a shorter one.")
 
 
-async def _director(interaction: discord.Interaction[Any], in_time: InTime, action: str) -> None:
-    """Only the encounter's Director (`bot.permissions.require_director`)."""
+async def _director(interaction: discord.Interaction[Any], in_time: InTime, key: str) -> None:
+    """Only the encounter's Director (`bot.permissions.RULES[key]`)."""
     who = await in_time.run(caller_of(interaction, interaction.client))
-    require_director(
-        who.actor,
-        encounter_director_id=who.director_id,
-        director_role_id=who.settings.director_role_id,
-        action=action,
-    )
+    who.require(key)
 
 
 async def _encounter(interaction: discord.Interaction[Any]) -> Encounter:
@@ -132,7 +126,7 @@ async def _actions(interaction: discord.Interaction[Any], current: str) -> list[
 
 async def add(interaction: discord.Interaction[Any], text: str, rounds: int | None) -> None:
     in_time = InTime(interaction)
-    await _director(interaction, in_time, "set objectives")
+    await _director(interaction, in_time, "/encounter objective add")
 
     def change(table: Table) -> Change[Objective]:
         updated = add_objective(encounter_of(table), text, rounds)
@@ -148,7 +142,7 @@ async def add(interaction: discord.Interaction[Any], text: str, rounds: int | No
 async def settle(interaction: discord.Interaction[Any], key: str, outcome: Outcome) -> None:
     _check_length(key, "objective", OBJECTIVE_TEXT_MAX)
     in_time = InTime(interaction)
-    await _director(interaction, in_time, "resolve objectives")
+    await _director(interaction, in_time, "/encounter objective done")
 
     def change(table: Table) -> Change[tuple[Objective, int]]:
         updated, objective = resolve(encounter_of(table), key, outcome)
@@ -165,7 +159,7 @@ async def settle(interaction: discord.Interaction[Any], key: str, outcome: Outco
 async def name_action(interaction: discord.Interaction[Any], creature: str, action: str) -> None:
     _check_length(creature, "creature's name", NAME_MAX)
     in_time = InTime(interaction)
-    await _director(interaction, in_time, "name villain actions")
+    await _director(interaction, in_time, "/encounter villain name")
 
     def change(table: Table) -> Change[tuple[str, str, tuple[str, ...]]]:
         encounter = encounter_of(table)
@@ -183,7 +177,7 @@ async def use_action(interaction: discord.Interaction[Any], creature: str, actio
     _check_length(creature, "creature's name", NAME_MAX)
     _check_length(action, "villain action's name", NAME_MAX)
     in_time = InTime(interaction)
-    await _director(interaction, in_time, "use villain actions")
+    await _director(interaction, in_time, "/encounter villain use")
 
     def change(table: Table) -> Change[tuple[str, str, tuple[str, ...]]]:
         encounter = encounter_of(table)

@@ -13,13 +13,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
-from bot.permissions import Refused
+from bot.permissions import require, server_standing
 from bot.play import channel_key, commit, put_sheet, sheet_of
 from bot.replies import fail, inert, send
 from bot.rules.hero import award_sheet_victories, sheet_respite
 from bot.store import Change, Hero, Table
 from bot.ui.heroes import HeroView, victories_embed
-from cogs.heroes import TEXT_MAX, channel_director, hero_names, require_hero, view_of
+from cogs.heroes import TEXT_MAX, hero_names, require_hero, view_of
 from cogs.meta import HelpEntry
 
 AWARD_MAX = 10
@@ -40,9 +40,9 @@ class Progress(commands.Cog):
         HelpEntry(
             "victories",
             "/victories award:1",
-            "Victories and XP; a Director awards.",
+            "Victories and XP; a server Director awards.",
         ),
-        HelpEntry("respite", "/respite", "Director: Victories to XP, full Stamina."),
+        HelpEntry("respite", "/respite", "Server Director: Victories to XP, full Stamina."),
     )
 
     def __init__(self, bot: DrawSteelBot) -> None:
@@ -77,8 +77,8 @@ class Progress(commands.Cog):
             return
         if not 1 <= award <= AWARD_MAX:
             fail(f"Award from 1 to {AWARD_MAX} Victories at a time.")
-        if not await channel_director(self.bot, interaction):
-            raise Refused("Only the Director can award Victories.")
+        _, at, role = await server_standing(interaction, self.bot.store)
+        require("/victories award:", at, director_role_id=role)
 
         def change(table: Table) -> Change[list[HeroView]]:
             heroes = _targets(table, hero)
@@ -100,8 +100,8 @@ class Progress(commands.Cog):
     @app_commands.command(name="respite", description="Director: a respite for every hero of the roster.")
     @app_commands.guild_only()
     async def respite(self, interaction: discord.Interaction[Any]) -> None:
-        if not await channel_director(self.bot, interaction):
-            raise Refused("Only the Director can start a respite.")
+        _, at, role = await server_standing(interaction, self.bot.store)
+        require("/respite", at, director_role_id=role)
 
         def change(table: Table) -> Change[list[HeroView]]:
             if table.encounter is not None and table.encounter.active:

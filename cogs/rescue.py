@@ -17,9 +17,9 @@ import discord
 
 from bot.client import DrawSteelBot
 from bot.hero_tokens import spend_benefit
-from bot.permissions import require_controls
+from bot.permissions import require
 from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
-from bot.replies import send
+from bot.replies import inert, send
 from bot.rules.encounter.rescue import TOO_LATE, RescueError, RescueResult, rescue
 from bot.rules.resources import TokenBenefit
 from bot.store import Change, Table
@@ -44,12 +44,12 @@ async def on_rescue(interaction: discord.Interaction[Any], eid: int, ver: int, a
         if not 0 <= index < len(encounter.rescues):
             raise RescueError(TOO_LATE)
         hero = encounter.creature(encounter.rescues[index].creature_id)
-        require_controls(
-            who.actor,
-            hero.owner_id,
-            who.director,
-            creature=hero.id,
-            action=f"spend hero tokens for {hero.id}",
+        require(
+            "enc:rescue",
+            who.standing(owner_id=hero.owner_id),
+            director_role_id=who.settings.director_role_id,
+            action=f"spend hero tokens for {inert(hero.id)}",
+            whose=hero.id,
         )
         updated, result = rescue(encounter, index, table.version)
         put_encounter(table, updated)

@@ -9,6 +9,7 @@ temporary Stamina refused for minions; Catch Breath spends a Recovery); nothing 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -18,7 +19,7 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
-from bot.permissions import Actor, actor_from_interaction, require_controls
+from bot.permissions import Actor, require, require_controls, server_standing
 from bot.play import (
     InTime,
     active_encounter,
@@ -51,10 +52,11 @@ from bot.ui.combat import (
     damage_summary,
     healing_reply,
     healing_summary,
+    temporary_verb,
 )
 from bot.ui.format import hidden_stamina
 from bot.ui.tracker_controls import rescue_view
-from cogs.heroes import channel_director, hero_or_mine
+from cogs.heroes import hero_or_mine
 from cogs.meta import HelpEntry
 from cogs.strike import TYPE_CHOICES, check_text, own_creature
 
@@ -128,7 +130,7 @@ class Stamina(commands.Cog):
         kind: str,
         name: str,
         fn: Callable[[Encounter, str], tuple[Encounter, Healing]],
-        verb: str,
+        verb: str | Callable[[Healing], str],
         action: str = "change {name}'s Stamina",
     ) -> None:
         check_text(name, "name", NAME_TEXT_MAX)
@@ -136,18 +138,19 @@ class Stamina(commands.Cog):
         who = await in_time.run(caller_of(interaction, self.bot))
         actor, director = who.actor, who.director
 
-        def change(table: Table) -> Change[tuple[Healing, frozenset[str], Encounter, RoundNews | None]]:
+        def change(table: Table) -> Change[tuple[Healing, frozenset[str], str, Encounter, RoundNews | None]]:
             encounter = encounter_of(table)
             creature_id = _guard(encounter, actor, director, name, action)
             updated, result = fn(encounter, creature_id)
             put_encounter(table, updated)
             hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
+            said = verb if isinstance(verb, str) else verb(result)
             news = news_since(encounter, updated)  # a creature awake again: a waiting round may start
-            return Change(healing_summary(result, verb), (result, hidden, updated, news))
+            return Change(healing_summary(result, said), (result, hidden, said, updated, news))
 
         committed = await in_time.run(commit(interaction, kind, change))
-        result, hidden, after, news = committed.value
-        text = healing_reply(result, verb, hidden)
+        result, hidden, said, after, news = committed.value
+        text = healing_reply(result, said, hidden)
         await reply_with_rounds(interaction, who, text, after, news, committed)
 
     @stamina.command(name="damage", description="Deal damage to a creature (weakness and immunity apply).")
@@ -217,7 +220,7 @@ class Stamina(commands.Cog):
             "stamina.temp",
             target,
             lambda enc, cid: harm.give_temporary(enc, cid, amount),
-            f"gains {amount} temporary Stamina",
+            lambda result: temporary_verb(result, amount),
         )
 
     @stamina.command(name="wake", description="A knocked-out creature wakes up after an hour.")
@@ -302,8 +305,7 @@ class Stamina(commands.Cog):
         self, interaction: discord.Interaction[Any], in_time: InTime, target: str | None
     ) -> None:
         """No encounter running: the roster hero spends a Recovery from their sheet."""
-        director = await in_time.run(channel_director(self.bot, interaction))
-        actor = actor_from_interaction(interaction)
+        actor, at, role = await in_time.run(server_standing(interaction, self.bot.store))
 
         def change(table: Table) -> Change[Healing]:
             if active_encounter(table) is not None:
@@ -313,8 +315,12 @@ class Stamina(commands.Cog):
             )
             sheet = sheet_of(hero)
             owner = None if sheet.claimable else hero.owner_id
-            require_controls(
-                actor, owner, director, creature=hero.name, action=f"spend {hero.name}'s Recoveries"
+            require(
+                "/recover (out of combat)",
+                dataclasses.replace(at, owner=owner == actor.user_id),
+                director_role_id=role,
+                action=f"spend {inert(hero.name)}'s Recoveries",
+                whose=None if owner is None else hero.name,
             )
             after = sheet_spend_recovery(sheet)
             put_sheet(hero, after)

@@ -10,6 +10,7 @@ Reroll button does it in one click) and regaining Stamina equal to the recovery 
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import replace
 from typing import Any, ClassVar, Literal
 
 import discord
@@ -18,7 +19,7 @@ from discord.ext import commands
 
 from bot.client import DrawSteelBot
 from bot.hero_tokens import Spender, resolve_hero, spend_benefit
-from bot.permissions import Refused, actor_from_interaction, require_controls
+from bot.permissions import RULES, allowed, require, server_standing
 from bot.play import active_encounter, channel_key, commit, encounter_of, put_encounter, put_sheet, sheet_of
 from bot.replies import fail, inert, send
 from bot.rules.encounter import Encounter, saves
@@ -29,7 +30,7 @@ from bot.store import Change, Table
 from bot.ui.format import stamina_text
 from bot.ui.heroes import tokens_embed
 from bot.ui.tracker_controls import set_handler
-from cogs.heroes import TEXT_MAX, channel_director, hero_names
+from cogs.heroes import TEXT_MAX, hero_names
 from cogs.meta import HelpEntry
 
 AWARD_MAX = 100
@@ -53,10 +54,13 @@ def token_save(table: Table, creature_id: str) -> str:
 
 
 async def do_token_save(interaction: discord.Interaction[Any], bot: DrawSteelBot, encounter_id: int) -> None:
-    """The button on a failed save's reply: the presser's hero (the Director: any hero) whose save just
-    failed spends a hero token to succeed instead."""
-    director = await channel_director(bot, interaction)
-    actor = actor_from_interaction(interaction)
+    """The button on a failed save's reply: the presser's hero (a server Director: any hero, `RULES`
+    "enc:tsave") whose save just failed spends a hero token to succeed instead."""
+    actor, at, _ = await server_standing(interaction, bot.store)
+    authority = RULES["enc:tsave"].authority
+
+    def may(creature_owner: int | None) -> bool:
+        return allowed(authority, replace(at, owner=creature_owner == actor.user_id))
 
     def change(table: Table) -> Change[str]:
         doc = table.encounter
@@ -66,7 +70,9 @@ async def do_token_save(interaction: discord.Interaction[Any], bot: DrawSteelBot
         mine = [
             f.creature_id
             for f in saves.open_failures(encounter)
-            if director or encounter.creature(f.creature_id).owner_id == actor.user_id
+            if allowed(
+                authority, replace(at, owner=encounter.creature(f.creature_id).owner_id == actor.user_id)
+            )
         ]
         if not mine:
             fail("None of your heroes has a save that just failed: a token turns a save just after it fails.")
@@ -98,13 +104,13 @@ class Tokens(commands.Cog):
     help_entries: ClassVar[tuple[HelpEntry, ...]] = (
         HelpEntry("tokens", "/tokens show", "The party's hero tokens."),
         HelpEntry("tokens show", "/tokens show", "The pool and who used one this turn."),
-        HelpEntry("tokens award", "/tokens award count:1", "Director: give hero tokens."),
+        HelpEntry("tokens award", "/tokens award count:1", "Server Director: give hero tokens."),
         HelpEntry(
             "tokens spend",
             "/tokens spend use:surges hero:Ash",
             "Spend: surges, save, reroll or regain.",
         ),
-        HelpEntry("tokens reset", "/tokens reset", "Director: new session's pool."),
+        HelpEntry("tokens reset", "/tokens reset", "Server Director: new session's pool."),
     )
 
     tokens = app_commands.Group(name="tokens", description="The party's hero tokens.", guild_only=True)
@@ -133,8 +139,8 @@ class Tokens(commands.Cog):
     ) -> None:
         if not 1 <= count <= AWARD_MAX:
             fail(f"Award from 1 to {AWARD_MAX} hero tokens.")
-        if not await channel_director(self.bot, interaction):
-            raise Refused("Only the Director can award hero tokens.")
+        _, at, role = await server_standing(interaction, self.bot.store)
+        require("/tokens award", at, director_role_id=role)
 
         def change(table: Table) -> Change[int]:
             table.tokens = award_tokens(HeroTokens(table.tokens), count).pool
@@ -160,8 +166,7 @@ class Tokens(commands.Cog):
     ) -> None:
         if use not in ("surges", "save", "reroll", "regain"):
             fail("Pick use: surges, save, reroll or regain.")
-        director = await channel_director(self.bot, interaction)
-        actor = actor_from_interaction(interaction)
+        actor, at, role = await server_standing(interaction, self.bot.store)
         who: str | int = " ".join(hero.split()) if hero is not None else actor.user_id
         if isinstance(who, str) and not who:
             fail("Name the hero who spends, or leave hero out for yours.")
@@ -171,8 +176,12 @@ class Tokens(commands.Cog):
             owner = spender.owner_id
             if spender.roster is not None and sheet_of(spender.roster).claimable:
                 owner = None
-            require_controls(
-                actor, owner, director, creature=spender.name, action=f"spend hero tokens for {spender.name}"
+            require(
+                "/tokens spend",
+                dataclasses.replace(at, owner=owner is not None and owner == actor.user_id),
+                director_role_id=role,
+                action=f"spend hero tokens for {inert(spender.name)}",
+                whose=spender.name,
             )
             name = inert(spender.name)
             if use == "surges":
@@ -217,8 +226,8 @@ class Tokens(commands.Cog):
 
     @tokens.command(name="reset", description="Director, start of a session: reset the hero-token pool.")
     async def reset(self, interaction: discord.Interaction[Any]) -> None:
-        if not await channel_director(self.bot, interaction):
-            raise Refused("Only the Director can reset hero tokens.")
+        _, at, role = await server_standing(interaction, self.bot.store)
+        require("/tokens reset", at, director_role_id=role)
         key = channel_key(interaction)
         settings = await self.bot.store.get_settings(key.guild_id)
 

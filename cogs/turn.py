@@ -45,11 +45,11 @@ from bot.rules.turns import (
 from bot.rules.turns.events import SaveDue
 from bot.store import Change, Table
 from bot.tracker import tracker_for
-from bot.turn_replies import reply_and_ping as reply_and_ping  # cogs.encounter imports it from here
+from bot.turn_replies import reply_and_ping
 from bot.ui.combat import save_reply
 from bot.ui.encounter import creatures_of, skip_text, speed_text, turn_end_text, turn_start_text
 from bot.ui.objectives import due_view
-from bot.ui.tracker_controls import set_handler
+from bot.ui.tracker_controls import act_choice_view, set_handler
 from cogs.conditions import CONDITION_CHOICES, send_saves
 from cogs.meta import HelpEntry
 from cogs.turn_actions import do_aid, do_defend
@@ -123,13 +123,36 @@ def roster_sheets(table: Table, encounter: Encounter) -> dict[str, HeroSheet]:
 # --- the operations (commands and buttons share them) ----------------------------------------------------
 
 
+class Several(UserError):
+    """A bare Act when several of the caller's creatures may act: they are offered as buttons (`choices`:
+    each creature's place in the turn order and its name, at the channel's `version`)."""
+
+    def __init__(self, encounter_id: int, version: int, choices: tuple[tuple[int, str], ...]) -> None:
+        super().__init__("Several of your creatures may act now: pick one.")
+        self.encounter_id, self.version, self.choices = encounter_id, version, choices
+
+
+def own_eligible(encounter: Encounter, who: Caller) -> list[tuple[int, Entry]]:
+    """The caller's creatures that may act now, with their place in the turn order: a player's own; the
+    Director's, those no player controls."""
+    own = {None, who.actor.user_id} if who.director else {who.actor.user_id}
+    up = eligible(encounter.turns)
+    return [
+        (index, e)
+        for index, e in enumerate(encounter.turns.entries)
+        if e.id in up and owner_of(encounter, e) in own
+    ]
+
+
 async def do_act(
     interaction: discord.Interaction[Any],
     bot: DrawSteelBot,
     name: str | None,
     expect: tuple[int, int] | None = None,
+    at: int | None = None,
 ) -> None:
-    """`name` (or, without one, the caller's only creature that may act now) starts its turn."""
+    """`name` (or the creature at place `at` of the turn order, or, without either, the caller's only
+    creature that may act now) starts its turn; with several, they are offered as buttons (`Several`)."""
     in_time = InTime(interaction)
     who = await in_time.run(caller_of(interaction, bot))
     dice = bot.dice
@@ -137,17 +160,18 @@ async def do_act(
     def change(table: Table) -> Change[tuple[str, Flow, dict[str, str]]]:
         check_expected(table, expect)
         encounter = encounter_of(table)
-        if name is None:
-            mine = [
-                e
-                for e in encounter.turns.entries
-                if e.id in eligible(encounter.turns) and owner_of(encounter, e) == who.actor.user_id
-            ]
+        if at is not None:
+            if not 0 <= at < len(encounter.turns.entries):
+                fail("That creature has left the encounter: press Act on the tracker again.")
+            entry = encounter.turns.entries[at]
+        elif name is None:
+            mine = own_eligible(encounter, who)
             if not mine:
                 fail("None of your creatures may act now: pick one with /turn act combatant: <name>.")
             if len(mine) > 1:
-                fail("Several of your creatures may act: pick one in the tracker's menu or with /turn act.")
-            entry = mine[0]
+                assert table.encounter is not None and table.encounter.id is not None
+                raise Several(table.encounter.id, table.version, tuple((i, e.id) for i, e in mine))
+            entry = mine[0][1]
         else:
             entry = entry_named(encounter, name)
         require_controls(
@@ -168,7 +192,12 @@ async def do_act(
         names = {cid: sheet.resource_name for cid, sheet in sheets.items()}
         return Change(f"{entry.id} starts their turn{how}", (entry.id, flow, names))
 
-    committed = await in_time.run(commit(interaction, "turn.act", change))
+    try:
+        committed = await in_time.run(commit(interaction, "turn.act", change))
+    except Several as several:
+        view = act_choice_view(several.encounter_id, several.version, several.choices)
+        await send(interaction, content=str(several), view=view, ephemeral=True)
+        return
     entry_id, flow, names = committed.value
     await send(interaction, content=turn_start_text(flow.encounter, entry_id, flow.gains, names))
 
@@ -541,8 +570,10 @@ async def do_swap(interaction: discord.Interaction[Any], bot: DrawSteelBot, hero
 
 
 async def _on_act(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
+    """The tracker's Act (no argument), or one of the creatures it offered (its place in the turn order)."""
     bot = interaction.client
-    await pressed(interaction, bot, do_act(interaction, bot, None, (eid, ver)))
+    at = int(arg) if arg.isdigit() else None
+    await pressed(interaction, bot, do_act(interaction, bot, None, (eid, ver), at))
 
 
 async def _on_pick(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:

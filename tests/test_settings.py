@@ -81,7 +81,8 @@ def test_missing_token_says_where_to_get_one() -> None:
         message = error_of(values)
         assert message.startswith("DISCORD_TOKEN is missing")
         assert "https://discord.com/developers/applications" in message
-        assert "DISCORD_TOKEN=... in .env" in message
+        # issue 22 §4: the first step of the README's setup, spelled out
+        assert "`cp .env.example .env`" in message and "DISCORD_TOKEN= in .env" in message
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -74,6 +74,19 @@ class History(StoreCore):
             ended_at=None if row.ended_at is None else _aware(row.ended_at),
         )
 
+    async def latest_encounter(self, channel_id: int) -> int | None:
+        """The id of a channel's newest encounter: the one running there, else the last one that ended (None
+        when none ever ran there). A channel runs one encounter at a time: the running one is the newest."""
+        validate.snowflake(channel_id, "channel id")
+
+        async def read() -> Any:
+            async with self._engine.connect() as connection:
+                query = sa.select(sa.func.max(encounters.c.id)).where(encounters.c.channel_id == channel_id)
+                return (await connection.execute(query)).scalar()
+
+        found = await self._retrying(read, self._deadline())
+        return None if found is None else int(found)
+
     async def _encounter_or_error(self, encounter_id: int) -> EncounterInfo:
         info = await self.find_encounter(encounter_id)
         if info is None:
@@ -96,10 +109,14 @@ class History(StoreCore):
         undone_by = {row.undoes: row.seq for row in rows if row.undoes is not None}
         return [event_of(row, undone_by.get(row.seq)) for row in rows]
 
-    async def export_json(self, encounter_id: int) -> str:
-        """The encounter and its whole log as a JSON document."""
+    async def export_json(self, encounter_id: int, *, hide: Callable[[Event], Event] | None = None) -> str:
+        """The encounter and its whole log as a JSON document; with `hide` (a players' view), each event as
+        `hide` gives it and no state."""
         info = await self._encounter_or_error(encounter_id)
         log = await self.events(encounter_id)
+        if hide is not None:
+            log = [hide(e) for e in log]
+            info = dataclasses.replace(info, state={})
         encounter = dataclasses.asdict(info)
         encounter["created_at"] = info.created_at.isoformat()
         encounter["ended_at"] = None if info.ended_at is None else info.ended_at.isoformat()
@@ -111,10 +128,15 @@ class History(StoreCore):
         }
         return json.dumps(document, ensure_ascii=False, indent=2)
 
-    async def transcript_markdown(self, encounter_id: int) -> str:
-        """A readable Markdown transcript (meant as a file attachment, so mentions never ping)."""
+    async def transcript_markdown(
+        self, encounter_id: int, *, hide: Callable[[Event], Event] | None = None
+    ) -> str:
+        """A readable Markdown transcript (meant as a file attachment, so mentions never ping); with `hide`
+        (a players' view), each event as `hide` gives it."""
         info = await self._encounter_or_error(encounter_id)
         log = await self.events(encounter_id)
+        if hide is not None:
+            log = [hide(e) for e in log]
         ended = "still running" if info.ended_at is None else f"ended {info.ended_at:%Y-%m-%d %H:%M} UTC"
         lines = [
             f"# {_md(info.name)}",

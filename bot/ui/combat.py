@@ -289,6 +289,16 @@ def healing_reply(change: Healing, verb: str, hidden: Collection[str] = ()) -> s
     return f"**{inert(change.target)}** {verb} · {vitals_text(change.after, secret)}{'' if secret else was}"
 
 
+def temporary_verb(change: Healing, amount: int) -> str:
+    """What gaining `amount` temporary Stamina did: "gains 5 temporary Stamina", or, with some already, which
+    stays: "keeps 5 temporary Stamina (the higher of 5 and 3)" (draw-steel-combat.txt "Temporary Stamina":
+    "you get whichever amount of temporary Stamina is greater, rather than adding the two pools together")."""
+    had, now = change.before.temporary, change.after.temporary
+    if had == 0:
+        return f"gains {amount} temporary Stamina"
+    return f"keeps {now} temporary Stamina (the higher of {max(amount, had)} and {min(amount, had)})"
+
+
 def catch_breath_reply(change: Healing, cost: ActionKind) -> str:
     """`**Ash** catches their breath (1 Recovery) · Stamina: 20/30`; in the games without maneuvers (teams,
     fast/slow: `cost` is their action, `bot.rules.turns.maneuver_kind`) it says what it cost."""

@@ -59,6 +59,24 @@ def side_label(encounter: Encounter, side_id: str) -> str:
     return f"the {inert(name).lower()}" if name.lower() == "heroes" else inert(name)
 
 
+def does(subject: str, verb: str) -> str:
+    """`subject` and `verb` agreeing: "the Director picks", "team Red skips", "the heroes pick" (the Director
+    and a team are one; a side named for its members, like the heroes or the players, is many)."""
+    if subject.lower() == "the director" or subject.startswith("team "):
+        verb += "es" if verb.endswith(("o", "s", "sh", "ch")) else "s"
+    return f"{subject} {verb}"
+
+
+def side_does(encounter: Encounter, side_id: str, verb: str) -> str:
+    """ "the Director picks", "the heroes pick", "team Red skips": a side's label with `verb` agreeing."""
+    return does(side_label(encounter, side_id), verb)
+
+
+def controller_does(controller: Controller, verb: str) -> str:
+    """ "the players choose", "the Director chooses"."""
+    return does("the players" if controller is Controller.PLAYERS else "the Director", verb)
+
+
 def condition_text(instance: ConditionInstance) -> str:
     return f"{inert(instance.label)} ({_DURATION[instance.duration]})"
 
@@ -112,7 +130,7 @@ def _event_lines(encounter: Encounter, events: Sequence[Event]) -> list[str]:
         elif isinstance(event, SpeedChosen) and event.speed is Speed.SLOW:
             lines.append(f"{inert(event.entry)} waits for the slow turns.")
         elif isinstance(event, SideSkipped):
-            lines.append(f"⏭️ {side_label(encounter, event.side)} skip the rest of their turns this round.")
+            lines.append(f"⏭️ {side_does(encounter, event.side, 'skip')} the rest of their turns this round.")
     return lines
 
 
@@ -125,12 +143,12 @@ def next_pick_text(encounter: Encounter) -> str:
     names = ", ".join(inert(e) for e in pick.entries[:10])
     more = f" and {len(pick.entries) - 10} more" if len(pick.entries) > 10 else ""
     if turns.mode is Mode.FAST_SLOW:
-        who = "the players" if pick.controller is Controller.PLAYERS else "the Director"
         part = pick.speed.value if pick.speed is not None else "next"
-        return f"Next: {who} pick a {part} turn ({names}{more}) with /turn act."
+        who = controller_does(pick.controller, "pick")
+        return f"Next: {who} a {part} turn ({names}{more}) with /turn act."
     if pick.group is not None:
         return f"Next: group {inert(pick.group)} keeps acting ({names}{more})."
-    return f"Next: {side_label(encounter, pick.sides[0])} pick who acts ({names}{more}) with /turn act."
+    return f"Next: {side_does(encounter, pick.sides[0], 'pick')} who acts ({names}{more}) with /turn act."
 
 
 def begin_text(flow: Flow) -> str:
@@ -138,14 +156,15 @@ def begin_text(flow: Flow) -> str:
     lines = []
     for event in flow.events:
         if isinstance(event, FirstTurnRolled):
-            who = "the players choose" if event.chooser is Controller.PLAYERS else "the Director chooses"
+            who = controller_does(event.chooser, "choose")
             lines.append(
                 f"🎲 d10 for who goes first: **{event.roll}** (players need {event.threshold}+): "
                 f"{who} which side goes first."
             )
         elif isinstance(event, FirstSideChosen):
             how = " (everyone on the other side is surprised)" if event.automatic else ""
-            lines.append(f"{side_label(flow.encounter, event.side).capitalize()} go first{how}.")
+            said = side_does(flow.encounter, event.side, "go")
+            lines.append(f"{said[0].upper()}{said[1:]} first{how}.")
     lines += round_lines(flow)
     nxt = next_pick_text(flow.encounter)
     if nxt:

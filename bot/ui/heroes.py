@@ -1,5 +1,5 @@
-"""Renderers for the roster and the party's resources: a hero's sheet, the roster, hero tokens, Victories,
-the guild's settings. Pure functions from state to `discord.Embed` (always within Discord's limits through
+"""Renderers for the roster and the party's resources: a hero's sheet, the roster, hero tokens, Victories.
+Pure functions from state to `discord.Embed` (always within Discord's limits through
 `make_embed`); every user-supplied name goes through `inert`.
 
 Contract label: a hero's Stamina is written `Stamina: 12/30` (`bot.ui.format.stamina_text`).
@@ -14,7 +14,6 @@ import discord
 
 from bot.replies import inert
 from bot.rules.hero import HeroSheet
-from bot.store import GuildSettings
 from bot.ui.embeds import Colour, Field, make_embed
 from bot.ui.format import stamina_text, state_label
 
@@ -134,24 +133,3 @@ def victories_embed(heroes: Sequence[HeroView]) -> discord.Embed:
         return make_embed("Victories", "No heroes in this channel yet: /hero create.", colour=Colour.HEROES)
     lines = [f"**{inert(h.name)}** — {progress_text(h.sheet)}" for h in heroes]
     return make_embed("Victories", "\n".join(lines), colour=Colour.HEROES)
-
-
-def on_off(value: bool) -> str:
-    return "on" if value else "off"
-
-
-def settings_embed(settings: GuildSettings) -> discord.Embed:
-    """The guild's settings, one per line, with the option that changes each."""
-    role = f"<@&{settings.director_role_id}>" if settings.director_role_id else "none (Manage Channels only)"
-    lines = [
-        f"Director role: {role} — `director_role`",
-        f"Turn pings: {on_off(settings.turn_pings)} — `turn_pings`",
-        f"Hero tokens reset each session: {on_off(settings.tokens_reset_per_session)} — "
-        "`tokens_reset_per_session`",
-        f"Malice rounding: {settings.malice_rounding} — `malice_rounding`",
-        f"Players see monsters' exact Stamina: {on_off(settings.show_monster_stamina)} — "
-        "`show_monster_stamina`",
-        f"Action economy enforced: {on_off(settings.enforce_action_economy)} — `enforce_action_economy`",
-        f"The Director's creatures roll their saves: {on_off(settings.auto_saves)} — `auto_saves`",
-    ]
-    return make_embed("Settings", "\n".join(lines), colour=Colour.INFO)

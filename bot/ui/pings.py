@@ -24,8 +24,9 @@ from bot.play import channel_key
 from bot.replies import MAX_CONTENT, send
 from bot.rules.encounter import Encounter
 from bot.rules.turns import Controller, picking, waiting
+from bot.rules.turns.policy import policy
 from bot.store import ChannelKey
-from bot.ui.encounter import creatures_of, side_label
+from bot.ui.encounter import controller_does, creatures_of, side_does
 
 log = logging.getLogger("bot.pings")
 
@@ -48,8 +49,17 @@ class Ping:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Mover:
+    """Who moved the turns on: they read the reply, so the ping leaves them out (`director`: they did it as a
+    Director, so the Director's own creatures' pick pings nobody either)."""
+
+    user_id: int
+    director: bool
+
+
 def _targets(
-    owners: Iterable[int | None], director_id: int, director_role_id: int | None
+    owners: Iterable[int | None], director_id: int, director_role_id: int | None, mover: Mover | None = None
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     users: list[int] = []
     roles: tuple[int, ...] = ()
@@ -57,9 +67,9 @@ def _targets(
     for owner in owners:
         if owner is None:
             needs_director = True
-        elif owner not in users:
+        elif owner not in users and (mover is None or owner != mover.user_id):
             users.append(owner)
-    if needs_director:
+    if needs_director and not (mover is not None and mover.director):
         if director_role_id is not None:
             roles = (director_role_id,)
         elif director_id not in users:
@@ -71,28 +81,32 @@ def _mention_text(users: tuple[int, ...], roles: tuple[int, ...]) -> str:
     return " ".join([*(f"<@&{r}>" for r in roles), *(f"<@{u}>" for u in users)])
 
 
-def pick_ping(encounter: Encounter, *, director_id: int, director_role_id: int | None) -> Ping | None:
-    """The ping for the side that picks now: the controllers of its creatures that may still act this round
-    (None when nobody picks: a turn is running, or the round or encounter is over)."""
+def pick_ping(
+    encounter: Encounter, *, director_id: int, director_role_id: int | None, mover: Mover | None = None
+) -> Ping | None:
+    """The ping for the side that picks now: the controllers of its creatures that may still act this round;
+    in the Agility order only the next in order (draw-steel-combat.txt "Alternative Turn Order": "When it's
+    time for someone on the heroes' side to act, the hero with the highest total goes first"); never `mover`,
+    whose reply already says who picks (None when nobody is left to ping, or nobody picks: a turn is running,
+    or the round or encounter is over)."""
     turns = encounter.turns
     pick = picking(turns)
     if pick is None:
         return None
-    still = set(waiting(turns))
+    still = set(pick.entries) if policy(turns.mode).ordered_within_side else set(waiting(turns))
     owners: list[int | None] = []
     for entry in turns.entries:
         if entry.side not in pick.sides or entry.id not in still:
             continue
         for creature_id in creatures_of(encounter, entry):
             owners.append(encounter.creature(creature_id).owner_id)
-    users, roles = _targets(owners, director_id, director_role_id)
+    users, roles = _targets(owners, director_id, director_role_id, mover)
     if not users and not roles:
         return None
     if pick.speed is not None:
-        who = "the players" if pick.controller is Controller.PLAYERS else "the Director"
-        what = f"{who} pick a {pick.speed.value} turn"
+        what = f"{controller_does(pick.controller, 'pick')} a {pick.speed.value} turn"
     else:
-        what = f"{side_label(encounter, pick.sides[0])} pick who acts next"
+        what = f"{side_does(encounter, pick.sides[0], 'pick')} who acts next"
     return Ping(f"{_mention_text(users, roles)} — {what} (/turn act).", users, roles)
 
 
@@ -112,7 +126,7 @@ def chooser_ping(
     users, roles = _targets(owners, director_id, director_role_id)
     if not users and not roles:
         return None
-    who = "the players choose" if chooser is Controller.PLAYERS else "the Director chooses"
+    who = controller_does(chooser, "choose")
     return Ping(f"{_mention_text(users, roles)} — {who} which side goes first.", users, roles)
 
 

@@ -85,7 +85,9 @@ DURATION_SHORT: dict[Duration, str] = {
 @dataclass(frozen=True, slots=True)
 class TrackerView:
     """What the tracker shows besides the encounter itself: its name, the party's hero tokens, whether
-    Director creatures' exact Stamina is public, and a footer note (e.g. the state version)."""
+    Director creatures' exact Stamina is public, and a footer note (none on the channel's tracker: the state
+    version is in the controls' custom ids, where a press needs it, not in the players' view; a private view
+    may say it is private)."""
 
     name: str
     tokens: int

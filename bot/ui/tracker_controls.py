@@ -2,11 +2,12 @@
 act, each carrying the encounter id and the channel's state version in its custom id; plus the buttons of the
 who-goes-first choice and of the end-of-encounter confirmation.
 
-Owned by the encounter/turn work (cogs/encounter.py, cogs/turn.py); the tracker service (bot/tracker.py)
+Owned by the encounter/turn work (cogs/encounter/, cogs/turn.py); the tracker service (bot/tracker.py)
 attaches `tracker_view(...)` to every tracker message it posts or edits.
 
 Custom ids (at most 100 characters): `enc:<action>:<encounter id>:<version>[:<argument>]` for buttons
-(`act`, `end`, `undo`, `save`; `first` with the side id; `endok` with 1/0 for the objective, `endno`;
+(`act`, `end`, `undo`, `save`; `act` with a creature's place in the turn order: one of the creatures a bare
+Act offers, `act_choice_view`; `first` with the side id; `endok` with 1/0 for the objective, `endno`;
 `rescue` with the offer's index: the hero-token rescue of `bot.rules.encounter.rescue`, on the tracker and
 on the damage's reply; `tsave` on a failed save's reply) and
 `enc:pick:<encounter id>:<version>` for the select. The items are `DynamicItem`s in a `PersistentView`, so
@@ -18,7 +19,7 @@ version is not the channel's newest is refused by the handler.
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -146,6 +147,16 @@ def tracker_view(encounter_id: int, version: int, encounter: Encounter) -> disco
     if running and not in_turn and who:
         view.add_item(PickSelect(encounter_id, version, who))
     add_rescues(view, encounter_id, version, encounter)
+    return view
+
+
+def act_choice_view(encounter_id: int, version: int, choices: Sequence[tuple[int, str]]) -> discord.ui.View:
+    """A bare Act with several of the caller's creatures able to act: one button each (`choices`: the
+    creature's place in the turn order, which the button's id carries, and its name)."""
+    view = PersistentView()
+    for index, name in choices[:SELECT_MAX]:
+        style = discord.ButtonStyle.primary
+        view.add_item(ControlButton("act", encounter_id, version, str(index), label=name, style=style))
     return view
 
 

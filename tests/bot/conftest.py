@@ -40,6 +40,8 @@ import discord
 import pytest
 import pytest_asyncio
 from simcord import ChannelHandle, GuildHandle, MemberActor, RoleHandle
+from simcord.backend.models import Overwrite
+from simcord.enums import OverwriteType
 from simcord.env import Env
 
 from bot import play, tracker
@@ -138,16 +140,38 @@ class Table:
     store: Store
 
     async def configure_director_role(self) -> None:
-        """Store `director_role` as the guild's Director role (`/settings`-style), so its members direct."""
+        """Store `director_role` as the guild's Director role (`/settings`-style), so its members are server
+        Directors; and let the role see /settings, as a server's admins do in Integrations (Discord shows it
+        only to Manage Server by default)."""
         await self.store.update_settings(self.guild.id, director_role_id=self.director_role.id)
+        self.allow_command("settings", self.director_role)
+
+    def allow_command(self, name: str, role: RoleHandle) -> None:
+        """Let `role` see and run the slash command `name` whatever its default member permissions."""
+        command = self.env.backend.find_command(name, self.guild.id)
+        assert command is not None, f"no command /{name}"
+        self.guild.set_command_permissions(int(command["id"]), {role: True})
 
     def add_player(self, name: str) -> MemberActor:
         return self.guild.add_member(self.env.create_user(name))
 
     def add_channel_manager(self, name: str) -> MemberActor:
-        """A member whose role has Manage Channels (a Director by permission)."""
+        """A member whose role has Manage Channels across the server (no Director by that alone)."""
         role = self.guild.create_role(f"{name}-mods", permissions=discord.Permissions(manage_channels=True))
         return self.guild.add_member(self.env.create_user(name), roles=[role])
+
+    def add_server_manager(self, name: str) -> MemberActor:
+        """A member whose role has Manage Server: a server Director by permission."""
+        role = self.guild.create_role(f"{name}-admins", permissions=discord.Permissions(manage_guild=True))
+        return self.guild.add_member(self.env.create_user(name), roles=[role])
+
+    def add_channel_only_manager(self, name: str) -> MemberActor:
+        """A member granted Manage Channels by an overwrite on `channel` only (as temporary-voice bots do)."""
+        member = self.guild.add_member(self.env.create_user(name))
+        allow = discord.Permissions(manage_channels=True).value
+        overwrite = Overwrite(member.id, OverwriteType.MEMBER, allow=allow)
+        self.env.backend.set_overwrite(self.channel.id, overwrite)
+        return member
 
 
 def make_thread(

@@ -123,7 +123,8 @@ async def test_only_server_directors_change_the_bestiary(
         simcord_env,
         await a.slash(directed.channel, "monster import", file=fixture("Goblin.ds-monster-group")),
     )
-    assert text == "Only a server Director can change the bestiary."
+    role = f"<@&{directed.director_role.id}>"
+    assert text == f"Only a server Director (the {role} role or Manage Server) can change the bestiary."
     assert cdn_server.served == []  # refused before reading the file
     refusal(simcord_env, await a.slash(directed.channel, "monster add", name="Bandit", stamina=20))
     reply(await directed.director.slash(directed.channel, "monster add", name="Bandit", stamina=20))

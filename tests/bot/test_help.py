@@ -6,7 +6,7 @@ import discord
 from simcord.env import Env
 
 from bot.client import DrawSteelBot
-from cogs.meta import HelpEntry, help_entries, help_pages
+from cogs.meta import HelpEntry, help_entries, help_pages, listed
 from tests.bot.conftest import Table
 
 
@@ -32,9 +32,15 @@ async def test_help_lists_every_registered_command(simcord_env: Env, table: Tabl
     assert "dice" in names and "help" in names
     documented = {entry.command for entry in help_entries(bot)}
     assert set(names) <= documented, f"commands without a /help entry: {set(names) - documented}"
-    for entry in help_entries(bot):
+    for entry in listed(help_entries(bot)):
         assert f"`{entry.example}`" in text
+    for entry in help_entries(bot):
         assert entry.example.startswith(f"/{entry.command}")
+    # each command once (issue 22 §4): one line per command that runs (no family's own line besides its
+    # commands' lines, as `/malice show` twice under /malice)
+    lines = [line for line in text.splitlines() if line.startswith("`/")]
+    runnable = [c for c in bot.tree.walk_commands() if not isinstance(c, discord.app_commands.Group)]
+    assert len(lines) == len(set(lines)) == len(runnable), sorted(lines)
 
 
 async def test_help_for_one_family(table: Table) -> None:

@@ -135,7 +135,11 @@ async def test_a_director_imports_for_a_player_or_for_anyone_to_claim(
         simcord_env,
         await table.alice.slash(table.channel, "hero import", file=fixture("Keth.ds-hero"), player=table.bob),
     )
-    assert text == "Only the Director can import a hero for another member: leave player out."
+    role = f"<@&{table.director_role.id}>"
+    assert (
+        text
+        == f"Only a server Director (the {role} role or Manage Server) can import a hero for another member."
+    )
     kit.ok(
         await table.director.slash(
             table.channel, "hero import", file=fixture("Keth.ds-hero"), player=table.bob

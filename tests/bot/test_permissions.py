@@ -1,4 +1,5 @@
-"""Permission decisions: a pure table (no Discord), plus the adapter from a real interaction."""
+"""Permission decisions: pure tables (no Discord), the adapter from a real interaction, and the holes of
+issue 19 closed through SimCord (the whole command table: tests/bot/test_permission_table.py)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ from bot.permissions import (
     Refused,
     actor_from_interaction,
     controls,
-    interaction_is_director,
     is_director,
+    require,
     require_controls,
-    require_director,
+    server_standing,
+    standing,
 )
 from bot.replies import send
 from bot.rules.dice import Dice
@@ -34,7 +36,7 @@ STARTER, ROLE, OTHER_ROLE, ASH_PLAYER, STRANGER = 1, 10, 11, 2, 3
     [
         (Actor.of(STARTER), STARTER, None, True),  # started the encounter
         (Actor.of(STRANGER), STARTER, None, False),
-        (Actor.of(STRANGER, manage_channels=True), STARTER, None, True),  # Manage Channels here
+        (Actor.of(STRANGER, manage_server=True), STARTER, None, True),  # Manage Server
         (Actor.of(STRANGER, [ROLE]), STARTER, ROLE, True),  # the configured Director role
         (Actor.of(STRANGER, [OTHER_ROLE]), STARTER, ROLE, False),
         (Actor.of(STRANGER, [ROLE]), STARTER, None, False),  # no role configured
@@ -51,17 +53,28 @@ def test_is_director(
     )
 
 
-def test_require_director() -> None:
-    require_director(Actor.of(STARTER), encounter_director_id=STARTER, director_role_id=None)
+def test_require_names_who_may() -> None:
+    """Issue 19: "Commands that newly require a role say which role in their one-line refusal"."""
+    at = standing(Actor.of(STRANGER), director_role_id=ROLE, encounter_director_id=STARTER)
     with pytest.raises(Refused) as caught:
-        require_director(
-            Actor.of(STRANGER),
-            encounter_director_id=STARTER,
-            director_role_id=ROLE,
-            action="move Director creatures",
-        )
-    assert str(caught.value) == "Only the Director can move Director creatures."
-    assert REGISTRY.message_for(caught.value) == "Only the Director can move Director creatures."
+        require("/tokens award", at, director_role_id=ROLE)
+    expected = f"Only a server Director (the <@&{ROLE}> role or Manage Server) can award hero tokens."
+    assert str(caught.value) == expected == REGISTRY.message_for(caught.value)
+    with pytest.raises(
+        Refused, match=r"^Only a server Director \(Manage Server, or a Director role set with"
+    ):
+        require("/respite", standing(Actor.of(STRANGER), director_role_id=None), director_role_id=None)
+    with pytest.raises(Refused, match=r"^Only the Director can begin the encounter\.$"):
+        require("/encounter begin", at, director_role_id=ROLE)
+    require(
+        "/encounter begin",
+        standing(Actor.of(STARTER), director_role_id=ROLE, encounter_director_id=STARTER),
+        director_role_id=ROLE,
+    )
+    with pytest.raises(
+        Refused, match=r"^Only the Director or the member who made the last change can undo it\.$"
+    ):
+        require("/encounter undo", at, director_role_id=ROLE)
 
 
 @pytest.mark.parametrize(
@@ -98,7 +111,7 @@ def test_refused_is_a_check_failure_so_checks_can_raise_it() -> None:
 @app_commands.command(name="whoami", description="test: show the adapter's view of the user")
 async def whoami(interaction: discord.Interaction[Any]) -> None:
     actor = actor_from_interaction(interaction)
-    await send(interaction, content=f"{actor.user_id} {sorted(actor.role_ids)} {actor.manage_channels}")
+    await send(interaction, content=f"{actor.user_id} {sorted(actor.role_ids)} {actor.manage_server}")
 
 
 @app_commands.command(name="am-i-director", description="test: the store-backed Director check")
@@ -106,7 +119,8 @@ async def am_i_director(interaction: discord.Interaction[Any], starter: bool = F
     bot = interaction.client
     assert isinstance(bot, DrawSteelBot)
     starter_id = interaction.user.id if starter else None
-    answer = await interaction_is_director(interaction, bot.store, encounter_director_id=starter_id)
+    actor, _, role = await server_standing(interaction, bot.store)
+    answer = is_director(actor, encounter_director_id=starter_id, director_role_id=role)
     await send(interaction, content=str(answer))
 
 
@@ -119,15 +133,20 @@ def simcord_bot(settings: Settings, store: Store, dice: Dice) -> DrawSteelBot:
 
 
 async def test_actor_from_interaction(table: Table) -> None:
-    manager = table.add_channel_manager("mo")
+    admin = table.add_server_manager("max")
     director = await table.director.slash(table.channel, "whoami")
     player = await table.alice.slash(table.thread, "whoami")
-    mod = await manager.slash(table.channel, "whoami")
+    manager = await admin.slash(table.channel, "whoami")
+    channel_only = await table.add_channel_only_manager("mo").slash(table.channel, "whoami")
+    channels = await table.add_channel_manager("cy").slash(table.channel, "whoami")
 
-    assert director.response is not None and player.response is not None and mod.response is not None
+    assert director.response is not None and player.response is not None and manager.response is not None
     assert director.response.content == f"{table.director.id} [{table.director_role.id}] False"
     assert player.response.content == f"{table.alice.id} [] False"
-    assert mod.response.content.startswith(f"{manager.id} [") and mod.response.content.endswith("True")
+    assert manager.response.content.startswith(f"{admin.id} [") and manager.response.content.endswith("True")
+    # Manage Channels, on one channel or everywhere, is no Manage Server
+    assert channel_only.response is not None and channel_only.response.content.endswith("[] False")
+    assert channels.response is not None and channels.response.content.endswith("False")
 
 
 async def test_director_role_comes_from_the_guild_settings(table: Table) -> None:
@@ -136,19 +155,69 @@ async def test_director_role_comes_from_the_guild_settings(table: Table) -> None
         assert result.response is not None
         return str(result.response.content)
 
-    manager = table.add_channel_manager("mo")
+    admin = table.add_server_manager("max")
+    mod = table.add_channel_only_manager("mo")
     assert await answer(table.director) == "False"  # no Director role configured yet
     await table.configure_director_role()
     assert await answer(table.director) == "True"
     assert await answer(table.alice) == "False"
     assert await answer(table.alice, starter=True) == "True"
-    assert await answer(manager) == "True"
+    assert await answer(admin) == "True"
+    assert await answer(mod) == "False"
 
 
 def test_require_self_refuses_everyone_but_the_owner() -> None:
     from bot.permissions import require_self
 
     require_self(Actor.of(7), 7, what="this roll", action="downgrade", instead="make your own with /roll")
-    director = Actor.of(8, manage_channels=True)  # not even a Director presses another member's roll
+    director = Actor.of(8, manage_server=True)  # not even a Director presses another member's roll
     with pytest.raises(Refused, match=r"^Only the member who made this roll can downgrade it: make your own"):
         require_self(director, 7, what="this roll", action="downgrade", instead="make your own")
+
+
+# --- issue 19's hole: starting an encounter made anyone the Director of the roster and the token pool ----
+async def test_an_encounters_starter_gets_no_roster_tokens_or_victories(table: Table) -> None:
+    """Issue 19: "An encounter's Director: whoever started it ... Their power covers that encounter's state
+    only (its creatures, turns, Malice, conditions, undo), never the roster, the token pool or the settings."
+    and "Only they [server Directors] ... award hero tokens and Victories, run `/respite`, reassign or edit
+    other members' heroes"."""
+    from tests.bot.test_heroes import create, heroes, refused
+    from tests.bot.test_tokens import stored
+
+    await create(table, table.alice)  # Ash, alice's
+    bob = table.bob
+    await bob.slash(table.channel, "encounter start")  # no Director role set: anyone may start
+    assert (await stored(table)).encounter is not None
+
+    refused(await bob.slash(table.channel, "hero claim", hero="Ash", player=bob), "belongs to another player")
+    given = await bob.slash(table.channel, "hero claim", hero="Ash", player=table.add_player("cy"))
+    refused(given, "Only a server Director (Manage Server, or a Director role set with /settings)")
+    refused(await bob.slash(table.channel, "hero edit", hero="Ash", stamina=1), "Only Ash's player")
+    refused(await bob.slash(table.channel, "tokens award", count=100), "Only a server Director")
+    refused(await bob.slash(table.channel, "tokens reset"), "Only a server Director")
+    refused(await bob.slash(table.channel, "victories", award=3), "Only a server Director")
+    asked = await bob.slash(table.channel, "encounter end")  # the starter directs the encounter itself
+    await bob.click(asked.response.message, label="End the encounter")
+    assert (await stored(table)).encounter is None
+    refused(await bob.slash(table.channel, "respite"), "Only a server Director")
+
+    after = await stored(table)
+    ash = (await heroes(table))["Ash"]
+    assert after.tokens == 0 and ash.owner_id == table.alice.id
+    assert ash.data["vitals"]["max_stamina"] == 30 and ash.data.get("progress", {}).get("victories", 0) == 0
+
+
+async def test_with_a_director_role_only_server_directors_start_encounters(table: Table) -> None:
+    """Issue 19: "Only they [server Directors] ... (when a Director role is set) start encounters." and
+    "Commands that newly require a role say which role in their one-line refusal"."""
+    from tests.bot.test_heroes import refused
+    from tests.bot.test_tokens import stored
+
+    await table.configure_director_role()
+    role = f"<@&{table.director_role.id}>"
+    result = await table.bob.slash(table.channel, "encounter start")
+    refused(result, f"Only a server Director (the {role} role or Manage Server) can start an encounter.")
+    assert (await stored(table)).encounter is None
+    await table.add_server_manager("max").slash(table.thread, "encounter start")
+    await table.director.slash(table.channel, "encounter start")
+    assert (await stored(table)).encounter is not None

@@ -43,7 +43,7 @@ async def test_award_everyone_then_one_hero_and_show(party: Table) -> None:
 
 
 async def test_a_player_cant_award_victories(party: Table) -> None:
-    refused(await party.alice.slash(party.channel, "victories", award=1), "Only the Director")
+    refused(await party.alice.slash(party.channel, "victories", award=1), "Only a server Director")
     assert progress(await roster(party), "Ash") == Progress()
 
 
@@ -81,7 +81,7 @@ async def test_respite_leaves_the_dead_dead(party: Table) -> None:
 
 async def test_respite_is_refused_during_combat_and_for_players(party: Table) -> None:
     await party.director.slash(party.channel, "victories", award=2)
-    refused(await party.alice.slash(party.channel, "respite"), "Only the Director")
+    refused(await party.alice.slash(party.channel, "respite"), "Only a server Director")
     await start_encounter(party)
     refused(await party.director.slash(party.channel, "respite"), "during combat", "/encounter end")
     assert progress(await roster(party), "Ash") == Progress(2, 0)

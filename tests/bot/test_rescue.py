@@ -30,6 +30,7 @@ def tracker_labels(message: discord.Message) -> list[str]:
 
 
 async def start(table: Table, tokens: int = 2) -> None:
+    await table.configure_director_role()  # hero tokens are a server Director's to award
     await harm_kit.start(table)
     if tokens:
         kit.ok(await table.director.slash(table.channel, "tokens award", count=tokens))

@@ -7,6 +7,7 @@ import pytest
 from simcord.env import Env
 
 from bot.rules.encounter import NewCreatures
+from tests.bot import encounter_kit as kit
 from tests.bot import harm_kit
 from tests.bot.conftest import Table, slow_commits
 
@@ -267,3 +268,17 @@ async def test_knock_out_instead_of_killing(table: Table) -> None:
     assert result.response.content == "**Goblin 1** takes 12 damage · Stamina: -2/10 · knocked out"
     entry = (await harm_kit.current(table)).turns.entry("Goblin 1")
     assert entry is not None and entry.unconscious and not entry.dead
+
+
+@pytest.mark.parametrize(("first", "second", "said"), [(5, 3, "5 and 3"), (3, 5, "5 and 3")])
+async def test_temporary_stamina_again_says_which_stays(
+    table: Table, first: int, second: int, said: str
+) -> None:
+    """draw-steel-combat.txt "Temporary Stamina": "If you have temporary Stamina and then gain more temporary
+    Stamina, you get whichever amount of temporary Stamina is greater, rather than adding the two pools
+    together." The reply says what stays: "Ash keeps 5 temporary Stamina (the higher of 5 and 3)"."""
+    await harm_kit.start(table)
+    kit.ok(await table.alice.slash(table.channel, "stamina temp", target="Ash", amount=first))
+    text = kit.ok(await table.alice.slash(table.channel, "stamina temp", target="Ash", amount=second))
+    assert text.startswith(f"**Ash** keeps 5 temporary Stamina (the higher of {said}) · ")
+    assert "(+5 temp)" in text

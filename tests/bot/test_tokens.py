@@ -181,14 +181,17 @@ async def test_award_and_show(party: Table) -> None:
 
 
 async def test_a_player_cant_award_or_reset_tokens(party: Table) -> None:
-    refused(await party.alice.slash(party.channel, "tokens award", count=2), "Only the Director")
-    refused(await party.bob.slash(party.channel, "tokens reset"), "Only the Director")
+    refused(await party.alice.slash(party.channel, "tokens award", count=2), "Only a server Director")
+    refused(await party.bob.slash(party.channel, "tokens reset"), "Only a server Director")
     assert (await stored(party)).tokens == 0
 
 
-async def test_manage_channels_counts_as_director(party: Table) -> None:
-    mod = party.add_channel_manager("mo")
-    await mod.slash(party.channel, "tokens award", count=2)
+async def test_manage_server_counts_as_director_manage_channels_doesnt(party: Table) -> None:
+    """Issue 19: server Directors are the Director role's members "and members with **Manage Server** at the
+    server level"."""
+    mo = party.add_channel_manager("mo")
+    refused(await mo.slash(party.channel, "tokens award"), "Only a server Director")
+    await party.add_server_manager("max").slash(party.channel, "tokens award", count=2)
     assert (await stored(party)).tokens == 2
 
 
@@ -304,7 +307,7 @@ async def test_a_player_cant_spend_for_anothers_hero(party: Table) -> None:
     await set_tokens(party, 2)
     refused(
         await party.bob.slash(party.channel, "tokens spend", use="reroll", hero="Ash"),
-        "Only Ash's player or the Director",
+        "Only Ash's player or a server Director",
     )
     assert (await stored(party)).tokens == 2
     await party.director.slash(party.channel, "tokens spend", use="reroll", hero="Ash")

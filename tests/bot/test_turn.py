@@ -141,7 +141,7 @@ async def test_skip_a_combatant_or_the_picking_side(table: Table) -> None:
     text = kit.ok(await table.bob.slash(table.channel, "turn skip", combatant="Bree"))
     assert "Bree** passes" in text
     text = kit.ok(await table.director.slash(table.channel, "turn skip"))
-    assert "skip the rest" in text
+    assert "the Director skips the rest" in text
     enc = await kit.stored(table)
     assert enc.turns.round == 1
     kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Ash"))

@@ -86,14 +86,16 @@ async def test_a_round_that_starts_outside_a_turn_is_announced_and_the_next_side
     """draw-steel-turn-order.txt "End of Round": "Once all creatures on both sides of a battle have acted, the
     combat round ends and a new combat round begins." Monsters "Malice": the Director gains Malice at the
     start of each round (2 heroes + round 2). The reply says so as a turn's end does, and the side that picks
-    first is pinged in it."""
+    first is pinged in it (but not the member who typed the command)."""
     await _goblin_2_last(table)
     member, command, options = SAID[way]
-    result = await getattr(table, member).slash(table.channel, command, **options)
+    caller = getattr(table, member)
+    result = await caller.slash(table.channel, command, **options)
     text = kit.ok(result)
     assert "🔔 Round 2 begins. The Director gains 4 Malice" in text
     assert result.response is not None
-    assert kit.pinged(table, result.response.message) == ([table.alice.id, table.bob.id], [])
+    heroes = [player.id for player in (table.alice, table.bob) if player is not caller]  # not who typed it
+    assert kit.pinged(table, result.response.message) == (heroes, [])
 
 
 async def test_damage_that_starts_a_round_asks_about_an_objective_whose_time_is_up(table: Table) -> None:

@@ -31,6 +31,12 @@ URL on this fake); pass it in `slash(..., raw_options=[...{"type": 11, "value": 
 
 Every request is recorded in `fake.requests` (`Recorded`: method, path below the API base, query, json, files,
 monotonic time); routes the fake does not know answer 404 and are listed in `fake.unknown_routes`.
+
+Transcript: with `fake.recording = True`, `fake.transcript()` is what the channel showed, in order, as JSON
+(for tools/render_transcript.py): each slash command or click sent (`invoke`: who, what), each message the bot
+posted (`send`, with its embeds, components and flags: `EPHEMERAL` marks an "only you" reply), each edit with
+the message's new state (`edit`), each deletion (`delete`), each pin or unpin that succeeded (`pin`), and the
+`mark(name)`s a script put between them.
 """
 
 from __future__ import annotations
@@ -335,6 +341,8 @@ class FakeDiscord:
         self.reject_login = False  # True: GET /users/@me answers 401, as for a revoked token
         self.uploads: dict[str, bytes] = {}  # attachment id -> bytes, served at /attachments/<id>/<filename>
         self.downloads: list[str] = []  # the attachment ids served, in order
+        self.recording = False  # True: keep the transcript's events (off: benchmarks pay nothing for it)
+        self.events: list[Json] = []  # the transcript's events, in order (see `transcript()`)
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -405,6 +413,28 @@ class FakeDiscord:
         member = FakeMember(FakeUser(self.snowflake(), name), list(role_ids or []))
         (guild or self.guild).members.append(member)
         return member
+
+    # ------------------------------------------------------------- transcript
+
+    def _record(self, kind: str, **data: Any) -> None:
+        if self.recording:
+            self.events.append({"kind": kind, "at": _now(), **json.loads(json.dumps(data))})  # a snapshot
+
+    def mark(self, name: str) -> None:
+        """A named point in the transcript (a renderer can show what happened between two marks)."""
+        self._record("mark", name=name)
+
+    def transcript(self) -> Json:
+        """The users and channels, and every event so far in order (JSON-ready)."""
+        guild = self.guild
+        return {
+            "bot": self.bot_user.payload(),
+            "guild": {"id": str(guild.id), "name": guild.name},
+            "channels": {str(c.id): c.name for g in self.guilds for c in g.channels},
+            "users": {str(m.user.id): m.user.username for g in self.guilds for m in g.members},
+            "roles": {str(r.id): r.name for g in self.guilds for r in g.roles},
+            "events": list(self.events),
+        }
 
     # -------------------------------------------------------------- lifecycle
 
@@ -664,6 +694,14 @@ class FakeDiscord:
         if resolved is not None:
             data["resolved"] = resolved
         payload["data"] = data
+        self._record(
+            "invoke",
+            interaction=str(record.id),
+            channel_id=str(channel.id),
+            user=user.user.username,
+            command=name,
+            options=data["options"],
+        )
         record.sent_at = time.perf_counter()
         await self.dispatch(guild.id, "INTERACTION_CREATE", payload)
         return record.id
@@ -703,13 +741,23 @@ class FakeDiscord:
         """Send INTERACTION_CREATE for a button (or select, with `values`) on `message`; return its id."""
         guild = guild or self.guild
         channel = next(c for c in guild.channels if c.id == int(message["channel_id"]))
-        record, payload = self._base_interaction(3, guild, channel, user or guild.members[-2])
+        user = user or guild.members[-2]
+        record, payload = self._base_interaction(3, guild, channel, user)
         record.source_message_id = int(message["id"])
         data: Json = {"custom_id": custom_id, "component_type": component_type}
         if values is not None:
             data["values"] = values
         payload["data"] = data
         payload["message"] = message
+        self._record(
+            "invoke",
+            interaction=str(record.id),
+            channel_id=str(channel.id),
+            user=user.user.username,
+            click=custom_id,
+            message_id=message["id"],
+            values=values,
+        )
         record.sent_at = time.perf_counter()
         await self.dispatch(guild.id, "INTERACTION_CREATE", payload)
         return record.id
@@ -740,6 +788,10 @@ class FakeDiscord:
             self.unknown_routes.append(f"{request.method} {path}")
             response = _error(404, 0, f"fake discord: unknown route {request.method} {path}")
         self.requests.append(recorded)
+        if request.method in ("PUT", "DELETE") and "/pins/" in path and response.status < 300:
+            self._record(
+                "pin", message_id=path.rstrip("/").rsplit("/", 1)[-1], pinned=request.method == "PUT"
+            )
         await self._notify()
         return response
 
@@ -840,7 +892,15 @@ class FakeDiscord:
             out.append(entry)
         return out
 
-    def _message(self, channel_id: int, data: Json, *, flags: int = 0, interaction: bool = False) -> Json:
+    def _message(
+        self,
+        channel_id: int,
+        data: Json,
+        *,
+        flags: int = 0,
+        interaction: bool = False,
+        via: int | None = None,
+    ) -> Json:
         message_id = self.snowflake()
         message = {
             "id": str(message_id),
@@ -864,6 +924,7 @@ class FakeDiscord:
         if interaction:
             message["webhook_id"] = str(self.application_id)
         self.messages[message_id] = message
+        self._record("send", message=message, interaction=None if via is None else str(via))
         return message
 
     def _callback(self, interaction_id: int, token: str, req: Recorded) -> web.Response:
@@ -885,9 +946,11 @@ class FakeDiscord:
             return web.Response(status=204)
         message: Json | None = None
         if kind == 4:
-            message = self._message(interaction.channel_id, data, interaction=True)
+            message = self._message(interaction.channel_id, data, interaction=True, via=interaction.id)
         elif kind == 5:
-            message = self._message(interaction.channel_id, {"flags": data.get("flags", 0)}, flags=LOADING)
+            message = self._message(
+                interaction.channel_id, {"flags": data.get("flags", 0)}, flags=LOADING, via=interaction.id
+            )
             interaction.loading = True
         elif kind in (6, 7):
             source = self.messages.get(interaction.source_message_id or 0)
@@ -895,6 +958,7 @@ class FakeDiscord:
                 source.update(
                     {k: v for k, v in data.items() if k in ("content", "embeds", "components", "flags")}
                 )
+                self._record("edit", message=source)
             message = source
         interaction.ephemeral = bool(message is not None and int(message.get("flags", 0)) & EPHEMERAL)
         if message is not None:
@@ -933,9 +997,10 @@ class FakeDiscord:
             original = self.messages[interaction.response_message_id]
             original.update({k: v for k, v in data.items() if k in ("content", "embeds", "components")})
             original["flags"] = int(original["flags"]) & ~LOADING
+            self._record("edit", message=original)
             interaction.followup_ids.append(interaction.response_message_id)
             return _json(original)
-        message = self._message(interaction.channel_id, data, interaction=True)
+        message = self._message(interaction.channel_id, data, interaction=True, via=interaction.id)
         interaction.followup_ids.append(int(message["id"]))
         return _json(message)
 
@@ -957,6 +1022,7 @@ class FakeDiscord:
             return _error(404, 10008, "Unknown Message")
         if method == "DELETE":
             del self.messages[message_id]
+            self._record("delete", message_id=str(message_id))
             return web.Response(status=204)
         if method == "PATCH":
             data = req.json or {}
@@ -965,6 +1031,7 @@ class FakeDiscord:
             )
             message["flags"] = int(message.get("flags") or 0) & ~LOADING
             message["edited_timestamp"] = _now()
+            self._record("edit", message=message)
         return _json(message)
 
 

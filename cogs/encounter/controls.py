@@ -1,0 +1,133 @@
+"""What the encounter's persistent buttons do (`bot.ui.tracker_controls`): who goes first, the end
+confirmation, and Undo (shared with /encounter undo).
+
+Undo: the Director undoes the newest change; a player only when that newest change was their own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import discord
+
+from bot.client import DrawSteelBot
+from bot.permissions import RULES, Refused, allowed
+from bot.play import (
+    Caller,
+    InTime,
+    caller_of,
+    channel_key,
+    commit,
+    encounter_of,
+    may_undo,
+    put_encounter,
+    put_sheet,
+    sheets_of,
+)
+from bot.replies import fail, inert, send
+from bot.rules.encounter.flow import Finish, Flow, choose_first_side, finish, side_named
+from bot.store import Change, Event, Table
+from bot.turn_replies import reply_and_ping
+from bot.ui.encounter import begin_text, controller_does, finish_text
+from cogs.turn import check_expected, pressed
+
+
+async def director_check(interaction: discord.Interaction[Any], bot: DrawSteelBot, key: str) -> Caller:
+    """The caller, once they may do `key` (`bot.permissions.RULES`: the encounter's Director)."""
+    who = await caller_of(interaction, bot)
+    who.require(key)
+    return who
+
+
+# --- the button handlers ----------------------------------------------------------------------------------
+
+
+async def on_first(interaction: discord.Interaction[Any], eid: int, ver: int, side: str) -> None:
+    """A who-goes-first button: the winner of the d10 roll picks the side that goes first."""
+    bot = interaction.client
+    in_time = InTime(interaction)
+    who = await in_time.run(caller_of(interaction, bot))
+
+    def change(table: Table) -> Change[Flow]:
+        doc = table.require_encounter()
+        if doc.id != eid:
+            fail("That encounter is over: start a new one with /encounter start.")
+        encounter = encounter_of(table)
+        first = encounter.turns.first
+        if first is None or first.chooser is None or first.side is not None:
+            fail("Who goes first is already settled: carry on with /turn act.")
+        chooser = first.chooser
+        mine = any(
+            c.owner_id == who.actor.user_id and encounter.side_of(c.id).controller is chooser
+            for c in encounter.creatures
+        )
+        if not allowed(RULES["enc:first"].authority, who.standing(in_encounter=mine)):
+            said = controller_does(chooser, "choose")
+            raise Refused(f"{said[0].upper()}{said[1:]} which side goes first.")
+        flow = choose_first_side(encounter, side, chooser)
+        put_encounter(table, flow.encounter)
+        return Change(f"{side_named(encounter, side).name or side} go first", flow)
+
+    committed = await in_time.run(commit(interaction, "encounter.first", change))
+    await reply_and_ping(interaction, who, begin_text(committed.value), committed.value.encounter)
+
+
+async def on_end_confirmed(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
+    bot = interaction.client
+    in_time = InTime(interaction)
+    await in_time.run(director_check(interaction, bot, "enc:endok"))
+    victory = arg != "0"
+
+    def change(table: Table) -> Change[tuple[str, Finish]]:
+        doc = table.require_encounter()
+        if doc.id != eid:
+            fail("That encounter is over already.")
+        encounter = encounter_of(table)
+        sheets = sheets_of(table)
+        done = finish(encounter, victory=victory, sheets=sheets)
+        for hero_id, sheet in done.sheets.items():
+            put_sheet(table.heroes[hero_id], sheet)
+        put_encounter(table, done.encounter)
+        table.end_encounter()
+        return Change(f"Encounter {doc.name} ended", (doc.name, done))
+
+    committed = await in_time.run(commit(interaction, "encounter.end", change))
+    name, done = committed.value
+    await send(interaction, content=finish_text(name, done, committed.encounter_id))
+
+
+async def on_end_cancelled(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
+    await send(interaction, content="The encounter goes on.", ephemeral=True)
+
+
+async def on_undo(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
+    bot = interaction.client
+    await pressed(interaction, bot, do_undo(interaction, bot, (eid, ver)))
+
+
+async def do_undo(
+    interaction: discord.Interaction[Any], bot: DrawSteelBot, expect: tuple[int, int] | None = None
+) -> None:
+    """Undo the newest change: the Director any, a player only their own (`bot.play.may_undo`, judged by the
+    store on the very change it undoes); from a tracker, only while it shows the newest state."""
+    in_time = InTime(interaction)
+    key = channel_key(interaction)
+
+    async def run() -> str:
+        judge = may_undo(await caller_of(interaction, bot))
+
+        def allowed(table: Table, target: Event) -> None:
+            check_expected(table, expect)
+            judge(table, target)
+
+        committed = await bot.store.undo(
+            key, interaction.user.id, allowed=allowed, interaction_id=interaction.id
+        )
+        for listener in getattr(bot, "commit_listeners", ()):
+            with contextlib.suppress(Exception):  # the undo is committed; the tracker catches up later
+                await listener(key, committed)
+        return committed.value.summary
+
+    summary = await in_time.run(run())
+    await send(interaction, content=f"↩️ Undone: {inert(summary)}")

@@ -1,0 +1,90 @@
+"""The words of the turn replies and pings, through the real commands on SimCord (issue 22 §4): the Director
+is one person, so the Director *picks*, *skips*, *chooses* and *goes* first; the heroes and the players
+*pick*."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.rules.dice import Dice
+from bot.ui.encounter import does
+from tests.bot import encounter_kit as kit
+from tests.bot.conftest import Table
+
+
+class LoadedDice:
+    """Fixed results first, then 5s (the d10 for who goes first comes first)."""
+
+    def __init__(self) -> None:
+        self.queue: list[int] = []
+
+    def randint(self, low: int, high: int) -> int:
+        value = self.queue.pop(0) if self.queue else 5
+        return max(low, min(high, value))
+
+
+@pytest.fixture
+def dice() -> Dice:
+    return LoadedDice()
+
+
+@pytest.mark.parametrize(
+    ("subject", "verb", "said"),
+    [
+        ("the Director", "pick", "the Director picks"),
+        ("the Director", "skip", "the Director skips"),
+        ("the Director", "choose", "the Director chooses"),
+        ("the Director", "go", "the Director goes"),
+        ("team Red", "pick", "team Red picks"),
+        ("the heroes", "pick", "the heroes pick"),
+        ("the players", "choose", "the players choose"),
+    ],
+)
+def test_the_verb_agrees_with_who_does_it(subject: str, verb: str, said: str) -> None:
+    """ "the Director **picks** who acts", "the Director **skips**", "the Director **chooses** which side goes
+    first"."""
+    assert does(subject, verb) == said
+
+
+async def test_the_director_picks_and_skips_in_the_replies_and_the_ping(table: Table) -> None:
+    """After a hero's turn: "Next: the Director picks who acts", and the ping says the same; the Director's
+    skip says "the Director skips the rest of their turns"."""
+    await kit.ready(table)
+    kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Ash"))
+    text = kit.ok(await table.alice.slash(table.channel, "turn end"))
+    assert "Next: the Director picks who acts" in text
+    assert "the Director picks who acts next" in kit.pings(table)[-1][0]
+    assert "the Director pick " not in text
+    text = kit.ok(await table.director.slash(table.channel, "turn skip"))
+    assert "the Director skips the rest of their turns this round" in text
+    assert "Next: the heroes pick who acts" in text
+
+
+async def test_the_director_chooses_which_side_goes_first_and_goes_first(
+    table: Table, dice: LoadedDice
+) -> None:
+    """The d10 won by the Director: "the Director chooses which side goes first" (reply, ping and a player's
+    refused press), then "The Director goes first"."""
+    await kit.start(table)
+    await kit.add_party(table)
+    dice.queue = [3]
+    result = await table.director.slash(table.channel, "encounter begin")
+    assert "the Director chooses which side goes first" in kit.ok(result)
+    assert "the Director chooses which side goes first" in kit.pings(table)[-1][0]
+    assert result.response is not None
+    shown = result.response.message
+    text = kit.refused(await table.alice.click(shown, label="Heroes go first"))
+    assert text.startswith("The Director chooses which side goes first")
+    text = kit.ok(await table.director.click(shown, label="Director goes first"))
+    assert "The Director goes first." in text
+
+
+async def test_the_director_picks_a_fast_turn(table: Table) -> None:
+    """Fast/slow: once the players wait for the slow turns, "Next: the Director picks a fast turn"."""
+    await kit.start(table, mode="fast-slow")
+    await kit.add_party(table)
+    await kit.begin(table, first=None)
+    kit.ok(await table.alice.slash(table.channel, "turn skip"))
+    text = kit.ok(await table.bob.slash(table.channel, "turn skip"))
+    assert "Next: the Director picks a fast turn" in text
+    assert "the Director picks a fast turn" in kit.pings(table)[-1][0]

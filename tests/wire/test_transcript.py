@@ -1,0 +1,140 @@
+"""The transcript recorder (tests/wire/fake_discord.py) and its renderer (tools/render_transcript.py, issue 22
+§5: "turns a recorded wire-level test run into an HTML page that looks like a Discord channel: messages,
+embeds, buttons, ephemeral notes marked")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.wire.fake_discord import EPHEMERAL
+from tests.wire.test_fake_discord import WITHIN, running
+from tools.render_transcript import render, replay
+
+HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+BOT = {"id": "1", "username": "DrawSteelBot", "bot": True}
+
+
+def _message(message_id: str, content: str = "", **extra: Any) -> dict[str, Any]:
+    return {"id": message_id, "channel_id": "9", "author": BOT, "content": content, "flags": 0, **extra}
+
+
+def _transcript() -> dict[str, Any]:
+    tracker = _message(
+        "100",
+        embeds=[
+            {
+                "title": "⚔️ Goblin ambush",
+                "description": "**Round 1**",
+                "color": 0x5865F2,
+                "fields": [{"name": "Heroes (1)", "value": f"{HOSTILE} Stamina: 30/30", "inline": False}],
+                "footer": {"text": "hero tokens 2"},
+            }
+        ],
+        components=[
+            {
+                "type": 1,
+                "components": [
+                    {"type": 2, "style": 1, "label": "Act", "custom_id": "a"},
+                    {"type": 2, "style": 4, "label": "End turn", "custom_id": "b", "disabled": True},
+                ],
+            },
+            {"type": 1, "components": [{"type": 3, "custom_id": "s", "placeholder": "Pick a target"}]},
+        ],
+    )
+    edited = {**tracker, "embeds": [{**tracker["embeds"][0], "description": "**Round 2**"}]}
+    return {
+        "users": {"7": HOSTILE},
+        "channels": {"9": "combat"},
+        "roles": {},
+        "events": [
+            {"kind": "send", "message": tracker, "interaction": None},
+            {"kind": "send", "message": _message("101", "gone"), "interaction": None},
+            {"kind": "mark", "name": "start"},
+            {"kind": "invoke", "interaction": "5", "user": HOSTILE, "command": "roll"},
+            {"kind": "send", "message": _message("102", f"🎲 <@7> rolled · {HOSTILE}"), "interaction": "5"},
+            {"kind": "send", "message": _message("103", "Only for you", flags=EPHEMERAL), "interaction": "5"},
+            {"kind": "edit", "message": edited},
+            {"kind": "delete", "message_id": "101"},
+            {"kind": "mark", "name": "stop"},
+            {"kind": "send", "message": _message("104", "after the stop"), "interaction": None},
+        ],
+    }
+
+
+def test_the_page_shows_embeds_buttons_and_marks_ephemeral_replies() -> None:
+    page = render(_transcript(), with_edited=True, start="start", stop="stop")
+    assert 'class="embed" style="border-left-color: #5865f2"' in page
+    assert "⚔️ Goblin ambush" in page and "<strong>Round 2</strong>" in page  # the tracker's latest state
+    assert "Round 1" not in page
+    assert 'class="field-name">Heroes (1)' in page and "hero tokens 2" in page
+    assert '<span class="button primary">Act</span>' in page
+    assert '<span class="button danger disabled">End turn</span>' in page
+    assert 'class="select"><span>Pick a target' in page
+    assert page.count("Only you can see this") == 1
+    assert page.index("Only for you") < page.index("Only you can see this")
+    assert "gone" not in page and "after the stop" not in page
+    assert 'used <span class="cmd">/roll</span>' in page
+
+
+def test_user_text_is_escaped_everywhere() -> None:
+    page = render(_transcript(), with_edited=True)
+    assert "<script>alert" not in page and "<img" not in page
+    escaped = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"
+    # the invoker (above the reply and its followup), the mention, the message text, the tracker's field
+    assert page.count(escaped) == 5
+
+
+def test_without_with_edited_only_the_window_is_shown() -> None:
+    shown = replay(_transcript(), start="start", stop="stop")
+    assert [s.message["id"] for s in shown] == ["102", "103"]
+
+
+def test_a_pin_marks_the_message_and_adds_the_system_line() -> None:
+    transcript = _transcript()
+    events = transcript["events"]
+    events.insert(
+        events.index({"kind": "mark", "name": "stop"}), {"kind": "pin", "message_id": "100", "pinned": True}
+    )
+    transcript["bot"] = BOT
+    page = render(transcript, with_edited=True, start="start", stop="stop")
+    assert "📌 Pinned" in page
+    assert '📌 <span class="author">DrawSteelBot</span> pinned a message to this channel.' in page
+    assert "📌 Pinned" not in render(_transcript(), with_edited=True, start="start", stop="stop")
+
+
+async def test_a_real_wire_run_is_recorded_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with running(tmp_path, monkeypatch) as fake:
+        fake.recording = True
+        panel = await fake.slash("panel")
+        await fake.wait_for_callback(panel, within=WITHIN)
+        message_id = fake.interactions[panel].response_message_id
+        clicked = await fake.click(fake.messages[message_id or 0], "panel:next")
+        await fake.wait_for_callback(clicked, within=WITHIN)
+        slow = await fake.slash("slow", user=fake.member("dana"))
+        await fake.wait_for_followup(slow, within=WITHIN, count=2)
+        transcript = json.loads(json.dumps(fake.transcript()))  # JSON-ready
+    steps = [
+        (e["kind"], e.get("command") or e.get("click") or (e.get("message") or {}).get("content"))
+        for e in transcript["events"]
+    ]
+    assert steps == [
+        ("invoke", "panel"),
+        ("send", "page 1"),
+        ("invoke", "panel:next"),
+        ("edit", "page 2"),
+        ("invoke", "slow"),
+        ("send", ""),  # "thinking…"
+        ("edit", "first"),
+        ("send", "second"),
+    ]
+    sends = [e for e in transcript["events"] if e["kind"] == "send"]
+    assert sends[0]["interaction"] == str(panel) and sends[2]["interaction"] == str(slow)
+    assert all(int(e["message"]["flags"]) & EPHEMERAL for e in sends[1:])
+    page = render(transcript)
+    assert "page 2" in page and "page 1" not in page
+    assert page.count("Only you can see this") == 2
+    assert page.index(">first<") < page.index(">second<")

@@ -1,0 +1,238 @@
+"""Screenshots for the README: a scripted session, rendered as a Discord channel, photographed by Chromium.
+
+    python tools/take_screenshots.py            # or: make screenshots
+    python tools/take_screenshots.py --keep out # also keep the transcript and the HTML pages in `out/`
+
+The production bot (`bot.client.create_bot`, seeded dice so the pictures are the same each run) runs
+in-process against the loopback fake Discord (tests/wire/fake_discord.py) over HTTP and its websocket
+gateway, with the fake's transcript recording on. The session: Dana (the Director) starts an encounter,
+Alice and Sam add their heroes, Dana adds three goblins and begins with the heroes first; Alice rolls,
+acts and strikes, ends her turn (the Director is pinged), and Dana ends the encounter.
+tools/render_transcript.py renders each moment between two marks, and headless Chromium saves
+`docs/screenshots/{roll,strike-tracker,turn-ping,end-summary}.png`.
+
+Needs Chromium and an emoji font (Debian: `apt-get install chromium fonts-noto-color-emoji`); not part of
+`make check`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from bot.client import apply_endpoints, create_bot  # noqa: E402
+from bot.rules.dice import SeededDice  # noqa: E402
+from bot.settings import Settings  # noqa: E402
+from bot.store import Store  # noqa: E402
+from tests.wire.fake_discord import FakeDiscord  # noqa: E402
+from tools.render_transcript import render  # noqa: E402
+
+OUT = REPO / "docs" / "screenshots"
+WIDTH = 820
+WITHIN = 10.0
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GwIrE0.screenshots-not-a-real-token"
+DICE_SEED = 3
+EVENING = datetime(2026, 1, 9, 20, 14)
+CHROMIUM = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+INSTALL = (
+    "take_screenshots: no Chromium found (looked for: {names}).\n"
+    "Install it, then run this again:\n"
+    "  Debian/Ubuntu: sudo apt-get install chromium fonts-noto-color-emoji\n"
+    "  or set CHROMIUM=/path/to/chrome"
+)
+
+# (picture, first mark, last mark, with the earlier messages edited in between: the tracker)
+SHOTS: tuple[tuple[str, str, str, bool], ...] = (
+    ("roll", "roll", "roll-done", False),
+    ("strike-tracker", "strike", "strike-done", True),
+    ("turn-ping", "ping", "ping-done", False),
+    ("end-summary", "end", "end-done", True),
+)
+
+
+@contextlib.asynccontextmanager
+async def running_bot(workdir: Path) -> AsyncIterator[FakeDiscord]:
+    """The fake Discord (recording) with the production bot connected to it; yields the fake."""
+    async with FakeDiscord() as fake:
+        fake.recording = True
+        fake.add_member("sam")
+        settings = Settings(
+            token=TOKEN,
+            database_url=f"sqlite+aiosqlite:///{workdir}/bot.db",
+            api_base=fake.api_base,
+            gateway_url=fake.gateway_url,
+        )
+        apply_endpoints(settings)
+        store = await Store.open(settings.database_url, migrate=True)
+        bot = create_bot(settings, store=store, dice=SeededDice(DICE_SEED))
+        task = asyncio.create_task(bot.start(TOKEN))
+        try:
+            await fake.wait_for_commands(within=WITHIN)
+            await fake.wait_until_ready(within=WITHIN)
+            yield fake
+        finally:
+            await bot.close()
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait_for(task, WITHIN)
+            await store.close()
+
+
+def _options(options: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Options as Discord sends them: a member (a `FakeMember`) is a user option with resolved data."""
+    types = {str: 3, bool: 5, int: 4}
+    out: list[dict[str, Any]] = []
+    resolved: dict[str, Any] = {"users": {}, "members": {}}
+    for name, value in options.items():
+        if hasattr(value, "user"):
+            user_id = str(value.user.id)
+            out.append({"name": name, "type": 6, "value": user_id})
+            member = value.payload()
+            resolved["users"][user_id] = member.pop("user")
+            resolved["members"][user_id] = {**member, "permissions": value.permissions}
+        else:
+            out.append({"name": name, "type": types[type(value)], "value": value})
+    return out, resolved
+
+
+async def _answered(fake: Any, interaction_id: int) -> None:
+    """Until the interaction is answered and, if it was deferred, its reply is filled in."""
+    await fake.wait_for_callback(interaction_id, within=WITHIN)
+    record = fake.interactions[interaction_id]
+    await fake.wait_until(lambda: not record.loading, within=WITHIN)
+    await asyncio.sleep(1.0)  # the tracker's edit follows the reply (spaced by bot.tracker.EDIT_GAP)
+
+
+async def session(fake: Any) -> None:
+    """The scripted encounter, with marks around each moment a picture shows."""
+    dana, alice, sam = fake.member("dana"), fake.member("alice"), fake.member("sam")
+
+    async def run(command: str, user: Any, sub: str | None = None, **options: Any) -> None:
+        raw, resolved = _options(options)
+        if sub is not None:
+            raw = [{"name": sub, "type": 1, "options": raw}]
+        sent = await fake.slash(command, raw_options=raw, resolved=resolved, user=user)
+        await _answered(fake, sent)
+
+    async def click(user: Any, prefix: str) -> None:
+        for message in list(fake.messages.values())[::-1]:
+            for row in message.get("components") or []:
+                for component in row.get("components") or []:
+                    if str(component.get("custom_id", "")).startswith(prefix):
+                        await _answered(fake, await fake.click(message, component["custom_id"], user=user))
+                        return
+        raise LookupError(f"no button {prefix!r}")
+
+    await run("encounter", dana, "start", name="Goblin ambush at the mill")
+    await run("encounter", alice, "add", name="Kira", stamina=30, player=alice)
+    await run("encounter", sam, "add", name="Vex", stamina=24, player=sam)
+    await run("encounter", dana, "add", name="Goblin", stamina=15, count=3)
+    await run("encounter", dana, "begin", first="heroes")
+    fake.mark("roll")
+    await run("roll", alice, bonus=2, edges=1, label="Might test: shove the cart")
+    fake.mark("roll-done")
+    await run("turn", alice, "act", combatant="Kira")
+    fake.mark("strike")
+    await run("strike", alice, targets="Goblin 1, Goblin 2", damage="3+M/6+M/9+M", bonus=2, type="fire")
+    fake.mark("strike-done")
+    fake.mark("ping")
+    await run("turn", alice, "end")
+    fake.mark("ping-done")
+    fake.mark("end")
+    await run("encounter", dana, "end")
+    await click(dana, "enc:endok:")
+    fake.mark("end-done")
+
+
+async def record(workdir: Path) -> dict[str, Any]:
+    async with running_bot(workdir) as fake:
+        await session(fake)
+        transcript: dict[str, Any] = fake.transcript()
+        if fake.unknown_routes:
+            raise RuntimeError(f"the fake did not know: {fake.unknown_routes}")
+        return transcript
+
+
+def fixed_clock(transcript: dict[str, Any]) -> None:
+    """Times as at an evening table, 20 seconds apart (so a new run changes no picture but for the bot)."""
+    posted: dict[str, str] = {}
+    for index, event in enumerate(transcript["events"]):
+        message = event.get("message")
+        if message is not None:
+            when = (EVENING + timedelta(seconds=20 * index)).isoformat()
+            message["timestamp"] = posted.setdefault(message["id"], when)
+
+
+def chromium() -> str:
+    named = os.environ.get("CHROMIUM")
+    found = named or next((p for p in map(shutil.which, CHROMIUM) if p), None)
+    if not found:
+        sys.exit(INSTALL.format(names=", ".join(CHROMIUM)))
+    return found
+
+
+def _chromium(browser: str, height: int, *args: str) -> str:
+    done = subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--force-device-scale-factor=1",
+            f"--window-size={WIDTH},{height}",
+            *args,
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return done.stdout
+
+
+def screenshot(browser: str, page: Path, png: Path) -> None:
+    """Measure the page's height (its script writes it into the DOM), then photograph exactly that much."""
+    dom = _chromium(browser, 2000, "--dump-dom", page.as_uri())
+    found = re.search(r'data-height="(\d+)"', dom)
+    height = int(found.group(1)) if found else 1200
+    _chromium(browser, height, f"--screenshot={png}", page.as_uri())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--keep", type=Path, help="keep the transcript and the HTML pages in this folder")
+    args = parser.parse_args()
+    browser = chromium()  # before the session: say what to install first
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(args.keep) if args.keep else Path(tmp)
+        work.mkdir(parents=True, exist_ok=True)
+        transcript = asyncio.run(record(Path(tmp)))
+        fixed_clock(transcript)
+        (work / "transcript.json").write_text(json.dumps(transcript, indent=1))
+        OUT.mkdir(parents=True, exist_ok=True)
+        for name, start, stop, with_edited in SHOTS:
+            page = work / f"{name}.html"
+            page.write_text(render(transcript, start=start, stop=stop, with_edited=with_edited, width=WIDTH))
+            screenshot(browser, page, OUT / f"{name}.png")
+            print(f"wrote {OUT / (name + '.png')}")
+
+
+if __name__ == "__main__":
+    main()
