@@ -36,6 +36,7 @@ from bot.rules import codec, turns
 from bot.rules.characteristics import Characteristics
 from bot.rules.damage import DamageModifiers
 from bot.rules.encounter import (
+    Encounter,
     NewCreatures,
     add_creatures,
     add_hero,
@@ -44,11 +45,13 @@ from bot.rules.encounter import (
     written_back,
 )
 from bot.rules.encounter.flow import Flow, begin, side_named
+from bot.rules.encounter.model import RoundNews
+from bot.rules.encounter.rounds import news_since
 from bot.rules.names import clean_name
 from bot.rules.resources import Rounding
 from bot.rules.turns import Controller, Mode
 from bot.store import Change, Table
-from bot.turn_replies import reply_and_ping
+from bot.turn_replies import reply_and_ping, reply_with_rounds
 from bot.ui import pings
 from bot.ui.encounter import added_text, begin_text, side_label, started_text
 from bot.ui.tracker_controls import end_confirm_view, first_choice_view
@@ -239,7 +242,7 @@ class EncounterCog(commands.Cog):
         if not who.director:
             owner = who.actor.user_id
 
-        def change(table: Table) -> Change[tuple[str, ...]]:
+        def change(table: Table) -> Change[tuple[tuple[str, ...], Encounter, RoundNews | None]]:
             encounter = encounter_of(table)
             chosen = side_named(encounter, side) if side else None
             if chosen is None:
@@ -270,11 +273,13 @@ class EncounterCog(commands.Cog):
             if chosen.controller is Controller.DIRECTOR and updated.turns.mode is not Mode.TEAMS:
                 label = "the Director's side"
             shown = ", ".join(names) if len(names) <= 5 else f"{names[0]}..{names[-1]}"
-            return Change(f"{shown} joined {label}"[:300], (label, *names))
+            news = news_since(encounter, updated)  # somebody able to act again: a waiting round starts
+            return Change(f"{shown} joined {label}"[:300], ((label, *names), updated, news))
 
         committed = await in_time.run(commit(interaction, "encounter.add", change))
-        label, *names = committed.value
-        await send(interaction, content=added_text(names, label, clean_name(squad) if squad else None))
+        (label, *names), after, news = committed.value
+        text = added_text(names, label, clean_name(squad) if squad else None)
+        await reply_with_rounds(interaction, who, text, after, news, committed)
 
     @encounter.command(name="import", description="Bring in a Forge Steel encounter's monsters.")
     @app_commands.describe(
@@ -336,7 +341,7 @@ class EncounterCog(commands.Cog):
         in_time = InTime(interaction)
         who = await in_time.run(caller_of(interaction, self.bot))
 
-        def change(table: Table) -> Change[tuple[str, ...]]:
+        def change(table: Table) -> Change[tuple[tuple[str, ...], Encounter, RoundNews | None]]:
             encounter = encounter_of(table)
             entry = entry_named(encounter, name)
             require_controls(
@@ -351,12 +356,12 @@ class EncounterCog(commands.Cog):
             for hero_id, sheet in written_back(encounter, sheets, gone).items():
                 put_sheet(table.heroes[hero_id], sheet)
             put_encounter(table, updated)
-            return Change(f"{', '.join(gone)} removed"[:300], gone)
+            return Change(f"{', '.join(gone)} removed"[:300], (gone, updated, news_since(encounter, updated)))
 
         committed = await in_time.run(commit(interaction, "encounter.remove", change))
-        await send(
-            interaction, content=f"➖ {', '.join(inert(n) for n in committed.value)} left the encounter."
-        )
+        gone, after, news = committed.value
+        text = f"➖ {', '.join(inert(n) for n in gone)} left the encounter."
+        await reply_with_rounds(interaction, who, text, after, news, committed)
 
     @encounter.command(name="surprise", description="Mark creatures surprised (before the encounter begins).")
     @app_commands.describe(combatants="Names separated by commas, e.g. Goblin 1, Goblin 2")

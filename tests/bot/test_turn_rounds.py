@@ -59,6 +59,8 @@ async def test_with_nobody_able_to_act_the_encounter_waits_and_says_what_to_do(t
     revived = kit.ok(await table.director.slash(table.channel, "stamina set", target="Ash", amount=5))
     assert "🔔 Round 2 begins." in revived
     assert (await kit.stored(table)).turns.round == 2
+    joined = kit.ok(await table.director.slash(table.channel, "encounter add", name="Orc", stamina=12))
+    assert "Round" not in joined  # round 2 runs already: adding a creature starts nothing
     text = kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Ash"))
     assert "**Ash** starts their turn" in text
 
@@ -75,6 +77,7 @@ def _labels(message: discord.Message) -> list[str]:
 SAID: dict[str, tuple[str, str, dict[str, Any]]] = {
     "stamina damage": ("director", "stamina damage", {"target": "Goblin 2", "amount": 20}),
     "a free strike off Ash's turn": ("alice", "strike", {"targets": "Goblin 2", "damage": "30/30/30"}),
+    "encounter remove": ("director", "encounter remove", {"name": "Goblin 2"}),
     "a slam": ("director", "move slam", {"target": "Goblin 2", "squares_left": 18, "into": "object"}),
 }
 
@@ -116,3 +119,13 @@ async def test_damage_inside_a_running_round_says_nothing_of_rounds(table: Table
     result = await table.director.slash(table.channel, "stamina damage", target="Goblin 1", amount=1)
     assert "Round" not in kit.ok(result)
     assert result.response is not None and kit.pinged(table, result.response.message) == ([], [])
+
+
+async def test_a_creature_added_while_nobody_can_act_starts_the_round_and_says_so(table: Table) -> None:
+    """draw-steel-turn-order.txt "End of Round": the round waiting for somebody able to act begins when a
+    creature joins, and the reply to /encounter add says so."""
+    await kit.ready(table)
+    for name, amount in (("Goblin 1", 20), ("Goblin 2", 20), ("Bree", 60), ("Ash", 60)):
+        kit.ok(await table.director.slash(table.channel, "stamina damage", target=name, amount=amount))
+    joined = kit.ok(await table.director.slash(table.channel, "encounter add", name="Orc", stamina=12))
+    assert "🔔 Round 2 begins." in joined
