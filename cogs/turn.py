@@ -7,12 +7,15 @@ player acts, ends and skips turns only for creatures they control; the Director 
 pick of someone not up now is an out-of-order turn (an override).
 
 Play-by-post: after a turn ends or a side is skipped, the side that picks next is pinged (`bot.ui.pings`).
+
+Beside it: `cogs.turn_glue` (tracker presses checked, entries by name and their controllers, the
+autocompletes), `cogs.turn_order` (/turn speed and /turn swap), `cogs.turn_actions` (/turn defend | aid),
+`cogs.turn_heal` (/turn heal).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, Literal
 
 import discord
@@ -22,102 +25,38 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.permissions import require_controls
-from bot.play import Caller, InTime, caller_of, channel_key, commit, encounter_of, put_encounter, sheet_of
+from bot.play import Caller, InTime, caller_of, commit, encounter_of, put_encounter
 from bot.replies import UserError, fail, inert, send
 from bot.rules.dice import Dice
-from bot.rules.encounter import Encounter, fold, saves
-from bot.rules.encounter.flow import Flow, act, choose_speed, end_turn, pass_part, skip
+from bot.rules.encounter import Encounter, saves
+from bot.rules.encounter.flow import Flow, act, end_turn, pass_part, skip
 from bot.rules.encounter.harm import SaveResult
 from bot.rules.encounter.helping import HealUse
-from bot.rules.hero import HeroSheet
-from bot.rules.turns import (
-    Controller,
-    Entry,
-    Mode,
-    Speed,
-    TurnState,
-    current,
-    eligible,
-    picking,
-    swap_agility,
-    waiting,
-)
+from bot.rules.turns import Controller, Entry, Mode, Speed, current, eligible, picking
 from bot.rules.turns.events import SaveDue
 from bot.store import Change, Table
-from bot.tracker import tracker_for
 from bot.turn_replies import reply_and_ping
 from bot.ui.combat import save_reply
-from bot.ui.encounter import creatures_of, skip_text, speed_text, turn_end_text, turn_start_text
+from bot.ui.encounter import skip_text, turn_end_text, turn_start_text
 from bot.ui.objectives import due_view
 from bot.ui.tracker_controls import act_choice_view, set_handler
 from cogs.conditions import CONDITION_CHOICES, send_saves
 from cogs.meta import HelpEntry
 from cogs.turn_actions import do_aid, do_defend
+from cogs.turn_glue import (
+    actable,
+    check_expected,
+    controlled,
+    entry_named,
+    owner_of,
+    pressed,
+    roster_sheets,
+    still_to_act,
+)
 from cogs.turn_heal import do_heal
+from cogs.turn_order import do_speed, do_swap
 
 NAME_MAX = 100
-CHOICES_MAX = 25
-
-
-class StaleTracker(UserError):
-    """A press on a tracker that no longer shows the newest state."""
-
-
-def check_expected(table: Table, expect: tuple[int, int] | None) -> None:
-    """Refuse a press on a tracker of another encounter or an older version."""
-    if expect is None:
-        return
-    encounter_id, version = expect
-    doc = table.encounter
-    if doc is None or not doc.active or doc.id != encounter_id:
-        fail("That encounter is over: start a new one with /encounter start.")
-    if table.version != version:
-        raise StaleTracker("That tracker was out of date: a fresh one is below, try again there.")
-
-
-async def pressed(interaction: discord.Interaction[Any], bot: DrawSteelBot, work: Awaitable[None]) -> None:
-    """Run a tracker press (its operation checks the tracker's encounter and version inside its change:
-    `check_expected`); a press on a tracker that no longer shows the newest state gets a fresh tracker below,
-    then the short note."""
-    try:
-        await work
-    except StaleTracker:
-        await InTime(interaction).run(repost_tracker(interaction, bot))
-        raise
-
-
-async def repost_tracker(interaction: discord.Interaction[Any], bot: DrawSteelBot) -> int | None:
-    """Post this channel's tracker anew at the bottom (the tracker service's `repost`)."""
-    return await tracker_for(bot).repost(channel_key(interaction))
-
-
-def entry_named(encounter: Encounter, name: str) -> Entry:
-    """The turn-engine entry called `name` (a creature, or a minion squad by its name or a minion's)."""
-    key = fold(name)
-    for entry in encounter.turns.entries:
-        if fold(entry.id) == key:
-            return entry
-    return encounter.entry_of(encounter.find(name).id)
-
-
-def owner_of(encounter: Encounter, entry: Entry) -> int | None:
-    """Who controls an entry: its creature's, or a squad's first minion's, player (None: the Director)."""
-    ids = creatures_of(encounter, entry)
-    return encounter.creature(ids[0]).owner_id if ids else None
-
-
-def controlled(encounter: Encounter, entry: Entry, who: Caller) -> bool:
-    return who.director or (owner_of(encounter, entry) == who.actor.user_id)
-
-
-def roster_sheets(table: Table, encounter: Encounter) -> dict[str, HeroSheet]:
-    """The roster sheets of the encounter's roster heroes, by creature id (their heroic resource's name and
-    per-turn gain live there)."""
-    return {
-        creature_id: sheet_of(table.heroes[hero_id])
-        for creature_id, hero_id in encounter.roster.items()
-        if hero_id in table.heroes
-    }
 
 
 # --- the operations (commands and buttons share them) ----------------------------------------------------
@@ -339,74 +278,6 @@ def with_saves(text: str, results: list[SaveResult]) -> str:
     return "\n".join([first, *(save_reply(r) for r in results), *([rest] if rest else [])])
 
 
-async def do_speed(
-    interaction: discord.Interaction[Any], bot: DrawSteelBot, name: str | None, speed: Speed
-) -> None:
-    """Fast/slow turns: `name` (or the caller's only creature still to act) takes a fast or slow turn."""
-    in_time = InTime(interaction)
-    who = await in_time.run(caller_of(interaction, bot))
-
-    def change(table: Table) -> Change[tuple[str, Flow]]:
-        encounter = encounter_of(table)
-        if name is None:
-            mine = [e for e in encounter.turns.entries if e.id in waiting(encounter.turns)]
-            mine = [e for e in mine if owner_of(encounter, e) == who.actor.user_id]
-            if len(mine) != 1:
-                fail("Name the creature: /turn speed combatant: <name> speed: fast or slow.")
-            entry = mine[0]
-        else:
-            entry = entry_named(encounter, name)
-        require_controls(
-            who.actor,
-            owner_of(encounter, entry),
-            who.director,
-            creature=entry.id,
-            action=f"choose {entry.id}'s turn",
-        )
-        flow = choose_speed(encounter, entry.id, speed)
-        put_encounter(table, flow.encounter)
-        return Change(f"{entry.id} takes a {speed.value} turn", (entry.id, flow))
-
-    committed = await in_time.run(commit(interaction, "turn.speed", change))
-    entry_id, flow = committed.value
-    due = due_view(committed.encounter_id, committed.version, flow.due)
-    await reply_and_ping(interaction, who, speed_text(entry_id, speed, flow), flow.encounter, view=due)
-
-
-# --- autocomplete -----------------------------------------------------------------------------------------
-
-
-async def _offer(
-    interaction: discord.Interaction[Any], current_text: str, pool: Callable[[TurnState], tuple[str, ...]]
-) -> list[app_commands.Choice[str]]:
-    """The entries of `pool` the caller controls (the Director: all) whose names hold the text typed."""
-    try:
-        bot = interaction.client
-        who = await caller_of(interaction, bot)
-        encounter = encounter_of(await bot.store.view(channel_key(interaction), shared=True))
-        key = fold(current_text)
-        ids = pool(encounter.turns)
-        out = []
-        for entry in encounter.turns.entries:
-            if entry.id in ids and controlled(encounter, entry, who) and key in fold(entry.id):
-                out.append(app_commands.Choice(name=entry.id[:100], value=entry.id[:100]))
-        return out[:CHOICES_MAX]
-    except Exception:  # an autocomplete must never fail: offer nothing
-        return []
-
-
-async def actable(interaction: discord.Interaction[Any], current_text: str) -> list[app_commands.Choice[str]]:
-    """Who may act now (turns.eligible), only the caller's own creatures unless they are the Director."""
-    return await _offer(interaction, current_text, eligible)
-
-
-async def still_to_act(
-    interaction: discord.Interaction[Any], current_text: str
-) -> list[app_commands.Choice[str]]:
-    """Who may still act this round (turns.waiting), the caller's own creatures unless the Director."""
-    return await _offer(interaction, current_text, waiting)
-
-
 class Turn(commands.Cog):
     """Taking turns (/turn)."""
 
@@ -549,24 +420,6 @@ class Turn(commands.Cog):
         text: app_commands.Range[str, 1, NAME_MAX] | None = None,
     ) -> None:
         await do_heal(interaction, self.bot, target, HealUse(use), healer, condition, text)
-
-
-async def do_swap(interaction: discord.Interaction[Any], bot: DrawSteelBot, hero: str, other: str) -> None:
-    """Agility turn order: at the start of a round the Director lets two heroes swap places."""
-    in_time = InTime(interaction)
-    who = await in_time.run(caller_of(interaction, bot))
-    if not who.director:
-        fail("Only the Director can let heroes swap places in the Agility order.")
-
-    def change(table: Table) -> Change[tuple[str, str]]:
-        encounter = encounter_of(table)
-        a, b = entry_named(encounter, hero), entry_named(encounter, other)
-        put_encounter(table, encounter.with_turns(swap_agility(encounter.turns, a.id, b.id).state))
-        return Change(f"{a.id} and {b.id} swap places in the turn order", (a.id, b.id))
-
-    committed = await in_time.run(commit(interaction, "turn.swap", change))
-    a, b = committed.value
-    await send(interaction, content=f"🔁 **{inert(a)}** and **{inert(b)}** swap places in the turn order.")
 
 
 async def _on_act(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:

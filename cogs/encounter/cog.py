@@ -71,7 +71,7 @@ from cogs.encounter.options import (
 )
 from cogs.encounter.record import post_log, post_status
 from cogs.meta import HelpEntry
-from cogs.turn import entry_named, owner_of
+from cogs.turn_glue import entry_named, owner_of
 
 
 class EncounterCog(commands.Cog):

@@ -30,7 +30,7 @@ from bot.rules.encounter.flow import Finish, Flow, choose_first_side, finish, si
 from bot.store import Change, Event, Table
 from bot.turn_replies import reply_and_ping
 from bot.ui.encounter import begin_text, controller_does, finish_text
-from cogs.turn import check_expected, pressed
+from cogs.turn_glue import check_expected, pressed
 
 
 async def director_check(interaction: discord.Interaction[Any], bot: DrawSteelBot, key: str) -> Caller:

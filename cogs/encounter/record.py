@@ -22,7 +22,7 @@ from bot.rules import codec
 from bot.rules.encounter import Encounter
 from bot.ui.log import players_view
 from bot.ui.tracker import TrackerView, render_tracker
-from cogs.turn import repost_tracker
+from cogs.turn_glue import repost_tracker
 
 PRIVATE_NOTE = "Only you see this: exact Stamina"
 
