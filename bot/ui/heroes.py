@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.durations import duration_text
 from bot.replies import inert
 from bot.rules.hero import HeroSheet
 from bot.store import GuildSettings
@@ -134,16 +135,20 @@ def on_off(value: bool) -> str:
 
 
 def settings_embed(settings: GuildSettings) -> discord.Embed:
-    """The guild's settings, one per line, with the option that changes each."""
+    """The guild's settings, one per line, with the option that changes each and its default."""
     role = f"<@&{settings.director_role_id}>" if settings.director_role_id else "none (Manage Channels only)"
     lines = [
-        f"Director role: {role} — `director_role`",
-        f"Turn pings: {on_off(settings.turn_pings)} — `turn_pings`",
+        f"Director role: {role} — `director_role` (default: none)",
+        f"Turn pings: {on_off(settings.turn_pings)} — `turn_pings` (default: on)",
         f"Hero tokens reset each session: {on_off(settings.tokens_reset_per_session)} — "
-        "`tokens_reset_per_session`",
-        f"Malice rounding: {settings.malice_rounding} — `malice_rounding`",
+        "`tokens_reset_per_session` (default: on)",
+        f"Malice rounding: {settings.malice_rounding} — `malice_rounding` (default: down)",
         f"Players see monsters' exact Stamina: {on_off(settings.show_monster_stamina)} — "
-        "`show_monster_stamina`",
-        f"Action economy enforced: {on_off(settings.enforce_action_economy)} — `enforce_action_economy`",
+        "`show_monster_stamina` (default: on)",
+        f"Action economy enforced: {on_off(settings.enforce_action_economy)} — `enforce_action_economy` "
+        "(default: on)",
+        f"Nudge a side that hasn't picked after: {duration_text(settings.nudge_after)} — `nudge_after` "
+        "(default: off)",
+        f"Argument timer: {duration_text(settings.argument_timer)} — `argument_timer` (default: off)",
     ]
     return make_embed("Settings", "\n".join(lines), colour=Colour.INFO)
