@@ -95,13 +95,27 @@ def pick_ping(encounter: Encounter, *, director_id: int, director_role_id: int |
     users, roles = _targets(owners, director_id, director_role_id)
     if not users and not roles:
         return None
-    if pick.speed is not None:
-        who = "the players" if pick.controller is Controller.PLAYERS else "the Director"
-        what = f"{who} pick a {pick.speed.value} turn"
-    else:
-        what = f"{side_label(encounter, pick.sides[0])} pick who acts next"
+    what = pick_what(encounter)
     status = "\n".join(status_lines(encounter))
     return Ping(f"{_mention_text(users, roles)} — {what} (/turn act).\n{status}", users, roles)
+
+
+def pick_what(encounter: Encounter) -> str:
+    """ "the heroes pick who acts next", "the players pick a fast turn" ("" when nobody picks)."""
+    pick = picking(encounter.turns)
+    if pick is None:
+        return ""
+    if pick.speed is not None:
+        who = "the players" if pick.controller is Controller.PLAYERS else "the Director"
+        return f"{who} pick a {pick.speed.value} turn"
+    return f"{side_label(encounter, pick.sides[0])} pick who acts next"
+
+
+def with_link(ping: Ping, link: str | None) -> Ping:
+    """`ping` with the tracker's jump link at its end (unchanged without one)."""
+    if link is None:
+        return ping
+    return Ping(f"{ping.content} · [Jump to the tracker]({link})", ping.user_ids, ping.role_ids)
 
 
 def status_lines(encounter: Encounter) -> tuple[str, str]:
@@ -172,9 +186,7 @@ async def _linked(client: Any, key: ChannelKey, ping: Ping) -> Ping:
     link = service.link(key)
     if link is None:
         link = await service.find_link(key, service.encounter_id(key))
-    if link is None:
-        return ping
-    return Ping(f"{ping.content} · [Jump to the tracker]({link})", ping.user_ids, ping.role_ids)
+    return with_link(ping, link)
 
 
 async def post(client: Any, key: ChannelKey, ping: Ping | None, *, enabled: bool) -> None:
