@@ -23,7 +23,7 @@ def refusals(channel: ChannelHandle) -> list[discord.Message]:
 
 
 async def test_the_tracker_is_pinned_at_the_start_and_unpinned_at_the_end(table: Table) -> None:
-    """"Pin the tracker when the encounter starts ... and unpin it at the end." """
+    """ "Pin the tracker when the encounter starts ... and unpin it at the end." """
     await kit.start(table)
     tracker = kit.tracker(table.channel)
     assert pinned(table, table.channel, tracker)
@@ -41,7 +41,7 @@ async def test_the_tracker_is_pinned_at_the_start_and_unpinned_at_the_end(table:
 
 
 async def test_a_reposted_tracker_is_pinned_again(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
-    """"A reposted tracker is re-pinned." — and the 15-message rule still moves it (here after 3)."""
+    """ "A reposted tracker is re-pinned." — and the 15-message rule still moves it (here after 3)."""
     monkeypatch.setattr(tracker_module, "REPOST_AFTER", 3)
     await kit.start(table)
     first = kit.tracker(table.channel)
@@ -57,7 +57,7 @@ async def test_a_reposted_tracker_is_pinned_again(table: Table, monkeypatch: pyt
 
 
 async def test_without_the_pin_permission_the_bot_says_so_once_and_carries_on(table: Table) -> None:
-    """"Without it, say once which permission to grant and carry on." """
+    """ "Without it, say once which permission to grant and carry on." """
     me = table.guild.me
     assert me is not None
     channel = table.guild.create_text_channel(
@@ -76,7 +76,7 @@ async def test_without_the_pin_permission_the_bot_says_so_once_and_carries_on(ta
 async def test_in_a_forum_post_the_tracker_stays_where_it_is(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """"In a forum post ..., the tracker doesn't move: it stays where it is and is linked instead." """
+    """ "In a forum post ..., the tracker doesn't move: it stays where it is and is linked instead." """
     monkeypatch.setattr(tracker_module, "REPOST_AFTER", 2)
     forum = table.guild.create_forum_channel("sessions")
     post = make_thread(table.env, table.guild, forum, "The bridge", table.director)
@@ -96,7 +96,7 @@ async def test_in_a_forum_post_the_tracker_stays_where_it_is(
 
 
 async def test_a_turn_ping_links_the_tracker_and_says_who_may_act_and_the_round(table: Table) -> None:
-    """"Every turn ping carries a jump link to the tracker, plus a two-line status: who may act now and the
+    """ "Every turn ping carries a jump link to the tracker, plus a two-line status: who may act now and the
     round. For a hero, add their Stamina and conditions." """
     await kit.start(table)
     await kit.add_party(table)

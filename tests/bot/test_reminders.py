@@ -65,7 +65,7 @@ async def ready_with(table: Table, clock: Clock, **settings: int) -> ReminderSer
 
 # --- /settings ---------------------------------------------------------------------------------------------
 async def test_settings_take_durations_and_show_every_default(table: Table) -> None:
-    """"/settings nudge_after:12h (off by default; 15 min to 7 days)"; "Every setting's default is listed
+    """ "/settings nudge_after:12h (off by default; 15 min to 7 days)"; "Every setting's default is listed
     ... in /settings itself." """
     await table.configure_director_role()
     shown = await table.director.slash(table.channel, "settings")
@@ -78,7 +78,8 @@ async def test_settings_take_durations_and_show_every_default(table: Table) -> N
     assert "picked after: 12h" in described and "Argument timer: 30s" in described
     settings = await table.store.get_settings(table.guild.id)
     assert (settings.nudge_after, settings.argument_timer) == (12 * HOUR, 30)
-    assert "15m and 7d" in kit.refused(await table.director.slash(table.channel, "settings", nudge_after="5m"))
+    short = await table.director.slash(table.channel, "settings", nudge_after="5m")
+    assert "15m and 7d" in kit.refused(short)
     assert "like 15m, 2h or 1d" in kit.refused(
         await table.director.slash(table.channel, "settings", nudge_after="soon")
     )
@@ -89,7 +90,7 @@ async def test_settings_take_durations_and_show_every_default(table: Table) -> N
 
 # --- nudges ------------------------------------------------------------------------------------------------
 async def test_a_side_that_hasnt_picked_is_nudged_once_then_its_director_told(table: Table) -> None:
-    """"When the side that must pick hasn't picked for that long, the bot pings the same players once more
+    """ "When the side that must pick hasn't picked for that long, the bot pings the same players once more
     with the jump link. After a second interval it tells the encounter's Director who is waited on. Nobody is
     pinged more than once per interval." """
     clock = Clock()
@@ -117,7 +118,7 @@ async def test_a_side_that_hasnt_picked_is_nudged_once_then_its_director_told(ta
 
 
 async def test_a_turn_that_moves_on_cancels_and_reschedules_the_nudge(table: Table) -> None:
-    """"Any change that moves the turn on cancels or reschedules the pending reminder." """
+    """ "Any change that moves the turn on cancels or reschedules the pending reminder." """
     clock = Clock()
     service = await ready_with(table, clock, nudge_after=HOUR)
     [first] = await pending(table, service)
@@ -139,7 +140,7 @@ async def test_a_turn_that_moves_on_cancels_and_reschedules_the_nudge(table: Tab
 async def test_a_restart_neither_forgets_nor_postpones_a_nudge(
     table: Table, settings: Settings, store: Store, dice: Dice
 ) -> None:
-    """"Due times live in the database, not in memory. A restarted bot ... fires what fell due while it was
+    """ "Due times live in the database, not in memory. A restarted bot ... fires what fell due while it was
     down, exactly once." """
     clock = Clock()
     service = await ready_with(table, clock, nudge_after=HOUR)
@@ -172,7 +173,7 @@ def argument_message(table: Table) -> discord.Message:
 
 
 async def test_when_the_players_cant_agree_the_director_gets_buttons_to_pick(table: Table) -> None:
-    """"When a players' side is to pick and nobody has picked when the timer runs out, the Director gets
+    """ "When a players' side is to pick and nobody has picked when the timer runs out, the Director gets
     buttons to pick one of the candidates." """
     clock = Clock()
     service = await ready_with(table, clock, argument_timer=30)

@@ -28,8 +28,8 @@ from bot.store.errors import StoreUnavailable
 from bot.tracker import POST_RETRY_AFTER, REPOST_AFTER, tracker_for
 from bot.ui.embeds import TOTAL_MAX
 from tests.bot import harm_kit
-from tests.bot.encounter_kit import last_posted
 from tests.bot.conftest import Table, build_bot
+from tests.bot.encounter_kit import last_posted
 
 
 def bot_of(table: Table) -> DrawSteelBot:

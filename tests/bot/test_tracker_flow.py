@@ -7,8 +7,8 @@ from __future__ import annotations
 import discord
 
 from tests.bot import encounter_kit as kit
-from tests.bot.encounter_kit import last_posted
 from tests.bot.conftest import Table
+from tests.bot.encounter_kit import last_posted
 
 
 def trackers(table: Table) -> list[discord.Message]:

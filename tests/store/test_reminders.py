@@ -71,7 +71,7 @@ async def test_a_reminder_set_again_while_being_fired_is_not_claimed_with_the_ol
 async def test_several_processes_never_claim_a_reminder_twice(
     target: Target, store: Store, tmp_path: Path
 ) -> None:
-    """"Several processes on PostgreSQL never send a reminder twice" (and on SQLite neither)."""
+    """ "Several processes on PostgreSQL never send a reminder twice" (and on SQLite neither)."""
     ids = [await encounter(store, 1000 + i) for i in range(40)]
     for eid in ids:
         await plan(store, eid, "a", {"nudge": T0, "argument": T0 - HOUR})
