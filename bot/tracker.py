@@ -261,6 +261,13 @@ class TrackerService:
             parent = getattr(self.bot.get_channel(key.channel_id), "parent_id", None)
         return parent is not None and isinstance(self.bot.get_channel(parent), discord.ForumChannel)
 
+    def where_text(self, key: ChannelKey) -> str:
+        """Where `repost` left the tracker, in a word to the member who asked."""
+        link = self.link(key)
+        if self.stays(key) and link is not None:
+            return f"📌 In a forum post the tracker stays where it is: [jump to the tracker]({link})."
+        return "📌 The tracker is at the bottom again."
+
     def encounter_id(self, key: ChannelKey) -> int | None:
         """The encounter whose tracker this process keeps in `key` (None: none known here)."""
         slot = self._slots.get(key)

@@ -55,6 +55,7 @@ from bot.rules.names import clean_name
 from bot.rules.resources import Rounding
 from bot.rules.turns import Controller, Mode, Side
 from bot.store import Change, Event, Table
+from bot.tracker import tracker_for
 from bot.ui import pings
 from bot.ui.encounter import added_text, begin_text, finish_text, side_label, started_text
 from bot.ui.tracker_controls import (
@@ -568,7 +569,8 @@ class EncounterCog(commands.Cog):
         posted = await in_time.run(repost_tracker(interaction, self.bot))
         if posted is None:
             fail("The tracker couldn't be posted here: check the bot may send messages in this channel.")
-        await send(interaction, content="📌 The tracker is at the bottom again.", ephemeral=True)
+        where = tracker_for(self.bot).where_text(channel_key(interaction))
+        await send(interaction, content=where, ephemeral=True)
 
     @encounter.command(name="undo", description="Undo the newest change (players: only their own).")
     async def undo(self, interaction: discord.Interaction[Any]) -> None:

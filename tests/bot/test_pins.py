@@ -88,7 +88,7 @@ async def test_in_a_forum_post_the_tracker_stays_where_it_is(
     ended = kit.ok(await table.alice.slash(post, "turn end"))
     assert kit.tracker(post).id == tracker.id  # five interactions later it has not moved
     status = await table.director.slash(post, "encounter status")
-    assert status.response is not None
+    assert status.response is not None and "stays where it is" in status.response.content
     assert [m.id for m in post.history() if m.embeds and (m.embeds[0].title or "").startswith("⚔️")] == [
         tracker.id
     ]
