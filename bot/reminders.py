@@ -43,14 +43,14 @@ from datetime import datetime, timedelta
 import discord
 
 from bot.client import DrawSteelBot
-from bot.play import active_encounter
+from bot.rules import codec
 from bot.rules.encounter import Encounter
 from bot.rules.turns import Controller, Phase, current, picking
 from bot.store import ChannelKey, Claim, GuildSettings, Store
 from bot.store.core import utc_now
 from bot.store.errors import StoreError
 from bot.store.reminders import DUE_BATCH
-from bot.tracker import Seen, tracker_for
+from bot.tracker import Seen, jump_link, tracker_for
 from bot.ui import pings
 from bot.ui.reminders import argument_prompt, argument_view, director_note, nudge
 
@@ -196,16 +196,16 @@ class ReminderService:
         reminder = claim.reminder
         store = self._store()
         key = ChannelKey(reminder.guild_id, reminder.channel_id)
-        table = await store.view(key, shared=True)
-        encounter = active_encounter(table)
-        doc = table.encounter
-        if encounter is None or doc is None or doc.id != reminder.encounter_id:
+        doc = await store.find_encounter(reminder.encounter_id)  # the row itself: no channel read, no cache
+        if doc is None or not doc.active:
             return None
+        encounter = codec.load(Encounter, doc.state)
         if turn_key(encounter) != reminder.turn_key:
             return None  # the turn moved on: the tracker's observer sets the new wait
         settings = await store.get_settings(reminder.guild_id)
-        tracker = tracker_for(self.bot)
-        link = await tracker.find_link(key, doc.id)
+        link = tracker_for(self.bot).link(key)
+        if link is None and doc.tracker_message_id is not None:
+            link = jump_link(key.guild_id, doc.tracker_channel_id or key.channel_id, doc.tracker_message_id)
         if reminder.kind == NUDGE and settings.nudge_after is not None:
             ping = pings.pick_ping(
                 encounter, director_id=doc.director_id, director_role_id=settings.director_role_id
