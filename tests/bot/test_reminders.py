@@ -5,6 +5,7 @@ and a restart that neither forgets nor postpones a reminder. The reminder servic
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 import discord
@@ -209,3 +210,37 @@ def test_durations_parse(typed: str, seconds: int) -> None:
     from bot.durations import parse_duration
 
     assert parse_duration(typed, low=900, high=7 * 86400, what="nudge_after") == seconds
+
+
+# --- cost --------------------------------------------------------------------------------------------------
+async def test_reminders_and_links_cost_a_warm_command_no_query(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "Reminders and pins cost the commands nothing measurable": the reminders are written by a background
+    task, and a turn ping's jump link comes from memory; with both settings off nothing is written at all."""
+    calls: list[tuple[str, str]] = []
+    for name in ("set_reminders", "clear_reminders", "find_encounter"):
+        real = getattr(Store, name)
+
+        def spy(real: object = real, name: str = name) -> object:
+            async def recorded(self: Store, *args: object, **kwargs: object) -> object:
+                task = asyncio.current_task()
+                calls.append((name, task.get_name() if task is not None else ""))
+                return await real(self, *args, **kwargs)  # type: ignore[operator]
+
+            return recorded
+
+        monkeypatch.setattr(Store, name, spy())
+    clock = Clock()
+    await ready_with(table, clock)  # both settings off
+    kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Ash"))
+    kit.ok(await table.alice.slash(table.channel, "turn end"))
+    assert [name for name, _ in calls if name != "find_encounter"] == []
+    assert all(task.startswith("tracker-") for _, task in calls)  # not on the commands' path
+    await table.store.update_settings(table.guild.id, nudge_after=HOUR)
+    calls.clear()
+    kit.ok(await table.director.slash(table.channel, "turn act", combatant="Goblin 1"))
+    kit.ok(await table.director.slash(table.channel, "turn end"))
+    # the act clears the wait (`clear_reminders` is `set_reminders` with none), the end sets the new one
+    assert [name for name, _ in calls] == ["clear_reminders", "set_reminders", "set_reminders"], calls
+    assert {task for _, task in calls} == {"reminders-write"}
