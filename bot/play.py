@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import logging
 from collections import OrderedDict
@@ -23,7 +24,8 @@ import orjson
 from bot.permissions import Actor, Refused, actor_from_interaction, is_director
 from bot.replies import UserError, fail
 from bot.rules import codec
-from bot.rules.encounter import Encounter
+from bot.rules.dice import Dice
+from bot.rules.encounter import Encounter, heroic
 from bot.rules.hero import HeroSheet
 from bot.rules.turns import Controller
 from bot.store import Change, ChannelKey, Committed, Event, GuildSettings, Hero, Table
@@ -266,6 +268,8 @@ async def commit(
     caller = interaction.extras.get(CALLER)
     if isinstance(caller, Caller):
         change = _judged_on(caller, change)
+    if kind not in CORRECTIONS:
+        change = _with_resource_gains(bot.dice, change)
     result: Committed[T] = await bot.store.mutate(
         key, interaction.user.id, kind, change, shared=True, interaction_id=interaction.id, once=once
     )
@@ -294,6 +298,38 @@ def may_undo(caller: Caller) -> Callable[[Table, Event], None]:
             raise Refused(UNDO_REFUSED)
 
     return allowed
+
+
+#: Changes that fix a mistake rather than happen in the fight: they bring no heroic resource gains.
+CORRECTIONS = frozenset({"stamina.set", "resource.set"})
+
+
+def _with_resource_gains(dice: Dice, change: Callable[[Table], Change[T]]) -> Callable[[Table], Change[T]]:
+    """`change`, then the heroic resource gains it brought about by itself: a roster hero who took damage or
+    became winded or dying gains what their sheet's `resource_gains` say (`heroic.triggered_gains`); the
+    event's summary says so."""
+
+    def gained(table: Table) -> Change[T]:
+        before = active_encounter(table)
+        result = change(table)
+        after = active_encounter(table)
+        if before is None or after is None or after is before or not after.roster:
+            return result
+        gains = {
+            creature_id: sheet_of(table.heroes[hero_id]).resource_gains
+            for creature_id, hero_id in after.roster.items()
+            if hero_id in table.heroes
+        }
+        if not any(gains.values()):
+            return result
+        updated, got = heroic.triggered_gains(before, after, gains, dice)
+        if not got:
+            return result
+        put_encounter(table, updated)
+        note = ", ".join(f"{creature_id} gains {amount} heroic resource" for creature_id, amount in got)
+        return dataclasses.replace(result, summary=f"{result.summary}; {note}")
+
+    return gained
 
 
 def _judged_on(caller: Caller, change: Callable[[Table], Change[T]]) -> Callable[[Table], Change[T]]:

@@ -5,8 +5,10 @@
   creature's next turn), save (save ends), encounter or until-removed (the default); `text` names a custom
   condition; `source` is the creature that imposed it (frightened of, taunted by, grabbed by).
 - `/condition remove target: Ogre condition: slowed` ends it now.
-- `/save target: Ogre` rolls the d10 (6 or higher ends it) against the creature's "save ends" condition (name
-  `condition` when it has several).
+- `/save target: Ogre` rolls a save the creature is owed (d10, 6 or higher ends the condition): one at the end
+  of each of its turns, plus the extra ones Heal or an ability grants (`bot.rules.encounter.saves`); name
+  `condition` when it is owed saves against several. A hero's failed save carries the button that spends a
+  hero token to succeed instead.
 
 Who may: the Director, anything. A player may impose a condition on any creature while they control a
 creature in the encounter (their abilities impose conditions), and may remove a condition from, or roll a save
@@ -29,10 +31,11 @@ from bot.permissions import Refused, controls, require_controls
 from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
 from bot.replies import fail, inert, send
 from bot.rules.conditions import Condition, ConditionInstance, Duration
-from bot.rules.encounter import harm
+from bot.rules.encounter import harm, saves
 from bot.rules.encounter.harm import SaveResult
-from bot.store import Change, Table
+from bot.store import Change, Committed, Table
 from bot.ui.combat import DURATION_TEXT, condition_reply, save_reply, save_summary
+from bot.ui.tracker_controls import token_save_view
 from cogs.meta import HelpEntry
 from cogs.strike import check_text
 
@@ -202,19 +205,32 @@ class Conditions(commands.Cog):
         actor, director = who.actor, who.director
         dice = self.bot.dice
 
-        def change(table: Table) -> Change[SaveResult]:
+        def change(table: Table) -> Change[tuple[list[SaveResult], bool]]:
             encounter = encounter_of(table)
             creature = harm.target(encounter, target)
             require_controls(
                 actor, creature.owner_id, director, creature=creature.id, action=f"roll {creature.id}'s saves"
             )
             kind, words = chosen if chosen is not None else (None, "")
-            updated, result = harm.save(encounter, dice, creature.id, kind, words)
+            updated, result = saves.roll_owed(encounter, dice, creature.id, kind, words)
             put_encounter(table, updated)
-            return Change(save_summary(result), result)
+            return Change(save_summary(result), ([result], bool(saves.open_failures(updated))))
 
         committed = await in_time.run(commit(interaction, "save", change))
-        await send(interaction, content=save_reply(committed.value))
+        await send_saves(interaction, committed, *committed.value)
+
+
+async def send_saves(
+    interaction: discord.Interaction[Any], committed: Committed[Any], results: list[SaveResult], failed: bool
+) -> None:
+    """The saves' replies; when a hero's save just failed (`failed`), the button that spends a hero token to
+    succeed instead (draw-steel-basics.md "Spending Hero Tokens")."""
+    content = "\n".join(save_reply(r) for r in results)
+    if failed and committed.encounter_id is not None:
+        view = token_save_view(committed.encounter_id, committed.version)
+        await send(interaction, content=content, view=view)
+        return
+    await send(interaction, content=content)
 
 
 async def setup(bot: DrawSteelBot) -> None:

@@ -22,6 +22,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import bestiary
 from bot.client import DrawSteelBot
 from bot.permissions import Refused, require_controls
 from bot.play import (
@@ -255,7 +256,13 @@ class EncounterCog(commands.Cog):
         HelpEntry(
             "encounter add",
             "/encounter add name: Goblin stamina: 10 side: director count: 3",
-            "Add creatures (count numbers them; squad makes minions share a pool; player gives control).",
+            "Add creatures (count numbers them; squad makes minions share a pool; player gives control; "
+            "monster: a stat block from /monster).",
+        ),
+        HelpEntry(
+            "encounter import",
+            "/encounter import file: Goblin Ambush.ds-encounter",
+            "Director: bring in a Forge Steel encounter's monsters from the bestiary (or group:).",
         ),
         HelpEntry("encounter hero", "/encounter hero name: Ash", "Bring a roster hero (from /hero) in."),
         HelpEntry(
@@ -341,13 +348,14 @@ class EncounterCog(commands.Cog):
         weakness='e.g. "cold 3"',
         recoveries="Recoveries (heroes)",
         can_be_surprised="False for creatures that can't be surprised",
+        monster="A stat block from this server's bestiary (/monster): no Stamina needed",
     )
-    @app_commands.autocomplete(side=_sides)
+    @app_commands.autocomplete(side=_sides, monster=bestiary.monster_choices)
     async def add(
         self,
         interaction: discord.Interaction[Any],
-        name: str,
-        stamina: int,
+        name: str | None = None,
+        stamina: int | None = None,
         side: str | None = None,
         player: discord.Member | None = None,
         count: int = 1,
@@ -359,9 +367,20 @@ class EncounterCog(commands.Cog):
         weakness: str | None = None,
         recoveries: int = 0,
         can_be_surprised: bool = True,
+        monster: str | None = None,
     ) -> None:
         for value, what in ((name, "name"), (side, "side"), (squad, "squad name"), (group, "group name")):
             _check_text(value, what, 64)
+        if monster is not None:
+            _check_text(monster, "monster's name", 64)
+            given = {"stamina": stamina, "player": player, "characteristics": characteristics}
+            given |= {"immunity": immunity, "weakness": weakness}
+            replaced = [option for option, value in given.items() if value is not None]
+            where = bestiary.Where(side=side, name=name, squad=squad, group=group)
+            await bestiary.add_from_bestiary(interaction, self.bot, monster, count, where, replaced)
+            return
+        if name is None or stamina is None:
+            fail("Give the creature's name and stamina, or pick a stat block with monster:.")
         for value, what in (
             (characteristics, "characteristics"),
             (immunity, "immunity"),
@@ -418,6 +437,23 @@ class EncounterCog(commands.Cog):
         committed = await in_time.run(commit(interaction, "encounter.add", change))
         label, *names = committed.value
         await send(interaction, content=added_text(names, label, clean_name(squad) if squad else None))
+
+    @encounter.command(name="import", description="Bring in a Forge Steel encounter's monsters.")
+    @app_commands.describe(
+        file="A .ds-encounter file exported from Forge Steel",
+        group="Its monsters' .ds-monster-group, if the bestiary doesn't have them",
+        side="Their side (default the Director's)",
+    )
+    @app_commands.autocomplete(side=_sides)
+    async def import_cmd(
+        self,
+        interaction: discord.Interaction[Any],
+        file: discord.Attachment,
+        group: discord.Attachment | None = None,
+        side: str | None = None,
+    ) -> None:
+        _check_text(side, "side", 64)
+        await bestiary.import_encounter(interaction, self.bot, file, group, side)
 
     @encounter.command(name="hero", description="Bring a roster hero into the encounter.")
     @app_commands.describe(name="The roster hero (see /hero show)", side="Their side (default heroes)")

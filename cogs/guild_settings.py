@@ -49,6 +49,7 @@ class GuildSettingsCog(commands.Cog):
         malice_rounding="How the heroes' average Victories rounds into starting Malice",
         show_monster_stamina="True: players see monsters' exact Stamina; False: only winded, dying, dead",
         enforce_action_economy="Refuse a second main action, maneuver or move in a turn",
+        auto_saves="The Director's creatures roll their saving throws when their turn ends",
         nudge_after="Ping a side again when it hasn't picked for this long, e.g. 12h (15m to 7d; off)",
         argument_timer="Live table: the Director picks when players haven't within this, e.g. 30s (off)",
     )
@@ -63,6 +64,7 @@ class GuildSettingsCog(commands.Cog):
         malice_rounding: Rounding | None = None,
         show_monster_stamina: bool | None = None,
         enforce_action_economy: bool | None = None,
+        auto_saves: bool | None = None,
         nudge_after: str | None = None,
         argument_timer: str | None = None,
     ) -> None:
@@ -86,6 +88,7 @@ class GuildSettingsCog(commands.Cog):
             ("malice_rounding", malice_rounding),
             ("show_monster_stamina", show_monster_stamina),
             ("enforce_action_economy", enforce_action_economy),
+            ("auto_saves", auto_saves),
         ):
             if value is not None:
                 changes[name] = value

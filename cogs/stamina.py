@@ -1,4 +1,5 @@
-"""Stamina changes and Catch Breath (/stamina damage | heal | temp | set, /recover).
+"""Stamina changes and Catch Breath (/stamina damage | heal | temp | set, /recover; with no encounter running,
+/recover spends a Recovery from the roster sheet).
 
 Who may: the Director changes any creature's Stamina; a player only the creatures they control (so a player
 can't damage a monster directly: they /strike it). The rules are `bot.rules.encounter.harm` (damage through
@@ -17,8 +18,18 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
-from bot.permissions import Actor, require_controls
-from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
+from bot.permissions import Actor, actor_from_interaction, require_controls
+from bot.play import (
+    InTime,
+    active_encounter,
+    caller_of,
+    channel_key,
+    commit,
+    encounter_of,
+    put_encounter,
+    put_sheet,
+    sheet_of,
+)
 from bot.replies import fail, inert, send
 from bot.rules.conditions import BleedingTrigger
 from bot.rules.damage import DamageType
@@ -26,10 +37,13 @@ from bot.rules.encounter import Encounter, harm
 from bot.rules.encounter.bleeding import Bleed, bleed
 from bot.rules.encounter.harm import Healing, Hit
 from bot.rules.encounter.rescue import offer_rescues
+from bot.rules.hero import sheet_spend_recovery
+from bot.rules.turns import ActionKind, maneuver_kind
 from bot.store import Change, Table
 from bot.ui.combat import (
     bleed_reply,
     bleed_summary,
+    catch_breath_reply,
     damage_reply,
     damage_summary,
     healing_reply,
@@ -37,6 +51,7 @@ from bot.ui.combat import (
 )
 from bot.ui.format import hidden_stamina
 from bot.ui.tracker_controls import rescue_view
+from cogs.heroes import channel_director, hero_or_mine
 from cogs.meta import HelpEntry
 from cogs.strike import TYPE_CHOICES, check_text, own_creature
 
@@ -92,7 +107,11 @@ class Stamina(commands.Cog):
             "/stamina set target: Ogre amount: 20",
             "Director's correction: set Stamina outright.",
         ),
-        HelpEntry("recover", "/recover", "Catch Breath: your hero spends a Recovery to regain Stamina."),
+        HelpEntry(
+            "recover",
+            "/recover",
+            "Catch Breath: your hero spends a Recovery (outside combat: from the roster sheet, freely).",
+        ),
     )
 
     stamina = app_commands.Group(name="stamina", description="Change a creature's Stamina.", guild_only=True)
@@ -250,10 +269,14 @@ class Stamina(commands.Cog):
     async def recover(self, interaction: discord.Interaction[Any], target: str | None = None) -> None:
         check_text(target, "name", NAME_TEXT_MAX)
         in_time = InTime(interaction)
+        seen = await in_time.run(self.bot.store.view(channel_key(interaction), shared=True, fresh=False))
+        if seen.encounter is None or not seen.encounter.active:
+            await self._recover_outside_combat(interaction, in_time, target)
+            return
         who = await in_time.run(caller_of(interaction, self.bot))
         actor, director = who.actor, who.director
 
-        def change(table: Table) -> Change[Healing]:
+        def change(table: Table) -> Change[tuple[Healing, ActionKind]]:
             encounter = encounter_of(table)
             name = target if target is not None and target.strip() else None
             if name is None:
@@ -261,10 +284,37 @@ class Stamina(commands.Cog):
             creature_id = _guard(encounter, actor, director, name, "have {name} catch their breath")
             updated, result = harm.catch_breath(encounter, creature_id)
             put_encounter(table, updated)
-            return Change(healing_summary(result, "catches their breath"), result)
+            cost = maneuver_kind(updated.turns.mode)
+            return Change(healing_summary(result, "catches their breath"), (result, cost))
 
         committed = await in_time.run(commit(interaction, "recover", change))
-        await send(interaction, content=healing_reply(committed.value, "catches their breath (1 Recovery)"))
+        await send(interaction, content=catch_breath_reply(*committed.value))
+
+    async def _recover_outside_combat(
+        self, interaction: discord.Interaction[Any], in_time: InTime, target: str | None
+    ) -> None:
+        """No encounter running: the roster hero spends a Recovery from their sheet."""
+        director = await in_time.run(channel_director(self.bot, interaction))
+        actor = actor_from_interaction(interaction)
+
+        def change(table: Table) -> Change[Healing]:
+            if active_encounter(table) is not None:
+                fail("An encounter has just begun here: /recover again to Catch Breath in it.")
+            hero = hero_or_mine(
+                table, target if target is not None and target.strip() else None, actor.user_id
+            )
+            sheet = sheet_of(hero)
+            owner = None if sheet.claimable else hero.owner_id
+            require_controls(
+                actor, owner, director, creature=hero.name, action=f"spend {hero.name}'s Recoveries"
+            )
+            after = sheet_spend_recovery(sheet)
+            put_sheet(hero, after)
+            healing = Healing(hero.name, sheet.vitals, after.vitals)
+            return Change(healing_summary(healing, "spends a Recovery"), healing)
+
+        committed = await in_time.run(commit(interaction, "recover", change))
+        await send(interaction, content=healing_reply(committed.value, "spends a Recovery (out of combat)"))
 
 
 async def setup(bot: DrawSteelBot) -> None:

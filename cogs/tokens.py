@@ -2,7 +2,8 @@
 
 Rules: draw-steel-basics.md "Hero Tokens" through `bot.rules.resources` (`award_tokens`, `start_session`) and
 the one spending function `bot.hero_tokens.spend_benefit` (one benefit per hero per turn). The benefits
-themselves: surges (`Encounter.surges`), a save (the turn engine's `succeed_save`), a reroll (said; the /roll
+themselves: surges (`Encounter.surges`), a save that just failed (`bot.rules.encounter.saves.token_save`;
+also the button on a failed save's reply), a reroll (said; the /roll
 Reroll button does it in one click) and regaining Stamina equal to the recovery value (`bot.rules.stamina`).
 """
 
@@ -20,16 +21,14 @@ from bot.hero_tokens import Spender, resolve_hero, spend_benefit
 from bot.permissions import Refused, actor_from_interaction, require_controls
 from bot.play import active_encounter, channel_key, commit, encounter_of, put_encounter, put_sheet, sheet_of
 from bot.replies import fail, inert, send
-from bot.rules.conditions import ConditionInstance, Duration
-from bot.rules.encounter import Encounter
+from bot.rules.encounter import Encounter, saves
 from bot.rules.encounter.harm import TOKEN_SURGES, gain_surges
-from bot.rules.names import name_key
 from bot.rules.resources import HeroTokens, TokenBenefit, award_tokens, start_session
 from bot.rules.stamina import regain_recovery_value
-from bot.rules.turns import succeed_save
 from bot.store import Change, Table
 from bot.ui.format import stamina_text
 from bot.ui.heroes import tokens_embed
+from bot.ui.tracker_controls import set_handler
 from cogs.heroes import TEXT_MAX, channel_director, hero_names
 from cogs.meta import HelpEntry
 
@@ -43,23 +42,47 @@ def _in_encounter(spender: Spender, what: str) -> str:
     return spender.creature_id
 
 
-def _save_condition(
-    encounter: Encounter, creature_id: str, name: str, wanted: str | None
-) -> ConditionInstance:
-    saves = [c for c in encounter.turns.conditions_of(creature_id) if c.duration is Duration.SAVE]
-    if not saves:
-        fail(f"{inert(name)} has no save-ends condition to end: the token isn't spent.")
-    if wanted is None:
-        if len(saves) > 1:
-            labels = " or ".join(inert(c.label) for c in saves)
-            fail(f"{inert(name)} has several save-ends conditions: add condition: {labels}.")
-        return saves[0]
-    key = name_key(wanted)
-    for inst in saves:
-        if name_key(inst.label) == key or inst.condition.value == key:
-            return inst
-    labels = ", ".join(inert(c.label) for c in saves)
-    fail(f"{inert(name)} has no save-ends condition called that: pick one of {labels}.")
+def token_save(table: Table, creature_id: str) -> str:
+    """A hero token turns the hero's save that just failed into a success (`saves.token_save` refuses
+    first, so nothing is spent for nothing). Returns the condition's label."""
+    saves.token_save(encounter_of(table), creature_id)
+    spend_benefit(table, creature_id, TokenBenefit.SAVE)
+    encounter, label = saves.token_save(encounter_of(table), creature_id)
+    put_encounter(table, encounter)
+    return label
+
+
+async def do_token_save(interaction: discord.Interaction[Any], bot: DrawSteelBot, encounter_id: int) -> None:
+    """The button on a failed save's reply: the presser's hero (the Director: any hero) whose save just
+    failed spends a hero token to succeed instead."""
+    director = await channel_director(bot, interaction)
+    actor = actor_from_interaction(interaction)
+
+    def change(table: Table) -> Change[str]:
+        doc = table.encounter
+        if doc is None or not doc.active or doc.id != encounter_id:
+            fail("That encounter is over: a hero token turns a save only right after it fails.")
+        encounter = encounter_of(table)
+        mine = [
+            f.creature_id
+            for f in saves.open_failures(encounter)
+            if director or encounter.creature(f.creature_id).owner_id == actor.user_id
+        ]
+        if not mine:
+            fail("None of your heroes has a save that just failed: a token turns a save just after it fails.")
+        hero = mine[-1]
+        label = token_save(table, hero)
+        text = (
+            f"{inert(hero)} spends a hero token: the save succeeds and {inert(label)} ends. "
+            f"Hero tokens left: {table.tokens}."
+        )
+        return Change(f"{hero} spent hero tokens (save)", text, {"hero": hero, "use": "save"})
+
+    await send(interaction, content=(await commit(interaction, "tokens.spend", change)).value)
+
+
+async def _on_token_save(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
+    await do_token_save(interaction, interaction.client, eid)
 
 
 def party_size(table: Table, encounter: Encounter | None) -> int:
@@ -122,10 +145,10 @@ class Tokens(commands.Cog):
 
     @tokens.command(name="spend", description="Spend hero tokens for a benefit.")
     @app_commands.describe(
-        use="surges: +2 surges · save: end a save-ends condition · reroll: reroll a test · regain: 2 tokens, "
-        "regain Stamina",
+        use="surges: +2 surges · save: a save that just failed succeeds · reroll: reroll a test · "
+        "regain: 2 tokens, regain Stamina",
         hero="The hero who spends (default: yours)",
-        condition="For save: which save-ends condition ends (when there are several)",
+        condition="Not needed: a token turns the save that just failed",
     )
     @app_commands.autocomplete(hero=_hero_autocomplete)
     async def spend(
@@ -160,12 +183,9 @@ class Tokens(commands.Cog):
                 text = f"{name} spends a hero token: +{TOKEN_SURGES} surges ({surges} now)."
             elif use == "save":
                 cid = _in_encounter(spender, "saves")
-                inst = _save_condition(encounter_of(table), cid, spender.name, condition)
-                spent = spend_benefit(table, cid, TokenBenefit.SAVE)
-                encounter = encounter_of(table)
-                turns = succeed_save(encounter.turns, cid, inst.condition, inst.custom_text).state
-                put_encounter(table, encounter.with_turns(turns))
-                text = f"{name} spends a hero token: the save succeeds and {inert(inst.label)} ends."
+                label = token_save(table, cid)
+                spent = HeroTokens(table.tokens)
+                text = f"{name} spends a hero token: the save succeeds and {inert(label)} ends."
             elif use == "reroll":
                 spent = spend_benefit(table, spender.creature_id or spender.name, TokenBenefit.REROLL)
                 text = f"{name} spends a hero token: reroll the test and keep the new roll."
@@ -222,4 +242,5 @@ class Tokens(commands.Cog):
 
 
 async def setup(bot: DrawSteelBot) -> None:
+    set_handler("tsave", _on_token_save)
     await bot.add_cog(Tokens(bot))

@@ -1,5 +1,5 @@
-"""Taking turns (/turn act | end | skip | swap), the baseline actions that change rolls (/turn defend | aid:
-`bot.rules.encounter.baseline`), and the tracker's Act / End turn / Save buttons and its select menu.
+"""Taking turns (/turn act | end | skip | speed | swap), the baseline actions that change rolls (/turn defend
+| aid: `bot.rules.encounter.baseline`), and the tracker's Act / End turn / Save buttons and its select menu.
 
 Rules: `bot.rules.encounter.flow` (turn start: heroic resource, hero-token benefit; turn end: conditions,
 saves; rounds roll over with Malice) over the turn engine `bot.rules.turns`. Who may: `bot.permissions` — a
@@ -11,8 +11,8 @@ Play-by-post: after a turn ends or a side is skipped, the side that picks next i
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
-from typing import Any, ClassVar
+from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar, Literal
 
 import discord
 from discord import app_commands
@@ -23,19 +23,35 @@ from bot.client import DrawSteelBot
 from bot.permissions import require_controls
 from bot.play import Caller, InTime, caller_of, channel_key, commit, encounter_of, put_encounter, sheet_of
 from bot.replies import UserError, fail, inert, send
-from bot.rules.conditions import Duration
-from bot.rules.encounter import Encounter, fold, harm
-from bot.rules.encounter.flow import Flow, act, end_turn, pass_part, skip
+from bot.rules.dice import Dice
+from bot.rules.encounter import Encounter, fold, saves
+from bot.rules.encounter.flow import Flow, act, choose_speed, end_turn, pass_part, skip
+from bot.rules.encounter.harm import SaveResult
+from bot.rules.encounter.helping import HealUse
 from bot.rules.hero import HeroSheet
-from bot.rules.turns import Controller, Entry, Mode, Speed, current, eligible, picking, swap_agility
+from bot.rules.turns import (
+    Controller,
+    Entry,
+    Mode,
+    Speed,
+    TurnState,
+    current,
+    eligible,
+    picking,
+    swap_agility,
+    waiting,
+)
+from bot.rules.turns.events import SaveDue
 from bot.store import Change, Table
 from bot.tracker import tracker_for
 from bot.ui import pings
 from bot.ui.combat import save_reply
-from bot.ui.encounter import creatures_of, skip_text, turn_end_text, turn_start_text
+from bot.ui.encounter import creatures_of, skip_text, speed_text, turn_end_text, turn_start_text
 from bot.ui.tracker_controls import set_handler
+from cogs.conditions import CONDITION_CHOICES, send_saves
 from cogs.meta import HelpEntry
 from cogs.turn_actions import do_aid, do_defend
+from cogs.turn_heal import do_heal
 
 NAME_MAX = 100
 CHOICES_MAX = 25
@@ -153,7 +169,7 @@ async def do_act(
             who.director and entry.id not in eligible(encounter.turns) and current(encounter.turns) is None
         )
         sheets = roster_sheets(table, encounter)
-        gains = {cid: sheet.resource_gain for cid, sheet in sheets.items()}
+        gains = {cid: sheet.turn_gain for cid, sheet in sheets.items()}
         flow = act(encounter, entry.id, who.by, dice, override=override, gains=gains)
         put_encounter(table, flow.encounter)
         how = " (out of order)" if override else ""
@@ -171,8 +187,9 @@ async def do_end(
     """End the turn in progress (its controller or the Director)."""
     in_time = InTime(interaction)
     who = await in_time.run(caller_of(interaction, bot))
+    dice = bot.dice
 
-    def change(table: Table) -> Change[tuple[str, Flow]]:
+    def change(table: Table) -> Change[tuple[str, Flow, list[SaveResult]]]:
         check_expected(table, expect)
         encounter = encounter_of(table)
         cur = current(encounter.turns)
@@ -187,13 +204,13 @@ async def do_end(
             creature=entry.id,
             action=f"end {entry.id}'s turn",
         )
-        flow = end_turn(encounter)
+        flow, rolled = director_saves(end_turn(encounter), dice, who.settings.auto_saves)
         put_encounter(table, flow.encounter)
-        return Change(f"{entry.id}'s turn ends", (entry.id, flow))
+        return Change(f"{entry.id}'s turn ends", (entry.id, flow, rolled))
 
     committed = await in_time.run(commit(interaction, "turn.end", change))
-    entry_id, flow = committed.value
-    await reply_and_ping(interaction, who, turn_end_text(entry_id, flow), flow.encounter)
+    entry_id, flow, rolled = committed.value
+    await reply_and_ping(interaction, who, with_saves(turn_end_text(entry_id, flow), rolled), flow.encounter)
 
 
 async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name: str | None) -> None:
@@ -203,7 +220,7 @@ async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name
     who = await in_time.run(caller_of(interaction, bot))
     dice = bot.dice
 
-    def change(table: Table) -> Change[tuple[str, Flow]]:
+    def change(table: Table) -> Change[tuple[str, Flow, list[SaveResult]]]:
         encounter = encounter_of(table)
         if name is None:
             pick = picking(encounter.turns)
@@ -212,14 +229,23 @@ async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name
             if encounter.turns.mode is Mode.FAST_SLOW and pick.speed is Speed.FAST:
                 if not who.director and pick.controller is not Controller.PLAYERS:
                     fail("Only the Director can move the Director's creatures to the slow turns.")
-                flow = pass_part(encounter, pick.controller)
+                # a player passes for their own creatures only; the Director for the whole part
+                mine = (
+                    None
+                    if who.director
+                    else [e.id for e in encounter.turns.entries if controlled(encounter, e, who)]
+                )
+                flow = pass_part(encounter, pick.controller, mine)
+                if mine is not None and not flow.events:
+                    fail("None of your creatures waits for a fast turn: pass one with /turn skip combatant:.")
                 put_encounter(table, flow.encounter)
-                return Change(f"The {pick.controller.value} are done with fast turns", ("", flow))
+                done = f"The {pick.controller.value}" if mine is None else "A player's creatures"
+                return Change(f"{done} are done with fast turns", ("", flow, []))
             if not who.director:
                 fail("Only the Director can skip a side's turns: to pass your own turn, add combatant.")
             flow = skip(encounter, pick.sides[0])
             put_encounter(table, flow.encounter)
-            return Change(f"The {pick.sides[0]} side's turns are skipped", ("", flow))
+            return Change(f"The {pick.sides[0]} side's turns are skipped", ("", flow, []))
         entry = entry_named(encounter, name)
         require_controls(
             who.actor,
@@ -230,14 +256,14 @@ async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name
         )
         override = who.director and entry.id not in eligible(encounter.turns)
         started = act(encounter, entry.id, who.by, dice, override=override)
-        flow = end_turn(started.encounter)
+        flow, rolled = director_saves(end_turn(started.encounter), dice, who.settings.auto_saves)
         flow = Flow(flow.encounter, (*started.events, *flow.events), flow.gains, flow.malice_gained)
         put_encounter(table, flow.encounter)
-        return Change(f"{entry.id} passes their turn", (entry.id, flow))
+        return Change(f"{entry.id} passes their turn", (entry.id, flow, rolled))
 
     committed = await in_time.run(commit(interaction, "turn.skip", change))
-    entry_id, flow = committed.value
-    text = skip_text(flow)
+    entry_id, flow, rolled = committed.value
+    text = with_saves(skip_text(flow), rolled)
     if entry_id:
         text = f"⏭️ **{inert(entry_id)}** passes their turn.\n" + text
     await reply_and_ping(interaction, who, text, flow.encounter)
@@ -246,64 +272,114 @@ async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name
 async def do_save(
     interaction: discord.Interaction[Any], bot: DrawSteelBot, expect: tuple[int, int] | None = None
 ) -> None:
-    """The Save button: the creature whose turn was last (or is running) rolls its saves (d10, 6+ each)."""
+    """The Save button: the caller's creatures roll every save they are owed (d10, 6+ each); the Director's
+    press rolls the Director's creatures' (or, when they owe none, everyone's)."""
     in_time = InTime(interaction)
     who = await in_time.run(caller_of(interaction, bot))
     dice = bot.dice
 
-    def change(table: Table) -> Change[list[Any]]:
+    def change(table: Table) -> Change[tuple[list[SaveResult], bool]]:
         check_expected(table, expect)
         encounter = encounter_of(table)
-        turns = encounter.turns
-        candidates = [t.entry for t in reversed(turns.turns)]
-        ids: list[str] = []
-        for entry_id in candidates:
-            entry = turns.entry(entry_id)
-            if entry is not None and controlled(encounter, entry, who):
-                ids = [
-                    c
-                    for c in entry.creature_ids
-                    if any(i.duration is Duration.SAVE for i in turns.conditions_of(c))
-                ]
-                break
+        owing = list(dict.fromkeys(s.creature_id for s in saves.due(encounter)))
+        ids = [c for c in owing if controlled(encounter, encounter.entry_of(c), who)]
+        if who.director:
+            ids = [c for c in ids if c in saves.director_creatures(encounter)] or ids
         if not ids:
-            fail("None of your creatures has a save due: use /save target: <name> for another one.")
-        results = []
-        for creature_id in ids:
-            for inst in [
-                i for i in encounter.turns.conditions_of(creature_id) if i.duration is Duration.SAVE
-            ]:
-                encounter, result = harm.save(encounter, dice, creature_id, inst.condition, inst.custom_text)
-                results.append(result)
+            fail("None of your creatures has a save due: a save comes at the end of a creature's turn.")
+        encounter, results = saves.roll_all(encounter, dice, ids)
         put_encounter(table, encounter)
         summary = "; ".join(f"{r.target} saves against {r.label}: {r.roll}" for r in results)
-        return Change(summary[:300], results)
+        return Change(summary[:300], (results, bool(saves.open_failures(encounter))))
 
     committed = await in_time.run(commit(interaction, "save", change))
-    await send(interaction, content="\n".join(save_reply(r) for r in committed.value))
+    await send_saves(interaction, committed, *committed.value)
+
+
+def director_saves(flow: Flow, dice: Dice, auto: bool) -> tuple[Flow, list[SaveResult]]:
+    """With `/settings auto_saves:true`, the Director's creatures roll the saves they owe when a turn ends;
+    their rolls replace the "Save due" lines."""
+    if not auto:
+        return flow, []
+    encounter, results = saves.roll_all(flow.encounter, dice, saves.director_creatures(flow.encounter))
+    rolled = {r.target for r in results}
+    events = tuple(e for e in flow.events if not (isinstance(e, SaveDue) and e.creature in rolled))
+    return Flow(encounter, events, flow.gains, flow.malice_gained), results
+
+
+def with_saves(text: str, results: list[SaveResult]) -> str:
+    """A turn's reply with the saves rolled for it, right after its first line."""
+    if not results:
+        return text
+    first, _, rest = text.partition("\n")
+    return "\n".join([first, *(save_reply(r) for r in results), *([rest] if rest else [])])
+
+
+async def do_speed(
+    interaction: discord.Interaction[Any], bot: DrawSteelBot, name: str | None, speed: Speed
+) -> None:
+    """Fast/slow turns: `name` (or the caller's only creature still to act) takes a fast or slow turn."""
+    in_time = InTime(interaction)
+    who = await in_time.run(caller_of(interaction, bot))
+
+    def change(table: Table) -> Change[tuple[str, Flow]]:
+        encounter = encounter_of(table)
+        if name is None:
+            mine = [e for e in encounter.turns.entries if e.id in waiting(encounter.turns)]
+            mine = [e for e in mine if owner_of(encounter, e) == who.actor.user_id]
+            if len(mine) != 1:
+                fail("Name the creature: /turn speed combatant: <name> speed: fast or slow.")
+            entry = mine[0]
+        else:
+            entry = entry_named(encounter, name)
+        require_controls(
+            who.actor,
+            owner_of(encounter, entry),
+            who.director,
+            creature=entry.id,
+            action=f"choose {entry.id}'s turn",
+        )
+        flow = choose_speed(encounter, entry.id, speed)
+        put_encounter(table, flow.encounter)
+        return Change(f"{entry.id} takes a {speed.value} turn", (entry.id, flow))
+
+    committed = await in_time.run(commit(interaction, "turn.speed", change))
+    entry_id, flow = committed.value
+    await reply_and_ping(interaction, who, speed_text(entry_id, speed, flow), flow.encounter)
 
 
 # --- autocomplete -----------------------------------------------------------------------------------------
 
 
-async def actable(interaction: discord.Interaction[Any], current_text: str) -> list[app_commands.Choice[str]]:
-    """Who may act now (turns.eligible), only the caller's own creatures unless they are the Director."""
+async def _offer(
+    interaction: discord.Interaction[Any], current_text: str, pool: Callable[[TurnState], tuple[str, ...]]
+) -> list[app_commands.Choice[str]]:
+    """The entries of `pool` the caller controls (the Director: all) whose names hold the text typed."""
     try:
         bot = interaction.client
         who = await caller_of(interaction, bot)
         encounter = encounter_of(await bot.store.view(channel_key(interaction), shared=True))
         key = fold(current_text)
+        ids = pool(encounter.turns)
         out = []
         for entry in encounter.turns.entries:
-            if (
-                entry.id in eligible(encounter.turns)
-                and controlled(encounter, entry, who)
-                and key in fold(entry.id)
-            ):
+            if entry.id in ids and controlled(encounter, entry, who) and key in fold(entry.id):
                 out.append(app_commands.Choice(name=entry.id[:100], value=entry.id[:100]))
         return out[:CHOICES_MAX]
     except Exception:  # an autocomplete must never fail: offer nothing
         return []
+
+
+async def actable(interaction: discord.Interaction[Any], current_text: str) -> list[app_commands.Choice[str]]:
+    """Who may act now (turns.eligible), only the caller's own creatures unless they are the Director."""
+    return await _offer(interaction, current_text, eligible)
+
+
+async def still_to_act(
+    interaction: discord.Interaction[Any], current_text: str
+) -> list[app_commands.Choice[str]]:
+    """Who may still act this round (turns.waiting), the caller's own creatures unless the Director."""
+    return await _offer(interaction, current_text, waiting)
 
 
 class Turn(commands.Cog):
@@ -321,6 +397,16 @@ class Turn(commands.Cog):
             "turn skip",
             "/turn skip combatant: Goblin 1",
             "Pass a creature's turn; without one the Director skips the side that picks (fast/slow: slow).",
+        ),
+        HelpEntry(
+            "turn speed",
+            "/turn speed combatant: Ash speed: slow",
+            "Fast/slow turns: choose a creature's fast turn (action or move) or slow turn (both) this round.",
+        ),
+        HelpEntry(
+            "turn heal",
+            "/turn heal target: Ash use: recovery",
+            "Heal (main action): the target spends a Recovery (even while dying) or makes one saving throw.",
         ),
         HelpEntry(
             "turn swap",
@@ -371,6 +457,19 @@ class Turn(commands.Cog):
             fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
         await do_skip(interaction, self.bot, combatant)
 
+    @turn.command(name="speed", description="Fast/slow turns: choose a creature's fast or slow turn.")
+    @app_commands.describe(
+        speed="fast: an action or a move, in the fast turns; slow: an action and a move, after them",
+        combatant="Whose turn (default: your only creature still to act)",
+    )
+    @app_commands.autocomplete(combatant=still_to_act)
+    async def speed_cmd(
+        self, interaction: discord.Interaction[Any], speed: Speed, combatant: str | None = None
+    ) -> None:
+        if combatant is not None and len(combatant) > NAME_MAX:
+            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
+        await do_speed(interaction, self.bot, combatant, speed)
+
     @turn.command(name="swap", description="Agility order: two heroes swap places at the start of a round.")
     @app_commands.rename(other="with")
     @app_commands.describe(hero="A hero", other="The willing hero they swap places with")
@@ -403,6 +502,28 @@ class Turn(commands.Cog):
         if len(target) > NAME_MAX or (combatant is not None and len(combatant) > NAME_MAX):
             fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
         await do_aid(interaction, self.bot, target, combatant)
+
+    # --- /turn heal (the Heal main action: cogs/turn_heal.py) ---------------------------------------------
+    @turn.command(name="heal", description="The Heal main action: an ally spends a Recovery or makes a save.")
+    @app_commands.describe(
+        target="Who is healed (an adjacent creature)",
+        use="recovery: they spend a Recovery · save: they make one saving throw",
+        healer="Who uses Heal (default: the creature taking its turn, or yours)",
+        condition="For save: which save-ends condition (when they have several)",
+        text="For save: a custom condition's name",
+    )
+    @app_commands.choices(condition=CONDITION_CHOICES)
+    @app_commands.autocomplete(target=autocomplete.creatures, healer=autocomplete.creatures)
+    async def heal_cmd(
+        self,
+        interaction: discord.Interaction[Any],
+        target: app_commands.Range[str, 1, NAME_MAX],
+        use: Literal["recovery", "save"],
+        healer: app_commands.Range[str, 1, NAME_MAX] | None = None,
+        condition: str | None = None,
+        text: app_commands.Range[str, 1, NAME_MAX] | None = None,
+    ) -> None:
+        await do_heal(interaction, self.bot, target, HealUse(use), healer, condition, text)
 
 
 async def do_swap(interaction: discord.Interaction[Any], bot: DrawSteelBot, hero: str, other: str) -> None:

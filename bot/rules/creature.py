@@ -5,7 +5,8 @@ IMMUNITY", "DAMAGE WEAKNESS", "STABILITY".
 
 Public API: `Creature` (plain frozen dataclass; `Creature.create(...)` validates the name with
 `bot.rules.names.clean_name`), `take_damage(creature, amount, dtype, ...) -> (Creature, DamageRecord)`.
-A creature's `vitals.is_hero` must match `is_hero`.
+A creature's `vitals.is_hero` must match `is_hero`. A creature brought in from a bestiary carries its stat
+block's abilities (`bot.content.ability.Ability`, the model every ability source shares) into the encounter.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from bot.content.ability import Ability
 from bot.rules.characteristics import Characteristics
 from bot.rules.damage import DamageModifiers, DamageRecord, DamageType, apply_damage
 from bot.rules.errors import RuleError
@@ -31,7 +33,8 @@ class Creature:
     """One combatant: hero or Director creature.
 
     `owner_id` is the Discord member who controls it (None: the Director); `squad_id` the minion squad it
-    belongs to, if any; `stability` resists forced movement ("STABILITY", never below 0).
+    belongs to, if any; `stability` resists forced movement ("STABILITY", never below 0); `abilities` the
+    ability cards it brought from its stat block (none: only the standard abilities every creature has).
     """
 
     id: str
@@ -44,6 +47,7 @@ class Creature:
     owner_id: int | None = None
     squad_id: str | None = None
     stability: int = 0
+    abilities: tuple[Ability, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.id:
@@ -71,6 +75,7 @@ class Creature:
         owner_id: int | None = None,
         squad_id: str | None = None,
         stability: int = 0,
+        abilities: tuple[Ability, ...] = (),
     ) -> Creature:
         """A fresh creature at full Stamina (and Recoveries, for a hero), its name cleaned."""
         return cls(
@@ -84,6 +89,7 @@ class Creature:
             owner_id=owner_id,
             squad_id=squad_id,
             stability=stability,
+            abilities=abilities,
         )
 
 

@@ -23,7 +23,7 @@ from bot.rules import resources, stamina
 from bot.rules.characteristics import Characteristics
 from bot.rules.damage import DamageModifier, DamageModifiers
 from bot.rules.errors import RuleError
-from bot.rules.resources import HeroicResource, Progress
+from bot.rules.resources import GainTrigger, HeroicResource, Progress, ResourceGain
 from bot.rules.stamina import Vitals
 
 LEVEL_MIN = 1
@@ -44,7 +44,10 @@ class HeroSheet:
     weaknesses, Victories and XP, level, and the heroic resource's name and per-turn gain ("1d3", "2").
 
     `claimable`: a Director made this hero for nobody in particular (or holds it themselves), so any member
-    may `claim` it; a hero made by or for a player is not claimable (only a Director reassigns it)."""
+    may `claim` it; a hero made by or for a player is not claimable (only a Director reassigns it).
+
+    `resource_gains` are the class's other gains by trigger (taking damage, becoming winded, ...: an import
+    fills them; `bot.rules.encounter.heroic` applies those the bot sees happen)."""
 
     vitals: Vitals
     characteristics: Characteristics = field(default_factory=Characteristics)
@@ -54,6 +57,16 @@ class HeroSheet:
     resource_name: str = "heroic resource"
     resource_gain: str = "0"
     claimable: bool = False
+    resource_gains: tuple[ResourceGain, ...] = ()
+
+    @property
+    def turn_gain(self) -> str:
+        """The gain at the start of each of the hero's turns: `resource_gain`, else a start-of-turn gain
+        among `resource_gains`."""
+        if self.resource_gain != "0":
+            return self.resource_gain
+        start = (g.value for g in self.resource_gains if g.trigger is GainTrigger.START_OF_TURN)
+        return next(start, "0")
 
 
 def _check_stamina(value: int, what: str = "Stamina maximum") -> None:
@@ -236,3 +249,10 @@ def claim(
     if target == owner_id and sheet.claimable == (target == claimant_id):
         raise HeroError("That hero is already held by that member.")
     return target, dataclasses.replace(sheet, claimable=target == claimant_id)
+
+
+def sheet_spend_recovery(sheet: HeroSheet) -> HeroSheet:
+    """Spend a Recovery outside combat: regain the recovery value (draw-steel-basics.md "Spending
+    Recoveries": "Outside of combat and other dangerous situations, you can spend Recoveries freely";
+    draw-steel-combat.txt "Dying and Death": a dying hero "can spend Recoveries out of combat as usual")."""
+    return dataclasses.replace(sheet, vitals=stamina.spend_recovery(sheet.vitals))

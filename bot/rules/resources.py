@@ -251,3 +251,52 @@ def spend_resource(resource: HeroicResource, cost: int) -> HeroicResource:
 def resource_end_of_combat(resource: HeroicResource) -> HeroicResource:
     """The resource resets at the end of combat."""
     return dataclasses.replace(resource, value=0)
+
+
+# --- heroic resource gains by trigger ---------------------------------------------------------------------
+class GainTrigger(enum.StrEnum):
+    """When a class's heroic resource gain comes (Heroes ch. 5, each class's "Heroic Resource" section; the
+    Forge Steel export words them as triggers). The bot applies the ones it can see happen; OTHER gains are
+    the table's to apply with /resource gain."""
+
+    START_OF_TURN = "start-of-turn"
+    TAKE_DAMAGE = "take-damage"
+    FIRST_DAMAGE_EACH_ROUND = "first-damage-each-round"
+    WINDED_OR_DYING = "winded-or-dying"
+    OTHER = "other"
+
+
+_TRIGGER_WORDS: tuple[tuple[str, GainTrigger], ...] = (
+    ("start of your turn", GainTrigger.START_OF_TURN),
+    ("you start your turn", GainTrigger.START_OF_TURN),
+    ("the first time each combat round that you take damage", GainTrigger.FIRST_DAMAGE_EACH_ROUND),
+    ("the first time each round that you take damage", GainTrigger.FIRST_DAMAGE_EACH_ROUND),
+    ("you take damage", GainTrigger.TAKE_DAMAGE),
+    ("you become winded or are dying", GainTrigger.WINDED_OR_DYING),
+)
+
+
+def read_gain_trigger(text: str) -> GainTrigger:
+    """The trigger a class's wording names (exactly, ignoring case, spacing and a final full stop); anything
+    with a further condition ("damage that isn't untyped", "a creature judged by you") is OTHER."""
+    key = " ".join(text.replace("’", "'").split()).casefold().rstrip(".")
+    return next((trigger for words, trigger in _TRIGGER_WORDS if key == words), GainTrigger.OTHER)
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceGain:
+    """One way a hero gains their heroic resource: the trigger, the amount ("1", "1d3") and the class's own
+    words for the trigger (shown for OTHER gains)."""
+
+    trigger: GainTrigger
+    value: str = "1"
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        if not _rollable(self.value):
+            raise ResourceError("A heroic resource gain must be a number like 2 or dice like 1d3.")
+
+
+def roll_gain(dice: Dice, gain: ResourceGain) -> int:
+    """The amount one gain gives (never negative)."""
+    return max(0, roll_expression(dice, gain.value).total)

@@ -2,9 +2,9 @@
 transaction (`_transaction`) every change goes through.
 
 The `Store` (bot/store/store.py) is assembled from parts, one concern each: `reads`, `rows` and `writes`
-(the write path), `campaigns`, `undo`, `settings`, `history` (trackers, the log, export), `prune`. Its
-SQLite file's upkeep (the read connection kept on the event loop's thread, WAL checkpoints) lives in
-store.py itself.
+(the write path), `campaigns`, `undo`, `settings`, `history` (trackers, the log, export), `prune`,
+`bestiary` (the servers' monsters). Its SQLite file's upkeep (the read connection kept on the event loop's
+thread, WAL checkpoints) lives in store.py itself.
 """
 
 from __future__ import annotations

@@ -34,6 +34,9 @@ class GuildSettingsModel(SQLModel, table=True):
     malice_rounding: str = Field(default="down", sa_column=sa.Column(sa.String(8), nullable=False))
     show_monster_stamina: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False))
     enforce_action_economy: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False))
+    auto_saves: bool = Field(
+        default=True, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.true())
+    )
     #: Seconds a side may wait to pick before it is nudged (None: off); `bot.reminders`.
     nudge_after: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
     #: Seconds the players may argue who goes next before the Director picks (None: off).
@@ -158,6 +161,32 @@ class EventModel(SQLModel, table=True):
     once_key: str | None = Field(default=None, sa_column=sa.Column(sa.String(80), nullable=True))
 
 
+class MonsterModel(SQLModel, table=True):
+    """A monster of a server's bestiary: its stat block as the rules' codec data (`bot.content.monster`).
+
+    `name_key` (the name's case-insensitive key) is unique per guild, so re-importing a monster updates it
+    in place; `source_id` is the id its Forge Steel file gave it (how encounter files name it; empty for one
+    entered by hand), `group_name` its monster group's name."""
+
+    __tablename__ = "monsters"
+    __table_args__ = (
+        sa.UniqueConstraint("guild_id", "name_key"),
+        sa.Index("ix_monsters_guild_id_source_id", "guild_id", "source_id"),
+    )
+
+    id: int | None = Field(
+        default=None, sa_column=sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    )
+    guild_id: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
+    name: str = Field(sa_column=sa.Column(sa.String(64), nullable=False))
+    name_key: str = Field(sa_column=sa.Column(sa.String(256), nullable=False))
+    group_name: str = Field(sa_column=sa.Column(sa.String(64), nullable=False))
+    source_id: str = Field(sa_column=sa.Column(sa.String(100), nullable=False))
+    data: dict[str, Any] = Field(sa_column=sa.Column(sa.JSON, nullable=False))
+    added_by: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
+    added_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
+
+
 class ReminderModel(SQLModel, table=True):
     """A reminder due for an encounter (`bot.reminders`): one per encounter and `kind` ("nudge": the side
     that must pick is pinged again, then its Director told; "argument": the Director gets buttons to pick).
@@ -192,4 +221,5 @@ channels: sa.Table = METADATA.tables["channels"]
 heroes: sa.Table = METADATA.tables["heroes"]
 encounters: sa.Table = METADATA.tables["encounters"]
 events: sa.Table = METADATA.tables["events"]
+monsters: sa.Table = METADATA.tables["monsters"]
 reminders: sa.Table = METADATA.tables["reminders"]

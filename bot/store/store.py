@@ -22,6 +22,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.store.bestiary import Bestiary
 from bot.store.engine import create_engine, is_sqlite, normalise_url
 from bot.store.faults import STATEMENT_GRACE, WAIT_LIMIT, busy_timeout_ms, is_unavailable
 from bot.store.history import History
@@ -64,7 +65,7 @@ WAL_RESTART_FRAMES = 16_384
 DEFAULT_URL = "sqlite+aiosqlite:///data/bot.db"
 
 
-class Store(Undoing, GuildSettingsAccess, History, Pruning, ReminderAccess):
+class Store(Undoing, GuildSettingsAccess, History, Pruning, Bestiary, ReminderAccess):
     """Persistence and concurrency for the bot. Open with `await Store.open(url)`; `await close()` at exit."""
 
     # -- lifecycle --------------------------------------------------------------------------------------

@@ -196,6 +196,7 @@ class GuildSettings:
     malice_rounding: MaliceRounding = "down"
     show_monster_stamina: bool = True
     enforce_action_economy: bool = True
+    auto_saves: bool = True
     #: seconds a side may wait to pick before it is pinged again (None: off); `bot.reminders`
     nudge_after: int | None = None
     #: seconds the players may take to agree who goes next before the Director picks (None: off)

@@ -25,6 +25,7 @@ from bot.rules.power import NetEdge, PowerRoll
 from bot.rules.situations import SITUATIONS
 from bot.rules.squads import Squad
 from bot.rules.stamina import Vitals
+from bot.rules.turns import ActionKind
 from bot.ui.format import stamina_text, state_label
 
 SUMMARY_MAX = 1900
@@ -284,6 +285,15 @@ def healing_reply(change: Healing, verb: str, hidden: Collection[str] = ()) -> s
     secret = change.target in hidden
     was = f" (was {change.before.stamina})" if change.before.stamina != change.after.stamina else ""
     return f"**{inert(change.target)}** {verb} · {vitals_text(change.after, secret)}{'' if secret else was}"
+
+
+def catch_breath_reply(change: Healing, cost: ActionKind) -> str:
+    """`**Ash** catches their breath (1 Recovery) · Stamina: 20/30`; in the games without maneuvers (teams,
+    fast/slow: `cost` is their action, `bot.rules.turns.maneuver_kind`) it says what it cost."""
+    text = healing_reply(change, "catches their breath (1 Recovery)")
+    if cost is ActionKind.ACTION:
+        text += "\nThis game has no maneuvers, so Catch Breath costs an action."
+    return text
 
 
 def healing_summary(change: Healing, verb: str) -> str:

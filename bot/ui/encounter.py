@@ -1,7 +1,8 @@
 """What /encounter and /turn replies say: pure functions from the rules' results to text (every name inert).
 
 - `started_text`, `added_text`, `begin_text`, `first_choice_text`, `round_lines`, `turn_start_text`,
-  `turn_end_text`, `next_pick_text`, `finish_text`, `summary` (one line for the encounter's log).
+  `turn_end_text`, `speed_text`, `next_pick_text`, `finish_text`, `summary` (one line for the encounter's
+  log).
 """
 
 from __future__ import annotations
@@ -26,9 +27,8 @@ from bot.rules.turns.events import (
 
 
 def creatures_of(encounter: Encounter, entry: Entry) -> tuple[str, ...]:
-    """The creatures an entry is: itself, or a minion squad's minions (`Entry.creature_ids` also holds the
-    squad's own id, which names no creature)."""
-    return tuple(c for c in entry.creature_ids if any(x.id == c for x in encounter.creatures))
+    """The creatures an entry is: itself, or a minion squad's minions (`Encounter.creatures_in`)."""
+    return encounter.creatures_in(entry)
 
 
 MODE_NAMES = {
@@ -188,6 +188,20 @@ def skip_text(flow: Flow) -> str:
     if nxt:
         lines.append(nxt)
     return "\n".join(lines) or "Nothing to skip."
+
+
+def speed_text(entry_id: str, speed: Speed, flow: Flow) -> str:
+    """/turn speed (fast-slow-turns-combat.md "Fast Turns", "Slow Turns"): the choice, then what follows."""
+    if speed is Speed.FAST:
+        head = f"⏩ **{inert(entry_id)}** takes a fast turn this round: an action or a move."
+    else:
+        head = f"🐢 **{inert(entry_id)}** takes a slow turn this round: an action and a move, later."
+    rest = [e for e in flow.events if not isinstance(e, SpeedChosen)]
+    lines = [head, *_event_lines(flow.encounter, rest), *round_lines(flow)]
+    nxt = next_pick_text(flow.encounter)
+    if nxt:
+        lines.append(nxt)
+    return "\n".join(lines)
 
 
 def finish_text(name: str, done: Finish, encounter_id: int | None) -> str:

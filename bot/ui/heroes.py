@@ -147,6 +147,8 @@ def settings_embed(settings: GuildSettings) -> discord.Embed:
         "`show_monster_stamina` (default: on)",
         f"Action economy enforced: {on_off(settings.enforce_action_economy)} — `enforce_action_economy` "
         "(default: on)",
+        f"The Director's creatures roll their saves: {on_off(settings.auto_saves)} — `auto_saves` "
+        "(default: on)",
         f"Nudge a side that hasn't picked after: {duration_text(settings.nudge_after)} — `nudge_after` "
         "(default: off)",
         f"Argument timer: {duration_text(settings.argument_timer)} — `argument_timer` (default: off)",

@@ -326,7 +326,11 @@ def status_lines(encounter: Encounter, view: TrackerView) -> list[str]:
             if pick.entries:
                 lines.append(f"May act: {_few(state, pick.entries)}")
     elif state.phase is Phase.BETWEEN_ROUNDS:
-        lines.append(f"Round {state.round} is over: the next round starts when the Director says so")
+        # the next round starts by itself once somebody can act (bot.rules.encounter.rounds)
+        lines.append(
+            f"Round {state.round} is over and nobody can act: bring a creature back or add one, "
+            "or end the encounter"
+        )
     lines.append(f"**Hero tokens: {view.tokens} · Malice: {encounter.malice.value}**")
     return lines
 

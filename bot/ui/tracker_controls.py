@@ -8,7 +8,7 @@ attaches `tracker_view(...)` to every tracker message it posts or edits.
 Custom ids (at most 100 characters): `enc:<action>:<encounter id>:<version>[:<argument>]` for buttons
 (`act`, `end`, `undo`, `save`; `first` with the side id; `endok` with 1/0 for the objective, `endno`;
 `rescue` with the offer's index: the hero-token rescue of `bot.rules.encounter.rescue`, on the tracker and
-on the damage's reply) and
+on the damage's reply; `tsave` on a failed save's reply) and
 `enc:pick:<encounter id>:<version>` for the select. The items are `DynamicItem`s in a `PersistentView`, so
 they work after a restart (`bot.ui.persistent` answers them); what a press does is a handler the cogs
 register with `set_handler(action, fn)` (this module stays free of cogs). A press on a tracker whose
@@ -39,7 +39,8 @@ RESCUES_SHOWN = 5
 LABEL_MAX = 100
 
 BUTTON_TEMPLATE = (
-    r"enc:(?P<action>act|end|undo|save|first|endok|endno|rescue):(?P<eid>\d+):(?P<ver>\d+)(?::(?P<arg>.*))?"
+    r"enc:(?P<action>act|end|undo|save|tsave|first|endok|endno|rescue):(?P<eid>\d+):(?P<ver>\d+)"
+    r"(?::(?P<arg>.*))?"
 )
 SELECT_TEMPLATE = r"enc:pick:(?P<eid>\d+):(?P<ver>\d+)"
 
@@ -200,4 +201,20 @@ def end_confirm_view(encounter_id: int, version: int, victory: bool) -> discord.
         )
     )
     view.add_item(ControlButton("endno", encounter_id, version, label="Keep playing"))
+    return view
+
+
+def token_save_view(encounter_id: int, version: int) -> discord.ui.View:
+    """On a failed save's reply: the hero's player spends a hero token to succeed instead
+    (draw-steel-basics.md "Spending Hero Tokens")."""
+    view = PersistentView()
+    view.add_item(
+        ControlButton(
+            "tsave",
+            encounter_id,
+            version,
+            label="Spend a hero token: succeed instead",
+            style=discord.ButtonStyle.success,
+        )
+    )
     return view

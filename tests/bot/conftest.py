@@ -8,6 +8,8 @@ Fixtures
 - `simcord_env`  — SimCord's env (overridden so user-facing refusals — `RuleError`, `StoreError`,
                    `UserError`/`Refused`, check and transformer failures — do not count as bot errors at
                    teardown; anything else still fails the test unless the test reads `env.errors`).
+- `cdn_server`   — SimCord's uploads served over HTTP on 127.0.0.1, so the bot downloads attachments from
+                   their URLs (`tests/bot/files_kit.py`).
 - `table`        — a guild with a Director role, a `#combat` channel, a thread in it, a Director and two
                    players (`Table`; `await table.configure_director_role()` stores the role in the guild
                    settings).
@@ -46,6 +48,7 @@ from bot.error_hook import REGISTRY
 from bot.rules.dice import Dice, SeededDice
 from bot.settings import Settings
 from bot.store import Store
+from tests.bot.files_kit import cdn_server  # noqa: F401  (a fixture: uploads served on 127.0.0.1)
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.fake-token-for-tests_only"
 SEED = 20261122

@@ -8,10 +8,16 @@ import pytest
 from bot.replies import UserError
 from bot.rules.conditions import Condition, Duration
 from bot.rules.dice import Dice, FixedDice
-from bot.rules.encounter import NewCreatures
+from bot.rules.encounter import Encounter, NewCreatures, saves
+from bot.rules.turns.events import SaveDue
 from cogs.conditions import read_condition, read_duration
 from tests.bot import harm_kit
 from tests.bot.conftest import Table
+
+
+def _owed(encounter: Encounter, creature: str, *conditions: Condition) -> Encounter:
+    """`encounter` with one save owed to `creature` against each of `conditions` (as turns' ends bring)."""
+    return saves.owe_turn_end_saves(encounter, [SaveDue(creature, c, "") for c in conditions])
 
 
 @pytest.fixture
@@ -94,13 +100,19 @@ async def test_save_shows_the_die_and_ends_on_six_or_more(table: Table) -> None:
         table.channel, "condition add", target="Ash", condition="bleeding", duration="save"
     )
 
+    early = await table.alice.slash(table.channel, "save", target="Ash")
+    await harm_kit.edit(
+        table, lambda e: _owed(e, "Ash", Condition.WEAKENED, Condition.WEAKENED, Condition.BLEEDING)
+    )
     ambiguous = await table.alice.slash(table.channel, "save", target="Ash")
     failed = await table.alice.slash(table.channel, "save", target="Ash", condition="weakened")  # d10 4
     saved = await table.alice.slash(table.channel, "save", target="Ash", condition="weakened")  # d10 8
     last = await table.director.slash(table.channel, "save", target="Ash")  # d10 6, the only one left
 
+    assert early.ephemeral and early.response is not None
+    assert early.response.content.startswith("Ash has no save due now")
     assert ambiguous.ephemeral and ambiguous.response is not None
-    assert "can save against weakened, bleeding: pick the condition" in ambiguous.response.content
+    assert "has saves due against bleeding, weakened: pick the condition" in ambiguous.response.content
     assert failed.response is not None and saved.response is not None and last.response is not None
     assert (
         failed.response.content == "🎲 **Ash** saves against weakened: d10 **4** — fails (needs 6 or higher)."
@@ -118,7 +130,7 @@ async def test_save_needs_a_save_ends_condition(table: Table) -> None:
     not_save = await table.alice.slash(table.channel, "save", target="Ash", condition="prone")
 
     assert none.ephemeral and none.response is not None
-    assert none.response.content == "Ash has no condition a save ends: nothing to save against."
+    assert none.response.content.startswith("Ash has no save due now")
     assert not_save.ephemeral and not_save.response is not None and "\n" not in not_save.response.content
 
 

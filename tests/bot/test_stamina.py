@@ -162,11 +162,10 @@ async def test_bad_input(table: Table, command: str, options: dict[str, object],
     assert await harm_kit.current(table) == before
 
 
-@pytest.mark.parametrize(
-    "command", ["stamina damage", "stamina heal", "stamina temp", "stamina set", "recover"]
-)
+@pytest.mark.parametrize("command", ["stamina damage", "stamina heal", "stamina temp", "stamina set"])
 async def test_no_encounter_here(table: Table, command: str) -> None:
-    options = {"target": "Goblin 1"} | ({"amount": 3} if command != "recover" else {})
+    """(/recover with no encounter spends a roster hero's Recovery: tests/bot/test_saves_resources.py.)"""
+    options = {"target": "Goblin 1", "amount": 3}
     result = await table.director.slash(table.thread, command, **options)
     assert result.ephemeral and result.response is not None
     assert "No encounter in this channel" in result.response.content

@@ -10,14 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.hero_tokens import NoHero, clear_used, resolve_hero, spend_benefit
-from bot.play import encounter_of, sheet_of
+from bot.play import encounter_of, put_encounter, sheet_of
 from bot.rules import codec
 from bot.rules.conditions import Condition, Duration
-from bot.rules.encounter import Encounter, NewCreatures, add_creatures, add_hero, new_encounter_state
+from bot.rules.dice import FixedDice
+from bot.rules.encounter import Encounter, NewCreatures, add_creatures, add_hero, new_encounter_state, saves
 from bot.rules.errors import RuleError
 from bot.rules.hero import SheetEdit, edit_sheet, new_sheet
 from bot.rules.resources import TokenBenefit
 from bot.rules.turns import add_condition
+from bot.rules.turns.events import SaveDue
 from bot.store import Change, ChannelKey
 from bot.store import Table as StoreTable
 from tests.bot.conftest import Table
@@ -235,30 +237,39 @@ async def test_surges_and_saves_need_combat(party: Table) -> None:
     assert (await stored(party)).tokens == 2
 
 
-async def test_spend_save_ends_a_save_ends_condition(party: Table) -> None:
+@pytest.mark.parametrize("dice", [FixedDice([3, 3, 3])])
+async def test_spend_save_only_after_a_failed_save(party: Table, dice: FixedDice) -> None:
+    """draw-steel-basics.md "Spending Hero Tokens": "You can spend a hero token when you fail a saving throw,
+    letting you succeed on the save instead." -- refused with no failed save; offered on the failure."""
     await set_tokens(party, 3)
     await start_encounter(
         party,
         ("Ash", Condition.BLEEDING, Duration.SAVE),
         ("Ash", Condition.SLOWED, Duration.SAVE),
-        ("Ash", Condition.PRONE, Duration.EOT),
         ("Bo", Condition.DAZED, Duration.EOT),
     )
-    refused(
-        await party.alice.slash(party.channel, "tokens spend", use="save"), "several", "bleeding or slowed"
-    )
-    refused(
-        await party.alice.slash(party.channel, "tokens spend", use="save", condition="prone"),
-        "pick one of bleeding, slowed",
-    )
-    refused(await party.bob.slash(party.channel, "tokens spend", use="save"), "no save-ends condition")
+    refused(await party.alice.slash(party.channel, "tokens spend", use="save"), "has just failed")
+    refused(await party.bob.slash(party.channel, "tokens spend", use="save"), "has just failed")
     assert (await stored(party)).tokens == 3
-    result = await party.alice.slash(party.channel, "tokens spend", use="save", condition="Slowed")
-    assert "slowed ends" in embed_text(result)
+
+    def owe(t: StoreTable) -> Change[None]:
+        encounter = encounter_of(t)
+        encounter = saves.owe_turn_end_saves(encounter, [SaveDue("Ash", Condition.SLOWED, "")])
+        put_encounter(t, encounter)
+        return Change("owed (test)", None)
+
+    await party.store.mutate(key_of(party), party.director.id, "test.owe", owe)
+    failed = await party.alice.slash(party.channel, "save", target="Ash")  # d10 3
+    assert failed.response is not None and "fails" in failed.response.content
+    label = "Spend a hero token: succeed instead"
+    refused(await party.bob.click(failed.response.message, label=label), "None of your heroes")
+    result = await party.alice.click(failed.response.message, label=label)
+    assert result.response is not None and "slowed ends" in result.response.content
     after = await stored(party)
     left = {(c.creature_id, c.condition) for c in encounter_of(after).turns.conditions}
     assert ("Ash", Condition.SLOWED) not in left and ("Ash", Condition.BLEEDING) in left
     assert after.tokens == 2
+    refused(await party.alice.slash(party.channel, "tokens spend", use="save"), "has just failed")
 
 
 async def test_spend_reroll(party: Table) -> None:

@@ -25,6 +25,10 @@ the bot connects), `wait_for_shards({0, 1}, within=)` (several bot processes, ea
 `inject(Fault("POST", "/callback", 429), times=2)` (rate-limit and 5xx injection; the requests it answered
 are listed in `fake.injected`). Dispatching to a guild whose shard has no live session raises `NoSession`.
 
+Uploads: `upload(filename, data)` keeps a file as Discord's CDN would and returns its attachment object (its
+URL on this fake); pass it in `slash(..., raw_options=[...{"type": 11, "value": id}], resolved={"attachments":
+{id: attachment}})`. `fake.downloads` lists the attachment ids served.
+
 Every request is recorded in `fake.requests` (`Recorded`: method, path below the API base, query, json, files,
 monotonic time); routes the fake does not know answer 404 and are listed in `fake.unknown_routes`.
 """
@@ -41,6 +45,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import quote
 
 from aiohttp import BodyPartReader, WSMsgType, web
 
@@ -328,6 +333,8 @@ class FakeDiscord:
         self.identify_payloads: list[Json] = []
         self.sessions: list[_Session] = []
         self.reject_login = False  # True: GET /users/@me answers 401, as for a revoked token
+        self.uploads: dict[str, bytes] = {}  # attachment id -> bytes, served at /attachments/<id>/<filename>
+        self.downloads: list[str] = []  # the attachment ids served, in order
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -418,6 +425,7 @@ class FakeDiscord:
     async def start(self) -> None:
         app = web.Application(client_max_size=32 * 1024 * 1024)
         app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/attachments/{id}/{filename}", self._attachment)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._rest)
         app.router.add_route("*", "/{tail:.*}", self._unknown)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
@@ -628,8 +636,10 @@ class FakeDiscord:
         channel: FakeChannel | None = None,
         user: FakeMember | None = None,
         raw_options: list[Json] | None = None,
+        resolved: Json | None = None,
     ) -> int:
         """Send INTERACTION_CREATE for `/name` with simple options; return the interaction id.
+        `resolved` is the interaction's resolved data (`{"attachments": {id: upload(...)}}`).
 
         Defaults: the first guild, its `combat` channel, and `alice` as the user.
 
@@ -651,10 +661,34 @@ class FakeDiscord:
         }
         if command.get("guild_id") is not None:
             data["guild_id"] = command["guild_id"]
+        if resolved is not None:
+            data["resolved"] = resolved
         payload["data"] = data
         record.sent_at = time.perf_counter()
         await self.dispatch(guild.id, "INTERACTION_CREATE", payload)
         return record.id
+
+    def upload(self, filename: str, data: bytes) -> Json:
+        """Keep a file as Discord's CDN does and return its attachment object, for an attachment option's
+        `resolved` data: its URL is served by this fake (`GET /attachments/<id>/<filename>`)."""
+        attachment_id = str(self.snowflake())
+        self.uploads[attachment_id] = data
+        url = f"{self.base_url}/attachments/{attachment_id}/{quote(filename)}"
+        return {
+            "id": attachment_id,
+            "filename": filename,
+            "size": len(data),
+            "url": url,
+            "proxy_url": url,
+            "content_type": "application/octet-stream",
+        }
+
+    async def _attachment(self, request: web.Request) -> web.Response:
+        data = self.uploads.get(request.match_info["id"])
+        self.downloads.append(request.match_info["id"])
+        if data is None:
+            return web.Response(status=404)
+        return web.Response(body=data, content_type="application/octet-stream")
 
     async def click(
         self,

@@ -9,38 +9,39 @@ The turn engine (`bot.rules.turns`) decides who may act; this module hangs the r
   start of combat the Director's Malice is the heroes' average Victories (Monsters "Malice"; rounding from the
   guild setting) and each hero's heroic resource equals their Victories (draw-steel-basics.md "Heroic
   Resources").
-- round start (Monsters "Malice"): Malice + the heroes still in the fight + the round number.
+- round start (Monsters "Malice"): Malice + the heroes still in the fight + the round number (`rounds`).
 - turn start (draw-steel-basics.md "Heroic Resources", "Spending Hero Tokens"): the hero gains the class's
   per-turn amount of the heroic resource and may use a hero-token benefit again; draw-steel-combat.txt
   "Defend", "Aid Attack": the entry's Defend and its creatures' Aid Attacks end (`baseline.turn_started`).
 - turn end (draw-steel-combat.txt "Conditions"): end-of-turn conditions end, "save ends" conditions prompt a
-  saving throw (the engine's `SaveDue` events). When a round ends, the next one starts at once: this bot has
-  nothing to choose between rounds.
+  saving throw (the engine's `SaveDue` events), owed until rolled (`bot.rules.encounter.saves`). When a
+  round ends, the next one starts at once (`rounds.carry_on`, which every change that can end a round
+  calls): this bot has nothing to choose between rounds.
 - end (draw-steel-basics.md "Victories For Combat"; draw-steel-combat.txt "Temporary Stamina", "End of
   Combat"): 1 Victory to each surviving hero when the objective was achieved; temporary Stamina, surges,
   Malice and heroic resources cleared; roster heroes' sheets get their Stamina, Recoveries and Victories back.
 
 Every function is pure: `Encounter` in, `Flow` (the new encounter and what happened) out; a refusal raises a
 `RuleError` and changes nothing.
-Public API: `Flow`, `begin`, `choose_first_side`, `act`, `end_turn`, `skip`, `pass_part`, `finish`, `Finish`,
-`heroes_in_fight`, `side_named`.
+Public API: `Flow`, `begin`, `choose_first_side`, `act`, `end_turn`, `skip`, `pass_part`, `choose_speed`,
+`finish`, `Finish`, `side_named`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.rules import resources, stamina, turns
 from bot.rules.dice import Dice
-from bot.rules.encounter import baseline
+from bot.rules.encounter import baseline, rounds, saves
 from bot.rules.encounter.model import Encounter, EncounterError, fold
 from bot.rules.encounter.roster import written_back
 from bot.rules.hero import HeroSheet
 from bot.rules.resources import HeroicResource, Progress, Rounding
-from bot.rules.turns import Controller, FirstTurn, Mode, Phase, Side
-from bot.rules.turns.events import Event, RoundStarted, TurnStarted
+from bot.rules.turns import Controller, FirstTurn, Mode, Phase, Side, Speed
+from bot.rules.turns.events import Event, TurnStarted
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,28 +65,9 @@ def side_named(encounter: Encounter, name: str) -> Side:
     raise EncounterError(f"No side '{' '.join(name.split())[:40]}' in this encounter: use {names}.")
 
 
-def heroes_in_fight(encounter: Encounter) -> int:
-    """Heroes still in the fight: on the battlefield and not dead (Monsters "Malice")."""
-    return sum(1 for c in encounter.heroes() if not c.vitals.dead)
-
-
-def _round_started(encounter: Encounter, events: Sequence[Event]) -> tuple[Encounter, int]:
-    """Malice for every round that started in `events` (the teams' surprise round 0 gains nothing)."""
-    gained = 0
-    malice = encounter.malice
-    for event in events:
-        if isinstance(event, RoundStarted) and event.round >= 1:
-            before = malice.value
-            malice = resources.malice_start_of_round(malice, heroes_in_fight(encounter), event.round)
-            gained += malice.value - before
-    return dataclasses.replace(encounter, malice=malice), gained
-
-
 def _start_round(encounter: Encounter, prior: Sequence[Event] = ()) -> Flow:
-    transition = turns.next_round(encounter.turns)
-    events = (*prior, *transition.events)
-    updated, gained = _round_started(encounter.with_turns(transition.state), transition.events)
-    return Flow(updated, events, malice_gained=gained)
+    started = rounds.start_round(encounter, prior)
+    return Flow(started.encounter, started.events, malice_gained=started.malice_gained)
 
 
 def _start_of_combat(encounter: Encounter, victories: Mapping[str, int], rounding: Rounding) -> Encounter:
@@ -106,7 +88,7 @@ def _agility_modifiers(encounter: Encounter) -> dict[str, int]:
     for entry in encounter.turns.entries:
         if entry.unit in mods:
             continue
-        creature = encounter.creature(entry.creature_ids[0])
+        creature = encounter.creature(encounter.creatures_in(entry)[0])
         mods[entry.unit] = creature.characteristics.agility
     return mods
 
@@ -209,7 +191,7 @@ def _turn_started(
         # Defend and Aid Attack end at the start of this turn
         updated = baseline.turn_started(updated, event.entry)
         entry = updated.turns.entry(event.entry)
-        ids = entry.creature_ids if entry is not None else (event.entry,)
+        ids = updated.creatures_in(entry) if entry is not None else ()
         heroes = [cid for cid in ids if updated.creature(cid).is_hero]
         res = dict(updated.resources)
         for hero in heroes:
@@ -224,10 +206,9 @@ def _turn_started(
 
 
 def _settle(encounter: Encounter, events: tuple[Event, ...]) -> Flow:
-    """After a transition: a round that ended starts the next one at once (unless the encounter is over)."""
-    if encounter.turns.phase is Phase.BETWEEN_ROUNDS:
-        return _start_round(encounter, events)
-    return Flow(encounter, events)
+    """After a transition: a round that ended starts the next one at once (`rounds.carry_on`)."""
+    carried = rounds.carry_on(encounter, events)
+    return Flow(carried.encounter, carried.events, malice_gained=carried.malice_gained)
 
 
 def act(
@@ -249,7 +230,8 @@ def end_turn(encounter: Encounter) -> Flow:
     """End the turn in progress (end-of-turn conditions end, saves come due); a finished round starts the
     next one."""
     transition = turns.end_turn(encounter.turns)
-    return _settle(encounter.with_turns(transition.state), transition.events)
+    ended = saves.owe_turn_end_saves(encounter.with_turns(transition.state), transition.events)
+    return _settle(ended, transition.events)
 
 
 def skip(encounter: Encounter, side: str) -> Flow:
@@ -258,10 +240,18 @@ def skip(encounter: Encounter, side: str) -> Flow:
     return _settle(encounter.with_turns(transition.state), transition.events)
 
 
-def pass_part(encounter: Encounter, controller: Controller) -> Flow:
+def pass_part(encounter: Encounter, controller: Controller, entries: Collection[str] | None = None) -> Flow:
     """Fast/slow (fast-slow-turns-combat.md "Anatomy of a Round"): the controller's creatures that haven't
-    chosen wait for the slow turns ("we're done with fast turns"); a finished round starts the next one."""
-    transition = turns.pass_part(encounter.turns, controller)
+    chosen (only `entries` when given: one player's) wait for the slow turns ("we're done with fast
+    turns"); a finished round starts the next one."""
+    transition = turns.pass_part(encounter.turns, controller, entries)
+    return _settle(encounter.with_turns(transition.state), transition.events)
+
+
+def choose_speed(encounter: Encounter, entry_id: str, speed: Speed) -> Flow:
+    """Fast/slow (fast-slow-turns-combat.md "Anatomy of a Round", "Fast Turns", "Slow Turns"): a creature's
+    player (or the GM) chooses its fast or slow turn this round; a finished part or round moves on."""
+    transition = turns.set_speed(encounter.turns, entry_id, speed)
     return _settle(encounter.with_turns(transition.state), transition.events)
 
 

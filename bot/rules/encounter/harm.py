@@ -46,6 +46,7 @@ from bot.rules.damage import DAMAGE_MAX, DamageType, Step, TieredDamage, surge_d
 from bot.rules.dice import Dice
 from bot.rules.encounter import baseline
 from bot.rules.encounter.model import Encounter, UnknownCreature, fold
+from bot.rules.encounter.rounds import carry_on
 from bot.rules.errors import RuleError
 from bot.rules.names import clean_name
 from bot.rules.power import PowerRoll, RollAction
@@ -196,7 +197,8 @@ def _living_minion(encounter: Encounter, creature: Creature) -> Squad:
 
 
 def _sync(encounter: Encounter, creature_id: str) -> Encounter:
-    """Keep the turn entry's dead / unconscious flags in step with the creature (or its squad)."""
+    """Keep the turn entry's dead / unconscious flags in step with the creature (or its squad); a round that
+    ends because of it (nobody left to act) gives way to the next (`rounds.carry_on`)."""
     if encounter.turns.phase is Phase.ENDED:
         return encounter
     creature = encounter.creature(creature_id)
@@ -211,9 +213,8 @@ def _sync(encounter: Encounter, creature_id: str) -> Encounter:
         return encounter
     if entry.dead == dead and entry.unconscious == unconscious:
         return encounter
-    return encounter.with_turns(
-        set_flags(encounter.turns, entry.id, dead=dead, unconscious=unconscious).state
-    )
+    flagged = set_flags(encounter.turns, entry.id, dead=dead, unconscious=unconscious).state
+    return carry_on(encounter.with_turns(flagged)).encounter  # the last to act gone: the next round
 
 
 def _check_amount(amount: int, what: str) -> None:
@@ -365,7 +366,8 @@ def set_stamina(encounter: Encounter, name: str, amount: int) -> tuple[Encounter
 def catch_breath(encounter: Encounter, name: str) -> tuple[Encounter, Healing]:
     """Catch Breath: a hero spends a Recovery to regain their recovery value
     (`bot.rules.stamina.catch_breath`: not while dying, not for Director creatures, nor without
-    Recoveries). It is a maneuver (draw-steel-combat.txt "Maneuvers"): on the hero's own turn it uses one."""
+    Recoveries). It is a maneuver (draw-steel-combat.txt "Maneuvers"): on the hero's own turn it uses one, and
+    with the action economy enforced it is refused off their turn in a round."""
     creature = target(encounter, name)
     if creature.vitals.dead:
         raise HarmError(f"{creature.id} is dead: a dead hero can't Catch Breath.")
@@ -373,7 +375,8 @@ def catch_breath(encounter: Encounter, name: str) -> tuple[Encounter, Healing]:
         raise HarmError(
             f"{creature.id} is unconscious and can't use maneuvers: an ally can help them spend a Recovery."
         )
-    encounter = _use_on_turn(encounter, creature.id, maneuver_kind(encounter.turns.mode))  # "Catch Breath"
+    kind = maneuver_kind(encounter.turns.mode)  # "Catch Breath"; an action in games without maneuvers
+    encounter = _use_on_turn(encounter, creature.id, kind, needs_turn=True)
     return _change_vitals(encounter, creature, st.catch_breath(creature.vitals))
 
 
@@ -535,14 +538,22 @@ def _apply_strike_damage(
 
 
 def _use_on_turn(
-    encounter: Encounter, creature_id: str, kind: ActionKind, *, given_back: bool = False
+    encounter: Encounter,
+    creature_id: str,
+    kind: ActionKind,
+    *,
+    given_back: bool = False,
+    needs_turn: bool = False,
 ) -> Encounter:
     """Record `kind` used by the creature when it is its own turn (`bot.rules.turns.use_action`: refused
     when none is left and the table enforces the action economy); `given_back` checks it but records
-    nothing. Off its turn (a free strike, a triggered action, an ally's help) nothing is used."""
+    nothing. Off its turn (a free strike, a triggered action, an ally's help) nothing is used, unless
+    `needs_turn` (a maneuver) and the table enforces the action economy in a round: then it is refused."""
     entry = encounter.entry_of(creature_id)
     now = current(encounter.turns)
     if now is None or now.entry != entry.id:
+        if needs_turn and encounter.turns.enforce_actions and encounter.turns.phase is Phase.IN_ROUND:
+            use_action(encounter.turns, entry.id, kind)  # refuses: an on-turn action off the turn
         return encounter
     spent = use_action(encounter.turns, entry.id, kind).state
     return encounter if given_back else encounter.with_turns(spent)

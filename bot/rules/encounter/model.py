@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from bot.rules.creature import Creature
 from bot.rules.encounter.rescue import Rescue
+from bot.rules.encounter.save_state import FailedSave, SaveOwed
 from bot.rules.errors import RuleError
 from bot.rules.names import name_key
 from bot.rules.resources import Malice
@@ -69,7 +70,10 @@ class Encounter:
     creature to the channel roster hero it came from (creature id -> roster hero id); `tokens_used` the heroes
     who used a hero-token benefit this turn; `defending` the entries whose Defend main action is in force,
     `aids` the Aid Attack maneuvers in force (`bot.rules.encounter.baseline`); `rescues` the last damage's
-    offers to spend 2 hero tokens to regain Stamina before it (`bot.rules.encounter.rescue`).
+    offers to spend 2 hero tokens to regain Stamina before it (`bot.rules.encounter.rescue`); `saves_due`
+    the saving throws owed and `failed_saves` the heroes' failed saves still open to a hero token
+    (`bot.rules.encounter.saves`); `resource_gained` the heroic resource gains already taken that come once
+    a round (`bot.rules.encounter.heroic`).
     """
 
     turns: TurnState
@@ -83,6 +87,9 @@ class Encounter:
     defending: tuple[str, ...] = ()
     aids: tuple[AidAttack, ...] = ()
     rescues: tuple[Rescue, ...] = ()
+    saves_due: tuple[SaveOwed, ...] = ()
+    failed_saves: tuple[FailedSave, ...] = ()
+    resource_gained: tuple[str, ...] = ()
 
     # -- lookups ----------------------------------------------------------------------------------------
     def creature(self, creature_id: str) -> Creature:
@@ -118,6 +125,11 @@ class Encounter:
             if creature_id in entry.creature_ids:
                 return entry
         raise UnknownCreature(creature_id)
+
+    def creatures_in(self, entry: Entry) -> tuple[str, ...]:
+        """The creatures a turn entry is: itself, or a minion squad's minions (`Entry.creature_ids` also holds
+        the squad's own id, which names no creature)."""
+        return tuple(c for c in entry.creature_ids if any(x.id == c for x in self.creatures))
 
     def side_of(self, creature_id: str) -> Side:
         side = self.turns.side(self.entry_of(creature_id).side)

@@ -5,7 +5,9 @@ Rules: draw-steel-combat.txt "Enemies Act In Groups" (groups), Monsters "Minions
 pool; `bot.rules.squads`), draw-steel-turn-order.txt "Determine Surprise" (creatures that can't be
 surprised); draw-steel-basics.md "Heroic Resources" (a hero who joins a combat already under way starts
 with their Victories, as at the start of combat); draw-steel-combat.txt "Stamina", "Temporary Stamina" (a
-roster hero who leaves keeps the Stamina and Recoveries spent; temporary Stamina ends with their encounter).
+roster hero who leaves keeps the Stamina and Recoveries spent; temporary Stamina ends with their encounter);
+draw-steel-turn-order.txt "End of Round" (removing the last creature still to act ends the round, and the next
+one starts: `rounds.carry_on`).
 Public API: `NewCreatures`, `add_creatures`, `add_hero`, `remove`, `written_back`.
 """
 
@@ -15,11 +17,13 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from bot.content.ability import Ability
 from bot.rules import resources, stamina
 from bot.rules.characteristics import Characteristics
 from bot.rules.creature import Creature
 from bot.rules.damage import DamageModifiers
 from bot.rules.encounter.model import CREATURES_MAX, Encounter, EncounterError, NameTaken, fold
+from bot.rules.encounter.rounds import carry_on
 from bot.rules.hero import HeroSheet
 from bot.rules.names import clean_name
 from bot.rules.squads import new_squad
@@ -32,9 +36,10 @@ COUNT_MAX = 40
 
 @dataclass(frozen=True, slots=True)
 class NewCreatures:
-    """What `/encounter add` asks for. `count` > 1 numbers the names ("Goblin 1".."Goblin 4"); `squad` names a
-    minion squad the `count` minions form (they share one Stamina pool and one turn); `group` is the enemy
-    group the new entries join; `turns` 2 for a solo creature."""
+    """What `/encounter add` asks for. `count` > 1 numbers the names ("Goblin 1".."Goblin 4", or from
+    `number_from`); `squad` names a minion squad the `count` minions form (they share one Stamina pool and one
+    turn); `group` is the enemy group the new entries join; `turns` 2 for a solo creature; `stability` and
+    `abilities` come from a stat block (`bot.content.bestiary`)."""
 
     name: str
     stamina: int
@@ -50,6 +55,9 @@ class NewCreatures:
     recoveries: int = 0
     can_be_surprised: bool = True
     level: int = 1
+    stability: int = 0
+    abilities: tuple[Ability, ...] = ()
+    number_from: int = 1
 
 
 def _check_room(encounter: Encounter, adding: int) -> None:
@@ -64,7 +72,7 @@ def _names(spec: NewCreatures) -> tuple[str, ...]:
     base = clean_name(spec.name)
     if spec.count == 1 and spec.squad is None:
         return (base,)
-    return tuple(clean_name(f"{base} {n}") for n in range(1, spec.count + 1))
+    return tuple(clean_name(f"{base} {n}") for n in range(spec.number_from, spec.number_from + spec.count))
 
 
 def add_creatures(encounter: Encounter, spec: NewCreatures) -> tuple[Encounter, tuple[str, ...]]:
@@ -105,6 +113,8 @@ def add_creatures(encounter: Encounter, spec: NewCreatures) -> tuple[Encounter, 
             modifiers=spec.modifiers,
             owner_id=spec.owner_id,
             squad_id=squad_name,
+            stability=spec.stability,
+            abilities=spec.abilities,
         )
         for name in names
     )
@@ -141,7 +151,7 @@ def add_creatures(encounter: Encounter, spec: NewCreatures) -> tuple[Encounter, 
     updated = dataclasses.replace(
         encounter, creatures=(*encounter.creatures, *creatures), squads=squads, turns=turns
     )
-    return updated, names
+    return carry_on(updated).encounter, names  # nobody could act until now: the next round starts
 
 
 def add_hero(
@@ -261,7 +271,8 @@ def remove(encounter: Encounter, name: str) -> tuple[Encounter, tuple[str, ...]]
         roster={k: v for k, v in encounter.roster.items() if k not in gone},
         tokens_used=tuple(t for t in encounter.tokens_used if t not in gone),
     )
-    return updated, tuple(c.id for c in encounter.creatures if c.id in gone)
+    # the last creature still to act removed: the round is over and the next one starts
+    return carry_on(updated).encounter, tuple(c.id for c in encounter.creatures if c.id in gone)
 
 
 def rename_hero(encounter: Encounter, hero_id: str, new_name: str) -> Encounter:

@@ -14,7 +14,7 @@ Design decisions (see the module docstrings of `policy` and `queries` for the ru
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import replace
 
 from bot.rules.conditions import (
@@ -68,6 +68,7 @@ from bot.rules.turns.queries import (
     picking,
     remaining_turns,
     round_over,
+    slow_part_started,
     surprise_blocks,
     turns_taken,
 )
@@ -100,7 +101,7 @@ def _not_ended(state: TurnState) -> None:
 
 def _in_round(state: TurnState) -> None:
     if state.phase is not Phase.IN_ROUND:
-        raise err.NotInRound()
+        raise err.NotInRound(between_rounds=state.phase is Phase.BETWEEN_ROUNDS)
 
 
 def _no_turn(state: TurnState) -> None:
@@ -515,21 +516,25 @@ def end_turn(state: TurnState) -> Transition:
 
 
 def set_speed(state: TurnState, entry_id: str, speed: Speed) -> Transition:
-    """fast-slow-turns-combat.md: choose a fast turn (action OR move) or a slow turn (action AND move) for
-    this round; SLOW also means "wait for the slow turns"."""
+    """fast-slow-turns-combat.md "Anatomy of a Round": "players who want to take a turn (fast or slow) do so
+    in that part of the round": choose a fast turn (action OR move) or a slow turn (action AND move) for this
+    round; SLOW also means "wait for the slow turns". No fast turn once the slow turns have begun."""
     if state.mode is not Mode.FAST_SLOW:
         raise err.WrongPhase("Fast and slow turns are only used in the fast/slow turn structure.")
     _in_round(state)
     entry = _entry(state, entry_id)
     if acted(state, entry_id) and entry.turns_per_round < 2:
         raise err.AlreadyActed(entry_id)
+    if speed is Speed.FAST and slow_part_started(state):
+        raise err.WrongPart(f"The fast turns are over this round: {entry_id} takes a slow turn.")
     new_entry = replace(entry, speed=speed)
     return _settle(state.with_entry(new_entry), [SpeedChosen(entry_id, speed)])
 
 
-def pass_part(state: TurnState, controller: Controller) -> Transition:
+def pass_part(state: TurnState, controller: Controller, entries: Collection[str] | None = None) -> Transition:
     """Fast/slow: the controller's creatures that haven't chosen wait for slow turns (players: "we're done
-    with fast turns"; GM: "the rest of the rats wait")."""
+    with fast turns"; GM: "the rest of the rats wait"); only those of `entries` when given (one player's
+    creatures: a player passes for their own creatures, not for everyone's)."""
     if state.mode is not Mode.FAST_SLOW:
         raise err.WrongPhase("Passing a part is only used in the fast/slow turn structure.")
     _in_round(state)
@@ -539,6 +544,7 @@ def pass_part(state: TurnState, controller: Controller) -> Transition:
     for e in state.entries:
         if (
             controller_of(state, e) is controller
+            and (entries is None or e.id in entries)
             and e.speed is None
             and turns_taken(state, e.id, Speed.FAST) == 0
             and (cur is None or cur.entry != e.id)

@@ -32,8 +32,13 @@ class DuplicateEntry(TurnError):
 
 
 class NotInRound(TurnError):
-    def __init__(self) -> None:
-        super().__init__("No round is running: the Director begins combat with /encounter begin.")
+    def __init__(self, between_rounds: bool = False) -> None:
+        super().__init__(
+            "Nobody can act in a new round: heal or add a creature and the next round starts, or end the "
+            "encounter with /encounter end."
+            if between_rounds
+            else "No round is running: the Director begins combat with /encounter begin."
+        )
 
 
 class WrongPhase(TurnError):

@@ -89,13 +89,13 @@ def remaining_turns(state: TurnState, entry: Entry) -> int:
 def _fast_turn_left(state: TurnState, e: Entry) -> bool:
     return (
         e.speed is not Speed.SLOW
-        and not _slow_part_started(state)
+        and not slow_part_started(state)
         and turns_taken(state, e.id, Speed.FAST) == 0
         and turns_taken(state, e.id, Speed.SLOW) == 0
     )
 
 
-def _slow_part_started(state: TurnState) -> bool:
+def slow_part_started(state: TurnState) -> bool:
     """Fast/slow: once a slow turn has been picked normally, the fast turns of this round are over."""
     return any(t.speed is Speed.SLOW and not t.override for t in state.turns)
 
@@ -125,7 +125,7 @@ def able(state: TurnState, entry: Entry) -> bool:
 def _fast_ok(state: TurnState, e: Entry) -> bool:
     if e.turns_per_round >= 2:
         return _fast_turn_left(state, e)
-    return e.speed is not Speed.SLOW and not _slow_part_started(state)
+    return e.speed is not Speed.SLOW and not slow_part_started(state)
 
 
 def _slow_ok(state: TurnState, e: Entry) -> bool:

@@ -3,7 +3,7 @@ time, indexed) and the two guild settings that set them, `nudge_after` and `argu
 off, the default).
 
 Revision ID: 0006_reminders
-Revises: 0003_interaction_ids
+Revises: 0005_auto_saves
 Create Date: 2026-11-25
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0006_reminders"
-down_revision: str | None = "0003_interaction_ids"
+down_revision: str | None = "0005_auto_saves"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,0 +1,142 @@
+"""Bringing a bestiary's stat blocks into an encounter (issue 20 §5): `/encounter add monster:` and
+`/encounter import`.
+
+Rules:
+- Minions (Draw Steel: Monsters, "Minions", as `bot.rules.squads` gives them): the `count` minions brought in
+  at once form one squad sharing one Stamina pool (each minion's Stamina times their number) and one turn;
+  a Forge Steel encounter slot of minions is one squad of the slot's minions (its count is in groups of four,
+  `bot.content.forgesteel.encounter`).
+- Solo monsters take two turns a round (Draw Steel: Monsters, "Solo Monsters", as issue 20 §5 gives it: "a
+  solo gets two turns"; the turn engine's `turns_per_round`).
+- Every other monster comes in as its stat block says, one creature each.
+Each creature keeps its stat block: Stamina, level, characteristics, immunities and weaknesses, stability, and
+its abilities (its Free Strike first, made from its free-strike damage and type by `bot.content.standard`;
+Grab, Knockback and Charge are every creature's and aren't carried).
+
+Names: a monster comes in under its own name (or the one given); when that name is taken, or several come at
+once, they are numbered after the highest number the encounter already has ("Goblin Assassin 3"); a squad is
+"<name> squad" ("Goblin Sniper squad", then "Goblin Sniper squad 2").
+
+Public API: `carried_abilities(monster)`, `Brought`, `add_monsters(...)`, `UnresolvedMonsters`,
+`add_encounter_file(...)`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from bot.content.ability import Ability
+from bot.content.forgesteel.encounter import EncounterFile
+from bot.content.monster import Monster, Organization
+from bot.content.standard import monster_free_strike
+from bot.rules.encounter import Encounter, NewCreatures, add_creatures, fold
+from bot.rules.errors import RuleError
+from bot.rules.names import clean_name
+
+SOLO_TURNS = 2
+"""Turns a round a solo monster takes."""
+
+
+class UnresolvedMonsters(RuleError):
+    """An encounter file names monsters the bestiary (and the group uploaded with it) doesn't have."""
+
+    def __init__(self, ids: tuple[str, ...]) -> None:
+        self.ids = ids
+        listed = ", ".join(f"`{i}`" for i in ids)
+        super().__init__(
+            f"This server's bestiary has no monster with the id {listed}: import its group first with "
+            "/monster import, or upload the group with the encounter (group:)."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Brought:
+    """What one monster brought in: the new creatures' names and their squad's name (minions)."""
+
+    monster: str
+    names: tuple[str, ...]
+    squad: str | None = None
+
+
+def carried_abilities(monster: Monster) -> tuple[Ability, ...]:
+    """The abilities a creature from `monster` carries into the encounter: its Free Strike, then its own."""
+    strike = monster_free_strike(monster.free_strike, monster.free_strike_type, monster.free_strike_distance)
+    return (strike, *monster.abilities)
+
+
+def _numbers(encounter: Encounter, base: str) -> set[int]:
+    """The numbers `base` is taken with in the encounter ("Goblin 3" -> 3; "Goblin" itself counts as 1)."""
+    pattern = re.compile(re.escape(fold(base)) + r"(?: (\d{1,6}))?")
+    taken: set[int] = set()
+    names = [c.id for c in encounter.creatures] + [e.id for e in encounter.turns.entries]
+    names += [e.group for e in encounter.turns.entries if e.group is not None]
+    for name in names:
+        match = pattern.fullmatch(fold(name))
+        if match is not None:
+            taken.add(int(match.group(1) or 1))
+    return taken
+
+
+def _squad_name(encounter: Encounter, base: str) -> str:
+    name = clean_name(f"{base} squad")
+    if not encounter.has(name):
+        return name
+    return clean_name(f"{name} {max(_numbers(encounter, name)) + 1}")
+
+
+def add_monsters(
+    encounter: Encounter,
+    monster: Monster,
+    count: int,
+    side: str,
+    *,
+    name: str | None = None,
+    squad: str | None = None,
+    group: str | None = None,
+) -> tuple[Encounter, Brought]:
+    """`count` creatures of `monster` on `side` (minions as one squad, named `squad` or "<name> squad"),
+    joining the enemy group `group` if given."""
+    base = clean_name(name or monster.name)
+    minion = monster.organization is Organization.MINION
+    taken = _numbers(encounter, base)
+    after = max(taken, default=0) + 1
+    single = count == 1 and not minion
+    spec = NewCreatures(
+        # one more of a name already there is numbered (`add_creatures` leaves a lone name as given)
+        name=f"{base} {after}" if single and taken else base,
+        stamina=monster.stamina,
+        side=side,
+        count=count,
+        squad=(squad or _squad_name(encounter, base)) if minion else None,
+        group=group,
+        turns=SOLO_TURNS if monster.organization is Organization.SOLO else 1,
+        characteristics=monster.characteristics,
+        modifiers=monster.modifiers,
+        level=monster.level,
+        stability=monster.stability,
+        abilities=carried_abilities(monster),
+        number_from=1 if single else after,
+    )
+    updated, names = add_creatures(encounter, spec)
+    return updated, Brought(monster.name, names, clean_name(spec.squad) if spec.squad else None)
+
+
+def add_encounter_file(
+    encounter: Encounter, file: EncounterFile, monsters: Mapping[str, Monster], side: str
+) -> tuple[Encounter, tuple[Brought, ...]]:
+    """Every slot of a Forge Steel encounter, its monsters looked up by id in `monsters`, on `side`.
+    `UnresolvedMonsters` (nothing added) names every id `monsters` doesn't have."""
+    missing = file.missing(monsters.keys())
+    if missing:
+        raise UnresolvedMonsters(missing)
+    brought: list[Brought] = []
+    for slot in file.slots:
+        monster = monsters[slot.monster_id]
+        count = slot.creatures(monster.organization)
+        if count < 1:
+            continue
+        encounter, one = add_monsters(encounter, monster, count, side)
+        brought.append(one)
+    return encounter, tuple(brought)

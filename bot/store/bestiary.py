@@ -1,0 +1,234 @@
+"""A server's bestiary: the monsters' stat blocks a guild keeps (issue 20 §5).
+
+The stat block is opaque here, like an encounter's state: the rules' codec data of a
+`bot.content.monster.Monster`, kept with the monster's name (unique per guild, case-insensitively), its
+group's name, the id its Forge Steel file gave it (how a `.ds-encounter` names it) and who stored it when.
+Each call is one transaction; a guild holds at most `MONSTERS_MAX` monsters. Storing a monster whose name
+the guild already has replaces it (a re-import updates it in place); a new stat block without a group or a
+Forge Steel id (a lone `.ds-monster`, one entered by hand) keeps those the stored one had.
+
+Public API (methods of `Store`): `put_monsters`, `monster_index`, `find_monster`, `monsters_by_source`,
+`remove_monster`; values `NewMonster`, `MonsterEntry`, `StoredMonster`, `Stocked`; `BestiaryFull`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from bot.store import validate
+from bot.store.core import StoreCore, utc_now
+from bot.store.errors import InvalidValue, StoreError
+from bot.store.models import monsters
+
+MONSTERS_MAX = 500
+"""Most monsters one server's bestiary holds."""
+SOURCE_ID_LIMIT = 100
+"""Longest Forge Steel id kept (theirs are short slugs or UUIDs)."""
+
+
+class BestiaryFull(StoreError):
+    """Storing these monsters would take the server's bestiary past `MONSTERS_MAX`; nothing was stored."""
+
+    default_message = (
+        f"This server's bestiary holds at most {MONSTERS_MAX} monsters: remove some with /monster remove "
+        "first."
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class NewMonster:
+    """A stat block to store: its name, group name (may be empty), Forge Steel id (empty: entered by hand)
+    and codec data."""
+
+    name: str
+    group: str
+    source_id: str
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class MonsterEntry:
+    """A bestiary line without its stat block (listing, autocomplete)."""
+
+    name: str
+    group: str
+    source_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMonster:
+    """A stored stat block and who stored it when."""
+
+    name: str
+    group: str
+    source_id: str
+    data: dict[str, Any]
+    added_by: int
+    added_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Stocked:
+    """What `put_monsters` did: the names added and the names replaced, in the order given."""
+
+    added: tuple[str, ...]
+    updated: tuple[str, ...]
+
+
+def _clean(monster: NewMonster) -> dict[str, Any]:
+    name = validate.name(monster.name, "monster's name")
+    group = monster.group.strip()
+    if group:
+        group = validate.name(group, "monster group's name")
+    source_id = validate.text(monster.source_id.strip(), "monster's Forge Steel id", SOURCE_ID_LIMIT)
+    data = validate.json_object(monster.data, "stat block")
+    validate.check_size(data, "stat block")
+    return {
+        "name": name,
+        "name_key": validate.name_key(name),
+        "group_name": group,
+        "source_id": source_id,
+        "data": data,
+    }
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def _stored(row: Any) -> StoredMonster:
+    return StoredMonster(
+        name=row.name,
+        group=row.group_name,
+        source_id=row.source_id,
+        data=dict(row.data),
+        added_by=row.added_by,
+        added_at=_aware(row.added_at),
+    )
+
+
+class Bestiary(StoreCore):
+    """The servers' bestiaries."""
+
+    async def put_monsters(self, guild_id: int, user_id: int, batch: Sequence[NewMonster]) -> Stocked:
+        """Store `batch` in the guild's bestiary in one transaction: a name already there is replaced,
+        any other added. `BestiaryFull` (nothing stored) when the guild would hold more than
+        `MONSTERS_MAX`; `InvalidValue` for a name or stat block the store refuses."""
+        validate.snowflake(guild_id, "guild id")
+        validate.snowflake(user_id, "user id")
+        if not batch:
+            raise InvalidValue("There are no monsters to store.")
+        rows: dict[str, dict[str, Any]] = {}
+        for monster in batch:
+            row = _clean(monster)
+            rows.pop(row["name_key"], None)  # a name twice in one batch: the last one counts, in its place
+            rows[row["name_key"]] = row
+        now = utc_now()
+        deadline = self._deadline()
+
+        def work(connection: Connection) -> Stocked:
+            existing = {
+                r.name_key: r
+                for r in connection.execute(
+                    sa.select(
+                        monsters.c.id, monsters.c.name_key, monsters.c.group_name, monsters.c.source_id
+                    ).where(monsters.c.guild_id == guild_id, monsters.c.name_key.in_(list(rows)))
+                )
+            }
+            held = connection.execute(
+                sa.select(sa.func.count()).select_from(monsters).where(monsters.c.guild_id == guild_id)
+            ).scalar_one()
+            if held + len(rows) - len(existing) > MONSTERS_MAX:
+                raise BestiaryFull()
+            added: list[str] = []
+            updated: list[str] = []
+            for key, row in rows.items():
+                values = {**row, "added_by": user_id, "added_at": now}
+                old = existing.get(key)
+                if old is None:
+                    connection.execute(sa.insert(monsters).values(guild_id=guild_id, **values))
+                    added.append(row["name"])
+                    continue
+                for kept in ("group_name", "source_id"):  # a stat block entered by hand keeps them
+                    values[kept] = values[kept] or getattr(old, kept)
+                connection.execute(sa.update(monsters).where(monsters.c.id == old.id).values(**values))
+                updated.append(row["name"])
+            return Stocked(tuple(added), tuple(updated))
+
+        async def write() -> Stocked:
+            try:
+                return await self._transaction(work, deadline)
+            except InvalidValue:  # another command added one of these names meanwhile: replace it now
+                return await self._transaction(work, deadline)
+
+        return await self._retrying(write, deadline)  # the same batch again stores the same rows
+
+    async def monster_index(self, guild_id: int) -> list[MonsterEntry]:
+        """The guild's monsters by group, then name (without their stat blocks)."""
+        validate.snowflake(guild_id, "guild id")
+        query = (
+            sa.select(monsters.c.name, monsters.c.group_name, monsters.c.source_id)
+            .where(monsters.c.guild_id == guild_id)
+            .order_by(monsters.c.group_name, monsters.c.name_key)
+        )
+        rows = await self._read_rows(query)
+        return [MonsterEntry(r.name, r.group_name, r.source_id) for r in rows]
+
+    async def find_monster(self, guild_id: int, name: str) -> StoredMonster | None:
+        """The guild's monster called `name` (any case), or None."""
+        validate.snowflake(guild_id, "guild id")
+        key = validate.name_key(name.strip())
+        query = sa.select(monsters).where(monsters.c.guild_id == guild_id, monsters.c.name_key == key)
+        rows = await self._read_rows(query)
+        return _stored(rows[0]) if rows else None
+
+    async def monsters_by_source(
+        self, guild_id: int, source_ids: Collection[str]
+    ) -> dict[str, StoredMonster]:
+        """The guild's monsters whose Forge Steel id is one of `source_ids`, by that id."""
+        validate.snowflake(guild_id, "guild id")
+        wanted = [i for i in dict.fromkeys(source_ids) if i and len(i) <= SOURCE_ID_LIMIT]
+        if not wanted:
+            return {}
+        query = (
+            sa.select(monsters)
+            .where(monsters.c.guild_id == guild_id, monsters.c.source_id.in_(wanted))
+            .order_by(monsters.c.id)
+        )
+        found: dict[str, StoredMonster] = {}
+        for row in await self._read_rows(query):
+            found.setdefault(row.source_id, _stored(row))
+        return found
+
+    async def remove_monster(self, guild_id: int, name: str) -> str | None:
+        """Remove the guild's monster called `name` (any case): its stored name, or None when it had none."""
+        validate.snowflake(guild_id, "guild id")
+        key = validate.name_key(name.strip())
+        deadline = self._deadline()
+
+        def work(connection: Connection) -> str | None:
+            found = connection.execute(
+                sa.delete(monsters)
+                .where(monsters.c.guild_id == guild_id, monsters.c.name_key == key)
+                .returning(monsters.c.name)
+            ).first()
+            return None if found is None else str(found.name)
+
+        async def write() -> str | None:
+            return await self._transaction(work, deadline)
+
+        return await self._retrying(write, deadline)
+
+    async def _read_rows(self, query: sa.Select[Any]) -> Sequence[Any]:
+        async def read() -> Sequence[Any]:
+            async with self._engine.connect() as connection:
+                rows: Sequence[Any] = (await connection.execute(query)).all()
+                return rows
+
+        return await self._retrying(read, self._deadline())

@@ -1,0 +1,326 @@
+"""The server bestiary through SimCord: /monster import | add | list | show | remove, hostile files,
+/encounter add monster:, /encounter import (issue 20 §5, §6). Attachments are downloaded from their URL, here
+SimCord's CDN served on 127.0.0.1 (`tests/bot/files_kit.py`)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from simcord.env import Env
+
+from bot.content.forgesteel.files import MAX_BYTES
+from bot.store.bestiary import MONSTERS_MAX
+from tests.bot import encounter_kit as kit
+from tests.bot.conftest import Table
+from tests.bot.files_kit import CdnServer, fixture, refusal
+
+GOBLIN_IDS = {f"goblin-{n}" for n in range(1, 13)} - {"goblin-4"} | {"goblin-skitterling"}
+
+
+def reply(result: object) -> str:
+    """A deferred command's public reply (the followup filling the "thinking…" message)."""
+    return kit.ok(result)  # type: ignore[arg-type]
+
+
+async def names(table: Table) -> list[str]:
+    return [e.name for e in await table.store.monster_index(table.guild.id)]
+
+
+@pytest.fixture
+async def directed(table: Table) -> Table:
+    await table.configure_director_role()
+    return table
+
+
+async def test_the_goblin_group_and_the_thorn_dragon_import(directed: Table, cdn_server: CdnServer) -> None:
+    """ "Monsters from a group keep their group's name" (issue 20 §5)."""
+    d = directed.director
+    text = reply(await d.slash(directed.channel, "monster import", file=fixture("Goblin.ds-monster-group")))
+    assert text.startswith("📖 Bestiary (Goblin): added Goblin Runner") and "and 2 more" in text
+    text = reply(await d.slash(directed.channel, "monster import", file=fixture("Thorn Dragon.ds-monster")))
+    assert text == "📖 Bestiary: added Thorn Dragon."
+    index = await directed.store.monster_index(directed.guild.id)
+    assert {e.source_id for e in index} == GOBLIN_IDS | {"dragon-thorn-1"}
+    assert all(e.group == "Goblin" for e in index if e.name != "Thorn Dragon")
+    assert len(cdn_server.served) == 2  # downloaded from the attachment's URL
+
+
+async def test_re_import_updates_in_place_and_a_lone_member_keeps_its_group(
+    directed: Table, cdn_server: CdnServer
+) -> None:
+    d = directed.director
+    reply(await d.slash(directed.channel, "monster import", file=fixture("Goblin.ds-monster-group")))
+    text = reply(await d.slash(directed.channel, "monster import", file=fixture("Goblin Sniper.ds-monster")))
+    assert text == "📖 Bestiary: updated Goblin Sniper."
+    sniper = await directed.store.find_monster(directed.guild.id, "goblin sniper")
+    assert sniper is not None and sniper.group == "Goblin" and sniper.source_id == "goblin-2"
+    assert len(await names(directed)) == 12
+
+
+def _big_json() -> bytes:
+    return json.dumps({"name": "x" * (MAX_BYTES + 10)}).encode()
+
+
+@pytest.mark.parametrize(
+    ("upload", "says"),
+    [
+        (("huge.ds-monster", _big_json()), "over 2 MB"),
+        (("notes.ds-monster", b"these are my goblin notes"), "isn't JSON"),
+        (fixture("Keth.ds-hero"), "That's a Forge Steel hero (use /hero import for it)"),
+        (fixture("Goblin Ambush.ds-encounter"), "use /encounter import for it"),
+        (("newer.ds-monster", json.dumps({"format": 99, "creature": {}}).encode()), "a newer Forge Steel"),
+        (("list.ds-monster", b"[1, 2, 3]"), "isn't a Forge Steel export"),
+    ],
+)
+async def test_hostile_files_get_one_line_refusals_and_store_nothing(
+    directed: Table, cdn_server: CdnServer, simcord_env: Env, upload: tuple[str, bytes], says: str
+) -> None:
+    """ "a file over 2 MB, not JSON, JSON of the wrong kind ..., or an unknown newer format each get a
+    one-line refusal that says what to upload instead. Nothing is stored." (issue 20 §6)"""
+    text = refusal(
+        simcord_env, await directed.director.slash(directed.channel, "monster import", file=upload)
+    )
+    assert says in text and ".ds-monster" in text
+    assert await names(directed) == []
+
+
+async def test_a_file_declared_over_the_limit_is_not_even_downloaded(
+    directed: Table, cdn_server: CdnServer, simcord_env: Env
+) -> None:
+    text = refusal(
+        simcord_env,
+        await directed.director.slash(
+            directed.channel, "monster import", file=("huge.ds-monster", _big_json())
+        ),
+    )
+    assert "over 2 MB" in text and cdn_server.served == []
+
+
+@pytest.mark.parametrize("chunked", [False, True])
+async def test_a_body_larger_than_declared_is_cut_off_at_the_limit(
+    directed: Table, cdn_server: CdnServer, simcord_env: Env, chunked: bool
+) -> None:
+    """The download is capped whatever the attachment declared (and whether the server says its length)."""
+    cdn_server.body = b" " * (MAX_BYTES + 1)
+    cdn_server.chunked = chunked
+    text = refusal(
+        simcord_env,
+        await directed.director.slash(
+            directed.channel, "monster import", file=fixture("Goblin Sniper.ds-monster")
+        ),
+    )
+    assert "over 2 MB" in text
+    assert await names(directed) == []
+
+
+async def test_only_server_directors_change_the_bestiary(
+    directed: Table, cdn_server: CdnServer, simcord_env: Env
+) -> None:
+    """ "The bestiary belongs to the server. Only server Directors change it." (issue 20 §5)"""
+    a = directed.alice
+    text = refusal(
+        simcord_env,
+        await a.slash(directed.channel, "monster import", file=fixture("Goblin.ds-monster-group")),
+    )
+    assert text == "Only a server Director can change the bestiary."
+    assert cdn_server.served == []  # refused before reading the file
+    refusal(simcord_env, await a.slash(directed.channel, "monster add", name="Bandit", stamina=20))
+    reply(await directed.director.slash(directed.channel, "monster add", name="Bandit", stamina=20))
+    refusal(simcord_env, await a.slash(directed.channel, "monster remove", monster="Bandit"))
+    assert await names(directed) == ["Bandit"]
+    # reading is anyone's (the answer only theirs)
+    shown = await a.slash(directed.channel, "monster show", monster="bandit")
+    assert shown.response is not None and shown.response.ephemeral
+    assert shown.response.embeds[0].title == "Bandit"
+
+
+async def test_add_show_list_remove_and_autocomplete(
+    directed: Table, cdn_server: CdnServer, simcord_env: Env
+) -> None:
+    d = directed.director
+    text = reply(
+        await d.slash(
+            directed.channel,
+            "monster add",
+            name="Bandit Chief",
+            stamina=80,
+            level=3,
+            organization="leader",
+            characteristics="M2 A1 R0 I1 P2",
+            free_strike=4,
+            immunity="fire 3",
+            weakness="holy 2",
+            stability=2,
+            group="Bandits",
+        )
+    )
+    assert text == "📖 Bestiary (Bandits): added Bandit Chief."
+    reply(await d.slash(directed.channel, "monster import", file=fixture("Thorn Dragon.ds-monster")))
+    shown = await d.slash(directed.channel, "monster show", monster="Bandit Chief")
+    assert shown.response is not None
+    embed = shown.response.embeds[0]
+    assert embed.description is not None and "Level 3 Leader" in embed.description
+    assert "**Stamina** 80" in embed.description and "**Free Strike** 4" in embed.description
+    assert "immunity fire 3; weakness holy 2" in embed.description
+    dragon = (await d.slash(directed.channel, "monster show", monster="thorn dragon")).response
+    assert dragon is not None
+    fields = {f.name: f.value for f in dragon.embeds[0].fields}
+    breath = fields["Virulent Breath (Main action · Signature)"]
+    assert "**≤11** 12 poison damage; the target is dragonsealed \\(save ends\\)" in breath
+    assert "Power Roll +2" in breath and "**17+**" in breath
+    listed = await d.slash(directed.channel, "monster list")
+    assert listed.response is not None and listed.response.ephemeral
+    assert [f.name for f in listed.response.embeds[0].fields] == ["Bandits", "Other monsters"]
+    offered = await d.autocomplete(directed.channel, "monster show", "monster", "chi")
+    assert [c["value"] for c in offered] == ["Bandit Chief"] and offered[0][
+        "name"
+    ] == "Bandit Chief · Bandits"
+    assert reply(await d.slash(directed.channel, "monster remove", monster="bandit chief")) == (
+        "🗑️ Bandit Chief left the bestiary."
+    )
+    refusal(simcord_env, await d.slash(directed.channel, "monster remove", monster="Bandit Chief"))
+    refusal(simcord_env, await d.slash(directed.channel, "monster show", monster="Bandit Chief"))
+    assert await names(directed) == ["Thorn Dragon"]
+
+
+async def test_a_full_bestiary_refuses_in_one_line(
+    directed: Table, cdn_server: CdnServer, simcord_env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.store import bestiary
+
+    monkeypatch.setattr(bestiary, "MONSTERS_MAX", 5)
+    text = refusal(
+        simcord_env,
+        await directed.director.slash(
+            directed.channel, "monster import", file=fixture("Goblin.ds-monster-group")
+        ),
+    )
+    assert f"at most {MONSTERS_MAX} monsters" in text and await names(directed) == []
+
+
+# --- into the encounter -------------------------------------------------------------------------------------
+
+
+async def _goblins_and_dragon(table: Table) -> None:
+    d = table.director
+    reply(await d.slash(table.channel, "monster import", file=fixture("Goblin.ds-monster-group")))
+    reply(await d.slash(table.channel, "monster import", file=fixture("Thorn Dragon.ds-monster")))
+    await kit.start(table)
+
+
+async def test_goblin_snipers_come_in_as_a_squad(directed: Table, cdn_server: CdnServer) -> None:
+    """ "minions become one squad per group of `count` with the shared pool" (issue 20 §5)."""
+    await _goblins_and_dragon(directed)
+    offered = await directed.director.autocomplete(directed.channel, "encounter add", "monster", "snip")
+    assert [c["value"] for c in offered] == ["Goblin Sniper"]
+    text = kit.ok(
+        await directed.director.slash(directed.channel, "encounter add", monster="Goblin Sniper", count=4)
+    )
+    assert "Goblin Sniper 1, Goblin Sniper 2, Goblin Sniper 3, Goblin Sniper 4 as the squad" in text
+    assert "Goblin Sniper squad" in text and "the Director's side" in text
+    encounter = await kit.stored(directed)
+    squad = encounter.squad("Goblin Sniper squad")
+    assert squad is not None and len(squad.alive) == 4 and squad.pool == 4 * squad.minion_stamina
+    sniper = encounter.creature("Goblin Sniper 1")
+    assert sniper.abilities[0].name == "Free Strike" and len(sniper.abilities) > 1
+    assert encounter.side_of("Goblin Sniper 1").id == "director"
+
+
+async def test_the_thorn_dragon_gets_two_turns_and_its_stat_block(
+    directed: Table, cdn_server: CdnServer
+) -> None:
+    await _goblins_and_dragon(directed)
+    kit.ok(await directed.director.slash(directed.channel, "encounter add", monster="Thorn Dragon"))
+    encounter = await kit.stored(directed)
+    assert encounter.entry_of("Thorn Dragon").turns_per_round == 2
+    dragon = encounter.creature("Thorn Dragon")
+    assert dragon.vitals.max_stamina == 250 and dragon.stability == 6
+    assert {a.name for a in dragon.abilities} >= {"Free Strike", "Virulent Breath", "Briar Bindings"}
+
+
+async def test_encounter_add_monster_refusals(
+    directed: Table, cdn_server: CdnServer, simcord_env: Env
+) -> None:
+    await _goblins_and_dragon(directed)
+    text = refusal(
+        simcord_env, await directed.director.slash(directed.channel, "encounter add", monster="Goblin King")
+    )
+    assert "no monster called Goblin King" in text
+    text = refusal(
+        simcord_env, await directed.alice.slash(directed.channel, "encounter add", monster="Goblin Sniper")
+    )
+    assert text == "Only the Director can add monsters from the bestiary."
+    text = refusal(
+        simcord_env, await directed.director.slash(directed.channel, "encounter add", name="Goblin")
+    )
+    assert "monster:" in text
+    text = refusal(
+        simcord_env,
+        await directed.director.slash(
+            directed.channel, "encounter add", monster="Goblin Sniper", stamina=5, immunity="fire 2"
+        ),
+    )
+    assert text == "A stat block brings its own stamina, immunity: leave them out with monster:."
+    assert (await kit.stored(directed)).creatures == ()
+
+
+async def test_goblin_ambush_imports_after_the_group(
+    directed: Table, cdn_server: CdnServer, simcord_env: Env
+) -> None:
+    """ "Its slots name monsters by id. The bot resolves them in the bestiary, so the group must be imported
+    first, or uploaded with the encounter. It says exactly which ids it couldn't resolve." (issue 20 §5)"""
+    d = directed.director
+    await kit.start(directed)
+    text = refusal(
+        simcord_env,
+        await d.slash(directed.channel, "encounter import", file=fixture("Goblin Ambush.ds-encounter")),
+    )
+    assert "`goblin-5`, `goblin-2`, `goblin-3`, `goblin-8`" in text
+    assert (await kit.stored(directed)).creatures == ()
+    reply(await d.slash(directed.channel, "monster import", file=fixture("Goblin.ds-monster-group")))
+    text = reply(
+        await d.slash(directed.channel, "encounter import", file=fixture("Goblin Ambush.ds-encounter"))
+    )
+    assert text.startswith("📥 **Goblin Ambush**")
+    assert "Goblin Assassin 1, Goblin Assassin 2 (Goblin Assassin)" in text
+    encounter = await kit.stored(directed)
+    assert {s.id for s in encounter.squads} == {"Goblin Sniper squad", "Goblin Spinecleaver squad"}
+    assert encounter.has("Goblin Underboss")
+
+
+async def test_goblin_ambush_with_its_group_uploaded_beside_it(
+    directed: Table, cdn_server: CdnServer
+) -> None:
+    await kit.start(directed)
+    reply(
+        await directed.director.slash(
+            directed.channel,
+            "encounter import",
+            file=fixture("Goblin Ambush.ds-encounter"),
+            group=fixture("Goblin.ds-monster-group"),
+        )
+    )
+    assert len((await kit.stored(directed)).creatures) == 2 + 4 + 4 + 1
+    assert await names(directed) == []  # the group uploaded with it is used, not stored
+
+
+async def test_encounter_import_refuses_hostile_files_and_players(
+    directed: Table, cdn_server: CdnServer, simcord_env: Env
+) -> None:
+    await kit.start(directed)
+    text = refusal(
+        simcord_env,
+        await directed.director.slash(
+            directed.channel, "encounter import", file=fixture("Goblin.ds-monster-group")
+        ),
+    )
+    assert "use /monster import for it" in text
+    text = refusal(
+        simcord_env,
+        await directed.alice.slash(
+            directed.channel, "encounter import", file=fixture("Goblin Ambush.ds-encounter")
+        ),
+    )
+    assert text == "Only the Director can import an encounter's monsters."
+    assert (await kit.stored(directed)).creatures == ()

@@ -1,0 +1,90 @@
+"""Fuzz: mutated Forge Steel hero files (deleted keys, wrong types, huge numbers, nested junk, damaged bytes)
+never crash the hero import with anything but the typed one-line `ForgeSteelError` (issue 20 §6: "mutated
+fixtures never crash them and never store half a hero": `read_hero` returns a whole value or raises, and the
+roster sheet built from what it returns is valid or refused the same way)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.content.forgesteel.files import ForgeSteelError
+from bot.content.forgesteel.hero import read_hero
+from bot.content.forgesteel.hero_sheet import to_sheet
+from tests.content.forgesteel_files import fixture_bytes
+from tests.content.test_forgesteel_fuzz import JSON_VALUES, _slots
+
+HERO_FILES = ["Keth.ds-hero", "Ashley.ds-hero", "Jennet.ds-hero"]
+_TREES: dict[str, Any] = {}
+#: Values that hit the hero import's own fields and feature types.
+HERO_VALUES = JSON_VALUES | st.sampled_from(
+    [
+        "Choice",
+        "Kit",
+        "Class Ability",
+        "Multiple Features",
+        "Heroic Resource",
+        "Domain",
+        "Recovery Value",
+        10**9,
+    ]
+)
+
+
+def _tree(file: str) -> Any:
+    if file not in _TREES:
+        _TREES[file] = json.loads(fixture_bytes(file))
+    return copy.deepcopy(_TREES[file])
+
+
+def _read_fully(data: bytes) -> None:
+    try:
+        hero = read_hero(data)
+        to_sheet(hero, use_state=True)
+    except ForgeSteelError as error:
+        assert "\n" not in str(error) and str(error)
+
+
+@pytest.mark.parametrize("file", HERO_FILES)
+@settings(deadline=None, max_examples=50, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_mutated_heroes_fail_only_with_the_typed_error(file: str, data: st.DataObject) -> None:
+    tree = _tree(file)
+    for _ in range(data.draw(st.integers(1, 4))):
+        slots = _slots(tree, [])
+        container, key = slots[data.draw(st.integers(0, len(slots) - 1))]
+        if isinstance(container, dict) and data.draw(st.booleans()):
+            del container[key]
+        else:
+            container[key] = data.draw(HERO_VALUES)
+    _read_fully(json.dumps(tree).encode())
+
+
+@pytest.mark.parametrize("file", HERO_FILES)
+@settings(deadline=None, max_examples=30)
+@given(
+    cut=st.integers(0, 10**6),
+    flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=4),
+)
+def test_damaged_hero_bytes_fail_only_with_the_typed_error(
+    file: str, cut: int, flips: list[tuple[int, int]]
+) -> None:
+    raw = bytearray(fixture_bytes(file))
+    for where, byte in flips:
+        raw[where % len(raw)] = byte
+    _read_fully(bytes(raw[: max(1, cut % (len(raw) + 1))]))
+
+
+@settings(deadline=None, max_examples=40)
+@given(junk=JSON_VALUES)
+def test_junk_in_every_part_of_a_hero(junk: Any) -> None:
+    """Each top-level part of a hero replaced by junk."""
+    for key in ("ancestry", "culture", "career", "class", "complication", "features", "state"):
+        tree = _tree("Jennet.ds-hero")
+        tree[key] = junk
+        _read_fully(json.dumps(tree).encode())
