@@ -239,28 +239,39 @@ class ReminderService:
             log.warning("reminder in channel %s not sent: %s", key.channel_id, error)
 
     # -- the loop -------------------------------------------------------------------------------------
-    def start(self) -> None:
-        """Fire what is due now, then whatever falls due, until `close` (one loop per process)."""
-        if self._loop is None and not self.closed:
-            self._loop = asyncio.create_task(self._run(), name="reminders")
+    async def start(self) -> None:
+        """Read when the first reminder falls due, then fire whatever falls due until `close` (one loop per
+        process). The read happens here, during the bot's set-up, before it takes any command: when nothing
+        is due yet, the loop doesn't touch the database again until then (or `POLL`)."""
+        if self._loop is not None or self.closed:
+            return
+        first: datetime | None = None
+        try:
+            first = await self._store().next_reminder_at()
+        except Exception as error:  # the database away: the loop looks at once
+            log.warning("reminders: %s", error)
+            first = self.clock()
+        self._loop = asyncio.create_task(self._run(first), name="reminders")
 
-    async def _run(self) -> None:
+    async def _run(self, following: datetime | None) -> None:
         while not self.closed:
-            try:
-                await self.fire_due()
-                following = await self._store().next_reminder_at()
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # the database away: look again a little later
-                log.warning("reminders: %s", error)
-                await asyncio.sleep(RETRY)
-                continue
+            if following is not None and following <= self.clock():
+                try:
+                    await self.fire_due()
+                    following = await self._store().next_reminder_at()
+                except asyncio.CancelledError:
+                    raise
+                except Exception as error:  # the database away: look again a little later
+                    log.warning("reminders: %s", error)
+                    await asyncio.sleep(RETRY)
+                    continue
             wait = POLL
             if following is not None:
                 wait = min(POLL, max(0.0, (following - self.clock()).total_seconds()))
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=wait)
+            following = self.clock()  # woken, or time to look again (other processes set reminders too)
 
     async def close(self) -> None:
         self.closed = True

@@ -34,7 +34,7 @@ class Reminders(commands.Cog):
         if self.service.observe not in observers:
             observers.append(self.service.observe)
         if self.bot.timers:
-            self.service.start()
+            await self.service.start()
 
     async def cog_unload(self) -> None:
         observers = tracker_for(self.bot).observers
