@@ -5,7 +5,7 @@ Public API:
     service = reminders_for(bot)        # the bot's one ReminderService (created on first use)
     service.observe(key, seen)          # the tracker's observer: what a refresh showed (schedules, returns)
     await service.fire_due()            # fire every reminder due now (-> how many this process fired)
-    service.start() / await service.close()   # the loop that fires them (`python -m bot` only)
+    await service.start() / await service.close()   # the loop that fires them (`python -m bot` only)
 
 What is reminded
 - **Nudges** (`/settings nudge_after:12h`): when the side that must pick hasn't picked for that long, the
