@@ -101,7 +101,7 @@ async def _run(settings: Settings) -> None:
     try:
         if stop.is_set():
             return
-        bot = create_bot(settings, store=store, heap=Heap())
+        bot = create_bot(settings, store=store, heap=Heap(), timers=True)
         async with bot:
             runner = asyncio.create_task(bot.start(settings.token), name="bot.start")
             stopper = asyncio.create_task(stop.wait(), name="stop-signal")

@@ -34,6 +34,7 @@ COGS: tuple[str, ...] = (
     "cogs.bestiary",
     "cogs.turn",
     "cogs.tracker",
+    "cogs.reminders",
     "cogs.strike",
     "cogs.stamina",
     "cogs.move",
@@ -74,6 +75,7 @@ class DrawSteelBot(commands.Bot):
         dice: Dice | None = None,
         cogs: tuple[str, ...] = COGS,
         heap: Heap | None = None,
+        timers: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(
@@ -99,6 +101,9 @@ class DrawSteelBot(commands.Bot):
         #: The process's garbage-collector policy (`bot.heap`), started once the bot is set up; None leaves
         #: the collector alone (a bot embedded in another program, the tests).
         self.heap = heap
+        #: Whether the bot runs the loop that fires due reminders (`bot.reminders`): `python -m bot` does;
+        #: an embedded bot and the tests (which fire them themselves) don't.
+        self.timers = timers
         #: The bot's persistent items (`bot.ui.persistent`): `add_dynamic_items` registers them here.
         self.router = Router()
         #: Called with every interaction as it arrives, before any answer (the router, the tracker's count of
@@ -191,12 +196,18 @@ def apply_endpoints(settings: Settings) -> None:
 
 
 def create_bot(
-    settings: Settings, *, store: Store | None = None, dice: Dice | None = None, heap: Heap | None = None
+    settings: Settings,
+    *,
+    store: Store | None = None,
+    dice: Dice | None = None,
+    heap: Heap | None = None,
+    timers: bool = False,
 ) -> DrawSteelBot:
     """The bot for `settings`; an `AutoShardedBot` when `SHARD_COUNT` is set.
 
     Pass `store` to inject an open store (the caller closes it); `dice` defaults to `SystemDice()`; `heap`
-    (`python -m bot` passes one) is started after set-up and stopped on close.
+    (`python -m bot` passes one) is started after set-up and stopped on close; `timers` (`python -m bot`)
+    runs the loop that fires due reminders.
     """
     # The bot never joins voice: skip discord.py's start-up warnings about voice libraries.
     discord.VoiceClient.warn_nacl = False
@@ -207,11 +218,12 @@ def create_bot(
             store=store,
             dice=dice,
             heap=heap,
+            timers=timers,
             shard_count=settings.shard_count,
             shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
         )
     else:
-        bot = DrawSteelBot(settings, store=store, dice=dice, heap=heap)
+        bot = DrawSteelBot(settings, store=store, dice=dice, heap=heap, timers=timers)
     if settings.gateway_url is not None:
         _pin_gateway(bot, yarl.URL(settings.gateway_url))
     return bot

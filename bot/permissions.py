@@ -169,6 +169,7 @@ RULES: dict[str, Rule] = {
     "enc:first": Rule(Authority.IN_ENCOUNTER, "choose which side goes first"),
     "enc:endok": Rule(Authority.ENCOUNTER_DIRECTOR, "end the encounter"),
     "enc:endno": Rule(Authority.ANYONE, "keep the encounter going"),
+    "arg:pick": Rule(Authority.ENCOUNTER_DIRECTOR, "pick when the players can't agree"),
     "enc:undo": Rule(Authority.CONTROLLER, "undo it", UNDOER),
     "enc:act": Rule(Authority.IN_ENCOUNTER, "act with your creature"),
     "enc:pick": Rule(Authority.CONTROLLER, "have that creature act"),

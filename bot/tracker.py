@@ -9,6 +9,9 @@ Public API (stable; other cogs use it):
     service.schedule_guild(guild_id)            # refresh a guild's trackers (its settings changed)
     await service.refresh(key)                  # refresh now and wait until the message is edited
     await service.repost(key)                   # post the tracker anew at the bottom (-> message id or None)
+    service.link(key)                           # the tracker's jump link, as far as this process knows it
+    await service.find_link(key, encounter_id)  # the same, read from the store when not known here
+    service.observers.append(fn)                # fn(key, seen): each refresh's newest state (`Seen`)
 
 How it works
 - Posting: the first committed change of a channel with an active encounter posts the tracker with the bot
@@ -38,7 +41,13 @@ How it works
   never retries it) and a store that is busy or unreachable are retried after `RETRY_DELAYS`, then given up
   until the next change. Nothing is lost: every refresh renders the newest state.
 - End of an encounter: the tracker is edited one last time to a final summary (`render_final`) without
-  controls, and the channel's tracker is forgotten.
+  controls, unpinned, and the channel's tracker is forgotten.
+- Pins: every tracker message the service posts (the first one, and each repost) is pinned, so the channel's
+  pins always lead to it (deleting the old one removes its pin). Pinning needs the Pin Messages permission
+  (Manage Messages on older servers); without it the service says so once per encounter, in one message in
+  the channel naming the permission, and carries on unpinned.
+- Observers: after each refresh, `observers` (plain functions) get the newest state seen (`Seen`): the
+  reminders (`bot.reminders`) schedule from there, in the background, never on a command's path.
 
 Scroll heuristic (no privileged intents, no message-content or guild-message events): the bot cannot see
 other people's messages, but it sees every interaction in the channel, and nearly each one leaves a message
@@ -48,6 +57,10 @@ called by cogs/tracker.py's interaction hook); when a change arrives after `REPO
 the tracker is reposted at the bottom instead of edited (the new message is posted, its id stored, then the
 old one deleted). The count lives in memory (a restart starts again from 0); `/encounter status` reposts on
 demand for what the heuristic cannot see (players' chatter).
+
+Forum posts: in a thread of a forum channel the tracker never moves (it stays where it was posted; the
+turn pings link to it instead): neither the scroll heuristic nor `repost` posts it anew there while the
+message exists.
 """
 
 from __future__ import annotations
@@ -56,6 +69,7 @@ import asyncio
 import logging
 import random
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,6 +109,16 @@ CLOSE_WAIT = 5.0
 #: posts. A sharded bot's processes split it by their share of the shards. See "Pacing".
 TRACKER_RATE = 40.0
 NO_MENTIONS = discord.AllowedMentions.none()
+#: What the service says, once per encounter, when Discord refuses to pin the tracker.
+PIN_REFUSED = (
+    "📌 I can't pin the tracker here: give the bot the **Pin Messages** permission (Manage Messages on "
+    "older servers) in this channel. The encounter goes on; every turn ping links to the tracker."
+)
+
+
+def jump_link(guild_id: int, channel_id: int, message_id: int) -> str:
+    """The link that opens a message in its channel."""
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 
 
 @dataclass(slots=True)
@@ -115,6 +139,8 @@ class _Slot:
     skip_posts: int = 0
     #: loop time the last refresh pass started
     passed_at: float = float("-inf")
+    #: the encounter for which Discord refused a pin (said once; not asked to unpin)
+    pin_refused: int | None = None
 
 
 class _Pacer:
@@ -136,11 +162,23 @@ class _Pacer:
 
 
 @dataclass(frozen=True, slots=True)
+class Seen:
+    """What a refresh showed: an encounter's newest state (`active` False: it just ended) at `version`."""
+
+    encounter_id: int
+    encounter: Encounter
+    version: int
+    director_id: int
+    active: bool
+
+
+@dataclass(frozen=True, slots=True)
 class _Rendered:
     encounter_id: int
     embed: discord.Embed
     view: discord.ui.View | None
     active: bool
+    seen: Seen
 
 
 class TrackerService:
@@ -155,6 +193,8 @@ class TrackerService:
         if settings.shard_count is not None and settings.shard_ids is not None:
             share = len(settings.shard_ids) / settings.shard_count
         self._pacer = _Pacer(TRACKER_RATE * share)
+        #: Told what each refresh showed (see "Observers"); plain functions, never raising into the worker.
+        self.observers: list[Callable[[ChannelKey, Seen], object]] = []
 
     # -- the public API -----------------------------------------------------------------------------------
     async def on_commit(self, key: ChannelKey, committed: Committed[Any]) -> None:
@@ -197,7 +237,8 @@ class TrackerService:
 
     async def repost(self, key: ChannelKey, channel: object = None) -> int | None:
         """Post the tracker anew at the bottom of the channel (the old message is deleted); the new message's
-        id, or None when there is no active encounter or the bot may not post there. `channel` is accepted
+        id, or None when there is no active encounter or the bot may not post there. In a forum post the
+        tracker stays where it is: it is refreshed in place and its id returned. `channel` is accepted
         for convenience and ignored: the tracker always goes to the encounter's own channel."""
         slot = self._slot(key)
         async with slot.lock:
@@ -205,10 +246,49 @@ class TrackerService:
             if rendered is None or not rendered.active:
                 return None
             old = await self._message_id(slot, rendered.encounter_id)
+            if old is not None and self.stays(key):
+                await self._edit(key, slot, rendered, old, replace_missing=True)
+                return slot.message_id
             new = await self._post(key, slot, rendered)
             if new is not None and old is not None and old != new:
                 await self._delete(key, old)
             return new
+
+    def stays(self, key: ChannelKey) -> bool:
+        """True in a forum post (a thread whose parent is a forum channel): the tracker doesn't move there."""
+        parent = key.parent_id
+        if parent is None:
+            parent = getattr(self.bot.get_channel(key.channel_id), "parent_id", None)
+        return parent is not None and isinstance(self.bot.get_channel(parent), discord.ForumChannel)
+
+    def where_text(self, key: ChannelKey) -> str:
+        """Where `repost` left the tracker, in a word to the member who asked."""
+        link = self.link(key)
+        if self.stays(key) and link is not None:
+            return f"📌 In a forum post the tracker stays where it is: [jump to the tracker]({link})."
+        return "📌 The tracker is at the bottom again."
+
+    def encounter_id(self, key: ChannelKey) -> int | None:
+        """The encounter whose tracker this process keeps in `key` (None: none known here)."""
+        slot = self._slots.get(key)
+        return slot.encounter_id if slot is not None else None
+
+    def link(self, key: ChannelKey) -> str | None:
+        """The jump link of the channel's tracker as this process knows it (no database read)."""
+        slot = self._slots.get(key)
+        if slot is None or slot.message_id is None or slot.known_for is None:
+            return None
+        return jump_link(key.guild_id, key.channel_id, slot.message_id)
+
+    async def find_link(self, key: ChannelKey, encounter_id: int | None) -> str | None:
+        """The tracker's jump link: known here, else read from the store (the first ping after a restart)."""
+        known = self.link(key)
+        if known is not None or encounter_id is None:
+            return known
+        info = await self._store().find_encounter(encounter_id)
+        if info is None or info.tracker_message_id is None:
+            return None
+        return jump_link(key.guild_id, info.tracker_channel_id or key.channel_id, info.tracker_message_id)
 
     async def close(self) -> None:
         """Stop scheduling; give edits in flight `CLOSE_WAIT` seconds to finish, then cancel them (the bot is
@@ -265,10 +345,13 @@ class TrackerService:
         rendered = await self._render(key, slot)
         if rendered is None:
             return
+        self._tell(key, rendered.seen)
         message_id = await self._message_id(slot, rendered.encounter_id)
         if not rendered.active:
             if message_id is not None:
                 await self._edit(key, slot, rendered, message_id, replace_missing=False)
+                if slot.pin_refused != rendered.encounter_id:
+                    await self._unpin(key, message_id)
             slot.encounter_id = slot.message_id = slot.known_for = None
             slot.since_post, slot.unsaved = 0, False
             return
@@ -277,7 +360,7 @@ class TrackerService:
                 slot.skip_posts -= 1
             else:
                 await self._post(key, slot, rendered)
-        elif slot.since_post >= REPOST_AFTER:
+        elif slot.since_post >= REPOST_AFTER and not self.stays(key):
             new = await self._post(key, slot, rendered)
             if new is not None:
                 await self._delete(key, message_id)
@@ -295,7 +378,8 @@ class TrackerService:
             view = TrackerView(doc.name, table.tokens, settings.show_monster_stamina)
             slot.encounter_id = doc.id
             controls = tracker_view(doc.id, table.version, encounter)
-            return _Rendered(doc.id, render_tracker(encounter, view), controls, True)
+            seen = Seen(doc.id, encounter, table.version, doc.director_id, True)
+            return _Rendered(doc.id, render_tracker(encounter, view), controls, True, seen)
         if slot.encounter_id is None:
             return None
         info = await store.find_encounter(slot.encounter_id)
@@ -303,7 +387,8 @@ class TrackerService:
             return None
         ended = codec.load(Encounter, info.state)
         view = TrackerView(info.name, table.tokens, settings.show_monster_stamina)
-        return _Rendered(info.id, render_final(ended, view), None, False)
+        seen = Seen(info.id, ended, table.version, info.director_id, False)
+        return _Rendered(info.id, render_final(ended, view), None, False, seen)
 
     async def _message_id(self, slot: _Slot, encounter_id: int) -> int | None:
         """The tracker message of `encounter_id`: remembered, or read from the store (after a restart)."""
@@ -336,7 +421,40 @@ class TrackerService:
         slot.message_id, slot.known_for, slot.since_post = message.id, rendered.encounter_id, 0
         slot.unsaved, slot.skip_posts = True, 0
         await self._save(key, slot)
+        await self._pin(key, slot, message.id, rendered.encounter_id)
         return message.id
+
+    async def _pin(self, key: ChannelKey, slot: _Slot, message_id: int, encounter_id: int) -> None:
+        """Pin a posted tracker; when Discord refuses, say once per encounter which permission to grant."""
+        if slot.pin_refused == encounter_id:
+            return
+        await self._pacer.turn()
+        try:
+            await self._channel(key).get_partial_message(message_id).pin(reason="The encounter's tracker")
+        except discord.Forbidden:
+            log.info("tracker: no permission to pin in channel %s", key.channel_id)
+            slot.pin_refused = encounter_id
+            await self._pacer.turn()
+            try:
+                await self._channel(key).send(content=PIN_REFUSED, allowed_mentions=NO_MENTIONS)
+            except discord.HTTPException as error:
+                log.info("tracker: couldn't say the pin was refused in %s: %s", key.channel_id, error)
+        except discord.HTTPException as error:  # e.g. the channel's 50 pins are taken: carry on
+            log.info("tracker: pinning in channel %s failed: %s", key.channel_id, error)
+
+    async def _unpin(self, key: ChannelKey, message_id: int) -> None:
+        await self._pacer.turn()
+        try:
+            await self._channel(key).get_partial_message(message_id).unpin(reason="The encounter ended")
+        except discord.HTTPException as error:  # not pinned, gone, or no permission: nothing to undo
+            log.info("tracker: message %s not unpinned: %s", message_id, error)
+
+    def _tell(self, key: ChannelKey, seen: Seen) -> None:
+        for observer in self.observers:
+            try:
+                observer(key, seen)
+            except Exception:
+                log.exception("tracker observer %r failed", observer)
 
     async def _save(self, key: ChannelKey, slot: _Slot) -> None:
         """Store the posted tracker's id (a busy store raises; the next pass tries again)."""

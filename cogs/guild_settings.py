@@ -1,5 +1,6 @@
 """Per-server settings (/settings): the Director role, turn pings, whether hero tokens reset each session,
-Malice rounding, whether players see monsters' exact Stamina, and action-economy enforcement.
+Malice rounding, whether players see monsters' exact Stamina, action-economy enforcement, and the timed
+reminders (`nudge_after`, `argument_timer`: `bot.reminders`).
 
 Only a server Director changes or reads them: the current Director role, or Manage Server at the server
 level (`bot.permissions`, rule `/settings`; Discord also hides the command from members without Manage
@@ -16,8 +17,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
+from bot.durations import parse_duration
 from bot.permissions import require, server_standing
 from bot.replies import fail, send
+from bot.store.table import ARGUMENT_RANGE, NUDGE_RANGE
 from bot.ui.settings import settings_embed
 from cogs.meta import HelpEntry
 
@@ -48,6 +51,8 @@ class GuildSettingsCog(commands.Cog):
         show_monster_stamina="True: players see monsters' exact Stamina; False: only winded, dying, dead",
         enforce_action_economy="Refuse a second main action, maneuver or move in a turn",
         auto_saves="The Director's creatures roll their saving throws when their turn ends",
+        nudge_after="Ping a side again when it hasn't picked for this long, e.g. 12h (15m to 7d; off)",
+        argument_timer="Live table: the Director picks when players haven't within this, e.g. 30s (off)",
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
@@ -62,6 +67,8 @@ class GuildSettingsCog(commands.Cog):
         show_monster_stamina: bool | None = None,
         enforce_action_economy: bool | None = None,
         auto_saves: bool | None = None,
+        nudge_after: str | None = None,
+        argument_timer: str | None = None,
     ) -> None:
         guild_id = interaction.guild_id
         if guild_id is None:
@@ -87,6 +94,14 @@ class GuildSettingsCog(commands.Cog):
         ):
             if value is not None:
                 changes[name] = value
+        if nudge_after is not None:
+            low, high = NUDGE_RANGE
+            changes["nudge_after"] = parse_duration(nudge_after[:40], low=low, high=high, what="nudge_after")
+        if argument_timer is not None:
+            low, high = ARGUMENT_RANGE
+            changes["argument_timer"] = parse_duration(
+                argument_timer[:40], low=low, high=high, what="argument_timer"
+            )
         if not changes:
             await send(
                 interaction, embed=settings_embed(await self.bot.store.get_settings(guild_id)), ephemeral=True

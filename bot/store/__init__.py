@@ -18,6 +18,7 @@ from bot.store.errors import (
     StoreError,
     StoreUnavailable,
 )
+from bot.store.reminders import Claim, Reminder
 from bot.store.store import Store
 from bot.store.table import (
     CampaignInfo,
@@ -39,6 +40,7 @@ __all__ = [
     "CannotSave",
     "Change",
     "ChannelKey",
+    "Claim",
     "Committed",
     "DiskFull",
     "EncounterDoc",
@@ -51,6 +53,7 @@ __all__ = [
     "NoEncounter",
     "NothingToUndo",
     "ReadOnly",
+    "Reminder",
     "SaveUncertain",
     "StaleState",
     "Store",

@@ -37,6 +37,10 @@ class GuildSettingsModel(SQLModel, table=True):
     auto_saves: bool = Field(
         default=True, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.true())
     )
+    #: Seconds a side may wait to pick before it is nudged (None: off); `bot.reminders`.
+    nudge_after: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+    #: Seconds the players may argue who goes next before the Director picks (None: off).
+    argument_timer: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
     updated_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
 
 
@@ -183,6 +187,34 @@ class MonsterModel(SQLModel, table=True):
     added_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
 
 
+class ReminderModel(SQLModel, table=True):
+    """A reminder due for an encounter (`bot.reminders`): one per encounter and `kind` ("nudge": the side
+    that must pick is pinged again, then its Director told; "argument": the Director gets buttons to pick).
+    `version` is the channel version when it was set, `turn_key` the wait it is for (who picks, in which
+    round); `step` counts the nudges sent for that wait. `claimed` is set by the process that fires it (an
+    atomic compare-and-set: exactly one process wins) and cleared when the reminder is set again."""
+
+    __tablename__ = "reminders"
+    __table_args__ = (sa.Index("ix_reminders_due_at", "due_at"),)
+
+    encounter_id: int = Field(
+        sa_column=sa.Column(
+            sa.Integer,
+            sa.ForeignKey("encounters.id", ondelete="CASCADE"),
+            primary_key=True,
+            autoincrement=False,
+        )
+    )
+    kind: str = Field(sa_column=sa.Column(sa.String(16), primary_key=True))
+    guild_id: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
+    channel_id: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
+    due_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
+    version: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
+    turn_key: str = Field(sa_column=sa.Column(sa.String(64), nullable=False))
+    step: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False))
+    claimed: str | None = Field(default=None, sa_column=sa.Column(sa.String(32), nullable=True))
+
+
 METADATA = SQLModel.metadata
 guild_settings: sa.Table = METADATA.tables["guild_settings"]
 channels: sa.Table = METADATA.tables["channels"]
@@ -190,3 +222,4 @@ heroes: sa.Table = METADATA.tables["heroes"]
 encounters: sa.Table = METADATA.tables["encounters"]
 events: sa.Table = METADATA.tables["events"]
 monsters: sa.Table = METADATA.tables["monsters"]
+reminders: sa.Table = METADATA.tables["reminders"]

@@ -15,7 +15,7 @@ from bot.store import validate
 from bot.store.core import StoreCore, keep_recent, utc_now
 from bot.store.errors import InvalidValue
 from bot.store.models import guild_settings
-from bot.store.table import GuildSettings
+from bot.store.table import ARGUMENT_RANGE, NUDGE_RANGE, GuildSettings
 
 #: Seconds a guild's settings are served from memory. This process's own changes show at once; another
 #: process's (a guild's commands all reach the one process that runs its shard) within this time.
@@ -72,6 +72,8 @@ class GuildSettingsAccess(StoreCore):
                 raise InvalidValue(f"There is no setting called {name!r}.")
             if name == "director_role_id":
                 clean[name] = validate.optional_snowflake(value, "Director role id")
+            elif name in _TIMED:
+                clean[name] = _seconds(name, value)
             elif name == "malice_rounding":
                 if value not in ("down", "nearest", "up"):
                     raise InvalidValue("Malice rounding is down, nearest or up.")
@@ -96,6 +98,20 @@ class GuildSettingsAccess(StoreCore):
             await self._retrying(write, deadline)  # an upsert: safe to repeat
         self._settings.pop(guild_id, None)
         return await self.get_settings(guild_id)
+
+
+#: The settings that are a number of seconds or None (off), with their limits.
+_TIMED = {"nudge_after": NUDGE_RANGE, "argument_timer": ARGUMENT_RANGE}
+
+
+def _seconds(name: str, value: Any) -> int | None:
+    """A timed setting's value: None (off) or whole seconds within its limits."""
+    if value is None:
+        return None
+    low, high = _TIMED[name]
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidValue(f"The setting {name} is off or between {low} and {high} seconds.")
+    return value
 
 
 def _settings_of(guild_id: int, row: Sequence[Any] | None) -> GuildSettings:

@@ -197,6 +197,15 @@ class GuildSettings:
     show_monster_stamina: bool = True
     enforce_action_economy: bool = True
     auto_saves: bool = True
+    #: seconds a side may wait to pick before it is pinged again (None: off); `bot.reminders`
+    nudge_after: int | None = None
+    #: seconds the players may take to agree who goes next before the Director picks (None: off)
+    argument_timer: int | None = None
+
+
+#: The limits of the timed settings, in seconds (inclusive).
+NUDGE_RANGE = (15 * 60, 7 * 24 * 3600)
+ARGUMENT_RANGE = (10, 10 * 60)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,10 @@ extra post in the channel (Discord limits how fast a bot may post in one channel
 not counted against that). Only when the reply can't carry it does `post(...)` send the ping on its own with
 the bot token: after a deferral (the reply then edits the "thinking…" message, and an edit pings nobody) or
 when the two together would be too long. The guild setting `turn_pings` turns pings off.
+
+Every ping for a pick carries a two-line status (`status_lines`): who may act now (a hero with their
+Stamina and conditions) and the round, with a jump link to the tracker (`bot.tracker.TrackerService.link`:
+the tracker may be far up the channel, or stay at the top of a forum post).
 """
 
 from __future__ import annotations
@@ -21,14 +25,17 @@ from typing import Any
 import discord
 
 from bot.play import channel_key
-from bot.replies import MAX_CONTENT, send
+from bot.replies import MAX_CONTENT, inert, send
 from bot.rules.encounter import Encounter
 from bot.rules.turns import Controller, picking, waiting
 from bot.rules.turns.policy import policy
 from bot.store import ChannelKey
-from bot.ui.encounter import controller_does, creatures_of, side_does
+from bot.ui.encounter import condition_text, controller_does, creatures_of, side_does
+from bot.ui.format import stamina_text
 
 log = logging.getLogger("bot.pings")
+#: Names listed in a ping's status at most (then "and N more").
+STATUS_NAMES = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,11 +110,45 @@ def pick_ping(
     users, roles = _targets(owners, director_id, director_role_id, mover)
     if not users and not roles:
         return None
+    what = pick_what(encounter)
+    status = "\n".join(status_lines(encounter))
+    return Ping(f"{_mention_text(users, roles)} — {what} (/turn act).\n{status}", users, roles)
+
+
+def pick_what(encounter: Encounter) -> str:
+    """ "the heroes pick who acts next", "the Director picks a fast turn" ("" when nobody picks)."""
+    pick = picking(encounter.turns)
+    if pick is None:
+        return ""
     if pick.speed is not None:
-        what = f"{controller_does(pick.controller, 'pick')} a {pick.speed.value} turn"
-    else:
-        what = f"{side_does(encounter, pick.sides[0], 'pick')} who acts next"
-    return Ping(f"{_mention_text(users, roles)} — {what} (/turn act).", users, roles)
+        return f"{controller_does(pick.controller, 'pick')} a {pick.speed.value} turn"
+    return f"{side_does(encounter, pick.sides[0], 'pick')} who acts next"
+
+
+def with_link(ping: Ping, link: str | None) -> Ping:
+    """`ping` with the tracker's jump link at its end (unchanged without one)."""
+    if link is None:
+        return ping
+    return Ping(f"{ping.content} · [Jump to the tracker]({link})", ping.user_ids, ping.role_ids)
+
+
+def status_lines(encounter: Encounter) -> tuple[str, str]:
+    """Who may act now (each hero with their Stamina and conditions) and the round: two lines."""
+    turns = encounter.turns
+    pick = picking(turns)
+    names: list[str] = []
+    for entry_id in pick.entries if pick is not None else ():
+        entry = turns.entry(entry_id)
+        ids = creatures_of(encounter, entry) if entry is not None else ()
+        creature = encounter.creature(ids[0]) if len(ids) == 1 else None
+        if creature is None or not creature.is_hero:
+            names.append(f"**{inert(entry_id)}**")
+            continue
+        details = [stamina_text(creature.vitals), *map(condition_text, turns.conditions_of(creature.id))]
+        names.append(f"**{inert(entry_id)}** ({', '.join(details)})")
+    if len(names) > STATUS_NAMES:
+        names[STATUS_NAMES:] = [f"and {len(names) - STATUS_NAMES} more"]
+    return f"Who may act now: {', '.join(names) or 'nobody'}", f"Round {turns.round}"
 
 
 def chooser_ping(
@@ -141,12 +182,25 @@ async def reply(
     """Answer `interaction` with `content` (and `view`), pinging exactly the members of `ping` in the same
     message when it can carry the ping (see the module docstring), else in a message of its own after it."""
     ping = ping if enabled else None
+    if ping is not None:
+        ping = await _linked(interaction.client, channel_key(interaction), ping)
     together = f"{content}\n{ping.content}" if ping is not None else content
     if ping is None or interaction.response.is_done() or len(together) > MAX_CONTENT:
         await send(interaction, content=content, view=view)
         await post(interaction.client, channel_key(interaction), ping, enabled=enabled)
         return
     await send(interaction, content=together, view=view, mentions=ping.allowed_mentions)
+
+
+async def _linked(client: Any, key: ChannelKey, ping: Ping) -> Ping:
+    """`ping` with the tracker's jump link after its round line (when the tracker is known)."""
+    from bot.tracker import tracker_for  # the tracker service imports the renderers of bot.ui
+
+    service = tracker_for(client)
+    link = service.link(key)
+    if link is None:
+        link = await service.find_link(key, service.encounter_id(key))
+    return with_link(ping, link)
 
 
 async def post(client: Any, key: ChannelKey, ping: Ping | None, *, enabled: bool) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot.durations import duration_text
 from bot.store import GuildSettings
 from bot.ui.embeds import Colour, make_embed
 
@@ -61,6 +62,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("show_monster_stamina", "Players see monsters' exact Stamina", on_off),
     Setting("enforce_action_economy", "Action economy enforced", on_off),
     Setting("auto_saves", "The Director's creatures roll their saves", on_off),
+    Setting("nudge_after", "Nudge a side that hasn't picked after", duration_text),
+    Setting("argument_timer", "Argument timer", duration_text),
 )
 
 

@@ -20,6 +20,7 @@ from bot.play import InTime, caller_of, channel_key, encounter_of
 from bot.replies import fail, send
 from bot.rules import codec
 from bot.rules.encounter import Encounter
+from bot.tracker import tracker_for
 from bot.ui.log import players_view
 from bot.ui.tracker import TrackerView, render_tracker
 from cogs.turn_glue import repost_tracker
@@ -35,7 +36,7 @@ async def post_status(interaction: discord.Interaction[Any], bot: DrawSteelBot, 
         who.require("/encounter status private:")
         table = await in_time.run(bot.store.view(channel_key(interaction), shared=True))
         doc = table.require_encounter()
-        view = TrackerView(doc.name, table.tokens, True, f"{PRIVATE_NOTE} · Version {table.version}")
+        view = TrackerView(doc.name, table.tokens, True, PRIVATE_NOTE)
         await send(interaction, embed=render_tracker(encounter_of(table), view), ephemeral=True)
         return
     table = await in_time.run(bot.store.view(channel_key(interaction)))
@@ -43,7 +44,8 @@ async def post_status(interaction: discord.Interaction[Any], bot: DrawSteelBot, 
     posted = await in_time.run(repost_tracker(interaction, bot))
     if posted is None:
         fail("The tracker couldn't be posted here: check the bot may send messages in this channel.")
-    await send(interaction, content="📌 The tracker is at the bottom again.", ephemeral=True)
+    where = tracker_for(bot).where_text(channel_key(interaction))
+    await send(interaction, content=where, ephemeral=True)
 
 
 async def post_log(interaction: discord.Interaction[Any], bot: DrawSteelBot, number: int | None) -> None:

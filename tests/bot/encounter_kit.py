@@ -120,3 +120,9 @@ def pings(table: Table, channel: ChannelHandle | None = None) -> list[tuple[str,
 
 def bot_messages(channel: ChannelHandle) -> list[discord.Message]:
     return list(channel.history())
+
+
+def last_posted(channel: ChannelHandle) -> discord.Message:
+    """The newest message in `channel` other than Discord's "pinned a message" notices (pinning the tracker
+    leaves one below it)."""
+    return [m for m in channel.history() if m.type is not discord.MessageType.pins_add][-1]

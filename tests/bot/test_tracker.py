@@ -29,6 +29,7 @@ from bot.tracker import POST_RETRY_AFTER, REPOST_AFTER, tracker_for
 from bot.ui.embeds import TOTAL_MAX
 from tests.bot import harm_kit
 from tests.bot.conftest import Table, build_bot
+from tests.bot.encounter_kit import last_posted
 
 
 def bot_of(table: Table) -> DrawSteelBot:
@@ -288,7 +289,7 @@ async def test_far_up_tracker_is_reposted_at_the_bottom(
     await gain(table)  # three: it has scrolled up, so this change reposts it
     [second] = trackers(table.channel)
     assert second.id != first.id
-    assert table.channel.history()[-1].id == second.id  # at the bottom
+    assert last_posted(table.channel).id == second.id  # at the bottom
     assert await tracker_id(table) == second.id
     await gain(table)
     assert trackers(table.channel)[0].id == second.id  # the count starts again
@@ -303,7 +304,7 @@ async def test_repost_puts_it_at_the_bottom_and_deletes_the_old_one(table: Table
     new_id = await tracker_for(bot_of(table)).repost(harm_kit.key(table))
     [new] = trackers(table.channel)
     assert new_id == new.id != old.id
-    assert table.channel.history()[-1].id == new.id
+    assert last_posted(table.channel).id == new.id
     assert await tracker_id(table) == new.id
 
 

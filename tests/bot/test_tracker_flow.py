@@ -8,6 +8,7 @@ import discord
 
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
+from tests.bot.encounter_kit import last_posted
 
 
 def trackers(table: Table) -> list[discord.Message]:
@@ -87,7 +88,7 @@ async def test_one_tracker_follows_the_whole_encounter(table: Table) -> None:
     status = await table.alice.slash(table.channel, "encounter status")
     assert status.ephemeral
     [moved] = trackers(table)
-    assert moved.id != tracker.id and table.channel.history()[-1].id == moved.id
+    assert moved.id != tracker.id and last_posted(table.channel).id == moved.id
     await shows_the_stored_version(table, moved)
 
     confirm = await table.director.slash(table.channel, "encounter end")

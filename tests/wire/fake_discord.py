@@ -859,6 +859,10 @@ class FakeDiscord:
                 return self._stored_message(method, int(message_id), req)
             case ("POST", ["channels", _channel, "typing"]):
                 return web.Response(status=204)
+            case ("PUT" | "DELETE", ["channels", _channel, "messages", "pins", message_id]):
+                return self._pin(int(message_id), pinned=method == "PUT")
+            case ("PUT" | "DELETE", ["channels", _channel, "pins", message_id]):  # the older path
+                return self._pin(int(message_id), pinned=method == "PUT")
         return None
 
     def _application(self) -> Json:
@@ -1015,6 +1019,14 @@ class FakeDiscord:
         if method in ("PATCH", "DELETE") and target == interaction.response_message_id:
             interaction.loading = False  # edited: no longer "thinking"; deleted: a followup is a new message
         return self._stored_message(method, target, req)
+
+    def _pin(self, message_id: int, *, pinned: bool) -> web.Response:
+        """Pin or unpin a message (discord.py 2.7: `PUT/DELETE /channels/{c}/messages/pins/{m}`)."""
+        message = self.messages.get(message_id)
+        if message is None:
+            return _error(404, 10008, "Unknown Message")
+        message["pinned"] = pinned
+        return web.Response(status=204)
 
     def _stored_message(self, method: str, message_id: int, req: Recorded) -> web.Response:
         message = self.messages.get(message_id)
