@@ -27,23 +27,11 @@ from bot.rules.conditions import Condition
 from bot.rules.encounter import Encounter
 from bot.settings import Settings
 from bot.store import Change, ChannelKey, Store, Table
+from tests.bot.ability_kit import Loaded
 from tests.bot.conftest import TEST_WAIT_LIMIT
 from tests.content.forgesteel_files import fixture_bytes
 from tests.wire.fake_discord import EPHEMERAL, FakeDiscord, FakeMember, Json
 from tests.wire.test_fake_discord import TOKEN, WITHIN
-
-
-class Loaded:
-    """Dice that roll what the test loads, then 5s."""
-
-    def __init__(self) -> None:
-        self.queue: list[int] = []
-
-    def load(self, *values: int) -> None:
-        self.queue.extend(values)
-
-    def randint(self, low: int, high: int) -> int:
-        return self.queue.pop(0) if self.queue else min(high, max(low, 5))
 
 
 class Game:
