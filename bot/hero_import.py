@@ -29,7 +29,7 @@ from bot.client import DrawSteelBot
 from bot.content.forgesteel.files import BadValue
 from bot.content.forgesteel.hero import ImportedHero, read_hero
 from bot.content.forgesteel.hero_sheet import to_sheet
-from bot.permissions import Refused, actor_from_interaction, require_controls
+from bot.permissions import actor_from_interaction, hero_player, require_controls
 from bot.play import active_encounter, channel_key, commit, put_sheet, sheet_of
 from bot.replies import fail, inert
 from bot.rules import codec
@@ -89,11 +89,7 @@ async def import_hero(
 ) -> Imported:
     """Read the uploaded hero and store it on the campaign's roster (new, or updating its earlier import)."""
     caller = interaction.user.id
-    if player is not None and player.bot:
-        fail("Bots can't play heroes: pick a member, or leave player out.")
-    if player is not None and player.id != caller and not director:
-        raise Refused("Only the Director can import a hero for another member: leave player out.")
-    owner = player.id if player is not None else caller
+    owner = hero_player(caller, player, director, action="import")
     await defer_for_file(interaction)
     found = read_hero(await download(file, what=HERO_FILE))
     name = _name(found)

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 import discord
 from discord import app_commands
 
-from bot.replies import UserError, inert
+from bot.replies import UserError, fail, inert
 
 
 class Refused(UserError, app_commands.CheckFailure):
@@ -96,6 +96,19 @@ def require_self(actor: Actor, owner_id: int, *, what: str, action: str, instead
     """
     if actor.user_id != owner_id:
         raise Refused(f"Only the member who made {what} can {action} it: {instead}.")
+
+
+def hero_player(caller_id: int, player: discord.Member | None, is_director: bool, *, action: str) -> int:
+    """Who plays a hero being `action`-ed ("create", "import"): the `player` named, or the caller.
+
+    A bot can't play a hero, and only a Director names another member: "Only the Director can create a hero
+    for another member: leave player out."
+    """
+    if player is not None and player.bot:
+        fail("Bots can't play heroes: pick a member, or leave player out.")
+    if player is not None and player.id != caller_id and not is_director:
+        raise Refused(f"Only the Director can {action} a hero for another member: leave player out.")
+    return player.id if player is not None else caller_id
 
 
 def actor_from_interaction(interaction: discord.Interaction[Any]) -> Actor:

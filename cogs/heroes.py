@@ -21,7 +21,13 @@ from discord.ext import commands
 
 from bot.client import DrawSteelBot
 from bot.hero_import import import_hero
-from bot.permissions import Refused, actor_from_interaction, interaction_is_director, require_controls
+from bot.permissions import (
+    Refused,
+    actor_from_interaction,
+    hero_player,
+    interaction_is_director,
+    require_controls,
+)
 from bot.play import (
     active_encounter,
     channel_key,
@@ -202,11 +208,7 @@ class Heroes(commands.Cog):
         clean = clean_name(name)
         director = await channel_director(self.bot, interaction)
         caller = interaction.user.id
-        if player is not None and player.bot:
-            fail("Bots can't play heroes: pick a member, or leave player out.")
-        if player is not None and player.id != caller and not director:
-            raise Refused("Only the Director can create a hero for another member: leave player out.")
-        owner = player.id if player is not None else caller
+        owner = hero_player(caller, player, director, action="create")
         sheet = new_sheet(
             stamina,
             recoveries,
