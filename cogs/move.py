@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
+from bot.options import check_text
 from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
 from bot.replies import fail, send
 from bot.rules.encounter import Encounter, harm
@@ -28,7 +29,6 @@ from bot.ui.format import hidden_stamina
 from bot.ui.move import slam_reply, slam_summary
 from bot.ui.tracker_controls import rescue_view
 from cogs.meta import HelpEntry
-from cogs.strike import check_text
 
 NAME_TEXT_MAX = 100
 THICKNESS_MAX = 20

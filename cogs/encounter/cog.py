@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from bot import bestiary
 from bot.client import DrawSteelBot
+from bot.options import check_range, check_text
 from bot.permissions import actor_from_interaction, require, require_controls, standing
 from bot.play import (
     InTime,
@@ -57,9 +58,8 @@ from cogs.encounter.options import (
     MODE_CHOICES,
     RECOVERIES_MAX,
     STAMINA_MAX,
+    TEXT_MAX,
     TURNS_MAX,
-    check_range,
-    check_text,
     entries,
     roster,
     sides,
@@ -223,7 +223,7 @@ class EncounterCog(commands.Cog):
             (immunity, "immunity"),
             (weakness, "weakness"),
         ):
-            check_text(value, what)
+            check_text(value, what, TEXT_MAX)
         check_range(stamina, 1, STAMINA_MAX, "Stamina")
         check_range(count, 1, 40, "Count")
         check_range(turns, 1, TURNS_MAX, "Turns per round")
@@ -331,7 +331,7 @@ class EncounterCog(commands.Cog):
     @app_commands.describe(name="The creature or squad")
     @app_commands.autocomplete(name=entries)
     async def remove_cmd(self, interaction: discord.Interaction[Any], name: str) -> None:
-        check_text(name, "name")
+        check_text(name, "name", TEXT_MAX)
         in_time = InTime(interaction)
         who = await in_time.run(caller_of(interaction, self.bot))
 

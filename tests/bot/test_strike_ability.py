@@ -14,21 +14,9 @@ from bot.rules.conditions import Condition, Duration
 from bot.rules.encounter import Encounter
 from tests.bot import ability_kit as kit
 from tests.bot import harm_kit
+from tests.bot.ability_kit import Loaded
 from tests.bot.conftest import Table
 from tests.bot.encounter_kit import ok, refused
-
-
-class Loaded:
-    """Dice that roll what a test loads, then 5s."""
-
-    def __init__(self) -> None:
-        self.queue: list[int] = []
-
-    def load(self, *values: int) -> None:
-        self.queue.extend(values)
-
-    def randint(self, low: int, high: int) -> int:
-        return self.queue.pop(0) if self.queue else min(high, max(low, 5))
 
 
 @pytest.fixture
