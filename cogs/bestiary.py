@@ -25,6 +25,7 @@ from bot.replies import fail, inert, send
 from bot.rules.characteristics import Characteristics
 from bot.rules.creature import LEVEL_MAX
 from bot.rules.damage import DamageModifiers
+from bot.rules.forced import Size
 from bot.ui.bestiary import bestiary_embed, monster_embed, stocked_text
 from cogs.meta import HelpEntry
 
@@ -153,7 +154,7 @@ class BestiaryCog(commands.Cog):
             role=" ".join(role.split()).title(),
             keywords=tuple(k.strip() for k in keywords.split(",") if k.strip()),
             encounter_value=ev,
-            size=size.strip() or "1M",
+            size=Size.parse(size.strip() or "1M").format(),
             speed=speed,
             stability=stability,
             free_strike=free_strike,

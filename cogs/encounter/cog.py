@@ -45,6 +45,7 @@ from bot.rules.encounter import (
     written_back,
 )
 from bot.rules.encounter.flow import Flow, begin, side_named
+from bot.rules.forced import MEDIUM, Size
 from bot.rules.names import clean_name
 from bot.rules.resources import Rounding
 from bot.rules.turns import Controller, Mode
@@ -186,6 +187,7 @@ class EncounterCog(commands.Cog):
         recoveries="Recoveries (heroes)",
         can_be_surprised="False for creatures that can't be surprised",
         monster="A stat block from this server's bestiary (/monster): no Stamina needed",
+        size='Size, e.g. "1S", "2" (default 1M): a larger creature pushes a smaller one farther',
     )
     @app_commands.autocomplete(side=sides, monster=bestiary.monster_choices)
     async def add(
@@ -205,13 +207,14 @@ class EncounterCog(commands.Cog):
         recoveries: int = 0,
         can_be_surprised: bool = True,
         monster: str | None = None,
+        size: str | None = None,
     ) -> None:
         for value, what in ((name, "name"), (side, "side"), (squad, "squad name"), (group, "group name")):
             check_text(value, what, 64)
         if monster is not None:
             check_text(monster, "monster's name", 64)
             given = {"stamina": stamina, "player": player, "characteristics": characteristics}
-            given |= {"immunity": immunity, "weakness": weakness}
+            given |= {"immunity": immunity, "weakness": weakness, "size": size}
             replaced = [option for option, value in given.items() if value is not None]
             where = bestiary.Where(side=side, name=name, squad=squad, group=group)
             await bestiary.add_from_bestiary(interaction, self.bot, monster, count, where, replaced)
@@ -222,6 +225,7 @@ class EncounterCog(commands.Cog):
             (characteristics, "characteristics"),
             (immunity, "immunity"),
             (weakness, "weakness"),
+            (size, "size"),
         ):
             check_text(value, what, TEXT_MAX)
         check_range(stamina, 1, STAMINA_MAX, "Stamina")
@@ -230,6 +234,7 @@ class EncounterCog(commands.Cog):
         check_range(recoveries, 0, RECOVERIES_MAX, "Recoveries")
         stats = Characteristics.parse(characteristics) if characteristics else Characteristics()
         modifiers = DamageModifiers.parse(immunity or "", weakness or "")
+        bulk = Size.parse(size) if size else MEDIUM
         in_time = InTime(interaction)
         who = await in_time.run(caller_of(interaction, self.bot))
         owner = player.id if player is not None else None
@@ -262,6 +267,7 @@ class EncounterCog(commands.Cog):
                 modifiers=modifiers,
                 recoveries=recoveries,
                 can_be_surprised=can_be_surprised,
+                size=bulk,
             )
             updated, names = add_creatures(encounter, spec)
             put_encounter(table, updated)
