@@ -5,6 +5,7 @@
 - `targets(interaction, current)`: the same for a comma-separated list ("Goblin 1, Gob…"): the names already
   typed are kept and the last one is completed; names already in the list are not offered again.
 - `situations(interaction, current)`: a comma-separated list of situations (flanking, high ground, ...).
+- `heroes(interaction, current)`: the heroes of the channel's roster whose names contain what was typed.
 - `abilities(interaction, current)`: the abilities of the striker (the `attacker` option, else the one
   creature the member controls): its own, then the standard ones (`bot.rules.encounter.abilities`).
 - `creature_names(encounter, current)` / `target_choices(encounter, current)` / `situation_choices(current)` /
@@ -31,6 +32,7 @@ from bot.rules.creature import Creature
 from bot.rules.encounter import Encounter, fold, harm
 from bot.rules.encounter.abilities import ability_names
 from bot.rules.errors import RuleError
+from bot.rules.names import name_key
 from bot.rules.situations import Situation
 
 CHOICES_MAX = 25
@@ -151,6 +153,16 @@ async def targets(interaction: discord.Interaction[Any], current: str) -> list[a
     """Autocomplete a comma-separated list of creature names from this channel's encounter."""
     encounter = await _encounter(interaction)
     return [] if encounter is None else target_choices(encounter, current)
+
+
+async def heroes(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete a hero's name from the channel's roster (names containing what was typed)."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return []
+    table = await interaction.client.store.view(channel_key(interaction))
+    typed = name_key(current)
+    names = [h.name for h in table.heroes.values() if typed in name_key(h.name)]
+    return [app_commands.Choice(name=n, value=n) for n in names[:CHOICES_MAX]]
 
 
 async def abilities(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:

@@ -12,7 +12,7 @@ roster (issue 20 §4).
   Director may import one for another member (`player`), or for nobody (then it is open to claim); only a
   hero's player or a Director updates it.
 
-Public API: `HERO_FILE`, `Imported`, `import_hero(interaction, bot, file, use_state, player, director)`.
+Public API: `HERO_FILE`, `Imported`, `import_hero(interaction, bot, file, use_state, owner, director)`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from bot.client import DrawSteelBot
 from bot.content.forgesteel.files import BadValue
 from bot.content.forgesteel.hero import ImportedHero, read_hero
 from bot.content.forgesteel.hero_sheet import to_sheet
-from bot.permissions import Refused, actor_from_interaction, require_controls
+from bot.permissions import actor_from_interaction, require_controls
 from bot.play import active_encounter, channel_key, commit, put_sheet, sheet_of
 from bot.replies import fail, inert
 from bot.rules import codec
@@ -83,17 +83,12 @@ async def import_hero(
     file: discord.Attachment,
     *,
     use_state: bool,
-    player: discord.Member | None,
+    owner: int,
     director: bool,
     fighting_in: FightingIn,
 ) -> Imported:
     """Read the uploaded hero and store it on the campaign's roster (new, or updating its earlier import)."""
     caller = interaction.user.id
-    if player is not None and player.bot:
-        fail("Bots can't play heroes: pick a member, or leave player out.")
-    if player is not None and player.id != caller and not director:
-        raise Refused("Only the Director can import a hero for another member: leave player out.")
-    owner = player.id if player is not None else caller
     await defer_for_file(interaction)
     found = read_hero(await download(file, what=HERO_FILE))
     name = _name(found)

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 import discord
 from discord import app_commands
 
-from bot.replies import UserError, inert
+from bot.replies import UserError, fail, inert
 
 
 class Refused(UserError, app_commands.CheckFailure):
@@ -313,6 +313,19 @@ def require_self(actor: Actor, owner_id: int, *, what: str, action: str, instead
     """
     if not allowed(Authority.OWNER, Standing(owner=actor.user_id == owner_id)):
         raise Refused(f"Only the member who made {what} can {action} it: {instead}.")
+
+
+def hero_player(
+    caller_id: int, player: discord.Member | None, at: Standing, *, director_role_id: int | None, key: str
+) -> int:
+    """Who plays a hero being made or imported: the `player` named, or the caller. A bot can't play a hero,
+    and naming another member needs `RULES[key]` ("/hero create player:", "/hero import player:": a server
+    Director)."""
+    if player is not None and player.bot:
+        fail("Bots can't play heroes: pick a member, or leave player out.")
+    if player is not None and player.id != caller_id:
+        require(key, at, director_role_id=director_role_id)
+    return player.id if player is not None else caller_id
 
 
 def actor_from_interaction(interaction: discord.Interaction[Any]) -> Actor:

@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.content.ability import Ability, ActionType
 from bot.content.ability_entry import (
@@ -46,7 +47,7 @@ from bot.rules.hero import HeroSheet
 from bot.rules.names import NAME_MAX, name_key
 from bot.store import Change, Hero, Table
 from bot.ui.abilities import ACTION_LABELS, abilities_embed, ability_embed
-from cogs.heroes import TEXT_MAX, hero_names, hero_or_mine
+from cogs.heroes import TEXT_MAX, hero_or_mine
 from cogs.meta import HelpEntry
 
 TIERS_MAX = 3 * TIER_MAX + 10
@@ -139,13 +140,6 @@ class Abilities(commands.Cog):
     def __init__(self, bot: DrawSteelBot) -> None:
         self.bot = bot
 
-    async def _heroes(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return [
-            app_commands.Choice(name=n, value=n) for n in await hero_names(self.bot, interaction, current)
-        ]
-
     async def _change(
         self,
         interaction: discord.Interaction[Any],
@@ -198,7 +192,7 @@ class Abilities(commands.Cog):
         bonus="A bonus the card adds to its power roll",
     )
     @app_commands.choices(action=ACTIONS)
-    @app_commands.autocomplete(hero=_heroes)
+    @app_commands.autocomplete(hero=autocomplete.heroes)
     async def add(
         self,
         interaction: discord.Interaction[Any],
@@ -249,7 +243,7 @@ class Abilities(commands.Cog):
         bonus="A bonus the card adds to its power roll",
     )
     @app_commands.choices(action=ACTIONS)
-    @app_commands.autocomplete(ability=own_abilities, hero=_heroes)
+    @app_commands.autocomplete(ability=own_abilities, hero=autocomplete.heroes)
     async def edit(
         self,
         interaction: discord.Interaction[Any],
@@ -289,7 +283,7 @@ class Abilities(commands.Cog):
     # -- /ability remove ---------------------------------------------------------------------------------
     @ability.command(name="remove", description="Remove one of your hero's ability cards.")
     @app_commands.describe(ability="The ability to remove", hero="The hero (default: yours)")
-    @app_commands.autocomplete(ability=own_abilities, hero=_heroes)
+    @app_commands.autocomplete(ability=own_abilities, hero=autocomplete.heroes)
     async def remove(
         self,
         interaction: discord.Interaction[Any],
@@ -311,7 +305,7 @@ class Abilities(commands.Cog):
     # -- /ability show -----------------------------------------------------------------------------------
     @ability.command(name="show", description="An ability card with its tiers as written and as read.")
     @app_commands.describe(ability="The ability", hero="The hero (default: yours)")
-    @app_commands.autocomplete(ability=any_abilities, hero=_heroes)
+    @app_commands.autocomplete(ability=any_abilities, hero=autocomplete.heroes)
     async def show(
         self,
         interaction: discord.Interaction[Any],
@@ -327,7 +321,7 @@ class Abilities(commands.Cog):
     # -- /ability list -----------------------------------------------------------------------------------
     @ability.command(name="list", description="A hero's abilities by action type.")
     @app_commands.describe(hero="The hero (default: yours)")
-    @app_commands.autocomplete(hero=_heroes)
+    @app_commands.autocomplete(hero=autocomplete.heroes)
     async def list_cmd(
         self, interaction: discord.Interaction[Any], hero: app_commands.Range[str, 1, TEXT_MAX] | None = None
     ) -> None:

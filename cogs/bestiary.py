@@ -19,11 +19,13 @@ from discord.ext import commands
 from bot.bestiary import monster_choices, read_monster_file, require_server_director, stat_block_of, to_new
 from bot.client import DrawSteelBot
 from bot.content.monster import Monster, Organization
+from bot.options import check_range, check_text
 from bot.play import InTime
 from bot.replies import fail, inert, send
 from bot.rules.characteristics import Characteristics
 from bot.rules.creature import LEVEL_MAX
 from bot.rules.damage import DamageModifiers
+from bot.rules.forced import Size
 from bot.ui.bestiary import bestiary_embed, monster_embed, stocked_text
 from cogs.meta import HelpEntry
 
@@ -34,16 +36,6 @@ NAME_MAX = 64
 TEXT_MAX = 100
 STAMINA_MAX = 999
 NUMBER_MAX = 99
-
-
-def _check_text(value: str | None, what: str, limit: int = TEXT_MAX) -> None:
-    if value is not None and len(value) > limit:
-        fail(f"The {what} can be at most {limit} characters: type a shorter one.")
-
-
-def _check_range(value: int, low: int, high: int, what: str) -> None:
-    if not low <= value <= high:
-        fail(f"{what} must be a number from {low} to {high}.")
 
 
 def _guild(interaction: discord.Interaction[Any]) -> int:
@@ -142,12 +134,12 @@ class BestiaryCog(commands.Cog):
             (weakness, "weakness", TEXT_MAX),
             (keywords, "keywords", TEXT_MAX),
         ):
-            _check_text(value, what, limit)
-        _check_range(stamina, 1, STAMINA_MAX, "Stamina")
-        _check_range(level, 0, LEVEL_MAX, "Level")
+            check_text(value, what, limit)
+        check_range(stamina, 1, STAMINA_MAX, "Stamina")
+        check_range(level, 0, LEVEL_MAX, "Level")
         for number, what in ((free_strike, "Free strike damage"), (stability, "Stability"), (speed, "Speed")):
-            _check_range(number, 0, NUMBER_MAX, what)
-        _check_range(ev, 0, STAMINA_MAX, "Encounter value")
+            check_range(number, 0, NUMBER_MAX, what)
+        check_range(ev, 0, STAMINA_MAX, "Encounter value")
         try:
             org = Organization(organization)
         except ValueError:
@@ -162,7 +154,7 @@ class BestiaryCog(commands.Cog):
             role=" ".join(role.split()).title(),
             keywords=tuple(k.strip() for k in keywords.split(",") if k.strip()),
             encounter_value=ev,
-            size=size.strip() or "1M",
+            size=Size.parse(size.strip() or "1M").format(),
             speed=speed,
             stability=stability,
             free_strike=free_strike,
@@ -183,7 +175,7 @@ class BestiaryCog(commands.Cog):
     @app_commands.describe(monster="The monster (from this server's bestiary)")
     @app_commands.autocomplete(monster=monster_choices)
     async def show(self, interaction: discord.Interaction[Any], monster: str) -> None:
-        _check_text(monster, "monster's name")
+        check_text(monster, "monster's name", TEXT_MAX)
         stored = await InTime(interaction).run(self.bot.store.find_monster(_guild(interaction), monster))
         if stored is None:
             fail(
@@ -195,7 +187,7 @@ class BestiaryCog(commands.Cog):
     @app_commands.describe(monster="The monster (from this server's bestiary)")
     @app_commands.autocomplete(monster=monster_choices)
     async def remove(self, interaction: discord.Interaction[Any], monster: str) -> None:
-        _check_text(monster, "monster's name")
+        check_text(monster, "monster's name", TEXT_MAX)
         guild = _guild(interaction)
         in_time = InTime(interaction)
         await in_time.run(require_server_director(interaction, self.bot, "/monster remove"))

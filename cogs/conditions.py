@@ -27,6 +27,7 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
+from bot.options import check_text
 from bot.permissions import Refused, controls, require_controls
 from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
 from bot.replies import fail, inert, send
@@ -37,7 +38,6 @@ from bot.store import Change, Committed, Table
 from bot.ui.combat import DURATION_TEXT, condition_reply, save_reply, save_summary
 from bot.ui.tracker_controls import token_save_view
 from cogs.meta import HelpEntry
-from cogs.strike import check_text
 
 NAME_TEXT_MAX = 100
 CUSTOM_MAX = 60

@@ -20,9 +20,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.hero_import import import_hero
-from bot.permissions import require, server_standing
+from bot.permissions import hero_player, require, server_standing
 from bot.play import (
     active_encounter,
     channel_key,
@@ -49,7 +50,7 @@ from bot.rules.hero import (
     read_immunity,
     read_weakness,
 )
-from bot.rules.names import clean_name, name_key
+from bot.rules.names import clean_name
 from bot.store import Change, Hero, Table
 from bot.ui.abilities import import_embed
 from bot.ui.confirm import ConfirmView
@@ -59,7 +60,6 @@ from cogs.meta import HelpEntry
 
 TEXT_MAX = 100
 """Longest text option Discord sends us here (names are checked to 64 by `clean_name`)."""
-AUTOCOMPLETE_MAX = 25
 
 
 def require_hero(table: Table, name: str) -> Hero:
@@ -113,16 +113,6 @@ def _optional(text: str | None, read: Any) -> Any:
     return None if text is None else read(text)
 
 
-async def hero_names(bot: DrawSteelBot, interaction: discord.Interaction[Any], current: str) -> list[str]:
-    """Roster names matching what the user typed so far (for autocomplete)."""
-    if interaction.guild_id is None or interaction.channel_id is None:
-        return []
-    table = await bot.store.view(channel_key(interaction))
-    typed = name_key(current)
-    names = [h.name for h in table.heroes.values() if typed in name_key(h.name)]
-    return names[:AUTOCOMPLETE_MAX]
-
-
 class Heroes(commands.Cog):
     """The channel's hero roster (/hero)."""
 
@@ -154,13 +144,6 @@ class Heroes(commands.Cog):
 
     def __init__(self, bot: DrawSteelBot) -> None:
         self.bot = bot
-
-    async def _autocomplete(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return [
-            app_commands.Choice(name=n, value=n) for n in await hero_names(self.bot, interaction, current)
-        ]
 
     # -- /hero create -------------------------------------------------------------------------------------
     @hero.command(name="create", description="Add a hero to this channel's roster.")
@@ -194,11 +177,7 @@ class Heroes(commands.Cog):
         _, at, role = await server_standing(interaction, self.bot.store)
         director = at.server_director
         caller = interaction.user.id
-        if player is not None and player.bot:
-            fail("Bots can't play heroes: pick a member, or leave player out.")
-        if player is not None and player.id != caller:
-            require("/hero create player:", at, director_role_id=role)
-        owner = player.id if player is not None else caller
+        owner = hero_player(caller, player, at, director_role_id=role, key="/hero create player:")
         sheet = new_sheet(
             stamina,
             recoveries,
@@ -237,14 +216,14 @@ class Heroes(commands.Cog):
     ) -> None:
         _, at, role = await server_standing(interaction, self.bot.store)
         director = at.server_director
-        if player is not None and player.id != interaction.user.id:
-            require("/hero import player:", at, director_role_id=role)
+        caller = interaction.user.id
+        owner = hero_player(caller, player, at, director_role_id=role, key="/hero import player:")
 
         async def fighting(hero_id: str) -> int | None:
             return await fighting_in(self.bot, interaction, hero_id)
 
         done = await import_hero(
-            interaction, self.bot, file, use_state=use_state, player=player, director=director,
+            interaction, self.bot, file, use_state=use_state, owner=owner, director=director,
             fighting_in=fighting,
         )  # fmt: skip
         hero = done.hero
@@ -271,7 +250,7 @@ class Heroes(commands.Cog):
         resource="The heroic resource's name, e.g. wrath",
         resource_gain="Heroic resource gained each turn, e.g. 2 or 1d3",
     )
-    @app_commands.autocomplete(hero=_autocomplete)
+    @app_commands.autocomplete(hero=autocomplete.heroes)
     async def edit(
         self,
         interaction: discord.Interaction[Any],
@@ -358,7 +337,7 @@ class Heroes(commands.Cog):
     # -- /hero show -----------------------------------------------------------------------------------------
     @hero.command(name="show", description="Show one hero's sheet, or this channel's whole roster.")
     @app_commands.describe(hero="The hero to show (leave out for the whole roster)")
-    @app_commands.autocomplete(hero=_autocomplete)
+    @app_commands.autocomplete(hero=autocomplete.heroes)
     async def show(
         self, interaction: discord.Interaction[Any], hero: app_commands.Range[str, 1, TEXT_MAX] | None = None
     ) -> None:
@@ -375,7 +354,7 @@ class Heroes(commands.Cog):
         name="delete", description="Delete a hero from the roster (its owner or a server Director)."
     )
     @app_commands.describe(hero="The hero to delete for good")
-    @app_commands.autocomplete(hero=_autocomplete)
+    @app_commands.autocomplete(hero=autocomplete.heroes)
     async def delete(
         self, interaction: discord.Interaction[Any], hero: app_commands.Range[str, 1, TEXT_MAX]
     ) -> None:
@@ -431,7 +410,7 @@ class Heroes(commands.Cog):
         hero="The hero to take over",
         player="Director only: give the hero to this member (leave out to hold it, open to claim)",
     )
-    @app_commands.autocomplete(hero=_autocomplete)
+    @app_commands.autocomplete(hero=autocomplete.heroes)
     async def claim_hero(
         self,
         interaction: discord.Interaction[Any],

@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
+from bot.options import check_text
 from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
 from bot.replies import fail
 from bot.rules.encounter import Encounter, harm
@@ -31,7 +32,6 @@ from bot.ui.format import hidden_stamina
 from bot.ui.move import slam_reply, slam_summary
 from bot.ui.tracker_controls import rescue_view
 from cogs.meta import HelpEntry
-from cogs.strike import check_text
 
 Slammed = tuple[str, str | None, SlamResult, frozenset[str], Encounter, RoundNews | None]
 """What a slam's change gives the reply: who was moved, what they hit, the damage, whose Stamina is hidden,

@@ -20,8 +20,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
+from bot.options import check_text
 from bot.play import InTime, caller_of, channel_key, commit, encounter_of, put_encounter
-from bot.replies import fail, send
+from bot.replies import send
 from bot.rules.encounter import Encounter, UnknownCreature, fold
 from bot.rules.encounter.objectives import (
     OBJECTIVE_TEXT_MAX,
@@ -42,11 +43,6 @@ from cogs.meta import HelpEntry
 CHOICES_MAX = 25
 VALUE_MAX = 100
 NAME_MAX = 100
-
-
-def _check_length(value: str, what: str, limit: int) -> None:
-    if len(value) > limit:
-        fail(f"The {what} can be at most {limit} characters: type a shorter one.")
 
 
 async def _director(interaction: discord.Interaction[Any], in_time: InTime, key: str) -> None:
@@ -140,7 +136,7 @@ async def add(interaction: discord.Interaction[Any], text: str, rounds: int | No
 
 
 async def settle(interaction: discord.Interaction[Any], key: str, outcome: Outcome) -> None:
-    _check_length(key, "objective", OBJECTIVE_TEXT_MAX)
+    check_text(key, "objective", OBJECTIVE_TEXT_MAX)
     in_time = InTime(interaction)
     await _director(interaction, in_time, "/encounter objective done")
 
@@ -157,7 +153,7 @@ async def settle(interaction: discord.Interaction[Any], key: str, outcome: Outco
 
 
 async def name_action(interaction: discord.Interaction[Any], creature: str, action: str) -> None:
-    _check_length(creature, "creature's name", NAME_MAX)
+    check_text(creature, "creature's name", NAME_MAX)
     in_time = InTime(interaction)
     await _director(interaction, in_time, "/encounter villain name")
 
@@ -174,8 +170,8 @@ async def name_action(interaction: discord.Interaction[Any], creature: str, acti
 
 
 async def use_action(interaction: discord.Interaction[Any], creature: str, action: str) -> None:
-    _check_length(creature, "creature's name", NAME_MAX)
-    _check_length(action, "villain action's name", NAME_MAX)
+    check_text(creature, "creature's name", NAME_MAX)
+    check_text(action, "villain action's name", NAME_MAX)
     in_time = InTime(interaction)
     await _director(interaction, in_time, "/encounter villain use")
 

@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.permissions import require, server_standing
 from bot.play import channel_key, commit, put_sheet, sheet_of
@@ -19,7 +20,7 @@ from bot.replies import fail, inert, send
 from bot.rules.hero import award_sheet_victories, sheet_respite
 from bot.store import Change, Hero, Table
 from bot.ui.heroes import HeroView, victories_embed
-from cogs.heroes import TEXT_MAX, hero_names, require_hero, view_of
+from cogs.heroes import TEXT_MAX, require_hero, view_of
 from cogs.meta import HelpEntry
 
 AWARD_MAX = 10
@@ -48,19 +49,12 @@ class Progress(commands.Cog):
     def __init__(self, bot: DrawSteelBot) -> None:
         self.bot = bot
 
-    async def _hero_autocomplete(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return [
-            app_commands.Choice(name=n, value=n) for n in await hero_names(self.bot, interaction, current)
-        ]
-
     @app_commands.command(name="victories", description="Show the heroes' Victories; a Director awards them.")
     @app_commands.describe(
         award="Director: Victories to award (leave out to show)",
         hero="Only this hero (default: every hero of the roster)",
     )
-    @app_commands.autocomplete(hero=_hero_autocomplete)
+    @app_commands.autocomplete(hero=autocomplete.heroes)
     @app_commands.guild_only()
     async def victories(
         self,

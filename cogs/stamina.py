@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
+from bot.options import check_text
 from bot.permissions import Actor, require, require_controls, server_standing
 from bot.play import (
     InTime,
@@ -58,7 +59,7 @@ from bot.ui.format import hidden_stamina
 from bot.ui.tracker_controls import rescue_view
 from cogs.heroes import hero_or_mine
 from cogs.meta import HelpEntry
-from cogs.strike import TYPE_CHOICES, check_text, own_creature
+from cogs.strike import TYPE_CHOICES, own_creature
 
 NAME_TEXT_MAX = 100
 BLEED_TRIGGERS = {

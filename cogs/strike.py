@@ -31,6 +31,7 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
+from bot.options import check_text
 from bot.permissions import require_controls
 from bot.play import InTime, caller_of, commit, encounter_of, put_encounter, sheet_of
 from bot.replies import fail
@@ -85,16 +86,11 @@ def resource_name(table: Table, encounter: Encounter, creature_id: str) -> str:
     return sheet_of(hero).resource_name if hero is not None else "heroic resource"
 
 
-def check_text(value: str | None, what: str, limit: int = TEXT_MAX) -> None:
-    if value is not None and len(value) > limit:
-        fail(f"The {what} can be at most {limit} characters: type a shorter one.")
-
-
 def tier_effects(effect: str | None) -> tuple[str, str, str] | None:
     """The effect per tier: one text for all three, or three texts separated by ';'."""
     if effect is None or not effect.strip():
         return None
-    check_text(effect, "effect")
+    check_text(effect, "effect", TEXT_MAX)
     parts = [p.strip() for p in effect.split(";")]
     if len(parts) == 1:
         return (parts[0], parts[0], parts[0])
@@ -172,8 +168,8 @@ class Strike(commands.Cog):
         raise_potency: bool = False,
     ) -> None:
         check_text(targets, "list of targets", TARGETS_TEXT_MAX)
-        check_text(damage, "damage")
-        check_text(attacker, "attacker's name")
+        check_text(damage, "damage", TEXT_MAX)
+        check_text(attacker, "attacker's name", TEXT_MAX)
         if not -BONUS_LIMIT <= bonus <= BONUS_LIMIT:
             fail(
                 f"The bonus runs from -{BONUS_LIMIT} to {BONUS_LIMIT}: type your characteristic plus bonuses."

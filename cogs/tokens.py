@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.hero_tokens import Spender, resolve_hero, spend_benefit
 from bot.permissions import RULES, allowed, require, server_standing
@@ -30,7 +31,7 @@ from bot.store import Change, Table
 from bot.ui.format import stamina_text
 from bot.ui.heroes import tokens_embed
 from bot.ui.tracker_controls import set_handler
-from cogs.heroes import TEXT_MAX, hero_names
+from cogs.heroes import TEXT_MAX
 from cogs.meta import HelpEntry
 
 AWARD_MAX = 100
@@ -118,13 +119,6 @@ class Tokens(commands.Cog):
     def __init__(self, bot: DrawSteelBot) -> None:
         self.bot = bot
 
-    async def _hero_autocomplete(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return [
-            app_commands.Choice(name=n, value=n) for n in await hero_names(self.bot, interaction, current)
-        ]
-
     @tokens.command(name="show", description="Show the party's hero tokens.")
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         table = await self.bot.store.view(channel_key(interaction))
@@ -156,7 +150,7 @@ class Tokens(commands.Cog):
         hero="The hero who spends (default: yours)",
         condition="Not needed: a token turns the save that just failed",
     )
-    @app_commands.autocomplete(hero=_hero_autocomplete)
+    @app_commands.autocomplete(hero=autocomplete.heroes)
     async def spend(
         self,
         interaction: discord.Interaction[Any],

@@ -9,9 +9,10 @@ Rules:
 - Solo monsters take two turns a round (Draw Steel: Monsters, "Solo Monsters", as issue 20 §5 gives it: "a
   solo gets two turns"; the turn engine's `turns_per_round`).
 - Every other monster comes in as its stat block says, one creature each.
-Each creature keeps its stat block: Stamina, level, characteristics, immunities and weaknesses, stability, and
-its abilities (its Free Strike first, made from its free-strike damage and type by `bot.content.standard`;
-Grab, Knockback and Charge are every creature's and aren't carried).
+Each creature keeps its stat block: Stamina, level, characteristics, immunities and weaknesses, stability,
+size (one typed by hand that names no size is 1M: `bot.rules.forced.size_of`), and its abilities (its Free
+Strike first, made from its free-strike damage and type by `bot.content.standard`; Grab, Knockback and Charge
+are every creature's and aren't carried).
 
 Names: a monster comes in under its own name (or the one given); when that name is taken, or several come at
 once, they are numbered after the highest number the encounter already has ("Goblin Assassin 3"); a squad is
@@ -33,6 +34,7 @@ from bot.content.monster import Monster, Organization
 from bot.content.standard import monster_free_strike
 from bot.rules.encounter import Encounter, NewCreatures, add_creatures, fold
 from bot.rules.errors import RuleError
+from bot.rules.forced import size_of
 from bot.rules.names import clean_name
 
 SOLO_TURNS = 2
@@ -116,6 +118,7 @@ def add_monsters(
         modifiers=monster.modifiers,
         level=monster.level,
         stability=monster.stability,
+        size=size_of(monster.size),
         abilities=carried_abilities(monster),
         number_from=1 if single else after,
     )

@@ -1,7 +1,7 @@
 """The stat block the encounter keeps per combatant.
 
 Rules: draw-steel-basics.md "Characteristics", "PCs and NPCs"; draw-steel-combat.txt "Stamina", "DAMAGE
-IMMUNITY", "DAMAGE WEAKNESS", "STABILITY".
+IMMUNITY", "DAMAGE WEAKNESS", "STABILITY", "Size and Space" (1T, 1S, 1M, 1L, then 2, 3 ...).
 
 Public API: `Creature` (plain frozen dataclass; `Creature.create(...)` validates the name with
 `bot.rules.names.clean_name`), `take_damage(creature, amount, dtype, ...) -> (Creature, DamageRecord)`.
@@ -19,6 +19,7 @@ from bot.content.kit import KitDamageBonus
 from bot.rules.characteristics import Characteristics
 from bot.rules.damage import DamageModifiers, DamageRecord, DamageType, apply_damage
 from bot.rules.errors import RuleError
+from bot.rules.forced import MEDIUM, Size
 from bot.rules.names import clean_name
 from bot.rules.stamina import Vitals
 
@@ -36,7 +37,9 @@ class Creature:
     `owner_id` is the Discord member who controls it (None: the Director); `squad_id` the minion squad it
     belongs to, if any; `stability` resists forced movement ("STABILITY", never below 0); `abilities` the
     ability cards it brought from its stat block or roster sheet (none: only the standard abilities every
-    creature has); `kit_bonuses` a roster hero's kit damage bonuses for Melee or Ranged Weapon abilities.
+    creature has); `kit_bonuses` a roster hero's kit damage bonuses for Melee or Ranged Weapon abilities;
+    `size` its size (1M unless its sheet or stat block says otherwise), for forced movement's "BIG VERSUS
+    LITTLE".
     """
 
     id: str
@@ -51,6 +54,7 @@ class Creature:
     stability: int = 0
     abilities: tuple[Ability, ...] = ()
     kit_bonuses: tuple[KitDamageBonus, ...] = ()
+    size: Size = MEDIUM
 
     def __post_init__(self) -> None:
         if not self.id:
@@ -80,6 +84,7 @@ class Creature:
         stability: int = 0,
         abilities: tuple[Ability, ...] = (),
         kit_bonuses: tuple[KitDamageBonus, ...] = (),
+        size: Size = MEDIUM,
     ) -> Creature:
         """A fresh creature at full Stamina (and Recoveries, for a hero), its name cleaned."""
         return cls(
@@ -95,6 +100,7 @@ class Creature:
             stability=stability,
             abilities=abilities,
             kit_bonuses=kit_bonuses,
+            size=size,
         )
 
 

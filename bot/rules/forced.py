@@ -1,6 +1,6 @@
 """Forced movement: push, pull and slide distances, stability, size, and slamming into creatures and objects.
 
-Rules: draw-steel-combat.txt "Forced Movement" (push X, pull X, slide X; "vertical"), "Larger Creatures"
+Rules: draw-steel-combat.txt "Forced Movement" (push X, pull X, slide X; "vertical"), "BIG VERSUS LITTLE"
 ("When a larger creature force moves a smaller target with a melee weapon ability, the distance of the forced
 movement is increased by 1"), "STABILITY" ("they can reduce that movement up to a number of squares equal to
 their stability"; never below 0), "SLAMMING INTO CREATURES", "SLAMMING INTO OBJECTS" and "HURLING THROUGH
@@ -11,8 +11,8 @@ effect can call them as well as a command. Where the creatures are on the map is
 Director reports a collision and the squares of forced movement left.
 
 Public API: `ForcedKind`, `ForcedMove` (`ForcedMove.parse("vertical push 3")`), `Size` (`Size.parse("1M")`),
-`forced_distance(...)`, `Into`, `Slam`, `slam(...)`, `slam_creature`, `slam_object`, `Material`, `Hurl`,
-`hurl_through`, `ForcedError`.
+`MEDIUM` (1M, the default size), `size_of(text)`, `size_bonus(...)`, `forced_distance(...)`, `Into`, `Slam`,
+`slam(...)`, `slam_creature`, `slam_object`, `Material`, `Hurl`, `hurl_through`, `ForcedError`.
 """
 
 from __future__ import annotations
@@ -90,6 +90,35 @@ class Size:
         return str(self.rank - 2)
 
 
+MEDIUM = Size(_SIZE_LETTERS["M"])
+"""Size 1M: a creature's size when nothing says otherwise (heroes without a Size feature are 1M)."""
+
+
+def size_of(text: str) -> Size:
+    """The size `text` names ("1S", "2"), or 1M when it names none (a stat block typed by hand before sizes
+    were checked)."""
+    try:
+        return Size.parse(text)
+    except ForcedError:
+        return MEDIUM
+
+
+def _as_size(size: Size | str | int) -> Size:
+    return size if isinstance(size, Size) else Size.parse(size)
+
+
+def size_bonus(
+    mover_size: Size | str | int | None, target_size: Size | str | int | None, melee_weapon: bool
+) -> int:
+    """1 when a larger creature moves a smaller target with a melee weapon ability, else 0 ("BIG VERSUS
+    LITTLE": "When a larger creature force moves a smaller target with a melee weapon ability, the distance
+    of the forced movement is increased by 1. If a smaller creature force moves a larger target with a melee
+    weapon ability, the distance doesn't change"). Unknown sizes give no bonus."""
+    if not melee_weapon or mover_size is None or target_size is None:
+        return 0
+    return 1 if _as_size(mover_size) > _as_size(target_size) else 0
+
+
 def forced_distance(
     distance: int,
     stability: int = 0,
@@ -105,11 +134,7 @@ def forced_distance(
     below 0. The mover may always move the target fewer squares."""
     if not 0 <= distance <= DISTANCE_MAX:
         raise ForcedError(f"A forced movement's distance runs from 0 to {DISTANCE_MAX}.")
-    if melee_weapon and mover_size is not None and target_size is not None:
-        mover = mover_size if isinstance(mover_size, Size) else Size.parse(mover_size)
-        moved = target_size if isinstance(target_size, Size) else Size.parse(target_size)
-        if mover > moved:
-            distance += 1
+    distance += size_bonus(mover_size, target_size, melee_weapon)
     return max(0, distance - max(0, stability))  # "A creature's stability can't be less than 0"
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import functools
-import random
 from collections.abc import Callable
 
 import sqlalchemy as sa
@@ -88,12 +86,8 @@ class Undoing(Writes):
                         away=away,
                         marks=marks,
                     )
-                except StaleState:
-                    self._forget(key, away)
-                    attempt += 1
-                    if attempt > retries:
-                        raise
-                    await asyncio.sleep(random.uniform(0, 0.003 * attempt))
+                except StaleState as stale:
+                    attempt = await self._lost_race(key, away, attempt, retries, stale)
         finally:
             if home_lock is not None:
                 home_lock.release()

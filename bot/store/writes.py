@@ -123,12 +123,8 @@ class Writes(Campaigns, Rows):
                     committed = await self._commit(
                         key, user_id, kind, loaded, table, outcome, deadline=deadline, away=away, marks=marks
                     )
-                except StaleState:
-                    self._forget(key, away)
-                    attempt += 1
-                    if attempt > retries:
-                        raise
-                    await asyncio.sleep(random.uniform(0, 0.003 * attempt))
+                except StaleState as stale:
+                    attempt = await self._lost_race(key, away, attempt, retries, stale)
                     continue
                 if committed.seq is None and warm and await self._moved_place(key, loaded, away, deadline):
                     continue  # "nothing changed" was judged on a stale cached table
@@ -143,6 +139,19 @@ class Writes(Campaigns, Rows):
         self._cache.pop(key.channel_id, None)
         if away is not None:
             self._cache.pop(away.home_id, None)
+
+    async def _lost_race(
+        self, key: ChannelKey, away: Away | None, attempt: int, retries: int, stale: StaleState
+    ) -> int:
+        """Another writer changed the channel first (`stale`): forget it, then wait a moment, longer each
+        attempt, before the next try; past `retries` attempts `stale` propagates. Returns the attempt's
+        number."""
+        self._forget(key, away)
+        attempt += 1
+        if attempt > retries:
+            raise stale
+        await asyncio.sleep(random.uniform(0, 0.003 * attempt))
+        return attempt
 
     async def _moved_place(self, key: ChannelKey, loaded: Loaded, away: Away | None, deadline: float) -> bool:
         """`_moved` for the channel, and for its campaign's home when it plays in another's campaign."""

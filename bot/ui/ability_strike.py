@@ -4,10 +4,10 @@ event summary.
 The reply: who uses which ability (its damage per tier, the characteristic, the kit bonus), the roll line
 (`Dice: 7 + 9 · bonus +2 · Total: 18 · Tier 3 · Critical`, `bot.ui.combat.roll_line`), the cost spent, then
 per target its line (`bot.ui.combat.target_line`) and under it what the tier did after the damage:
-conditions landed or resisted (`M < 2: bleeding (save ends) — lands (M 0)`), forced movement after stability
-(`push 2 → 1, stability 1`) and the rest of the tier's text verbatim. Every name and card text goes through
-`bot.replies.inert`. Past Discord's 2,000 characters the target lines turn compact and each target's effects
-share one clipped line.
+conditions landed or resisted (`M < 2: bleeding (save ends) — lands (M 0)`), forced movement after the size
+bonus and stability (`push 2 → 1, stability 1`; `push 2 → 3 (larger, melee weapon), stability 0`) and the
+rest of the tier's text verbatim. Every name and card text goes through `bot.replies.inert`. Past Discord's
+2,000 characters the target lines turn compact and each target's effects share one clipped line.
 """
 
 from __future__ import annotations
@@ -88,8 +88,11 @@ def _landed_line(landed: Landed) -> str:
 
 def _moved_line(moved: Moved) -> str:
     text = moved.movement.format()
-    if moved.stability:
-        text += f" → {moved.squares}, stability {moved.stability}"
+    if moved.stability or moved.larger:
+        text += f" → {moved.squares}"
+        if moved.larger:
+            text += " (larger, melee weapon)"
+        text += f", stability {moved.stability}"
     return f"{ARROW} {text}"
 
 

@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from bot import bestiary
 from bot.client import DrawSteelBot
+from bot.options import check_range, check_text
 from bot.permissions import actor_from_interaction, require, require_controls, standing
 from bot.play import (
     InTime,
@@ -47,6 +48,7 @@ from bot.rules.encounter import (
 from bot.rules.encounter.flow import Flow, begin, side_named
 from bot.rules.encounter.model import RoundNews
 from bot.rules.encounter.rounds import news_since
+from bot.rules.forced import MEDIUM, Size
 from bot.rules.names import clean_name
 from bot.rules.resources import Rounding
 from bot.rules.turns import Controller, Mode
@@ -61,9 +63,8 @@ from cogs.encounter.options import (
     MODE_CHOICES,
     RECOVERIES_MAX,
     STAMINA_MAX,
+    TEXT_MAX,
     TURNS_MAX,
-    check_range,
-    check_text,
     entries,
     roster,
     sides,
@@ -190,6 +191,7 @@ class EncounterCog(commands.Cog):
         recoveries="Recoveries (heroes)",
         can_be_surprised="False for creatures that can't be surprised",
         monster="A stat block from this server's bestiary (/monster): no Stamina needed",
+        size='Size, e.g. "1S", "2" (default 1M): a larger creature pushes a smaller one farther',
     )
     @app_commands.autocomplete(side=sides, monster=bestiary.monster_choices)
     async def add(
@@ -209,13 +211,14 @@ class EncounterCog(commands.Cog):
         recoveries: int = 0,
         can_be_surprised: bool = True,
         monster: str | None = None,
+        size: str | None = None,
     ) -> None:
         for value, what in ((name, "name"), (side, "side"), (squad, "squad name"), (group, "group name")):
             check_text(value, what, 64)
         if monster is not None:
             check_text(monster, "monster's name", 64)
             given = {"stamina": stamina, "player": player, "characteristics": characteristics}
-            given |= {"immunity": immunity, "weakness": weakness}
+            given |= {"immunity": immunity, "weakness": weakness, "size": size}
             replaced = [option for option, value in given.items() if value is not None]
             where = bestiary.Where(side=side, name=name, squad=squad, group=group)
             await bestiary.add_from_bestiary(interaction, self.bot, monster, count, where, replaced)
@@ -226,14 +229,16 @@ class EncounterCog(commands.Cog):
             (characteristics, "characteristics"),
             (immunity, "immunity"),
             (weakness, "weakness"),
+            (size, "size"),
         ):
-            check_text(value, what)
+            check_text(value, what, TEXT_MAX)
         check_range(stamina, 1, STAMINA_MAX, "Stamina")
         check_range(count, 1, 40, "Count")
         check_range(turns, 1, TURNS_MAX, "Turns per round")
         check_range(recoveries, 0, RECOVERIES_MAX, "Recoveries")
         stats = Characteristics.parse(characteristics) if characteristics else Characteristics()
         modifiers = DamageModifiers.parse(immunity or "", weakness or "")
+        bulk = Size.parse(size) if size else MEDIUM
         in_time = InTime(interaction)
         who = await in_time.run(caller_of(interaction, self.bot))
         owner = player.id if player is not None else None
@@ -266,6 +271,7 @@ class EncounterCog(commands.Cog):
                 modifiers=modifiers,
                 recoveries=recoveries,
                 can_be_surprised=can_be_surprised,
+                size=bulk,
             )
             updated, names = add_creatures(encounter, spec)
             put_encounter(table, updated)
@@ -337,7 +343,7 @@ class EncounterCog(commands.Cog):
     @app_commands.describe(name="The creature or squad")
     @app_commands.autocomplete(name=entries)
     async def remove_cmd(self, interaction: discord.Interaction[Any], name: str) -> None:
-        check_text(name, "name")
+        check_text(name, "name", TEXT_MAX)
         in_time = InTime(interaction)
         who = await in_time.run(caller_of(interaction, self.bot))
 

@@ -24,16 +24,6 @@ TEAMS_MAX = 10
 TEAM_NAME_MAX = 32
 
 
-def check_text(value: str | None, what: str, limit: int = TEXT_MAX) -> None:
-    if value is not None and len(value) > limit:
-        fail(f"The {what} can be at most {limit} characters: type a shorter one.")
-
-
-def check_range(value: int, low: int, high: int, what: str) -> None:
-    if not low <= value <= high:
-        fail(f"{what} must be a number from {low} to {high}.")
-
-
 def teams_of(text: str | None, mode: Mode) -> tuple[Side, ...] | None:
     """ "Red, Blue, Green" -> the teams (initiative order as typed); None for the default sides."""
     if mode is not Mode.TEAMS:

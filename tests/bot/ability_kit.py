@@ -30,6 +30,19 @@ DRAGON = read_monster(fixture_bytes("Thorn Dragon.ds-monster"))
 SHEETS = {name: to_sheet(read_hero(fixture_bytes(f"{name}.ds-hero"))) for name in ("Keth", "Jennet")}
 
 
+class Loaded:
+    """Dice that roll what a test loads, then 5s."""
+
+    def __init__(self) -> None:
+        self.queue: list[int] = []
+
+    def load(self, *values: int) -> None:
+        self.queue.extend(values)
+
+    def randint(self, low: int, high: int) -> int:
+        return self.queue.pop(0) if self.queue else min(high, max(low, 5))
+
+
 async def start(harness: Harness, *, malice: int = 0, resources: dict[str, int] | None = None) -> None:
     """The table above, with the Director's `malice` and the heroes' heroic `resources` (by name)."""
 

@@ -102,6 +102,15 @@ def tracker(channel: ChannelHandle) -> discord.Message:
     return max(found, key=lambda m: m.id)
 
 
+def body(message: discord.Message) -> str:
+    """A message's embed as text: title, description, then each field's name and value, a line each."""
+    embed = message.embeds[0]
+    parts = [embed.title or "", embed.description or ""]
+    for field in embed.fields:
+        parts += [field.name or "", field.value or ""]
+    return "\n".join(parts)
+
+
 def pinged(table: Table, message: discord.Message) -> tuple[list[int], list[int]]:
     """Who a message really pinged: (user ids, role ids) as SimCord's backend recorded them."""
     record = table.env.backend.get_message(message.channel.id, message.id)

@@ -16,7 +16,8 @@ never answer; `cdn_server.served` lists the paths it was asked for.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 
 import pytest
@@ -66,6 +67,21 @@ class CdnServer:
     hang: bool = False
 
 
+@contextlib.asynccontextmanager
+async def loopback(serve: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> AsyncIterator[str]:
+    """An HTTP server on 127.0.0.1 answering every GET with `serve`; yields its base URL."""
+    app = web.Application()
+    app.router.add_get("/{tail:.*}", serve)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    try:
+        yield f"http://127.0.0.1:{runner.addresses[0][1]}"
+    finally:
+        await runner.cleanup()
+
+
 @pytest_asyncio.fixture
 async def cdn_server(simcord_env: Env, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[CdnServer]:
     state: dict[str, CdnServer] = {}
@@ -90,17 +106,7 @@ async def cdn_server(simcord_env: Env, monkeypatch: pytest.MonkeyPatch) -> Async
         await response.write_eof()
         return response
 
-    app = web.Application()
-    app.router.add_get("/{tail:.*}", serve)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = runner.addresses[0][1]
-    base = f"http://127.0.0.1:{port}"
-    state["server"] = CdnServer(base, simcord_env)
-    monkeypatch.setattr(cdn, "CDN_BASE", base)
-    try:
+    async with loopback(serve) as base:
+        state["server"] = CdnServer(base, simcord_env)
+        monkeypatch.setattr(cdn, "CDN_BASE", base)
         yield state["server"]
-    finally:
-        await runner.cleanup()

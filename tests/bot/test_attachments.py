@@ -16,6 +16,7 @@ from aiohttp import web
 
 from bot import attachments
 from bot.attachments import LIMIT, AttachmentError, download
+from tests.bot.files_kit import loopback
 
 WHAT = "a `.ds-monster` file"
 Handler = Callable[[web.Request], Any]
@@ -33,16 +34,8 @@ async def host() -> AsyncIterator[tuple[str, dict[str, Handler]]]:
         response: web.StreamResponse = await handler(request)
         return response
 
-    app = web.Application()
-    app.router.add_get("/{tail:.*}", serve)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    try:
-        yield f"http://127.0.0.1:{runner.addresses[0][1]}", routes
-    finally:
-        await runner.cleanup()
+    async with loopback(serve) as base:
+        yield base, routes
 
 
 def attachment(url: str, size: int) -> discord.Attachment:

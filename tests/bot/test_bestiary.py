@@ -325,3 +325,19 @@ async def test_encounter_import_refuses_hostile_files_and_players(
     )
     assert text == "Only the Director can import an encounter's monsters."
     assert (await kit.stored(directed)).creatures == ()
+
+
+async def test_monster_add_reads_the_size_or_refuses_one_that_names_none(
+    directed: Table, simcord_env: Env
+) -> None:
+    """Size and Space: sizes are 1T, 1S, 1M, 1L, then 2, 3 ...: forced movement compares them, so a stat
+    block's size must name one ("BIG VERSUS LITTLE")."""
+    d = directed.director
+    text = refusal(
+        simcord_env, await d.slash(directed.channel, "monster add", name="Ogre", stamina=40, size="big")
+    )
+    assert text == "A size is 1T, 1S, 1M, 1L or a number of squares from 2, e.g. size: 2."
+    assert await names(directed) == []
+    reply(await d.slash(directed.channel, "monster add", name="Ogre", stamina=40, size=" 1l "))
+    ogre = await directed.store.find_monster(directed.guild.id, "ogre")
+    assert ogre is not None and ogre.data["size"] == "1L"

@@ -4,7 +4,6 @@ the pick ping's allowed mentions as sent."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -20,6 +19,7 @@ from bot.settings import Settings
 from bot.store import Store
 from tests.bot.conftest import TEST_WAIT_LIMIT
 from tests.wire.fake_discord import EPHEMERAL, FakeDiscord
+from tests.wire.test_fake_discord import online
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GwIrE0.in-process-encounter-test"
 WITHIN = 5.0
@@ -33,16 +33,8 @@ async def running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncItera
         settings = Settings(token=TOKEN, database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db")
         store = await Store.open(settings.database_url, migrate=True, wait_limit=TEST_WAIT_LIMIT)
         bot: DrawSteelBot = create_bot(settings, store=store, dice=SeededDice(3))
-        task = asyncio.create_task(bot.start(TOKEN))
-        try:
-            await fake.wait_until_ready(within=WITHIN)
+        async with online(fake, bot, store, TOKEN):
             yield fake
-        finally:
-            await bot.close()
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.wait_for(task, WITHIN)
-            await store.close()
-        assert fake.unknown_routes == []
 
 
 def sub(subcommand: str, /, **options: Any) -> list[dict[str, Any]]:

@@ -17,14 +17,6 @@ from tests.bot.conftest import Table
 from tests.bot.files_kit import CdnServer, fixture
 
 
-def body(message: discord.Message) -> str:
-    embed = message.embeds[0]
-    parts = [embed.title or "", embed.description or ""]
-    for field in embed.fields:
-        parts += [field.name or "", field.value or ""]
-    return "\n".join(parts)
-
-
 def labels(message: discord.Message) -> list[str]:
     return [
         getattr(item, "label", "") or ""
@@ -49,10 +41,10 @@ async def test_a_counter_counts_down_on_the_tracker(table: Table) -> None:
     )
     assert text == "🎯 New objective: Hold the bridge — 5 rounds left."
     kit.ok(await table.director.slash(table.channel, "encounter objective add", text="Stop the ritual"))
-    assert "🎯 Hold the bridge — 5 rounds left" in body(kit.tracker(table.channel))
+    assert "🎯 Hold the bridge — 5 rounds left" in kit.body(kit.tracker(table.channel))
     await next_round(table)
     await next_round(table)
-    shown = body(kit.tracker(table.channel))
+    shown = kit.body(kit.tracker(table.channel))
     assert "Round 3" in shown
     assert "🎯 Hold the bridge — 3 rounds left" in shown
     assert "🎯 Stop the ritual\n" in shown + "\n"
@@ -77,7 +69,7 @@ async def test_at_0_the_director_is_asked_and_ends_it_in_victory(table: Table, s
     assert asked.response is not None
     message = asked.response.message
     assert labels(message) == ["End in victory", "Keep fighting"]
-    assert "Hold the bridge — time is up" in body(kit.tracker(table.channel))
+    assert "Hold the bridge — time is up" in kit.body(kit.tracker(table.channel))
     kit.ok(await table.director.slash(table.channel, "encounter objective fail", objective="Stop the ritual"))
     kit.ok(await table.director.slash(table.channel, "encounter objective done", objective="1"))
     await simcord_env.restart_bot()  # the buttons are persistent
@@ -91,7 +83,7 @@ async def test_at_0_the_director_is_asked_and_ends_it_in_victory(table: Table, s
     final = next(
         m for m in table.channel.history() if (m.embeds and (m.embeds[0].title or "").startswith("🏁"))
     )
-    assert "✅ Hold the bridge — achieved\n❌ Stop the ritual — failed" in body(final)
+    assert "✅ Hold the bridge — achieved\n❌ Stop the ritual — failed" in kit.body(final)
 
 
 async def test_keep_fighting_leaves_the_encounter_running(table: Table) -> None:
@@ -168,7 +160,7 @@ async def test_the_stat_blocks_villain_actions_are_used_once(table: Table, cdn_s
     await kit.begin(table, first="heroes")
     offered = await d.autocomplete(table.channel, "encounter villain use", "creature", "tho")
     assert [c["value"] for c in offered] == ["Thorn Dragon"]
-    shown = body(kit.tracker(table.channel))
+    shown = kit.body(kit.tracker(table.channel))
     assert "**Thorn Dragon**: ⬜ Briar Bindings · ⬜ Thorned Armor · ⬜ Malign Thicket" in shown
     used = kit.ok(
         await d.slash(table.channel, "encounter villain use", creature="Thorn Dragon", action="thorned armor")
@@ -176,7 +168,7 @@ async def test_the_stat_blocks_villain_actions_are_used_once(table: Table, cdn_s
     assert used.startswith(
         "😈 **Thorn Dragon** uses the villain action **Thorned Armor** (once per encounter)."
     )
-    assert "**Thorn Dragon**: ⬜ Briar Bindings · ✅ Thorned Armor · ⬜ Malign Thicket" in body(
+    assert "**Thorn Dragon**: ⬜ Briar Bindings · ✅ Thorned Armor · ⬜ Malign Thicket" in kit.body(
         kit.tracker(table.channel)
     )
     again = kit.refused(
@@ -199,7 +191,7 @@ async def test_the_director_names_villain_actions(table: Table) -> None:
     offered = await d.autocomplete(table.channel, "encounter villain use", "action", "", creature="Goblin 1")
     assert [c["value"] for c in offered] == ["Hit and Run", "Rally", "Ruin"]
     kit.ok(await d.slash(table.channel, "encounter villain use", creature="Goblin 1", action="Rally"))
-    assert "**Goblin 1**: ⬜ Hit and Run · ✅ Rally · ⬜ Ruin" in body(kit.tracker(table.channel))
+    assert "**Goblin 1**: ⬜ Hit and Run · ✅ Rally · ⬜ Ruin" in kit.body(kit.tracker(table.channel))
 
 
 async def test_a_round_started_by_a_death_counts_down_too(table: Table) -> None:
@@ -213,7 +205,7 @@ async def test_a_round_started_by_a_death_counts_down_too(table: Table) -> None:
     for goblin in ("Goblin 1", "Goblin 2"):
         kit.ok(await table.director.slash(table.channel, "stamina damage", target=goblin, amount=10))
     assert (await kit.stored(table)).turns.round == 2
-    assert "⏳ Hold the bridge — time is up: Director, end the encounter or resolve it" in body(
+    assert "⏳ Hold the bridge — time is up: Director, end the encounter or resolve it" in kit.body(
         kit.tracker(table.channel)
     )
 
@@ -224,6 +216,6 @@ async def test_objective_texts_and_action_names_are_inert(table: Table) -> None:
     text = kit.ok(await d.slash(table.channel, "encounter objective add", text="@everyone **now**", rounds=2))
     assert "@\u200beveryone \\*\\*now\\*\\*" in text and "@everyone" not in text
     kit.ok(await d.slash(table.channel, "encounter villain name", creature="Goblin 1", action="<@123> _x_"))
-    shown = body(kit.tracker(table.channel))
+    shown = kit.body(kit.tracker(table.channel))
     assert "@\u200beveryone \\*\\*now\\*\\* — 2 rounds left" in shown and "@everyone" not in shown
     assert "<@123>" not in shown and "\\_x\\_" in shown

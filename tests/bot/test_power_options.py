@@ -6,39 +6,16 @@ from __future__ import annotations
 
 import discord
 import pytest
-from simcord.results import InteractionResult, ResponseMessage
+from simcord.results import ResponseMessage
 
-from bot.rules.dice import FixedDice
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
-
-
-class LoadedDice:
-    """The bot's dice: each test loads the faces it needs."""
-
-    def __init__(self) -> None:
-        self.faces = FixedDice([])
-
-    def load(self, *faces: int) -> None:
-        self.faces = FixedDice(faces)
-
-    def randint(self, low: int, high: int) -> int:
-        return self.faces.randint(low, high)
+from tests.bot.roll_kit import LoadedDice, description, reply
 
 
 @pytest.fixture
 def dice() -> LoadedDice:
     return LoadedDice()
-
-
-def reply(result: InteractionResult) -> ResponseMessage:
-    assert result.response is not None
-    return result.response
-
-
-def description(message: ResponseMessage) -> list[str]:
-    (embed,) = message.embeds
-    return (embed.description or "").splitlines()
 
 
 def notes(message: ResponseMessage) -> str:

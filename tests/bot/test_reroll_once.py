@@ -7,7 +7,8 @@ import pytest
 from simcord.env import Env
 
 from tests.bot.conftest import Table, slow_commits
-from tests.bot.test_roll import SLOW, LoadedDice, dice, give_hero, reply, tokens_left
+from tests.bot.roll_kit import LoadedDice, reply
+from tests.bot.test_roll import SLOW, dice, give_hero, tokens_left
 
 __all__ = ["dice"]  # the module's loaded dice fixture
 

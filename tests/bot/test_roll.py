@@ -22,26 +22,13 @@ from bot.client import DrawSteelBot
 from bot.play import put_sheet, sheet_of
 from bot.rules import codec
 from bot.rules.characteristics import Characteristics
-from bot.rules.dice import FixedDice
 from bot.rules.encounter import Encounter, add_hero, new_encounter_state
 from bot.rules.hero import new_sheet
 from bot.store import Change, ChannelKey
 from bot.store import Table as StoreTable
 from cogs.meta import help_entries
 from tests.bot.conftest import Table, slow_commits
-
-
-class LoadedDice:
-    """The bot's dice for these tests: each test loads the faces it needs (`FixedDice` underneath)."""
-
-    def __init__(self) -> None:
-        self.faces = FixedDice([])
-
-    def load(self, *faces: int) -> None:
-        self.faces = FixedDice(faces)
-
-    def randint(self, low: int, high: int) -> int:
-        return self.faces.randint(low, high)
+from tests.bot.roll_kit import LoadedDice, description, reply
 
 
 @pytest.fixture
@@ -50,16 +37,6 @@ def dice() -> LoadedDice:
 
 
 # --- helpers ----------------------------------------------------------------------------------------------
-def reply(result: InteractionResult) -> ResponseMessage:
-    assert result.response is not None
-    return result.response
-
-
-def description(message: ResponseMessage) -> list[str]:
-    (embed,) = message.embeds
-    return (embed.description or "").splitlines()
-
-
 def field(message: ResponseMessage, name: str) -> str | None:
     (embed,) = message.embeds
     return next((f.value for f in embed.fields if f.name == name), None)

@@ -10,25 +10,15 @@ import dataclasses
 import pytest
 
 from bot.content.ability import Ability, ActionType, PowerRollSpec
+from bot.content.bestiary import add_monsters
+from bot.content.monster import Organization
 from bot.rules.conditions import Condition, Duration
 from bot.rules.encounter import Encounter
 from tests.bot import ability_kit as kit
 from tests.bot import harm_kit
+from tests.bot.ability_kit import Loaded
 from tests.bot.conftest import Table
 from tests.bot.encounter_kit import ok, refused
-
-
-class Loaded:
-    """Dice that roll what a test loads, then 5s."""
-
-    def __init__(self) -> None:
-        self.queue: list[int] = []
-
-    def load(self, *values: int) -> None:
-        self.queue.extend(values)
-
-    def randint(self, low: int, high: int) -> int:
-        return self.queue.pop(0) if self.queue else min(high, max(low, 5))
 
 
 @pytest.fixture
@@ -50,6 +40,53 @@ async def test_a_heros_ability_adds_its_characteristic_and_kit_bonus(table: Tabl
     assert lines[3] == "↳ push 4 → 0, stability 6"
     enc = await kit.current(table)
     assert enc.creature("Thorn Dragon").vitals.stamina == 250 - 15
+
+
+async def test_a_size_2_monster_pushes_a_1m_hero_one_square_farther(table: Table, dice: Loaded) -> None:
+    """draw-steel-combat.txt "BIG VERSUS LITTLE": "When a larger creature force moves a smaller target with a
+    melee weapon ability, the distance of the forced movement is increased by 1." A size 2 spinecleaver's Axe
+    (Melee, Strike, Weapon), tier 2 "push 3", against Keth (1M, stability 2): 3 + 1 - 2 = 2 squares. Knockback
+    (Melee, no Weapon keyword) gets no +1."""
+    hulk = dataclasses.replace(
+        kit.GOBLINS["Goblin Spinecleaver"],
+        name="Hulking Spinecleaver",
+        size="2",
+        organization=Organization.ELITE,
+    )
+    await kit.start(table)
+    await harm_kit.edit(table, lambda enc: add_monsters(enc, hulk, 1, "director")[0])
+    dice.load(6, 6, 6, 6)  # 12 + 2: tier 2 both times
+    text = ok(
+        await table.director.slash(
+            table.channel, "strike", attacker="Hulking Spinecleaver", ability="Axe", targets="Keth"
+        )
+    )
+    assert "**Keth** — Tier 2:" in text
+    assert "↳ push 3 → 2 (larger, melee weapon), stability 2" in text
+    shove = ok(
+        await table.director.slash(
+            table.channel, "strike", attacker="Hulking Spinecleaver", ability="Knockback", targets="Keth"
+        )
+    )
+    assert "↳ push 2 → 0, stability 2" in shove
+
+
+async def test_encounter_add_takes_a_size(table: Table) -> None:
+    """`/encounter add size:` gives a creature added by hand its size (Size and Space: 1T, 1S, 1M, 1L, then
+    2, 3 ...); a size that names none is refused in one line, and a stat block brings its own."""
+    await kit.start(table)
+    ok(
+        await table.director.slash(
+            table.channel, "encounter add", name="Ogre", stamina=40, side="director", size="2"
+        )
+    )
+    assert (await kit.current(table)).creature("Ogre").size.format() == "2"
+    text = refused(
+        await table.director.slash(
+            table.channel, "encounter add", name="Pixie", stamina=5, side="director", size="tiny"
+        )
+    )
+    assert text == "A size is 1T, 1S, 1M, 1L or a number of squares from 2, e.g. size: 2."
 
 
 async def test_a_natural_19_is_a_critical_only_on_a_main_action(table: Table, dice: Loaded) -> None:

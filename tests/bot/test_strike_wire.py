@@ -8,7 +8,6 @@ one ephemeral line that changes nothing.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -27,6 +26,7 @@ from bot.settings import Settings
 from bot.store import Change, ChannelKey, Store, Table
 from tests.bot.conftest import TEST_WAIT_LIMIT
 from tests.wire.fake_discord import EPHEMERAL, FakeDiscord
+from tests.wire.test_fake_discord import online
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GwIrE0.strike-wire-test"
 WITHIN = 5.0
@@ -58,16 +58,8 @@ async def running(
 
         await store.mutate(key, fake.member("dana").user.id, "encounter.start", start)
         bot = create_bot(settings, store=store, dice=FixedDice(faces))
-        task = asyncio.create_task(bot.start(TOKEN))
-        try:
-            await fake.wait_until_ready(within=WITHIN)
+        async with online(fake, bot, store, TOKEN):
             yield fake, store, key
-        finally:
-            await bot.close()
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.wait_for(task, WITHIN)
-            await store.close()
-        assert fake.unknown_routes == []
 
 
 async def answered(fake: FakeDiscord, interaction_id: int) -> dict[str, Any]:

@@ -180,3 +180,23 @@ def test_monsters_brought_in_one_after_another_always_get_names_of_their_own(
     ]
     assert len(ids) == len(set(ids))
     assert load(Encounter, to_data(encounter)) == encounter
+
+
+@pytest.mark.parametrize(
+    ("monster", "size"),
+    [
+        pytest.param(DRAGON, "3", id="the dragon, size 3"),
+        pytest.param(SNIPER, "1S", id="a goblin, 1S"),
+        pytest.param(
+            dataclasses.replace(ASSASSIN, size="huge"), "1M", id="a hand-typed size naming none: 1M"
+        ),
+    ],
+)
+def test_every_creature_keeps_its_stat_blocks_size(monster: Monster, size: str) -> None:
+    """Size and Space: "A creature's size indicates how many squares they occupy during combat" (1T, 1S, 1M,
+    1L, then 2, 3 ...); forced movement compares the sizes ("BIG VERSUS LITTLE")."""
+    encounter, brought = add_monsters(new_encounter_state(), monster, 1, "director")
+    creature = encounter.creature(brought.names[0])
+    assert creature.size.format() == size
+    assert load(Encounter, to_data(encounter)) == encounter
+    assert ("size" in to_data(creature)) == (size != "1M")

@@ -32,6 +32,7 @@ from bot.rules.encounter.ability_strike import (
     plan_ability,
     strike_with,
 )
+from bot.rules.forced import Size
 from bot.rules.power import PowerRoll, RollAction, roll_power
 from bot.rules.resources import Malice
 from tests.content.forgesteel_files import expected, fixture_bytes
@@ -263,6 +264,48 @@ def test_forced_movement_is_reduced_by_the_targets_stability(target: str, square
     _, done = strike_with(enc, roll(5, 5), "Keth", "Shove", [target])
     (moved,) = done.effects[0].forced
     assert (moved.movement.distance, moved.squares) == (2, squares)
+
+
+MELEE_WEAPON = ("Melee", "Strike", "Weapon")
+RANGED_WEAPON = ("Ranged", "Strike", "Weapon")
+MELEE_MAGIC = ("Magic", "Melee", "Strike")
+
+# (striker's size, target's size, the card's keywords, the target's stability, squares, the +1 given)
+BIG_VERSUS_LITTLE = [
+    pytest.param("2", "1M", MELEE_WEAPON, 0, 3, 1, id="larger, melee weapon: +1"),
+    pytest.param("1L", "1S", MELEE_WEAPON, 0, 3, 1, id="1L moves 1S: larger"),
+    pytest.param("1M", "1M", MELEE_WEAPON, 0, 2, 0, id="same size: no change"),
+    pytest.param("1S", "2", MELEE_WEAPON, 0, 2, 0, id="smaller moves larger: no change"),
+    pytest.param("2", "1M", RANGED_WEAPON, 0, 2, 0, id="ranged weapon: no change"),
+    pytest.param("2", "1M", MELEE_MAGIC, 0, 2, 0, id="melee, not a weapon: no change"),
+    pytest.param("3", "1T", MELEE_WEAPON, 2, 1, 1, id="+1, then stability 2 reduces it"),
+    pytest.param("2", "1M", MELEE_WEAPON, 5, 0, 1, id="stability still floors it at 0"),
+]
+
+
+@pytest.mark.parametrize(
+    ("striker", "target", "keywords", "stability", "squares", "larger"), BIG_VERSUS_LITTLE
+)
+def test_a_larger_striker_with_a_melee_weapon_ability_moves_a_smaller_target_farther(
+    striker: str, target: str, keywords: tuple[str, ...], stability: int, squares: int, larger: int
+) -> None:
+    """draw-steel-combat.txt "BIG VERSUS LITTLE": "When a larger creature force moves a smaller target with a
+    melee weapon ability, the distance of the forced movement is increased by 1. If a smaller creature force
+    moves a larger target with a melee weapon ability, the distance doesn't change." "STABILITY": "When a
+    creature is force moved, they can reduce that movement up to a number of squares equal to their
+    stability." """
+    enc = table(card("Shove", ("1 damage; push 2",) * 3, keywords=keywords))
+    keth = dataclasses.replace(enc.creature("Keth"), size=Size.parse(striker))
+    brute = dataclasses.replace(enc.creature("Brute"), size=Size.parse(target), stability=stability)
+    enc = enc.with_creature(keth).with_creature(brute)
+    _, done = strike_with(enc, roll(5, 5), "Keth", "Shove", ["Brute"])
+    (moved,) = done.effects[0].forced
+    assert (moved.movement.distance, moved.stability, moved.squares, moved.larger) == (
+        2,
+        stability,
+        squares,
+        larger,
+    )
 
 
 def test_the_rest_of_the_text_is_kept_and_a_dead_target_gets_no_effects() -> None:

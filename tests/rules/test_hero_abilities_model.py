@@ -16,6 +16,7 @@ from bot.rules import codec
 from bot.rules.characteristics import Characteristic
 from bot.rules.creature import Creature
 from bot.rules.encounter import add_hero, creature_of_hero, in_play, into_play, new_encounter_state
+from bot.rules.forced import Size
 from bot.rules.hero import HeroSheet, new_sheet
 from bot.rules.resources import GainTrigger, ResourceGain
 from bot.rules.stamina import Vitals
@@ -160,3 +161,19 @@ def test_a_creature_without_kit_bonuses_leaves_them_out_of_the_data() -> None:
     assert "kit_bonuses" not in codec.to_data(creature)
     with_bonus = dataclasses.replace(creature, kit_bonuses=(PANTHER,))
     assert codec.load(Creature, codec.to_data(with_bonus)) == with_bonus
+
+
+def test_a_roster_hero_brings_the_sheets_size_and_a_changed_sheet_carries_it() -> None:
+    """Size and Space ("for creatures of size 1, that size is further broken down as 1T, 1S, 1M, or 1L"): the
+    sheet's size (from the import) is the creature's, for forced movement's "BIG VERSUS LITTLE"; 1M, the
+    default, is left out of the data."""
+    encounter, creature_id = add_hero(new_encounter_state(), "h1", 7, "Ash", new_sheet(30, 8))
+    assert encounter.creature(creature_id).size == Size.parse("1M")
+    assert "size" not in codec.to_data(encounter.creature(creature_id))
+    small, _ = add_hero(
+        new_encounter_state(), "h1", 7, "Ash", dataclasses.replace(new_sheet(30, 8), size="1S")
+    )
+    assert small.creature(creature_id).size == Size.parse("1S")
+    grown = into_play(encounter, "h1", dataclasses.replace(new_sheet(30, 8), size="2"))
+    creature = grown.creature(creature_id)
+    assert creature.size == Size.parse("2") and codec.load(Creature, codec.to_data(creature)) == creature

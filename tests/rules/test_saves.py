@@ -138,3 +138,18 @@ def test_saves_rolled_never_exceed_turn_ends_plus_extra(steps: list[str], rolls:
                 continue
             rolled += 1
         assert rolled <= owed
+
+
+def test_a_granted_save_names_its_condition_when_there_is_a_choice() -> None:
+    """draw-steel-combat.txt "Heal": a saving throw "against one effect they are suffering that is ended by a
+    saving throw" -- one effect: with two such conditions the condition is named; with none, no save (the
+    refusals `harm.save` checked, here on the one save rule)."""
+    enc, _ = add_condition(_fight(), "Imp", Condition.CUSTOM, Duration.SAVE, custom_text="marked")
+    with pytest.raises(saves.SaveError, match="pick the condition"):
+        saves.grant_save(enc, "Imp")
+    enc, owed = saves.grant_save(enc, "Imp", Condition.CUSTOM, "Marked")
+    assert (owed.condition, owed.custom_text) == (Condition.CUSTOM, "marked")
+    fresh = new_encounter_state()
+    fresh, _ = add_creatures(fresh, NewCreatures("Ogre", 10, "director"))
+    with pytest.raises(saves.SaveError, match="no condition a save ends"):
+        saves.grant_save(fresh, "Ogre")

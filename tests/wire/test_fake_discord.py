@@ -30,6 +30,22 @@ TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GwIrE0.in-process-fake-test"
 WITHIN = 5.0
 
 
+@contextlib.asynccontextmanager
+async def online(fake: FakeDiscord, bot: DrawSteelBot, store: Store, token: str) -> AsyncIterator[None]:
+    """`bot` connected to `fake` for the block: then the bot and its store close, and the bot must have
+    called no route the fake doesn't know."""
+    task = asyncio.create_task(bot.start(token))
+    try:
+        await fake.wait_until_ready(within=WITHIN)
+        yield
+    finally:
+        await bot.close()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(task, WITHIN)
+        await store.close()
+    assert fake.unknown_routes == []
+
+
 class Panel(BotView):
     @discord.ui.button(label="Next", custom_id="panel:next")
     async def next(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
@@ -66,16 +82,8 @@ async def running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncItera
         bot.tree.add_command(panel)
         bot.tree.add_command(slow)
         bot.tree.add_command(drop)
-        task = asyncio.create_task(bot.start(TOKEN))
-        try:
-            await fake.wait_until_ready(within=WITHIN)
+        async with online(fake, bot, store, TOKEN):
             yield fake
-        finally:
-            await bot.close()
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.wait_for(task, WITHIN)
-            await store.close()
-        assert fake.unknown_routes == []
 
 
 async def test_button_click_updates_the_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

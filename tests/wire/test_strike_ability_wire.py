@@ -8,7 +8,6 @@ as the Forge Steel import makes their roster sheets, are on the channel's roster
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -27,23 +26,11 @@ from bot.rules.conditions import Condition
 from bot.rules.encounter import Encounter
 from bot.settings import Settings
 from bot.store import Change, ChannelKey, Store, Table
+from tests.bot.ability_kit import Loaded
 from tests.bot.conftest import TEST_WAIT_LIMIT
 from tests.content.forgesteel_files import fixture_bytes
 from tests.wire.fake_discord import EPHEMERAL, FakeDiscord, FakeMember, Json
-from tests.wire.test_fake_discord import TOKEN, WITHIN
-
-
-class Loaded:
-    """Dice that roll what the test loads, then 5s."""
-
-    def __init__(self) -> None:
-        self.queue: list[int] = []
-
-    def load(self, *values: int) -> None:
-        self.queue.extend(values)
-
-    def randint(self, low: int, high: int) -> int:
-        return self.queue.pop(0) if self.queue else min(high, max(low, 5))
+from tests.wire.test_fake_discord import TOKEN, WITHIN, online
 
 
 class Game:
@@ -110,16 +97,8 @@ async def playing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncItera
         store = await Store.open(settings.database_url, migrate=True, wait_limit=TEST_WAIT_LIMIT)
         dice = Loaded()
         bot: DrawSteelBot = create_bot(settings, store=store, dice=dice)
-        task = asyncio.create_task(bot.start(TOKEN))
-        try:
-            await fake.wait_until_ready(within=WITHIN)
+        async with online(fake, bot, store, TOKEN):
             yield Game(fake, store, dice)
-        finally:
-            await bot.close()
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.wait_for(task, WITHIN)
-            await store.close()
-        assert fake.unknown_routes == []
 
 
 async def _roster(game: Game) -> None:

@@ -27,7 +27,8 @@ from bot.content.forgesteel.hero_stats import Size
 from bot.content.kit import Kit, KitDamageBonus, damage_bonuses
 from bot.content.monster import echelon
 from bot.rules.characteristics import Characteristics
-from bot.rules.damage import DamageModifiers
+from bot.rules.damage import DamageModifiers, potency_value
+from bot.rules.damage import Potency as Strength
 from bot.rules.errors import RuleError
 
 LEVEL_MAX = 10
@@ -117,8 +118,10 @@ class ImportedHero:
 
     @property
     def potency(self) -> Potency:
-        top = self.characteristics.highest
-        return Potency(top - 2, top - 1, top)
+        """The three potencies, by the one rule (`bot.rules.damage.potency_value`)."""
+        strengths = (Strength.WEAK, Strength.AVERAGE, Strength.STRONG)
+        weak, average, strong = (potency_value(s, self.characteristics) for s in strengths)
+        return Potency(weak, average, strong)
 
     @property
     def surge_damage(self) -> int:

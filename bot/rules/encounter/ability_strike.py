@@ -19,8 +19,10 @@ Rules:
   (`bot.rules.damage.raised_potency`); conditions that land are added with their duration
   (`bot.rules.encounter.harm.add_condition`; a condition the card gives no duration, grabbed or prone, lasts
   until removed).
-- draw-steel-combat.txt "Forced Movement", "STABILITY": forced movement shown reduced by the target's
-  stability (`bot.rules.forced.forced_distance`).
+- draw-steel-combat.txt "Forced Movement", "BIG VERSUS LITTLE", "STABILITY": forced movement is 1 longer
+  when a larger striker moves a smaller target with a melee weapon ability (the card's Melee and Weapon
+  keywords, or Weapon with `melee:true`), then shown reduced by the target's stability
+  (`bot.rules.forced.forced_distance`, `size_bonus`).
 - Cost (draw-steel-basics.md "Heroic Resources"; Monsters "Malice"): a hero's ability spends its heroic
   resource, a Director creature's spends Malice; not enough refuses the whole strike (`pay_cost`).
 - Bleeding (Heroes ch. 5 "Bleeding"): a main or triggered action, or an ability roll using Might or
@@ -59,7 +61,7 @@ from bot.rules.encounter.abilities import find_ability
 from bot.rules.encounter.bleeding import strike_trigger
 from bot.rules.encounter.model import Encounter
 from bot.rules.errors import RuleError
-from bot.rules.forced import forced_distance
+from bot.rules.forced import forced_distance, size_bonus
 from bot.rules.power import PowerRoll, RollAction
 from bot.rules.resources import spend_malice
 from bot.rules.situations import Situation
@@ -215,11 +217,13 @@ class Landed:
 
 @dataclass(frozen=True, slots=True)
 class Moved:
-    """Forced movement on one target: the card's movement, the target's stability, the squares left."""
+    """Forced movement on one target: the card's movement, the target's stability, the squares left, and the
+    squares added because a larger striker moved a smaller target with a melee weapon ability (1 or 0)."""
 
     movement: ForcedMovement
     stability: int
     squares: int
+    larger: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,6 +286,7 @@ def _apply_effects(
     target_id: str,
     tier: int,
     potency_surges: int,
+    melee_weapon: bool,
 ) -> tuple[Encounter, TargetEffects]:
     if _fallen(encounter, target_id):
         return encounter, TargetEffects(target_id, tier, dead=True)
@@ -302,8 +307,21 @@ def _apply_effects(
                 if instance is not None:
                     added.append(instance)
         landed.append(Landed(effect, check, tuple(added)))
+    larger = size_bonus(striker.size, target.size, melee_weapon)
     moved = tuple(
-        Moved(m, target.stability, forced_distance(m.distance, target.stability)) for m in tier_effect.forced
+        Moved(
+            m,
+            target.stability,
+            forced_distance(
+                m.distance,
+                target.stability,
+                mover_size=striker.size,
+                target_size=target.size,
+                melee_weapon=melee_weapon,
+            ),
+            larger,
+        )
+        for m in tier_effect.forced
     )
     return encounter, TargetEffects(target_id, tier, tuple(landed), moved, tier_effect.rest)
 
@@ -355,11 +373,12 @@ def strike_with(
         area=plan.area or options.area,
         halved=options.halved,
     )
+    melee_weapon = (plan.melee or options.melee) and ability.has_keyword("weapon")
     effects: list[TargetEffects] = []
     for index, hit in enumerate(result.targets):
         raised = potency_surges if index == 0 else 0
         tier = plan.tiers[hit.tier - 1]
-        updated, one = _apply_effects(updated, striker, tier, hit.target, hit.tier, raised)
+        updated, one = _apply_effects(updated, striker, tier, hit.target, hit.tier, raised, melee_weapon)
         effects.append(one)
     raised_on = result.targets[0].target if potency_surges else None
     if potency_surges:

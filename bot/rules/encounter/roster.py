@@ -8,7 +8,8 @@ with their Victories, as at the start of combat); draw-steel-combat.txt "Stamina
 roster hero who leaves keeps the Stamina and Recoveries spent; temporary Stamina ends with their encounter);
 draw-steel-turn-order.txt "End of Round" (removing the last creature still to act ends the round, and the next
 one starts: `rounds.carry_on`).
-A roster hero's creature carries the sheet's abilities, its kit damage bonuses and stability (issue 20 §1),
+A roster hero's creature carries the sheet's abilities, its kit damage bonuses and stability (issue 20 §1)
+and its size (issue 21, for forced movement),
 as a stat block's creature carries its Free Strike and abilities (`bot.content.bestiary`); its two free
 strikes come first only when a kit lengthens their distance (`bot.content.standard.hero_free_strikes`):
 otherwise they are the standard ones every hero has, which a strike finds by name when the creature doesn't
@@ -31,6 +32,7 @@ from bot.rules.creature import Creature
 from bot.rules.damage import DamageModifiers
 from bot.rules.encounter.model import CREATURES_MAX, Encounter, EncounterError, NameTaken, fold
 from bot.rules.encounter.rounds import carry_on
+from bot.rules.forced import MEDIUM, Size, size_of
 from bot.rules.hero import HeroSheet
 from bot.rules.names import clean_name
 from bot.rules.squads import new_squad
@@ -45,8 +47,8 @@ COUNT_MAX = 40
 class NewCreatures:
     """What `/encounter add` asks for. `count` > 1 numbers the names ("Goblin 1".."Goblin 4", or from
     `number_from`); `squad` names a minion squad the `count` minions form (they share one Stamina pool and one
-    turn); `group` is the enemy group the new entries join; `turns` 2 for a solo creature; `stability` and
-    `abilities` come from a stat block (`bot.content.bestiary`)."""
+    turn); `group` is the enemy group the new entries join; `turns` 2 for a solo creature; `stability`,
+    `abilities` and `size` come from a stat block (`bot.content.bestiary`) or a roster sheet."""
 
     name: str
     stamina: int
@@ -66,6 +68,7 @@ class NewCreatures:
     abilities: tuple[Ability, ...] = ()
     kit_bonuses: tuple[KitDamageBonus, ...] = ()
     number_from: int = 1
+    size: Size = MEDIUM
 
 
 def _check_room(encounter: Encounter, adding: int) -> None:
@@ -124,6 +127,7 @@ def add_creatures(encounter: Encounter, spec: NewCreatures) -> tuple[Encounter, 
             stability=spec.stability,
             abilities=spec.abilities,
             kit_bonuses=spec.kit_bonuses,
+            size=spec.size,
         )
         for name in names
     )
@@ -186,6 +190,7 @@ def add_hero(
         stability=sheet.stability,
         abilities=carried_abilities(sheet),
         kit_bonuses=sheet.kit_bonuses,
+        size=size_of(sheet.size),
     )
     updated, (creature_id,) = add_creatures(encounter, spec)
     creature = dataclasses.replace(updated.creature(creature_id), vitals=sheet.vitals)
@@ -258,7 +263,7 @@ def in_play(encounter: Encounter, hero_id: str, sheet: HeroSheet) -> HeroSheet |
 
 def into_play(encounter: Encounter, hero_id: str, sheet: HeroSheet) -> Encounter:
     """The encounter with roster hero `hero_id`'s creature taking `sheet`'s Stamina and Recoveries, level,
-    characteristics, damage modifiers, stability, abilities and kit damage bonuses (a sheet edited
+    characteristics, damage modifiers, stability, abilities, kit damage bonuses and size (a sheet edited
     mid-fight: start from `in_play`, so the fight's wounds are kept); unchanged when the hero is not in it."""
     creature_id = creature_of_hero(encounter, hero_id)
     if creature_id is None:
@@ -272,6 +277,7 @@ def into_play(encounter: Encounter, hero_id: str, sheet: HeroSheet) -> Encounter
         stability=sheet.stability,
         abilities=carried_abilities(sheet),
         kit_bonuses=sheet.kit_bonuses,
+        size=size_of(sheet.size),
     )
     return encounter.with_creature(creature)
 
