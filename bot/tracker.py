@@ -285,6 +285,9 @@ class TrackerService:
         known = self.link(key)
         if known is not None or encounter_id is None:
             return known
+        slot = self._slots.get(key)
+        if slot is not None and slot.known_for == encounter_id:
+            return None  # looked up here already: its tracker isn't posted yet (no read per ping meanwhile)
         info = await self._store().find_encounter(encounter_id)
         if info is None or info.tracker_message_id is None:
             return None
