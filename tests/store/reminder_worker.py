@@ -29,7 +29,7 @@ def _wait_for(path: str) -> None:
 
 
 async def main(url: str, schema: str, go: str) -> None:
-    store = await Store.open(url, migrate=False, schema=None if schema == "-" else schema)
+    store = await Store.open(url, migrate=False, schema=None if schema == "-" else schema, wait_limit=15.0)
     try:
         print("ready", flush=True)
         await asyncio.to_thread(_wait_for, go)
