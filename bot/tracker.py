@@ -32,8 +32,10 @@ How it works
   per-channel lock.
 - Pacing: the trackers' requests start at most `TRACKER_RATE` a second in all, in turn (`_Pacer`), so a bot
   busy in many channels stays within Discord's global rate limit instead of being refused by it. A refresh
-  that waits for its turn gathers the changes made meanwhile (coalescing), so busy trackers simply refresh
-  less often, and the commands, which never wait for their trackers, keep the bot's time.
+  pass waits for its turn before it reads and renders the state, so it sends the newest state, gathers the
+  changes made meanwhile (coalescing: busy trackers simply refresh less often), and many trackers refreshing
+  at once (a hundred channels waking up together) render one at a time at that rate instead of taking the
+  bot's time all at once: the commands, which never wait for their trackers, keep it.
 - Failures: a deleted tracker (404 on edit) is replaced by a new message whose id is stored; missing
   permissions (403) and other client errors are logged and never raised; after a 403 on posting, the next
   `POST_RETRY_AFTER` changes don't ask again (`repost`, e.g. `/encounter status`, always does).
@@ -141,6 +143,8 @@ class _Slot:
     passed_at: float = float("-inf")
     #: the encounter for which Discord refused a pin (said once; not asked to unpin)
     pin_refused: int | None = None
+    #: this pass has its turn from the pacer already: its first request doesn't wait for another
+    paced: bool = False
 
 
 class _Pacer:
@@ -251,7 +255,7 @@ class TrackerService:
                 return slot.message_id
             new = await self._post(key, slot, rendered)
             if new is not None and old is not None and old != new:
-                await self._delete(key, old)
+                await self._delete(key, slot, old)
             return new
 
     def stays(self, key: ChannelKey) -> bool:
@@ -322,11 +326,16 @@ class TrackerService:
                 wait = slot.passed_at + EDIT_GAP * (1 + random.random() * EDIT_JITTER) - loop.time()
                 if wait > 0 and not self.closed:
                     await asyncio.sleep(wait)  # changes made meanwhile join this pass
-                slot.passed_at = loop.time()
-                slot.dirty = False
                 try:
+                    await self._pacer.turn()  # before rendering: see "Pacing"
                     async with slot.lock:
-                        await self._update(key, slot)
+                        slot.passed_at = loop.time()
+                        slot.dirty = False
+                        slot.paced = True
+                        try:
+                            await self._update(key, slot)
+                        finally:
+                            slot.paced = False
                     failures = 0
                 except (StoreUnavailable, discord.DiscordServerError) as error:  # try again a little later
                     failures += 1
@@ -354,7 +363,7 @@ class TrackerService:
             if message_id is not None:
                 await self._edit(key, slot, rendered, message_id, replace_missing=False)
                 if slot.pin_refused != rendered.encounter_id:
-                    await self._unpin(key, message_id)
+                    await self._unpin(key, slot, message_id)
             slot.encounter_id = slot.message_id = slot.known_for = None
             slot.since_post, slot.unsaved = 0, False
             return
@@ -366,7 +375,7 @@ class TrackerService:
         elif slot.since_post >= REPOST_AFTER and not self.stays(key):
             new = await self._post(key, slot, rendered)
             if new is not None:
-                await self._delete(key, message_id)
+                await self._delete(key, slot, message_id)
         else:
             await self._edit(key, slot, rendered, message_id, replace_missing=True)
 
@@ -402,6 +411,13 @@ class TrackerService:
         return slot.message_id
 
     # -- Discord I/O -----------------------------------------------------------------------------------
+    async def _turn(self, slot: _Slot) -> None:
+        """Wait for the pacer's turn to start a request (the first of a refresh pass has it already)."""
+        if slot.paced:
+            slot.paced = False
+            return
+        await self._pacer.turn()
+
     def _channel(self, key: ChannelKey) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(key.channel_id, guild_id=key.guild_id)
 
@@ -410,7 +426,7 @@ class TrackerService:
             kwargs: dict[str, Any] = {"embed": rendered.embed, "allowed_mentions": NO_MENTIONS}
             if rendered.view is not None:
                 kwargs["view"] = rendered.view
-            await self._pacer.turn()
+            await self._turn(slot)
             message = await self._channel(key).send(**kwargs)
         except discord.Forbidden:
             log.warning("tracker: no permission to post in channel %s", key.channel_id)
@@ -431,13 +447,13 @@ class TrackerService:
         """Pin a posted tracker; when Discord refuses, say once per encounter which permission to grant."""
         if slot.pin_refused == encounter_id:
             return
-        await self._pacer.turn()
+        await self._turn(slot)
         try:
             await self._channel(key).get_partial_message(message_id).pin(reason="The encounter's tracker")
         except discord.Forbidden:
             log.info("tracker: no permission to pin in channel %s", key.channel_id)
             slot.pin_refused = encounter_id
-            await self._pacer.turn()
+            await self._turn(slot)
             try:
                 await self._channel(key).send(content=PIN_REFUSED, allowed_mentions=NO_MENTIONS)
             except discord.HTTPException as error:
@@ -445,8 +461,8 @@ class TrackerService:
         except discord.HTTPException as error:  # e.g. the channel's 50 pins are taken: carry on
             log.info("tracker: pinning in channel %s failed: %s", key.channel_id, error)
 
-    async def _unpin(self, key: ChannelKey, message_id: int) -> None:
-        await self._pacer.turn()
+    async def _unpin(self, key: ChannelKey, slot: _Slot, message_id: int) -> None:
+        await self._turn(slot)
         try:
             await self._channel(key).get_partial_message(message_id).unpin(reason="The encounter ended")
         except discord.HTTPException as error:  # not pinned, gone, or no permission: nothing to undo
@@ -469,7 +485,7 @@ class TrackerService:
         self, key: ChannelKey, slot: _Slot, rendered: _Rendered, message_id: int, *, replace_missing: bool
     ) -> None:
         message = self._channel(key).get_partial_message(message_id)
-        await self._pacer.turn()
+        await self._turn(slot)
         try:
             await message.edit(embed=rendered.embed, view=rendered.view, allowed_mentions=NO_MENTIONS)
         except discord.NotFound:
@@ -483,8 +499,8 @@ class TrackerService:
         except discord.HTTPException as error:
             log.warning("tracker: editing in channel %s failed: %s", key.channel_id, error)
 
-    async def _delete(self, key: ChannelKey, message_id: int) -> None:
-        await self._pacer.turn()
+    async def _delete(self, key: ChannelKey, slot: _Slot, message_id: int) -> None:
+        await self._turn(slot)
         try:
             await self._channel(key).get_partial_message(message_id).delete()
         except discord.HTTPException as error:  # gone already, or no permission: the new one is posted

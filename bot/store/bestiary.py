@@ -226,9 +226,7 @@ class Bestiary(StoreCore):
         return await self._retrying(write, deadline)
 
     async def _read_rows(self, query: sa.Select[Any]) -> Sequence[Any]:
-        async def read() -> Sequence[Any]:
-            async with self._engine.connect() as connection:
-                rows: Sequence[Any] = (await connection.execute(query)).all()
-                return rows
+        def read(connection: Connection) -> Sequence[Any]:
+            return connection.execute(query).all()
 
-        return await self._retrying(read, self._deadline())
+        return await self._select(read)

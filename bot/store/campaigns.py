@@ -141,7 +141,7 @@ class Campaigns(Reads):
         loaded, away = await self._place(key, deadline, "kept")
         home_id = key.channel_id if away is None else away.home_id
         own = loaded if away is None else away.channel
-        joined = await self._retrying(lambda: self._members(home_id), deadline)
+        joined = await self._members(home_id, deadline)
         aside = away is not None and away.channel.campaign_id is not None
         return CampaignInfo(
             channel_id=key.channel_id,
@@ -154,12 +154,13 @@ class Campaigns(Reads):
             own_tokens=int(own.snap["tokens"]) if aside else 0,
         )
 
-    async def _members(self, home_id: int) -> tuple[int, ...]:
-        async with self._engine.connect() as connection:
-            rows = await connection.execute(
-                sa.select(channels.c.id).where(channels.c.campaign_id == home_id).order_by(channels.c.id)
-            )
-            return tuple(int(row[0]) for row in rows)
+    async def _members(self, home_id: int, deadline: float) -> tuple[int, ...]:
+        query = sa.select(channels.c.id).where(channels.c.campaign_id == home_id).order_by(channels.c.id)
+
+        def read(connection: Connection) -> tuple[int, ...]:
+            return tuple(int(row[0]) for row in connection.execute(query))
+
+        return await self._select(read, deadline)
 
     async def running_encounters(self, key: ChannelKey) -> list[tuple[int, dict[str, Any]]]:
         """Every running encounter of this channel's campaign (its home, the channels that joined it, and
@@ -189,12 +190,10 @@ class Campaigns(Reads):
             .order_by(encounters.c.channel_id)
         )
 
-        async def read() -> list[tuple[int, dict[str, Any]]]:
-            async with self._engine.connect() as connection:
-                rows = (await connection.execute(stmt)).all()
-            return [(int(row[0]), row[1]) for row in rows]
+        def read(connection: Connection) -> list[tuple[int, dict[str, Any]]]:
+            return [(int(row[0]), row[1]) for row in connection.execute(stmt)]
 
-        return await self._retrying(read, deadline)
+        return await self._select(read, deadline)
 
     # -- joining and leaving ----------------------------------------------------------------------------
     async def join_campaign(self, key: ChannelKey, campaign_channel_id: int) -> CampaignInfo:

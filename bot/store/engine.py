@@ -1,6 +1,7 @@
 """The engines: URL normalisation, SQLite pragmas and `BEGIN IMMEDIATE` write transactions.
 
-* SQLite reads go through aiosqlite; its writes through the standard library's `sqlite3`
+* SQLite reads go through the standard library's `sqlite3` on the event loop's thread
+  (`create_sqlite_reader_engine`), else through aiosqlite; its writes through `sqlite3` too
   (`create_sqlite_writer_engine`, used by `bot.store.writer` on the event loop's thread or its own).
   Every connection gets WAL, `synchronous=NORMAL` (durable across process crashes; a power loss may lose
   the last commits, never corrupt), foreign keys on, a busy timeout, and no automatic WAL checkpoints
@@ -100,6 +101,27 @@ def create_sqlite_writer_engine(url: URL, busy_timeout_ms: int) -> Engine:
         pool_reset_on_return=None,
     ).execution_options(**{WRITE_OPTION: True})
     event.listen(engine, "connect", _sqlite_connect_hook(busy_timeout_ms))
+    event.listen(engine, "begin", _on_sqlite_begin)
+    return engine
+
+
+def create_sqlite_reader_engine(url: URL) -> Engine:
+    """The engine of the store's SQLite read connection on the event loop's thread (`StoreCore._select`):
+    the same file through the standard library's `sqlite3`, never waiting for a lock (busy timeout 0: in
+    WAL mode readers don't wait for writers) and refusing to write (`query_only`)."""
+    engine = create_sync_engine(
+        url.set(drivername="sqlite+pysqlite"),
+        pool_size=1,
+        max_overflow=0,
+        pool_reset_on_return=None,
+    )
+    connect = _sqlite_connect_hook(0)
+
+    def on_connect(dbapi_connection: Any, record: Any) -> None:
+        connect(dbapi_connection, record)
+        dbapi_connection.execute("PRAGMA query_only = ON")
+
+    event.listen(engine, "connect", on_connect)
     event.listen(engine, "begin", _on_sqlite_begin)
     return engine
 

@@ -50,13 +50,10 @@ class History(StoreCore):
         if not is_encounter_id(encounter_id):
             return None
 
-        async def read() -> Any:
-            async with self._engine.connect() as connection:
-                return (
-                    await connection.execute(sa.select(encounters).where(encounters.c.id == encounter_id))
-                ).first()
+        def read(connection: Connection) -> Any:
+            return connection.execute(sa.select(encounters).where(encounters.c.id == encounter_id)).first()
 
-        row = await self._retrying(read, self._deadline())
+        row = await self._select(read)
         if row is None:
             return None
         return EncounterInfo(
@@ -79,12 +76,11 @@ class History(StoreCore):
         when none ever ran there). A channel runs one encounter at a time: the running one is the newest."""
         validate.snowflake(channel_id, "channel id")
 
-        async def read() -> Any:
-            async with self._engine.connect() as connection:
-                query = sa.select(sa.func.max(encounters.c.id)).where(encounters.c.channel_id == channel_id)
-                return (await connection.execute(query)).scalar()
+        def read(connection: Connection) -> Any:
+            query = sa.select(sa.func.max(encounters.c.id)).where(encounters.c.channel_id == channel_id)
+            return connection.execute(query).scalar()
 
-        found = await self._retrying(read, self._deadline())
+        found = await self._select(read)
         return None if found is None else int(found)
 
     async def _encounter_or_error(self, encounter_id: int) -> EncounterInfo:
@@ -97,15 +93,11 @@ class History(StoreCore):
         """The encounter's log in order (seq 1 is its start); `undone_by` is filled in."""
         await self._encounter_or_error(encounter_id)
 
-        async def read() -> Sequence[Any]:
-            async with self._engine.connect() as connection:
-                return (
-                    await connection.execute(
-                        sa.select(events).where(events.c.encounter_id == encounter_id).order_by(events.c.seq)
-                    )
-                ).all()
+        def read(connection: Connection) -> Sequence[Any]:
+            query = sa.select(events).where(events.c.encounter_id == encounter_id).order_by(events.c.seq)
+            return connection.execute(query).all()
 
-        rows = await self._retrying(read, self._deadline())
+        rows = await self._select(read)
         undone_by = {row.undoes: row.seq for row in rows if row.undoes is not None}
         return [event_of(row, undone_by.get(row.seq)) for row in rows]
 

@@ -140,21 +140,19 @@ class ReminderAccess(StoreCore):
             .limit(limit)
         )
 
-        async def read() -> list[Any]:
-            async with self._engine.connect() as connection:
-                return list((await connection.execute(query)).all())
+        def read(connection: Connection) -> list[Any]:
+            return list(connection.execute(query).all())
 
-        return [_reminder(row) for row in await self._retrying(read, self._deadline())]
+        return [_reminder(row) for row in await self._select(read)]
 
     async def next_reminder_at(self) -> datetime | None:
         """When the next unclaimed reminder is due (None: none is set)."""
         query = sa.select(sa.func.min(reminders.c.due_at)).where(reminders.c.claimed.is_(None))
 
-        async def read() -> Any:
-            async with self._engine.connect() as connection:
-                return (await connection.execute(query)).scalar()
+        def read(connection: Connection) -> Any:
+            return connection.execute(query).scalar()
 
-        found = await self._retrying(read, self._deadline())
+        found = await self._select(read)
         if found is None:
             return None
         if isinstance(found, str):  # SQLite's MIN() gives the stored text back

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 
 import sqlalchemy as sa
@@ -57,9 +56,7 @@ class Undoing(Writes):
                     continue
                 if loaded.encounter_id is None:
                     raise NoEncounter()
-                target = await self._retrying(
-                    functools.partial(self._undo_target, loaded.encounter_id), deadline
-                )
+                target = await self._undo_target(loaded.encounter_id, deadline)
                 if target is None:
                     raise NothingToUndo()
                 if allowed is not None:
@@ -93,7 +90,7 @@ class Undoing(Writes):
                 home_lock.release()
             lock.release()
 
-    async def _undo_target(self, encounter_id: int) -> Event | None:
+    async def _undo_target(self, encounter_id: int, deadline: float) -> Event | None:
         undo = events.alias("undo")
         undone = (
             sa.select(undo.c.id)
@@ -112,6 +109,5 @@ class Undoing(Writes):
             .order_by(events.c.seq.desc())
             .limit(1)
         )
-        async with self._engine.connect() as connection:
-            row = (await connection.execute(stmt)).first()
+        row = await self._select(lambda connection: connection.execute(stmt).first(), deadline)
         return None if row is None else event_of(row, None)

@@ -451,6 +451,33 @@ async def test_changes_during_an_edit_in_flight_make_exactly_one_more_edit(
     assert "Malice: 23" in body(trackers(table.channel)[0])
 
 
+async def test_a_refresh_waiting_for_its_turn_renders_when_it_comes_with_the_newest_state(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refresh pass waits for the pacer before it reads and renders: the changes made while it waited
+    show in its one edit (rendered before the wait, it sent a stale state, then edited again), and a
+    hundred trackers waking at once render at the pacer's rate instead of all at once."""
+    monkeypatch.setattr(tracker_module, "EDIT_GAP", 0.01)
+    await harm_kit.start(table)
+    await gain(table)
+    service = tracker_for(bot_of(table))
+    key = harm_kit.key(table)
+    await asyncio.sleep(0.05)
+    before = len(requests(table, "PATCH"))
+    loop = asyncio.get_running_loop()
+    service._pacer.interval, service._pacer._next = 0.001, loop.time() + 0.3  # the next 0.3 s are taken
+    await harm_kit.edit(table, lambda e: _with_malice(e, 40))
+    task = service.schedule(key)
+    await asyncio.sleep(0.1)
+    for value in (41, 42):  # changes while the pass waits for its turn
+        await harm_kit.edit(table, lambda e, v=value: _with_malice(e, v))
+        await service.on_commit(key, Committed(None, 0, 1, None))
+    assert task is not None
+    await task
+    assert len(requests(table, "PATCH")) == before + 1
+    assert "Malice: 42" in body(trackers(table.channel)[0])
+
+
 async def test_a_tracker_id_the_busy_store_refused_is_saved_on_the_next_pass(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:

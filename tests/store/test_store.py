@@ -24,6 +24,7 @@ from bot.store import (
     Table,
 )
 from bot.store import store as store_module
+from bot.store.bestiary import NewMonster
 from bot.store.errors import StoreUnavailable
 from bot.store.models import encounters, events
 from bot.store.store import _READ_CHANNEL, STATEMENT_GRACE, _clone
@@ -111,6 +112,59 @@ async def test_a_sqlite_channel_is_read_on_the_loop_thread_as_the_pool_reads_it(
     monkeypatch.setattr(store_module, "_open_probe", broken)
     assert await store._read(key.channel_id) == here
     assert await store._read_settings(key.guild_id) == settings
+
+
+async def test_the_stores_other_sqlite_reads_run_on_the_loop_thread_as_the_pool_runs_them(
+    store: Store, target: Target, key: ChannelKey, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On SQLite the reads beside a channel's (an encounter by id, a channel's newest encounter, the log, a
+    campaign's members and running encounters, the bestiary) run on the event loop's thread through a
+    connection kept for them: no pool connection, no database thread (through the pool's five, a hundred
+    channels' first turn pings each reading its tracker's id waited half a second under load). They read
+    what the pool reads, and when that connection fails the pool reads instead."""
+    if target.backend != "sqlite":
+        pytest.skip("SQLite's own read")
+    started = await begin(store, key, state={"counter": 0, "name": "Ærwyn 🐉", "nested": [1.5, None, True]})
+    await store.mutate(key, PLAYER, "increment", increment)
+    encounter_id = started.encounter_id
+    assert encounter_id is not None
+    await store.set_tracker(encounter_id, key.channel_id, 777)
+    sniper = NewMonster("Goblin Sniper", "Goblin", "goblin-2", {"a": 1})
+    await store.put_monsters(key.guild_id, PLAYER, [sniper])
+
+    async def everything() -> tuple[object, ...]:
+        return (
+            await store.find_encounter(encounter_id),
+            await store.latest_encounter(key.channel_id),
+            await store.events(encounter_id),
+            await store.campaign(key),
+            await store.running_encounters(key),
+            await store.monster_index(key.guild_id),
+        )
+
+    checkouts: list[object] = []
+    sa.event.listen(store.engine.sync_engine, "checkout", lambda *args: checkouts.append(args))
+    here = await everything()
+    assert checkouts == []
+    info = here[0]
+    assert info is not None and info.tracker_message_id == 777 and info.active is True
+    assert info.state == {"counter": 1, "name": "Ærwyn 🐉", "nested": [1.5, None, True]}
+    assert info.created_at.tzinfo is not None and len(here[2]) == 2  # type: ignore[arg-type]
+    monkeypatch.setattr(store, "_reader_engine", None)
+    assert await everything() == here
+    assert checkouts != []
+    monkeypatch.undo()
+
+    class Broken:
+        def connect(self) -> None:
+            raise sa.exc.OperationalError("BEGIN", None, sqlite3.OperationalError("disk I/O error"))
+
+        def dispose(self) -> None:
+            pass
+
+    store._drop_reader()
+    monkeypatch.setattr(store, "_reader_engine", Broken())
+    assert await everything() == here
 
 
 async def test_a_shared_view_reads_the_same_without_copying(store: Store, key: ChannelKey) -> None:
