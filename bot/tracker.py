@@ -17,7 +17,7 @@ How it works
 - Posting: the first committed change of a channel with an active encounter posts the tracker with the bot
   token (`bot.get_partial_messageable(...).send`), never through an interaction webhook (those tokens expire
   after 15 minutes; play-by-post encounters last days), and stores its id with `Store.set_tracker`, so a
-  restarted bot edits the same message (`Store.find_encounter` gives it back).
+  restarted bot edits the same message (`Store.tracker_of` gives it back).
 - Editing: later changes edit that message (`PartialMessage.edit`, `PATCH /channels/{id}/messages/{id}`) with
   the newest state read from the store, the controls of `bot.ui.tracker_controls.tracker_view` attached, and
   allowed mentions none (an edit never pings).
@@ -292,10 +292,8 @@ class TrackerService:
         slot = self._slots.get(key)
         if slot is not None and slot.known_for == encounter_id:
             return None  # looked up here already: its tracker isn't posted yet (no read per ping meanwhile)
-        info = await self._store().find_encounter(encounter_id)
-        if info is None or info.tracker_message_id is None:
-            return None
-        return jump_link(key.guild_id, info.tracker_channel_id or key.channel_id, info.tracker_message_id)
+        found = await self._store().tracker_of(encounter_id)
+        return None if found is None else jump_link(key.guild_id, *found)
 
     async def close(self) -> None:
         """Stop scheduling; give edits in flight `CLOSE_WAIT` seconds to finish, then cancel them (the bot is
@@ -405,8 +403,8 @@ class TrackerService:
     async def _message_id(self, slot: _Slot, encounter_id: int) -> int | None:
         """The tracker message of `encounter_id`: remembered, or read from the store (after a restart)."""
         if slot.known_for != encounter_id:
-            info = await self._store().find_encounter(encounter_id)
-            slot.message_id = info.tracker_message_id if info is not None else None
+            found = await self._store().tracker_of(encounter_id)
+            slot.message_id = found[1] if found is not None else None
             slot.known_for = encounter_id
         return slot.message_id
 

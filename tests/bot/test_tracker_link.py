@@ -13,9 +13,9 @@ class CountingStore:
     def __init__(self) -> None:
         self.reads = 0
 
-    async def find_encounter(self, encounter_id: int) -> Any:
+    async def tracker_of(self, encounter_id: int) -> tuple[int, int] | None:
         self.reads += 1
-        return SimpleNamespace(tracker_message_id=None, tracker_channel_id=None)
+        return None
 
 
 def service(store: CountingStore) -> TrackerService:

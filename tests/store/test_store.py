@@ -135,6 +135,7 @@ async def test_the_stores_other_sqlite_reads_run_on_the_loop_thread_as_the_pool_
     async def everything() -> tuple[object, ...]:
         return (
             await store.find_encounter(encounter_id),
+            await store.tracker_of(encounter_id),
             await store.latest_encounter(key.channel_id),
             await store.events(encounter_id),
             await store.campaign(key),
@@ -149,7 +150,8 @@ async def test_the_stores_other_sqlite_reads_run_on_the_loop_thread_as_the_pool_
     info = here[0]
     assert info is not None and info.tracker_message_id == 777 and info.active is True
     assert info.state == {"counter": 1, "name": "Ærwyn 🐉", "nested": [1.5, None, True]}
-    assert info.created_at.tzinfo is not None and len(here[2]) == 2  # type: ignore[arg-type]
+    assert info.created_at.tzinfo is not None and len(here[3]) == 2  # type: ignore[arg-type]
+    assert here[1] == (key.channel_id, 777)
     monkeypatch.setattr(store, "_reader_engine", None)
     assert await everything() == here
     assert checkouts != []
@@ -291,6 +293,7 @@ async def test_no_encounter_errors(store: Store, key: ChannelKey) -> None:
     with pytest.raises(NoEncounter):
         await store.mutate(key, DIRECTOR, "encounter.end", lambda t: Change("end", t.end_encounter()))
     assert await store.find_encounter(424242) is None
+    assert await store.tracker_of(424242) is None
     with pytest.raises(NoEncounter):
         await store.events(424242)
     with pytest.raises(NoEncounter):
@@ -480,7 +483,9 @@ async def test_first_write_of_a_channel_races_cleanly(target: Target, key: Chann
 async def test_tracker_is_not_an_event(store: Store, key: ChannelKey) -> None:
     started = await begin(store, key)
     assert started.encounter_id is not None
+    assert await store.tracker_of(started.encounter_id) is None  # not posted yet
     await store.set_tracker(started.encounter_id, key.channel_id, 987654321)
+    assert await store.tracker_of(started.encounter_id) == (key.channel_id, 987654321)
     info = await store.find_encounter(started.encounter_id)
     assert info is not None and (info.tracker_channel_id, info.tracker_message_id) == (
         key.channel_id,
