@@ -1,11 +1,11 @@
-"""Conditions and saving throws on the encounter aggregate: imposing a condition, ending one, and a saving
-throw against a "save ends" condition.
+"""Conditions on the encounter aggregate: imposing a condition and ending one; and `SaveResult`, what a saving
+throw came to (the saves themselves, when they fall due and how they are rolled: `bot.rules.encounter.saves`).
 
-Rules (texts in ../shared/rules/): conditions without stacking and saving throws (d10, 6 or higher;
-`bot.rules.conditions`) — through `bot.rules.turns.add_condition`, `remove_condition`, `roll_save`;
-draw-steel-combat.txt "Dying and Death" (the bleeding of a dying hero can't be removed while they are dying).
+Rules (texts in ../shared/rules/): conditions without stacking (`bot.rules.conditions`) — through
+`bot.rules.turns.add_condition` and `remove_condition`; draw-steel-combat.txt "Dying and Death" (the bleeding
+of a dying hero can't be removed while they are dying).
 
-Public API: `SaveResult`, `add_condition`, `remove_condition`, `save`; `CONDITIONS_MAX`.
+Public API: `SaveResult`, `add_condition`, `remove_condition`; `CONDITIONS_MAX`.
 """
 
 from __future__ import annotations
@@ -13,14 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.rules.conditions import Condition, ConditionInstance, Duration
-from bot.rules.dice import Dice
 from bot.rules.encounter.model import Encounter
 from bot.rules.encounter.sync import HarmError, target
 from bot.rules.names import clean_name
 from bot.rules.turns import add_condition as _add_condition
 from bot.rules.turns import remove_condition as _remove_condition
-from bot.rules.turns import roll_save
-from bot.rules.turns.events import ConditionAdded, SaveRolled
+from bot.rules.turns.events import ConditionAdded
 
 CONDITIONS_MAX = 20
 """Most conditions one creature holds at once (a bound, not a rule: the encounter's saved state must stay
@@ -81,29 +79,3 @@ def remove_condition(
         )
     transition = _remove_condition(encounter.turns, creature.id, condition, custom_text.strip())
     return encounter.with_turns(transition.state), creature.id
-
-
-def save(
-    encounter: Encounter,
-    dice: Dice,
-    name: str,
-    condition: Condition | None = None,
-    custom_text: str = "",
-) -> tuple[Encounter, SaveResult]:
-    """A saving throw (d10, 6 or higher ends it; `bot.rules.turns.roll_save`) against one of the creature's
-    "save ends" conditions: the one named, or the only one it has."""
-    creature = target(encounter, name)
-    saves = [c for c in encounter.turns.conditions_of(creature.id) if c.duration is Duration.SAVE]
-    if condition is None:
-        if not saves:
-            raise HarmError(f"{creature.id} has no condition a save ends: nothing to save against.")
-        if len(saves) > 1:
-            labels = ", ".join(c.label for c in saves)
-            raise HarmError(f"{creature.id} can save against {labels}: pick the condition.")
-        chosen = saves[0]
-        condition, custom_text = chosen.condition, chosen.custom_text
-    transition = roll_save(encounter.turns, dice, creature.id, condition, custom_text.strip())
-    rolled = next(e for e in transition.events if isinstance(e, SaveRolled))
-    label = rolled.custom_text if rolled.condition is Condition.CUSTOM else rolled.condition.value
-    result = SaveResult(creature.id, label, rolled.roll, rolled.success)
-    return encounter.with_turns(transition.state), result

@@ -15,7 +15,7 @@ the rules it implements named there:
 
 Public API: `Hit`, `StrikeTarget`, `StrikeResult`, `Healing`, `SaveResult`, `target`, `damage`, `heal`,
 `wake`, `give_temporary`, `set_stamina`, `catch_breath`, `strike`, `add_condition`, `remove_condition`,
-`save`, `gain_surges`, `spend_surges`, `gain_malice`, `spend_malice`, `HarmError`; `TOKEN_SURGES`; limits
+`gain_surges`, `spend_surges`, `gain_malice`, `spend_malice`, `HarmError`; `TOKEN_SURGES`; limits
 `STRIKE_TARGETS_MAX`, `AMOUNT_MAX`, `MALICE_MAX`, `SURGES_MAX`, `CONDITIONS_MAX`.
 """
 
@@ -24,7 +24,6 @@ from bot.rules.encounter.condition_changes import (
     SaveResult,
     add_condition,
     remove_condition,
-    save,
 )
 from bot.rules.encounter.malice import MALICE_MAX, gain_malice, spend_malice
 from bot.rules.encounter.stamina_changes import (
@@ -69,7 +68,6 @@ __all__ = [
     "give_temporary",
     "heal",
     "remove_condition",
-    "save",
     "set_stamina",
     "spend_malice",
     "spend_surges",
