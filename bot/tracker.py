@@ -96,8 +96,10 @@ POST_RETRY_AFTER = 10
 #: Seconds to wait before retrying a refresh the store refused as busy or unreachable, or Discord answered
 #: with a 5xx (then give up: the next change renders the newest state anyway).
 RETRY_DELAYS: tuple[float, ...] = (1.0, 3.0)
-#: Seconds between the starts of two refreshes of one channel's tracker (see "Coalescing").
-EDIT_GAP = 0.5
+#: Seconds between the starts of two refreshes of one channel's tracker (see "Coalescing"): one edit a
+#: second, within what Discord lets a bot edit in one channel (about five edits in five seconds; at 0.5 a
+#: busy channel's tracker ran into it, and its renders took a tenth of a busy bot's CPU at 10 in flight).
+EDIT_GAP = 1.0
 #: Up to this fraction of `EDIT_GAP` is added at random to each gap, so that channels whose refreshes began
 #: together (a guild's trackers after `/settings`, every busy channel after a restart) drift apart instead
 #: of refreshing in the same instant for as long as they stay busy: at 10 busy channels in lockstep, their
