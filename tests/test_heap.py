@@ -30,8 +30,9 @@ class Clock:
 @pytest.fixture
 async def heap() -> AsyncIterator[Heap]:
     """A started heap with automatic collections off (only the test's own collections run); afterwards
-    the process's collector is as it was."""
-    gc.collect()
+    the process's collector is as it was. No full collection first: at the end of the suite the heap is large
+    and one took 4 s a test; `start` freezes what is there, so the tests' own collections walk only what they
+    make."""
     gc.disable()
     started = Heap(clock=Clock(), cpu=Clock(5.0))
     started.start()
