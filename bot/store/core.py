@@ -98,8 +98,10 @@ class StoreCore(Waits):
         # SQLite: `_stored_version`'s own connection, used on the event loop's thread (None: not open yet)
         self._probe_file = sqlite_file(engine.url) if self._sqlite else None
         self._probe: sqlite3.Connection | None = None
-        # SQLite: `_select`'s connection, used on the event loop's thread (None: not open yet)
-        self._reader_engine = None if self._probe_file is None else create_sqlite_reader_engine(engine.url)
+        # SQLite: `_select`'s SQLAlchemy connection over that same `sqlite3` connection (None: not open yet)
+        self._reader_engine = None
+        if self._probe_file is not None:
+            self._reader_engine = create_sqlite_reader_engine(engine.url, self._probe_connection)
         self._reader: Connection | None = None
         # PostgreSQL: a pooled connection kept for `_stored_version`, used one read at a time
         self._pg_probe: AsyncConnection | None = None
@@ -198,8 +200,9 @@ class StoreCore(Waits):
         """Run `work` (a plain function over a synchronous connection that only reads) in one read
         transaction and return its result.
 
-        On a SQLite file it runs right here, on the event loop's thread, through a connection kept for it
-        (never waiting for a lock: in WAL mode readers don't wait for writers): a read of a few rows costs
+        On a SQLite file it runs right here, on the event loop's thread, through the connection the version
+        check uses (`_probe_connection`; never waiting for a lock: in WAL mode readers don't wait for
+        writers): a read of a few rows costs
         microseconds there, where through the pool every statement is a round trip to a database thread
         that, under load, waits for the busy event loop (and the GIL) at each step, with five connections
         for everyone: a hundred channels' first turn pings, each reading its tracker's id, waited half a
@@ -212,22 +215,13 @@ class StoreCore(Waits):
                 with self._reader.begin():
                     return work(self._reader)
             except DBAPIError:
-                self._drop_reader()
+                self._drop_probe()
 
         async def read() -> T:
             async with self._engine.connect() as connection:
                 return await connection.run_sync(work)
 
         return await self._retrying(read, self._deadline() if deadline is None else deadline)
-
-    def _drop_reader(self) -> None:
-        """Close `_select`'s SQLite connection (a failed one is not trusted again; `close` ends it too)."""
-        reader, self._reader = self._reader, None
-        if reader is not None:
-            with suppress(Exception):
-                reader.close()
-            if self._reader_engine is not None:
-                self._reader_engine.dispose()
 
     def _insert(self, table: sa.Table) -> Any:
         return sqlite_dialect.insert(table) if self._sqlite else pg_dialect.insert(table)
@@ -237,6 +231,15 @@ class StoreCore(Waits):
         raise NotImplementedError
 
     def _drop_probe(self) -> None:
+        """Close the SQLite read connection of the event loop's thread, and `_select`'s wrapping of it (a
+        failed one is not trusted again; `close` ends it too)."""
+        reader, self._reader = self._reader, None
+        if reader is not None:
+            with suppress(Exception):
+                reader.invalidate()
+                reader.close()
+        if self._reader_engine is not None:
+            self._reader_engine.dispose()
         probe, self._probe = self._probe, None
         if probe is not None:
             with suppress(sqlite3.Error):

@@ -16,6 +16,8 @@
 from __future__ import annotations
 
 import re
+import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -105,23 +107,17 @@ def create_sqlite_writer_engine(url: URL, busy_timeout_ms: int) -> Engine:
     return engine
 
 
-def create_sqlite_reader_engine(url: URL) -> Engine:
-    """The engine of the store's SQLite read connection on the event loop's thread (`StoreCore._select`):
-    the same file through the standard library's `sqlite3`, never waiting for a lock (busy timeout 0: in
-    WAL mode readers don't wait for writers) and refusing to write (`query_only`)."""
+def create_sqlite_reader_engine(url: URL, connect: Callable[[], sqlite3.Connection]) -> Engine:
+    """The engine of the store's SQLite reads on the event loop's thread (`StoreCore._select`): SQLAlchemy
+    over the one `sqlite3` connection `connect` gives (the store's read connection, which never waits for a
+    lock and refuses to write), each transaction a plain `BEGIN`."""
     engine = create_sync_engine(
         url.set(drivername="sqlite+pysqlite"),
+        creator=connect,
         pool_size=1,
         max_overflow=0,
         pool_reset_on_return=None,
     )
-    connect = _sqlite_connect_hook(0)
-
-    def on_connect(dbapi_connection: Any, record: Any) -> None:
-        connect(dbapi_connection, record)
-        dbapi_connection.execute("PRAGMA query_only = ON")
-
-    event.listen(engine, "connect", on_connect)
     event.listen(engine, "begin", _on_sqlite_begin)
     return engine
 

@@ -111,7 +111,6 @@ class Store(Undoing, GuildSettingsAccess, History, Pruning, Bestiary, ReminderAc
         if self._sqlite:
             await self._checkpoint()
         self._drop_probe()
-        self._drop_reader()
         await self._discard_pg_probe()
         if self._discarding:
             await asyncio.gather(*self._discarding, return_exceptions=True)

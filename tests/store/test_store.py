@@ -164,7 +164,7 @@ async def test_the_stores_other_sqlite_reads_run_on_the_loop_thread_as_the_pool_
         def dispose(self) -> None:
             pass
 
-    store._drop_reader()
+    store._drop_probe()
     monkeypatch.setattr(store, "_reader_engine", Broken())
     assert await everything() == here
 
