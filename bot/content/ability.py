@@ -7,7 +7,7 @@ The card keeps its tier texts raw (`PowerRollSpec.tiers`): what the bot understo
 the text by the tier-text parser (`bot.content.tiers`), never stored beside it, so a better parser improves
 every stored ability and nothing on a card is ever lost.
 
-Public API: `ActionType` (with `from_text`), `PowerRollSpec`, `Ability`.
+Public API: `ActionType` (with `from_text`), `PowerRollSpec`, `DamageBonus`, `Ability`.
 """
 
 from __future__ import annotations
@@ -81,10 +81,20 @@ class PowerRollSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class DamageBonus:
+    """Damage a hero's feature adds to every damaging tier of one card (a Forge Steel import's Ability Damage
+    features and customized damage bonus): where it comes from (`Prayer of Destruction`) and how much."""
+
+    source: str
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
 class Ability:
     """One ability card. `cost` is the heroic resource a hero spends, or the Malice a Director's creature
     spends (0: free; `signature` marks a hero's signature ability). `effect` is the card's text beside the
-    power roll, kept whole; `trigger` is a triggered action's trigger."""
+    power roll, kept whole; `trigger` is a triggered action's trigger; `damage_bonuses` are added to each tier
+    that deals damage (the kit's bonus is the sheet's, added at the strike)."""
 
     name: str
     action: ActionType
@@ -96,6 +106,12 @@ class Ability:
     power_roll: PowerRollSpec | None = None
     effect: str = ""
     trigger: str = ""
+    damage_bonuses: tuple[DamageBonus, ...] = ()
+
+    @property
+    def damage_bonus(self) -> int:
+        """The damage `damage_bonuses` add to each damaging tier."""
+        return sum(b.value for b in self.damage_bonuses)
 
     def has_keyword(self, keyword: str) -> bool:
         """Whether the card lists `keyword` (any case): `has_keyword("area")`."""

@@ -57,9 +57,9 @@ class HeroSheet:
     What the hero plays with (issue 20 §1; every field defaults, so older stored sheets still load):
     `abilities` (the hero's cards, the standard ones not included: `bot.content.standard`), `kit_bonuses`
     (the kits' damage bonuses for Melee or Ranged Weapon abilities), `melee_distance_bonus` /
-    `ranged_distance_bonus` (a kit's, lengthening the free strikes), `stability`, `speed`, `size` (`1M`,
-    `2`). `forge_steel_id` is the Forge Steel hero an import came from (re-importing it updates this sheet);
-    `ancestry`, `class_name`, `subclass` describe the hero."""
+    `ranged_distance_bonus` (a kit's and an import's features', lengthening the free strikes), `stability`,
+    `speed`, `size` (`1M`, `2`). `forge_steel_id` is the Forge Steel hero an import came from (re-importing it
+    updates this sheet); `ancestry`, `class_name`, `subclass` describe the hero."""
 
     vitals: Vitals
     characteristics: Characteristics = field(default_factory=Characteristics)

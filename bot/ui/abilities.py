@@ -70,13 +70,14 @@ def _effect_line(effect: ConditionEffect, scores: Characteristics | None) -> str
     return f"**potency** {test.format()}{against}: {what}"
 
 
-def tier_reading(text: str, scores: Characteristics | None = None) -> str:
-    """What the bot understood of one tier text, one part a line; what it didn't, quoted verbatim."""
+def tier_reading(text: str, scores: Characteristics | None = None, bonus: int = 0) -> str:
+    """What the bot understood of one tier text, one part a line; what it didn't, quoted verbatim. `bonus`:
+    the card's own damage bonus, counted in the amount shown."""
     effect: TierEffect = parse_tier(text)
     lines = []
     if effect.damage is not None:
-        known = scores is not None and effect.damage.characteristics
-        amount = f" (= {effect.damage.amount(scores)})" if scores is not None and known else ""
+        known = scores is not None and (effect.damage.characteristics or bonus)
+        amount = f" (= {effect.damage.amount(scores) + bonus})" if scores is not None and known else ""
         lines.append(f"**damage** {effect.damage.format()}{amount}")
     lines += [_effect_line(e, scores) for e in effect.effects]
     lines += [f"**forced movement** {f.format()}" for f in effect.forced]
@@ -89,6 +90,14 @@ def _kit_line(card: Ability, bonuses: Sequence[KitDamageBonus]) -> str:
     return " · ".join(
         f"Kit ({inert(b.name)}): {'/'.join(_signed(t) for t in b.tiers)} damage" for b in applying
     )
+
+
+def _bonus_line(card: Ability) -> str:
+    """`Damage bonus: Prayer of Destruction +1 on every tier that deals damage`, or nothing."""
+    if not card.damage_bonuses:
+        return ""
+    named = " · ".join(f"{inert(b.source)} {_signed(b.value)}" for b in card.damage_bonuses)
+    return f"Damage bonus: {named} on every tier that deals damage"
 
 
 def ability_embed(hero: str, card: Ability, sheet: HeroSheet | None = None) -> discord.Embed:
@@ -114,10 +123,9 @@ def ability_embed(hero: str, card: Ability, sheet: HeroSheet | None = None) -> d
             total = f" (2d10 {_signed(best + roll.bonus)} for {inert(hero)})"
         lines.append(f"**Power roll** + {names}{bonus}{total}")
         kit = _kit_line(card, sheet.kit_bonuses if sheet is not None else ())
-        if kit:
-            lines.append(kit)
+        lines += [line for line in (kit, _bonus_line(card)) if line]
         fields += [
-            Field(band, f"{inert(text)}\n{tier_reading(text, scores)}")
+            Field(band, f"{inert(text)}\n{tier_reading(text, scores, card.damage_bonus)}")
             for band, text in zip(TIER_BANDS, roll.tiers, strict=True)
         ]
     if card.effect:

@@ -1,8 +1,9 @@
 """Renderer of a strike by ability (`/strike ability:`, `bot.rules.encounter.ability_strike`) and its one-line
 event summary.
 
-The reply: who uses which ability (its damage per tier, the characteristic, the kit bonus), the roll line
-(`Dice: 7 + 9 · bonus +2 · Total: 18 · Tier 3 · Critical`, `bot.ui.combat.roll_line`), the cost spent, then
+The reply: who uses which ability (its damage per tier, the characteristic, the kit bonus, the card's own
+damage bonus), the roll line (`Dice: 7 + 9 · bonus +2 · Total: 18 · Tier 3 · Critical`,
+`bot.ui.combat.roll_line`), the cost spent, then
 per target its line (`bot.ui.combat.target_line`) and under it what the tier did after the damage:
 conditions landed or resisted (`M < 2: bleeding (save ends) — lands (M 0)`), forced movement after the size
 bonus and stability (`push 2 → 1, stability 1`; `push 2 → 3 (larger, melee weapon), stability 0`) and the
@@ -38,7 +39,7 @@ def _clip(text: str, limit: int) -> str:
 
 
 def head_line(used: AbilityStrike) -> str:
-    """`⚔️ **Keth** uses **Brutal Slam** (5/8/15 damage · Might · kit +0/+0/+4 · area)`."""
+    """`⚔️ **Keth** uses **Brutal Slam** (5/8/15 damage · Might · kit +0/+0/+4 · +1 from features · area)`."""
     plan, result = used.plan, used.strike
     parts: list[str] = []
     if result.damage is not None:
@@ -49,6 +50,8 @@ def head_line(used: AbilityStrike) -> str:
         parts.append(plan.characteristic.value.capitalize())
     if plan.kit is not None and result.damage is not None:
         parts.append("kit " + "/".join(f"+{n}" for n in plan.kit))
+    if plan.bonus and result.damage is not None:
+        parts.append(f"{plan.bonus:+d} from features")
     if plan.area:
         parts.append("area")
     details = f" ({' · '.join(parts)})" if parts else ""

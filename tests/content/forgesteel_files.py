@@ -50,3 +50,11 @@ def tier_texts() -> list[str]:
     for path in sorted(fixtures_dir().glob("expected-*.json")):
         walk(json.loads(path.read_bytes()))
     return list(found)
+
+
+INVENTED = _REPO / "tests" / "fixtures" / "forgesteel"
+"""Invented heroes in Forge Steel's export shape (invented names and texts), written for the tests here."""
+
+
+def invented_bytes(name: str) -> bytes:
+    return (INVENTED / name).read_bytes()

@@ -252,9 +252,9 @@ WARNING_CASES = [
     ),
     ("a Bonus to a field the bot doesn't keep", bonus("Luck", 2), "Luck"),
     (
-        "an ability damage bonus",
-        feature("Ability Damage", "Force", keywords=["Psionic"], value=1, damageType="Damage"),
-        "Psionic",
+        "an ability damage bonus the free strikes would take",
+        feature("Ability Damage", "Force", keywords=["Weapon"], value=1, damageType="Damage"),
+        "+1 damage to Melee Weapon Free Strike, Ranged Weapon Free Strike",
     ),
     (
         "a class ability left unpicked",
@@ -367,10 +367,15 @@ def test_items_carried_count(what: str, item: dict[str, Any], level: int, want: 
     assert read_hero(to_bytes(data)).stamina == want
 
 
-def test_an_imbued_weapons_damage_is_a_warning() -> None:
-    data = hero(1, [bonus("Stamina", 20)])
+def test_an_imbued_weapons_damage_goes_on_weapon_cards() -> None:
+    """An imbued weapon's +1 damage to Weapon abilities is on the hero's weapon card; the free strikes, built
+    at the strike, don't take it: a warning says how much and where."""
+    slash = feature("Ability", "Slash", ability=ability("a-slash", "Slash"))
+    data = hero(1, [bonus("Stamina", 20), slash])
     data["state"]["inventory"] = [_item("Imbued Weapon", [], [1])]
-    assert any("Weapon abilities extra damage" in w for w in read_hero(to_bytes(data)).warnings)
+    found = read_hero(to_bytes(data))
+    assert [(a.card.name, a.card.damage_bonus) for a in found.abilities] == [("Slash", 1)]
+    assert any("+1 damage to Melee Weapon Free Strike" in w for w in found.warnings), found.warnings
 
 
 def test_a_titles_selected_feature_counts() -> None:

@@ -46,9 +46,10 @@ def _action(kind: Fields) -> ActionType:
     return ActionType.from_text(found.value, free=kind.flag("free"))
 
 
-def format_distance(distance: Fields) -> str:
+def format_distance(distance: Fields, bonus: int = 0) -> str:
     """`Melee 1`, `Ranged 10`, `Aura 2`, `4 Burst`, `3 Cube within 10`, `10 x 1 Line within 1`, `Self`, or
-    the special text, as Forge Steel shows them."""
+    the special text, as Forge Steel shows them. `bonus` lengthens a Melee or Ranged distance (a hero's kit
+    and features: `hero_bonuses`); Forge Steel leaves areas, auras and `within` as written."""
     kind = distance.text("type")
     qualifier = distance.text("qualifier")
     if kind.lower() == "self":
@@ -59,6 +60,8 @@ def format_distance(distance: Fields) -> str:
         text = "Summoner Range"
     else:
         value = distance.integer("value")
+        if kind.lower() in ("melee", "ranged"):
+            value += bonus
         if kind.lower() == "line":
             text = f"{value} x {distance.integer('value2')} {kind}"
         elif kind.lower() in _AREAS:

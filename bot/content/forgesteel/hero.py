@@ -4,7 +4,9 @@ The file is JSON of Forge Steel's `Hero` (`src/models/hero.ts`): ancestry, cultu
 characteristics, `featuresByLevel`, abilities, subclasses with `selected`), complication, `features`,
 `state`. It stores no maximum Stamina or Recoveries: they are computed here from the features that count
 (`hero_features`), the kits and the Bonus features (`hero_stats`), as Forge Steel computes them. Abilities
-come from `hero_abilities`, heroic resources from `hero_resources` (issue 20 §4).
+come from `hero_abilities`, with the distance and damage the kits and features add (`hero_bonuses`), heroic
+resources from `hero_resources` (issue 20 §4). Skills and languages are sorted as Forge Steel sorts names: a
+leading "A" or "The" ignored.
 
 Nothing is dropped in silence: a choice left open, an id not in the file, a feature type or Bonus field the
 bot doesn't know, a bonus it doesn't apply, each becomes one line of `warnings`. A file over 2 MB, not JSON,
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 from bot.content.forgesteel import hero_stats as stats
 from bot.content.forgesteel.files import BadValue, Fields, ForgeSteelError, Kind, load_export
 from bot.content.forgesteel.hero_abilities import HeroAbility, hero_abilities
+from bot.content.forgesteel.hero_bonuses import card_bonuses, free_strike_distances, unapplied
 from bot.content.forgesteel.hero_features import HeroFeatures, OpenChoice, hero_features, open_choices
 from bot.content.forgesteel.hero_resources import HeroResource, hero_resources
 from bot.content.forgesteel.hero_stats import Size
@@ -36,8 +39,6 @@ LEVEL_MAX = 10
 
 #: Features the sheet keeps no number for, though they change a strike or a test: reported once each.
 _NOT_APPLIED = {
-    "Ability Damage": "extra damage",
-    "Ability Distance": "extra distance",
     "Ability Cost": "a different cost",
     "Abiliyy Cost": "a different cost",  # how older files spell it
 }
@@ -98,6 +99,8 @@ class ImportedHero:
     skills: tuple[str, ...] = ()
     languages: tuple[str, ...] = ()
     perks: tuple[str, ...] = ()
+    melee_distance_bonus: int = 0
+    ranged_distance_bonus: int = 0
     state: HeroState = field(default_factory=HeroState)
     open_choices: tuple[OpenChoice, ...] = ()
     warnings: tuple[str, ...] = ()
@@ -136,14 +139,6 @@ class ImportedHero:
     @property
     def kit_damage_bonuses(self) -> tuple[KitDamageBonus, ...]:
         return damage_bonuses(self.kits)
-
-    @property
-    def melee_distance_bonus(self) -> int:
-        return stats.best(self.kits, "melee_distance")
-
-    @property
-    def ranged_distance_bonus(self) -> int:
-        return stats.best(self.kits, "ranged_distance")
 
 
 def read_hero(data: bytes) -> ImportedHero:
@@ -195,13 +190,16 @@ def _hero(top: Fields) -> ImportedHero:
     if ancestry is not None and ancestry.text("id") == "ancestry-revenant" and size == Size(1, "S"):
         points += 1  # a small revenant has one more ancestry point (Forge Steel's getAncestryPoints)
     choices = open_choices(found, points)
-    abilities, ability_warnings = hero_abilities(top, found)
+    bonuses = card_bonuses(features, kits, scores, level)
+    abilities, ability_warnings = hero_abilities(top, found, bonuses)
+    melee_reach, ranged_reach = free_strike_distances(bonuses)
     resources = hero_resources(found) or _older_resource(heroic_class)
     modifiers = stats.damage_modifiers(features, scores, level)
     warnings = [
         *(_open_warning(c) for c in choices),
         *_feature_warnings(found),
         *ability_warnings,
+        *unapplied(bonuses, [a.card for a in abilities]),
         *(f"Immunity or weakness to `{t[:30]}` damage: no damage of that type exists." for t in
           stats.unknown_damage_types(modifiers)),
     ]  # fmt: skip
@@ -239,6 +237,8 @@ def _hero(top: Fields) -> ImportedHero:
         perks=tuple(
             p.text("name") for f in found.of_type("Perk") for p in f.data.objects("selected", "perk")
         ),
+        melee_distance_bonus=melee_reach,
+        ranged_distance_bonus=ranged_reach,
         state=_state(top, found),
         open_choices=choices,
         warnings=tuple(dict.fromkeys(warnings)),
@@ -257,10 +257,19 @@ def _condition_immunities(found: HeroFeatures) -> tuple[str, ...]:
 
 
 def _chosen_names(found: HeroFeatures, choice: str, single: str, key: str) -> tuple[str, ...]:
-    """Skills or languages: those chosen and those granted, each once, sorted."""
+    """Skills or languages: those chosen and those granted, each once, sorted as Forge Steel sorts them."""
     names = [n for f in found.of_type(choice) for n in f.data.texts("selected")]
     names += [f.data.text(key) for f in found.of_type(single)]
-    return tuple(sorted({n for n in names if n}, key=str.casefold))
+    return tuple(sorted({n for n in names if n}, key=sort_key))
+
+
+def sort_key(name: str) -> str:
+    """How Forge Steel orders names in a list: a leading "A " and then "The " ignored, case ignored
+    (`The Silent Tongue` sorts under S)."""
+    key = name.casefold()
+    for article in ("a ", "the "):
+        key = key.removeprefix(article)
+    return key
 
 
 def _label(name: str, source: str) -> str:

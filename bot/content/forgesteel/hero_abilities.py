@@ -9,11 +9,13 @@ Where they come from (Forge Steel's `HeroLogic.getAbilities`, read, not copied):
   these with `allowAnySource`);
 - an ability's `package` section shows the hero's Package Content features of the same tag (a Null's
   Inertial Shield shows Metakinetic Mastery);
-- `abilityCustomizations` rename an ability, change its cost or power-roll characteristic, or add notes.
+- `abilityCustomizations` rename an ability, change its cost or power-roll characteristic, or add notes;
+- the kits' and features' distance and damage bonuses, and a customization's, go on the cards
+  (`hero_bonuses`).
 They are listed as Forge Steel lists them: by usage, then signature before costs (lowest first), then name.
 An ability this code can't read, or an id not in the file, is reported, never dropped in silence.
 
-Public API: `HeroAbility`, `hero_abilities(hero, features) -> (abilities, warnings)`.
+Public API: `HeroAbility`, `hero_abilities(hero, features, bonuses) -> (abilities, warnings)`.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 from bot.content.ability import Ability, PowerRollSpec
 from bot.content.forgesteel.ability_json import read_ability
 from bot.content.forgesteel.files import Fields, ForgeSteelError
+from bot.content.forgesteel.hero_bonuses import CardBonuses, with_bonuses
 from bot.content.forgesteel.hero_features import HeroFeatures
 from bot.content.forgesteel.monster import characteristic
 
@@ -144,8 +147,9 @@ def _packages(card: Ability, raw: Fields, features: HeroFeatures) -> Ability:
     return dataclasses.replace(card, effect="\n\n".join(p for p in (card.effect, *extra) if p))
 
 
-def _customize(card: Ability, custom: Fields, warnings: list[str]) -> Ability:
-    """An `abilityCustomizations` entry applied: name, cost (not a signature's), characteristic, notes."""
+def _customize(card: Ability, custom: Fields) -> Ability:
+    """An `abilityCustomizations` entry applied: name, cost (not a signature's), characteristic, notes (its
+    distance and damage bonuses are `hero_bonuses`')."""
     name = custom.text("name") or card.name
     cost = card.cost if card.signature else max(0, card.cost + custom.integer("costModifier"))
     roll = card.power_roll
@@ -153,17 +157,14 @@ def _customize(card: Ability, custom: Fields, warnings: list[str]) -> Ability:
         roll = PowerRollSpec((characteristic(custom.text("characteristic")),), roll.tiers, roll.bonus)
     notes = custom.text("notes")
     effect = "\n\n".join(p for p in (card.effect, f"**Notes:** {notes}" if notes else "") if p)
-    for key, what in (("damageBonus", "damage"), ("distanceBonus", "distance")):
-        if custom.integer(key):
-            warnings.append(
-                f"{name}: the {what} bonus of {custom.integer(key):+d} set in Forge Steel isn't on the card: "
-                "add it at the strike."
-            )
     return dataclasses.replace(card, name=name, cost=cost, power_roll=roll, effect=effect)
 
 
-def hero_abilities(hero: Fields, features: HeroFeatures) -> tuple[tuple[HeroAbility, ...], list[str]]:
-    """The hero's abilities in Forge Steel's order, and what couldn't be used."""
+def hero_abilities(
+    hero: Fields, features: HeroFeatures, bonuses: CardBonuses | None = None
+) -> tuple[tuple[HeroAbility, ...], list[str]]:
+    """The hero's abilities in Forge Steel's order, with `bonuses` on their cards, and what couldn't be
+    used."""
     warnings: list[str] = []
     found = _gather(hero, features, warnings)
     found.sort(key=lambda f: f.raw.text("name").casefold())
@@ -175,8 +176,10 @@ def hero_abilities(hero: Fields, features: HeroFeatures) -> tuple[tuple[HeroAbil
         ability_id = f.raw.text("id")
         try:
             card = _packages(read_ability(f.raw), f.raw, features)
-            if ability_id in customs:
-                card = _customize(card, customs[ability_id], warnings)
+            custom = customs.get(ability_id)
+            if custom is not None:
+                card = _customize(card, custom)
+            card = with_bonuses(card, f.raw, bonuses or CardBonuses(), custom, warnings)
         except ForgeSteelError as error:
             warnings.append(f"The ability {f.raw.text('name')[:40] or ability_id[:40]} was left out: {error}")
             continue

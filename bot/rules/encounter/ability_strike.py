@@ -12,8 +12,9 @@ Rules:
 - Damage: each tier's damage from its text (`bot.content.tiers.parse_tier`), with the kit's damage bonus for
   Melee or Ranged Weapon abilities (`bot.content.kit.KitDamageBonus.applies_to`, issue 20 §3); with several
   bonuses that apply (two kits, or an ability both Melee and Ranged), the best one per tier, since "the
-  better one always applies" (`bot.content.kit`). The Area keyword makes the damage to minions area damage
-  (capped per minion: `bot.rules.squads`).
+  better one always applies" (`bot.content.kit`); then the card's own damage bonuses (a hero's features:
+  `bot.content.ability.Ability.damage_bonuses`) on each damaging tier. The Area keyword makes the damage to
+  minions area damage (capped per minion: `bot.rules.squads`).
 - Potency (Heroes ch. 7 "Potency"): a potency effect lands when the target's characteristic is lower than the
   potency (`bot.content.tiers.PotencyTest`); 2 surges raise it by 1 against one target
   (`bot.rules.damage.raised_potency`); conditions that land are added with their duration
@@ -100,8 +101,9 @@ def _kit_tiers(ability: Ability, bonuses: Sequence[KitDamageBonus]) -> tuple[int
 class AbilityPlan:
     """An ability read for one striker: the characteristic the roll adds (None: none listed) and the roll's
     bonus (that score plus the stated bonus), what the roll is made as, each tier read, the damage per tier
-    (kit bonus included; None when no tier deals damage), the kit bonus added (None: none applies) and
-    whether the damage is area damage and the strike a melee one."""
+    (kit and card bonuses included; None when no tier deals damage), the kit bonus added (None: none
+    applies), whether the damage is area damage and the strike a melee one, and the card's own damage bonus
+    added to each damaging tier (`Ability.damage_bonus`)."""
 
     ability: Ability
     characteristic: Characteristic | None
@@ -112,6 +114,7 @@ class AbilityPlan:
     kit: tuple[int, int, int] | None
     area: bool
     melee: bool
+    bonus: int = 0
 
 
 def plan_ability(
@@ -133,7 +136,7 @@ def plan_ability(
     damage: TieredDamage | None = None
     if any(damages):
         amounts = [
-            0 if d is None else d.amount(scores) + (kit[i] if kit is not None else 0)
+            0 if d is None else d.amount(scores) + (kit[i] if kit is not None else 0) + ability.damage_bonus
             for i, d in enumerate(damages)
         ]
         dtype = next(d.dtype for d in damages if d is not None)
@@ -149,6 +152,7 @@ def plan_ability(
         kit=kit,
         area=ability.has_keyword("area"),
         melee=ability.has_keyword("melee") and not ability.has_keyword("ranged"),
+        bonus=ability.damage_bonus if damage is not None else 0,
     )
 
 
