@@ -76,7 +76,7 @@ def tier_reading(text: str, scores: Characteristics | None = None) -> str:
     lines = []
     if effect.damage is not None:
         known = scores is not None and effect.damage.characteristics
-        amount = f" (= {effect.damage.amount(scores)})" if scores is not None and known else ""
+        amount = f" (= {effect.damage.total(scores)})" if scores is not None and known else ""
         lines.append(f"**damage** {effect.damage.format()}{amount}")
     lines += [_effect_line(e, scores) for e in effect.effects]
     lines += [f"**forced movement** {f.format()}" for f in effect.forced]
