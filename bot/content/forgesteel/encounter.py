@@ -65,7 +65,7 @@ class EncounterFile:
 def read_encounter(data: bytes) -> EncounterFile:
     """A `.ds-encounter` export's slots (or a `ForgeSteelError` saying what to upload instead)."""
     _, top = load_export(data, Kind.ENCOUNTER)
-    slots = []
+    slots: list[EncounterSlot] = []
     for group in top.objects("groups", "encounter group"):
         faction = group.text("faction", "Enemy")
         for slot in group.objects("slots", "encounter slot"):
