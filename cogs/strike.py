@@ -15,7 +15,9 @@ and `surges` add to it, and `raise_potency` spends 2 surges on the first target'
 
 Without `ability`, `bonus` is the roll's whole bonus: type the characteristic score plus any bonuses minus
 penalties. Letters in `damage` (M, A, R, I, P) are read from the
-attacker's characteristics; `surges` are spent from the attacker's surges, all on the first target.
+attacker's characteristics; dice in it (`2d6+3` for every tier, or `2d6+2/2d6+5/2d6+8`) are rolled once a
+tier as the strike is applied, like a card's "2d6 + 7 + A damage" (the reply shows each die and the total);
+`surges` are spent from the attacker's surges, all on the first target.
 `auto_tier: 3,1` names automatic tiers from several effects (they cancel when they differ); `situation:
 flanking, high ground` names situational edges and banes (`bot.rules.situations`); Defend and Aid Attack
 recorded on the encounter apply per target by themselves.
@@ -36,6 +38,7 @@ from bot.permissions import require_controls
 from bot.play import InTime, caller_of, commit, encounter_of, put_encounter, sheet_of
 from bot.replies import fail
 from bot.rules.damage import DamageType, TieredDamage
+from bot.rules.dice import ReplayDice
 from bot.rules.encounter import Encounter, harm
 from bot.rules.encounter.ability_strike import AbilityStrike, StrikeOptions, strike_with
 from bot.rules.encounter.bleeding import Bleed, bleed, strike_trigger
@@ -121,7 +124,7 @@ class Strike(commands.Cog):
     @app_commands.describe(
         targets="Creatures hit, separated by commas, e.g. Goblin 1, Goblin 2",
         ability="The attacker's ability: its roll, damage, conditions, forced movement and cost apply",
-        damage="Damage per tier, e.g. 3/6/9 or 2+M/5+M/7+M (letters: the attacker's characteristics)",
+        damage="Damage per tier, e.g. 3/6/9, 2+M/5+M/7+M (letters: the attacker's characteristics) or 2d6+3",
         dtype="Damage type (leave out for untyped damage)",
         attacker="Who strikes (default: the creature you control)",
         bonus="The roll's whole bonus: characteristic plus bonuses minus penalties",
@@ -190,6 +193,8 @@ class Strike(commands.Cog):
         auto_tiers = parse_auto_tiers(auto_tier)
         situations = parse_situations(situation)
         roll = roll_power(self.bot.dice, bonus=bonus, edges=edges, banes=banes, auto_tiers=auto_tiers)
+        # damage dice and bleeding are rolled inside the change, which the store may run again: the same dice
+        dice = ReplayDice(self.bot.dice)
         options = StrikeOptions(
             damage=tiered,
             dtype=kind,
@@ -204,6 +209,7 @@ class Strike(commands.Cog):
         )
 
         def change(table: Table) -> Change[Struck]:
+            dice.rewind()
             encounter = encounter_of(table)
             who = attacker if attacker is not None and attacker.strip() else None
             if who is None:
@@ -216,7 +222,7 @@ class Strike(commands.Cog):
             if ability is not None:
                 named = resource_name(table, encounter, striker.id)
                 updated, used = strike_with(
-                    encounter, roll, striker.id, ability, names, options, resource_name=named
+                    encounter, roll, striker.id, ability, names, options, resource_name=named, dice=dice
                 )
                 result, trigger = used.strike, used.bleeding
             else:
@@ -234,12 +240,13 @@ class Strike(commands.Cog):
                     situations=situations,
                     area=area,
                     halved=halved,
+                    dice=dice,
                 )
                 # a bleeding striker loses Stamina once a main or triggered action is resolved
                 trigger = strike_trigger(made_as or RollAction.MAIN)
             bled = None
             if trigger is not None:
-                updated, bled = bleed(updated, self.bot.dice, striker.id, trigger)
+                updated, bled = bleed(updated, dice, striker.id, trigger)
             hits = [t.hit for t in result.targets if t.hit is not None]
             updated = offer_rescues(updated, hits, table.tokens, table.version + 1)
             put_encounter(table, updated)

@@ -1,4 +1,5 @@
-"""What the bot understands of one tier's text on an ability card: damage, potency effects, forced movement.
+"""What the bot understands of one tier's text on an ability card: damage (with its dice, if it rolls any),
+potency effects, forced movement.
 
 Rules: draw-steel-combat.txt, "Damage Types" (the types a tier can name), "Forced Movement" (push, pull,
 slide; vertical); draw-steel-basics.md, "Characteristics" (the letters M/A/R/I/P); potency (a characteristic
@@ -25,7 +26,15 @@ from dataclasses import dataclass, field
 
 from bot.rules.characteristics import Characteristic, Characteristics
 from bot.rules.conditions import Condition, Duration
-from bot.rules.damage import DamageType, Potency, PotencyCheck, potency_lands, potency_value
+from bot.rules.damage import (
+    DamageDice,
+    DamageError,
+    DamageType,
+    Potency,
+    PotencyCheck,
+    potency_lands,
+    potency_value,
+)
 
 #: Distinct tier texts kept parsed: a table's abilities repeat the same few dozen texts strike after strike.
 PARSED_KEPT = 1024
@@ -41,24 +50,35 @@ class ForcedKind(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class AbilityDamage:
-    """A tier's damage: a number plus the highest of the listed characteristics ("3 + M or A damage"),
-    of one damage type."""
+    """A tier's damage: dice if it rolls any ("2d6 + 7 + A damage"), a number, plus the highest of the listed
+    characteristics ("3 + M or A damage"), of one damage type."""
 
     base: int
     characteristics: tuple[Characteristic, ...] = ()
     dtype: DamageType = DamageType.UNTYPED
+    dice: DamageDice | None = None
 
     def amount(self, scores: Characteristics) -> int:
-        """The damage for this striker: the base plus the highest listed score, never negative."""
+        """The flat damage for this striker (besides any dice): the base plus the highest listed score, never
+        negative."""
         extra = max((scores.get(c) for c in self.characteristics), default=0)
         return max(0, self.base + extra)
 
     def format(self) -> str:
-        """`3 + M or A fire damage`."""
-        letters = " or ".join(c.letter for c in self.characteristics)
-        text = f"{self.base} + {letters}" if letters else str(self.base)
+        """`3 + M or A fire damage`, `2d6 + 7 + A damage`, `2d10 damage` (as the card writes it)."""
+        parts = [self.dice.format()] if self.dice is not None else []
+        if self.base or self.dice is None:
+            parts.append(str(self.base))
+        if self.characteristics:
+            parts.append(" or ".join(c.letter for c in self.characteristics))
         kind = "" if self.dtype is DamageType.UNTYPED else f" {self.dtype.value}"
-        return f"{text}{kind} damage"
+        return f"{' + '.join(parts)}{kind} damage"
+
+    def total(self, scores: Characteristics, bonus: int = 0) -> str:
+        """What the damage comes to for this striker, as Forge Steel shows it on a hero's card: the dice and
+        one number (`2d6 + 10`), or the number alone (`10`); `bonus` is added (a kit's)."""
+        flat = self.amount(scores) + bonus
+        return f"{self.dice.format()} + {flat}" if self.dice is not None else str(flat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +164,8 @@ _LETTER = "[MARIP]"
 _DAMAGE_TYPES = "|".join(t.value for t in DamageType if t is not DamageType.UNTYPED)
 _LETTERS = rf"{_LETTER}(?:\s*(?:,|or|,\s*or)\s*{_LETTER})*"
 _DAMAGE = re.compile(
-    rf"^(?P<base>\d{{1,4}})(?:\s*\+\s*(?P<chars>{_LETTERS}))?\s+(?:(?P<type>{_DAMAGE_TYPES})\s+)?damage"
+    rf"^(?:(?P<count>\d{{1,2}})d(?P<sides>\d{{1,3}})(?:\s*\+\s*(?P<dice_base>\d{{1,4}}))?|(?P<base>\d{{1,4}}))"
+    rf"(?:\s*\+\s*(?P<chars>{_LETTERS}))?\s+(?:(?P<type>{_DAMAGE_TYPES})\s+)?damage"
     rf"(?:\s*\+\s*(?P<chars2>{_LETTERS})\s+damage)?\b\s*(?P<more>.*)$",
     re.IGNORECASE,
 )
@@ -236,9 +257,14 @@ def _read_damage(clause: str, plain: str, out: _Reading) -> bool:
     m = _DAMAGE.match(plain)
     if m is None or out.damage is not None:
         return False
+    try:
+        dice = DamageDice(int(m.group("count")), int(m.group("sides"))) if m.group("sides") else None
+    except DamageError:  # more dice than a strike rolls: shown as written
+        return False
     dtype = DamageType.parse(m.group("type") or "")
     letters = _letters(m.group("chars")) + _letters(m.group("chars2"))
-    out.damage = AbilityDamage(int(m.group("base")), tuple(dict.fromkeys(letters)), dtype)
+    base = int(m.group("base") or m.group("dice_base") or 0)
+    out.damage = AbilityDamage(base, tuple(dict.fromkeys(letters)), dtype, dice)
     more = re.sub(r"^(?:,|and|,\s*and)\s*", "", m.group("more"), flags=re.IGNORECASE).strip()
     if more:
         _read_clause(more, out)

@@ -7,7 +7,8 @@ draw-steel-basics.md, "Round Down". Surges, potency and bleeding follow Draw Ste
 
 Public API:
 - `DamageType` (untyped, acid, cold, corruption, fire, holy, lightning, poison, psychic, sonic).
-- `TieredDamage.parse("2+M/5+M/7+M fire")`, `.amount(tier, characteristics)`; `DAMAGE_MAX` (999).
+- `TieredDamage.parse("2+M/5+M/7+M fire")` (or with dice: "2d6+3"), `.amount(tier, characteristics)`,
+  `.roll(tier, characteristics, dice) -> RolledDamage` (a tier's dice); `DamageDice`; `DAMAGE_MAX` (999).
 - `surge_damage(surges, characteristics)`; `Potency`, `potency_value(strength, characteristics, surges)`,
   `raised_potency(potency, surges)` (`POTENCY_SURGES`),
   `potency_lands(target_value, potency) -> PotencyCheck`.
@@ -30,7 +31,7 @@ import re
 from dataclasses import dataclass
 
 from bot.rules.characteristics import Characteristic, Characteristics
-from bot.rules.dice import Dice, d6
+from bot.rules.dice import Dice, DiceGroup, d6, roll_die
 from bot.rules.errors import RuleError
 from bot.rules.stamina import Vitals, lose_stamina
 
@@ -72,36 +73,127 @@ class DamageType(enum.Enum):
 
 
 # --- tiered damage ----------------------------------------------------------------------------------------
-_TIER = r"\s*(\d{1,4})\s*(?:([+\-−])\s*([MARIPmarip]))?\s*"
-_TIERED = re.compile(rf"^{_TIER}/{_TIER}/{_TIER}(?:\s+([A-Za-z]+))?\s*$")
-_TIERED_USAGE = "Damage must look like 3/6/9 or 2+M/5+M/7+M fire."
+#: One term of a tier's damage: dice (`2d6`, `d6`), a number, or a characteristic letter, after + or −.
+_TERM = re.compile(r"\s*([+\-−]?)\s*(?:(\d{0,3})[dD](\d{1,4})|(\d{1,5})|([MARIPmarip]))\s*")
+_TYPE_WORD = re.compile(r"\s([A-Za-z]{2,})\s*$")
+_TIERED_USAGE = (
+    "Damage must look like 3/6/9 or 2+M/5+M/7+M fire, or with dice 2d6+3 (every tier) or 2d6+2/2d6+5/2d6+8."
+)
 _DAMAGE_WORD = re.compile(r"\s+damage\s*$", re.IGNORECASE)
 #: Damage texts kept parsed: players type the same few ("3/6/9") command after command.
 PARSED_KEPT = 256
+DAMAGE_DICE_MAX = 20
+"""Most dice one tier's damage rolls (cards roll one to three)."""
+DAMAGE_SIDES_MAX = 100
+"""Most sides a damage die has."""
+
+
+@dataclass(frozen=True, slots=True)
+class DamageDice:
+    """Dice in a tier's damage ("2d6 + 7 + A damage"): how many and of how many sides."""
+
+    count: int
+    sides: int
+
+    def __post_init__(self) -> None:
+        if not (1 <= self.count <= DAMAGE_DICE_MAX and 1 <= self.sides <= DAMAGE_SIDES_MAX):
+            limits = f"Damage rolls 1 to {DAMAGE_DICE_MAX} dice of at most {DAMAGE_SIDES_MAX} sides."
+            raise DamageError(f"{limits} {_TIERED_USAGE}")
+
+    def roll(self, dice: Dice) -> DiceGroup:
+        """Each die rolled (a d3 and a d100 as the basics read them: `bot.rules.dice.roll_die`)."""
+        results = tuple(roll_die(dice, self.sides) for _ in range(self.count))
+        return DiceGroup(self.format(), results, (True,) * self.count)
+
+    def format(self) -> str:
+        return f"{self.count}d{self.sides}"
+
+
+@dataclass(frozen=True, slots=True)
+class RolledDamage:
+    """A tier's dice damage as rolled: each die (`DiceGroup`) and the flat part added to them (the number,
+    the characteristic, a kit's bonus). The total is the damage before weakness and immunity."""
+
+    dice: DiceGroup
+    flat: int = 0
+
+    @property
+    def total(self) -> int:
+        """The dice plus the flat part, never negative."""
+        return max(0, sum(self.dice.results) + self.flat)
+
+    def format(self) -> str:
+        """`2d6 [3, 5] + 10 = 18`."""
+        flat = "" if not self.flat else f" {'+' if self.flat > 0 else '−'} {abs(self.flat)}"
+        return f"{self.dice.format()}{flat} = {self.total}"
 
 
 @dataclass(frozen=True, slots=True)
 class TierDamage:
-    """One tier's damage: a number plus or minus one of the striker's characteristics (or none)."""
+    """One tier's damage: a number plus or minus one of the striker's characteristics (or none), and the dice
+    it rolls (none: flat damage)."""
 
     base: int
     characteristic: Characteristic | None = None
     sign: int = 1
+    dice: DamageDice | None = None
 
     def amount(self, characteristics: Characteristics) -> int:
-        """The damage for this striker, never negative."""
+        """The flat damage for this striker (the part besides any dice), never negative."""
         extra = 0 if self.characteristic is None else self.sign * characteristics.get(self.characteristic)
         return max(0, self.base + extra)
 
+    def roll(self, characteristics: Characteristics, dice: Dice) -> RolledDamage | None:
+        """The dice rolled with the flat part for this striker; None for flat damage (nothing to roll)."""
+        if self.dice is None:
+            return None
+        extra = 0 if self.characteristic is None else self.sign * characteristics.get(self.characteristic)
+        return RolledDamage(self.dice.roll(dice), self.base + extra)
+
     def format(self) -> str:
-        if self.characteristic is None:
-            return str(self.base)
-        return f"{self.base}{'+' if self.sign > 0 else '-'}{self.characteristic.letter}"
+        parts = [self.dice.format()] if self.dice is not None else []
+        if self.base or self.dice is None:
+            parts.append(str(self.base))
+        text = "+".join(parts)
+        if self.characteristic is not None:
+            text += f"{'+' if self.sign > 0 else '-'}{self.characteristic.letter}"
+        return text
+
+
+def _tier_damage(text: str) -> TierDamage:
+    """One tier's damage: terms joined by + (a letter may be subtracted): at most one of each of dice, a
+    number and a letter."""
+    dice: DamageDice | None = None
+    base: int | None = None
+    letter: tuple[Characteristic, int] | None = None
+    position = 0
+    while position < len(text) or position == 0:
+        m = _TERM.match(text, position)
+        if m is None or m.end() == position:
+            raise DamageError(_TIERED_USAGE)
+        op, count, sides, number, name = m.groups()
+        negative = op in ("-", "−")
+        if position and not op:
+            raise DamageError(_TIERED_USAGE)
+        if sides is not None and dice is None and not negative:
+            dice = DamageDice(int(count or 1), int(sides))
+        elif number is not None and base is None and not negative:
+            base = int(number)
+        elif name is not None and letter is None:
+            letter = (Characteristic.from_text(name), -1 if negative else 1)
+        else:
+            raise DamageError(_TIERED_USAGE)
+        position = m.end()
+    if (base or 0) > DAMAGE_MAX:
+        raise DamageError(f"Damage can be at most {DAMAGE_MAX} per tier. {_TIERED_USAGE}")
+    if letter is None:
+        return TierDamage(base or 0, dice=dice)
+    return TierDamage(base or 0, letter[0], letter[1], dice)
 
 
 @dataclass(frozen=True, slots=True)
 class TieredDamage:
-    """An ability's damage per tier, e.g. "2+M/5+M/7+M fire"."""
+    """An ability's damage per tier, e.g. "2+M/5+M/7+M fire" or "2d6+3"."""
 
     tiers: tuple[TierDamage, TierDamage, TierDamage]
     dtype: DamageType = DamageType.UNTYPED
@@ -110,29 +202,40 @@ class TieredDamage:
     @functools.lru_cache(maxsize=PARSED_KEPT)
     def parse(cls, text: str) -> TieredDamage:
         """Read "3/6/9", "2+M/5+M/7+M", "3/6/9 fire" (letters any case, spaces anywhere, + or −; a trailing
-        "damage" is allowed: "3/6/9 fire damage"). The value is immutable, so a text read before is not
+        "damage" is allowed: "3/6/9 fire damage"), with dice in any tier ("2d6+2/2d6+5/2d6+8"); one value
+        without slashes is every tier's ("2d6+3", "5"). The value is immutable, so a text read before is not
         read again."""
-        m = _TIERED.match(_DAMAGE_WORD.sub("", text))
-        if m is None:
+        body = _DAMAGE_WORD.sub("", text).strip()
+        typed = _TYPE_WORD.search(body)
+        dtype = DamageType.UNTYPED
+        if typed is not None:
+            dtype = DamageType.parse(typed.group(1))
+            body = body[: typed.start()]
+        parts = [_tier_damage(part) for part in body.split("/")]
+        if len(parts) == 1:
+            parts *= 3
+        if len(parts) != 3:
             raise DamageError(_TIERED_USAGE)
-        parts: list[TierDamage] = []
-        for i in range(3):
-            base, sign, letter = m.group(3 * i + 1), m.group(3 * i + 2), m.group(3 * i + 3)
-            value = int(base)
-            if value > DAMAGE_MAX:
-                raise DamageError(f"Damage can be at most {DAMAGE_MAX} per tier. {_TIERED_USAGE}")
-            if letter is None:
-                parts.append(TierDamage(value))
-            else:
-                parts.append(TierDamage(value, Characteristic.from_text(letter), -1 if sign in "-−" else 1))
-        dtype = DamageType.parse(m.group(10) or "")
         return cls((parts[0], parts[1], parts[2]), dtype)
 
-    def amount(self, tier: int, characteristics: Characteristics) -> int:
-        """Damage at `tier` (1–3), the letters read from the striker's characteristics."""
+    def _tier(self, tier: int) -> TierDamage:
         if not 1 <= tier <= 3:
             raise DamageError("Tier must be 1, 2 or 3.")
-        return self.tiers[tier - 1].amount(characteristics)
+        return self.tiers[tier - 1]
+
+    def amount(self, tier: int, characteristics: Characteristics) -> int:
+        """Flat damage at `tier` (1–3), the letters read from the striker's characteristics (a tier with dice:
+        the part besides the dice; `roll` gives the whole)."""
+        return self._tier(tier).amount(characteristics)
+
+    def roll(self, tier: int, characteristics: Characteristics, dice: Dice) -> RolledDamage | None:
+        """The dice of `tier` rolled with its flat part; None when the tier rolls no dice."""
+        return self._tier(tier).roll(characteristics, dice)
+
+    @property
+    def rolls_dice(self) -> bool:
+        """Whether some tier's damage rolls dice."""
+        return any(t.dice is not None for t in self.tiers)
 
     def format(self) -> str:
         text = "/".join(t.format() for t in self.tiers)

@@ -3,8 +3,9 @@
 Rules: draw-steel-basics.md, "Dice", "D3s", "D100s".
 
 Public API:
-- `Dice` (protocol: `randint(low, high)`), `SystemDice`, `SeededDice`, `FixedDice`.
-- `d10`, `d6`, `d3`, `d100` — one die each, from a `Dice`.
+- `Dice` (protocol: `randint(low, high)`), `SystemDice`, `SeededDice`, `FixedDice`; `ReplayDice` (the same
+  results again after `rewind()`, for a change the store may run twice).
+- `d10`, `d6`, `d3`, `d100` — one die each, from a `Dice`; `roll_die(dice, sides)` any one die by its sides.
 - `roll_expression(dice, "4d6kh3+2") -> DiceRoll` (total, breakdown, groups) for /dice; errors are
   `DiceExpressionError`.
 """
@@ -68,6 +69,33 @@ class FixedDice:
         return value
 
 
+class ReplayDice:
+    """Dice that give the same results again after `rewind()`: a store change may run more than once (a lost
+    race is retried on fresh data), and a retried strike must not reroll its damage. Results are replayed in
+    order while the ranges asked for match; from the first that differs, the rest are rolled afresh."""
+
+    def __init__(self, dice: Dice) -> None:
+        self._dice = dice
+        self._rolled: list[tuple[int, int, int]] = []
+        self._next = 0
+
+    def rewind(self) -> None:
+        """Start again from the first result rolled."""
+        self._next = 0
+
+    def randint(self, low: int, high: int) -> int:
+        if self._next < len(self._rolled):
+            was_low, was_high, value = self._rolled[self._next]
+            if (was_low, was_high) == (low, high):
+                self._next += 1
+                return value
+            del self._rolled[self._next :]
+        value = self._dice.randint(low, high)
+        self._rolled.append((low, high, value))
+        self._next += 1
+        return value
+
+
 def d10(dice: Dice) -> int:
     """One d10; a 0 face counts as 10 (draw-steel-basics.md, "Dice")."""
     return dice.randint(1, 10)
@@ -89,6 +117,15 @@ def d100(dice: Dice) -> int:
     ones = d10(dice) % 10
     value = tens * 10 + ones
     return 100 if value == 0 else value
+
+
+def roll_die(dice: Dice, sides: int) -> int:
+    """One die of `sides` sides: a d3 and a d100 are read as the basics say (`d3`, `d100`), others uniform."""
+    if sides == 100:
+        return d100(dice)
+    if sides == 3:
+        return d3(dice)
+    return dice.randint(1, sides)
 
 
 # --- /dice expressions ------------------------------------------------------------------------------------
@@ -188,12 +225,7 @@ class _Evaluator:
         return self._bound(value), f"{ltext} {op} {rtext}"
 
     def _roll_one(self, size: int | str) -> int:
-        if size in ("%", 100):
-            return d100(self.dice)
-        if size == 3:
-            return d3(self.dice)
-        assert isinstance(size, int)
-        return self.dice.randint(1, size)
+        return roll_die(self.dice, 100 if size == "%" else int(size))
 
     def _dice(self, node: Any, operations: list[Any]) -> tuple[int, str]:
         num, size = node.num, node.size

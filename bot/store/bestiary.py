@@ -5,7 +5,9 @@ The stat block is opaque here, like an encounter's state: the rules' codec data 
 group's name, the id its Forge Steel file gave it (how a `.ds-encounter` names it) and who stored it when.
 Each call is one transaction; a guild holds at most `MONSTERS_MAX` monsters. Storing a monster whose name
 the guild already has replaces it (a re-import updates it in place); a new stat block without a group or a
-Forge Steel id (a lone `.ds-monster`, one entered by hand) keeps those the stored one had.
+Forge Steel id (a lone `.ds-monster`, one entered by hand) keeps those the stored one had. Lists from a
+user's file are looked up `IN_CHUNK` values a query (`chunks`), within the database's limit on bound
+parameters.
 
 Public API (methods of `Store`): `put_monsters`, `monster_index`, `find_monster`, `monsters_by_source`,
 `remove_monster`; values `NewMonster`, `MonsterEntry`, `StoredMonster`, `Stocked`; `BestiaryFull`.
@@ -30,6 +32,8 @@ MONSTERS_MAX = 500
 """Most monsters one server's bestiary holds."""
 SOURCE_ID_LIMIT = 100
 """Longest Forge Steel id kept (theirs are short slugs or UUIDs)."""
+IN_CHUNK = 1000
+"""Most values one `IN (...)` binds: PostgreSQL's driver binds at most 32,767 parameters a query."""
 
 
 class BestiaryFull(StoreError):
@@ -98,6 +102,12 @@ def _clean(monster: NewMonster) -> dict[str, Any]:
     }
 
 
+def chunks(values: Sequence[str], size: int = IN_CHUNK) -> list[list[str]]:
+    """`values` in runs of at most `size`, so an `IN (...)` over a list a user's file gave stays within the
+    database's limit on bound parameters."""
+    return [list(values[start : start + size]) for start in range(0, len(values), size)]
+
+
 def _aware(value: datetime) -> datetime:
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
@@ -129,16 +139,18 @@ class Bestiary(StoreCore):
             row = _clean(monster)
             rows.pop(row["name_key"], None)  # a name twice in one batch: the last one counts, in its place
             rows[row["name_key"]] = row
+        if len(rows) > MONSTERS_MAX:  # more names than a bestiary holds can never fit: no query needed
+            raise BestiaryFull()
         now = utc_now()
         deadline = self._deadline()
+        columns = (monsters.c.id, monsters.c.name_key, monsters.c.group_name, monsters.c.source_id)
 
         def work(connection: Connection) -> Stocked:
             existing = {
                 r.name_key: r
+                for keys in chunks(list(rows))
                 for r in connection.execute(
-                    sa.select(
-                        monsters.c.id, monsters.c.name_key, monsters.c.group_name, monsters.c.source_id
-                    ).where(monsters.c.guild_id == guild_id, monsters.c.name_key.in_(list(rows)))
+                    sa.select(*columns).where(monsters.c.guild_id == guild_id, monsters.c.name_key.in_(keys))
                 )
             }
             held = connection.execute(
@@ -194,15 +206,12 @@ class Bestiary(StoreCore):
         """The guild's monsters whose Forge Steel id is one of `source_ids`, by that id."""
         validate.snowflake(guild_id, "guild id")
         wanted = [i for i in dict.fromkeys(source_ids) if i and len(i) <= SOURCE_ID_LIMIT]
-        if not wanted:
-            return {}
-        query = (
-            sa.select(monsters)
-            .where(monsters.c.guild_id == guild_id, monsters.c.source_id.in_(wanted))
-            .order_by(monsters.c.id)
-        )
+        rows: list[Any] = []
+        for ids in chunks(wanted):
+            query = sa.select(monsters).where(monsters.c.guild_id == guild_id, monsters.c.source_id.in_(ids))
+            rows.extend(await self._read_rows(query))
         found: dict[str, StoredMonster] = {}
-        for row in await self._read_rows(query):
+        for row in sorted(rows, key=lambda r: r.id):  # two monsters with one id: the first stored counts
             found.setdefault(row.source_id, _stored(row))
         return found
 

@@ -77,7 +77,7 @@ def tier_reading(text: str, scores: Characteristics | None = None, bonus: int = 
     lines = []
     if effect.damage is not None:
         known = scores is not None and (effect.damage.characteristics or bonus)
-        amount = f" (= {effect.damage.amount(scores) + bonus})" if scores is not None and known else ""
+        amount = f" (= {effect.damage.total(scores, bonus)})" if scores is not None and known else ""
         lines.append(f"**damage** {effect.damage.format()}{amount}")
     lines += [_effect_line(e, scores) for e in effect.effects]
     lines += [f"**forced movement** {f.format()}" for f in effect.forced]

@@ -2,13 +2,12 @@
 event summary.
 
 The reply: who uses which ability (its damage per tier, the characteristic, the kit bonus, the card's own
-damage bonus), the roll line (`Dice: 7 + 9 · bonus +2 · Total: 18 · Tier 3 · Critical`,
-`bot.ui.combat.roll_line`), the cost spent, then
-per target its line (`bot.ui.combat.target_line`) and under it what the tier did after the damage:
-conditions landed or resisted (`M < 2: bleeding (save ends) — lands (M 0)`), forced movement after the size
-bonus and stability (`push 2 → 1, stability 1`; `push 2 → 3 (larger, melee weapon), stability 0`) and the
-rest of the tier's text verbatim. Every name and card text goes through `bot.replies.inert`. Past Discord's
-2,000 characters the target lines turn compact and each target's effects share one clipped line.
+damage bonus), the roll line (`bot.ui.combat.roll_line`), the damage dice a tier rolled
+(`bot.ui.combat.dice_lines`), the cost spent, then per target its line (`bot.ui.combat.target_line`) and under
+it what the tier did after the damage: conditions landed or resisted, forced movement after the size bonus and
+stability, and the rest of the tier's text verbatim. Every name and card text goes through
+`bot.replies.inert`. Past Discord's 2,000 characters the target lines turn compact and each target's effects
+share one clipped line.
 """
 
 from __future__ import annotations
@@ -23,6 +22,7 @@ from bot.ui.combat import (
     DURATION_TEXT,
     SUMMARY_MAX,
     condition_words,
+    dice_lines,
     roll_line,
     situation_lines,
     strike_summary,
@@ -115,7 +115,7 @@ def ability_strike_reply(
     """The /strike ability: reply (see the module docstring); `extra` is the `effect` option per tier, shown
     on each target's line; a target in `hidden` shows its state, not its Stamina."""
     result = used.strike
-    top = [head_line(used), roll_line(result.roll), *situation_lines(result)]
+    top = [head_line(used), roll_line(result.roll), *situation_lines(result), *dice_lines(result)]
     if used.paid is not None:
         top.append(cost_line(used.paid))
     if used.potency_raised is not None:

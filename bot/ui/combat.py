@@ -241,7 +241,7 @@ def strike_reply(
     if result.damage is not None:
         head += f" ({inert(result.damage.format())}"
         head += f", {result.surges} surge{'s' if result.surges > 1 else ''})" if result.surges else ")"
-    lines = [head, roll_line(result.roll), *situation_lines(result)]
+    lines = [head, roll_line(result.roll), *situation_lines(result), *dice_lines(result)]
     for target in result.targets:
         effect = effects[target.tier - 1] if effects else None
         lines.append(target_line(result, target, effect, hidden))
@@ -249,7 +249,7 @@ def strike_reply(
     if len(full) <= CONTENT_MAX:
         return full
     compact = (target_line(result, t, None, hidden, compact=True) for t in result.targets)
-    lines = [head, roll_line(result.roll), *situation_lines(result), *compact]
+    lines = [head, roll_line(result.roll), *situation_lines(result), *dice_lines(result), *compact]
     if effects:
         for tier in sorted({t.tier for t in result.targets}):
             text = effects[tier - 1]
@@ -266,11 +266,20 @@ def situation_lines(result: StrikeResult) -> list[str]:
     return [f"Situations: {named}"]
 
 
+def dice_lines(result: StrikeResult) -> list[str]:
+    """`🎲 Tier 2 damage: 2d6 [3, 5] + 14 = 22`: each tier whose damage dice the strike rolled, once (every
+    target at that tier took that roll)."""
+    rolled = {t.tier: t.rolled for t in result.targets if t.rolled is not None}
+    return [f"🎲 Tier {tier} damage: {rolled[tier].format()}" for tier in sorted(rolled)]
+
+
 def strike_summary(result: StrikeResult) -> str:
-    """`Ash strikes Goblin 1 (tier 3): 9 fire damage, Goblin 1 dies; Goblin 2 (tier 2): 6 fire damage`."""
+    """`Ash strikes Goblin 1 (tier 3): 9 fire damage, Goblin 1 dies; Goblin 2 (tier 2): 6 fire damage`; a
+    tier's damage dice as rolled: `Goblin 1 (tier 2, rolled 2d6 [3, 5] + 14 = 22): 22 damage`."""
     parts = []
     for target in result.targets:
-        text = f"{target.target} (tier {target.tier})"
+        rolled = f", rolled {target.rolled.format()}" if target.rolled is not None else ""
+        text = f"{target.target} (tier {target.tier}{rolled})"
         if target.hit is not None:
             text += f": {_hit_summary(target.hit)}"
         elif target.pool is not None and target.amount:

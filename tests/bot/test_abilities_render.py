@@ -50,6 +50,9 @@ def _text(embed: object) -> str:
             ["→ **damage** 6 + A damage (= 7)", "→ **potency** A < [strong] = 2: slowed (EoT)"],
         ),
         ("2 damage; the target is grabbed", ["→ **damage** 2 damage", "→ **condition** grabbed"]),
+        # dice damage as Forge Steel shows it: the card's text, then the dice and one number for the hero
+        ("2d6 + 7 + A damage", ["→ **damage** 2d6 + 7 + A damage (= 2d6 + 8)"]),
+        ("2d10 fire damage", ["→ **damage** 2d10 fire damage"]),
         ("the ground shakes", ["→ **as written** “the ground shakes”"]),
         ("No effect.", ["→ no effect"]),
     ],

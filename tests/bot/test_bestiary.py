@@ -9,6 +9,7 @@ import json
 import pytest
 from simcord.env import Env
 
+from bot.content.forgesteel.encounter import SLOTS_MAX
 from bot.content.forgesteel.files import MAX_BYTES
 from bot.store.bestiary import MONSTERS_MAX
 from tests.bot import encounter_kit as kit
@@ -304,6 +305,32 @@ async def test_goblin_ambush_with_its_group_uploaded_beside_it(
     )
     assert len((await kit.stored(directed)).creatures) == 2 + 4 + 4 + 1
     assert await names(directed) == []  # the group uploaded with it is used, not stored
+
+
+def _many_slots(count: int) -> bytes:
+    """A `.ds-encounter` (kept under 2 MB) whose every slot names a monster id no bestiary holds."""
+    tree = json.loads(fixture("Goblin Ambush.ds-encounter")[1])
+    slot = {"monsterID": "", "count": 1}
+    tree["groups"] = [{"faction": "Enemy", "slots": [{**slot, "monsterID": f"m{n}"} for n in range(count)]}]
+    return json.dumps(tree, separators=(",", ":")).encode()
+
+
+async def test_an_encounter_naming_more_slots_than_an_encounter_holds_is_refused(
+    directed: Table, cdn_server: CdnServer, simcord_env: Env
+) -> None:
+    """40,000 unknown monster ids went into one database query past PostgreSQL's 32,767 parameters and
+    failed as an unexpected error. The slots are capped while the file is read: one line, nothing stored."""
+    await kit.start(directed)
+    upload = ("Horde.ds-encounter", _many_slots(40_000))
+    assert len(upload[1]) < MAX_BYTES
+    text = refusal(
+        simcord_env, await directed.director.slash(directed.channel, "encounter import", file=upload)
+    )
+    assert text == (
+        f"That encounter has more than {SLOTS_MAX} monster slots, and an encounter holds at most 100 "
+        "creatures: split it in Forge Steel and import each part."
+    )
+    assert (await kit.stored(directed)).creatures == ()
 
 
 async def test_encounter_import_refuses_hostile_files_and_players(

@@ -17,7 +17,7 @@ from bot.content.tiers import (
 )
 from bot.rules.characteristics import Characteristic, Characteristics
 from bot.rules.conditions import Condition, Duration
-from bot.rules.damage import DamageType, Potency
+from bot.rules.damage import DamageDice, DamageType, Potency
 from tests.content.forgesteel_files import tier_texts
 
 M, A, R, INT, P = (
@@ -38,7 +38,14 @@ DAMAGE_CASES: list[tuple[str, AbilityDamage | None]] = [
     ("11 + M holy damage", AbilityDamage(11, (M,), DamageType.HOLY)),
     ("2 + m, a, or r cold damage", AbilityDamage(2, (M, A, R), DamageType.COLD)),
     ("Push 1", None),
-    ("2d6 fire damage", None),
+    ("2d6 fire damage", AbilityDamage(0, (), DamageType.FIRE, DamageDice(2, 6))),
+    # dice damage as Forge Steel's cards write it (the Shadow's Coup de Grâce, 1st level)
+    ("2d6 + 7 + A damage", AbilityDamage(7, (A,), dice=DamageDice(2, 6))),
+    ("2d6 + 16 + A damage", AbilityDamage(16, (A,), dice=DamageDice(2, 6))),
+    ("1d6 + 3 fire damage", AbilityDamage(3, (), DamageType.FIRE, DamageDice(1, 6))),
+    ("2d10 damage", AbilityDamage(0, dice=DamageDice(2, 10))),
+    ("2d6 + M or A damage; push 2", AbilityDamage(0, (M, A), dice=DamageDice(2, 6))),
+    ("99d6 damage", None),
 ]
 
 
@@ -146,7 +153,9 @@ UNREAD_CASES: list[tuple[str, tuple[str, ...]]] = [
     ("12 poison damage; the target is dragonsealed (save ends)", ("the target is dragonsealed (save ends)",)),
     ("I<1 prone and can’t stand (EoT)", ("I<1 prone and can’t stand (EoT)",)),
     ("Prone; I<2 can’t stand (save ends)", ("I<2 can’t stand (save ends)",)),
-    ("2d6 fire damage", ("2d6 fire damage",)),
+    ("2d6 fire damage", ()),
+    ("2d6 + 7 + A damage", ()),
+    ("99d6 damage", ("99d6 damage",)),
     ("5 damage; 3 damage", ("3 damage",)),
     ("M<2", ("M<2",)),
     ("push 2 squares", ("push 2 squares",)),
@@ -199,10 +208,20 @@ def test_potency_lands_when_the_target_is_below_it() -> None:
         (AbilityDamage(3, (M, A)), Characteristics(might=1, agility=4), 7),
         (AbilityDamage(3, (M,)), Characteristics(might=-5), 0),
         (AbilityDamage(3), Characteristics(might=5), 3),
+        (AbilityDamage(7, (A,), dice=DamageDice(2, 6)), Characteristics(agility=3), 10),
     ],
 )
 def test_damage_amount(damage: AbilityDamage, scores: Characteristics, amount: int) -> None:
+    """The flat part; a tier's dice are rolled at the strike."""
     assert damage.amount(scores) == amount
+
+
+def test_dice_damage_comes_to_what_forge_steel_shows() -> None:
+    """A hero's card in Forge Steel shows the dice and one number, the characteristic and kit bonus added
+    (`2d6 + 7 + A damage` for Agility 3 with a +2 kit: `2d6 + 12`)."""
+    coup = AbilityDamage(7, (A,), dice=DamageDice(2, 6))
+    assert coup.total(Characteristics(agility=3), 2) == "2d6 + 12"
+    assert AbilityDamage(3, (M, A)).total(Characteristics(might=1, agility=4)) == "7"
 
 
 def test_forced_movement_reduced_by_stability() -> None:
@@ -213,6 +232,8 @@ def test_forced_movement_reduced_by_stability() -> None:
 
 def test_formats() -> None:
     assert AbilityDamage(3, (M, A), DamageType.FIRE).format() == "3 + M or A fire damage"
+    assert AbilityDamage(7, (A,), dice=DamageDice(2, 6)).format() == "2d6 + 7 + A damage"
+    assert AbilityDamage(0, (), DamageType.FIRE, DamageDice(2, 10)).format() == "2d10 fire damage"
     assert PotencyTest(M, strength=Potency.WEAK).format() == "M < [weak]"
     assert PotencyTest(A, value=-1).format() == "A < -1"
     assert ForcedMovement(ForcedKind.PULL, 3, vertical=True).format() == "vertical pull 3"
@@ -258,6 +279,9 @@ _PLAIN_CONDITIONS = [c for c in Condition if c not in (Condition.SURPRISED, Cond
 @settings(deadline=None, max_examples=150)
 @given(
     base=st.integers(0, 99),
+    dice=st.one_of(
+        st.none(), st.builds(DamageDice, st.integers(1, 20), st.sampled_from([3, 4, 6, 8, 10, 12]))
+    ),
     letters=st.lists(st.sampled_from(list(Characteristic)), max_size=3, unique=True),
     dtype=st.sampled_from(list(DamageType)),
     potency=st.one_of(
@@ -275,6 +299,7 @@ _PLAIN_CONDITIONS = [c for c in Condition if c not in (Condition.SURPRISED, Cond
 )
 def test_what_the_card_writes_reads_back(
     base: int,
+    dice: DamageDice | None,
     letters: list[Characteristic],
     dtype: DamageType,
     potency: PotencyTest,
@@ -283,7 +308,7 @@ def test_what_the_card_writes_reads_back(
     forced: list[ForcedMovement],
 ) -> None:
     """Any damage, potency effect and forced movement written as cards write them parses back whole."""
-    damage = AbilityDamage(base, tuple(letters), dtype)
+    damage = AbilityDamage(base, tuple(letters), dtype, dice)
     names = [c.value for c in conditions]
     joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     effect = f"{potency.format()} {joined}{_DURATION_WORDS[duration] if duration else ''}"

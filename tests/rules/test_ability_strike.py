@@ -187,6 +187,32 @@ def test_every_fixture_hero_ability_deals_what_forge_steel_computes() -> None:
     assert checked >= 30
 
 
+COUP_DE_GRACE = card(
+    "Coup de Grâce",
+    ("2d6 + 7 + A damage", "2d6 + 11 + A damage", "2d6 + 16 + A damage"),
+    keywords=("Melee", "Ranged", "Strike", "Weapon"),
+    characteristics=(Characteristic.AGILITY,),
+)
+
+
+def test_dice_damage_in_a_tier_is_rolled_with_the_characteristic_and_kit_added() -> None:
+    """The Shadow's Coup de Grâce, "2d6 + 11 + A damage" at tier 2: Keth (A2, a +1 ranged kit) rolls 3 and 5:
+    3 + 5 + 11 + 2 + 1 = 22 damage to the Ogre."""
+    enc = table(COUP_DE_GRACE)
+    keth = dataclasses.replace(
+        enc.creature("Keth"), kit_bonuses=(KitDamageBonus("Bows", Reach.RANGED, (1, 1, 1)),)
+    )
+    enc = enc.with_creature(keth)
+    plan = plan_ability(COUP_DE_GRACE, M2_A2, keth.kit_bonuses)
+    assert plan.damage is not None and plan.damage.format() == "2d6+10/2d6+14/2d6+19"
+    after, done = strike_with(enc, roll(5, 5), "Keth", "Coup de Grâce", ["Ogre"], dice=FixedDice([3, 5]))
+    (target,) = done.strike.targets
+    assert target.tier == 2 and target.rolled is not None
+    assert target.rolled.format() == "2d6 [3, 5] + 14 = 22"
+    assert target.hit is not None and target.hit.dealt == 22
+    assert after.creature("Ogre").vitals.stamina == 40 - 22
+
+
 def find_card(abilities: tuple[HeroAbility, ...], name: str) -> Ability:
     return next(a.card for a in abilities if a.card.name == name)
 

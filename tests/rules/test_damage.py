@@ -10,6 +10,7 @@ from bot.rules.characteristics import Characteristic, Characteristics
 from bot.rules.codec import load, to_data
 from bot.rules.damage import (
     ALL,
+    DamageDice,
     DamageError,
     DamageModifier,
     DamageModifiers,
@@ -177,6 +178,48 @@ def test_tiered_parse(text: str, amounts: tuple[int, int, int], dtype: DamageTyp
 def test_tiered_parse_errors(text: str) -> None:
     with pytest.raises(DamageError):
         TieredDamage.parse(text)
+
+
+# `/strike damage:` with dice: one value for every tier, or one per tier; the flat part is `amount`
+DICE_PARSE = [
+    ("2d6+3", (DamageDice(2, 6),) * 3, (3, 3, 3), DamageType.UNTYPED),
+    ("2d6 + 3 fire damage", (DamageDice(2, 6),) * 3, (3, 3, 3), F),
+    (
+        "1d6+M/2d6+M/3d6+M",
+        (DamageDice(1, 6), DamageDice(2, 6), DamageDice(3, 6)),
+        (3, 3, 3),
+        DamageType.UNTYPED,
+    ),
+    ("d10/5/2d10+2", (DamageDice(1, 10), None, DamageDice(2, 10)), (0, 5, 2), DamageType.UNTYPED),
+    ("5", (None,) * 3, (5, 5, 5), DamageType.UNTYPED),
+]
+
+
+@pytest.mark.parametrize(("text", "dice", "flat", "dtype"), DICE_PARSE)
+def test_tiered_parse_dice(
+    text: str, dice: tuple[DamageDice | None, ...], flat: tuple[int, int, int], dtype: DamageType
+) -> None:
+    damage = TieredDamage.parse(text)
+    assert tuple(t.dice for t in damage.tiers) == dice and damage.dtype is dtype
+    assert tuple(damage.amount(t, M3) for t in (1, 2, 3)) == flat
+    assert TieredDamage.parse(damage.format()) == damage
+    assert load(TieredDamage, to_data(damage)) == damage
+
+
+@pytest.mark.parametrize("text", ["2d6+", "2d6 3", "2d6+2d6", "-2d6", "21d6", "2d101", "2d6+3/4", "0d6"])
+def test_tiered_parse_dice_errors(text: str) -> None:
+    with pytest.raises(DamageError, match="Damage"):
+        TieredDamage.parse(text)
+
+
+def test_tier_dice_rolled_with_the_flat_part() -> None:
+    """A d3 is a d6 read 1-2/3-4/5-6 (draw-steel-basics.md "D3s"); the total never goes below 0."""
+    rolled = TieredDamage.parse("2d3+M/1/1").roll(1, M3, FixedDice([6, 1]))
+    assert rolled is not None and rolled.dice.results == (3, 1) and rolled.total == 3 + 1 + 3
+    assert rolled.format() == "2d3 [3, 1] + 3 = 7"
+    low = TieredDamage.parse("1d4-M").roll(2, M3, FixedDice([1]))
+    assert low is not None and low.total == 0 and low.format() == "1d4 [1] − 3 = 0"
+    assert TieredDamage.parse("3/6/9").roll(3, M3, FixedDice([])) is None
 
 
 def test_tiered_parse_keeps_what_it_read() -> None:

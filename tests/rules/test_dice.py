@@ -12,6 +12,7 @@ from bot.rules.dice import (
     DiceExpressionError,
     DiceRoll,
     FixedDice,
+    ReplayDice,
     SeededDice,
     SystemDice,
     _parse,
@@ -161,3 +162,14 @@ def test_kept_parses_are_bounded_and_bad_texts_still_refused() -> None:
     for _ in range(2):  # a text that doesn't parse is refused every time (nothing is kept for it)
         with pytest.raises(DiceExpressionError):
             roll_expression(SeededDice(1), "2d6+")
+
+
+def test_replay_dice_give_the_same_results_after_a_rewind() -> None:
+    """A store change run again (a lost race) rolls what it rolled the first time; from the first die asked
+    for with another range, the rest are rolled afresh."""
+    dice = ReplayDice(FixedDice([3, 5, 6, 2]))
+    assert [dice.randint(1, 6), dice.randint(1, 6)] == [3, 5]
+    dice.rewind()
+    assert [dice.randint(1, 6), dice.randint(1, 6)] == [3, 5]
+    dice.rewind()
+    assert [dice.randint(1, 6), dice.randint(1, 10), dice.randint(1, 6)] == [3, 6, 2]

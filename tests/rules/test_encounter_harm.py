@@ -251,6 +251,78 @@ def test_halved_strike_and_damage_halve_before_immunity() -> None:
     assert result.targets[0].hit is not None and result.targets[0].hit.dealt == 8 - 5
 
 
+# --- dice damage ("2d6 + 3"): rolled with the injected dice, the total before weakness and immunity ---------
+def test_dice_damage_is_rolled_once_per_tier_and_each_target_there_takes_it() -> None:
+    """One power roll, one damage roll: the two goblins at tier 1 take the same 2d6 + 3 (dice 4 and 2); the
+    surprised one, at tier 2, takes its own tier's roll (dice 6 and 6)."""
+    enc = table()
+    enc = enc.with_turns(mark_surprised(enc.turns, "Goblin 2").state)
+    damage = TieredDamage.parse("2d6+3/2d6+5/2d6+7")
+    _, result = harm.strike(
+        enc,
+        roll(5, 5, bonus=1),
+        "Ash",
+        ["Goblin 1", "Goblin 2", "Ogre"],
+        damage,
+        dice=FixedDice([4, 2, 6, 6]),
+    )
+    first, second, third = result.targets
+    assert (first.tier, first.amount, second.tier, second.amount, third.amount) == (1, 9, 2, 17, 9)
+    assert first.rolled is not None and first.rolled.dice.results == (4, 2) and first.rolled.flat == 3
+    assert first.rolled.format() == "2d6 [4, 2] + 3 = 9"
+    assert third.rolled == first.rolled and second.rolled is not None and second.rolled.total == 17
+
+
+def test_dice_damage_then_surges_weakness_and_immunity() -> None:
+    """The rolled total is the damage the tier gives: surges add to it on the first target, then weakness and
+    immunity apply to the whole (draw-steel-combat.txt "DAMAGE WEAKNESS": weakness first, then immunity)."""
+    enc = dataclasses.replace(table(), surges={"Ash": 1})
+    _, result = harm.strike(
+        enc,
+        roll(9, 9),
+        "Ash",
+        ["Ogre"],
+        TieredDamage.parse("1d6+M cold"),
+        surges=1,
+        dice=FixedDice([5]),
+    )
+    (ogre,) = result.targets
+    assert ogre.rolled is not None and ogre.rolled.total == 5 + 2 and ogre.amount == 7 + 3  # surge: A3
+    assert ogre.hit is not None and ogre.hit.incoming == 10 and ogre.hit.dealt == 10 + 3  # cold weakness 3
+
+
+def test_dice_damage_to_a_squad_is_one_roll_capped_per_minion_in_an_area() -> None:
+    """Minions of one squad hit by an area strike: each takes the tier's one roll, capped at its Stamina
+    (Monsters "Minions"); FixedDice holds exactly one roll, so a second would fail."""
+    enc, result = harm.strike(
+        table(),
+        roll(10, 10),
+        "Ash",
+        ["Minion 1", "Minion 2"],
+        TieredDamage.parse("1d6+1"),
+        area=True,
+        dice=FixedDice([6]),
+    )
+    assert [t.rolled.total for t in result.targets if t.rolled is not None] == [7, 7]
+    hit = result.targets[0].hit
+    assert hit is not None and hit.killed == ("Minion 1", "Minion 2")
+    squad = enc.squad("Pack")
+    assert squad is not None and squad.pool == 12 - 4 - 4  # each hit capped at a minion's Stamina 4
+
+
+def test_a_d3_in_the_damage_is_read_as_the_basics_say() -> None:
+    """draw-steel-basics.md "D3s": a d3 is a d6 read 1-2 → 1, 3-4 → 2, 5-6 → 3."""
+    _, result = harm.strike(
+        table(), roll(1, 2), "Ash", ["Goblin 1"], TieredDamage.parse("1d3"), dice=FixedDice([6])
+    )
+    assert result.targets[0].amount == 3
+
+
+def test_a_strike_with_dice_damage_needs_the_dice() -> None:
+    with pytest.raises(ValueError, match="needs the dice"):
+        harm.strike(table(), roll(1, 2), "Ash", ["Goblin 1"], TieredDamage.parse("2d6"))
+
+
 def test_strike_without_damage_only_rolls() -> None:
     before = table()
     enc, result = harm.strike(before, roll(1, 2), "Ash", ["Ogre"])

@@ -99,6 +99,18 @@ async def test_a_full_bestiary_refuses_new_names_and_stores_nothing(store: Store
     await store.put_monsters(OTHER_GUILD, DANA, [new("Worg")])  # another server's bestiary is its own
 
 
+async def test_lookups_by_more_ids_than_a_query_may_bind_are_chunked(store: Store) -> None:
+    """PostgreSQL binds at most 32,767 parameters a query (asyncpg): 40,000 Forge Steel ids, most unknown,
+    still find the ones stored; a batch of 40,000 names is refused as too many, not by the database."""
+    await store.put_monsters(GUILD, DANA, [new("Worg", source_id="id-39999"), new("Wolf", source_id="id-7")])
+    wanted = [f"id-{n}" for n in range(40_000)]
+    found = await store.monsters_by_source(GUILD, wanted)
+    assert sorted(found) == ["id-39999", "id-7"] and found["id-7"].name == "Wolf"
+    with pytest.raises(BestiaryFull):
+        await store.put_monsters(GUILD, DANA, [new(f"Goblin {n}") for n in range(40_000)])
+    assert len(await store.monster_index(GUILD)) == 2
+
+
 @pytest.mark.parametrize(
     "monster",
     [

@@ -8,7 +8,7 @@ blocks: the bot resolves the ids in the server's bestiary and says which it coul
 
 Public API: `EncounterSlot` (with `creatures(organization)`), `EncounterFile` (with `monster_ids`,
 `missing(known)`),
-`read_encounter(data)`, `MINION_GROUP`.
+`read_encounter(data)` (at most `SLOTS_MAX` slots), `MINION_GROUP`.
 """
 
 from __future__ import annotations
@@ -16,11 +16,15 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from bot.content.forgesteel.files import Kind, load_export
+from bot.content.forgesteel.files import BadValue, Kind, load_export
 from bot.content.monster import Organization
+from bot.rules.encounter.model import CREATURES_MAX
 
 MINION_GROUP = 4
 """A minion slot's `count` is in groups of this many minions."""
+SLOTS_MAX = 200
+"""Most slots an encounter file may have: an encounter holds at most `CREATURES_MAX` creatures, and each slot
+is one id the bestiary looks up; a file past it is refused while it is read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,10 +65,15 @@ class EncounterFile:
 def read_encounter(data: bytes) -> EncounterFile:
     """A `.ds-encounter` export's slots (or a `ForgeSteelError` saying what to upload instead)."""
     _, top = load_export(data, Kind.ENCOUNTER)
-    slots = []
+    slots: list[EncounterSlot] = []
     for group in top.objects("groups", "encounter group"):
         faction = group.text("faction", "Enemy")
         for slot in group.objects("slots", "encounter slot"):
+            if len(slots) >= SLOTS_MAX:
+                raise BadValue(
+                    f"That encounter has more than {SLOTS_MAX} monster slots, and an encounter holds at most "
+                    f"{CREATURES_MAX} creatures: split it in Forge Steel and import each part."
+                )
             customization = slot.obj("customization", "slot customization")
             slots.append(
                 EncounterSlot(

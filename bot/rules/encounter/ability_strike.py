@@ -9,7 +9,8 @@ Rules:
   main action (`action_of`: main -> main, maneuver -> maneuver, triggered and free triggered -> triggered, a
   free strike -> free strike; any other action type costs no action of the turn and is made as triggered,
   which never is a critical).
-- Damage: each tier's damage from its text (`bot.content.tiers.parse_tier`), with the kit's damage bonus for
+- Damage: each tier's damage from its text (`bot.content.tiers.parse_tier`; its dice, if any, rolled by
+  `harm.strike` with the flat part, kit bonus included, added to them), with the kit's damage bonus for
   Melee or Ranged Weapon abilities (`bot.content.kit.KitDamageBonus.applies_to`, issue 20 §3); with several
   bonuses that apply (two kits, or an ability both Melee and Ranged), the best one per tier, since "the
   better one always applies" (`bot.content.kit`); then the card's own damage bonuses (a hero's features:
@@ -57,6 +58,7 @@ from bot.rules.damage import (
     potency_lands,
     raised_potency,
 )
+from bot.rules.dice import Dice
 from bot.rules.encounter import harm, heroic
 from bot.rules.encounter.abilities import find_ability
 from bot.rules.encounter.bleeding import strike_trigger
@@ -135,13 +137,16 @@ def plan_ability(
     kit = _kit_tiers(ability, kit_bonuses) if any(damages) else None
     damage: TieredDamage | None = None
     if any(damages):
-        amounts = [
-            0 if d is None else d.amount(scores) + (kit[i] if kit is not None else 0) + ability.damage_bonus
+        parts = [
+            TierDamage(0)
+            if d is None
+            else TierDamage(
+                d.amount(scores) + (kit[i] if kit is not None else 0) + ability.damage_bonus, dice=d.dice
+            )
             for i, d in enumerate(damages)
         ]
         dtype = next(d.dtype for d in damages if d is not None)
-        parts = (TierDamage(amounts[0]), TierDamage(amounts[1]), TierDamage(amounts[2]))
-        damage = TieredDamage(parts, dtype)
+        damage = TieredDamage((parts[0], parts[1], parts[2]), dtype)
     return AbilityPlan(
         ability=ability,
         characteristic=characteristic,
@@ -339,12 +344,13 @@ def strike_with(
     options: StrikeOptions = StrikeOptions(),
     *,
     resource_name: str = "heroic resource",
+    dice: Dice | None = None,
 ) -> tuple[Encounter, AbilityStrike]:
     """Strike `targets` with the attacker's ability named `ability_name` (their own or a standard one):
     `roll` is the dice with the options' bonus, edges and banes; the ability's bonus is added here. The cost
     is paid, the strike made (`harm.strike`), then each target living after the damage gets its tier's
     conditions (potency checked), forced movement and text. `resource_name` is what a hero's heroic resource
-    is called (their sheet's: "Ferocity")."""
+    is called (their sheet's: "Ferocity"); `dice` roll a tier's damage dice ("2d6 + 7 + A damage")."""
     striker = harm.target(encounter, attacker)
     ability = find_ability(striker, ability_name)
     plan = plan_ability(ability, striker.characteristics, striker.kit_bonuses)
@@ -376,6 +382,7 @@ def strike_with(
         situations=options.situations,
         area=plan.area or options.area,
         halved=options.halved,
+        dice=dice,
     )
     melee_weapon = (plan.melee or options.melee) and ability.has_keyword("weapon")
     effects: list[TargetEffects] = []

@@ -13,6 +13,9 @@ Rules (texts in ../shared/rules/):
   target that takes damage; draw-steel-basics.md "Spending Hero Tokens": a hero token buys 2 surges.
 - Minions (Monsters, "Minions"): the damage to several minions of one squad is one effect on its pool
   (`stamina_changes.hit_squad`).
+- Damage dice ("2d6 + 7 + A damage"): a tier's dice are rolled with the injected `Dice` once a strike, the
+  flat part added (`bot.rules.damage.RolledDamage`); that total is the damage before surges, halving,
+  weakness and immunity, and each target reached at that tier takes it (`_tier_dice`).
 
 Public API: `StrikeTarget`, `StrikeResult`, `strike`, `gain_surges`, `spend_surges`;
 `STRIKE_TARGETS_MAX`, `TOKEN_SURGES`, `SURGES_MAX`.
@@ -24,8 +27,10 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.rules.characteristics import Characteristics
 from bot.rules.creature import Creature
-from bot.rules.damage import DamageType, TieredDamage, surge_damage
+from bot.rules.damage import DamageType, RolledDamage, TieredDamage, surge_damage
+from bot.rules.dice import Dice
 from bot.rules.encounter import baseline
 from bot.rules.encounter.model import Encounter
 from bot.rules.encounter.stamina_changes import Hit, hit_creature, hit_squad
@@ -46,8 +51,9 @@ SURGES_MAX = 99
 @dataclass(frozen=True, slots=True)
 class StrikeTarget:
     """One target of a strike: its own roll (the same dice with its edges and banes), its tier, the damage
-    the tier gives (plus surges), and the hit (None when the strike deals no damage). A minion's `pool` is
-    its squad: the damage of all the squad's minions a strike hits is one hit on the first of them."""
+    the tier gives (plus surges), the tier's damage dice as rolled (None: flat damage) and the hit (None when
+    the strike deals no damage). A minion's `pool` is its squad: the damage of all the squad's minions a
+    strike hits is one hit on the first of them."""
 
     target: str
     roll: PowerRoll
@@ -60,6 +66,7 @@ class StrikeTarget:
     """Why this target's edges and banes differ from the roll's, when the baseline actions changed them
     (`bot.rules.encounter.baseline`: "Goblin 1 is defending", "aided by Bree")."""
     pool: str | None = None
+    rolled: RolledDamage | None = None
 
     @property
     def tier(self) -> int:
@@ -113,6 +120,7 @@ def strike(
     situations: Sequence[Situation] = (),
     area: bool = False,
     halved: bool = False,
+    dice: Dice | None = None,
 ) -> tuple[Encounter, StrikeResult]:
     """An ability roll against `targets` (draw-steel-basics.md "Power Rolls"): one `roll` (its edges and banes
     are the ability's own), each target evaluated with its own extra edges and banes from the encounter
@@ -124,7 +132,8 @@ def strike(
     damage is halved, before weakness and immunity. `action` is what the strike is made as (a
     critical needs a main action; see `_strike_cost`); `situations` are named by the table and add their
     edges and banes to the roll (`bot.rules.situations`); Defend and Aid Attack add theirs per target
-    (`bot.rules.encounter.baseline`), and the aids used are spent."""
+    (`bot.rules.encounter.baseline`), and the aids used are spent. A tier whose damage rolls dice ("2d6+3")
+    rolls them with `dice` (`_tier_dice`)."""
     striker = target(encounter, attacker)
     squad = encounter.squad(striker.squad_id) if striker.squad_id is not None else None
     if (striker.vitals.dead and squad is None) or (squad is not None and striker.id not in squad.alive):
@@ -154,6 +163,7 @@ def strike(
         if surges > have:
             raise HarmError(f"{striker.id} has {have} surge(s): spend at most {have}.")
     ids = tuple(c.id for c in creatures)
+    rolls: dict[int, RolledDamage | None] = {}
     results: list[StrikeTarget] = []
     for index, creature in enumerate(creatures):
         edges, banes = power_roll_modifiers(
@@ -174,10 +184,21 @@ def strike(
             results.append(StrikeTarget(creature.id, own, own.edges, own.banes, reasons=reasons))
             continue
         extra = bonus if index == 0 else 0
-        amount = tiered.amount(own.tier, striker.characteristics) + extra
+        rolled = _tier_dice(tiered, own.tier, striker.characteristics, dice, rolls)
+        amount = (
+            tiered.amount(own.tier, striker.characteristics) if rolled is None else rolled.total
+        ) + extra
         results.append(
             StrikeTarget(
-                creature.id, own, own.edges, own.banes, amount, extra, reasons=reasons, pool=creature.squad_id
+                creature.id,
+                own,
+                own.edges,
+                own.banes,
+                amount,
+                extra,
+                reasons=reasons,
+                pool=creature.squad_id,
+                rolled=rolled,
             )
         )
     updated = encounter
@@ -187,6 +208,23 @@ def strike(
         updated = spend_surges(updated, striker.id, surges)
     updated = baseline.rolled(updated, striker.id, ids)
     return updated, StrikeResult(striker.id, roll, tuple(results), tiered, surges, tuple(situations))
+
+
+def _tier_dice(
+    tiered: TieredDamage,
+    tier: int,
+    scores: Characteristics,
+    dice: Dice | None,
+    rolls: dict[int, RolledDamage | None],
+) -> RolledDamage | None:
+    """A tier's damage dice, rolled once a strike: like its one power roll (draw-steel-basics.md "Power
+    Rolls"), every target the strike reaches at that tier takes the same roll. The total is the damage
+    before surges, weakness and immunity. None for a tier of flat damage."""
+    if tier not in rolls:
+        if tiered.tiers[tier - 1].dice is not None and dice is None:
+            raise ValueError("a strike whose damage rolls dice needs the dice to roll them")
+        rolls[tier] = tiered.roll(tier, scores, dice) if dice is not None else None
+    return rolls[tier]
 
 
 def _strike_cost(encounter: Encounter, action: RollAction) -> ActionKind | None:
