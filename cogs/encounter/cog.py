@@ -341,6 +341,7 @@ class EncounterCog(commands.Cog):
                 encounter, found.id, found.owner_id, found.name, sheet_of(found), side_id
             )
             put_encounter(table, updated)
+            table.rely_on_roster()  # deleted or re-imported meanwhile (even in another process): run again
             return Change(f"{creature_id} joined the encounter", creature_id)
 
         committed = await in_time.run(commit(interaction, "encounter.hero", change))
