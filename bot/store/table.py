@@ -141,8 +141,9 @@ class Table:
         return None
 
     def add_hero(self, owner_id: int, name: str, data: dict[str, Any]) -> Hero:
-        """Add a hero to the roster; `InvalidValue` when the name is taken (case-insensitively) or the
-        campaign already has `validate.HERO_LIMIT` heroes."""
+        """Add a hero to the roster; `InvalidValue` when the name is taken (case-insensitively), the
+        campaign already has `validate.HERO_LIMIT` heroes, or `owner_id` already has
+        `validate.HEROES_PER_MEMBER` of them."""
         clean = validate.name(name, "hero name")
         if self.hero_named(clean) is not None:
             raise InvalidValue(f"There is already a hero named {clean} in this campaign — pick another name.")
@@ -150,6 +151,11 @@ class Table:
             raise InvalidValue(
                 f"This campaign already has {validate.HERO_LIMIT} heroes, the most it can hold: "
                 "delete one with /hero delete first."
+            )
+        if sum(1 for h in self.heroes.values() if h.owner_id == owner_id) >= validate.HEROES_PER_MEMBER:
+            raise InvalidValue(
+                f"That player already has {validate.HEROES_PER_MEMBER} heroes in this campaign, the most one "
+                "member may have: delete one with /hero delete first."
             )
         hero = Hero(uuid.uuid4().hex, owner_id, clean, data)
         self.heroes[hero.id] = hero

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from bot.store import Change, ChannelKey, InvalidValue, Store, Table
 from bot.store.migrate import upgrade
 from bot.store.models import channels, heroes
-from bot.store.validate import HERO_LIMIT
+from bot.store.validate import HERO_LIMIT, HEROES_PER_MEMBER
 from tests.store.conftest import Target
 from tests.store.helpers import DIRECTOR, PLAYER, begin
 
@@ -149,8 +149,8 @@ async def test_at_most_200_heroes_per_campaign(store: Store) -> None:
     channel, thread = place()
 
     def many(table: Table) -> Change[int]:
-        for number in range(HERO_LIMIT):
-            table.add_hero(PLAYER, f"Hero {number}", {})
+        for number in range(HERO_LIMIT):  # 10 each: the most one member may have
+            table.add_hero(100 + number // HEROES_PER_MEMBER, f"Hero {number}", {})
         return Change("many heroes", len(table.heroes))
 
     await store.mutate(channel, DIRECTOR, "hero.create", many)
@@ -158,6 +158,20 @@ async def test_at_most_200_heroes_per_campaign(store: Store) -> None:
         await store.mutate(thread, PLAYER, "hero.create", add_hero("One more"))
     assert "200 heroes" in str(refused.value) and "\n" not in str(refused.value)
     assert len((await store.view(channel)).heroes) == HERO_LIMIT
+
+
+async def test_at_most_10_heroes_per_member(store: Store) -> None:
+    """One member can't fill the campaign's places: 10 heroes each, with a one-line refusal that says what
+    to do; another member still adds theirs."""
+    channel, thread = place()
+    for number in range(HEROES_PER_MEMBER):
+        await store.mutate(channel, PLAYER, "hero.create", add_hero(f"Hero {number}"))
+    with pytest.raises(InvalidValue) as refused:
+        await store.mutate(thread, PLAYER, "hero.create", add_hero("One more"))
+    assert "10 heroes" in str(refused.value) and "/hero delete" in str(refused.value)
+    assert "\n" not in str(refused.value)
+    await store.mutate(thread, DIRECTOR, "hero.create", add_hero("Theirs", owner=DIRECTOR))
+    assert len((await store.view(channel)).heroes) == HEROES_PER_MEMBER + 1
 
 
 async def test_migration_merges_a_threads_old_roster_into_its_parents_campaign(
