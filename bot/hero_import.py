@@ -7,7 +7,8 @@ roster (issue 20 §4).
 - Re-importing a hero updates it in place: the roster hero whose sheet has the file's Forge Steel id, else
   the one of the same name held by the same member. Without `use_state` it keeps the Stamina damage,
   Recoveries used, Victories and XP the bot has; with it, the file's play state replaces them. A hero in a
-  running encounter is re-imported after the encounter.
+  running encounter is re-imported after the encounter (checked again as the change commits:
+  `bot.play.idle_elsewhere`).
 - Who may (as `/hero create` and `/hero edit`, `bot.permissions`): anyone imports a hero for themselves; a
   Director may import one for another member (`player`), or for nobody (then it is open to claim); only a
   hero's player or a Director updates it.
@@ -30,7 +31,7 @@ from bot.content.forgesteel.files import BadValue
 from bot.content.forgesteel.hero import ImportedHero, read_hero
 from bot.content.forgesteel.hero_sheet import to_sheet
 from bot.permissions import actor_from_interaction, require_controls
-from bot.play import active_encounter, channel_key, commit, put_sheet, sheet_of
+from bot.play import active_encounter, channel_key, commit, idle_elsewhere, put_sheet, sheet_of
 from bot.replies import fail, inert
 from bot.rules import codec
 from bot.rules.encounter import creature_of_hero
@@ -119,6 +120,12 @@ async def import_hero(
         encounter = active_encounter(table)
         if encounter is not None and creature_of_hero(encounter, target.id) is not None:
             fail(f"{inert(target.name)} is in this channel's encounter: import them again after it ends.")
+        shown = inert(target.name)
+        idle_elsewhere(
+            table,
+            target.id,
+            lambda where: f"{shown} is in the encounter in <#{where}>: import them again after it ends.",
+        )
         sheet = (
             dataclasses.replace(fresh, claimable=old.claimable) if use_state else keep_play_state(fresh, old)
         )

@@ -4,11 +4,13 @@ The authority model:
 - **Server Directors**: members of the server's Director role (`/settings director_role`) and members with
   Manage Server at the server level (their roles' permissions, the owner, administrators; channel
   overwrites are ignored, so Manage Channels on one channel grants nothing). Only they change the settings,
-  award hero tokens and Victories, run a respite, create, reassign or edit other members' heroes, and, when
-  a Director role is set, start encounters. They direct every encounter.
+  award hero tokens and Victories (an encounter's end writes Victories only when one of them ends it or
+  confirms the award), run a respite, create, reassign or edit other members' heroes, bring them into an
+  encounter, and, when a Director role is set, start encounters. They direct every encounter.
 - **An encounter's Director**: whoever started it (a server Director, or anyone when no Director role is
   set). Their power covers that encounter's state only (its creatures, turns, Malice, conditions, undo),
-  never the roster, the hero-token pool or the settings.
+  never the roster (not even bringing another member's roster hero in, nor Victories), the hero-token pool
+  or the settings.
 - **Players** control their own heroes and creatures, and their own rolls.
 
 `RULES` says what each command and button needs (an `Authority`); `allowed` decides it for a member's
@@ -156,7 +158,7 @@ RULES: dict[str, Rule] = {
     "/encounter add side:director": Rule(Authority.ENCOUNTER_DIRECTOR, "add Director creatures"),
     "/encounter add monster:": Rule(Authority.ENCOUNTER_DIRECTOR, "add monsters from the bestiary"),
     "/encounter import": Rule(Authority.ENCOUNTER_DIRECTOR, "import an encounter's monsters"),
-    "/encounter hero": Rule(Authority.CONTROLLER, "bring that hero in"),
+    "/encounter hero": Rule(Authority.OWNER_OR_SERVER_DIRECTOR, "bring that hero in"),
     "/encounter remove": Rule(Authority.CONTROLLER, "remove that creature"),
     "/encounter surprise": Rule(Authority.ENCOUNTER_DIRECTOR, "mark surprise"),
     "/encounter begin": Rule(Authority.ENCOUNTER_DIRECTOR, "begin the encounter"),
@@ -169,6 +171,7 @@ RULES: dict[str, Rule] = {
     "enc:first": Rule(Authority.IN_ENCOUNTER, "choose which side goes first"),
     "enc:endok": Rule(Authority.ENCOUNTER_DIRECTOR, "end the encounter"),
     "enc:endno": Rule(Authority.ANYONE, "keep the encounter going"),
+    "enc:award": Rule(Authority.SERVER_DIRECTOR, "award Victories"),
     "arg:pick": Rule(Authority.ENCOUNTER_DIRECTOR, "pick when the players can't agree"),
     "enc:undo": Rule(Authority.CONTROLLER, "undo it", UNDOER),
     "enc:act": Rule(Authority.IN_ENCOUNTER, "act with your creature"),

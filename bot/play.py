@@ -14,7 +14,7 @@ import dataclasses
 import functools
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -213,6 +213,28 @@ def put_sheet(hero: Hero, sheet: HeroSheet) -> None:
 def sheets_of(table: Table) -> dict[str, HeroSheet]:
     """Every roster hero's sheet in this channel, by roster hero id."""
     return {hero_id: sheet_of(hero) for hero_id, hero in table.heroes.items()}
+
+
+def fighting_where(running: Iterable[tuple[int, dict[str, Any]]], hero_id: str) -> int | None:
+    """The channel of the first of the `running` encounters (channel id, state data: the campaign's, as
+    `Store.running_encounters` gives them) that has this roster hero, if any."""
+    for channel_id, state in running:
+        if hero_id in codec.load(Encounter, state).roster.values():
+            return channel_id
+    return None
+
+
+def idle_elsewhere(table: Table, hero_id: str, refusal: Callable[[int], str]) -> None:
+    """Refuse the change `table` is for, as it commits, when this roster hero is in a running encounter of
+    another channel of the campaign (`Table.check_campaign`: checked in the store's write transaction, so an
+    encounter elsewhere bringing the hero in meanwhile can't slip past); `refusal(channel id)` says why."""
+
+    def judge(running: Sequence[tuple[int, dict[str, Any]]]) -> None:
+        where = fighting_where(running, hero_id)
+        if where is not None:
+            fail(refusal(where))
+
+    table.check_campaign(judge)
 
 
 def hero_of_member(table: Table, user_id: int) -> Hero | None:

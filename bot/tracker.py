@@ -9,6 +9,7 @@ Public API (stable; other cogs use it):
     service.schedule_guild(guild_id)            # refresh a guild's trackers (its settings changed)
     await service.refresh(key)                  # refresh now and wait until the message is edited
     await service.repost(key)                   # post the tracker anew at the bottom (-> message id or None)
+    service.claim_ask(key)                      # may a repost asked for (/encounter status) go ahead now?
     service.link(key)                           # the tracker's jump link, as far as this process knows it
     await service.find_link(key, encounter_id)  # the same, read from the store when not known here
     service.observers.append(fn)                # fn(key, seen): each refresh's newest state (`Seen`)
@@ -58,7 +59,8 @@ buttons, menus, modals; not autocomplete) in each channel since its tracker was 
 called by cogs/tracker.py's interaction hook); when a change arrives after `REPOST_AFTER` of them,
 the tracker is reposted at the bottom instead of edited (the new message is posted, its id stored, then the
 old one deleted). The count lives in memory (a restart starts again from 0); `/encounter status` reposts on
-demand for what the heuristic cannot see (players' chatter).
+demand for what the heuristic cannot see (players' chatter), at most once every `ASK_GAP` seconds a channel
+(`claim_ask`: more often, the member gets a jump link to the tracker where it is).
 
 Forum posts: in a thread of a forum channel the tracker never moves (it stays where it was posted; the
 turn pings link to it instead): neither the scroll heuristic nor `repost` posts it anew there while the
@@ -106,6 +108,9 @@ EDIT_GAP = 1.0
 #: ten refreshes at once held up every command in flight (the p99 of the wire benchmark's `/strike` at 10
 #: in flight 11.8 → 10.4 ms).
 EDIT_JITTER = 0.5
+#: Seconds between two reposts asked for in one channel (`/encounter status`, `claim_ask`): each is a new
+#: message and a "pinned a message" notice, so asking more often gets a jump link to the tracker instead.
+ASK_GAP = 30.0
 #: Seconds `close` waits for tracker edits in flight.
 CLOSE_WAIT = 5.0
 #: Tracker requests (posts, edits, deletes) a bot may start per second, all channels together: Discord allows
@@ -147,6 +152,8 @@ class _Slot:
     pin_refused: int | None = None
     #: this pass has its turn from the pacer already: its first request doesn't wait for another
     paced: bool = False
+    #: loop time of the last repost asked for (`claim_ask`)
+    asked_at: float = float("-inf")
 
 
 class _Pacer:
@@ -259,6 +266,21 @@ class TrackerService:
             if new is not None and old is not None and old != new:
                 await self._delete(key, slot, old)
             return new
+
+    def claim_ask(self, key: ChannelKey) -> bool:
+        """Whether a repost asked for now (`/encounter status`) may go ahead: at most one every `ASK_GAP`
+        seconds a channel, claimed at once (ten asks at the same moment repost once); `release_ask` when the
+        repost didn't happen."""
+        slot = self._slot(key)
+        now = asyncio.get_running_loop().time()
+        if now - slot.asked_at < ASK_GAP:
+            return False
+        slot.asked_at = now
+        return True
+
+    def release_ask(self, key: ChannelKey) -> None:
+        """The repost `claim_ask` allowed didn't happen: the next ask may try at once."""
+        self._slot(key).asked_at = float("-inf")
 
     def stays(self, key: ChannelKey) -> bool:
         """True in a forum post (a thread whose parent is a forum channel): the tracker doesn't move there."""

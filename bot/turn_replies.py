@@ -8,23 +8,71 @@ combat round ends and a new combat round begins"; `bot.rules.encounter.rounds.ca
 says so as a turn's end does: "Round N begins" with its Malice, the objectives whose counter hit 0 with the
 Director's buttons, who picks now, and the side that picks is pinged.
 
-Public API: `reply_and_ping`, `reply_with_rounds`.
+A moment is pinged once: the same people are not pinged again for the same encounter, round and pick (the
+same side with the same creatures still to act), as when a player loops `/turn end` and `/encounter undo`
+(`PingMemory`: the last moment pinged in each channel, kept by this process).
+
+Public API: `reply_and_ping`, `reply_with_rounds`, `PingMemory`.
 """
 
 from __future__ import annotations
 
+import weakref
+from collections import OrderedDict
+from collections.abc import Hashable
 from typing import Any
 
 import discord
 
-from bot.play import Caller
+from bot.play import Caller, channel_key
 from bot.replies import send
 from bot.rules.encounter import Encounter
 from bot.rules.encounter.model import RoundNews
-from bot.store.table import Committed
+from bot.rules.turns import picking, waiting
+from bot.store.table import ChannelKey, Committed
+from bot.tracker import tracker_for
 from bot.ui import pings
 from bot.ui.encounter import news_lines
 from bot.ui.objectives import due_view
+
+#: Channels whose last pinged moment `PingMemory` keeps (the oldest is forgotten first).
+MOMENTS_KEPT = 4096
+
+
+class PingMemory:
+    """The last moment pinged in each channel: `first(key, moment)` is True unless `moment` (a hashable
+    value naming the encounter, the round, the pick and who is pinged) is the one pinged there last."""
+
+    def __init__(self) -> None:
+        self._last: OrderedDict[ChannelKey, Hashable] = OrderedDict()
+
+    def first(self, key: ChannelKey, moment: Hashable) -> bool:
+        if self._last.get(key) == moment:
+            return False
+        self._last[key] = moment
+        self._last.move_to_end(key)
+        if len(self._last) > MOMENTS_KEPT:
+            self._last.popitem(last=False)
+        return True
+
+
+_MEMORIES: weakref.WeakKeyDictionary[Any, PingMemory] = weakref.WeakKeyDictionary()
+
+
+def ping_memory(client: Any) -> PingMemory:
+    """The bot's `PingMemory` (one per bot, made on first use)."""
+    memory = _MEMORIES.get(client)
+    if memory is None:
+        memory = _MEMORIES[client] = PingMemory()
+    return memory
+
+
+def _moment(client: Any, key: ChannelKey, encounter: Encounter, ping: pings.Ping) -> Hashable:
+    """What makes a pick ping the same as an earlier one: the encounter (as the tracker knows it), the round,
+    the pick, the entries still to act, and the members and roles pinged."""
+    turns = encounter.turns
+    eid = tracker_for(client).encounter_id(key)
+    return (eid, turns.round, picking(turns), waiting(turns), ping.user_ids, ping.role_ids)
 
 
 async def reply_and_ping(
@@ -37,11 +85,15 @@ async def reply_and_ping(
 ) -> None:
     """Answer with `content` (and `view`), pinging the side that picks next in the same message
     (`bot.ui.pings.reply`): not the caller, who reads the reply (nor, when the caller is a Director, the
-    Director's side)."""
+    Director's side), and not the people this channel's last ping already called for this very moment."""
     mover = pings.Mover(who.actor.user_id, who.director)
     ping = pings.pick_ping(
         encounter, director_id=who.director_id, director_role_id=who.settings.director_role_id, mover=mover
     )
+    if ping is not None and who.settings.turn_pings:
+        key = channel_key(interaction)
+        if not ping_memory(interaction.client).first(key, _moment(interaction.client, key, encounter, ping)):
+            ping = None
     await pings.reply(interaction, content, ping, enabled=who.settings.turn_pings, view=view)
 
 

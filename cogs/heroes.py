@@ -28,7 +28,9 @@ from bot.play import (
     active_encounter,
     channel_key,
     commit,
+    fighting_where,
     hero_of_member,
+    idle_elsewhere,
     put_encounter,
     put_sheet,
     sheet_of,
@@ -91,11 +93,9 @@ def follow_in_encounter(table: Table, hero: Hero) -> None:
 
 
 async def fighting_in(bot: DrawSteelBot, interaction: discord.Interaction[Any], hero_id: str) -> int | None:
-    """The channel or thread of the campaign whose running encounter has this roster hero, if any."""
-    for channel_id, state in await bot.store.running_encounters(channel_key(interaction)):
-        if hero_id in codec.load(Encounter, state).roster.values():
-            return channel_id
-    return None
+    """The channel or thread of the campaign whose running encounter has this roster hero, if any: a quick
+    answer before asking anything (the change itself checks again as it commits: `idle_elsewhere`)."""
+    return fighting_where(await bot.store.running_encounters(channel_key(interaction)), hero_id)
 
 
 def view_of(hero: Hero) -> HeroView:
@@ -316,6 +316,14 @@ class Heroes(commands.Cog):
                     fail(
                         f"There is already a hero named {inert(rename)} in this campaign: pick another name."
                     )
+                idle_elsewhere(
+                    table,
+                    target.id,
+                    lambda where: (
+                        f"{inert(old_name)} is in the encounter in <#{where}>: rename them there "
+                        "(their creature too)."
+                    ),
+                )
                 target.name = rename
                 if encounter is not None and live is not None:  # their creature takes the new name too
                     encounter = rename_hero(encounter, target.id, rename)
@@ -398,6 +406,11 @@ class Heroes(commands.Cog):
             encounter = active_encounter(table)
             if encounter is not None and creature_of_hero(encounter, hero_id) is not None:
                 fail(f"{inert(hero.name)} is in this channel's encounter: delete them after /encounter end.")
+            idle_elsewhere(
+                table,
+                hero_id,
+                lambda where: f"{inert(name)} is in the encounter in <#{where}>: delete them after it ends.",
+            )
             table.remove_hero(hero_id)
             return Change(f"Hero {hero.name} deleted", hero.name, {"hero": hero.name})
 

@@ -170,28 +170,9 @@ class Campaigns(Reads):
         deadline = self._deadline()
         _, away = await self._place(key, deadline, "kept")
         home_id = key.channel_id if away is None else away.home_id
-        parent = channels.alias("parent")
-        stmt = (
-            sa.select(encounters.c.channel_id, encounters.c.state)
-            .select_from(
-                encounters.join(channels, channels.c.id == encounters.c.channel_id).outerjoin(
-                    parent, parent.c.id == channels.c.parent_id
-                )
-            )
-            .where(
-                sa.text("encounters.active"),
-                sa.or_(
-                    channels.c.id == home_id,
-                    channels.c.campaign_id == home_id,
-                    channels.c.parent_id == home_id,
-                    parent.c.campaign_id == home_id,
-                ),
-            )
-            .order_by(encounters.c.channel_id)
-        )
 
         def read(connection: Connection) -> list[tuple[int, dict[str, Any]]]:
-            return [(int(row[0]), row[1]) for row in connection.execute(stmt)]
+            return running_in(connection, home_id)
 
         return await self._select(read, deadline)
 
@@ -339,3 +320,31 @@ def _merge(
         .values(parent_id=parent_id, tokens=0, version=channels.c.version + 1, updated_at=now)
     )
     return Merged(len(moving), tokens, tuple(renamed))
+
+
+def running_in(connection: Connection, home_id: int, *, besides: int | None = None) -> list[tuple[int, Any]]:
+    """The running encounters of the campaign whose home is `home_id` (its home, the channels that joined it,
+    and their threads), but `besides`'s, as (channel id, state data); on `connection`, so a write
+    transaction (`Table.check_campaign`) reads them too."""
+    parent = channels.alias("parent")
+    stmt = (
+        sa.select(encounters.c.channel_id, encounters.c.state)
+        .select_from(
+            encounters.join(channels, channels.c.id == encounters.c.channel_id).outerjoin(
+                parent, parent.c.id == channels.c.parent_id
+            )
+        )
+        .where(
+            sa.text("encounters.active"),
+            sa.or_(
+                channels.c.id == home_id,
+                channels.c.campaign_id == home_id,
+                channels.c.parent_id == home_id,
+                parent.c.campaign_id == home_id,
+            ),
+        )
+        .order_by(encounters.c.channel_id)
+    )
+    if besides is not None:
+        stmt = stmt.where(encounters.c.channel_id != besides)
+    return [(int(row[0]), row[1]) for row in connection.execute(stmt)]

@@ -12,13 +12,14 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from bot.store import validate
+from bot.store.campaigns import running_in
 from bot.store.core import StoreCore
 from bot.store.errors import StaleState
 from bot.store.models import channels, encounters, events, heroes
 from bot.store.patch import diff
 from bot.store.prepared import Prepared, execute
 from bot.store.snapshot import Away, Loaded
-from bot.store.table import ChannelKey
+from bot.store.table import CampaignJudge, ChannelKey
 
 _TEMP_NAME_KEY = "\x01"
 
@@ -95,6 +96,7 @@ class Written:
     home_changed: bool = False  # ... and this change writes that campaign's roster or pool
     interaction_id: int | None = None
     once_key: str | None = None
+    judges: tuple[CampaignJudge, ...] = ()  # `Table.check_campaign`, run once the rows are claimed
 
 
 class Rows(StoreCore):
@@ -129,6 +131,12 @@ class Rows(StoreCore):
             home_key = ChannelKey(key.guild_id, home_id)
             if not self._claim_row(connection, home_key, away.home.version, after["tokens"], now, None):
                 raise StaleState()
+        # the campaign-wide checks, after the claims: on PostgreSQL the home's row lock makes a concurrent
+        # change that relies on the roster (`Table.rely_on_roster`) wait, so what they read is what commits
+        if written.judges:
+            others = running_in(connection, home_id, besides=channel_id)
+            for judge in written.judges:
+                judge(others)
         # 2. heroes: only the changed rows.
         self._write_heroes(connection, home_id, loaded.snap["heroes"], after["heroes"], now)
         # 3. the encounter row and the event's seq.

@@ -7,6 +7,7 @@ The store never knows the rules' shapes: hero `data` and encounter `state` are t
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, Literal, TypeVar
@@ -17,6 +18,10 @@ from bot.store.errors import EncounterExists, InvalidValue, NoEncounter
 T = TypeVar("T")
 
 MaliceRounding = Literal["down", "nearest", "up"]
+
+#: A check a change asks the store to make in its write transaction (`Table.check_campaign`): given the
+#: campaign's running encounters in other channels, as (channel id, state data), it raises to refuse.
+CampaignJudge = Callable[[Sequence[tuple[int, dict[str, Any]]]], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,13 +83,31 @@ class Committed(Generic[T]):
 
 @dataclass(slots=True)
 class Table:
-    """A mutable working copy of one channel: hero tokens, the hero roster, the active encounter."""
+    """A mutable working copy of one channel: hero tokens, the hero roster, the active encounter; and what
+    the change asks the store to check as it writes (`check_campaign`, `rely_on_roster`)."""
 
     key: ChannelKey
     version: int
     tokens: int = 0
     heroes: dict[str, Hero] = field(default_factory=dict)
     encounter: EncounterDoc | None = None
+    judges: list[CampaignJudge] = field(default_factory=list)
+    relies_on_roster: bool = False
+
+    # -- what the write checks ----------------------------------------------------------------------------
+    def check_campaign(self, judge: CampaignJudge) -> None:
+        """Have the store call `judge` inside this change's write transaction, after it has claimed the
+        channel's (and the campaign home's) row, with the campaign's running encounters in other channels:
+        a check about the whole campaign (is this hero fighting elsewhere?) then holds when the change
+        commits, not only when the command looked. This table's own encounter is the change's to check."""
+        self.judges.append(judge)
+
+    def rely_on_roster(self) -> None:
+        """This change relies on the roster as it read it (it brings a roster hero into the encounter): its
+        write compares-and-sets the campaign home's version too, so a roster change committed meanwhile (the
+        hero deleted, in any process) makes it run again on the new roster, and the home's checks
+        (`check_campaign`) wait for it."""
+        self.relies_on_roster = True
 
     # -- encounters -------------------------------------------------------------------------------------
     def begin_encounter(self, name: str, director_id: int, state: dict[str, Any]) -> EncounterDoc:
@@ -118,8 +141,9 @@ class Table:
         return None
 
     def add_hero(self, owner_id: int, name: str, data: dict[str, Any]) -> Hero:
-        """Add a hero to the roster; `InvalidValue` when the name is taken (case-insensitively) or the
-        campaign already has `validate.HERO_LIMIT` heroes."""
+        """Add a hero to the roster; `InvalidValue` when the name is taken (case-insensitively), the
+        campaign already has `validate.HERO_LIMIT` heroes, or `owner_id` already has
+        `validate.HEROES_PER_MEMBER` of them."""
         clean = validate.name(name, "hero name")
         if self.hero_named(clean) is not None:
             raise InvalidValue(f"There is already a hero named {clean} in this campaign — pick another name.")
@@ -127,6 +151,11 @@ class Table:
             raise InvalidValue(
                 f"This campaign already has {validate.HERO_LIMIT} heroes, the most it can hold: "
                 "delete one with /hero delete first."
+            )
+        if sum(1 for h in self.heroes.values() if h.owner_id == owner_id) >= validate.HEROES_PER_MEMBER:
+            raise InvalidValue(
+                f"That player already has {validate.HEROES_PER_MEMBER} heroes in this campaign, the most one "
+                "member may have: delete one with /hero delete first."
             )
         hero = Hero(uuid.uuid4().hex, owner_id, clean, data)
         self.heroes[hero.id] = hero

@@ -9,7 +9,7 @@ Limits (documented in docs/store.md):
   the signed 64-bit range, finite floats, booleans and None; at most 64 levels deep and 1 MB encoded;
   strings without NUL characters or lone surrogates;
 * hero-token pool: 0 … 1,000,000;
-* heroes per campaign: at most 200 (`Table.add_hero`).
+* heroes per campaign: at most 200, and 10 of one member (`Table.add_hero`).
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ KIND_LIMIT = 40
 TOKEN_LIMIT = 1_000_000
 #: Most heroes one campaign's roster holds.
 HERO_LIMIT = 200
+#: Most heroes of one member in a campaign's roster: nobody fills the campaign's places alone.
+HEROES_PER_MEMBER = 10
 DEPTH_LIMIT = 64
 JSON_BYTES_LIMIT = 1_000_000
 INT64_MIN = -(2**63)

@@ -194,7 +194,7 @@ class Writes(Campaigns, Rows):
             seq = loaded.last_seq + 1
         else:
             seq = version
-        home = away is not None and campaign_changed(patch)
+        home = away is not None and (campaign_changed(patch) or table.relies_on_roster)
         interaction_id, once_key = marks
         written = Written(
             now,
@@ -208,6 +208,7 @@ class Writes(Campaigns, Rows):
             once_key=once_key,
             away=away,
             home_changed=home,
+            judges=tuple(table.judges),
         )
         encounter_id = await self._write_with_retries(key, user_id, kind, loaded, after, written, deadline)
         active = enc_after is not None and enc_after["active"]

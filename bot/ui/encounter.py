@@ -238,7 +238,14 @@ def finish_text(name: str, done: Finish, encounter_id: int | None) -> str:
     victors = ", ".join(inert(v) for v in done.victors)
     rounds = done.encounter.turns.round
     lines = [f"🏁 Encounter **{inert(name)}** is over after {rounds} round{'s' if rounds != 1 else ''}."]
-    lines.append(f"1 Victory each to {victors}." if victors else "No Victories this time.")
+    pending = done.encounter.unawarded
+    if victors:
+        lines.append(f"1 Victory each to {victors}.")
+    if pending:
+        names = ", ".join(inert(c) for c in pending)
+        lines.append(f"1 Victory each to {names} once a server Director awards them (the button below).")
+    if not victors and not pending:
+        lines.append("No Victories this time.")
     lines.append("Temporary Stamina, surges, Malice and heroic resources are cleared.")
     lines += summary_lines(done.encounter)
     if encounter_id is not None:

@@ -8,6 +8,7 @@ attaches `tracker_view(...)` to every tracker message it posts or edits.
 Custom ids (at most 100 characters): `enc:<action>:<encounter id>:<version>[:<argument>]` for buttons
 (`act`, `end`, `undo`, `save`; `act` with a creature's place in the turn order: one of the creatures a bare
 Act offers, `act_choice_view`; `first` with the side id; `endok` with 1/0 for the objective, `endno`;
+`award` under an end summary whose Victories wait for a server Director;
 `rescue` with the offer's index: the hero-token rescue of `bot.rules.encounter.rescue`, on the tracker and
 on the damage's reply; `tsave` on a failed save's reply) and
 `enc:pick:<encounter id>:<version>` for the select. The items are `DynamicItem`s in a `PersistentView`, so
@@ -40,7 +41,7 @@ RESCUES_SHOWN = 5
 LABEL_MAX = 100
 
 BUTTON_TEMPLATE = (
-    r"enc:(?P<action>act|end|undo|save|tsave|first|endok|endno|rescue):(?P<eid>\d+):(?P<ver>\d+)"
+    r"enc:(?P<action>act|end|undo|save|tsave|first|endok|endno|award|rescue):(?P<eid>\d+):(?P<ver>\d+)"
     r"(?::(?P<arg>.*))?"
 )
 SELECT_TEMPLATE = r"enc:pick:(?P<eid>\d+):(?P<ver>\d+)"
@@ -212,6 +213,16 @@ def end_confirm_view(encounter_id: int, version: int, victory: bool) -> discord.
         )
     )
     view.add_item(ControlButton("endno", encounter_id, version, label="Keep playing"))
+    return view
+
+
+def award_view(encounter_id: int, version: int, heroes: int) -> discord.ui.View:
+    """Under an end summary whose Victories wait (`Encounter.unawarded`): a server Director awards them."""
+    view = PersistentView()
+    label = f"Award {heroes} Victor{'y' if heroes == 1 else 'ies'}"
+    view.add_item(
+        ControlButton("award", encounter_id, version, label=label, style=discord.ButtonStyle.success)
+    )
     return view
 
 

@@ -5,8 +5,8 @@ Rules: `bot.rules.encounter` (roster: `add_creatures`, `add_hero`, `remove`; flo
 rules of docs/permissions.md): when the server has a Director role only server Directors start encounters
 (anyone otherwise); whoever starts one is its Director (so is every server Director); only the Director adds
 or removes Director creatures, marks surprise, begins, overrides the turn order and ends the encounter. A
-player adds creatures they control to a players' side, brings in their own roster hero, and removes their own
-creatures.
+player adds creatures they control to a players' side, brings in their own roster hero (only they or a server
+Director bring in a roster hero), and removes their own creatures.
 """
 
 from __future__ import annotations
@@ -319,8 +319,15 @@ class EncounterCog(commands.Cog):
                 fail(
                     "No roster hero by that name here: pick one from the list, or make one with /hero create."
                 )
-            require_controls(
-                who.actor, found.owner_id, who.director, creature=found.name, action=f"bring {found.name} in"
+            # the roster is the campaign's: only the hero's player or a server Director brings them in, never
+            # an encounter's Director as such (whoever started it could otherwise wound anyone's hero)
+            owner = None if sheet_of(found).claimable else found.owner_id
+            require(
+                "/encounter hero",
+                who.standing(owner_id=owner),
+                director_role_id=who.settings.director_role_id,
+                action=f"bring {inert(found.name)} in",
+                whose=None if owner is None else found.name,
             )
             encounter = encounter_of(table)
             if side:
@@ -334,6 +341,7 @@ class EncounterCog(commands.Cog):
                 encounter, found.id, found.owner_id, found.name, sheet_of(found), side_id
             )
             put_encounter(table, updated)
+            table.rely_on_roster()  # deleted or re-imported meanwhile (even in another process): run again
             return Change(f"{creature_id} joined the encounter", creature_id)
 
         committed = await in_time.run(commit(interaction, "encounter.hero", change))
@@ -464,11 +472,13 @@ class EncounterCog(commands.Cog):
     @app_commands.describe(victory="Was the heroes' objective achieved? (1 Victory each to the survivors)")
     async def end(self, interaction: discord.Interaction[Any], victory: bool = True) -> None:
         in_time = InTime(interaction)
-        await in_time.run(director_check(interaction, self.bot, "/encounter end"))
+        who = await in_time.run(director_check(interaction, self.bot, "/encounter end"))
         table = await in_time.run(self.bot.store.view(channel_key(interaction)))
         doc = table.require_encounter()
         assert doc.id is not None
         won = "the objective achieved: 1 Victory to each surviving hero" if victory else "no Victories"
+        if victory and not who.standing().server_director:
+            won += " (once a server Director awards them)"
         await send(
             interaction,
             content=f"End **{inert(doc.name)}** now, with {won}?",

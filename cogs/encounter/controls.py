@@ -1,5 +1,8 @@
 """What the encounter's persistent buttons do (`bot.ui.tracker_controls`): who goes first, the end
-confirmation, and Undo (shared with /encounter undo).
+confirmation, the award of an ended encounter's Victories, and Undo (shared with /encounter undo).
+
+Victories are the campaign's: an encounter's end writes them only when a server Director ends it; otherwise
+the summary offers an Award button that only a server Director may press (once).
 
 Undo: the Director undoes the newest change; a player only when that newest change was their own.
 """
@@ -12,7 +15,7 @@ from typing import Any
 import discord
 
 from bot.client import DrawSteelBot
-from bot.permissions import RULES, Refused, allowed
+from bot.permissions import RULES, Refused, allowed, require, server_standing
 from bot.play import (
     Caller,
     InTime,
@@ -26,10 +29,13 @@ from bot.play import (
     sheets_of,
 )
 from bot.replies import fail, inert, send
-from bot.rules.encounter.flow import Finish, Flow, choose_first_side, finish, side_named
-from bot.store import Change, Event, Table
+from bot.rules import codec
+from bot.rules.encounter import Encounter
+from bot.rules.encounter.flow import Finish, Flow, award_unawarded, choose_first_side, finish, side_named
+from bot.store import AlreadyDone, Change, Event, Table
 from bot.turn_replies import reply_and_ping
 from bot.ui.encounter import begin_text, controller_does, finish_text
+from bot.ui.tracker_controls import award_view
 from cogs.turn_glue import check_expected, pressed
 
 
@@ -74,10 +80,13 @@ async def on_first(interaction: discord.Interaction[Any], eid: int, ver: int, si
 
 
 async def on_end_confirmed(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
+    """End the encounter; its Victories are written when a server Director ends it, else they wait for one
+    to press the summary's Award button (`on_award`)."""
     bot = interaction.client
     in_time = InTime(interaction)
-    await in_time.run(director_check(interaction, bot, "enc:endok"))
+    who = await in_time.run(director_check(interaction, bot, "enc:endok"))
     victory = arg != "0"
+    award = allowed(RULES["enc:award"].authority, who.standing())
 
     def change(table: Table) -> Change[tuple[str, Finish]]:
         doc = table.require_encounter()
@@ -85,7 +94,7 @@ async def on_end_confirmed(interaction: discord.Interaction[Any], eid: int, ver:
             fail("That encounter is over already.")
         encounter = encounter_of(table)
         sheets = sheets_of(table)
-        done = finish(encounter, victory=victory, sheets=sheets)
+        done = finish(encounter, victory=victory, sheets=sheets, award=award)
         for hero_id, sheet in done.sheets.items():
             put_sheet(table.heroes[hero_id], sheet)
         put_encounter(table, done.encounter)
@@ -94,7 +103,42 @@ async def on_end_confirmed(interaction: discord.Interaction[Any], eid: int, ver:
 
     committed = await in_time.run(commit(interaction, "encounter.end", change))
     name, done = committed.value
-    await send(interaction, content=finish_text(name, done, committed.encounter_id))
+    pending = done.encounter.unawarded
+    view = award_view(eid, committed.version, len(pending)) if pending else None
+    await send(interaction, content=finish_text(name, done, committed.encounter_id), view=view)
+
+
+async def on_award(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
+    """A server Director awards the Victories an ended encounter kept waiting (`Encounter.unawarded`, read
+    from the stored encounter, never from the button), once: a second press awards nothing."""
+    bot = interaction.client
+    in_time = InTime(interaction)
+    key = channel_key(interaction)
+    _, at, role = await in_time.run(server_standing(interaction, bot.store))
+    require("enc:award", at, director_role_id=role)
+    found = await in_time.run(bot.store.find_encounter(eid))
+    if found is None or found.channel_id != key.channel_id or found.active:
+        fail("That encounter isn't one that ended here: award Victories with /victories award instead.")
+    ended = codec.load(Encounter, found.state)
+    if not ended.unawarded:
+        fail("That encounter has no Victories waiting: award them with /victories award instead.")
+
+    def change(table: Table) -> Change[tuple[str, ...]]:
+        awarded = award_unawarded(ended, sheets_of(table))
+        if not awarded:
+            fail("Those heroes aren't on the roster any more: award Victories with /victories award.")
+        for hero_id, sheet in awarded.items():
+            put_sheet(table.heroes[hero_id], sheet)
+        names = tuple(table.heroes[hero_id].name for hero_id in awarded)
+        summary = f"1 Victory each to {', '.join(names)} for {found.name}"
+        return Change(summary[:200], names, {"count": 1, "encounter": eid})
+
+    try:
+        committed = await in_time.run(commit(interaction, "victories.award", change, once=f"award:{eid}"))
+    except AlreadyDone:
+        fail("Those Victories are awarded already.")
+    names = ", ".join(inert(n) for n in committed.value)
+    await send(interaction, content=f"🏆 The Director awards 1 Victory each to {names}.")
 
 
 async def on_end_cancelled(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:

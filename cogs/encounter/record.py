@@ -1,5 +1,6 @@
-"""What the encounter shows on request: the tracker again (/encounter status; `private`: the Director's exact
-tracker, seen only by them) and the log (/encounter log).
+"""What the encounter shows on request: the tracker again (/encounter status, at most once every 30 s a
+channel, else a jump link to it; `private`: the Director's exact tracker, seen only by them) and the log
+(/encounter log).
 
 While `show_monster_stamina` is off (issue 19, "What a player may see"), players' copies of the log show no
 Director creature's exact Stamina (`bot.ui.log.players_view`: not in the Markdown, the JSON or the undo
@@ -39,13 +40,20 @@ async def post_status(interaction: discord.Interaction[Any], bot: DrawSteelBot, 
         view = TrackerView(doc.name, table.tokens, True, PRIVATE_NOTE)
         await send(interaction, embed=render_tracker(encounter_of(table), view), ephemeral=True)
         return
-    table = await in_time.run(bot.store.view(channel_key(interaction)))
+    key = channel_key(interaction)
+    table = await in_time.run(bot.store.view(key))
     table.require_encounter()
+    service = tracker_for(bot)
+    if not service.claim_ask(key):  # reposted moments ago: each repost is a new message and a pin notice
+        link = await in_time.run(service.find_link(key, service.encounter_id(key)))
+        where = f"[jump to the tracker]({link})" if link is not None else "scroll up to it"
+        await send(interaction, content=f"📌 The tracker was posted moments ago: {where}.", ephemeral=True)
+        return
     posted = await in_time.run(repost_tracker(interaction, bot))
     if posted is None:
+        service.release_ask(key)
         fail("The tracker couldn't be posted here: check the bot may send messages in this channel.")
-    where = tracker_for(bot).where_text(channel_key(interaction))
-    await send(interaction, content=where, ephemeral=True)
+    await send(interaction, content=service.where_text(key), ephemeral=True)
 
 
 async def post_log(interaction: discord.Interaction[Any], bot: DrawSteelBot, number: int | None) -> None:

@@ -179,7 +179,7 @@ async def test_an_imported_heros_abilities_reach_the_encounter(table: Table, cdn
     """ "Heroes keep theirs on the roster sheet" and bring them into play, with the kit's damage bonus."""
     kit.ok(await table.alice.slash(table.channel, "hero import", file=fixture("Keth.ds-hero")))
     await kit.start(table)
-    kit.ok(await table.director.slash(table.channel, "encounter hero", name="Keth"))
+    kit.ok(await table.alice.slash(table.channel, "encounter hero", name="Keth"))
     creature = (await kit.stored(table)).creature("Keth")
     assert [a.name for a in creature.abilities] == [a["name"] for a in HEROES[0]["abilities"]]
     assert [(b.name, b.tiers) for b in creature.kit_bonuses] == [("Panther", (0, 0, 4))]
@@ -191,7 +191,7 @@ async def test_a_hero_in_the_running_encounter_is_not_re_imported(
 ) -> None:
     kit.ok(await table.alice.slash(table.channel, "hero import", file=fixture("Keth.ds-hero")))
     await kit.start(table)
-    kit.ok(await table.director.slash(table.channel, "encounter hero", name="Keth"))
+    kit.ok(await table.alice.slash(table.channel, "encounter hero", name="Keth"))
     before = (await heroes(table))["Keth"].data
     text = refusal(
         simcord_env, await table.alice.slash(table.channel, "hero import", file=fixture("Keth.ds-hero"))

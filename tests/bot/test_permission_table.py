@@ -177,6 +177,7 @@ INVOKE: dict[str, Invoke] = {
     "/hero edit": lambda s: ("hero edit", {"hero": "Ash", "level": 2}),
     "/hero claim player:": lambda s: ("hero claim", {"hero": "Ash", "player": s.eve}),
     "/hero delete": lambda s: ("hero delete", {"hero": "Ash"}),
+    "/encounter hero": lambda s: ("encounter hero", {"name": "Ash"}),
     "/campaign join": lambda s: ("campaign join", {"channel": s.ooc}),
     "/campaign leave": lambda s: ("campaign leave", {}),
     "/tokens award": lambda s: ("tokens award", {"count": 1}),
@@ -198,7 +199,7 @@ END_TO_END = [row for row in ROWS if row.key in INVOKE]
 
 async def server_of(table: Table, *, director_role: bool) -> Server:
     """The server docs/permissions.md describes: sam starts the encounter in #combat before the Director role
-    is set, brings in Ash (alice's) and Bram (bob's) and a Goblin; the party has 50 hero tokens."""
+    is set and adds a Goblin, alice and bob bring in Ash and Bram; the party has 50 hero tokens."""
     from tests.bot.test_heroes import create
     from tests.bot.test_tokens import set_tokens
 
@@ -220,13 +221,13 @@ async def server_of(table: Table, *, director_role: bool) -> Server:
     await create(table, table.alice)
     await create(table, table.bob, name="Bram")
     sam = members["Encounter's starter"]
-    for command, options in (
-        ("encounter start", {}),
-        ("encounter hero", {"name": "Ash"}),
-        ("encounter hero", {"name": "Bram"}),
-        ("encounter add", {"name": "Goblin", "stamina": 10, "side": "director"}),
+    for who, command, options in (
+        (sam, "encounter start", {}),
+        (table.alice, "encounter hero", {"name": "Ash"}),  # only a hero's player brings them in
+        (table.bob, "encounter hero", {"name": "Bram"}),
+        (sam, "encounter add", {"name": "Goblin", "stamina": 10, "side": "director"}),
     ):
-        result = await sam.slash(table.channel, command, **options)
+        result = await who.slash(table.channel, command, **options)
         assert not result.ephemeral, (command, result.response.content)
     if director_role:
         await table.configure_director_role()

@@ -8,6 +8,7 @@ import dataclasses
 
 import pytest
 
+from bot.rules import codec
 from bot.rules.characteristics import Characteristics
 from bot.rules.conditions import Condition, Duration
 from bot.rules.dice import FixedDice
@@ -19,7 +20,16 @@ from bot.rules.encounter import (
     new_encounter_state,
     written_back,
 )
-from bot.rules.encounter.flow import act, begin, choose_first_side, end_turn, finish, pass_part, skip
+from bot.rules.encounter.flow import (
+    act,
+    award_unawarded,
+    begin,
+    choose_first_side,
+    end_turn,
+    finish,
+    pass_part,
+    skip,
+)
 from bot.rules.errors import RuleError
 from bot.rules.hero import new_sheet
 from bot.rules.resources import Malice, Progress, Rounding
@@ -213,6 +223,27 @@ def test_finish_awards_victories_clears_and_writes_back_roster_sheets() -> None:
     assert lost.victors == () and lost.sheets["h1"].progress.victories == 2
     with pytest.raises(RuleError):
         finish(done.encounter, victory=True, sheets={})
+
+
+def test_finish_without_award_keeps_the_roster_victories_waiting() -> None:
+    """Victories are the campaign's: an end nobody with that authority made writes none, and keeps the
+    surviving roster heroes for a server Director's award (a hero with no roster sheet is told at once)."""
+    sheet = dataclasses.replace(new_sheet(30, 3), progress=Progress(2, 0))
+    enc = new_encounter_state()
+    enc, _ = add_hero(enc, "h1", 1, "Ash", sheet)
+    enc, _ = add_hero(enc, "h2", 3, "Cy", sheet)
+    enc, _ = add_creatures(enc, NewCreatures("Bree", 24, "heroes", is_hero=True, owner_id=2))
+    dead = dataclasses.replace(enc.creature("Cy").vitals, stamina=-100)
+    enc = enc.with_creature(dataclasses.replace(enc.creature("Cy"), vitals=dead))
+    done = finish(enc, victory=True, sheets={"h1": sheet, "h2": sheet}, award=False)
+    assert done.victors == ("Bree",) and done.encounter.unawarded == ("Ash",)
+    assert done.sheets["h1"].progress == Progress(2, 0)
+    assert codec.load(Encounter, codec.to_data(done.encounter)).unawarded == ("Ash",)
+    awarded = award_unawarded(done.encounter, {"h1": done.sheets["h1"], "h2": done.sheets["h2"]})
+    assert set(awarded) == {"h1"} and awarded["h1"].progress == Progress(3, 0)
+    assert award_unawarded(done.encounter, {}) == {}  # deleted from the roster since: nothing to award
+    lost = finish(enc, victory=False, sheets={"h1": sheet}, award=False)
+    assert lost.encounter.unawarded == () and lost.victors == ()
 
 
 def test_fast_slow_pass_part_sends_the_rest_to_the_slow_turns() -> None:

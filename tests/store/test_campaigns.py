@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from bot.store import Change, ChannelKey, InvalidValue, Store, Table
 from bot.store.migrate import upgrade
 from bot.store.models import channels, heroes
-from bot.store.validate import HERO_LIMIT
+from bot.store.validate import HERO_LIMIT, HEROES_PER_MEMBER
 from tests.store.conftest import Target
 from tests.store.helpers import DIRECTOR, PLAYER, begin
 
@@ -149,8 +149,8 @@ async def test_at_most_200_heroes_per_campaign(store: Store) -> None:
     channel, thread = place()
 
     def many(table: Table) -> Change[int]:
-        for number in range(HERO_LIMIT):
-            table.add_hero(PLAYER, f"Hero {number}", {})
+        for number in range(HERO_LIMIT):  # 10 each: the most one member may have
+            table.add_hero(100 + number // HEROES_PER_MEMBER, f"Hero {number}", {})
         return Change("many heroes", len(table.heroes))
 
     await store.mutate(channel, DIRECTOR, "hero.create", many)
@@ -158,6 +158,20 @@ async def test_at_most_200_heroes_per_campaign(store: Store) -> None:
         await store.mutate(thread, PLAYER, "hero.create", add_hero("One more"))
     assert "200 heroes" in str(refused.value) and "\n" not in str(refused.value)
     assert len((await store.view(channel)).heroes) == HERO_LIMIT
+
+
+async def test_at_most_10_heroes_per_member(store: Store) -> None:
+    """One member can't fill the campaign's places: 10 heroes each, with a one-line refusal that says what
+    to do; another member still adds theirs."""
+    channel, thread = place()
+    for number in range(HEROES_PER_MEMBER):
+        await store.mutate(channel, PLAYER, "hero.create", add_hero(f"Hero {number}"))
+    with pytest.raises(InvalidValue) as refused:
+        await store.mutate(thread, PLAYER, "hero.create", add_hero("One more"))
+    assert "10 heroes" in str(refused.value) and "/hero delete" in str(refused.value)
+    assert "\n" not in str(refused.value)
+    await store.mutate(thread, DIRECTOR, "hero.create", add_hero("Theirs", owner=DIRECTOR))
+    assert len((await store.view(channel)).heroes) == HEROES_PER_MEMBER + 1
 
 
 async def test_migration_merges_a_threads_old_roster_into_its_parents_campaign(
@@ -253,3 +267,69 @@ def test_a_clashing_name_is_kept_apart_within_the_name_limit(name: str, taken: s
 
     result = kept_apart(name, "Fight", taken)
     assert result == kept and len(result) <= 64
+
+
+def link(hero_id: str) -> object:
+    """The thread's encounter brings in the roster hero `hero_id` (refused once it's off the roster), relying
+    on the roster it read (`Table.rely_on_roster`)."""
+
+    def change(table: Table) -> Change[None]:
+        if hero_id not in table.heroes:
+            raise InvalidValue("That hero is not on the roster.")
+        doc = table.require_encounter()
+        doc.state = {**doc.state, "linked": [*doc.state.get("linked", []), hero_id]}
+        table.rely_on_roster()
+        return Change("linked", None)
+
+    return change
+
+
+def delete_if_idle(hero_id: str) -> object:
+    """Delete the hero unless an encounter elsewhere in the campaign has linked it, checked as it commits."""
+
+    def judge(running: object) -> None:
+        for channel_id, state in running:  # type: ignore[attr-defined]
+            if hero_id in state.get("linked", []):
+                raise InvalidValue(f"fighting in {channel_id}")
+
+    def change(table: Table) -> Change[None]:
+        table.check_campaign(judge)
+        table.remove_hero(hero_id)
+        return Change("deleted", None)
+
+    return change
+
+
+async def test_a_delete_checks_the_campaigns_encounters_as_it_commits(store: Store) -> None:
+    """The "is this hero fighting elsewhere?" check runs in the delete's write transaction: an encounter
+    that brought the hero in after the command looked (here: right before) refuses the delete."""
+    channel, thread = place()
+    hero_id = (await store.mutate(channel, PLAYER, "hero.create", add_hero("Ash"))).value
+    await begin(store, thread)
+    await store.mutate(thread, PLAYER, "encounter.hero", link(hero_id))
+    with pytest.raises(InvalidValue, match=f"fighting in {thread.channel_id}"):
+        await store.mutate(channel, PLAYER, "hero.delete", delete_if_idle(hero_id))
+    assert await names(store, channel) == {"Ash"}
+    # a change in the encounter's own channel is the change's own to check (its state is being written)
+    await store.mutate(thread, PLAYER, "hero.delete", delete_if_idle(hero_id))
+    assert await names(store, channel) == set()
+
+
+async def test_an_encounter_relying_on_a_roster_another_process_changed_runs_again(
+    store: Store, target: Target
+) -> None:
+    """Two processes: one brings a hero into the thread's encounter from the roster it remembers, while the
+    other has deleted the hero meanwhile. Relying on the roster compares-and-sets the campaign home's
+    version, so the first runs again on the fresh roster and is refused, instead of linking a deleted hero."""
+    channel, thread = place()
+    hero_id = (await store.mutate(channel, PLAYER, "hero.create", add_hero("Ash"))).value
+    await begin(store, thread)
+    other = await target.open(migrate=False)
+    try:
+        await store.view(thread)  # this process remembers the roster with Ash
+        await other.mutate(channel, PLAYER, "hero.delete", delete_if_idle(hero_id))
+        with pytest.raises(InvalidValue, match="not on the roster"):
+            await store.mutate(thread, PLAYER, "encounter.hero", link(hero_id))
+        assert "linked" not in (await other.view(thread)).encounter.state  # type: ignore[union-attr]
+    finally:
+        await other.close()

@@ -18,13 +18,14 @@ The turn engine (`bot.rules.turns`) decides who may act; this module hangs the r
   round ends, the next one starts at once (`rounds.carry_on`, which every change that can end a round
   calls): this bot has nothing to choose between rounds.
 - end (draw-steel-basics.md "Victories For Combat"; draw-steel-combat.txt "Temporary Stamina", "End of
-  Combat"): 1 Victory to each surviving hero when the objective was achieved; temporary Stamina, surges,
-  Malice and heroic resources cleared; roster heroes' sheets get their Stamina, Recoveries and Victories back.
+  Combat"): 1 Victory to each surviving hero when the objective was achieved (the roster's Victories only
+  when a server Director ends it or confirms them: `award`); temporary Stamina, surges, Malice and heroic
+  resources cleared; roster heroes' sheets get their Stamina, Recoveries and Victories back.
 
 Every function is pure: `Encounter` in, `Flow` (the new encounter and what happened) out; a refusal raises a
 `RuleError` and changes nothing.
 Public API: `Flow`, `begin`, `choose_first_side`, `act`, `end_turn`, `skip`, `pass_part`, `choose_speed`,
-`finish`, `Finish`, `side_named`.
+`finish`, `Finish`, `award_unawarded`, `side_named`.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from bot.rules.dice import Dice
 from bot.rules.encounter import baseline, rounds, saves
 from bot.rules.encounter.model import Encounter, EncounterError, fold
 from bot.rules.encounter.roster import written_back
-from bot.rules.hero import HeroSheet
+from bot.rules.hero import HeroSheet, award_sheet_victories
 from bot.rules.resources import HeroicResource, Progress, Rounding
 from bot.rules.turns import Controller, FirstTurn, Mode, Phase, Side, Speed
 from bot.rules.turns.events import Event, TurnStarted
@@ -260,7 +261,8 @@ def choose_speed(encounter: Encounter, entry_id: str, speed: Speed) -> Flow:
 @dataclass(frozen=True, slots=True)
 class Finish:
     """The end of an encounter: the ended encounter, the heroes who earned a Victory, and the roster sheets
-    to write back (roster hero id -> sheet)."""
+    to write back (roster hero id -> sheet). The heroes whose Victory waits for a server Director's award
+    are the ended encounter's `unawarded`."""
 
     encounter: Encounter
     victors: tuple[str, ...]
@@ -268,16 +270,24 @@ class Finish:
     events: tuple[Event, ...] = ()
 
 
-def finish(encounter: Encounter, *, victory: bool, sheets: Mapping[str, HeroSheet]) -> Finish:
+def finish(
+    encounter: Encounter, *, victory: bool, sheets: Mapping[str, HeroSheet], award: bool = True
+) -> Finish:
     """End the encounter (module docstring, "end"). `sheets` are the roster heroes' sheets (roster hero id ->
-    sheet); the result's `sheets` are those of the heroes in this encounter, updated."""
+    sheet); the result's `sheets` are those of the heroes in this encounter, updated.
+
+    Victories are the campaign's, awarded by a server Director ("The Director awards Victories"): without
+    `award` (an encounter's Director who isn't one ended it) the surviving roster heroes' Victory is not
+    written but kept as the ended encounter's `unawarded`, for `award_unawarded` once a server Director
+    confirms it."""
     transition = turns.end_encounter(encounter.turns)
     survivors = tuple(h.id for h in encounter.heroes() if not h.vitals.dead)
     progress: dict[str, Progress] = {}
     for creature_id, hero_id in encounter.roster.items():
         if hero_id in sheets:
             progress[creature_id] = sheets[hero_id].progress
-    earned = resources.encounter_victories(progress, survivors, victory)
+    earned = resources.encounter_victories(progress, survivors, victory and award)
+    unawarded = () if award or not victory else tuple(c for c in survivors if c in encounter.roster)
     creatures = tuple(
         dataclasses.replace(c, vitals=stamina.end_of_encounter(c.vitals)) for c in encounter.creatures
     )
@@ -292,11 +302,25 @@ def finish(encounter: Encounter, *, victory: bool, sheets: Mapping[str, HeroShee
             for k, v in encounter.resources.items()
         },
         tokens_used=(),
+        unawarded=unawarded,
     )
     written = written_back(ended, sheets)
     for creature_id, hero_id in encounter.roster.items():
         if hero_id in written:
             sheet = written[hero_id]
             written[hero_id] = dataclasses.replace(sheet, progress=earned.get(creature_id, sheet.progress))
-    victors = survivors if victory else ()
+    # a hero with no roster sheet keeps no Victories: theirs is said at once either way
+    victors = tuple(c for c in survivors if c not in unawarded) if victory else ()
     return Finish(ended, victors, written, transition.events)
+
+
+def award_unawarded(ended: Encounter, sheets: Mapping[str, HeroSheet]) -> dict[str, HeroSheet]:
+    """A server Director confirms the Victories an ended encounter kept unawarded (`finish` without
+    `award`): 1 Victory to each of those heroes still on the roster (`sheets`: roster hero id -> sheet);
+    the updated sheets by roster hero id."""
+    out: dict[str, HeroSheet] = {}
+    for creature_id in ended.unawarded:
+        hero_id = ended.roster.get(creature_id)
+        if hero_id is not None and hero_id in sheets:
+            out[hero_id] = award_sheet_victories(sheets[hero_id], 1)
+    return out

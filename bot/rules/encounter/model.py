@@ -88,7 +88,9 @@ class Encounter:
     a round (`bot.rules.encounter.heroic`); `objectives` the Director's objectives with their round counters,
     `villains` the villain actions named and used (creature id -> `VillainActions`;
     `bot.rules.encounter.objectives`); `round_news` the rounds the newest round change started
-    (`bot.rules.encounter.rounds`: so a reply to damage or a removal outside a turn can say so).
+    (`bot.rules.encounter.rounds`: so a reply to damage or a removal outside a turn can say so);
+    `unawarded` the surviving roster heroes (creature ids) of an ended encounter whose Victory waits for a
+    server Director to confirm it (`bot.rules.encounter.flow.finish` with `award` False).
     """
 
     turns: TurnState
@@ -108,6 +110,7 @@ class Encounter:
     objectives: tuple[Objective, ...] = ()
     villains: dict[str, VillainActions] = field(default_factory=dict)
     round_news: RoundNews | None = None
+    unawarded: tuple[str, ...] = ()
 
     # -- lookups ----------------------------------------------------------------------------------------
     def creature(self, creature_id: str) -> Creature:
