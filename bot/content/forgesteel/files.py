@@ -25,7 +25,11 @@ MAX_BYTES = 2 * 1024 * 1024
 
 
 class ForgeSteelError(RuleError):
-    """A Forge Steel file the bot can't read; nothing from it is stored."""
+    """A Forge Steel file the bot can't read; nothing from it is stored. The message is one line whatever
+    the file's text it quotes (a name with a line break in it stays on the refusal's one line)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(" ".join(message.split()))
 
 
 class FileTooLarge(ForgeSteelError):
