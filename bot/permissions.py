@@ -165,6 +165,11 @@ RULES: dict[str, Rule] = {
     "/encounter status": Rule(Authority.ANYONE, "post the tracker"),
     "/encounter status private:": Rule(Authority.ENCOUNTER_DIRECTOR, "see the private tracker"),
     "/encounter undo": Rule(Authority.CONTROLLER, "undo it", UNDOER),
+    "/encounter undo (hero tokens)": Rule(
+        Authority.OWNER_OR_SERVER_DIRECTOR,
+        "undo that spend",
+        "the member who spent the hero tokens or a server Director",
+    ),
     "/encounter log": Rule(Authority.ANYONE, "get the encounter's log"),
     "/encounter log (full)": Rule(Authority.ENCOUNTER_DIRECTOR, "get the full log"),
     "/encounter end": Rule(Authority.ENCOUNTER_DIRECTOR, "end the encounter"),
@@ -209,6 +214,42 @@ RULES: dict[str, Rule] = {
     "/condition remove": Rule(Authority.CONTROLLER, "end that creature's conditions"),
     "/save": Rule(Authority.CONTROLLER, "roll that creature's saves"),
 }
+
+
+#: Changes of the campaign, not of an encounter (its roster, claims, the hero-token pool, Victories): never in
+#: an encounter's undo history, even when made in its channel while it runs and followed into the fight (a
+#: claimed hero's creature changes hands, an edited hero's creature takes the edit).
+CAMPAIGN_CHANGES = frozenset(
+    {
+        "hero.create",
+        "hero.edit",
+        "hero.delete",
+        "hero.claim",
+        "hero.import",
+        "ability.add",
+        "ability.edit",
+        "ability.remove",
+        "tokens.award",
+        "tokens.reset",
+        "victories.award",
+        "respite",
+    }
+)
+#: Changes that spend the party's hero tokens in the fight (`/tokens spend`, the rescue and failed-save
+#: buttons, a roll's Reroll).
+TOKEN_SPENDS = frozenset({"tokens.spend", "tokens.rescue", "token"})
+
+
+def undo_rule(kind: str) -> str | None:
+    """What undoing a change needs, from its stored event's kind: the `RULES` key whose authority the change
+    itself needed, judged with the change's maker as the owner; None for a campaign change, which no
+    encounter's undo takes back. Taking back a hero-token spend returns tokens to the pool, which only the
+    spender (their own spend) or a server Director may; the encounter's Director undoes the rest."""
+    if kind in CAMPAIGN_CHANGES:
+        return None
+    if kind in TOKEN_SPENDS:
+        return "/encounter undo (hero tokens)"
+    return "/encounter undo"
 
 
 def is_server_director(actor: Actor, director_role_id: int | None) -> bool:

@@ -21,7 +21,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 import orjson
 
-from bot.permissions import Actor, Standing, actor_from_interaction, is_director, require, standing
+from bot.permissions import (
+    Actor,
+    Standing,
+    actor_from_interaction,
+    is_director,
+    require,
+    standing,
+    undo_rule,
+)
 from bot.replies import UserError, fail
 from bot.rules import codec
 from bot.rules.dice import Dice
@@ -322,17 +330,25 @@ async def commit(
 
 
 def may_undo(caller: Caller) -> Callable[[Table, Event], None]:
-    """`Store.undo`'s `allowed`: the encounter's Director may undo any change, a player only their own; and
-    the encounter must still be the one `caller` was judged on. The store runs it on the event it is about
-    to undo, in the same check-and-act, so the change judged is the change undone."""
+    """`Store.undo`'s `allowed`: undoing a change needs the authority the change needed
+    (`bot.permissions.undo_rule`: the encounter's Director or the change's maker; a hero-token spend, its
+    spender or a server Director); and the encounter must still be the one `caller` was judged on. The store
+    runs it on the event it is about to undo, in the same check-and-act, so the change judged is the change
+    undone."""
 
     def allowed(table: Table, target: Event) -> None:
         doc = table.encounter
         if doc is not None and doc.director_id != caller.director_id:
             raise CallerMoved()
-        caller.require("/encounter undo", owner_id=target.user_id)
+        caller.require(undo_rule(target.kind) or "/encounter undo", owner_id=target.user_id)
 
     return allowed
+
+
+def outside_encounter(event: Event) -> bool:
+    """`Store.undo`'s `outside`: a campaign change (`bot.permissions.undo_rule` gives it no rule) is not the
+    encounter's to undo, even where it followed a hero into the fight."""
+    return undo_rule(event.kind) is None
 
 
 #: Changes that fix a mistake rather than happen in the fight: they bring no heroic resource gains.

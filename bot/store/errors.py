@@ -43,6 +43,13 @@ class NothingToUndo(StoreError):
     default_message = "Nothing left to undo in this encounter."
 
 
+class CannotUndo(StoreError):
+    """The change an undo would take back touched the campaign's hero-token pool or roster, and can't be
+    taken back over what changed there since; nothing was written. The message names the change and why."""
+
+    default_message = "That change can't be undone any more."
+
+
 class InvalidValue(StoreError):
     """A name, number or piece of data the store refuses to save; the message says what to change."""
 

@@ -17,6 +17,7 @@ import orjson
 import sqlalchemy as sa
 
 from bot.store import validate
+from bot.store.campaign_undo import guarded
 from bot.store.campaigns import Campaigns, needs_adopting
 from bot.store.core import check_key, utc_now
 from bot.store.errors import InvalidValue, SaveUncertain, StaleState, StoreError, StoreUnavailable
@@ -192,6 +193,7 @@ class Writes(Campaigns, Rows):
             seq = 1
         elif enc_before is not None and enc_after is not None:
             seq = loaded.last_seq + 1
+            patch = guarded(patch, after)  # the encounter's undo may reach it: campaign parts kept apart
         else:
             seq = version
         home = away is not None and (campaign_changed(patch) or table.relies_on_roster)

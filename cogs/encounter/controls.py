@@ -4,7 +4,8 @@ confirmation, the award of an ended encounter's Victories, and Undo (shared with
 Victories are the campaign's: an encounter's end writes them only when a server Director ends it; otherwise
 the summary offers an Award button that only a server Director may press (once).
 
-Undo: the Director undoes the newest change; a player only when that newest change was their own.
+Undo: the newest of the encounter's own changes (never the campaign's: awards, claims, roster edits); the
+Director undoes it, a player only their own, a hero-token spend only its spender or a server Director.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from bot.play import (
     commit,
     encounter_of,
     may_undo,
+    outside_encounter,
     put_encounter,
     put_sheet,
     sheets_of,
@@ -153,8 +155,9 @@ async def on_undo(interaction: discord.Interaction[Any], eid: int, ver: int, arg
 async def do_undo(
     interaction: discord.Interaction[Any], bot: DrawSteelBot, expect: tuple[int, int] | None = None
 ) -> None:
-    """Undo the newest change: the Director any, a player only their own (`bot.play.may_undo`, judged by the
-    store on the very change it undoes); from a tracker, only while it shows the newest state."""
+    """Undo the encounter's newest change (`bot.play.outside_encounter` passes over the campaign's) with the
+    authority it needed (`bot.play.may_undo`, judged by the store on the very change it undoes); from a
+    tracker, only while it shows the newest state."""
     in_time = InTime(interaction)
     key = channel_key(interaction)
 
@@ -166,7 +169,11 @@ async def do_undo(
             judge(table, target)
 
         committed = await bot.store.undo(
-            key, interaction.user.id, allowed=allowed, interaction_id=interaction.id
+            key,
+            interaction.user.id,
+            allowed=allowed,
+            outside=outside_encounter,
+            interaction_id=interaction.id,
         )
         for listener in getattr(bot, "commit_listeners", ()):
             with contextlib.suppress(Exception):  # the undo is committed; the tracker catches up later

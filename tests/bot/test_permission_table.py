@@ -22,7 +22,17 @@ import pytest
 from discord import app_commands
 from simcord import ChannelHandle, MemberActor
 
-from bot.permissions import RULES, Actor, Authority, Standing, allowed, standing
+from bot.permissions import (
+    CAMPAIGN_CHANGES,
+    RULES,
+    TOKEN_SPENDS,
+    Actor,
+    Authority,
+    Standing,
+    allowed,
+    standing,
+    undo_rule,
+)
 from tests.bot.conftest import Table
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "permissions.md"
@@ -53,7 +63,7 @@ ACTORS = dict(
         strict=True,
     )
 )
-OWNED_BY_ALICE = {"Ash", "alice's roll", "alice's change"}
+OWNED_BY_ALICE = {"Ash", "alice's roll", "alice's change", "alice's token spend"}
 ACTS_ON = {"—", "Ash", "Goblin", "no Director role", "the players' choice", *OWNED_BY_ALICE}
 
 
@@ -113,6 +123,40 @@ def test_every_row_is_what_the_code_decides(row: Row) -> None:
 
 def test_every_rule_has_a_row() -> None:
     assert set(RULES) == {row.key for row in ROWS}
+
+
+@pytest.mark.parametrize(
+    ("kind", "key"),
+    [
+        ("strike", "/encounter undo"),
+        ("encounter.hero", "/encounter undo"),
+        ("tokens.spend", "/encounter undo (hero tokens)"),
+        ("tokens.rescue", "/encounter undo (hero tokens)"),
+        ("token", "/encounter undo (hero tokens)"),
+        ("tokens.award", None),
+        ("hero.claim", None),
+        ("hero.edit", None),
+        ("victories.award", None),
+    ],
+)
+def test_an_undo_needs_the_row_of_the_change_it_undoes(kind: str, key: str | None) -> None:
+    """Undoing a change is decided from its stored kind (`undo_rule`): one of the table's undo rows, or None
+    for the campaign's changes, which no encounter's undo takes back."""
+    assert undo_rule(kind) == key
+    assert key is None or key in {row.key for row in ROWS}
+
+
+def test_the_kinds_undo_decides_on_are_the_kinds_commands_commit() -> None:
+    """Every kind `undo_rule` names is one a command commits with (a renamed kind would slip into the
+    encounter's undo history, or out of its hero-token row)."""
+    root = DOC.parents[1]
+    source = "\n".join(
+        p.read_text(encoding="utf-8") for d in ("bot", "cogs") for p in (root / d).rglob("*.py")
+    )
+    committed = set(re.findall(r'commit\(\s*\w+,\s*"([a-z._]+)"', source))
+    committed |= set(re.findall(r'self\._change\(\s*\w+,\s*\w+,\s*"([a-z._]+)"', source))
+    named = CAMPAIGN_CHANGES | TOKEN_SPENDS
+    assert not named - committed, named - committed
 
 
 def test_every_authority_is_used() -> None:

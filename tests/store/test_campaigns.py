@@ -70,14 +70,35 @@ async def test_a_thread_plays_with_its_parents_roster_and_pool(store: Store, tar
         await reopened.close()
 
 
-async def test_undo_in_a_thread_restores_the_campaigns_pool(store: Store) -> None:
+def spend_in_the_fight(table: Table) -> Change[int]:
+    """A hero token spent in the thread's encounter (the encounter records who spent it)."""
+    table.require_encounter().state["counter"] += 1
+    table.tokens -= 1
+    return Change("1 token spent", table.tokens)
+
+
+async def test_undo_in_a_thread_gives_the_campaigns_pool_its_tokens_back(store: Store) -> None:
     channel, thread = place()
     await store.mutate(channel, DIRECTOR, "tokens.award", award(2))
     await begin(store, thread)
-    await store.mutate(thread, DIRECTOR, "tokens.spend", award(-1))
+    await store.mutate(thread, DIRECTOR, "tokens.spend", spend_in_the_fight)
     assert (await store.view(channel)).tokens == 1
     await store.undo(thread, DIRECTOR)
     assert (await store.view(channel)).tokens == (await store.view(thread)).tokens == 2
+
+
+async def test_undo_in_a_thread_keeps_what_the_campaign_changed_since(store: Store) -> None:
+    """An undo takes back what its change did to the pool (one token), never the pool's old value: a spend
+    and an award in the channel since stand."""
+    channel, thread = place()
+    await store.mutate(channel, DIRECTOR, "tokens.award", award(2))
+    await begin(store, thread)
+    await store.mutate(thread, PLAYER, "tokens.spend", spend_in_the_fight)
+    await store.mutate(channel, PLAYER, "tokens.spend", award(-1))
+    await store.mutate(channel, DIRECTOR, "tokens.award", award(5))
+    undone = await store.undo(thread, PLAYER)
+    assert undone.value.kind == "tokens.spend"
+    assert (await store.view(channel)).tokens == 2 - 1 - 1 + 5 + 1
 
 
 async def test_a_warm_command_in_a_thread_reads_nothing_more(store: Store, target: Target) -> None:

@@ -1,5 +1,6 @@
-"""Property: any sequence of changes (nested state edits, tokens, heroes), undone all the way back, gives
-exactly the state right after the encounter's start — on both engines."""
+"""Property: any sequence of an encounter's changes (nested state edits, tokens, heroes), undone all the way
+back, gives exactly the state right after the encounter's start, except for what the campaign changed
+meanwhile in the thread's parent channel (hero-token awards, new heroes), which stands — on both engines."""
 
 from __future__ import annotations
 
@@ -43,6 +44,8 @@ operations = st.one_of(
     st.tuples(st.just("noop")),
     st.tuples(st.just("fail")),
     st.tuples(st.just("undo")),
+    st.tuples(st.just("out.award"), st.integers(min_value=1, max_value=5)),
+    st.tuples(st.just("out.hero"), st.dictionaries(text, values, max_size=3)),
 )
 
 
@@ -54,9 +57,13 @@ def containers(value: Any, kind: type) -> list[Any]:
     return found
 
 
-def apply(op: tuple[Any, ...], table: Table) -> Change[None]:
+def apply(op: tuple[Any, ...], tick: int, table: Table) -> Change[None]:
+    """`op` as the encounter's change: whatever else it does, it records `tick` (a number no other change
+    used) in the encounter, as a fight records a hero token's use."""
     state = table.require_encounter().state
     heroes = sorted(table.heroes)
+    if op[0] != "noop":
+        state["tick"] = tick
     match op:
         case ("set", i, key, value):
             dicts = containers(state, dict)
@@ -100,21 +107,45 @@ def apply(op: tuple[Any, ...], table: Table) -> Change[None]:
 PATIENT = 15.0
 
 
+async def outside(store: Store, channel: ChannelKey, op: tuple[Any, ...], expected: dict[str, Any]) -> None:
+    """The campaign's change `op` in the parent channel (an award, a hero whose name no thread change can
+    give: theirs have no hyphen), and what it leaves in `expected`."""
+    if op[0] == "out.award":
+        await store.mutate(
+            channel,
+            DIRECTOR,
+            "tokens.award",
+            lambda t: Change("award", setattr(t, "tokens", t.tokens + op[1])),
+        )
+        expected["tokens"] += op[1]
+        return
+    name = f"Out-{len(expected['heroes'])}"
+    added = await store.mutate(
+        channel, PLAYER, "hero.add", lambda t: Change(name, t.add_hero(PLAYER, name, op[1]).id)
+    )
+    expected["heroes"][added.value] = {"owner_id": PLAYER, "name": name, "data": op[1]}
+
+
 async def scenario(target: Target, channel_id: int, ops: list[tuple[Any, ...]]) -> None:
     store = await Store.open(target.url, migrate=False, schema=target.schema, wait_limit=PATIENT)
     try:
-        key = ChannelKey(10, channel_id)
+        channel = ChannelKey(10, channel_id)
+        key = ChannelKey(10, channel_id + 1, parent_id=channel_id, name="fight")
         await store.mutate(
             key, PLAYER, "hero.add", lambda t: Change("Vex", t.add_hero(PLAYER, "Vex", {"xp": 0}))
         )
         await begin(store, key, {"counter": 0, "combatants": [{"name": "Goblin", "stamina": 5, "c": []}]})
-        initial = (await store.view(key)).snapshot()
-        for op in ops:
+        expected = (await store.view(key)).snapshot()
+        for tick, op in enumerate(ops):
             try:
                 if op[0] == "undo":
                     await store.undo(key, DIRECTOR)
+                elif op[0].startswith("out."):
+                    await outside(store, channel, op, expected)
                 else:
-                    await store.mutate(key, PLAYER, "op", lambda table, op=op: apply(op, table))
+                    await store.mutate(
+                        key, PLAYER, "op", lambda table, op=op, tick=tick: apply(op, tick, table)
+                    )
             except (StoreError, RuntimeError):
                 pass
         for _ in range(len(ops) + 1):
@@ -124,12 +155,12 @@ async def scenario(target: Target, channel_id: int, ops: list[tuple[Any, ...]]) 
                 break
         else:
             raise AssertionError("undo did not reach the start")
-        assert strict((await store.view(key)).snapshot()) == strict(initial)
+        assert strict((await store.view(key)).snapshot()) == strict(expected)
     finally:
         await store.close()
 
 
-_channels = itertools.count(900_000)
+_channels = itertools.count(900_000, 2)
 
 
 @settings(

@@ -346,9 +346,10 @@ async def test_undo_walks_back_to_the_start(store: Store, key: ChannelKey) -> No
     for _ in range(3):
         await store.mutate(key, PLAYER, "inc", increment)
     await store.mutate(key, PLAYER, "tokens", lambda t: Change("tokens", setattr(t, "tokens", 4)))
+    await store.mutate(key, PLAYER, "inc", increment)  # 6
     undone = await store.undo(key, DIRECTOR)
-    assert undone.value.seq == 5 and undone.seq == 6 and undone.value.kind == "tokens"
-    assert (await store.view(key)).tokens == 0
+    assert undone.value.seq == 6 and undone.seq == 7 and undone.value.kind == "inc"
+    assert (await store.view(key)).tokens == 4  # #5 changed the pool only: the campaign's, not undone
     for expected in (4, 3, 2):
         assert (await store.undo(key, DIRECTOR)).value.seq == expected
     with pytest.raises(NothingToUndo):
@@ -359,14 +360,15 @@ async def test_undo_walks_back_to_the_start(store: Store, key: ChannelKey) -> No
     log = await store.events(started.encounter_id)
     assert [(e.seq, e.kind, e.undoes, e.undone_by) for e in log] == [
         (1, "encounter.start", None, None),
-        (2, "inc", None, 9),
-        (3, "inc", None, 8),
-        (4, "inc", None, 7),
-        (5, "tokens", None, 6),
-        (6, "undo", 5, None),
-        (7, "undo", 4, None),
-        (8, "undo", 3, None),
-        (9, "undo", 2, None),
+        (2, "inc", None, 10),
+        (3, "inc", None, 9),
+        (4, "inc", None, 8),
+        (5, "tokens", None, None),
+        (6, "inc", None, 7),
+        (7, "undo", 6, None),
+        (8, "undo", 4, None),
+        (9, "undo", 3, None),
+        (10, "undo", 2, None),
     ]
 
 
@@ -434,8 +436,13 @@ async def test_heroes_outlive_encounters_and_undo_restores_them(store: Store, ke
         table.tokens += 1
         return Change("xp", None)
 
-    await store.mutate(key, PLAYER, "hero.xp", gain)
-    await store.mutate(key, PLAYER, "hero.remove", lambda t: Change("rm", t.remove_hero(hero_id)))
+    def leave(table: Table) -> Change[None]:
+        increment(table)
+        table.remove_hero(hero_id)
+        return Change("rm", None)
+
+    await store.mutate(key, PLAYER, "hero.xp", lambda t: (increment(t), gain(t))[1])
+    await store.mutate(key, PLAYER, "hero.remove", leave)
     await store.undo(key, DIRECTOR)
     await store.undo(key, DIRECTOR)
     table = await store.view(key)
