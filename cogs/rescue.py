@@ -25,6 +25,7 @@ from bot.rules.resources import TokenBenefit
 from bot.store import Change, Table
 from bot.ui.combat import rescue_reply, rescue_summary
 from bot.ui.format import hidden_stamina
+from bot.ui.persistent import number
 from bot.ui.tracker_controls import set_handler
 
 
@@ -32,7 +33,7 @@ async def on_rescue(interaction: discord.Interaction[Any], eid: int, ver: int, a
     """The rescue button: spend 2 hero tokens, regain the recovery value, then take the same damage."""
     bot = interaction.client
     assert isinstance(bot, DrawSteelBot)
-    index = int(arg) if arg.isdigit() else -1
+    index = number(arg)
     in_time = InTime(interaction)
     who = await in_time.run(caller_of(interaction, bot))
 
