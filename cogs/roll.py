@@ -341,8 +341,8 @@ class Roll(commands.Cog):
         trigger = roll_trigger(trait.value if trait else None, test=chosen_kind is RollKind.TEST)
         if trigger is not None:
             bled = await self._bleed(interaction, trigger)
-            if bled is not None:
-                content = f"{content}\n{bleed_reply(bled)}" if content else bleed_reply(bled)
+            if bled is not None:  # the roller's own hero: a hero's Stamina is never hidden (hidden_stamina)
+                content = f"{content}\n{bleed_reply(bled, ())}" if content else bleed_reply(bled, ())
         await send(interaction, content=content, embed=embed, view=roll_view(card), ephemeral=hidden)
 
     async def _bleed(self, interaction: discord.Interaction[Any], trigger: BleedingTrigger) -> Bleed | None:
