@@ -34,7 +34,7 @@ from bot.play import (
     put_encounter,
     sheet_of,
 )
-from bot.replies import fail, send
+from bot.replies import edit_response, fail, send
 from bot.rules.characteristics import Characteristic
 from bot.rules.conditions import BleedingTrigger, roll_trigger
 from bot.rules.encounter import creature_of_hero
@@ -141,11 +141,7 @@ async def _edit_roll_message(
 ) -> None:
     """Re-render the roll message in place (response type 7, or an edit after a deferral)."""
     content, embed = render_roll(card, text, interaction.user.display_name, note)
-    view = roll_view(card)
-    if interaction.response.is_done():
-        await interaction.edit_original_response(content=content, embed=embed, view=view)
-    else:
-        await interaction.response.edit_message(content=content, embed=embed, view=view)
+    await edit_response(interaction, content=content, embed=embed, view=roll_view(card))
 
 
 class DowngradeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DOWNGRADE_TEMPLATE):
