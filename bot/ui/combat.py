@@ -85,7 +85,7 @@ def squad_stamina(squad: Squad) -> str:
     return f"Stamina: {squad.pool}/{squad.minion_stamina * (len(squad.alive) + len(squad.dead))}"
 
 
-def vitals_text(vitals: Vitals, hidden: bool = False) -> str:
+def vitals_text(vitals: Vitals, hidden: bool) -> str:
     """`Stamina: 12/30 · winded` (the state left out when healthy); only the state when `hidden` (a monster
     whose exact Stamina players don't see: `bot.ui.format.hidden_stamina`)."""
     state = state_label(vitals)
@@ -103,7 +103,7 @@ def damage_words(amount: int, dtype: DamageType) -> str:
     return f"{amount} damage" if dtype is DamageType.UNTYPED else f"{amount} {dtype.value} damage"
 
 
-def hit_text(hit: Hit, surge_bonus: int = 0, hidden: bool = False) -> str:
+def hit_text(hit: Hit, surge_bonus: int, hidden: bool) -> str:
     """`9 fire damage (of 6: fire weakness 3) · Stamina: 1/10 · winded`, or for minions the pool and the
     dead; `surge_bonus` is named in the parentheses (`of 15 with surges +6`); `hidden`: the state, not the
     Stamina."""
@@ -146,7 +146,7 @@ def _hit_summary(hit: Hit) -> str:
 
 def damage_reply(hit: Hit, hidden: Collection[str]) -> str:
     """`**Goblin 1** takes 9 damage · Stamina: 1/10 · winded`; `hidden`: whose Stamina shows as a state."""
-    return f"**{inert(hit.target)}** takes {hit_text(hit, hidden=hit.target in hidden)}"
+    return f"**{inert(hit.target)}** takes {hit_text(hit, 0, hit.target in hidden)}"
 
 
 def damage_summary(hit: Hit) -> str:
