@@ -33,7 +33,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from bot.quoted import names_for
-from bot.replies import NO_MENTIONS, UserError, inert_names, one_line, send
+from bot.replies import UserError, inert_names, one_line, send
 from bot.rules.errors import RuleError
 from bot.store.errors import AlreadyApplied, StoreError, StoreUnavailable
 from bot.store.faults import cannot_save, is_unavailable
@@ -143,7 +143,7 @@ async def reply_safely(interaction: discord.Interaction[Any], message: str) -> N
     line would otherwise fill that public message: delete it and send the line as an ephemeral followup."""
     try:
         if await _drop_public_thinking(interaction):
-            await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            await send(interaction, content=message, ephemeral=True)  # a followup: the response is done
             return
         await send(interaction, content=message, ephemeral=True)
     except discord.HTTPException as failure:

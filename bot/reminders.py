@@ -43,6 +43,7 @@ from datetime import datetime, timedelta
 import discord
 
 from bot.client import DrawSteelBot
+from bot.replies import post
 from bot.rules import codec
 from bot.rules.encounter import Encounter
 from bot.rules.turns import Controller, Phase, current, picking
@@ -231,10 +232,7 @@ class ReminderService:
     async def _send(self, key: ChannelKey, ping: pings.Ping, view: discord.ui.View | None = None) -> None:
         channel = self.bot.get_partial_messageable(key.channel_id, guild_id=key.guild_id)
         try:
-            if view is not None:
-                await channel.send(content=ping.content, allowed_mentions=ping.allowed_mentions, view=view)
-            else:
-                await channel.send(content=ping.content, allowed_mentions=ping.allowed_mentions)
+            await post(channel, content=ping.content, mentions=ping.allowed_mentions, view=view)
         except discord.HTTPException as error:  # claimed: not sent twice, whatever Discord said
             log.warning("reminder in channel %s not sent: %s", key.channel_id, error)
 

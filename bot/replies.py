@@ -1,7 +1,13 @@
-"""The one way cogs answer an interaction: `send`, `inert` for user-supplied text, and `fail` for refusals.
+"""The one sender of the bot's messages, `inert` for user-supplied text, and `fail` for refusals.
 
-- `send` responds if the interaction is not yet acknowledged and follows up otherwise, so nothing is ever
-  acknowledged twice; it pings nobody unless the caller passes an explicit `discord.AllowedMentions`.
+- Every message the bot sends or edits goes through here, fitted to Discord's limits by `fit` (else Discord
+  refuses the whole message with a 400): `send` answers an interaction (responds if it is not yet
+  acknowledged, follows up otherwise, so nothing is ever acknowledged twice), `edit_response` edits the
+  message a button was pressed on, `post` sends in a channel with the bot token (pings, reminders, the
+  tracker) and `edit` edits a message the bot posted. Each pings nobody unless the caller passes an explicit
+  `discord.AllowedMentions`.
+- `fit` cuts content to 2,000 characters (at a line, saying how many lines more, or else with "…"), keeping
+  every mention it would cut, and trims each embed (`bot.ui.embeds.fit_embed`), all of them within 6,000.
 - `inert(text)` makes a user-supplied name safe to show: mentions render as text and never ping, markdown
   shows literally.
 - `fail(message)` raises `UserError`; the tree's error hook shows `message` as a one-line ephemeral reply.
@@ -11,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NoReturn
 
@@ -18,8 +25,13 @@ import discord
 from discord import app_commands
 from discord.utils import MISSING
 
+from bot.ui.embeds import TOTAL_MAX, fit_embed
+
 NO_MENTIONS = discord.AllowedMentions.none()
 MAX_CONTENT = 2000
+#: What a cut at a line ends with at the most ("\n… and 99999 more lines").
+_CUT_NOTE_MAX = 30
+_PING = re.compile(r"<@[!&]?\d+>")
 
 _ZWSP = "\u200b"
 _MARKDOWN = re.compile(r"([\\*_~`|\[\]()])")
@@ -76,6 +88,52 @@ def inert_names(text: str, names: Iterable[str]) -> str:
     return pattern.sub(lambda m: inert(m.group(0)), text)
 
 
+@dataclass(frozen=True, slots=True)
+class Fitted:
+    """A message's content and embeds within Discord's limits (`fit`)."""
+
+    content: str | None
+    embeds: list[discord.Embed]
+
+
+def fit(content: str | None, embeds: Sequence[discord.Embed] = ()) -> Fitted:
+    """`content` within 2,000 characters (`fit_content`) and `embeds` within their limits, 6,000 characters
+    in all (an embed past that is trimmed to what is left, and one with nothing left is dropped)."""
+    fitted: list[discord.Embed] = []
+    budget = TOTAL_MAX
+    for embed in embeds:
+        if budget <= 0:
+            break
+        fitted.append(fit_embed(embed, budget))
+        budget -= len(fitted[-1])
+    return Fitted(None if content is None else fit_content(content), fitted)
+
+
+def fit_content(text: str, limit: int = MAX_CONTENT) -> str:
+    """`text` within `limit` characters: cut at a line, ending "… and N more lines", when that keeps at least
+    half of it, else mid-line with "…"; a mention (`<@1>`, `<@&2>`) is never cut in two, and each one the cut
+    drops is added at the end, so the message still pings whom it was meant to."""
+    if len(text) <= limit:
+        return text
+    mentions = list(dict.fromkeys(_PING.findall(text)))
+    reserve = len(" ".join(mentions)) + 1 if mentions else 0
+    room = max(limit - reserve - _CUT_NOTE_MAX, 0)
+    head = text[:room]
+    broken = head.rfind("<")
+    if broken > head.rfind(">"):  # don't end inside a mention
+        head = head[:broken]
+    line = head.rfind("\n")
+    if line >= room // 2:
+        more = text[line + 1 :].count("\n") + 1
+        kept = f"{text[:line]}\n… and {more} more line{'s' if more > 1 else ''}"
+    else:
+        kept = head.rstrip() + "…"
+    lost = [m for m in mentions if m not in kept]
+    while lost and len(kept) + len(" ".join(lost)) + 1 > limit:  # more mentions than a message holds
+        lost.pop()
+    return f"{kept} {' '.join(lost)}" if lost else kept
+
+
 async def send(
     interaction: discord.Interaction[Any],
     *,
@@ -92,9 +150,8 @@ async def send(
     Pings nobody unless `mentions` is an explicit `discord.AllowedMentions(users=[...], roles=[...])`.
     """
     allowed = mentions if mentions is not None else NO_MENTIONS
-    all_embeds = [*([embed] if embed is not None else []), *embeds]
-    if content is not None and len(content) > MAX_CONTENT:
-        content = content[: MAX_CONTENT - 1] + "…"
+    fitted = fit(content, [*([embed] if embed is not None else []), *embeds])
+    content, all_embeds = fitted.content, fitted.embeds
     if not interaction.response.is_done():
         await interaction.response.send_message(
             content=content,
@@ -113,3 +170,51 @@ async def send(
         allowed_mentions=allowed,
         files=list(files) or MISSING,
     )
+
+
+async def edit_response(
+    interaction: discord.Interaction[Any],
+    *,
+    content: str | None,
+    embed: discord.Embed | None,
+    view: discord.ui.View | None,
+) -> None:
+    """Edit the message `interaction`'s component is on, in place: the response itself (type 7) if it is
+    still open, else the original response (after a deferral)."""
+    fitted = fit(content, [embed] if embed is not None else [])
+    embeds = fitted.embeds
+    if interaction.response.is_done():
+        await interaction.edit_original_response(content=fitted.content, embeds=embeds, view=view)
+    else:
+        await interaction.response.edit_message(content=fitted.content, embeds=embeds, view=view)
+
+
+async def post(
+    channel: discord.abc.Messageable,
+    *,
+    content: str | None = None,
+    embed: discord.Embed | None = None,
+    view: discord.ui.View | None = None,
+    mentions: discord.AllowedMentions | None = None,
+) -> discord.Message:
+    """Send a message in `channel` with the bot token (Discord's refusals are raised for the caller)."""
+    fitted = fit(content, [embed] if embed is not None else [])
+    parts: dict[str, Any] = {"allowed_mentions": mentions if mentions is not None else NO_MENTIONS}
+    if fitted.content is not None:
+        parts["content"] = fitted.content
+    if fitted.embeds:
+        parts["embeds"] = fitted.embeds
+    if view is not None:
+        parts["view"] = view
+    return await channel.send(**parts)
+
+
+async def edit(
+    message: discord.PartialMessage,
+    *,
+    embed: discord.Embed,
+    view: discord.ui.View | None,
+) -> None:
+    """Edit a message the bot posted (its embed and view; it pings nobody)."""
+    fitted = fit(None, [embed])
+    await message.edit(embeds=fitted.embeds, view=view, allowed_mentions=NO_MENTIONS)

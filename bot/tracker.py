@@ -81,6 +81,7 @@ import discord
 
 from bot.client import DrawSteelBot
 from bot.play import encounter_of
+from bot.replies import edit, post
 from bot.rules import codec
 from bot.rules.encounter import Encounter
 from bot.store import ChannelKey, Committed, Store
@@ -117,7 +118,6 @@ CLOSE_WAIT = 5.0
 #: a bot 50 requests a second (interaction replies and followups aside), and the rest is left for its other
 #: posts. A sharded bot's processes split it by their share of the shards. See "Pacing".
 TRACKER_RATE = 40.0
-NO_MENTIONS = discord.AllowedMentions.none()
 #: What the service says, once per encounter, when Discord refuses to pin the tracker.
 PIN_REFUSED = (
     "📌 I can't pin the tracker here: give the bot the **Pin Messages** permission (Manage Messages on "
@@ -445,11 +445,8 @@ class TrackerService:
 
     async def _post(self, key: ChannelKey, slot: _Slot, rendered: _Rendered) -> int | None:
         try:
-            kwargs: dict[str, Any] = {"embed": rendered.embed, "allowed_mentions": NO_MENTIONS}
-            if rendered.view is not None:
-                kwargs["view"] = rendered.view
             await self._turn(slot)
-            message = await self._channel(key).send(**kwargs)
+            message = await post(self._channel(key), embed=rendered.embed, view=rendered.view)
         except discord.Forbidden:
             log.warning("tracker: no permission to post in channel %s", key.channel_id)
             slot.skip_posts = POST_RETRY_AFTER
@@ -477,7 +474,7 @@ class TrackerService:
             slot.pin_refused = encounter_id
             await self._turn(slot)
             try:
-                await self._channel(key).send(content=PIN_REFUSED, allowed_mentions=NO_MENTIONS)
+                await post(self._channel(key), content=PIN_REFUSED)
             except discord.HTTPException as error:
                 log.info("tracker: couldn't say the pin was refused in %s: %s", key.channel_id, error)
         except discord.HTTPException as error:  # e.g. the channel's 50 pins are taken: carry on
@@ -509,7 +506,7 @@ class TrackerService:
         message = self._channel(key).get_partial_message(message_id)
         await self._turn(slot)
         try:
-            await message.edit(embed=rendered.embed, view=rendered.view, allowed_mentions=NO_MENTIONS)
+            await edit(message, embed=rendered.embed, view=rendered.view)
         except discord.NotFound:
             log.info("tracker message %s in channel %s is gone", message_id, key.channel_id)
             if replace_missing:

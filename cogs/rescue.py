@@ -25,6 +25,8 @@ from bot.rules.resources import TokenBenefit
 from bot.store import Change, Table
 from bot.ui.combat import rescue_reply, rescue_summary
 from bot.ui.format import hidden_stamina
+from bot.ui.log import stamina_details
+from bot.ui.persistent import number
 from bot.ui.tracker_controls import set_handler
 
 
@@ -32,7 +34,7 @@ async def on_rescue(interaction: discord.Interaction[Any], eid: int, ver: int, a
     """The rescue button: spend 2 hero tokens, regain the recovery value, then take the same damage."""
     bot = interaction.client
     assert isinstance(bot, DrawSteelBot)
-    index = int(arg) if arg.isdigit() else -1
+    index = number(arg)
     in_time = InTime(interaction)
     who = await in_time.run(caller_of(interaction, bot))
 
@@ -54,8 +56,10 @@ async def on_rescue(interaction: discord.Interaction[Any], eid: int, ver: int, a
         updated, result = rescue(encounter, index, table.version)
         put_encounter(table, updated)
         pool = spend_benefit(table, hero.id, TokenBenefit.STAMINA).pool
-        hidden = hidden_stamina(encounter_of(table), who.settings.show_monster_stamina)
-        return Change(rescue_summary(result), (result, pool, hidden), {"hero": hero.id, "use": "regain"})
+        after = encounter_of(table)
+        hidden = hidden_stamina(after, who.settings.show_monster_stamina)
+        details = {"hero": hero.id, "use": "regain", **stamina_details(after, result.creature_id)}
+        return Change(rescue_summary(result), (result, pool, hidden), details)
 
     committed = await in_time.run(commit(interaction, "tokens.rescue", change))
     await send(interaction, content=rescue_reply(*committed.value))

@@ -4,9 +4,11 @@ The rules are the rules core's (`bot.rules.power`, draw-steel-basics.md "Power R
 reroll, spent through `bot.hero_tokens.spend_benefit`); the reply is rendered by `bot.ui.rolls`. This cog
 reads the options, rolls with the bot's dice, and wires the buttons.
 
-The buttons are `DynamicItem`s whose custom ids carry the whole roll (`bot.ui.rolls.RollCard`), so they work
-after a restart; the label and tier outcomes are read back from the message's embed. Only the member who
-rolled may press them; a press edits the roll message in place.
+The buttons are `DynamicItem`s, so they work after a restart. The roll itself (`bot.ui.rolls.RollCard`) is
+kept in the store by the interaction that made the reply (`Store.save_roll`); a button's custom id names only
+that, and a press reads the roll back from the store, for the message it is on; the label and tier outcomes
+are read back from the message's embed. Only the member who rolled may press them; a press edits the roll
+message in place.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from bot.play import (
     put_encounter,
     sheet_of,
 )
-from bot.replies import fail, send
+from bot.replies import edit_response, fail, send
 from bot.rules.characteristics import Characteristic
 from bot.rules.conditions import BleedingTrigger, roll_trigger
 from bot.rules.encounter import creature_of_hero
@@ -44,7 +46,7 @@ from bot.rules.resources import TokenBenefit
 from bot.rules.situations import RollUse, parse_situations, situation_modifiers
 from bot.store import AlreadyDone, Change, Table
 from bot.ui.combat import bleed_reply, bleed_summary
-from bot.ui.persistent import PersistentView
+from bot.ui.persistent import ForgedId, PersistentView, number
 from bot.ui.rolls import (
     BONUS_LIMIT,
     DOWNGRADE_TEMPLATE,
@@ -52,6 +54,7 @@ from bot.ui.rolls import (
     LABEL_MAX,
     REROLL_TEMPLATE,
     TIERS_MAX,
+    CardError,
     RollCard,
     RollText,
     read_text,
@@ -119,9 +122,10 @@ def _require_roller(interaction: discord.Interaction[Any], card: RollCard, actio
     )
 
 
-def roll_view(card: RollCard) -> PersistentView | None:
-    """The reply's buttons (None when there are none: a tier 1 ability roll)."""
-    specs = roll_buttons(card)
+def roll_view(card: RollCard, roll_id: int) -> PersistentView | None:
+    """The reply's buttons for the roll kept as `roll_id` (None when there are none: a tier 1 ability
+    roll)."""
+    specs = roll_buttons(card, roll_id)
     if not specs:
         return None
     view = PersistentView()
@@ -129,23 +133,56 @@ def roll_view(card: RollCard) -> PersistentView | None:
         style = discord.ButtonStyle.primary if spec.style == "primary" else discord.ButtonStyle.secondary
         item: discord.ui.Item[Any]
         if spec.tier is None:
-            item = RerollButton(card.encode(), label=spec.label, style=style)
+            item = RerollButton(str(roll_id), label=spec.label, style=style)
         else:
-            item = DowngradeButton(card.encode(), spec.tier, label=spec.label, style=style)
+            item = DowngradeButton(str(roll_id), spec.tier, label=spec.label, style=style)
         view.add_item(item)
     return view
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Kept:
+    """A roll read back from the store for a press on its buttons."""
+
+    roll_id: int
+    card: RollCard
+
+
+async def _kept_roll(interaction: discord.Interaction[Any], state: str, in_time: InTime) -> Kept:
+    """The roll the pressed button belongs to, from the store: never from the custom id, which the pressing
+    client may forge (it re-rendered another member's roll as a natural 20). The id must be the pressed
+    message's own roll (the interaction that made it, as Discord says); `CardError` otherwise, or when the
+    roll is gone (an older bot's button, or older than the store keeps)."""
+    try:
+        roll_id = number(state)
+    except ForgedId:
+        raise CardError() from None
+    message = interaction.message
+    made_by = message.interaction_metadata if message is not None else None
+    if made_by is None or made_by.id != roll_id:
+        raise CardError()
+    assert isinstance(interaction.client, DrawSteelBot)
+    stored = await in_time.run(interaction.client.store.roll(roll_id, channel_key(interaction)))
+    if stored is None:
+        raise CardError()
+    return Kept(roll_id, RollCard.decode(stored))
+
+
 async def _edit_roll_message(
-    interaction: discord.Interaction[Any], card: RollCard, text: RollText, note: str | None = None
+    interaction: discord.Interaction[Any],
+    kept: Kept,
+    text: RollText,
+    in_time: InTime,
+    note: str | None = None,
 ) -> None:
-    """Re-render the roll message in place (response type 7, or an edit after a deferral)."""
-    content, embed = render_roll(card, text, interaction.user.display_name, note)
-    view = roll_view(card)
-    if interaction.response.is_done():
-        await interaction.edit_original_response(content=content, embed=embed, view=view)
-    else:
-        await interaction.response.edit_message(content=content, embed=embed, view=view)
+    """Keep the roll's new card, then re-render the roll message in place (response type 7, or an edit after
+    a deferral)."""
+    assert isinstance(interaction.client, DrawSteelBot)
+    key = channel_key(interaction)
+    await in_time.run(interaction.client.store.update_roll(kept.roll_id, key, kept.card.encode()))
+    content, embed = render_roll(kept.card, text, interaction.user.display_name, note)
+    view = roll_view(kept.card, kept.roll_id)
+    await edit_response(interaction, content=content, embed=embed, view=view)
 
 
 class DowngradeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DOWNGRADE_TEMPLATE):
@@ -175,10 +212,12 @@ class DowngradeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=D
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        card = RollCard.decode(self.state)
+        in_time = InTime(interaction, update=True)
+        kept = await _kept_roll(interaction, self.state, in_time)
+        card = kept.card
         _require_roller(interaction, card, "downgrade")
-        downgraded = card.downgrade(self.tier)
-        await _edit_roll_message(interaction, downgraded, read_text(interaction.message, card.kind))
+        downgraded = dataclasses.replace(kept, card=card.downgrade(self.tier))
+        await _edit_roll_message(interaction, downgraded, read_text(interaction.message, card.kind), in_time)
 
 
 class RerollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REROLL_TEMPLATE):
@@ -205,7 +244,9 @@ class RerollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RERO
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        card = RollCard.decode(self.state)
+        in_time = InTime(interaction, update=True)
+        kept = await _kept_roll(interaction, self.state, in_time)
+        card = kept.card
         _require_roller(interaction, card, "reroll")
         if card.kind is not RollKind.TEST:
             fail("A hero token rerolls a test, not an ability roll: downgrade it instead, or roll again.")
@@ -231,9 +272,7 @@ class RerollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RERO
         # another process) is refused and spends nothing
         once = f"reroll:{interaction.message.id}" if interaction.message is not None else None
         try:
-            committed = await InTime(interaction, update=True).run(
-                commit(interaction, "token", spend, once=once)
-            )
+            committed = await in_time.run(commit(interaction, "token", spend, once=once))
         except AlreadyDone:
             fail(ALREADY_REROLLED)
         rerolled = dataclasses.replace(
@@ -243,7 +282,7 @@ class RerollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RERO
         note = (
             f"Hero token spent: rerolled {old} into {new}; {left} hero token{'' if left == 1 else 's'} left."
         )
-        await _edit_roll_message(interaction, rerolled, text, note)
+        await _edit_roll_message(interaction, dataclasses.replace(kept, card=rerolled), text, in_time, note)
 
 
 class Roll(commands.Cog):
@@ -341,9 +380,12 @@ class Roll(commands.Cog):
         trigger = roll_trigger(trait.value if trait else None, test=chosen_kind is RollKind.TEST)
         if trigger is not None:
             bled = await self._bleed(interaction, trigger)
-            if bled is not None:
-                content = f"{content}\n{bleed_reply(bled)}" if content else bleed_reply(bled)
-        await send(interaction, content=content, embed=embed, view=roll_view(card), ephemeral=hidden)
+            if bled is not None:  # the roller's own hero: a hero's Stamina is never hidden (hidden_stamina)
+                content = f"{content}\n{bleed_reply(bled, ())}" if content else bleed_reply(bled, ())
+        view = roll_view(card, interaction.id)
+        if view is not None:  # a press reads the roll from the store, never from its buttons' custom ids
+            await self.bot.store.save_roll(interaction.id, channel_key(interaction), card.encode())
+        await send(interaction, content=content, embed=embed, view=view, ephemeral=hidden)
 
     async def _bleed(self, interaction: discord.Interaction[Any], trigger: BleedingTrigger) -> Bleed | None:
         """A Might or Agility roll by a bleeding hero of this channel's encounter: they lose 1d6 + their level

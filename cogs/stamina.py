@@ -56,6 +56,7 @@ from bot.ui.combat import (
     temporary_verb,
 )
 from bot.ui.format import hidden_stamina
+from bot.ui.log import stamina_details
 from bot.ui.tracker_controls import rescue_view
 from cogs.heroes import hero_or_mine
 from cogs.meta import HelpEntry
@@ -133,7 +134,10 @@ class Stamina(commands.Cog):
         fn: Callable[[Encounter, str], tuple[Encounter, Healing]],
         verb: str | Callable[[Healing], str],
         action: str = "change {name}'s Stamina",
+        secret_verb: str | None = None,
     ) -> None:
+        """`fn` on the creature `name` (a guarded change of its Stamina); the reply says `verb`, or for a
+        creature whose Stamina players don't see `secret_verb` when given (a verb that names a Stamina)."""
         check_text(name, "name", NAME_TEXT_MAX)
         in_time = InTime(interaction)
         who = await in_time.run(caller_of(interaction, self.bot))
@@ -147,10 +151,13 @@ class Stamina(commands.Cog):
             hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
             said = verb if isinstance(verb, str) else verb(result)
             news = news_since(encounter, updated)  # a creature awake again: a waiting round may start
-            return Change(healing_summary(result, said), (result, hidden, said, updated, news))
+            details = stamina_details(updated, result.target)
+            return Change(healing_summary(result, said), (result, hidden, said, updated, news), details)
 
         committed = await in_time.run(commit(interaction, kind, change))
         result, hidden, said, after, news = committed.value
+        if secret_verb is not None and result.target in hidden:
+            said = secret_verb
         text = healing_reply(result, said, hidden)
         await reply_with_rounds(interaction, who, text, after, news, committed)
 
@@ -272,6 +279,7 @@ class Stamina(commands.Cog):
             target,
             lambda enc, cid: harm.set_stamina(enc, cid, amount),
             f"has Stamina set to {amount}",
+            secret_verb="has Stamina set",
         )
 
     @app_commands.command(name="recover", description="Catch Breath: spend a Recovery to regain Stamina.")
@@ -288,7 +296,7 @@ class Stamina(commands.Cog):
         who = await in_time.run(caller_of(interaction, self.bot))
         actor, director = who.actor, who.director
 
-        def change(table: Table) -> Change[tuple[Healing, ActionKind]]:
+        def change(table: Table) -> Change[tuple[Healing, ActionKind, frozenset[str]]]:
             encounter = encounter_of(table)
             name = target if target is not None and target.strip() else None
             if name is None:
@@ -297,7 +305,9 @@ class Stamina(commands.Cog):
             updated, result = harm.catch_breath(encounter, creature_id)
             put_encounter(table, updated)
             cost = maneuver_kind(updated.turns.mode)
-            return Change(healing_summary(result, "catches their breath"), (result, cost))
+            hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
+            summary = healing_summary(result, "catches their breath")
+            return Change(summary, (result, cost, hidden), stamina_details(updated, result.target))
 
         committed = await in_time.run(commit(interaction, "recover", change))
         await send(interaction, content=catch_breath_reply(*committed.value))
@@ -326,10 +336,12 @@ class Stamina(commands.Cog):
             after = sheet_spend_recovery(sheet)
             put_sheet(hero, after)
             healing = Healing(hero.name, sheet.vitals, after.vitals)
-            return Change(healing_summary(healing, "spends a Recovery"), healing)
+            return Change(healing_summary(healing, "spends a Recovery"), healing, {"hero": hero.name})
 
         committed = await in_time.run(commit(interaction, "recover", change))
-        await send(interaction, content=healing_reply(committed.value, "spends a Recovery (out of combat)"))
+        # a roster hero's Stamina: never hidden (the setting hides Director creatures')
+        text = healing_reply(committed.value, "spends a Recovery (out of combat)", hidden=())
+        await send(interaction, content=text)
 
 
 async def setup(bot: DrawSteelBot) -> None:

@@ -39,6 +39,7 @@ from bot.turn_replies import reply_and_ping
 from bot.ui.combat import save_reply
 from bot.ui.encounter import skip_text, turn_end_text, turn_start_text
 from bot.ui.objectives import due_view
+from bot.ui.persistent import optional_number
 from bot.ui.tracker_controls import act_choice_view, set_handler
 from cogs.conditions import CONDITION_CHOICES, send_saves
 from cogs.meta import HelpEntry
@@ -425,7 +426,7 @@ class Turn(commands.Cog):
 async def _on_act(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
     """The tracker's Act (no argument), or one of the creatures it offered (its place in the turn order)."""
     bot = interaction.client
-    at = int(arg) if arg.isdigit() else None
+    at = optional_number(arg)
     await pressed(interaction, bot, do_act(interaction, bot, None, (eid, ver), at))
 
 

@@ -22,6 +22,8 @@ from bot.rules.encounter.helping import HealOutcome, HealUse, heal_action
 from bot.rules.turns import current
 from bot.store import Change, Table
 from bot.ui.combat import healing_reply, healing_summary, save_summary
+from bot.ui.format import hidden_stamina
+from bot.ui.log import stamina_details
 from cogs.conditions import read_condition, send_saves
 from cogs.strike import own_creature
 
@@ -42,7 +44,7 @@ async def do_heal(
     who = await in_time.run(caller_of(interaction, bot))
     dice = bot.dice
 
-    def change(table: Table) -> Change[tuple[HealOutcome, bool]]:
+    def change(table: Table) -> Change[tuple[HealOutcome, bool, frozenset[str]]]:
         encounter = encounter_of(table)
         name = healer if healer is not None and healer.strip() else None
         if name is None:
@@ -64,16 +66,19 @@ async def do_heal(
         put_encounter(table, updated)
         if outcome.healing is not None:
             summary = healing_summary(outcome.healing, f"is healed by {outcome.healer} (1 Recovery)")
+            details = stamina_details(updated, outcome.healing.target)
         else:
             assert outcome.save is not None
             summary = f"{outcome.healer} uses Heal: " + save_summary(outcome.save)
-        return Change(summary, (outcome, bool(saves.open_failures(updated))))
+            details = {}
+        hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
+        return Change(summary, (outcome, bool(saves.open_failures(updated)), hidden), details)
 
     committed = await in_time.run(commit(interaction, "turn.heal", change))
-    outcome, failed = committed.value
+    outcome, failed, hidden = committed.value
     if outcome.healing is not None:
         verb = f"spends a Recovery, helped by **{inert(outcome.healer)}**'s Heal"
-        await send(interaction, content="🩹 " + healing_reply(outcome.healing, verb))
+        await send(interaction, content="🩹 " + healing_reply(outcome.healing, verb, hidden))
         return
     assert outcome.save is not None
     await send_saves(interaction, committed, [outcome.save], failed)

@@ -341,7 +341,7 @@ def _parse_modifiers(text: str, allow_all_value: bool) -> tuple[DamageModifier, 
             if not allow_all_value:
                 raise DamageError("A weakness needs a number, like `fire 5`.")
             value: int | None = None
-        elif raw.isdigit() and int(raw) <= DAMAGE_MAX:
+        elif raw.isascii() and raw.isdigit() and int(raw) <= DAMAGE_MAX:  # "²".isdigit(), yet int refuses it
             value = int(raw)
         else:
             raise DamageError(_MOD_USAGE)

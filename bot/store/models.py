@@ -215,6 +215,22 @@ class ReminderModel(SQLModel, table=True):
     claimed: str | None = Field(default=None, sa_column=sa.Column(sa.String(32), nullable=True))
 
 
+class RollModel(SQLModel, table=True):
+    """A `/roll` reply with buttons, so a press reads the roll from here and never from its custom id: `id`
+    is the interaction that made it (the reply's interaction metadata names it), `card` the roll as
+    `bot.ui.rolls.RollCard.encode` writes it (its dice, modifiers, roller, downgrade, reroll), rewritten by
+    each press. Rows older than `bot.store.rolls.ROLL_KEPT` are deleted as new ones come."""
+
+    __tablename__ = "rolls"
+    __table_args__ = (sa.Index("ix_rolls_created_at", "created_at"),)
+
+    id: int = Field(sa_column=sa.Column(sa.BigInteger, primary_key=True, autoincrement=False))
+    guild_id: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
+    channel_id: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
+    card: str = Field(sa_column=sa.Column(sa.String(120), nullable=False))
+    created_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
+
+
 METADATA = SQLModel.metadata
 guild_settings: sa.Table = METADATA.tables["guild_settings"]
 channels: sa.Table = METADATA.tables["channels"]
@@ -223,3 +239,4 @@ encounters: sa.Table = METADATA.tables["encounters"]
 events: sa.Table = METADATA.tables["events"]
 monsters: sa.Table = METADATA.tables["monsters"]
 reminders: sa.Table = METADATA.tables["reminders"]
+rolls: sa.Table = METADATA.tables["rolls"]

@@ -29,6 +29,7 @@ from bot.store.history import History
 from bot.store.prune import Pruning
 from bot.store.reads import _READ_CHANNEL
 from bot.store.reminders import ReminderAccess
+from bot.store.rolls import RollAccess
 from bot.store.rows import _CAS_VERSION, _INSERT_EVENT
 from bot.store.settings import GuildSettingsAccess
 from bot.store.snapshot import clone as _clone
@@ -65,7 +66,7 @@ WAL_RESTART_FRAMES = 16_384
 DEFAULT_URL = "sqlite+aiosqlite:///data/bot.db"
 
 
-class Store(Undoing, GuildSettingsAccess, History, Pruning, Bestiary, ReminderAccess):
+class Store(Undoing, GuildSettingsAccess, History, Pruning, Bestiary, ReminderAccess, RollAccess):
     """Persistence and concurrency for the bot. Open with `await Store.open(url)`; `await close()` at exit."""
 
     # -- lifecycle --------------------------------------------------------------------------------------

@@ -109,9 +109,7 @@ def effect_lines(effects: TargetEffects) -> list[str]:
     return lines
 
 
-def ability_strike_reply(
-    used: AbilityStrike, extra: Sequence[str] | None = None, hidden: Collection[str] = ()
-) -> str:
+def ability_strike_reply(used: AbilityStrike, extra: Sequence[str] | None, hidden: Collection[str]) -> str:
     """The /strike ability: reply (see the module docstring); `extra` is the `effect` option per tier, shown
     on each target's line; a target in `hidden` shows its state, not its Stamina."""
     result = used.strike

@@ -6,6 +6,10 @@ free text goes through `bot.replies.inert`. Contract labels (the Discord issue):
 `Total: 18`, `Tier 3` and `Critical` (natural 19 or 20 on a main action); a creature's Stamina is
 `Stamina: 12/30` (`bot.ui.format.stamina_text`), a minion squad's is its shared pool `Stamina: 5/12`.
 
+Every reply that shows a creature's Stamina takes `hidden` (no default, so no caller can leave it out): the
+creatures whose exact Stamina players don't see, from `bot.ui.format.hidden_stamina`, the one place the
+`show_monster_stamina` setting is applied; they show their state instead (`vitals_text`).
+
 Summaries (for the event log) name creatures as typed (the transcript shows them as text): e.g.
 "Ash strikes Goblin 1 (tier 3): 9 fire damage, Goblin 1 dies".
 """
@@ -81,7 +85,7 @@ def squad_stamina(squad: Squad) -> str:
     return f"Stamina: {squad.pool}/{squad.minion_stamina * (len(squad.alive) + len(squad.dead))}"
 
 
-def vitals_text(vitals: Vitals, hidden: bool = False) -> str:
+def vitals_text(vitals: Vitals, hidden: bool) -> str:
     """`Stamina: 12/30 · winded` (the state left out when healthy); only the state when `hidden` (a monster
     whose exact Stamina players don't see: `bot.ui.format.hidden_stamina`)."""
     state = state_label(vitals)
@@ -99,7 +103,7 @@ def damage_words(amount: int, dtype: DamageType) -> str:
     return f"{amount} damage" if dtype is DamageType.UNTYPED else f"{amount} {dtype.value} damage"
 
 
-def hit_text(hit: Hit, surge_bonus: int = 0, hidden: bool = False) -> str:
+def hit_text(hit: Hit, surge_bonus: int, hidden: bool) -> str:
     """`9 fire damage (of 6: fire weakness 3) · Stamina: 1/10 · winded`, or for minions the pool and the
     dead; `surge_bonus` is named in the parentheses (`of 15 with surges +6`); `hidden`: the state, not the
     Stamina."""
@@ -140,16 +144,16 @@ def _hit_summary(hit: Hit) -> str:
     return text
 
 
-def damage_reply(hit: Hit, hidden: Collection[str] = ()) -> str:
+def damage_reply(hit: Hit, hidden: Collection[str]) -> str:
     """`**Goblin 1** takes 9 damage · Stamina: 1/10 · winded`; `hidden`: whose Stamina shows as a state."""
-    return f"**{inert(hit.target)}** takes {hit_text(hit, hidden=hit.target in hidden)}"
+    return f"**{inert(hit.target)}** takes {hit_text(hit, 0, hit.target in hidden)}"
 
 
 def damage_summary(hit: Hit) -> str:
     return _clip(f"{hit.target} takes {_hit_summary(hit)}")
 
 
-def bleed_reply(bled: Bleed, hidden: Collection[str] = ()) -> str:
+def bleed_reply(bled: Bleed, hidden: Collection[str]) -> str:
     """`🩸 **Ash** bleeds: loses 7 Stamina (d6 4 + level 3) · Stamina: -7/30 · dying`."""
     text = (
         f"🩸 **{inert(bled.target)}** bleeds: loses {bled.lost} Stamina (d6 {bled.roll} + level {bled.level})"
@@ -173,7 +177,7 @@ def bleed_summary(bled: Bleed) -> str:
     )
 
 
-def rescue_reply(result: RescueResult, pool: int, hidden: Collection[str] = ()) -> str:
+def rescue_reply(result: RescueResult, pool: int, hidden: Collection[str]) -> str:
     """`🛡️ **Ash** spends 2 hero tokens and regains 10 Stamina before the damage · Stamina: 8/30 · ...`."""
     secret = result.creature_id in hidden
     return (
@@ -231,9 +235,7 @@ def target_line(
     return ": ".join(parts[:2]) + ("" if len(parts) < 3 else f" · {parts[2]}")
 
 
-def strike_reply(
-    result: StrikeResult, effects: Sequence[str] | None = None, hidden: Collection[str] = ()
-) -> str:
+def strike_reply(result: StrikeResult, effects: Sequence[str] | None, hidden: Collection[str]) -> str:
     """The /strike reply: who strikes with what, the roll line, then one line per target (each with its
     tier's effect; a target in `hidden` shows its state, not its Stamina). Past Discord's 2,000 characters
     it turns compact: no damage steps, and each reached tier's effect once at the end (clipped)."""
@@ -290,7 +292,7 @@ def strike_summary(result: StrikeResult) -> str:
 
 
 # --- healing, temporary Stamina, set, Catch Breath -------------------------------------------------------
-def healing_reply(change: Healing, verb: str, hidden: Collection[str] = ()) -> str:
+def healing_reply(change: Healing, verb: str, hidden: Collection[str]) -> str:
     """`**Ash** regains 5 Stamina · Stamina: 20/30` (verb: "regains 5 Stamina", "catches their breath");
     a creature in `hidden` shows its state, not its Stamina."""
     secret = change.target in hidden
@@ -308,10 +310,10 @@ def temporary_verb(change: Healing, amount: int) -> str:
     return f"keeps {now} temporary Stamina (the higher of {max(amount, had)} and {min(amount, had)})"
 
 
-def catch_breath_reply(change: Healing, cost: ActionKind) -> str:
+def catch_breath_reply(change: Healing, cost: ActionKind, hidden: Collection[str]) -> str:
     """`**Ash** catches their breath (1 Recovery) · Stamina: 20/30`; in the games without maneuvers (teams,
     fast/slow: `cost` is their action, `bot.rules.turns.maneuver_kind`) it says what it cost."""
-    text = healing_reply(change, "catches their breath (1 Recovery)")
+    text = healing_reply(change, "catches their breath (1 Recovery)", hidden)
     if cost is ActionKind.ACTION:
         text += "\nThis game has no maneuvers, so Catch Breath costs an action."
     return text

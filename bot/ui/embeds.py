@@ -1,4 +1,5 @@
-"""Embeds that always fit: every renderer builds its embeds through `make_embed`.
+"""Embeds that always fit: every renderer builds its embeds through `make_embed`, and the bot's one sender
+(`bot.replies`) passes every embed it sends through `fit_embed`.
 
 Discord rejects a whole message (400, code 50035) when one embed part is too long; `make_embed` trims every
 part to its limit (title 256, description 4096, 25 fields of name 256 / value 1024, footer 2048) and the whole
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any, cast
 
 import discord
 
@@ -56,18 +58,65 @@ def make_embed(
     footer: str | None = None,
 ) -> discord.Embed:
     """An embed with every part trimmed to Discord's limits (fields past 25 are counted in the footer)."""
-    budget = TOTAL_MAX
-    title_text = clamp(title, TITLE_MAX) if title else None
+    embed = discord.Embed(colour=colour)
+    _fill(embed, title, description, list(fields), footer, TOTAL_MAX)
+    return embed
+
+
+def fit_embed(embed: discord.Embed, budget: int = TOTAL_MAX) -> discord.Embed:
+    """`embed` as it is when every part is within its limit and the whole within `budget` (at most 6,000);
+    else a copy trimmed as `make_embed` trims (its colour, author, images and link kept; the author's name
+    cut to 256). What the bot's one sender (`bot.replies`) does to every embed it sends."""
+    if _fits(embed, budget):
+        return embed
+    data = cast(dict[str, Any], embed.to_dict())
+    for part in ("title", "description", "fields", "footer"):
+        data.pop(part, None)
+    if "author" in data:
+        data["author"]["name"] = clamp(str(data["author"].get("name", "")), TITLE_MAX)
+    copy = discord.Embed.from_dict(data)
+    fields = [Field(f.name or "", f.value or "", bool(f.inline)) for f in embed.fields]
+    author = len(copy.author.name or "")
+    _fill(copy, embed.title, embed.description, fields, embed.footer.text, max(budget - author, 0))
+    return copy
+
+
+def _fits(embed: discord.Embed, budget: int) -> bool:
+    return (
+        len(embed) <= min(budget, TOTAL_MAX)
+        and len(embed.title or "") <= TITLE_MAX
+        and len(embed.description or "") <= DESCRIPTION_MAX
+        and len(embed.fields) <= FIELDS_MAX
+        and all(
+            len(f.name or "") <= FIELD_NAME_MAX and len(f.value or "") <= FIELD_VALUE_MAX
+            for f in embed.fields
+        )
+        and len(embed.footer.text or "") <= FOOTER_MAX
+        and len(embed.author.name or "") <= TITLE_MAX
+    )
+
+
+def _fill(
+    embed: discord.Embed,
+    title: str | None,
+    description: str | None,
+    all_fields: list[Field],
+    footer: str | None,
+    budget: int,
+) -> None:
+    """Set the text parts on `embed`, each trimmed, in `budget` characters in all: the title, the footer (with
+    the count of fields past 25), the fields while they fit, then the description in what is left."""
+    budget = min(budget, TOTAL_MAX)
+    title_text = clamp(title, min(TITLE_MAX, budget)) if title else None
     budget -= len(title_text or "")
-    all_fields = list(fields)
     kept = all_fields[:FIELDS_MAX]
     dropped = len(all_fields) - len(kept)
     footer_text = footer or ""
     if dropped:
         footer_text = f"{footer_text} · {dropped} more not shown".lstrip(" ·")
-    footer_text = clamp(footer_text, FOOTER_MAX)
+    footer_text = clamp(footer_text, min(FOOTER_MAX, max(budget, 0)))
     budget -= len(footer_text)
-    embed = discord.Embed(title=title_text, colour=colour)
+    embed.title = title_text
     for field in kept:
         name = clamp(field.name or "\u200b", FIELD_NAME_MAX)
         value = clamp(field.value or "\u200b", FIELD_VALUE_MAX)
@@ -79,4 +128,3 @@ def make_embed(
         embed.description = clamp(description, min(DESCRIPTION_MAX, max(budget, 0)))
     if footer_text:
         embed.set_footer(text=footer_text)
-    return embed

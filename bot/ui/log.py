@@ -1,10 +1,12 @@
 """What players see of an encounter's log while Director creatures' Stamina is hidden (`show_monster_stamina`
 off): no Director creature's exact Stamina, neither in an event's summary nor in its undo patch.
 
-A summary shows Stamina numbers (`Goblin regains 5 Stamina: Stamina 3 → 8`, `has Stamina set to 20`) only when
-its subject, the creature it starts with, is one whose Stamina players see (`bot.ui.format.hidden_stamina`);
-any other subject (a Director creature, one removed before the end, a name the log no longer knows) has the
-numbers taken out, so the log fails closed. Undo patches hold whole states, so players get none.
+An event whose summary shows exact Stamina (`Goblin regains 5 Stamina: Stamina 3 → 8`, `has Stamina set to
+20`) names in its details whose it is, by creature id, and whether players could see that creature's Stamina
+then (`stamina_details`, written by the command that made the event). Its players' copy keeps the numbers
+only when the details say so; an undo's copy follows the event it undoes. Any other event has the numbers
+taken out, so the log fails closed: the summary's text never decides (a creature may be named "Goblin 1
+regains"). Undo patches hold whole states, so players get none.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from bot.rules.encounter import Encounter
 from bot.store import Event
@@ -19,40 +22,40 @@ from bot.ui.format import hidden_stamina
 
 STAMINA_SET = re.compile(r"Stamina set to -?\d+")
 STAMINA_CHANGE = re.compile(r"Stamina -?\d+ → -?\d+")
-UNDO_PREFIX = re.compile(r"Undo #\d+: ")
-REMOVED = " removed"
+#: The details keys: whose exact Stamina the summary shows (a creature id), and whether players saw it.
+STAMINA_OF = "stamina_of"
+PLAYERS_SEE = "players_see"
 
 
-def log_names(encounter: Encounter, events: Iterable[Event]) -> tuple[frozenset[str], frozenset[str]]:
-    """The names whose Stamina players see (the end state's creatures outside `hidden_stamina`), and every
-    other creature name the log knows: the end state's hidden ones and those removed on the way."""
+def stamina_details(encounter: Encounter, creature_id: str) -> dict[str, Any]:
+    """The details of an event whose summary shows `creature_id`'s exact Stamina in `encounter` (the state
+    after the change): players see it unless the creature is one whose Stamina the setting may hide."""
     hidden = hidden_stamina(encounter, show_monster_stamina=False)
-    shown = frozenset(c.id for c in encounter.creatures if c.id not in hidden)
-    removed = {
-        name
-        for event in events
-        if event.kind == "encounter.remove" and event.summary.endswith(REMOVED)
-        for name in event.summary.removesuffix(REMOVED).split(", ")
-    }
-    return shown, frozenset((hidden | removed) - shown)
+    return {STAMINA_OF: creature_id, PLAYERS_SEE: creature_id not in hidden}
 
 
-def players_summary(summary: str, shown: frozenset[str], others: frozenset[str]) -> str:
-    """`summary` without exact Stamina unless its subject (the longest known name it starts with) is shown."""
-    undo = UNDO_PREFIX.match(summary)
-    text = summary[undo.end() :] if undo else summary
-    subject = max((n for n in shown | others if text.startswith(f"{n} ")), key=len, default=None)
-    if subject is not None and subject in shown:
+def players_see_numbers(event: Event, undone: Event | None = None) -> bool:
+    """Whether players may see the exact Stamina in `event`'s summary: its details (an undo's: those of the
+    event it undoes, `undone`) say whose it is and that players saw it."""
+    details = (undone.details if undone is not None else {}) if event.undoes is not None else event.details
+    return isinstance(details.get(STAMINA_OF), str) and details.get(PLAYERS_SEE) is True
+
+
+def players_summary(summary: str, shown: bool) -> str:
+    """`summary` without exact Stamina unless `shown` (`players_see_numbers`)."""
+    if shown:
         return summary
     return STAMINA_CHANGE.sub("Stamina hidden", STAMINA_SET.sub("Stamina set", summary))
 
 
-def players_view(encounter: Encounter, events: Iterable[Event]) -> Callable[[Event], Event]:
+def players_view(events: Iterable[Event]) -> Callable[[Event], Event]:
     """The players' copy of each event of this encounter's log: the summary through `players_summary`, no
     undo patch."""
-    shown, others = log_names(encounter, events)
+    by_seq = {event.seq: event for event in events}
 
     def hide(event: Event) -> Event:
-        return dataclasses.replace(event, summary=players_summary(event.summary, shown, others), patch=None)
+        undone = by_seq.get(event.undoes) if event.undoes is not None else None
+        summary = players_summary(event.summary, players_see_numbers(event, undone))
+        return dataclasses.replace(event, summary=summary, patch=None)
 
     return hide

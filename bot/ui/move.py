@@ -34,7 +34,7 @@ def slam_head(name: str, result: SlamResult, other: str | None) -> str:
     return text
 
 
-def slam_reply(name: str, result: SlamResult, other: str | None, hidden: Collection[str] = ()) -> str:
+def slam_reply(name: str, result: SlamResult, other: str | None, hidden: Collection[str]) -> str:
     """The head line, then each creature's damage."""
     return "\n".join([slam_head(name, result, other), *(damage_reply(h, hidden) for h in result.hits)])
 

@@ -13,6 +13,10 @@ rebuild was an eighth of a tracker click's CPU (docs/performance.md). So:
   it: it would register its items' templates in its own store, and each press would be answered twice.
 
 An item's callback reads what a select chose from `interaction.data` (no view state is restored for it).
+
+Custom ids come from the client, so a press may carry any text: every number in one is read by `number` (ASCII
+digits only, within the store's 64-bit range; templates match them with `NUMBER`), and a field that isn't one
+gets the one-line answer of `ForgedId`, never an unexpected error.
 """
 
 from __future__ import annotations
@@ -25,9 +29,39 @@ from typing import Any, Self
 import discord
 from discord.ui import DynamicItem, Item
 
+from bot.error_hook import reply_safely
+from bot.replies import UserError
+
 log = logging.getLogger("bot.ui.persistent")
 
 Factory = type[DynamicItem[Any]]
+
+#: A number field of a custom id in a template: ASCII digits only (`\d` also matches other scripts' digits).
+NUMBER = "[0-9]{1,20}"
+#: The largest number a custom id may carry: ids are Discord snowflakes or store keys (signed 64-bit).
+NUMBER_MAX = 2**63 - 1
+_DIGITS = re.compile(NUMBER)
+
+
+class ForgedId(UserError):
+    """A custom id whose fields the bot never wrote (tampered with, or from an older bot)."""
+
+    def __init__(self) -> None:
+        super().__init__("This button can't be read any more: use the slash command instead.")
+
+
+def number(text: str | None) -> int:
+    """A custom id field as a number: ASCII digits only, at most `NUMBER_MAX`; `ForgedId` otherwise.
+
+    `str.isdigit` is no check: it takes "²", which `int` refuses, and `int` takes "٣" and " 3"."""
+    if text is None or _DIGITS.fullmatch(text) is None or int(text) > NUMBER_MAX:
+        raise ForgedId()
+    return int(text)
+
+
+def optional_number(text: str | None) -> int | None:
+    """`number`, or None for a field left out (empty)."""
+    return None if not text else number(text)
 
 
 class PersistentView(discord.ui.View):
@@ -88,7 +122,11 @@ class Router:
         self, factory: Factory, interaction: discord.Interaction[Any], match: re.Match[str]
     ) -> None:
         try:
-            item = await factory.from_custom_id(interaction, _pressed(interaction), match)
+            try:
+                item = await factory.from_custom_id(interaction, _pressed(interaction), match)
+            except UserError as refused:  # a forged custom id: one line, seen only by its presser
+                await reply_safely(interaction, str(refused))
+                return
             await item.callback(interaction)
         except Exception:  # the items' callbacks report their own errors (`bot.error_hook.guarded`)
             log.exception("press on %s failed", factory.__name__)

@@ -24,6 +24,7 @@ from typing import Any
 
 import discord
 
+from bot import replies
 from bot.play import channel_key
 from bot.replies import MAX_CONTENT, inert, send
 from bot.rules.encounter import Encounter
@@ -36,6 +37,8 @@ from bot.ui.format import stamina_text
 log = logging.getLogger("bot.pings")
 #: Names listed in a ping's status at most (then "and N more").
 STATUS_NAMES = 8
+#: A hero's conditions listed in a ping's status at most (then "and N more"; a custom one runs to 60).
+STATUS_CONDITIONS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +147,10 @@ def status_lines(encounter: Encounter) -> tuple[str, str]:
         if creature is None or not creature.is_hero:
             names.append(f"**{inert(entry_id)}**")
             continue
-        details = [stamina_text(creature.vitals), *map(condition_text, turns.conditions_of(creature.id))]
+        conditions = [condition_text(c) for c in turns.conditions_of(creature.id)]
+        if len(conditions) > STATUS_CONDITIONS:
+            conditions[STATUS_CONDITIONS:] = [f"and {len(conditions) - STATUS_CONDITIONS} more"]
+        details = [stamina_text(creature.vitals), *conditions]
         names.append(f"**{inert(entry_id)}** ({', '.join(details)})")
     if len(names) > STATUS_NAMES:
         names[STATUS_NAMES:] = [f"and {len(names) - STATUS_NAMES} more"]
@@ -209,6 +215,6 @@ async def post(client: Any, key: ChannelKey, ping: Ping | None, *, enabled: bool
         return
     channel = client.get_partial_messageable(key.channel_id, guild_id=key.guild_id)
     try:
-        await channel.send(content=ping.content, allowed_mentions=ping.allowed_mentions)
+        await replies.post(channel, content=ping.content, mentions=ping.allowed_mentions)
     except discord.HTTPException as error:
         log.warning("ping in channel %s failed: %s", key.channel_id, error)

@@ -17,7 +17,7 @@ import discord
 from bot.durations import duration_text
 from bot.error_hook import guarded
 from bot.replies import fail
-from bot.ui.persistent import PersistentView
+from bot.ui.persistent import NUMBER, PersistentView, number
 from bot.ui.pings import Ping
 
 PickHandler = Callable[[discord.Interaction[Any], int, str, int], Awaitable[None]]
@@ -26,7 +26,7 @@ PickHandler = Callable[[discord.Interaction[Any], int, str, int], Awaitable[None
 _HANDLER: list[PickHandler] = []
 BUTTONS_MAX = 25
 LABEL_MAX = 80
-TEMPLATE = r"arg:pick:(?P<eid>\d+):(?P<wait>[0-9a-f]{1,32}):(?P<index>\d+)"
+TEMPLATE = rf"arg:pick:(?P<eid>{NUMBER}):(?P<wait>[0-9a-f]{{1,32}}):(?P<index>{NUMBER})"
 
 
 def set_pick_handler(handler: PickHandler) -> None:
@@ -89,7 +89,7 @@ class ArgumentPick(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMP
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ArgumentPick:
-        return cls(int(match["eid"]), match["wait"], int(match["index"]))
+        return cls(number(match["eid"]), match["wait"], number(match["index"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

@@ -8,10 +8,13 @@ Contract labels (the Discord issue): the reply shows `Dice: 7 + 9` (the two kept
 `Tier 3` and `Critical`, each as its own line of the embed's description and again, joined by " · ", in the
 message content (one line), so any client reading the message sees them.
 
-A reply's buttons must work after a restart, so everything needed to re-render the roll travels in their
-custom ids (`RollCard.encode`, at most ~60 characters): the dice faces, bonus, characteristic, edges, banes,
-automatic tier, kind, difficulty, the roller's id, the downgrade and whether a hero token rerolled it. The
-free text (label and the three tier outcomes) is read back from the message's embed (`read_text`).
+A reply's buttons must work after a restart, and a press carries whatever custom id its client sends, so the
+roll is kept in the store (`RollCard.encode`, at most ~60 characters: the dice faces, bonus, characteristic,
+edges, banes, automatic tier, kind, difficulty, the roller's id, the downgrade and whether a hero token
+rerolled it), keyed by the interaction that made the reply; the buttons' custom ids carry only that key
+(`roll:dg:<tier>:<roll id>`, `roll:rr:<roll id>`), which a press must match with the message's own
+interaction. The free text (label and the three tier outcomes) is read back from the message's embed
+(`read_text`).
 
 Public API: `RollCard`, `RollText`, `ButtonSpec`, `render_roll`, `roll_buttons`, `read_text`,
 `DOWNGRADE_TEMPLATE`, `REROLL_TEMPLATE`, `downgrade_id`, `reroll_id`, `CardError`, `LABEL_MAX`, `TIERS_MAX`.
@@ -42,6 +45,8 @@ ROLLER_FIELD = "Rolled by"
 NOTES_FIELD = "Notes"
 DEFAULT_TITLES = {RollKind.ABILITY: "Power roll", RollKind.TEST: "Test"}
 
+#: The roll id; an older bot wrote the whole roll here, which still matches, to be told in one line that it
+#: can't be read any more (`CardError`).
 _STATE = r"[0-9A-Za-z:\-]{1,90}"
 DOWNGRADE_TEMPLATE = rf"roll:dg:(?P<to>[12]):(?P<state>{_STATE})"
 REROLL_TEMPLATE = rf"roll:rr:(?P<state>{_STATE})"
@@ -50,12 +55,12 @@ _KINDS = {RollKind.ABILITY: "a", RollKind.TEST: "t"}
 _DIFFICULTIES = {Difficulty.EASY: "e", Difficulty.MEDIUM: "m", Difficulty.HARD: "h"}
 _CARD = re.compile(
     r"(?P<d1>10|[1-9])-(?P<d2>10|[1-9])"
-    r":(?P<bonus>-?\d{1,2})"
-    r":(?P<char>x|[MARIP]-?\d{1,2})"
-    r":(?P<edges>\d{1,2}):(?P<banes>\d{1,2})"
+    r":(?P<bonus>-?[0-9]{1,2})"
+    r":(?P<char>x|[MARIP]-?[0-9]{1,2})"
+    r":(?P<edges>[0-9]{1,2}):(?P<banes>[0-9]{1,2})"
     r":(?P<auto>0|[1-3]{1,4})"
     r":(?P<kind>[at])(?P<difficulty>[emhx])"
-    r":(?P<roller>\d{1,20})"
+    r":(?P<roller>[0-9]{1,20})"
     r":(?P<down>[0-2])(?P<rerolled>[01])"
     r"(?::(?P<action>[mntx])(?P<situations>[fhcvs]{0,5}))?"
 )
@@ -409,21 +414,21 @@ class ButtonSpec:
     style: Literal["secondary", "primary"] = "secondary"
 
 
-def downgrade_id(card: RollCard, tier: int) -> str:
-    return f"roll:dg:{tier}:{card.encode()}"
+def downgrade_id(roll_id: int, tier: int) -> str:
+    return f"roll:dg:{tier}:{roll_id}"
 
 
-def reroll_id(card: RollCard) -> str:
-    return f"roll:rr:{card.encode()}"
+def reroll_id(roll_id: int) -> str:
+    return f"roll:rr:{roll_id}"
 
 
-def roll_buttons(card: RollCard) -> list[ButtonSpec]:
-    """The reply's buttons: "Downgrade to tier N" for each lower tier, and "Reroll (hero token)" on a test
-    not yet rerolled."""
+def roll_buttons(card: RollCard, roll_id: int) -> list[ButtonSpec]:
+    """The reply's buttons for the roll kept as `roll_id`: "Downgrade to tier N" for each lower tier, and
+    "Reroll (hero token)" on a test not yet rerolled."""
     buttons = [
-        ButtonSpec(f"Downgrade to tier {tier}", downgrade_id(card, tier), tier)
+        ButtonSpec(f"Downgrade to tier {tier}", downgrade_id(roll_id, tier), tier)
         for tier in range(card.roll.tier - 1, 0, -1)
     ]
     if card.kind is RollKind.TEST and not card.rerolled:
-        buttons.append(ButtonSpec("Reroll (hero token)", reroll_id(card), None, "primary"))
+        buttons.append(ButtonSpec("Reroll (hero token)", reroll_id(roll_id), None, "primary"))
     return buttons

@@ -30,7 +30,7 @@ from bot.replies import fail
 from bot.rules.encounter import Encounter
 from bot.rules.encounter.rescue import RESCUE_COST, Rescue, live_rescues
 from bot.rules.turns import Controller, Phase, current, eligible
-from bot.ui.persistent import PersistentView
+from bot.ui.persistent import NUMBER, PersistentView, number
 
 Handler = Callable[[discord.Interaction[Any], int, int, str], Awaitable[None]]
 """`handler(interaction, encounter_id, version, argument)`; the select passes the chosen entry id."""
@@ -41,10 +41,10 @@ RESCUES_SHOWN = 5
 LABEL_MAX = 100
 
 BUTTON_TEMPLATE = (
-    r"enc:(?P<action>act|end|undo|save|tsave|first|endok|endno|award|rescue):(?P<eid>\d+):(?P<ver>\d+)"
+    rf"enc:(?P<action>act|end|undo|save|tsave|first|endok|endno|award|rescue):(?P<eid>{NUMBER}):(?P<ver>{NUMBER})"
     r"(?::(?P<arg>.*))?"
 )
-SELECT_TEMPLATE = r"enc:pick:(?P<eid>\d+):(?P<ver>\d+)"
+SELECT_TEMPLATE = rf"enc:pick:(?P<eid>{NUMBER}):(?P<ver>{NUMBER})"
 
 LABELS = {"act": "Act", "end": "End turn", "undo": "Undo", "save": "Save"}
 
@@ -90,7 +90,7 @@ class ControlButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUT
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ControlButton:
-        return cls(match["action"], int(match["eid"]), int(match["ver"]), match["arg"] or "")
+        return cls(match["action"], number(match["eid"]), number(match["ver"]), match["arg"] or "")
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -117,7 +117,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PickSelect:
-        return cls(int(match["eid"]), int(match["ver"]))
+        return cls(number(match["eid"]), number(match["ver"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

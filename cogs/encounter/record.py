@@ -2,10 +2,10 @@
 channel, else a jump link to it; `private`: the Director's exact tracker, seen only by them) and the log
 (/encounter log).
 
-While `show_monster_stamina` is off (issue 19, "What a player may see"), players' copies of the log show no
-Director creature's exact Stamina (`bot.ui.log.players_view`: not in the Markdown, the JSON or the undo
-patches), and the encounter's Director gets the full log, seen only by them (`bot.permissions` rule
-`/encounter log (full)`).
+While `show_monster_stamina` is off, players' copies of the log show no Director creature's exact Stamina
+(`bot.ui.log.players_view`: not in the Markdown, the JSON or the undo patches; each event's details say whose
+Stamina its summary shows), and the encounter's Director gets the full log, seen only by them
+(`bot.permissions` rule `/encounter log (full)`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ from bot.client import DrawSteelBot
 from bot.permissions import RULES, actor_from_interaction, allowed, standing
 from bot.play import InTime, caller_of, channel_key, encounter_of
 from bot.replies import fail, send
-from bot.rules import codec
-from bot.rules.encounter import Encounter
 from bot.tracker import tracker_for
 from bot.ui.log import players_view
 from bot.ui.tracker import TrackerView, render_tracker
@@ -85,7 +83,7 @@ async def post_log(interaction: discord.Interaction[Any], bot: DrawSteelBot, num
         )
         if not allowed(RULES["/encounter log (full)"].authority, at):
             events = await in_time.run(store.events(eid))
-            hide = players_view(codec.load(Encounter, found.state), events)
+            hide = players_view(events)
     full = hide is None and not settings.show_monster_stamina
     markdown = await in_time.run(store.transcript_markdown(eid, hide=hide))
     exported = await in_time.run(store.export_json(eid, hide=hide))

@@ -48,7 +48,7 @@ def test_the_reply_lists_each_target_with_its_effects() -> None:
         2, "Goblin", ("5 + R psychic damage; R < [average] dazed (save ends); push 2; it shifts 1",) * 3
     )
     _, used = strike_with(enc, roll_power(FixedDice([5, 5])), "Vex", "hex", ["Goblin 1", "Goblin 2"])
-    assert ability_strike_reply(used).splitlines() == [
+    assert ability_strike_reply(used, None, ()).splitlines() == [
         "⚔️ **Vex** uses **Hex** (8/8/8 psychic damage · Reason)",
         "Dice: 5 + 5 · bonus +3 · Total: 13 · Tier 2",
         "**Goblin 1** — Tier 2: 8 psychic damage · Stamina: 92/100",
@@ -77,7 +77,7 @@ def test_the_reply_stays_within_discords_limit(targets: int, clauses: list[str])
     enc = _table(targets, name, (text, text, text))
     names = [f"{name} {n}" for n in range(1, targets + 1)] if targets > 1 else [name]
     _, used = strike_with(enc, roll_power(FixedDice([5, 5])), "Vex", "Hex", names)
-    reply = ability_strike_reply(used, ("an effect " * 30,) * 3)
+    reply = ability_strike_reply(used, ("an effect " * 30,) * 3, ())
     assert len(reply) <= CONTENT_MAX
     lines = reply.splitlines()
     assert lines[1].startswith("Dice: 5 + 5")
@@ -103,4 +103,4 @@ def test_effect_lines(tier: str, line: str) -> None:
     ogre = enc.creature("Ogre")
     enc = enc.with_creature(dataclasses.replace(ogre, characteristics=Characteristics.parse("M1")))
     _, used = strike_with(enc, roll_power(FixedDice([5, 5])), "Vex", "Hex", ["Ogre"])
-    assert line in ability_strike_reply(used).splitlines()
+    assert line in ability_strike_reply(used, None, ()).splitlines()

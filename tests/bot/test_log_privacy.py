@@ -4,6 +4,7 @@ ephemerally, and /encounter status private:true gives the Director an exact trac
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from datetime import UTC, datetime
@@ -13,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from simcord import MemberActor
 
-from bot.rules.encounter import NewCreatures, add_creatures, new_encounter_state
 from bot.store import Event
 from bot.ui.log import players_summary, players_view
 from tests.bot import encounter_kit as kit
@@ -100,27 +100,55 @@ async def test_the_directors_private_tracker_shows_exact_stamina(table: Table) -
     assert refused == "Only the Director can see the private tracker."
 
 
+async def test_a_line_is_attributed_by_the_creatures_id_not_by_its_text(table: Table) -> None:
+    """A player's creature named "Goblin 1 regains" no longer makes the players' log show Goblin 1's
+    Stamina: whose Stamina a line shows is the creature id in the event, not the longest name it starts
+    with."""
+    await table.store.update_settings(table.guild.id, show_monster_stamina=False)
+    await kit.ready(table)
+    pet = {"name": "Goblin 1 regains", "stamina": 12, "player": table.alice}
+    kit.ok(await table.director.slash(table.channel, "encounter add", **pet))
+    kit.ok(await table.director.slash(table.channel, "stamina damage", target="Goblin 1", amount=3))
+    kit.ok(await table.director.slash(table.channel, "stamina heal", target="Goblin 1", amount=1))
+    kit.ok(await table.director.slash(table.channel, "stamina damage", target="Goblin 1 regains", amount=5))
+    kit.ok(await table.director.slash(table.channel, "stamina heal", target="Goblin 1 regains", amount=2))
+    kit.ok(await table.director.slash(table.channel, "encounter undo"))
+
+    _, markdown, data = await log_of(table.alice, table)
+
+    assert "Goblin 1 regains 1 Stamina: Stamina hidden" in markdown
+    assert not GOBLIN_NUMBERS.search(markdown.replace("Goblin 1 regains regains", ""))
+    assert "Goblin 1 regains regains 2 Stamina: Stamina 7 → 9" in markdown  # the player's own creature
+    assert "Undo #" in markdown and markdown.count("Stamina 7 → 9") == 2  # its undo follows it
+    summaries = [e["summary"] for e in data["events"]]
+    assert "Goblin 1 regains 1 Stamina: Stamina hidden" in summaries
+
+
 # --- the players' view, pure ------------------------------------------------------------------------------
-def event(summary: str, kind: str = "stamina.heal") -> Event:
+# --- the players' view, pure ------------------------------------------------------------------------------
+def event(summary: str, kind: str = "stamina.heal", details: dict[str, Any] | None = None) -> Event:
     at = datetime(2026, 1, 1, tzinfo=UTC)
-    return Event(1, 2, 3, 4, at, kind, summary, {}, {"d": {"x": {"=": 9}}}, None, None)
+    return Event(1, 2, 3, 4, at, kind, summary, details or {}, {"d": {"x": {"=": 9}}}, None, None)
 
 
 def test_players_summary_fails_closed() -> None:
-    shown, others = frozenset({"Ash"}), frozenset({"Ash Wraith"})
-    assert players_summary("Ash regains 2 Stamina: Stamina 1 → 3", shown, others).endswith("1 → 3")
-    hidden = "Ash Wraith regains 2 Stamina: Stamina hidden"
-    assert players_summary("Ash Wraith regains 2 Stamina: Stamina 1 → 3", shown, others) == hidden
-    assert players_summary("Undo #4: Ogre has Stamina set to 9: Stamina 3 → 9", shown, others) == (
-        "Undo #4: Ogre has Stamina set: Stamina hidden"
-    )
+    """Numbers stay only where the event says whose they are and that players saw them."""
+    seen = event("Ash regains 2 Stamina: Stamina 1 → 3", details={"stamina_of": "Ash", "players_see": True})
+    assert players_view([seen])(seen).summary.endswith("1 → 3")
+    for details in ({}, {"stamina_of": "Ogre", "players_see": False}, {"players_see": True}):
+        secret = event("Ogre has Stamina set to 9: Stamina 3 → 9", details=details)
+        assert players_view([secret])(secret).summary == "Ogre has Stamina set: Stamina hidden"
 
 
-def test_players_view_knows_removed_creatures_and_drops_patches() -> None:
-    encounter, _ = add_creatures(new_encounter_state(), NewCreatures("Ogre", 30, "director"))
-    log = [event("Ogre, Rat removed", "encounter.remove"), event("Rat regains 1 Stamina: Stamina 2 → 3")]
-    hide = players_view(encounter, log)
-    assert hide(log[1]).summary == "Rat regains 1 Stamina: Stamina hidden" and hide(log[1]).patch is None
+def test_an_undo_follows_the_event_it_undoes() -> None:
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    shown = {"stamina_of": "Ash", "players_see": True}
+    healed = Event(1, 2, 3, 4, at, "stamina.heal", "Ash regains 2 Stamina: Stamina 1 → 3", shown, {}, None, 4)
+    undo = Event(1, 2, 4, 4, at, "undo", "Undo #3: Ash regains 2 Stamina: Stamina 1 → 3", {}, {}, 3, None)
+    forged = dataclasses.replace(undo, details=shown, undoes=9)  # an undo's own details don't count
+    hide = players_view([healed, undo, forged])
+    assert hide(undo).summary.endswith("1 → 3") and hide(undo).patch is None
+    assert hide(forged).summary.endswith("Stamina hidden")
 
 
 @settings(deadline=None, max_examples=60)
@@ -137,8 +165,7 @@ def test_a_hidden_creatures_summaries_keep_no_stamina_number(
 ) -> None:
     """Whatever its name, a creature players may not see keeps no exact Stamina in its log summaries."""
     name = " ".join(name.split()) or "Ogre"
-    shown = frozenset({"Ash"} - {name})
     for verb in ("regains 3 Stamina", f"has Stamina set to {after}", "gains 2 temporary Stamina"):
         summary = f"{'Undo #3: ' if undo else ''}{name} {verb}: Stamina {before} → {after}"
-        redacted = players_summary(summary, shown, frozenset({name}))
+        redacted = players_summary(summary, shown=False)
         assert not re.search(r"Stamina (set to )?-?\d", redacted.removeprefix("Undo #3: ")[len(name) :])

@@ -376,20 +376,49 @@ async def test_downgrade_works_after_a_restart(table: Table, dice: LoadedDice, s
     assert refused.ephemeral
 
 
+CANT_READ = "This roll's buttons can't be read any more: make a new roll with /roll."
+
+
 async def test_a_tampered_button_gets_a_one_line_answer(table: Table, dice: LoadedDice) -> None:
     dice.load(9, 9)
     shown = reply(await table.alice.slash(table.channel, "roll"))
     custom_id = buttons(shown)["Downgrade to tier 2"]
+    assert re.fullmatch(r"roll:dg:2:[0-9]+", custom_id)  # the roll's id: the roll itself is in the store
 
-    bad_faces = re.sub(r"^roll:dg:2:9-9", "roll:dg:2:9-99", custom_id)
-    rewrite_button(table, shown, "Downgrade to tier 2", bad_faces)
-    text = one_line_error(await table.alice.click(shown.message, label="Downgrade to tier 2"))
-    assert text == "This roll's buttons can't be read any more: make a new roll with /roll."
+    for forged in ("roll:dg:2:9-99", f"{custom_id}0", "roll:dg:2:99999999999999999999"):
+        rewrite_button(table, shown, "Downgrade to tier 2", forged)
+        text = one_line_error(await table.alice.click(shown.message, label="Downgrade to tier 2"))
+        assert text == CANT_READ, forged
+    rewrite_button(table, shown, "Downgrade to tier 2", "roll:dg:2:²")  # no template matches: ignored
+    assert (await table.alice.click(shown.message, label="Downgrade to tier 2")).response is None
+    assert table.env.backend.get_message(table.channel.id, shown.id).content == shown.content
 
-    already = custom_id[:-2] + "20"  # the same roll already downgraded to tier 2: tier 2 is not below it
-    rewrite_button(table, shown, "Downgrade to tier 2", already)
-    text = one_line_error(await table.alice.click(shown.message, label="Downgrade to tier 2"))
-    assert text == "You can only downgrade below tier 2: pick a lower tier."
+
+async def test_a_forged_press_never_rerenders_another_members_roll(table: Table, dice: LoadedDice) -> None:
+    """A forged press carrying a natural 20 in its custom id (the form the buttons used to carry the roll
+    in) re-rendered bob's roll as alice's natural 20: the dice are read from the store now, for the message
+    pressed, and a forged id gets one line."""
+    dice.load(6, 6, 7, 7)
+    bobs = reply(await table.bob.slash(table.channel, "roll", label="Bob's roll"))
+    alices = reply(await table.alice.slash(table.channel, "roll"))
+    natural_20 = f"roll:dg:2:10-10:0:x:0:0:0:ax:{table.alice.id}:00"
+    own_roll = buttons(alices)["Downgrade to tier 1"]
+    bobs_roll = buttons(bobs)["Downgrade to tier 1"]
+
+    for forged, said in (
+        (natural_20, CANT_READ),
+        (own_roll, CANT_READ),  # alice's roll, pressed on bob's message
+        (bobs_roll, "Only the member who made this roll can downgrade it"),
+    ):
+        rewrite_button(table, bobs, "Downgrade to tier 1", forged)
+        text = one_line_error(await table.alice.click(bobs.message, label="Downgrade to tier 1"))
+        assert text.startswith(said), forged
+        unchanged = table.env.backend.get_message(table.channel.id, bobs.id)
+        assert unchanged.content == bobs.content and "Dice: 6 + 6" in unchanged.content
+
+    rewrite_button(table, bobs, "Downgrade to tier 1", bobs_roll)
+    edited = reply(await table.bob.click(bobs.message, label="Downgrade to tier 1"))
+    assert "Dice: 6 + 6" in description(edited) and "Tier 1" in description(edited)
 
 
 # --- reroll with a hero token ------------------------------------------------------------------------------

@@ -104,7 +104,7 @@ async def test_roll_downgrade_and_a_press_after_a_restart(
             assert refusal["type"] == 4 and int(refusal["data"]["flags"]) & EPHEMERAL
             assert "Tier 3" in fake.messages[message_id]["content"]
 
-        # A new bot process on the same database: the button still works, from its custom id alone.
+        # A new bot process on the same database: the button still works, its roll read from the store.
         await fake.wait_until(lambda: not fake.sessions, within=WITHIN)
         async with bot_running(fake, settings, store, []):
             await fake.wait_until_ready(within=WITHIN)

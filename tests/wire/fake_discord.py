@@ -268,6 +268,7 @@ class FakeInteraction:
     ephemeral: bool = False
     followup_ids: list[int] = field(default_factory=list)
     source_message_id: int | None = None  # the message whose component was used
+    user: Json | None = None  # who sent it (a message it makes names it in its interaction metadata)
     callback: Recorded | None = None  # the bot's callback request, once it arrived
     arrived: asyncio.Future[Recorded] | None = field(default=None, repr=False)  # set with `callback`
 
@@ -634,6 +635,7 @@ class FakeDiscord:
         interaction_id = self.snowflake()
         token = f"fake-interaction-token-{interaction_id}"
         record = FakeInteraction(interaction_id, token, channel.id, guild.id, time.perf_counter())
+        record.user = member.payload().get("user")
         record.arrived = asyncio.get_running_loop().create_future()
         self.interactions[interaction_id] = record
         self._by_token[token] = record
@@ -927,6 +929,9 @@ class FakeDiscord:
         }
         if interaction:
             message["webhook_id"] = str(self.application_id)
+        made_by = self.interactions.get(via) if via is not None else None
+        if made_by is not None and made_by.user is not None:  # as Discord: the interaction that made it
+            message["interaction_metadata"] = {"id": str(via), "type": 2, "user": made_by.user}
         self.messages[message_id] = message
         self._record("send", message=message, interaction=None if via is None else str(via))
         return message

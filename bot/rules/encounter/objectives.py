@@ -104,7 +104,7 @@ def find_objective(encounter: Encounter, key: str) -> int:
     """The index of the objective `key` names: its number in the list (1-based), its text (ignoring case), or
     the start of exactly one open objective's text."""
     stripped = key.strip()
-    if stripped.isdigit() and 1 <= int(stripped) <= len(encounter.objectives):
+    if stripped.isascii() and stripped.isdigit() and 1 <= int(stripped) <= len(encounter.objectives):
         return int(stripped) - 1
     folded = name_key(_clean(key))
     for index, objective in enumerate(encounter.objectives):
