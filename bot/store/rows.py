@@ -37,7 +37,11 @@ class _EncodedJSON(sa.types.TypeDecorator[str]):
 # Statements of the hot path, prepared once (`bot.store.prepared`).
 _CAS_VERSION = Prepared(
     sa.update(channels)
-    .where(channels.c.id == sa.bindparam("b_id"), channels.c.version == sa.bindparam("b_version"))
+    .where(
+        channels.c.id == sa.bindparam("b_id"),
+        channels.c.guild_id == sa.bindparam("b_guild"),  # another server's row is never written
+        channels.c.version == sa.bindparam("b_version"),
+    )
     .values(version=sa.bindparam("b_new"), tokens=sa.bindparam("b_tokens"), updated_at=sa.bindparam("b_now"))
 )
 _UPDATE_ENCOUNTER = Prepared(
@@ -211,6 +215,7 @@ class Rows(StoreCore):
             return int(connection.execute(insert.on_conflict_do_nothing(index_elements=["id"])).rowcount) == 1
         params = {
             "b_id": key.channel_id,
+            "b_guild": key.guild_id,
             "b_version": version,
             "b_new": version + 1,
             "b_tokens": tokens,
