@@ -198,7 +198,8 @@ class Reads(StoreCore):
         campaign's home). A thread plays in its parent's campaign (the parent as stored, else as `key`
         says), a channel in the one it joined (`campaign_id`), else in its own.
 
-        The lookup is in the rows a command reads anyway, kept in memory: a warm command reads no more."""
+        The lookup is in the rows a command reads anyway, kept in memory: a warm command reads no more. Each
+        row read (the channel, its parent, its campaign's home) must be `key`'s server's (`OtherServer`)."""
         guild_id = key.guild_id
         loaded = await self._channel(key.channel_id, guild_id, deadline, how)
         parent = loaded.parent_id if loaded.parent_id is not None else key.parent_id
