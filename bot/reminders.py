@@ -156,7 +156,7 @@ class ReminderService:
             )
             self._wake.set()
         else:
-            await store.clear_reminders(seen.encounter_id)
+            await store.clear_reminders(seen.encounter_id, guild_id=plan.key.guild_id)
         if seen.active:
             self._written[seen.encounter_id] = plan.turn_key or ""
         else:
@@ -197,7 +197,8 @@ class ReminderService:
         reminder = claim.reminder
         store = self._store()
         key = ChannelKey(reminder.guild_id, reminder.channel_id)
-        doc = await store.find_encounter(reminder.encounter_id)  # the row itself: no channel read, no cache
+        # the row itself: no channel read, no cache
+        doc = await store.find_encounter(reminder.encounter_id, guild_id=reminder.guild_id)
         if doc is None or not doc.active:
             return None
         encounter = codec.load(Encounter, doc.state)

@@ -258,7 +258,7 @@ class TrackerService:
             rendered = await self._render(key, slot)
             if rendered is None or not rendered.active:
                 return None
-            old = await self._message_id(slot, rendered.encounter_id)
+            old = await self._message_id(key, slot, rendered.encounter_id)
             if old is not None and self.stays(key):
                 await self._edit(key, slot, rendered, old, replace_missing=True)
                 return slot.message_id
@@ -316,7 +316,7 @@ class TrackerService:
         slot = self._slots.get(key)
         if slot is not None and slot.known_for == encounter_id:
             return None  # looked up here already: its tracker isn't posted yet (no read per ping meanwhile)
-        found = await self._store().tracker_of(encounter_id)
+        found = await self._store().tracker_of(encounter_id, guild_id=key.guild_id)
         return None if found is None else jump_link(key.guild_id, *found)
 
     async def close(self) -> None:
@@ -380,7 +380,7 @@ class TrackerService:
         if rendered is None:
             return
         self._tell(key, rendered.seen)
-        message_id = await self._message_id(slot, rendered.encounter_id)
+        message_id = await self._message_id(key, slot, rendered.encounter_id)
         if not rendered.active:
             if message_id is not None:
                 await self._edit(key, slot, rendered, message_id, replace_missing=False)
@@ -416,7 +416,7 @@ class TrackerService:
             return _Rendered(doc.id, render_tracker(encounter, view), controls, True, seen)
         if slot.encounter_id is None:
             return None
-        info = await store.find_encounter(slot.encounter_id)
+        info = await store.find_encounter(slot.encounter_id, guild_id=key.guild_id)
         if info is None or info.active or info.channel_id != key.channel_id:
             return None
         ended = codec.load(Encounter, info.state)
@@ -424,10 +424,10 @@ class TrackerService:
         seen = Seen(info.id, ended, table.version, info.director_id, False)
         return _Rendered(info.id, render_final(ended, view), None, False, seen)
 
-    async def _message_id(self, slot: _Slot, encounter_id: int) -> int | None:
+    async def _message_id(self, key: ChannelKey, slot: _Slot, encounter_id: int) -> int | None:
         """The tracker message of `encounter_id`: remembered, or read from the store (after a restart)."""
         if slot.known_for != encounter_id:
-            found = await self._store().tracker_of(encounter_id)
+            found = await self._store().tracker_of(encounter_id, guild_id=key.guild_id)
             slot.message_id = found[1] if found is not None else None
             slot.known_for = encounter_id
         return slot.message_id
@@ -497,7 +497,9 @@ class TrackerService:
     async def _save(self, key: ChannelKey, slot: _Slot) -> None:
         """Store the posted tracker's id (a busy store raises; the next pass tries again)."""
         if slot.unsaved and slot.known_for is not None and slot.message_id is not None:
-            await self._store().set_tracker(slot.known_for, key.channel_id, slot.message_id)
+            await self._store().set_tracker(
+                slot.known_for, key.channel_id, slot.message_id, guild_id=key.guild_id
+            )
             slot.unsaved = False
 
     async def _edit(

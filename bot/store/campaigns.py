@@ -21,7 +21,7 @@ from sqlalchemy.engine import Connection
 
 from bot.store import validate
 from bot.store.core import check_key, utc_now
-from bot.store.errors import InvalidValue
+from bot.store.errors import InvalidValue, OtherServer
 from bot.store.models import channels, encounters, heroes
 from bot.store.reads import Reads
 from bot.store.snapshot import Away, Loaded, clone
@@ -74,7 +74,7 @@ class Campaigns(Reads):
         )
 
         def work(connection: Connection) -> Merged:
-            return _merge(connection, key.channel_id, key.parent_id or 0, away.home_id, label, insert_home)
+            return _merge(connection, key, away.home_id, label, insert_home)
 
         try:
             merged = await self._transaction(work)
@@ -141,7 +141,7 @@ class Campaigns(Reads):
         loaded, away = await self._place(key, deadline, "kept")
         home_id = key.channel_id if away is None else away.home_id
         own = loaded if away is None else away.channel
-        joined = await self._members(home_id, deadline)
+        joined = await self._members(home_id, key.guild_id, deadline)
         aside = away is not None and away.channel.campaign_id is not None
         return CampaignInfo(
             channel_id=key.channel_id,
@@ -154,8 +154,12 @@ class Campaigns(Reads):
             own_tokens=int(own.snap["tokens"]) if aside else 0,
         )
 
-    async def _members(self, home_id: int, deadline: float) -> tuple[int, ...]:
-        query = sa.select(channels.c.id).where(channels.c.campaign_id == home_id).order_by(channels.c.id)
+    async def _members(self, home_id: int, guild_id: int, deadline: float) -> tuple[int, ...]:
+        query = (
+            sa.select(channels.c.id)
+            .where(channels.c.campaign_id == home_id, channels.c.guild_id == guild_id)
+            .order_by(channels.c.id)
+        )
 
         def read(connection: Connection) -> tuple[int, ...]:
             return tuple(int(row[0]) for row in connection.execute(query))
@@ -172,7 +176,7 @@ class Campaigns(Reads):
         home_id = key.channel_id if away is None else away.home_id
 
         def read(connection: Connection) -> list[tuple[int, dict[str, Any]]]:
-            return running_in(connection, home_id)
+            return running_in(connection, key.guild_id, home_id)
 
         return await self._select(read, deadline)
 
@@ -180,7 +184,8 @@ class Campaigns(Reads):
     async def join_campaign(self, key: ChannelKey, campaign_channel_id: int) -> CampaignInfo:
         """Make this channel (and its threads) play in `campaign_channel_id`'s campaign; its own roster and
         pool are set aside, untouched, until it leaves. Refused in a thread, into its own campaign, for a
-        channel other channels joined, and while an encounter runs in the channel or its threads."""
+        channel other channels joined, while an encounter runs in the channel or its threads, and
+        (`OtherServer`, nothing of it read) for another server's channel."""
         check_key(key)
         validate.snowflake(campaign_channel_id, "channel id")
         if key.parent_id is not None:
@@ -188,10 +193,10 @@ class Campaigns(Reads):
                 "A thread plays in its channel's campaign: use /campaign join in the channel itself."
             )
         deadline = self._deadline()
-        target = await self._channel(campaign_channel_id, deadline, "proved")
+        target = await self._channel(campaign_channel_id, key.guild_id, deadline, "proved")
         if target.parent_id is not None:  # a thread: its channel's campaign
             campaign_channel_id = target.parent_id
-            target = await self._channel(campaign_channel_id, deadline, "proved")
+            target = await self._channel(campaign_channel_id, key.guild_id, deadline, "proved")
         home_id = target.campaign_id or campaign_channel_id
         if home_id == key.channel_id:
             raise InvalidValue("That campaign is this channel's own: pick another channel.")
@@ -222,8 +227,17 @@ class Campaigns(Reads):
             def work(connection: Connection) -> None:
                 connection.execute(insert)
                 row = connection.execute(
-                    sa.select(channels.c.campaign_id, channels.c.parent_id).where(channels.c.id == channel_id)
+                    sa.select(channels.c.campaign_id, channels.c.parent_id, channels.c.guild_id).where(
+                        channels.c.id == channel_id
+                    )
                 ).one()
+                home_guild = row.guild_id
+                if home_id is not None:  # the campaign's home, checked again where the link is written
+                    home_guild = connection.execute(
+                        sa.select(channels.c.guild_id).where(channels.c.id == home_id)
+                    ).scalar()
+                if row.guild_id != key.guild_id or home_guild not in (None, key.guild_id):
+                    raise OtherServer()
                 if row.parent_id is not None:
                     raise InvalidValue(
                         "A thread plays in its channel's campaign: use /campaign in the channel."
@@ -270,15 +284,18 @@ class Campaigns(Reads):
 
 
 def _merge(
-    connection: Connection, thread_id: int, parent_id: int, home_id: int, label: str, insert_home: sa.Insert
+    connection: Connection, key: ChannelKey, home_id: int, label: str, insert_home: sa.Insert
 ) -> Merged:
-    """`_adopt`'s transaction: the thread's heroes moved to the home (renamed where their name is taken),
-    its hero tokens added to the home's pool (within the pool's limit), its parent recorded; both rows'
-    versions bumped, so a command judged on either before fails its compare-and-set and reads again."""
+    """`_adopt`'s transaction: the thread's (`key`'s) heroes moved to the home (renamed where their name is
+    taken), its hero tokens added to the home's pool (within the pool's limit), its parent recorded; both
+    rows' versions bumped, so a command judged on either before fails its compare-and-set and reads again."""
+    thread_id, parent_id = key.channel_id, key.parent_id or 0
     row = connection.execute(
-        sa.select(channels.c.tokens, channels.c.parent_id).where(channels.c.id == thread_id)
+        sa.select(channels.c.tokens, channels.c.parent_id).where(
+            channels.c.id == thread_id, channels.c.guild_id == key.guild_id
+        )
     ).first()
-    if row is None or row.parent_id is not None:  # another process adopted it first
+    if row is None or row.parent_id is not None:  # another process adopted it first (or another server's)
         return Merged(0, 0, ())
     now = utc_now()
     connection.execute(insert_home)
@@ -322,10 +339,12 @@ def _merge(
     return Merged(len(moving), tokens, tuple(renamed))
 
 
-def running_in(connection: Connection, home_id: int, *, besides: int | None = None) -> list[tuple[int, Any]]:
+def running_in(
+    connection: Connection, guild_id: int, home_id: int, *, besides: int | None = None
+) -> list[tuple[int, Any]]:
     """The running encounters of the campaign whose home is `home_id` (its home, the channels that joined it,
-    and their threads), but `besides`'s, as (channel id, state data); on `connection`, so a write
-    transaction (`Table.check_campaign`) reads them too."""
+    and their threads) on server `guild_id`, but `besides`'s, as (channel id, state data); on `connection`,
+    so a write transaction (`Table.check_campaign`) reads them too."""
     parent = channels.alias("parent")
     stmt = (
         sa.select(encounters.c.channel_id, encounters.c.state)
@@ -336,6 +355,7 @@ def running_in(connection: Connection, home_id: int, *, besides: int | None = No
         )
         .where(
             sa.text("encounters.active"),
+            encounters.c.guild_id == guild_id,
             sa.or_(
                 channels.c.id == home_id,
                 channels.c.campaign_id == home_id,

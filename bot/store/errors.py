@@ -23,6 +23,17 @@ class NoEncounter(StoreError):
     default_message = "No encounter in this channel — start one with /encounter start."
 
 
+class OtherServer(StoreError):
+    """A channel or encounter asked for by id belongs to another server: nothing of it is read or written
+    (Discord never offers another server's channel; the store refuses it anyway)."""
+
+    default_message = "That channel is not on this server."
+
+    @classmethod
+    def encounter(cls) -> OtherServer:
+        return cls("That encounter is not on this server.")
+
+
 class EncounterExists(StoreError):
     """An encounter is already running in this channel or thread."""
 

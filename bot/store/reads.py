@@ -16,6 +16,7 @@ from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.store.core import StoreCore, keep_recent
+from bot.store.errors import OtherServer
 from bot.store.faults import brief, is_unavailable, log
 from bot.store.models import channels, encounters, heroes
 from bot.store.snapshot import Away, Loaded, empty_snapshot, loaded_from
@@ -34,6 +35,7 @@ _READ_CHANNEL = (
         encounters.c.director_id,
         encounters.c.state,
         encounters.c.last_seq,
+        channels.c.guild_id,  # checked against the caller's server (`_channel`)
     )
     .select_from(
         # the bare column, written as the partial index `ix_encounters_one_active ... WHERE active` is: only
@@ -179,13 +181,16 @@ class Reads(StoreCore):
         self._cache.pop(channel_id, None)
         return True
 
-    async def _channel(self, channel_id: int, deadline: float, how: str) -> Loaded:
+    async def _channel(self, channel_id: int, guild_id: int, deadline: float, how: str) -> Loaded:
         """The channel: from memory as it is (`how="kept"`), from memory once proved to be the stored one
-        (`"proved"`: one small query), or read (`"read"`)."""
+        (`"proved"`: one small query), or read (`"read"`); `OtherServer` when its row belongs to another
+        server than `guild_id` (a row's server never changes, so the remembered one is checked as well)."""
         loaded = self._cache.get(channel_id) if how != "read" else None
         if loaded is None or (how == "proved" and await self._moved(channel_id, loaded.version, deadline)):
             loaded = await self._retrying(functools.partial(self._read, channel_id), deadline)
             self._remember(channel_id, loaded)
+        if loaded.guild_id is not None and loaded.guild_id != guild_id:
+            raise OtherServer()
         return loaded
 
     async def _place(self, key: ChannelKey, deadline: float, how: str = "kept") -> tuple[Loaded, Away | None]:
@@ -193,18 +198,20 @@ class Reads(StoreCore):
         campaign's home). A thread plays in its parent's campaign (the parent as stored, else as `key`
         says), a channel in the one it joined (`campaign_id`), else in its own.
 
-        The lookup is in the rows a command reads anyway, kept in memory: a warm command reads no more."""
-        loaded = await self._channel(key.channel_id, deadline, how)
+        The lookup is in the rows a command reads anyway, kept in memory: a warm command reads no more. Each
+        row read (the channel, its parent, its campaign's home) must be `key`'s server's (`OtherServer`)."""
+        guild_id = key.guild_id
+        loaded = await self._channel(key.channel_id, guild_id, deadline, how)
         parent = loaded.parent_id if loaded.parent_id is not None else key.parent_id
         if parent is None:
             home_id = loaded.campaign_id or key.channel_id
             if home_id == key.channel_id:
                 return loaded, None
-            home = await self._channel(home_id, deadline, how)
+            home = await self._channel(home_id, guild_id, deadline, how)
         else:
-            home = await self._channel(parent, deadline, how)
+            home = await self._channel(parent, guild_id, deadline, how)
             home_id = home.campaign_id or parent
             if home_id != parent:
-                home = await self._channel(home_id, deadline, how)
+                home = await self._channel(home_id, guild_id, deadline, how)
         away = Away(loaded, home_id, home)
         return away.combined(), away

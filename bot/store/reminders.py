@@ -4,7 +4,8 @@ One row per encounter and kind (`models.ReminderModel`). Setting a reminder is a
 pending one for the same wait (`turn_key`) as it is, so a restarted process that sets again what it sees
 never postpones a reminder; a new wait replaces it (due time, version, step 0, unclaimed). Firing is a
 compare-and-set on the row (`claimed IS NULL` and the version and step read): of several processes that
-read the same due row, exactly one claims it, on SQLite and on PostgreSQL alike.
+read the same due row, exactly one claims it, on SQLite and on PostgreSQL alike. Setting refuses
+(`OtherServer`) an encounter of another server than the one named, in the same transaction.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from bot.store import validate
 from bot.store.core import StoreCore
-from bot.store.models import reminders
+from bot.store.errors import OtherServer
+from bot.store.models import encounters, reminders
 
 #: How many due reminders one read returns at most (the rest on the next read).
 DUE_BATCH = 200
@@ -91,11 +94,16 @@ class ReminderAccess(StoreCore):
         due: Mapping[str, datetime],
     ) -> None:
         """The encounter's reminders are exactly the kinds in `due` (others are deleted), each for the wait
-        `turn_key`; a kind already set for that wait keeps its due time, step and claim."""
+        `turn_key`; a kind already set for that wait keeps its due time, step and claim. `OtherServer`
+        (nothing written) when the encounter is not the server `guild_id`'s."""
+        validate.snowflake(guild_id, "guild id")
         deadline = self._deadline()
         kinds = list(due)
+        server = sa.select(encounters.c.guild_id).where(encounters.c.id == encounter_id)
 
         def work(connection: Connection) -> None:
+            if connection.execute(server).scalar() not in (None, guild_id):
+                raise OtherServer.encounter()
             stale = sa.delete(reminders).where(reminders.c.encounter_id == encounter_id)
             if kinds:
                 stale = stale.where(reminders.c.kind.not_in(kinds))
@@ -127,9 +135,11 @@ class ReminderAccess(StoreCore):
 
         await self._retrying(write, deadline)  # idempotent: safe to repeat
 
-    async def clear_reminders(self, encounter_id: int) -> None:
-        """No reminders for this encounter (it ended, or nobody is waited on)."""
-        await self.set_reminders(encounter_id, guild_id=0, channel_id=0, version=0, turn_key="", due={})
+    async def clear_reminders(self, encounter_id: int, *, guild_id: int) -> None:
+        """No reminders for this encounter of the server `guild_id` (it ended, or nobody is waited on)."""
+        await self.set_reminders(
+            encounter_id, guild_id=guild_id, channel_id=0, version=0, turn_key="", due={}
+        )
 
     async def due_reminders(self, now: datetime, limit: int = DUE_BATCH) -> list[Reminder]:
         """Unclaimed reminders due at `now`, the oldest first (an indexed read on `due_at`)."""

@@ -38,7 +38,11 @@ class _EncodedJSON(sa.types.TypeDecorator[str]):
 # Statements of the hot path, prepared once (`bot.store.prepared`).
 _CAS_VERSION = Prepared(
     sa.update(channels)
-    .where(channels.c.id == sa.bindparam("b_id"), channels.c.version == sa.bindparam("b_version"))
+    .where(
+        channels.c.id == sa.bindparam("b_id"),
+        channels.c.guild_id == sa.bindparam("b_guild"),  # another server's row is never written
+        channels.c.version == sa.bindparam("b_version"),
+    )
     .values(version=sa.bindparam("b_new"), tokens=sa.bindparam("b_tokens"), updated_at=sa.bindparam("b_now"))
 )
 _UPDATE_ENCOUNTER = Prepared(
@@ -134,7 +138,7 @@ class Rows(StoreCore):
         # the campaign-wide checks, after the claims: on PostgreSQL the home's row lock makes a concurrent
         # change that relies on the roster (`Table.rely_on_roster`) wait, so what they read is what commits
         if written.judges:
-            others = running_in(connection, home_id, besides=channel_id)
+            others = running_in(connection, key.guild_id, home_id, besides=channel_id)
             for judge in written.judges:
                 judge(others)
         # 2. heroes: only the changed rows.
@@ -219,6 +223,7 @@ class Rows(StoreCore):
             return int(connection.execute(insert.on_conflict_do_nothing(index_elements=["id"])).rowcount) == 1
         params = {
             "b_id": key.channel_id,
+            "b_guild": key.guild_id,
             "b_version": version,
             "b_new": version + 1,
             "b_tokens": tokens,

@@ -31,7 +31,8 @@ def empty_snapshot() -> dict[str, Any]:
 class Loaded:
     """A channel as read (or cached): version 0 means the channel has no row yet. `snap` holds the
     channel's own hero-token pool and roster (its campaign's when it is the campaign's home) and its active
-    encounter; `parent_id` is a thread's parent as stored, `campaign_id` the campaign a channel joined."""
+    encounter; `parent_id` is a thread's parent as stored, `campaign_id` the campaign a channel joined,
+    `guild_id` the server the row belongs to (None: no row yet)."""
 
     version: int
     snap: dict[str, Any]
@@ -39,6 +40,7 @@ class Loaded:
     last_seq: int
     parent_id: int | None = None
     campaign_id: int | None = None
+    guild_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,13 +80,13 @@ def loaded_from(
 ) -> Loaded:
     """A channel's `Loaded` from its read (`_READ_CHANNEL`'s row and `_READ_HEROES`' rows); `decode` turns
     the JSON columns (state, hero data) into data where the driver gives them as text."""
-    version, tokens, parent_id, campaign_id, encounter_id, name, director_id, state, last_seq = row
+    version, tokens, parent_id, campaign_id, encounter_id, name, director_id, state, last_seq, guild_id = row
     roster = {h: {"owner_id": o, "name": hero, "data": decode(data)} for h, o, hero, data in hero_rows}
     snap: dict[str, Any] = {"tokens": tokens, "heroes": roster, "encounter": None}
     if encounter_id is None:
-        return Loaded(version, snap, None, 0, parent_id, campaign_id)
+        return Loaded(version, snap, None, 0, parent_id, campaign_id, guild_id)
     snap["encounter"] = {"name": name, "director_id": director_id, "state": decode(state), "active": True}
-    return Loaded(version, snap, encounter_id, last_seq, parent_id, campaign_id)
+    return Loaded(version, snap, encounter_id, last_seq, parent_id, campaign_id, guild_id)
 
 
 def checked_snapshot(table: Table, before: Loaded) -> tuple[dict[str, Any], str | None]:

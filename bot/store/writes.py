@@ -229,6 +229,7 @@ class Writes(Campaigns, Rows):
                 seq if active else 0,
                 parent_id,
                 loaded.campaign_id,
+                key.guild_id,
             ),
         )
         if home and away is not None:

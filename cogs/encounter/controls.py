@@ -118,7 +118,7 @@ async def on_award(interaction: discord.Interaction[Any], eid: int, ver: int, ar
     key = channel_key(interaction)
     _, at, role = await in_time.run(server_standing(interaction, bot.store))
     require("enc:award", at, director_role_id=role)
-    found = await in_time.run(bot.store.find_encounter(eid))
+    found = await in_time.run(bot.store.find_encounter(eid, guild_id=key.guild_id))
     if found is None or found.channel_id != key.channel_id or found.active:
         fail("That encounter isn't one that ended here: award Victories with /victories award instead.")
     ended = codec.load(Encounter, found.state)

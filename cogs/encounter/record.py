@@ -61,19 +61,19 @@ async def post_log(interaction: discord.Interaction[Any], bot: DrawSteelBot, num
     in_time = InTime(interaction)
     store = bot.store
     if number is None:
-        latest = await in_time.run(store.latest_encounter(key.channel_id))
+        latest = await in_time.run(store.latest_encounter(key.channel_id, guild_id=key.guild_id))
         if latest is None:
             fail("No encounter has run in this channel yet: start one with /encounter start.")
         eid = latest
     else:
-        info = await in_time.run(store.find_encounter(number))
+        info = await in_time.run(store.find_encounter(number, guild_id=key.guild_id))
         if info is None or info.channel_id != key.channel_id:
             fail("No encounter with that number in this channel: leave it out for the one running here.")
         eid = info.id
     settings = await in_time.run(store.get_settings(key.guild_id))
     hide = None
     if not settings.show_monster_stamina:
-        found = await in_time.run(store.find_encounter(eid))
+        found = await in_time.run(store.find_encounter(eid, guild_id=key.guild_id))
         assert found is not None
         role = settings.director_role_id
         at = standing(
@@ -82,11 +82,11 @@ async def post_log(interaction: discord.Interaction[Any], bot: DrawSteelBot, num
             encounter_director_id=found.director_id,
         )
         if not allowed(RULES["/encounter log (full)"].authority, at):
-            events = await in_time.run(store.events(eid))
+            events = await in_time.run(store.events(eid, guild_id=key.guild_id))
             hide = players_view(events)
     full = hide is None and not settings.show_monster_stamina
-    markdown = await in_time.run(store.transcript_markdown(eid, hide=hide))
-    exported = await in_time.run(store.export_json(eid, hide=hide))
+    markdown = await in_time.run(store.transcript_markdown(eid, guild_id=key.guild_id, hide=hide))
+    exported = await in_time.run(store.export_json(eid, guild_id=key.guild_id, hide=hide))
     files = [
         discord.File(io.BytesIO(markdown.encode()), filename=f"encounter-{eid}.md"),
         discord.File(io.BytesIO(exported.encode()), filename=f"encounter-{eid}.json"),

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+import simcord.builders
+
 from bot.play import encounter_of
 from bot.store import ChannelKey
 from tests.bot import encounter_kit as kit
@@ -77,6 +80,30 @@ async def test_campaign_join_show_and_leave(table: Table) -> None:
     assert "its own campaign: 1 hero" in text
     assert await roster(table, ooc) == {"Cole"}
     assert "own campaign already" in kit.refused(await table.director.slash(ooc, "campaign leave"))
+
+
+async def test_campaign_join_refuses_another_servers_channel(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue "Trust": "`join_campaign` given another server's channel id reads that server's roster".
+    Discord offers only this server's channels (and SimCord refuses to resolve another's): the test lifts
+    that check, as a forged payload would, to prove the store refuses it anyway and shows nothing of it."""
+    await table.configure_director_role()
+    elsewhere = table.env.create_guild("Another Table")
+    theirs = elsewhere.create_text_channel("their-campaign")
+    stranger = elsewhere.add_member(table.director.user)  # the Director is on both servers
+    kit.ok(await stranger.slash(theirs, "hero create", name="Secret", stamina=30, recoveries=8))
+    await create(table)
+    guarded = simcord.builders._require_handle
+    monkeypatch.setattr(
+        simcord.builders, "_require_handle", lambda env, handle, guild_id=None: guarded(env, handle)
+    )
+    text = kit.refused(await table.director.slash(table.channel, "campaign join", channel=theirs))
+    assert text == "That channel is not on this server." and "Secret" not in text
+    monkeypatch.undo()
+    assert await roster(table, table.channel) == {"Ash"}
+    shown = kit.ok(await table.alice.slash(table.channel, "campaign show"))
+    assert f"<#{theirs.id}>" not in shown and "1 hero" in shown
 
 
 async def test_hero_delete_asks_first_and_only_its_player_or_a_server_director(table: Table) -> None:

@@ -46,7 +46,7 @@ def increment(table: Table) -> Change[int]:
 
 
 async def log_of(store: Store, encounter_id: int) -> list[tuple[int, str]]:
-    return [(e.seq, e.summary) for e in await store.events(encounter_id)]
+    return [(e.seq, e.summary) for e in await store.events(encounter_id, guild_id=KEY.guild_id)]
 
 
 async def assert_intact(store: Store, encounter_id: int, counter: int) -> None:

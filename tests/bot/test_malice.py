@@ -26,7 +26,7 @@ async def test_show_gain_spend(table: Table) -> None:
     assert (await harm_kit.current(table)).malice.value == 2
     view = await table.store.view(harm_kit.key(table))
     assert view.encounter is not None and view.encounter.id is not None
-    summaries = [e.summary for e in await table.store.events(view.encounter.id)]
+    summaries = [e.summary for e in await table.store.events(view.encounter.id, guild_id=table.guild.id)]
     assert summaries[-2:] == ["The Director gains 5 Malice (now 5)", "The Director spends 3 Malice (now 2)"]
 
 

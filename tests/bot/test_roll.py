@@ -495,7 +495,7 @@ async def test_one_hero_token_benefit_per_turn_in_an_encounter(table: Table, dic
     assert snapshot.encounter is not None and snapshot.encounter.id is not None
     encounter = codec.load(Encounter, snapshot.encounter.state)
     assert encounter.tokens_used == ("Ash",)
-    events = await table.store.events(snapshot.encounter.id)
+    events = await table.store.events(snapshot.encounter.id, guild_id=key.guild_id)
     assert [e.kind for e in events][-1] == "token"
 
 

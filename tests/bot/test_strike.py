@@ -31,7 +31,7 @@ def surprise(name: str):  # type: ignore[no-untyped-def]
 async def summaries(table: Table) -> list[str]:
     view = await table.store.view(harm_kit.key(table))
     assert view.encounter is not None and view.encounter.id is not None
-    return [e.summary for e in await table.store.events(view.encounter.id)]
+    return [e.summary for e in await table.store.events(view.encounter.id, guild_id=table.guild.id)]
 
 
 async def test_one_roll_each_target_its_own_tier(table: Table) -> None:

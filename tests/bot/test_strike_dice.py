@@ -42,7 +42,7 @@ def with_coup_de_grace(enc: Encounter) -> Encounter:
 async def summaries(table: Table) -> list[str]:
     view = await table.store.view(harm_kit.key(table))
     assert view.encounter is not None and view.encounter.id is not None
-    return [e.summary for e in await table.store.events(view.encounter.id)]
+    return [e.summary for e in await table.store.events(view.encounter.id, guild_id=table.guild.id)]
 
 
 async def test_a_dice_tier_is_rolled_and_undo_takes_back_the_rolled_damage(

@@ -63,7 +63,7 @@ def requests(table: Table, method: str, channel: ChannelHandle | None = None) ->
 async def tracker_id(table: Table, channel: ChannelHandle | None = None) -> int | None:
     found = await table.store.view(harm_kit.key(table, channel))
     assert found.encounter is not None and found.encounter.id is not None
-    info = await table.store.find_encounter(found.encounter.id)
+    info = await table.store.find_encounter(found.encounter.id, guild_id=table.guild.id)
     assert info is not None
     return info.tracker_message_id
 
@@ -486,11 +486,11 @@ async def test_a_tracker_id_the_busy_store_refused_is_saved_on_the_next_pass(
     real_set = table.store.set_tracker
     calls: list[int] = []
 
-    async def busy_once(encounter_id: int, channel_id: int, message_id: int) -> None:
+    async def busy_once(encounter_id: int, channel_id: int, message_id: int, *, guild_id: int) -> None:
         calls.append(message_id)
         if len(calls) == 1:
             raise StoreUnavailable()
-        await real_set(encounter_id, channel_id, message_id)
+        await real_set(encounter_id, channel_id, message_id, guild_id=guild_id)
 
     monkeypatch.setattr(table.store, "set_tracker", busy_once)
     await tracker_for(bot_of(table)).refresh(harm_kit.key(table))

@@ -13,7 +13,7 @@ class CountingStore:
     def __init__(self) -> None:
         self.reads = 0
 
-    async def tracker_of(self, encounter_id: int) -> tuple[int, int] | None:
+    async def tracker_of(self, encounter_id: int, *, guild_id: int) -> tuple[int, int] | None:
         self.reads += 1
         return None
 

@@ -145,7 +145,7 @@ async def test_posted_then_edited_then_edited_again_by_a_new_process_then_replac
                 if m["channel_id"] == str(channel_id) and m.get("webhook_id") is None
             ]
             for _ in range(int(WITHIN / 0.05)):  # the id is stored just after the post
-                info = await store.find_encounter(found.encounter.id)
+                info = await store.find_encounter(found.encounter.id, guild_id=fake.guild.id)
                 if info is not None and info.tracker_message_id == posted:
                     break
                 await asyncio.sleep(0.05)

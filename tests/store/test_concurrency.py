@@ -18,7 +18,7 @@ WORKER = Path(__file__).with_name("worker.py")
 
 
 async def encounter_log(store: Store, encounter_id: int) -> list[int]:
-    return [event.seq for event in await store.events(encounter_id)]
+    return [event.seq for event in await store.events(encounter_id, guild_id=10)]
 
 
 async def counter(store: Store, key: ChannelKey) -> int:

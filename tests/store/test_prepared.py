@@ -73,7 +73,7 @@ def test_a_compare_and_set_counts_the_rows_it_matched(sqlite_path: Path) -> None
             connection.execute(
                 sa.insert(channels).values(id=2, guild_id=1, tokens=0, version=1, updated_at=AT)
             )
-            cas = {"b_id": 2, "b_version": 1, "b_new": 2, "b_tokens": 3, "b_now": AT}
+            cas = {"b_id": 2, "b_guild": 1, "b_version": 1, "b_new": 2, "b_tokens": 3, "b_now": AT}
             assert execute(connection, _CAS_VERSION, cas) == 1
             assert execute(connection, _CAS_VERSION, cas) == 0  # version 1 is gone
             version, tokens = connection.execute(sa.select(channels.c.version, channels.c.tokens)).one()

@@ -38,7 +38,7 @@ async def test_a_wait_set_again_keeps_its_due_time_and_a_new_wait_replaces_it(st
     [moved] = await store.due_reminders(T0 + 10 * HOUR)
     assert (moved.kind, moved.due_at, moved.turn_key, moved.version) == ("nudge", T0 + 3 * HOUR, "b", 7)
     assert await store.next_reminder_at() == T0 + 3 * HOUR
-    await store.clear_reminders(eid)
+    await store.clear_reminders(eid, guild_id=10)
     assert await store.due_reminders(T0 + 10 * HOUR) == [] and await store.next_reminder_at() is None
 
 

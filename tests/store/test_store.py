@@ -128,16 +128,16 @@ async def test_the_stores_other_sqlite_reads_run_on_the_loop_thread_as_the_pool_
     await store.mutate(key, PLAYER, "increment", increment)
     encounter_id = started.encounter_id
     assert encounter_id is not None
-    await store.set_tracker(encounter_id, key.channel_id, 777)
+    await store.set_tracker(encounter_id, key.channel_id, 777, guild_id=key.guild_id)
     sniper = NewMonster("Goblin Sniper", "Goblin", "goblin-2", {"a": 1})
     await store.put_monsters(key.guild_id, PLAYER, [sniper])
 
     async def everything() -> tuple[object, ...]:
         return (
-            await store.find_encounter(encounter_id),
-            await store.tracker_of(encounter_id),
-            await store.latest_encounter(key.channel_id),
-            await store.events(encounter_id),
+            await store.find_encounter(encounter_id, guild_id=key.guild_id),
+            await store.tracker_of(encounter_id, guild_id=key.guild_id),
+            await store.latest_encounter(key.channel_id, guild_id=key.guild_id),
+            await store.events(encounter_id, guild_id=key.guild_id),
             await store.campaign(key),
             await store.running_encounters(key),
             await store.monster_index(key.guild_id),
@@ -292,12 +292,12 @@ async def test_no_encounter_errors(store: Store, key: ChannelKey) -> None:
         await store.undo(key, PLAYER)
     with pytest.raises(NoEncounter):
         await store.mutate(key, DIRECTOR, "encounter.end", lambda t: Change("end", t.end_encounter()))
-    assert await store.find_encounter(424242) is None
-    assert await store.tracker_of(424242) is None
+    assert await store.find_encounter(424242, guild_id=key.guild_id) is None
+    assert await store.tracker_of(424242, guild_id=key.guild_id) is None
     with pytest.raises(NoEncounter):
-        await store.events(424242)
+        await store.events(424242, guild_id=key.guild_id)
     with pytest.raises(NoEncounter):
-        await store.set_tracker(424242, 1, 2)
+        await store.set_tracker(424242, 1, 2, guild_id=key.guild_id)
 
 
 async def test_end_encounter_keeps_the_log(store: Store, key: ChannelKey) -> None:
@@ -307,9 +307,9 @@ async def test_end_encounter_keeps_the_log(store: Store, key: ChannelKey) -> Non
     assert ended.encounter_id == started.encounter_id and ended.seq == 3
     assert (await store.view(key)).encounter is None
     assert started.encounter_id is not None
-    info = await store.find_encounter(started.encounter_id)
+    info = await store.find_encounter(started.encounter_id, guild_id=key.guild_id)
     assert info is not None and not info.active and info.ended_at is not None and info.last_seq == 3
-    assert [e.seq for e in await store.events(started.encounter_id)] == [1, 2, 3]
+    assert [e.seq for e in await store.events(started.encounter_id, guild_id=key.guild_id)] == [1, 2, 3]
     with pytest.raises(NoEncounter):
         await store.undo(key, PLAYER)
 
@@ -333,7 +333,7 @@ async def test_a_state_change_and_a_change_of_hands_are_both_stored(
     try:
         table = await other.view(key)
         assert started.encounter_id is not None
-        info = await other.find_encounter(started.encounter_id)
+        info = await other.find_encounter(started.encounter_id, guild_id=key.guild_id)
     finally:
         await other.close()
     assert table.encounter is not None and table.encounter.state == {"counter": 2}
@@ -357,7 +357,7 @@ async def test_undo_walks_back_to_the_start(store: Store, key: ChannelKey) -> No
     table = await store.view(key)
     assert table.encounter is not None and table.encounter.state == {"counter": 0}
     assert started.encounter_id is not None
-    log = await store.events(started.encounter_id)
+    log = await store.events(started.encounter_id, guild_id=key.guild_id)
     assert [(e.seq, e.kind, e.undoes, e.undone_by) for e in log] == [
         (1, "encounter.start", None, None),
         (2, "inc", None, 10),
@@ -490,10 +490,10 @@ async def test_first_write_of_a_channel_races_cleanly(target: Target, key: Chann
 async def test_tracker_is_not_an_event(store: Store, key: ChannelKey) -> None:
     started = await begin(store, key)
     assert started.encounter_id is not None
-    assert await store.tracker_of(started.encounter_id) is None  # not posted yet
-    await store.set_tracker(started.encounter_id, key.channel_id, 987654321)
-    assert await store.tracker_of(started.encounter_id) == (key.channel_id, 987654321)
-    info = await store.find_encounter(started.encounter_id)
+    assert await store.tracker_of(started.encounter_id, guild_id=key.guild_id) is None  # not posted yet
+    await store.set_tracker(started.encounter_id, key.channel_id, 987654321, guild_id=key.guild_id)
+    assert await store.tracker_of(started.encounter_id, guild_id=key.guild_id) == (key.channel_id, 987654321)
+    info = await store.find_encounter(started.encounter_id, guild_id=key.guild_id)
     assert info is not None and (info.tracker_channel_id, info.tracker_message_id) == (
         key.channel_id,
         987654321,
@@ -521,11 +521,11 @@ async def test_export_and_transcript(store: Store, key: ChannelKey) -> None:
     await store.mutate(key, PLAYER, "inc", increment)
     await store.undo(key, DIRECTOR)
     assert started.encounter_id is not None
-    exported = json.loads(await store.export_json(started.encounter_id))
+    exported = json.loads(await store.export_json(started.encounter_id, guild_id=key.guild_id))
     assert exported["encounter"]["name"] == "Goblin ambush"
     assert [e["seq"] for e in exported["events"]] == [1, 2, 3, 4]  # the strike changed nothing: no event
     assert exported["events"][2]["undone_by"] == 4
-    markdown = await store.transcript_markdown(started.encounter_id)
+    markdown = await store.transcript_markdown(started.encounter_id, guild_id=key.guild_id)
     assert "# Goblin ambush" in markdown and "Started Goblin ambush" in markdown
     assert "**#3**" in markdown and "(undone by #4)" in markdown and f"<@{PLAYER}>" in markdown
 
@@ -537,11 +537,11 @@ async def test_prune_deletes_only_old_ended_encounters(store: Store, key: Channe
     running = await begin(store, key)
     assert old.encounter_id is not None and running.encounter_id is not None
     assert await store.prune(timedelta(days=1)) == 0
-    assert await store.find_encounter(old.encounter_id) is not None
+    assert await store.find_encounter(old.encounter_id, guild_id=key.guild_id) is not None
     assert await store.prune(timedelta(0)) == 1
-    assert await store.find_encounter(old.encounter_id) is None
-    assert await store.find_encounter(running.encounter_id) is not None
-    assert len(await store.events(running.encounter_id)) == 1
+    assert await store.find_encounter(old.encounter_id, guild_id=key.guild_id) is None
+    assert await store.find_encounter(running.encounter_id, guild_id=key.guild_id) is not None
+    assert len(await store.events(running.encounter_id, guild_id=key.guild_id)) == 1
     assert await count_events(store) == 1
 
 

@@ -197,14 +197,14 @@ async def test_bad_arguments(store: Store, key: ChannelKey) -> None:
     started = await begin(store, key)
     assert started.encounter_id is not None
     with pytest.raises(InvalidValue):
-        await store.set_tracker(started.encounter_id, key.channel_id, 2**64)
-    assert await store.find_encounter(2**80) is None
-    assert await store.find_encounter(2**40) is None
-    assert await store.find_encounter(-1) is None
+        await store.set_tracker(started.encounter_id, key.channel_id, 2**64, guild_id=key.guild_id)
+    assert await store.find_encounter(2**80, guild_id=key.guild_id) is None
+    assert await store.find_encounter(2**40, guild_id=key.guild_id) is None
+    assert await store.find_encounter(-1, guild_id=key.guild_id) is None
     with pytest.raises(NoEncounter):
-        await store.set_tracker(2**40, key.channel_id, 5)
+        await store.set_tracker(2**40, key.channel_id, 5, guild_id=key.guild_id)
     with pytest.raises(NoEncounter):
-        await store.export_json(2**40)
+        await store.export_json(2**40, guild_id=key.guild_id)
     assert (await store.get_settings(1)).malice_rounding == "down"
     assert await event_count(store) == 1
 

@@ -431,8 +431,8 @@ async def test_sigkill_mid_encounter_keeps_its_state_log_and_tracker(with_encoun
     try:
         table = await store.view(key)
         assert table.encounter is not None and table.encounter.id is not None
-        log = await store.events(table.encounter.id)
-        transcript = await store.transcript_markdown(table.encounter.id)
+        log = await store.events(table.encounter.id, guild_id=key.guild_id)
+        transcript = await store.transcript_markdown(table.encounter.id, guild_id=key.guild_id)
     finally:
         await store.close()
     kinds = ["encounter.start", "encounter.add", "stamina.damage", "stamina.damage", "stamina.damage"]

@@ -240,7 +240,11 @@ async def check_store(
             table = await store.view(ChannelKey(guild.id, channel.id))
             assert table.encounter is not None and table.encounter.id is not None
             encounter = codec.load(Encounter, table.encounter.state)
-            events = [e for e in await store.events(table.encounter.id) if e.kind != ENCOUNTER_START]
+            events = [
+                e
+                for e in await store.events(table.encounter.id, guild_id=guild.id)
+                if e.kind != ENCOUNTER_START
+            ]
             applied = [e for e in events if e.undone_by is None and e.undoes is None]
             stamina = encounter.find("Goblin 1").vitals.stamina
             where = f"channel {channel.name} of {guild.name}: {tally}"
