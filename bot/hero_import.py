@@ -4,6 +4,9 @@ roster (issue 20 §4).
 - The file is hostile until read (issue 20 §6): the command is deferred, the file downloaded with
   `bot.attachments.download` (2 MB, 10 s) and read by `bot.content.forgesteel.hero.read_hero` into the sheet
   (`to_sheet`); a bad file is refused in one line and nothing is stored.
+- The reading runs off the event loop, in one thread of its own (`READER`: uploads are read one at a time),
+  within the reader's CPU budget (`bot.content.forgesteel.files.ReadBudget`, the thread's own CPU time):
+  every other channel is answered meanwhile, and a file that costs more is refused.
 - Re-importing a hero updates it in place: the roster hero whose sheet has the file's Forge Steel id, else
   the one of the same name held by the same member. Without `use_state` it keeps the Stamina damage,
   Recoveries used, Victories and XP the bot has; with it, the file's play state replaces them. A hero in a
@@ -12,13 +15,16 @@ roster (issue 20 §4).
   Director may import one for another member (`player`), or for nobody (then it is open to claim); only a
   hero's player or a Director updates it.
 
-Public API: `HERO_FILE`, `Imported`, `import_hero(interaction, bot, file, use_state, owner, director)`.
+Public API: `HERO_FILE`, `Imported`, `READER`, `read_upload(data, use_state)`,
+`import_hero(interaction, bot, file, use_state, owner, director)`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +41,7 @@ from bot.replies import fail, inert
 from bot.rules import codec
 from bot.rules.encounter import creature_of_hero
 from bot.rules.errors import RuleError
-from bot.rules.hero import keep_play_state
+from bot.rules.hero import HeroSheet, keep_play_state
 from bot.rules.names import NAME_MAX, clean_name, name_key
 from bot.store import Change, Hero, Table
 from bot.ui.heroes import HeroView
@@ -53,6 +59,25 @@ class Imported:
     hero: HeroView
     updated: bool
     warnings: tuple[str, ...]
+
+
+#: The thread hero files are read in: one, so a run of uploads queues there instead of taking the CPU from
+#: the event loop many times over.
+READER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hero-reader")
+
+
+@dataclass(frozen=True, slots=True)
+class ReadUpload:
+    """An uploaded hero as read (`read_hero`) and the roster sheet made of it (`to_sheet`)."""
+
+    hero: ImportedHero
+    sheet: HeroSheet
+
+
+def read_upload(data: bytes, use_state: bool) -> ReadUpload:
+    """Read an uploaded hero file into its sheet: in `READER`, whose thread's CPU the budget counts."""
+    found = read_hero(data)
+    return ReadUpload(found, to_sheet(found, use_state=use_state))
 
 
 def _name(hero: ImportedHero) -> str:
@@ -90,9 +115,10 @@ async def import_hero(
     """Read the uploaded hero and store it on the campaign's roster (new, or updating its earlier import)."""
     caller = interaction.user.id
     await defer_for_file(interaction)
-    found = read_hero(await download(file, what=HERO_FILE))
+    data = await download(file, what=HERO_FILE)
+    read = await asyncio.get_running_loop().run_in_executor(READER, read_upload, data, use_state)
+    found, fresh = read.hero, read.sheet
     name = _name(found)
-    fresh = to_sheet(found, use_state=use_state)
     before = matching(await bot.store.view(channel_key(interaction), shared=True), found, name, owner)
     if before is not None:
         where = await fighting_in(before.id)
