@@ -4,9 +4,8 @@ roster (issue 20 §4).
 - The file is hostile until read (issue 20 §6): the command is deferred, the file downloaded with
   `bot.attachments.download` (2 MB, 10 s) and read by `bot.content.forgesteel.hero.read_hero` into the sheet
   (`to_sheet`); a bad file is refused in one line and nothing is stored.
-- The reading runs off the event loop, in one thread of its own (`READER`: uploads are read one at a time),
-  within the reader's CPU budget (`bot.content.forgesteel.files.ReadBudget`, the thread's own CPU time):
-  every other channel is answered meanwhile, and a file that costs more is refused.
+- The reading runs off the event loop, in a process of its own (`bot.hero_reader`), within the reader's CPU
+  budget: every other channel is answered meanwhile, and a file that costs more is refused.
 - Re-importing a hero updates it in place: the roster hero whose sheet has the file's Forge Steel id, else
   the one of the same name held by the same member. Without `use_state` it keeps the Stamina damage,
   Recoveries used, Victories and XP the bot has; with it, the file's play state replaces them. A hero in a
@@ -15,16 +14,13 @@ roster (issue 20 §4).
   Director may import one for another member (`player`), or for nobody (then it is open to claim); only a
   hero's player or a Director updates it.
 
-Public API: `HERO_FILE`, `Imported`, `READER`, `read_upload(data, use_state)`,
-`import_hero(interaction, bot, file, use_state, owner, director)`.
+Public API: `HERO_FILE`, `Imported`, `import_hero(interaction, bot, file, use_state, owner, director)`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from collections.abc import Callable, Coroutine
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,15 +29,15 @@ import discord
 from bot.attachments import defer_for_file, download
 from bot.client import DrawSteelBot
 from bot.content.forgesteel.files import BadValue
-from bot.content.forgesteel.hero import ImportedHero, read_hero
-from bot.content.forgesteel.hero_sheet import to_sheet
+from bot.content.forgesteel.hero import ImportedHero
+from bot.hero_reader import READER
 from bot.permissions import actor_from_interaction, require_controls
 from bot.play import active_encounter, channel_key, commit, put_sheet, sheet_of
 from bot.replies import fail, inert
 from bot.rules import codec
 from bot.rules.encounter import creature_of_hero
 from bot.rules.errors import RuleError
-from bot.rules.hero import HeroSheet, keep_play_state
+from bot.rules.hero import keep_play_state
 from bot.rules.names import NAME_MAX, clean_name, name_key
 from bot.store import Change, Hero, Table
 from bot.ui.heroes import HeroView
@@ -59,25 +55,6 @@ class Imported:
     hero: HeroView
     updated: bool
     warnings: tuple[str, ...]
-
-
-#: The thread hero files are read in: one, so a run of uploads queues there instead of taking the CPU from
-#: the event loop many times over.
-READER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hero-reader")
-
-
-@dataclass(frozen=True, slots=True)
-class ReadUpload:
-    """An uploaded hero as read (`read_hero`) and the roster sheet made of it (`to_sheet`)."""
-
-    hero: ImportedHero
-    sheet: HeroSheet
-
-
-def read_upload(data: bytes, use_state: bool) -> ReadUpload:
-    """Read an uploaded hero file into its sheet: in `READER`, whose thread's CPU the budget counts."""
-    found = read_hero(data)
-    return ReadUpload(found, to_sheet(found, use_state=use_state))
 
 
 def _name(hero: ImportedHero) -> str:
@@ -115,8 +92,7 @@ async def import_hero(
     """Read the uploaded hero and store it on the campaign's roster (new, or updating its earlier import)."""
     caller = interaction.user.id
     await defer_for_file(interaction)
-    data = await download(file, what=HERO_FILE)
-    read = await asyncio.get_running_loop().run_in_executor(READER, read_upload, data, use_state)
+    read = await READER.read(await download(file, what=HERO_FILE), use_state)
     found, fresh = read.hero, read.sheet
     name = _name(found)
     before = matching(await bot.store.view(channel_key(interaction), shared=True), found, name, owner)
