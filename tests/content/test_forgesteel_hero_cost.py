@@ -149,6 +149,15 @@ def test_text_many_abilities_show_is_capped_while_the_cards_are_made() -> None:
         read_hero(to_bytes(hero(class_features=[*base(), chooser, content], abilities=[packaged])))
 
 
+def test_one_card_over_the_text_cap_is_refused_as_it_is_read() -> None:
+    """Not left out with a warning, nor kept for the sheet to refuse: the file is refused there."""
+    long = ability("a", "Anvil")
+    long["sections"][0]["roll"]["tier1"] = "2 damage; " * (hero_abilities.CARDS_TEXT_MAX // 10)
+    chooser = feature("Class Ability", "Pick", selectedIDs=["a"])
+    with pytest.raises(TooMany, match="ability texts come to over"):
+        read_hero(to_bytes(hero(class_features=[*base(), chooser], abilities=[long])))
+
+
 def test_reading_stops_at_its_cpu_budget() -> None:
     """A clock past the budget at its first look: the reader stops there, with a one-line refusal."""
     ticks = iter([0.0, 10.0])

@@ -211,12 +211,22 @@ def _text_size(card: Ability) -> int:
     return sum(len(p) for p in parts)
 
 
+def _too_much_text() -> TooMany:
+    return TooMany(
+        f"That hero's ability texts come to over {CARDS_TEXT_MAX // 1024} KB, more than a roster sheet "
+        "keeps: shorten its abilities' notes in Forge Steel and export it again."
+    )
+
+
 def _card(raw: Fields, packages: _Packages, read: dict[int, Ability | ForgeSteelError]) -> Ability:
-    """The card of `raw`, read once however many times the hero names it (`read`, by the object)."""
+    """The card of `raw`, read once however many times the hero names it (`read`, by the object); one over
+    `CARDS_TEXT_MAX` alone is refused before anything reads its texts further."""
     done = read.get(id(raw))
     if done is None:
         try:
             done = _packages(read_ability(raw), raw, packages)
+            if _text_size(done) > CARDS_TEXT_MAX:
+                done = _too_much_text()
         except ForgeSteelError as error:
             done = error
         read[id(raw)] = done
@@ -243,14 +253,13 @@ def hero_abilities(hero: Fields, features: HeroFeatures) -> tuple[tuple[HeroAbil
             card = _card(f.raw, packages, read)
             if ability_id in customs:
                 card = _customize(card, customs[ability_id], warnings)
+        except TooMany:
+            raise
         except ForgeSteelError as error:
             warnings.append(f"The ability {f.raw.text('name')[:40] or ability_id[:40]} was left out: {error}")
             continue
         text += _text_size(card)
         if text > CARDS_TEXT_MAX:
-            raise TooMany(
-                f"That hero's ability texts come to over {CARDS_TEXT_MAX // 1024} KB, more than a roster "
-                "sheet keeps: shorten its abilities' notes in Forge Steel and export it again."
-            )
+            raise _too_much_text()
         out.append(HeroAbility(ability_id, f.source, card))
     return tuple(out), warnings
