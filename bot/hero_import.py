@@ -4,6 +4,8 @@ roster (issue 20 §4).
 - The file is hostile until read (issue 20 §6): the command is deferred, the file downloaded with
   `bot.attachments.download` (2 MB, 10 s) and read by `bot.content.forgesteel.hero.read_hero` into the sheet
   (`to_sheet`); a bad file is refused in one line and nothing is stored.
+- The reading runs off the event loop, in a process of its own (`bot.hero_reader`), within the reader's CPU
+  budget: every other channel is answered meanwhile, and a file that costs more is refused.
 - Re-importing a hero updates it in place: the roster hero whose sheet has the file's Forge Steel id, else
   the one of the same name held by the same member. Without `use_state` it keeps the Stamina damage,
   Recoveries used, Victories and XP the bot has; with it, the file's play state replaces them. A hero in a
@@ -28,8 +30,8 @@ import discord
 from bot.attachments import defer_for_file, download
 from bot.client import DrawSteelBot
 from bot.content.forgesteel.files import BadValue
-from bot.content.forgesteel.hero import ImportedHero, read_hero
-from bot.content.forgesteel.hero_sheet import to_sheet
+from bot.content.forgesteel.hero import ImportedHero
+from bot.hero_reader import READER
 from bot.permissions import actor_from_interaction, require_controls
 from bot.play import active_encounter, channel_key, commit, idle_elsewhere, put_sheet, sheet_of
 from bot.replies import fail, inert
@@ -91,9 +93,9 @@ async def import_hero(
     """Read the uploaded hero and store it on the campaign's roster (new, or updating its earlier import)."""
     caller = interaction.user.id
     await defer_for_file(interaction)
-    found = read_hero(await download(file, what=HERO_FILE))
+    read = await READER.read(await download(file, what=HERO_FILE), use_state)
+    found, fresh = read.hero, read.sheet
     name = _name(found)
-    fresh = to_sheet(found, use_state=use_state)
     before = matching(await bot.store.view(channel_key(interaction), shared=True), found, name, owner)
     if before is not None:
         where = await fighting_in(before.id)

@@ -7,15 +7,23 @@ MonsterGroup monsters/malice, an Encounter groups of slots). A file is hostile u
 `MAX_BYTES`, not JSON, the wrong kind, or a shape this code doesn't know each raise a one-line
 `ForgeSteelError` saying what to upload instead.
 
-Public API: `MAX_BYTES`, `Kind`, `kind_of`, `load_export(data, *wanted) -> Fields`, `Fields` (typed access
-that raises `UnknownFormat` on a wrong shape), the errors `ForgeSteelError`, `FileTooLarge`, `NotJson`,
-`WrongKind`, `UnknownFormat`, `BadValue`.
+A file is also refused while it is read, never after: a reader counts what could multiply its work
+(`at_most`: too many features, abilities ...; `TooMany`) and its lists are read within a CPU budget
+(`ReadBudget`, checked cooperatively as `Fields` hands out lists; `OverBudget`), so no file under 2 MB costs
+more than a fraction of a second.
+
+Public API: `MAX_BYTES`, `Kind`, `kind_of`, `load_export(data, *wanted, budget=None) -> Fields`, `Fields`
+(typed access that raises `UnknownFormat` on a wrong shape), `ReadBudget`, `READ_CPU_SECONDS`, `at_most`,
+the errors `ForgeSteelError`, `FileTooLarge`, `NotJson`, `WrongKind`, `UnknownFormat`, `BadValue`,
+`TooMany`, `OverBudget`.
 """
 
 from __future__ import annotations
 
 import enum
 import json
+import time
+from collections.abc import Callable
 from typing import Any
 
 from bot.rules.errors import RuleError
@@ -50,6 +58,55 @@ class UnknownFormat(ForgeSteelError):
 
 class BadValue(ForgeSteelError):
     """A value the rules refuse (a characteristic out of range ...)."""
+
+
+class TooMany(ForgeSteelError):
+    """The file holds more of something (features, abilities, kits ...) than a Forge Steel file does."""
+
+
+class OverBudget(ForgeSteelError):
+    """The file took more CPU to read than `READ_CPU_SECONDS`."""
+
+
+READ_CPU_SECONDS = 0.5
+"""The CPU a file may take to read (a level-10 hero takes a few milliseconds); past it, it is refused."""
+#: How many objects and list items are read between two looks at the clock (about a millisecond's work).
+_CHECK_EVERY = 1024
+
+
+class ReadBudget:
+    """The CPU one file may take to read, from its creation on. `Fields` spends one unit per object and list
+    it hands out and one per list item; every `_CHECK_EVERY` units the reading thread's CPU time is looked
+    at (`clock`, `time.thread_time`: waiting for the CPU or the GIL isn't counted), and past `seconds`
+    (`READ_CPU_SECONDS` unless given) the reading stops with `OverBudget`. Create it in the reading thread."""
+
+    __slots__ = ("_clock", "_left", "_limit")
+
+    def __init__(self, seconds: float | None = None, clock: Callable[[], float] = time.thread_time) -> None:
+        self._clock = clock
+        self._limit = clock() + (READ_CPU_SECONDS if seconds is None else seconds)
+        self._left = _CHECK_EVERY
+
+    def spend(self, items: int) -> None:
+        self._left -= items + 1
+        if self._left > 0:
+            return
+        self._left = _CHECK_EVERY
+        if self._clock() > self._limit:
+            raise OverBudget(
+                "That file takes far more work to read than any Forge Steel export: export it again from "
+                "Forge Steel (unedited)."
+            )
+
+
+def at_most(count: int, limit: int, what: str) -> None:
+    """Refuse a file as soon as it holds more than `limit` `what` (counted while reading, so nothing a file
+    repeats can multiply the reader's work)."""
+    if count > limit:
+        raise TooMany(
+            f"That file has more than {limit} {what}, more than a Forge Steel export has: export it again "
+            "from Forge Steel (unedited)."
+        )
 
 
 class Kind(enum.StrEnum):
@@ -108,8 +165,9 @@ def _wanted_files(wanted: tuple[Kind, ...]) -> str:
     return " or ".join(f"`{k.extension}`" for k in wanted)
 
 
-def load_export(data: bytes, *wanted: Kind) -> tuple[Kind, Fields]:
-    """Check and decode an uploaded export that must be one of `wanted`: its kind and its top object."""
+def load_export(data: bytes, *wanted: Kind, budget: ReadBudget | None = None) -> tuple[Kind, Fields]:
+    """Check and decode an uploaded export that must be one of `wanted`: its kind and its top object (whose
+    lists are read within `budget`, when given)."""
     files = _wanted_files(wanted)
     if len(data) > MAX_BYTES:
         raise FileTooLarge(
@@ -133,7 +191,7 @@ def load_export(data: bytes, *wanted: Kind) -> tuple[Kind, Fields]:
     if kind not in wanted:
         where = f" (use {kind.command} for it)" if kind.command else ""
         raise WrongKind(f"That's a Forge Steel {kind.value}{where}: upload a {files} file here.")
-    return kind, Fields(obj, kind.value)
+    return kind, Fields(obj, kind.value, budget)
 
 
 class Fields:
@@ -141,11 +199,12 @@ class Fields:
     naming it; a missing field gives the default given (Forge Steel's own updaters fill the same defaults
     for older files)."""
 
-    __slots__ = ("_obj", "_path")
+    __slots__ = ("_budget", "_obj", "_path")
 
-    def __init__(self, obj: dict[str, Any], path: str) -> None:
+    def __init__(self, obj: dict[str, Any], path: str, budget: ReadBudget | None = None) -> None:
         self._obj = obj
         self._path = path
+        self._budget = budget
 
     def __contains__(self, key: str) -> bool:
         return key in self._obj
@@ -192,7 +251,9 @@ class Fields:
             value = {}
         if not isinstance(value, dict):
             raise self._bad(key, "an object")
-        return Fields(value, name or f"{self._path} {key}")
+        if self._budget is not None:
+            self._budget.spend(0)
+        return Fields(value, name or f"{self._path} {key}", self._budget)
 
     def optional(self, key: str, name: str | None = None) -> Fields | None:
         """The object at `key`, or None when it is missing or null."""
@@ -205,6 +266,8 @@ class Fields:
             return []
         if not isinstance(value, list):
             raise self._bad(key, "a list")
+        if self._budget is not None:
+            self._budget.spend(len(value))
         return value
 
     def objects(self, key: str, name: str | None = None) -> list[Fields]:
@@ -213,7 +276,7 @@ class Fields:
         for i, item in enumerate(self.items(key)):
             if not isinstance(item, dict):
                 raise self._bad(f"{key}[{i}]", "an object")
-            out.append(Fields(item, name or f"{self._path} {key}"))
+            out.append(Fields(item, name or f"{self._path} {key}", self._budget))
         return out
 
     def texts(self, key: str) -> tuple[str, ...]:

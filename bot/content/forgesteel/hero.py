@@ -11,7 +11,9 @@ leading "A" or "The" ignored.
 Nothing is dropped in silence: a choice left open, an id not in the file, a feature type or Bonus field the
 bot doesn't know, a bonus it doesn't apply, each becomes one line of `warnings`. A file over 2 MB, not JSON,
 of another kind (a monster given as a hero) or of an unknown shape raises a one-line `ForgeSteelError`
-saying what to upload instead (issue 20 §6); so does a value the rules refuse (`BadValue`).
+saying what to upload instead (issue 20 §6); so does a value the rules refuse (`BadValue`), a count over
+what Forge Steel writes (`TooMany`, counted while reading) and a file that takes more CPU to read than
+`READ_CPU_SECONDS` (`OverBudget`): reading is linear in the file's size, and the budget is the backstop.
 
 Public API: `read_hero(data) -> ImportedHero`, `ImportedHero`, `Potency`, `HeroState`.
 """
@@ -21,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.content.forgesteel import hero_stats as stats
-from bot.content.forgesteel.files import BadValue, Fields, ForgeSteelError, Kind, load_export
+from bot.content.forgesteel.files import BadValue, Fields, ForgeSteelError, Kind, ReadBudget, load_export
 from bot.content.forgesteel.hero_abilities import HeroAbility, hero_abilities
 from bot.content.forgesteel.hero_bonuses import card_bonuses, free_strike_distances, unapplied
 from bot.content.forgesteel.hero_features import HeroFeatures, OpenChoice, hero_features, open_choices
@@ -141,10 +143,11 @@ class ImportedHero:
         return damage_bonuses(self.kits)
 
 
-def read_hero(data: bytes) -> ImportedHero:
+def read_hero(data: bytes, budget: ReadBudget | None = None) -> ImportedHero:
     """A `.ds-hero` (or `.drawsteel-hero`) export as the hero the bot keeps, or a one-line
-    `ForgeSteelError` saying what to upload instead."""
-    _, top = load_export(data, Kind.HERO)
+    `ForgeSteelError` saying what to upload instead. Read within `budget` (by default a fresh `ReadBudget`
+    of the calling thread's CPU: call it in the thread that reads)."""
+    _, top = load_export(data, Kind.HERO, budget=budget or ReadBudget())
     try:
         return _hero(top)
     except ForgeSteelError:

@@ -16,8 +16,12 @@ ancestry points, `count: "ancestry"`) on options of `value` points each, so it i
 option still fits; every other choice is open while it has fewer than `count` picks. A feature type this
 code doesn't know is reported, never dropped in silence.
 
+The features are counted as they are walked: a file with more than `FEATURES_MAX` that count, or nested
+deeper than Forge Steel nests them, is refused there (`TooMany`, `UnknownFormat`); `HeroFeatures` indexes
+them by type once, so every reader's lookup is a dictionary's.
+
 Public API: `ActiveFeature`, `OpenChoice`, `HeroFeatures`, `hero_features(hero, level)`,
-`open_choices(features, ancestry_points)`, `KNOWN_TYPES`.
+`open_choices(features, ancestry_points)`, `KNOWN_TYPES`, `FEATURES_MAX`, `MAX_DEPTH`.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.content.forgesteel.files import Fields, UnknownFormat
+from bot.content.forgesteel.files import Fields, UnknownFormat, at_most
 
 #: Feature types Forge Steel writes; those the sheet doesn't use (Text, Skill Choice ...) are still known.
 KNOWN_TYPES = frozenset(
@@ -50,7 +54,9 @@ _PICKED = frozenset(
 #: Choices of one object under `selected` (null while open).
 _SINGLE = frozenset({"Ancestry Choice", "Ancestry Feature Choice", "Companion", "Retainer"})
 #: Forge Steel nests a few levels (a kit inside a choice inside a multiple feature); deeper is not its file.
-_MAX_DEPTH = 24
+MAX_DEPTH = 24
+FEATURES_MAX = 1000
+"""The features that count a hero may have: a level-10 hero has about 150."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,9 +100,16 @@ class HeroFeatures:
 
     features: tuple[ActiveFeature, ...]
     unknown: tuple[ActiveFeature, ...] = ()
+    by_type: dict[str, tuple[ActiveFeature, ...]] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        grouped: dict[str, list[ActiveFeature]] = {}
+        for f in self.features:
+            grouped.setdefault(f.kind, []).append(f)
+        self.by_type.update((kind, tuple(found)) for kind, found in grouped.items())
 
     def of_type(self, kind: str) -> list[ActiveFeature]:
-        return [f for f in self.features if f.kind == kind]
+        return list(self.by_type.get(kind, ()))
 
 
 @dataclass(slots=True)
@@ -105,11 +118,12 @@ class _Walk:
     out: list[ActiveFeature] = field(default_factory=list)
 
     def add(self, feature: Fields, source: str, level: int | None = None, depth: int = 0) -> None:
-        if depth > _MAX_DEPTH:
+        if depth > MAX_DEPTH:
             raise UnknownFormat(
                 "That hero's features nest deeper than Forge Steel writes them: export it again from Forge "
                 "Steel."
             )
+        at_most(len(self.out) + 1, FEATURES_MAX, "features")
         active = ActiveFeature(feature, source, level)
         self.out.append(active)
         kind, data, deeper = active.kind, active.data, depth + 1

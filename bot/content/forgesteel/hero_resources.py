@@ -5,16 +5,20 @@ a level-10 resource). A heroic resource's gains are its own, plus every Heroic R
 its domains' gains for a resource of that name; a gain feature's `replacesTags` removes the gains it
 improves on (Fury level 4: "take-damage 2" replaces "take-damage"). An epic resource keeps its own gains
 (Forge Steel's `HeroLogic.getHeroicResources`, read, not copied; draw-steel-basics.md, "Heroic Resources").
+Every resource lists the shared gains, so their count is capped (`RESOURCES_MAX`) before they are read.
 
-Public API: `ResourceGain`, `HeroResource`, `hero_resources(features)`.
+Public API: `ResourceGain`, `HeroResource`, `hero_resources(features)`, `RESOURCES_MAX`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.content.forgesteel.files import Fields
+from bot.content.forgesteel.files import Fields, at_most
 from bot.content.forgesteel.hero_features import HeroFeatures
+
+RESOURCES_MAX = 8
+"""The heroic resources a hero may have (a class's and an epic one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,11 +52,13 @@ def _gain(gain: Fields) -> tuple[str, ResourceGain]:
 
 def hero_resources(features: HeroFeatures) -> tuple[HeroResource, ...]:
     """The hero's heroic resources, in the order their features come."""
+    resources = features.of_type("Heroic Resource")
+    at_most(len(resources), RESOURCES_MAX, "heroic resources")
     from_features = [f.data for f in features.of_type("Heroic Resource Gain")]
     replaced = {tag for data in from_features for tag in data.texts("replacesTags")}
     domains = [d for f in features.of_type("Domain") for d in f.data.objects("selected", "domain")]
     out: list[HeroResource] = []
-    for feature in features.of_type("Heroic Resource"):
+    for feature in resources:
         data, name = feature.data, feature.name
         own = [_gain(g) for g in data.objects("gains", "resource gain")]
         if data.text("type", "heroic") == "epic":

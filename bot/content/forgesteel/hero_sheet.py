@@ -12,17 +12,22 @@ no lower than the hero's death at the negative winded value, Recoveries from 0 t
 A hero with more abilities than a sheet keeps (`ABILITIES_MAX`), or whose sheet would be larger than
 `SHEET_BYTES_MAX` as data, is refused in one line: nothing is kept of it.
 
-Public API: `to_sheet(hero, use_state=False, claimable=False) -> HeroSheet`, `SHEET_BYTES_MAX`.
+`read_upload(data, use_state, cpu_seconds)` is the whole CPU work of an import (`read_hero`, then
+`to_sheet`) as one picklable call, for the process `/hero import` reads files in.
+
+Public API: `to_sheet(hero, use_state=False, claimable=False) -> HeroSheet`, `SHEET_BYTES_MAX`, `HeroUpload`,
+`read_upload`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+from dataclasses import dataclass
 
 from bot.content.ability_entry import ABILITIES_MAX
-from bot.content.forgesteel.files import BadValue
-from bot.content.forgesteel.hero import ImportedHero
+from bot.content.forgesteel.files import BadValue, ReadBudget
+from bot.content.forgesteel.hero import ImportedHero, read_hero
 from bot.content.forgesteel.hero_resources import HeroResource
 from bot.rules import codec
 from bot.rules.errors import RuleError
@@ -108,3 +113,18 @@ def to_sheet(hero: ImportedHero, use_state: bool = False, claimable: bool = Fals
         temporary=state.temporary_stamina,
         progress=Progress(state.victories, state.xp),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class HeroUpload:
+    """An uploaded hero as read (`read_hero`) and the roster sheet made of it (`to_sheet`)."""
+
+    hero: ImportedHero
+    sheet: HeroSheet
+
+
+def read_upload(data: bytes, use_state: bool = False, cpu_seconds: float | None = None) -> HeroUpload:
+    """Read an uploaded hero file into its sheet, the reading within `cpu_seconds` of this thread's CPU
+    (`files.READ_CPU_SECONDS` unless given)."""
+    found = read_hero(data, ReadBudget(cpu_seconds))
+    return HeroUpload(found, to_sheet(found, use_state=use_state))

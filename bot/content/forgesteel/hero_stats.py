@@ -17,8 +17,8 @@ As Forge Steel's `HeroLogic` derives them (read, not copied), with the rules the
 - immunities and weaknesses: per damage type the largest of each (a hero's are not netted, unlike a
   monster's); `Damage` means all damage.
 
-Public API: `scores`, `bonus_total`, `read_kit`, `hero_kits`, `damage_modifiers`, `Size`, `hero_size`,
-`base_speed`, `save_threshold`, `BONUS_FIELDS`.
+Public API: `scores`, `bonus_total`, `read_kit`, `hero_kits`, `KITS_MAX`, `damage_modifiers`, `Size`,
+`hero_size`, `base_speed`, `save_threshold`, `BONUS_FIELDS`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.content.forgesteel.files import Fields
+from bot.content.forgesteel.files import Fields, at_most
 from bot.content.forgesteel.hero_features import ActiveFeature
 from bot.content.forgesteel.monster import characteristic, modifier_value
 from bot.content.kit import Kit, TierValues
@@ -95,9 +95,15 @@ def read_kit(kit: Fields) -> Kit:
     )
 
 
+KITS_MAX = 10
+"""The kits a hero may have (Forge Steel's classes give one or two): kits are compared pairwise."""
+
+
 def hero_kits(features: Iterable[ActiveFeature]) -> tuple[Kit, ...]:
-    """The kits selected in the Kit features that count."""
-    return tuple(read_kit(k) for f in features if f.kind == "Kit" for k in f.data.objects("selected", "kit"))
+    """The kits selected in the Kit features that count (more than `KITS_MAX`: `TooMany`)."""
+    selected = [k for f in features if f.kind == "Kit" for k in f.data.objects("selected", "kit")]
+    at_most(len(selected), KITS_MAX, "kits")
+    return tuple(read_kit(k) for k in selected)
 
 
 def best(kits: Iterable[Kit], attribute: str) -> int:
