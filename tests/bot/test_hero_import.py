@@ -133,7 +133,9 @@ async def test_a_director_imports_for_a_player_or_for_anyone_to_claim(
     await table.configure_director_role()
     text = refusal(
         simcord_env,
-        await table.alice.slash(table.channel, "hero import", file=fixture("Brannoc.ds-hero"), player=table.bob),
+        await table.alice.slash(
+            table.channel, "hero import", file=fixture("Brannoc.ds-hero"), player=table.bob
+        ),
     )
     role = f"<@&{table.director_role.id}>"
     assert (
