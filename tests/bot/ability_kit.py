@@ -23,11 +23,11 @@ from bot.rules.resources import Malice
 from bot.store import Change, Table
 from tests.bot import harm_kit
 from tests.bot.conftest import Table as Harness
-from tests.content.forgesteel_files import own_bytes
+from tests.content.forgesteel_files import invented_bytes
 
-BOGLINGS = {m.name: m for m in read_monster_group(own_bytes("Bogling.ds-monster-group")).monsters}
-WYRM = read_monster(own_bytes("Cinder Wyrm.ds-monster"))
-SHEETS = {name: to_sheet(read_hero(own_bytes(f"{name}.ds-hero"))) for name in ("Brannoc", "Marra")}
+BOGLINGS = {m.name: m for m in read_monster_group(invented_bytes("Bogling.ds-monster-group")).monsters}
+WYRM = read_monster(invented_bytes("Cinder Wyrm.ds-monster"))
+SHEETS = {name: to_sheet(read_hero(invented_bytes(f"{name}.ds-hero"))) for name in ("Brannoc", "Marra")}
 
 
 class Loaded:

@@ -27,7 +27,7 @@ from simcord.backend import cdn
 from simcord.env import Env
 from simcord.results import InteractionResult
 
-from tests.content.forgesteel_files import own_bytes
+from tests.content.forgesteel_files import invented_bytes
 
 
 def refusal(env: Env, result: InteractionResult) -> str:
@@ -49,7 +49,7 @@ def refusal(env: Env, result: InteractionResult) -> str:
 
 def fixture(name: str) -> tuple[str, bytes]:
     """A Forge Steel fixture file as a SimCord upload."""
-    return name, own_bytes(name)
+    return name, invented_bytes(name)
 
 
 @dataclass

@@ -13,11 +13,11 @@ from bot.content.forgesteel.monster import read_monster, read_monster_group
 from bot.content.monster import Monster, Organization, Trait
 from bot.store.bestiary import MonsterEntry, Stocked
 from bot.ui.bestiary import bestiary_embed, brought_text, monster_embed, stocked_text
-from tests.content.forgesteel_files import own_bytes
+from tests.content.forgesteel_files import invented_bytes
 
 MONSTERS = [
-    *read_monster_group(own_bytes("Bogling.ds-monster-group")).monsters,
-    read_monster(own_bytes("Cinder Wyrm.ds-monster")),
+    *read_monster_group(invented_bytes("Bogling.ds-monster-group")).monsters,
+    read_monster(invented_bytes("Cinder Wyrm.ds-monster")),
 ]
 HOSTILE = "<@123456789012345678> @everyone **Boss**"
 
@@ -39,9 +39,7 @@ def test_every_fixture_stat_block_fits_an_embed_with_its_abilities(monster: Mons
 
 def test_villain_actions_come_after_the_other_abilities() -> None:
     wyrm = MONSTERS[-1]
-    kinds = [
-        f.name for f in monster_embed(wyrm).fields if "action" in f.name or "maneuver" in f.name.lower()
-    ]
+    kinds = [f.name for f in monster_embed(wyrm).fields if "action" in f.name or "maneuver" in f.name.lower()]
     villain = [i for i, name in enumerate(kinds) if "Villain action" in name]
     assert villain and villain == list(range(len(kinds) - len(villain), len(kinds)))
 

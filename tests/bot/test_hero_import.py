@@ -19,9 +19,9 @@ from bot.store import ChannelKey, Hero
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
 from tests.bot.files_kit import CdnServer, fixture, refusal
-from tests.content.forgesteel_files import own_bytes, own_expected
+from tests.content.forgesteel_files import invented_bytes, invented_expected
 
-HEROES = own_expected("expected-heroes.json")["heroes"]
+HEROES = invented_expected("expected-heroes.json")["heroes"]
 
 
 async def heroes(table: Table) -> dict[str, Hero]:
@@ -37,7 +37,7 @@ def upload(name: str, edit: Any = None) -> tuple[str, bytes]:
     """A fixture hero, its JSON changed by `edit(data)` when given."""
     if edit is None:
         return fixture(name)
-    data = json.loads(own_bytes(name))
+    data = json.loads(invented_bytes(name))
     edit(data)
     return name, json.dumps(data).encode()
 

@@ -20,18 +20,12 @@ from typing import Any
 import pytest
 from _pytest.mark import ParameterSet
 
-OWN = Path(__file__).resolve().parents[1] / "fixtures" / "forgesteel"
 _REPO = Path(__file__).resolve().parents[2]
 _RELATIVE = Path("shared") / "fixtures" / "forgesteel"
 REQUIRED = os.environ.get("REQUIRE_FORGESTEEL", "").strip() == "1"
 ABSENT = f"no real Forge Steel exports at ../{_RELATIVE} (or FORGESTEEL_FIXTURES)"
 
 Reader = Callable[[str], bytes]
-
-
-def own_bytes(name: str) -> bytes:
-    """One of our own files in `tests/fixtures/forgesteel/`."""
-    return (OWN / name).read_bytes()
 
 
 @cache
@@ -52,9 +46,9 @@ def real_bytes(name: str) -> bytes:
     return (folder / name).read_bytes()
 
 
-def own_expected(name: str) -> Any:
-    """Our `expected-heroes.json` or `expected-monsters.json`, decoded."""
-    return json.loads(own_bytes(name))
+def invented_expected(name: str) -> Any:
+    """Our own `expected-heroes.json` or `expected-monsters.json`, decoded."""
+    return json.loads(invented_bytes(name))
 
 
 def real_expected(name: str) -> Any:
@@ -65,7 +59,10 @@ def both(name: str, cases: Callable[[Any], Iterable[tuple[str, tuple[Any, ...]]]
     """Test cases from an expected file, `(reader, *values)` each: ours (ids `own:...`), then the real
     exports' (ids `forgesteel:...`). Without real exports there is one `forgesteel` case, skipped; with
     REQUIRE_FORGESTEEL=1 their absence stops the collection."""
-    own = [pytest.param(own_bytes, *values, id=f"own:{label}") for label, values in cases(own_expected(name))]
+    own = [
+        pytest.param(invented_bytes, *values, id=f"own:{label}")
+        for label, values in cases(invented_expected(name))
+    ]
     folder = real_dir()
     if folder is None:
         if REQUIRED:
@@ -100,3 +97,11 @@ def tier_texts(read: Reader) -> list[str]:
     for name in ("expected-heroes.json", "expected-monsters.json"):
         walk(json.loads(read(name)))
     return list(found)
+
+
+INVENTED = _REPO / "tests" / "fixtures" / "forgesteel"
+"""Invented heroes in Forge Steel's export shape (invented names and texts), written for the tests here."""
+
+
+def invented_bytes(name: str) -> bytes:
+    return (INVENTED / name).read_bytes()

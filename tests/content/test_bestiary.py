@@ -17,13 +17,13 @@ from bot.rules.codec import load, to_data
 from bot.rules.creature import Creature
 from bot.rules.damage import DamageType
 from bot.rules.encounter import Encounter, fold, new_encounter_state
-from tests.content.forgesteel_files import own_bytes
+from tests.content.forgesteel_files import invented_bytes
 
-BOGLINGS = {m.id: m for m in read_monster_group(own_bytes("Bogling.ds-monster-group")).monsters}
+BOGLINGS = {m.id: m for m in read_monster_group(invented_bytes("Bogling.ds-monster-group")).monsters}
 SLINGER = BOGLINGS["bogling-1"]
 STABBER = BOGLINGS["bogling-3"]
-WYRM = read_monster(own_bytes("Cinder Wyrm.ds-monster"))
-AMBUSH = read_encounter(own_bytes("Bog Ambush.ds-encounter"))
+WYRM = read_monster(invented_bytes("Cinder Wyrm.ds-monster"))
+AMBUSH = read_encounter(invented_bytes("Bog Ambush.ds-encounter"))
 
 
 def test_minions_brought_in_together_are_one_squad_sharing_their_stamina() -> None:

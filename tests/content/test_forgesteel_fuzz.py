@@ -16,19 +16,19 @@ from hypothesis import strategies as st
 from bot.content.forgesteel.encounter import read_encounter
 from bot.content.forgesteel.files import ForgeSteelError
 from bot.content.forgesteel.monster import read_monster, read_monster_group
-from tests.content.forgesteel_files import Reader, own_bytes, real_bytes
+from tests.content.forgesteel_files import Reader, invented_bytes, real_bytes
 
 _FILES: list[tuple[Reader, str, Callable[[bytes], object]]] = [
-    (own_bytes, "Bogling Slinger.ds-monster", read_monster),
-    (own_bytes, "Cinder Wyrm.ds-monster", read_monster),
-    (own_bytes, "Bogling.ds-monster-group", read_monster_group),
-    (own_bytes, "Bog Ambush.ds-encounter", read_encounter),
+    (invented_bytes, "Bogling Slinger.ds-monster", read_monster),
+    (invented_bytes, "Cinder Wyrm.ds-monster", read_monster),
+    (invented_bytes, "Bogling.ds-monster-group", read_monster_group),
+    (invented_bytes, "Bog Ambush.ds-encounter", read_encounter),
     (real_bytes, "Goblin Sniper.ds-monster", read_monster),
     (real_bytes, "Thorn Dragon.ds-monster", read_monster),
     (real_bytes, "Goblin.ds-monster-group", read_monster_group),
     (real_bytes, "Goblin Ambush.ds-encounter", read_encounter),
 ]
-READERS = [pytest.param(*f, id=f"{'own' if f[0] is own_bytes else 'forgesteel'}:{f[1]}") for f in _FILES]
+READERS = [pytest.param(*f, id=f"{'own' if f[0] is invented_bytes else 'forgesteel'}:{f[1]}") for f in _FILES]
 
 JSON_VALUES = st.recursive(
     st.none()

@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 from bot.content.forgesteel.files import ForgeSteelError
 from bot.content.forgesteel.hero import read_hero
 from bot.content.forgesteel.hero_sheet import to_sheet
-from tests.content.forgesteel_files import Reader, own_bytes, real_bytes
+from tests.content.forgesteel_files import Reader, invented_bytes, real_bytes
 from tests.content.test_forgesteel_fuzz import JSON_VALUES, _slots
 
 HERO_FILES = [
     *(
-        pytest.param(own_bytes, f, id=f"own:{f}")
+        pytest.param(invented_bytes, f, id=f"own:{f}")
         for f in ("Brannoc.ds-hero", "Ysolde.ds-hero", "Marra.ds-hero")
     ),
     *(
@@ -94,6 +94,6 @@ def test_damaged_hero_bytes_fail_only_with_the_typed_error(
 def test_junk_in_every_part_of_a_hero(junk: Any) -> None:
     """Each top-level part of a hero replaced by junk."""
     for key in ("ancestry", "culture", "career", "class", "complication", "features", "state"):
-        tree = _tree(own_bytes, "Marra.ds-hero")
+        tree = _tree(invented_bytes, "Marra.ds-hero")
         tree[key] = junk
         _read_fully(json.dumps(tree).encode())

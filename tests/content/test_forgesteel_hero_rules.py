@@ -20,7 +20,7 @@ from bot.content.forgesteel.files import (
 from bot.content.forgesteel.hero import read_hero
 from bot.content.forgesteel.hero_sheet import to_sheet
 from bot.rules.damage import DamageModifier
-from tests.content.forgesteel_files import own_bytes, real_bytes
+from tests.content.forgesteel_files import invented_bytes, real_bytes
 from tests.content.forgesteel_hero_kit import ability, bonus, feature, hero, kit, to_bytes
 
 M2_A1 = {"Might": 2, "Agility": 1, "Reason": 0, "Intuition": 3, "Presence": -1}
@@ -277,9 +277,9 @@ def _refusal_cases() -> list[tuple[str, bytes, type[ForgeSteelError], str]]:
     return [
         ("over 2 MB", too_big, FileTooLarge, "2 MB"),
         ("not JSON", b"\x89PNG\r\n\x1a\n", NotJson, ".ds-hero"),
-        ("a monster", own_bytes("Bogling Slinger.ds-monster"), WrongKind, "/monster import"),
-        ("a monster group", own_bytes("Bogling.ds-monster-group"), WrongKind, "/monster import"),
-        ("an encounter", own_bytes("Bog Ambush.ds-encounter"), WrongKind, "/encounter import"),
+        ("a monster", invented_bytes("Bogling Slinger.ds-monster"), WrongKind, "/monster import"),
+        ("a monster group", invented_bytes("Bogling.ds-monster-group"), WrongKind, "/monster import"),
+        ("an encounter", invented_bytes("Bog Ambush.ds-encounter"), WrongKind, "/encounter import"),
         ("an unknown shape", b'{"hero": {"name": "Vex"}, "version": 99}', UnknownFormat, ".ds-hero"),
         ("JSON but no object", b"[1, 2, 3]", WrongKind, ".ds-hero"),
         ("a hero without a class", to_bytes(hero() | {"class": None}), BadValue, "class"),
@@ -307,7 +307,7 @@ def test_refusals_are_one_line_and_say_what_to_upload(
 @pytest.mark.parametrize(
     ("read", "file", "fresh_numbers", "resource", "played_numbers"),
     [
-        pytest.param(own_bytes, "Marra.ds-hero", (70, 70, 12), ("Zeal", "2", 5), (60, 3, 10), id="own"),
+        pytest.param(invented_bytes, "Marra.ds-hero", (70, 70, 12), ("Zeal", "2", 5), (60, 3, 10), id="own"),
         pytest.param(
             real_bytes, "Jennet.ds-hero", (75, 75, 14), ("Wrath", "2", 5), (65, 3, 12), id="forgesteel"
         ),
@@ -336,7 +336,7 @@ def test_sheet_fresh_and_with_the_files_state(
 @pytest.mark.parametrize(
     ("read", "file", "dead"),
     [
-        pytest.param(own_bytes, "Brannoc.ds-hero", -15, id="own"),
+        pytest.param(invented_bytes, "Brannoc.ds-hero", -15, id="own"),
         pytest.param(real_bytes, "Keth.ds-hero", -16, id="forgesteel"),
     ],
 )

@@ -16,7 +16,7 @@ from bot.content.forgesteel.hero import ImportedHero, read_hero
 from bot.content.forgesteel.hero_abilities import HeroAbility
 from bot.rules.codec import load, to_data
 from bot.rules.damage import DamageModifier
-from tests.content.forgesteel_files import Reader, both, own_bytes, real_bytes
+from tests.content.forgesteel_files import Reader, both, invented_bytes, real_bytes
 
 _READ: dict[tuple[Reader, str], ImportedHero] = {}
 
@@ -186,12 +186,12 @@ def test_package_sections_show_the_heroes_package_content() -> None:
     her Riverform Mastery (selected subclass), not the unselected Stoneform's; Marra's Swear Against shows
     her Hearth domain's Hearth Vow (a domain's default feature)."""
     palm = next(
-        a.card for a in imported(own_bytes, "Ysolde.ds-hero").abilities if a.card.name == "Turning Palm"
+        a.card for a in imported(invented_bytes, "Ysolde.ds-hero").abilities if a.card.name == "Turning Palm"
     )
     assert "**Riverform Mastery:** You slide 1 square" in palm.effect
     assert "Stoneform" not in palm.effect and "knocked prone" not in palm.effect
     swear = next(
-        a.card for a in imported(own_bytes, "Marra.ds-hero").abilities if a.card.name == "Swear Against"
+        a.card for a in imported(invented_bytes, "Marra.ds-hero").abilities if a.card.name == "Swear Against"
     )
     assert "**Hearth Vow:** An ally adjacent" in swear.effect
 
@@ -209,7 +209,7 @@ def test_real_package_sections() -> None:
 @pytest.mark.parametrize(
     ("read", "file", "choice"),
     [
-        pytest.param(own_bytes, "Brannoc.ds-hero", "Cairn Sense", id="own"),
+        pytest.param(invented_bytes, "Brannoc.ds-hero", "Cairn Sense", id="own"),
         pytest.param(real_bytes, "Keth.ds-hero", "Runic Carving", id="forgesteel"),
     ],
 )
@@ -227,8 +227,8 @@ def test_an_open_choice_is_a_warning(read: Reader, file: str, choice: str) -> No
 @pytest.mark.parametrize(
     ("read", "file"),
     [
-        pytest.param(own_bytes, "Ysolde.ds-hero", id="own:Ysolde"),
-        pytest.param(own_bytes, "Marra.ds-hero", id="own:Marra"),
+        pytest.param(invented_bytes, "Ysolde.ds-hero", id="own:Ysolde"),
+        pytest.param(invented_bytes, "Marra.ds-hero", id="own:Marra"),
         pytest.param(real_bytes, "Ashley.ds-hero", id="forgesteel:Ashley"),
         pytest.param(real_bytes, "Jennet.ds-hero", id="forgesteel:Jennet"),
     ],

@@ -27,15 +27,15 @@ from bot.content.monster import Monster, MonsterGroup, Organization
 from bot.rules.codec import load, to_data
 from bot.rules.damage import ALL, DamageType
 from bot.rules.stamina import Vitals
-from tests.content.forgesteel_files import Reader, both, own_bytes, own_expected, real_bytes
+from tests.content.forgesteel_files import Reader, both, invented_bytes, invented_expected, real_bytes
 
 MONSTERS = "expected-monsters.json"
 LONE = both(MONSTERS, lambda e: [(m["file"], (m,)) for m in e["monsters"]])
 MEMBERS = both(MONSTERS, lambda e: [(m["id"], (g, m)) for g in e["monsterGroups"] for m in g["monsters"]])
 GROUPS = both(MONSTERS, lambda e: [(g["file"], (g,)) for g in e["monsterGroups"]])
 ENCOUNTERS = both(MONSTERS, lambda e: [(e["encounter"]["file"], (e["encounter"], e["monsterGroups"][0]))])
-OWN = own_expected(MONSTERS)
-GROUP_FILE = OWN["monsterGroups"][0]["file"]
+OURS = invented_expected(MONSTERS)
+GROUP_FILE = OURS["monsterGroups"][0]["file"]
 
 
 def _power_roll_bonus(monster: Monster, ability: Ability) -> int:
@@ -134,7 +134,7 @@ def test_group_malice_and_information(read: Reader, want: dict[str, Any]) -> Non
     ("read", "file", "villain_actions", "immunity", "costly"),
     [
         pytest.param(
-            own_bytes, "Cinder Wyrm.ds-monster", ["Ember Rain", "Smoke Veil", "Cinder Storm"],
+            invented_bytes, "Cinder Wyrm.ds-monster", ["Ember Rain", "Smoke Veil", "Cinder Storm"],
             DamageType.FIRE, "Ashen Mantle", id="own",
         ),
         pytest.param(
@@ -154,7 +154,7 @@ def test_solo_has_villain_actions_and_an_immunity(
 
 
 def test_a_leaders_villain_actions() -> None:
-    (matriarch,) = [m for m in read_monster_group(own_bytes(GROUP_FILE)).monsters if m.id == "bogling-6"]
+    (matriarch,) = [m for m in read_monster_group(invented_bytes(GROUP_FILE)).monsters if m.id == "bogling-6"]
     assert matriarch.organization is Organization.LEADER
     assert [a.name for a in matriarch.villain_actions] == ["Sound the Horn", "Rally the Bog", "Drown Them!"]
 
@@ -163,7 +163,7 @@ def test_a_leaders_villain_actions() -> None:
 def test_a_malice_features_power_roll_is_kept() -> None:
     """Marsh Gas's sections are a text and a power roll (`{characteristic, bonus, tier1..tier3}`): the roll's
     outcomes are what the feature does, so they must reach the card (nothing is dropped in silence)."""
-    (marsh_gas,) = [a for a in read_monster_group(own_bytes(GROUP_FILE)).malice if a.name == "Marsh Gas"]
+    (marsh_gas,) = [a for a in read_monster_group(invented_bytes(GROUP_FILE)).malice if a.name == "Marsh Gas"]
     shown = " ".join((marsh_gas.effect, *(marsh_gas.power_roll.tiers if marsh_gas.power_roll else ())))
     assert "4 poison damage; dazed (save ends)" in shown and "Dazed (EoT)." in shown
 
@@ -185,7 +185,7 @@ def test_encounter_slots(read: Reader, want: dict[str, Any], group: dict[str, An
 
 
 def test_our_encounter_names_the_boglings() -> None:
-    encounter = read_encounter(own_bytes("Bog Ambush.ds-encounter"))
+    encounter = read_encounter(invented_bytes("Bog Ambush.ds-encounter"))
     assert encounter.monster_ids == ("bogling-3", "bogling-1", "bogling-2", "bogling-5")
     assert encounter.missing({"bogling-1", "bogling-2"}) == ("bogling-3", "bogling-5")
 
@@ -518,7 +518,7 @@ FILES = {
 
 @pytest.mark.parametrize(
     ("read", "suite"),
-    [pytest.param(own_bytes, "own", id="own"), pytest.param(real_bytes, "forgesteel", id="forgesteel")],
+    [pytest.param(invented_bytes, "own", id="own"), pytest.param(real_bytes, "forgesteel", id="forgesteel")],
 )
 @pytest.mark.parametrize(
     ("reader", "kind", "says"), WRONG_KINDS, ids=[f"{k}-to-{r.__name__}" for r, k, _ in WRONG_KINDS]

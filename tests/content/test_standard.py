@@ -20,7 +20,7 @@ from bot.content.tiers import ForcedKind, ForcedMovement, parse_tier
 from bot.rules.characteristics import Characteristic, Characteristics
 from bot.rules.conditions import Condition
 from bot.rules.damage import DamageType
-from tests.content.forgesteel_files import own_bytes
+from tests.content.forgesteel_files import invented_bytes
 
 
 @pytest.mark.parametrize(
@@ -56,7 +56,7 @@ def test_hero_free_strikes_take_the_kits_distance() -> None:
 
 def test_monster_free_strike_from_its_stat_block() -> None:
     """Issue 20 §3: "for a monster: its free-strike damage and type"."""
-    slinger = read_monster(own_bytes("Bogling Slinger.ds-monster"))
+    slinger = read_monster(invented_bytes("Bogling Slinger.ds-monster"))
     strike, *_ = monster_standard_abilities(slinger)
     assert strike.distance == "Melee 1 or Ranged 10"
     assert strike.power_roll is not None
@@ -100,7 +100,7 @@ def test_charge_and_the_sets() -> None:
         "Knockback",
         "Charge",
     ]
-    wyrm = read_monster(own_bytes("Cinder Wyrm.ds-monster"))
+    wyrm = read_monster(invented_bytes("Cinder Wyrm.ds-monster"))
     assert [a.name for a in monster_standard_abilities(wyrm)] == [
         "Free Strike",
         "Grab",

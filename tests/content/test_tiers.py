@@ -18,7 +18,7 @@ from bot.content.tiers import (
 from bot.rules.characteristics import Characteristic, Characteristics
 from bot.rules.conditions import Condition, Duration
 from bot.rules.damage import DamageType, Potency
-from tests.content.forgesteel_files import own_bytes, real_bytes, tier_texts
+from tests.content.forgesteel_files import invented_bytes, real_bytes, tier_texts
 
 M, A, R, INT, P = (
     Characteristic.MIGHT,
@@ -237,7 +237,7 @@ def test_fixture_tier_texts_floor() -> None:
 
 
 def test_our_fixtures_tier_texts_all_parse() -> None:
-    texts = tier_texts(own_bytes)
+    texts = tier_texts(invented_bytes)
     assert len(texts) == 95
     assert [t for t in texts if not parse_tier(t).fully_parsed] == []
 

@@ -36,11 +36,11 @@ from bot.rules.encounter.ability_strike import (
 from bot.rules.forced import Size
 from bot.rules.power import PowerRoll, RollAction, roll_power
 from bot.rules.resources import Malice
-from tests.content.forgesteel_files import Reader, both, own_bytes
+from tests.content.forgesteel_files import Reader, both, invented_bytes
 
-BOGLINGS = {m.name: m for m in read_monster_group(own_bytes("Bogling.ds-monster-group")).monsters}
-WYRM = read_monster(own_bytes("Cinder Wyrm.ds-monster"))
-HEROES = {h: read_hero(own_bytes(f"{h}.ds-hero")) for h in ("Brannoc", "Ysolde", "Marra")}
+BOGLINGS = {m.name: m for m in read_monster_group(invented_bytes("Bogling.ds-monster-group")).monsters}
+WYRM = read_monster(invented_bytes("Cinder Wyrm.ds-monster"))
+HEROES = {h: read_hero(invented_bytes(f"{h}.ds-hero")) for h in ("Brannoc", "Ysolde", "Marra")}
 IRONCLAD = KitDamageBonus("Ironclad", Reach.MELEE, (0, 0, 4))
 BOWS = KitDamageBonus("Bows", Reach.RANGED, (1, 1, 1))
 M2_A2 = Characteristics.parse("M2 A2 R-1 I1 P1")

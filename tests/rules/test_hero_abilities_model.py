@@ -20,7 +20,7 @@ from bot.rules.forced import Size
 from bot.rules.hero import HeroSheet, new_sheet
 from bot.rules.resources import GainTrigger, ResourceGain
 from bot.rules.stamina import Vitals
-from tests.content.forgesteel_files import Reader, both, own_bytes
+from tests.content.forgesteel_files import Reader, both, invented_bytes
 from tests.content.forgesteel_hero_kit import bonus, hero, to_bytes
 
 MIND_SPIKE = Ability(
@@ -115,7 +115,7 @@ def test_the_imports_gains_are_read_for_the_encounter() -> None:
     """Brannoc's Rage: "You take damage: 1" and "You become winded or are dying: 1d3" are gains the bot
     applies when it sees them happen (`bot.rules.encounter.heroic`); the start-of-turn one is the turn's
     gain."""
-    sheet = to_sheet(read_hero(own_bytes("Brannoc.ds-hero")))
+    sheet = to_sheet(read_hero(invented_bytes("Brannoc.ds-hero")))
     assert [(g.trigger, g.value) for g in sheet.resource_gains] == [
         (GainTrigger.START_OF_TURN, "1d3"),
         (GainTrigger.TAKE_DAMAGE, "1"),

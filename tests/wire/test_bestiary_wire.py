@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.content.forgesteel_files import own_bytes
+from tests.content.forgesteel_files import invented_bytes
 from tests.wire.fake_discord import EPHEMERAL, FakeDiscord, Json
 from tests.wire.test_fake_discord import WITHIN, running
 
@@ -35,7 +35,7 @@ async def _run(fake: FakeDiscord, name: str, sub: str, **files: tuple[str, bytes
 
 
 def _file(name: str) -> tuple[str, bytes]:
-    return name, own_bytes(name)
+    return name, invented_bytes(name)
 
 
 async def test_boglings_imported_then_the_bog_ambush(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

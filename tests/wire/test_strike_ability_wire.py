@@ -29,7 +29,7 @@ from bot.settings import Settings
 from bot.store import Change, ChannelKey, Store, Table
 from tests.bot.ability_kit import Loaded
 from tests.bot.conftest import TEST_WAIT_LIMIT
-from tests.content.forgesteel_files import own_bytes
+from tests.content.forgesteel_files import invented_bytes
 from tests.wire.fake_discord import EPHEMERAL, FakeDiscord, FakeMember, Json
 from tests.wire.test_fake_discord import TOKEN, WITHIN, online
 
@@ -67,7 +67,7 @@ class Game:
         return str(reply["content"])
 
     async def upload(self, name: str, sub: str, filename: str) -> str:
-        attachment = self.fake.upload(filename, own_bytes(filename))
+        attachment = self.fake.upload(filename, invented_bytes(filename))
         options = [
             {"name": sub, "type": 1, "options": [{"name": "file", "type": 11, "value": attachment["id"]}]}
         ]
@@ -108,7 +108,7 @@ async def _roster(game: Game) -> None:
 
     def change(table: Table) -> Change[None]:
         for name, owner in (("Brannoc", "alice"), ("Marra", "bob"), ("Ysolde", "cara")):
-            sheet = to_sheet(read_hero(own_bytes(f"{name}.ds-hero")))
+            sheet = to_sheet(read_hero(invented_bytes(f"{name}.ds-hero")))
             table.add_hero(game.member(owner).user.id, name, codec.to_data(sheet))
         return Change("heroes", None)
 
