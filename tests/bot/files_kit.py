@@ -6,7 +6,7 @@ URL, which no HTTP client can reach. The bot downloads an attachment from its UR
 SimCord write attachment URLs on it; the server answers each with the stored bytes.
 
     async def test_x(table: Table, cdn_server: CdnServer) -> None:  # the fixture is in tests/bot/conftest.py
-        await table.director.slash(table.channel, "monster import", file=fixture("Goblin.ds-monster-group"))
+        await table.director.slash(table.channel, "monster import", file=fixture("Bogling.ds-monster-group"))
 
 `fixture(name)` is a Forge Steel fixture file as an upload (`(filename, bytes)`); `cdn_server.chunked` makes
 the server stream bodies without declaring their length, `body` serve other bytes than were uploaded, `hang`
@@ -27,7 +27,7 @@ from simcord.backend import cdn
 from simcord.env import Env
 from simcord.results import InteractionResult
 
-from tests.content.forgesteel_files import fixture_bytes
+from tests.content.forgesteel_files import invented_bytes
 
 
 def refusal(env: Env, result: InteractionResult) -> str:
@@ -49,7 +49,7 @@ def refusal(env: Env, result: InteractionResult) -> str:
 
 def fixture(name: str) -> tuple[str, bytes]:
     """A Forge Steel fixture file as a SimCord upload."""
-    return name, fixture_bytes(name)
+    return name, invented_bytes(name)
 
 
 @dataclass

@@ -16,10 +16,10 @@ from bot.rules.characteristics import Characteristic, Characteristics
 from bot.rules.hero import HeroSheet, new_sheet
 from bot.ui.abilities import abilities_embed, ability_embed, import_embed, tier_reading
 from bot.ui.heroes import HeroView
-from tests.content.forgesteel_files import fixture_bytes
+from tests.content.forgesteel_files import invented_bytes
 
 HOSTILE = "<@123456789012345678> @everyone **Boss**"
-HERO_FILES = ("Keth.ds-hero", "Ashley.ds-hero", "Jennet.ds-hero")
+HERO_FILES = ("Brannoc.ds-hero", "Ysolde.ds-hero", "Marra.ds-hero")
 
 
 def _size(embed: object) -> int:
@@ -65,7 +65,7 @@ def test_a_tiers_reading(text: str, lines: list[str]) -> None:
 
 @pytest.mark.parametrize("file", HERO_FILES)
 def test_every_fixture_heros_cards_and_import_reply_fit(file: str) -> None:
-    hero = read_hero(fixture_bytes(file))
+    hero = read_hero(invented_bytes(file))
     sheet = to_sheet(hero)
     for card in sheet.abilities:
         embed = ability_embed(hero.name, card, sheet)
@@ -77,9 +77,9 @@ def test_every_fixture_heros_cards_and_import_reply_fit(file: str) -> None:
 
 
 def test_a_kit_bonus_is_shown_on_the_weapon_cards_it_applies_to() -> None:
-    sheet = to_sheet(read_hero(fixture_bytes("Keth.ds-hero")))
-    slam = next(c for c in sheet.abilities if c.name == "Brutal Slam")
-    assert "Kit (Panther): +0/+0/+4 damage" in (ability_embed("Keth", slam, sheet).description or "")
+    sheet = to_sheet(read_hero(invented_bytes("Brannoc.ds-hero")))
+    slam = next(c for c in sheet.abilities if c.name == "Crushing Blow")
+    assert "Kit (Wolfpelt): +1/+2/+3 damage" in (ability_embed("Brannoc", slam, sheet).description or "")
 
 
 def test_hostile_texts_are_inert_and_many_warnings_are_counted() -> None:

@@ -16,7 +16,7 @@ from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
 from tests.bot.files_kit import CdnServer, fixture, refusal
 
-GOBLIN_IDS = {f"goblin-{n}" for n in range(1, 13)} - {"goblin-4"} | {"goblin-skitterling"}
+BOGLING_IDS = {f"bogling-{n}" for n in range(1, 8)}
 
 
 def reply(result: object) -> str:
@@ -34,16 +34,19 @@ async def directed(table: Table) -> Table:
     return table
 
 
-async def test_the_goblin_group_and_the_thorn_dragon_import(directed: Table, cdn_server: CdnServer) -> None:
+async def test_the_bogling_group_and_the_cinder_wyrm_import(directed: Table, cdn_server: CdnServer) -> None:
     """ "Monsters from a group keep their group's name" (issue 20 §5)."""
     d = directed.director
-    text = reply(await d.slash(directed.channel, "monster import", file=fixture("Goblin.ds-monster-group")))
-    assert text.startswith("📖 Bestiary (Goblin): added Goblin Runner") and "and 2 more" in text
-    text = reply(await d.slash(directed.channel, "monster import", file=fixture("Thorn Dragon.ds-monster")))
-    assert text == "📖 Bestiary: added Thorn Dragon."
+    text = reply(await d.slash(directed.channel, "monster import", file=fixture("Bogling.ds-monster-group")))
+    assert text == (
+        "📖 Bestiary (Bogling): added Bogling Slinger, Bogling Cleaver, Bogling Stabber, Bogling Brawler, "
+        "Bogling Chief, Bogling Matriarch, Mire Toad."
+    )
+    text = reply(await d.slash(directed.channel, "monster import", file=fixture("Cinder Wyrm.ds-monster")))
+    assert text == "📖 Bestiary: added Cinder Wyrm."
     index = await directed.store.monster_index(directed.guild.id)
-    assert {e.source_id for e in index} == GOBLIN_IDS | {"dragon-thorn-1"}
-    assert all(e.group == "Goblin" for e in index if e.name != "Thorn Dragon")
+    assert {e.source_id for e in index} == BOGLING_IDS | {"wyrm-cinder-1"}
+    assert all(e.group == "Bogling" for e in index if e.name != "Cinder Wyrm")
     assert len(cdn_server.served) == 2  # downloaded from the attachment's URL
 
 
@@ -51,12 +54,14 @@ async def test_re_import_updates_in_place_and_a_lone_member_keeps_its_group(
     directed: Table, cdn_server: CdnServer
 ) -> None:
     d = directed.director
-    reply(await d.slash(directed.channel, "monster import", file=fixture("Goblin.ds-monster-group")))
-    text = reply(await d.slash(directed.channel, "monster import", file=fixture("Goblin Sniper.ds-monster")))
-    assert text == "📖 Bestiary: updated Goblin Sniper."
-    sniper = await directed.store.find_monster(directed.guild.id, "goblin sniper")
-    assert sniper is not None and sniper.group == "Goblin" and sniper.source_id == "goblin-2"
-    assert len(await names(directed)) == 12
+    reply(await d.slash(directed.channel, "monster import", file=fixture("Bogling.ds-monster-group")))
+    text = reply(
+        await d.slash(directed.channel, "monster import", file=fixture("Bogling Slinger.ds-monster"))
+    )
+    assert text == "📖 Bestiary: updated Bogling Slinger."
+    slinger = await directed.store.find_monster(directed.guild.id, "bogling slinger")
+    assert slinger is not None and slinger.group == "Bogling" and slinger.source_id == "bogling-1"
+    assert len(await names(directed)) == 7
 
 
 def _big_json() -> bytes:
@@ -68,8 +73,8 @@ def _big_json() -> bytes:
     [
         (("huge.ds-monster", _big_json()), "over 2 MB"),
         (("notes.ds-monster", b"these are my goblin notes"), "isn't JSON"),
-        (fixture("Keth.ds-hero"), "That's a Forge Steel hero (use /hero import for it)"),
-        (fixture("Goblin Ambush.ds-encounter"), "use /encounter import for it"),
+        (fixture("Brannoc.ds-hero"), "That's a Forge Steel hero (use /hero import for it)"),
+        (fixture("Bog Ambush.ds-encounter"), "use /encounter import for it"),
         (("newer.ds-monster", json.dumps({"format": 99, "creature": {}}).encode()), "a newer Forge Steel"),
         (("list.ds-monster", b"[1, 2, 3]"), "isn't a Forge Steel export"),
     ],
@@ -108,7 +113,7 @@ async def test_a_body_larger_than_declared_is_cut_off_at_the_limit(
     text = refusal(
         simcord_env,
         await directed.director.slash(
-            directed.channel, "monster import", file=fixture("Goblin Sniper.ds-monster")
+            directed.channel, "monster import", file=fixture("Bogling Slinger.ds-monster")
         ),
     )
     assert "over 2 MB" in text
@@ -122,7 +127,7 @@ async def test_only_server_directors_change_the_bestiary(
     a = directed.alice
     text = refusal(
         simcord_env,
-        await a.slash(directed.channel, "monster import", file=fixture("Goblin.ds-monster-group")),
+        await a.slash(directed.channel, "monster import", file=fixture("Bogling.ds-monster-group")),
     )
     role = f"<@&{directed.director_role.id}>"
     assert text == f"Only a server Director (the {role} role or Manage Server) can change the bestiary."
@@ -158,19 +163,19 @@ async def test_add_show_list_remove_and_autocomplete(
         )
     )
     assert text == "📖 Bestiary (Bandits): added Bandit Chief."
-    reply(await d.slash(directed.channel, "monster import", file=fixture("Thorn Dragon.ds-monster")))
+    reply(await d.slash(directed.channel, "monster import", file=fixture("Cinder Wyrm.ds-monster")))
     shown = await d.slash(directed.channel, "monster show", monster="Bandit Chief")
     assert shown.response is not None
     embed = shown.response.embeds[0]
     assert embed.description is not None and "Level 3 Leader" in embed.description
     assert "**Stamina** 80" in embed.description and "**Free Strike** 4" in embed.description
     assert "immunity fire 3; weakness holy 2" in embed.description
-    dragon = (await d.slash(directed.channel, "monster show", monster="thorn dragon")).response
-    assert dragon is not None
-    fields = {f.name: f.value for f in dragon.embeds[0].fields}
-    breath = fields["Virulent Breath (Main action · Signature)"]
-    assert "**≤11** 12 poison damage; the target is dragonsealed \\(save ends\\)" in breath
-    assert "Power Roll +2" in breath and "**17+**" in breath
+    wyrm = (await d.slash(directed.channel, "monster show", monster="cinder wyrm")).response
+    assert wyrm is not None
+    fields = {f.name: f.value for f in wyrm.embeds[0].fields}
+    breath = fields["Cinder Breath (Main action · Signature)"]
+    assert "**12-16** 10 fire damage; M<2 weakened \\(save ends\\)" in breath
+    assert "Power Roll +3" in breath and "**≤11** 6 fire damage" in breath and "**17+**" in breath
     listed = await d.slash(directed.channel, "monster list")
     assert listed.response is not None and listed.response.ephemeral
     assert [f.name for f in listed.response.embeds[0].fields] == ["Bandits", "Other monsters"]
@@ -183,7 +188,7 @@ async def test_add_show_list_remove_and_autocomplete(
     )
     refusal(simcord_env, await d.slash(directed.channel, "monster remove", monster="Bandit Chief"))
     refusal(simcord_env, await d.slash(directed.channel, "monster show", monster="Bandit Chief"))
-    assert await names(directed) == ["Thorn Dragon"]
+    assert await names(directed) == ["Cinder Wyrm"]
 
 
 async def test_a_full_bestiary_refuses_in_one_line(
@@ -195,7 +200,7 @@ async def test_a_full_bestiary_refuses_in_one_line(
     text = refusal(
         simcord_env,
         await directed.director.slash(
-            directed.channel, "monster import", file=fixture("Goblin.ds-monster-group")
+            directed.channel, "monster import", file=fixture("Bogling.ds-monster-group")
         ),
     )
     assert f"at most {MONSTERS_MAX} monsters" in text and await names(directed) == []
@@ -204,53 +209,53 @@ async def test_a_full_bestiary_refuses_in_one_line(
 # --- into the encounter -------------------------------------------------------------------------------------
 
 
-async def _goblins_and_dragon(table: Table) -> None:
+async def _boglings_and_wyrm(table: Table) -> None:
     d = table.director
-    reply(await d.slash(table.channel, "monster import", file=fixture("Goblin.ds-monster-group")))
-    reply(await d.slash(table.channel, "monster import", file=fixture("Thorn Dragon.ds-monster")))
+    reply(await d.slash(table.channel, "monster import", file=fixture("Bogling.ds-monster-group")))
+    reply(await d.slash(table.channel, "monster import", file=fixture("Cinder Wyrm.ds-monster")))
     await kit.start(table)
 
 
-async def test_goblin_snipers_come_in_as_a_squad(directed: Table, cdn_server: CdnServer) -> None:
+async def test_bogling_slingers_come_in_as_a_squad(directed: Table, cdn_server: CdnServer) -> None:
     """ "minions become one squad per group of `count` with the shared pool" (issue 20 §5)."""
-    await _goblins_and_dragon(directed)
-    offered = await directed.director.autocomplete(directed.channel, "encounter add", "monster", "snip")
-    assert [c["value"] for c in offered] == ["Goblin Sniper"]
+    await _boglings_and_wyrm(directed)
+    offered = await directed.director.autocomplete(directed.channel, "encounter add", "monster", "sling")
+    assert [c["value"] for c in offered] == ["Bogling Slinger"]
     text = kit.ok(
-        await directed.director.slash(directed.channel, "encounter add", monster="Goblin Sniper", count=4)
+        await directed.director.slash(directed.channel, "encounter add", monster="Bogling Slinger", count=4)
     )
-    assert "Goblin Sniper 1, Goblin Sniper 2, Goblin Sniper 3, Goblin Sniper 4 as the squad" in text
-    assert "Goblin Sniper squad" in text and "the Director's side" in text
+    assert "Bogling Slinger 1, Bogling Slinger 2, Bogling Slinger 3, Bogling Slinger 4 as the squad" in text
+    assert "Bogling Slinger squad" in text and "the Director's side" in text
     encounter = await kit.stored(directed)
-    squad = encounter.squad("Goblin Sniper squad")
+    squad = encounter.squad("Bogling Slinger squad")
     assert squad is not None and len(squad.alive) == 4 and squad.pool == 4 * squad.minion_stamina
-    sniper = encounter.creature("Goblin Sniper 1")
-    assert sniper.abilities[0].name == "Free Strike" and len(sniper.abilities) > 1
-    assert encounter.side_of("Goblin Sniper 1").id == "director"
+    slinger = encounter.creature("Bogling Slinger 1")
+    assert slinger.abilities[0].name == "Free Strike" and len(slinger.abilities) > 1
+    assert encounter.side_of("Bogling Slinger 1").id == "director"
 
 
-async def test_the_thorn_dragon_gets_two_turns_and_its_stat_block(
+async def test_the_cinder_wyrm_gets_two_turns_and_its_stat_block(
     directed: Table, cdn_server: CdnServer
 ) -> None:
-    await _goblins_and_dragon(directed)
-    kit.ok(await directed.director.slash(directed.channel, "encounter add", monster="Thorn Dragon"))
+    await _boglings_and_wyrm(directed)
+    kit.ok(await directed.director.slash(directed.channel, "encounter add", monster="Cinder Wyrm"))
     encounter = await kit.stored(directed)
-    assert encounter.entry_of("Thorn Dragon").turns_per_round == 2
-    dragon = encounter.creature("Thorn Dragon")
-    assert dragon.vitals.max_stamina == 250 and dragon.stability == 6
-    assert {a.name for a in dragon.abilities} >= {"Free Strike", "Virulent Breath", "Briar Bindings"}
+    assert encounter.entry_of("Cinder Wyrm").turns_per_round == 2
+    wyrm = encounter.creature("Cinder Wyrm")
+    assert wyrm.vitals.max_stamina == 220 and wyrm.stability == 4
+    assert {a.name for a in wyrm.abilities} >= {"Free Strike", "Cinder Breath", "Ember Rain"}
 
 
 async def test_encounter_add_monster_refusals(
     directed: Table, cdn_server: CdnServer, simcord_env: Env
 ) -> None:
-    await _goblins_and_dragon(directed)
+    await _boglings_and_wyrm(directed)
     text = refusal(
         simcord_env, await directed.director.slash(directed.channel, "encounter add", monster="Goblin King")
     )
     assert "no monster called Goblin King" in text
     text = refusal(
-        simcord_env, await directed.alice.slash(directed.channel, "encounter add", monster="Goblin Sniper")
+        simcord_env, await directed.alice.slash(directed.channel, "encounter add", monster="Bogling Slinger")
     )
     assert text == "Only the Director can add monsters from the bestiary."
     text = refusal(
@@ -260,14 +265,14 @@ async def test_encounter_add_monster_refusals(
     text = refusal(
         simcord_env,
         await directed.director.slash(
-            directed.channel, "encounter add", monster="Goblin Sniper", stamina=5, immunity="fire 2"
+            directed.channel, "encounter add", monster="Bogling Slinger", stamina=5, immunity="fire 2"
         ),
     )
     assert text == "A stat block brings its own stamina, immunity: leave them out with monster:."
     assert (await kit.stored(directed)).creatures == ()
 
 
-async def test_goblin_ambush_imports_after_the_group(
+async def test_bog_ambush_imports_after_the_group(
     directed: Table, cdn_server: CdnServer, simcord_env: Env
 ) -> None:
     """ "Its slots name monsters by id. The bot resolves them in the bestiary, so the group must be imported
@@ -276,40 +281,36 @@ async def test_goblin_ambush_imports_after_the_group(
     await kit.start(directed)
     text = refusal(
         simcord_env,
-        await d.slash(directed.channel, "encounter import", file=fixture("Goblin Ambush.ds-encounter")),
+        await d.slash(directed.channel, "encounter import", file=fixture("Bog Ambush.ds-encounter")),
     )
-    assert "`goblin-5`, `goblin-2`, `goblin-3`, `goblin-8`" in text
+    assert "`bogling-3`, `bogling-1`, `bogling-2`, `bogling-5`" in text
     assert (await kit.stored(directed)).creatures == ()
-    reply(await d.slash(directed.channel, "monster import", file=fixture("Goblin.ds-monster-group")))
-    text = reply(
-        await d.slash(directed.channel, "encounter import", file=fixture("Goblin Ambush.ds-encounter"))
-    )
-    assert text.startswith("📥 **Goblin Ambush**")
-    assert "Goblin Assassin 1, Goblin Assassin 2 (Goblin Assassin)" in text
+    reply(await d.slash(directed.channel, "monster import", file=fixture("Bogling.ds-monster-group")))
+    text = reply(await d.slash(directed.channel, "encounter import", file=fixture("Bog Ambush.ds-encounter")))
+    assert text.startswith("📥 **Bog Ambush**")
+    assert "Bogling Stabber 1, Bogling Stabber 2, Bogling Stabber 3 (Bogling Stabber)" in text
     encounter = await kit.stored(directed)
-    assert {s.id for s in encounter.squads} == {"Goblin Sniper squad", "Goblin Spinecleaver squad"}
-    assert encounter.has("Goblin Underboss")
+    assert {s.id for s in encounter.squads} == {"Bogling Slinger squad", "Bogling Cleaver squad"}
+    assert encounter.has("Bogling Chief")
 
 
-async def test_goblin_ambush_with_its_group_uploaded_beside_it(
-    directed: Table, cdn_server: CdnServer
-) -> None:
+async def test_bog_ambush_with_its_group_uploaded_beside_it(directed: Table, cdn_server: CdnServer) -> None:
     await kit.start(directed)
     reply(
         await directed.director.slash(
             directed.channel,
             "encounter import",
-            file=fixture("Goblin Ambush.ds-encounter"),
-            group=fixture("Goblin.ds-monster-group"),
+            file=fixture("Bog Ambush.ds-encounter"),
+            group=fixture("Bogling.ds-monster-group"),
         )
     )
-    assert len((await kit.stored(directed)).creatures) == 2 + 4 + 4 + 1
+    assert len((await kit.stored(directed)).creatures) == 3 + 4 + 4 + 1
     assert await names(directed) == []  # the group uploaded with it is used, not stored
 
 
 def _many_slots(count: int) -> bytes:
     """A `.ds-encounter` (kept under 2 MB) whose every slot names a monster id no bestiary holds."""
-    tree = json.loads(fixture("Goblin Ambush.ds-encounter")[1])
+    tree = json.loads(fixture("Bog Ambush.ds-encounter")[1])
     slot = {"monsterID": "", "count": 1}
     tree["groups"] = [{"faction": "Enemy", "slots": [{**slot, "monsterID": f"m{n}"} for n in range(count)]}]
     return json.dumps(tree, separators=(",", ":")).encode()
@@ -340,14 +341,14 @@ async def test_encounter_import_refuses_hostile_files_and_players(
     text = refusal(
         simcord_env,
         await directed.director.slash(
-            directed.channel, "encounter import", file=fixture("Goblin.ds-monster-group")
+            directed.channel, "encounter import", file=fixture("Bogling.ds-monster-group")
         ),
     )
     assert "use /monster import for it" in text
     text = refusal(
         simcord_env,
         await directed.alice.slash(
-            directed.channel, "encounter import", file=fixture("Goblin Ambush.ds-encounter")
+            directed.channel, "encounter import", file=fixture("Bog Ambush.ds-encounter")
         ),
     )
     assert text == "Only the Director can import an encounter's monsters."

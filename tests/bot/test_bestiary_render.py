@@ -13,11 +13,11 @@ from bot.content.forgesteel.monster import read_monster, read_monster_group
 from bot.content.monster import Monster, Organization, Trait
 from bot.store.bestiary import MonsterEntry, Stocked
 from bot.ui.bestiary import bestiary_embed, brought_text, monster_embed, stocked_text
-from tests.content.forgesteel_files import fixture_bytes
+from tests.content.forgesteel_files import invented_bytes
 
 MONSTERS = [
-    *read_monster_group(fixture_bytes("Goblin.ds-monster-group")).monsters,
-    read_monster(fixture_bytes("Thorn Dragon.ds-monster")),
+    *read_monster_group(invented_bytes("Bogling.ds-monster-group")).monsters,
+    read_monster(invented_bytes("Cinder Wyrm.ds-monster")),
 ]
 HOSTILE = "<@123456789012345678> @everyone **Boss**"
 
@@ -38,10 +38,8 @@ def test_every_fixture_stat_block_fits_an_embed_with_its_abilities(monster: Mons
 
 
 def test_villain_actions_come_after_the_other_abilities() -> None:
-    dragon = MONSTERS[-1]
-    kinds = [
-        f.name for f in monster_embed(dragon).fields if "action" in f.name or "maneuver" in f.name.lower()
-    ]
+    wyrm = MONSTERS[-1]
+    kinds = [f.name for f in monster_embed(wyrm).fields if "action" in f.name or "maneuver" in f.name.lower()]
     villain = [i for i, name in enumerate(kinds) if "Villain action" in name]
     assert villain and villain == list(range(len(kinds) - len(villain), len(kinds)))
 
@@ -85,11 +83,11 @@ def test_stocked_and_brought_texts() -> None:
     )
     assert stocked_text(Stocked(many, ())).endswith("Goblin 10 and 2 more.")
     text = brought_text(
-        [Brought("Goblin Sniper", many[:4], "Goblin Sniper squad"), Brought("Worg", many, None)],
+        [Brought("Bogling Slinger", many[:4], "Bogling Slinger squad"), Brought("Worg", many, None)],
         "the Director",
     )
     assert text.splitlines() == [
-        "➕ Goblin 1, Goblin 2, Goblin 3, Goblin 4 as the squad **Goblin Sniper squad** (Goblin Sniper)",
+        "➕ Goblin 1, Goblin 2, Goblin 3, Goblin 4 as the squad **Bogling Slinger squad** (Bogling Slinger)",
         "➕ Goblin 1..Goblin 12 (Worg)",
         "joined the Director.",
     ]
@@ -101,6 +99,6 @@ def test_an_empty_bestiary_says_how_to_fill_it() -> None:
 
 
 def test_a_hand_made_stat_block_shows_its_numbers() -> None:
-    block = dataclasses.replace(MONSTERS[1], abilities=(), traits=(), group="", keywords=())
+    block = dataclasses.replace(MONSTERS[0], abilities=(), traits=(), group="", keywords=())
     description = monster_embed(block).description or ""
     assert f"**Stamina** {block.stamina}" in description and "Level 1 Minion Artillery" in description

@@ -19,9 +19,9 @@ from bot.store import ChannelKey, Hero
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
 from tests.bot.files_kit import CdnServer, fixture, refusal
-from tests.content.forgesteel_files import expected, fixture_bytes
+from tests.content.forgesteel_files import invented_bytes, invented_expected
 
-HEROES = expected("expected-heroes.json")["heroes"]
+HEROES = invented_expected("expected-heroes.json")["heroes"]
 
 
 async def heroes(table: Table) -> dict[str, Hero]:
@@ -37,7 +37,7 @@ def upload(name: str, edit: Any = None) -> tuple[str, bytes]:
     """A fixture hero, its JSON changed by `edit(data)` when given."""
     if edit is None:
         return fixture(name)
-    data = json.loads(fixture_bytes(name))
+    data = json.loads(invented_bytes(name))
     edit(data)
     return name, json.dumps(data).encode()
 
@@ -71,59 +71,59 @@ async def test_each_fixture_hero_imports_as_forge_steel_computes_it(
     assert ("Not used" in fields) == bool(want["unchosenChoicesRemaining"])
 
 
-async def test_keths_open_choice_is_shown_as_not_used(table: Table, cdn_server: CdnServer) -> None:
+async def test_an_open_choice_is_shown_as_not_used(table: Table, cdn_server: CdnServer) -> None:
     """ "The reply is the sheet the bot read, with warnings for what it couldn't use (a choice left open,
     ...)" (issue 20 §4)."""
-    result = await table.alice.slash(table.channel, "hero import", file=fixture("Keth.ds-hero"))
+    result = await table.alice.slash(table.channel, "hero import", file=fixture("Brannoc.ds-hero"))
     message = result.response or result.followups[0]
     fields = {f.name: f.value or "" for f in message.embeds[0].fields}
-    assert "Runic Carving" in fields["Not used"] and "choice left open" in fields["Not used"]
+    assert "Cairn Sense" in fields["Not used"] and "choice left open" in fields["Not used"]
 
 
 async def test_re_import_updates_in_place_keeping_the_bots_state(table: Table, cdn_server: CdnServer) -> None:
     """ "Re-importing the same hero updates it in place. The state values in the file ... are taken only
     when the player says use_state:true." (issue 20 §4)"""
     await table.configure_director_role()
-    kit.ok(await table.alice.slash(table.channel, "hero import", file=fixture("Jennet.ds-hero")))
+    kit.ok(await table.alice.slash(table.channel, "hero import", file=fixture("Marra.ds-hero")))
     kit.ok(await table.alice.slash(table.channel, "hero edit", current_stamina=50, recoveries_left=10))
     kit.ok(await table.director.slash(table.channel, "victories", award=2))
-    first = (await heroes(table))["Jennet"]
+    first = (await heroes(table))["Marra"]
 
     def renamed_and_hurt(data: dict[str, Any]) -> None:
-        data["name"] = "Jennet the Bold"  # same Forge Steel id: still the same hero
+        data["name"] = "Marra the Bold"  # same Forge Steel id: still the same hero
         data["state"].update(staminaDamage=30, recoveriesUsed=4, victories=5, xp=40)
 
     text = kit.ok(
-        await table.alice.slash(table.channel, "hero import", file=upload("Jennet.ds-hero", renamed_and_hurt))
+        await table.alice.slash(table.channel, "hero import", file=upload("Marra.ds-hero", renamed_and_hurt))
     )
-    assert text.startswith("Jennet is updated from Forge Steel.")
+    assert text.startswith("Marra is updated from Forge Steel.")
     after = await heroes(table)
-    assert list(after) == ["Jennet"] and after["Jennet"].id == first.id
-    kept = sheet_of(after["Jennet"])
+    assert list(after) == ["Marra"] and after["Marra"].id == first.id
+    kept = sheet_of(after["Marra"])
     assert (kept.vitals.stamina, kept.vitals.recoveries, kept.progress.victories) == (50, 10, 2)
 
     kit.ok(
         await table.alice.slash(
-            table.channel, "hero import", file=upload("Jennet.ds-hero", renamed_and_hurt), use_state=True
+            table.channel, "hero import", file=upload("Marra.ds-hero", renamed_and_hurt), use_state=True
         )
     )
-    played = await sheet(table, "Jennet")
-    assert (played.vitals.stamina, played.vitals.recoveries) == (75 - 30, 14 - 4)
+    played = await sheet(table, "Marra")
+    assert (played.vitals.stamina, played.vitals.recoveries) == (70 - 30, 12 - 4)
     assert (played.progress.victories, played.progress.xp) == (5, 40)
 
 
 async def test_a_hero_without_the_id_is_matched_by_name_for_the_same_player(
     table: Table, cdn_server: CdnServer, simcord_env: Env
 ) -> None:
-    kit.ok(await table.alice.slash(table.channel, "hero create", name="Keth", stamina=20, recoveries=5))
-    kit.ok(await table.alice.slash(table.channel, "hero import", file=fixture("Keth.ds-hero")))
-    assert list(await heroes(table)) == ["Keth"]
-    assert (await sheet(table, "Keth")).vitals.max_stamina == 33
-    # another player's Keth of the same name is not theirs to overwrite
+    kit.ok(await table.alice.slash(table.channel, "hero create", name="Brannoc", stamina=20, recoveries=5))
+    kit.ok(await table.alice.slash(table.channel, "hero import", file=fixture("Brannoc.ds-hero")))
+    assert list(await heroes(table)) == ["Brannoc"]
+    assert (await sheet(table, "Brannoc")).vitals.max_stamina == 30
+    # another player's Brannoc of the same name is not theirs to overwrite
     text = refusal(
-        simcord_env, await table.bob.slash(table.channel, "hero import", file=fixture("Keth.ds-hero"))
+        simcord_env, await table.bob.slash(table.channel, "hero import", file=fixture("Brannoc.ds-hero"))
     )
-    assert text == "Only Keth's player or the Director can import Keth again."
+    assert text == "Only Brannoc's player or the Director can import Brannoc again."
 
 
 async def test_a_director_imports_for_a_player_or_for_anyone_to_claim(
@@ -133,7 +133,9 @@ async def test_a_director_imports_for_a_player_or_for_anyone_to_claim(
     await table.configure_director_role()
     text = refusal(
         simcord_env,
-        await table.alice.slash(table.channel, "hero import", file=fixture("Keth.ds-hero"), player=table.bob),
+        await table.alice.slash(
+            table.channel, "hero import", file=fixture("Brannoc.ds-hero"), player=table.bob
+        ),
     )
     role = f"<@&{table.director_role.id}>"
     assert (
@@ -142,13 +144,13 @@ async def test_a_director_imports_for_a_player_or_for_anyone_to_claim(
     )
     kit.ok(
         await table.director.slash(
-            table.channel, "hero import", file=fixture("Keth.ds-hero"), player=table.bob
+            table.channel, "hero import", file=fixture("Brannoc.ds-hero"), player=table.bob
         )
     )
-    kit.ok(await table.director.slash(table.channel, "hero import", file=fixture("Ashley.ds-hero")))
+    kit.ok(await table.director.slash(table.channel, "hero import", file=fixture("Ysolde.ds-hero")))
     stored = await heroes(table)
-    assert stored["Keth"].owner_id == table.bob.id and not sheet_of(stored["Keth"]).claimable
-    assert stored["Ashley"].owner_id == table.director.id and sheet_of(stored["Ashley"]).claimable
+    assert stored["Brannoc"].owner_id == table.bob.id and not sheet_of(stored["Brannoc"]).claimable
+    assert stored["Ysolde"].owner_id == table.director.id and sheet_of(stored["Ysolde"]).claimable
 
 
 def _big() -> bytes:
@@ -160,7 +162,7 @@ def _big() -> bytes:
     [
         (("huge.ds-hero", _big()), "over 2 MB"),
         (("notes.ds-hero", b"my hero's backstory"), "isn't JSON"),
-        (fixture("Goblin Sniper.ds-monster"), "use /monster import for it"),
+        (fixture("Bogling Slinger.ds-monster"), "use /monster import for it"),
         (("newer.ds-hero", json.dumps({"format": 99, "hero": {}}).encode()), "a newer Forge Steel"),
     ],
     ids=["over 2 MB", "not JSON", "a monster", "a newer format"],
@@ -177,24 +179,24 @@ async def test_hostile_files_are_refused_in_one_line_and_store_nothing(
 
 async def test_an_imported_heros_abilities_reach_the_encounter(table: Table, cdn_server: CdnServer) -> None:
     """ "Heroes keep theirs on the roster sheet" and bring them into play, with the kit's damage bonus."""
-    kit.ok(await table.alice.slash(table.channel, "hero import", file=fixture("Keth.ds-hero")))
+    kit.ok(await table.alice.slash(table.channel, "hero import", file=fixture("Brannoc.ds-hero")))
     await kit.start(table)
-    kit.ok(await table.alice.slash(table.channel, "encounter hero", name="Keth"))
-    creature = (await kit.stored(table)).creature("Keth")
+    kit.ok(await table.alice.slash(table.channel, "encounter hero", name="Brannoc"))
+    creature = (await kit.stored(table)).creature("Brannoc")
     assert [a.name for a in creature.abilities] == [a["name"] for a in HEROES[0]["abilities"]]
-    assert [(b.name, b.tiers) for b in creature.kit_bonuses] == [("Panther", (0, 0, 4))]
+    assert [(b.name, b.tiers) for b in creature.kit_bonuses] == [("Wolfpelt", (1, 2, 3))]
     assert creature.stability == 2
 
 
 async def test_a_hero_in_the_running_encounter_is_not_re_imported(
     table: Table, cdn_server: CdnServer, simcord_env: Env
 ) -> None:
-    kit.ok(await table.alice.slash(table.channel, "hero import", file=fixture("Keth.ds-hero")))
+    kit.ok(await table.alice.slash(table.channel, "hero import", file=fixture("Brannoc.ds-hero")))
     await kit.start(table)
-    kit.ok(await table.alice.slash(table.channel, "encounter hero", name="Keth"))
-    before = (await heroes(table))["Keth"].data
+    kit.ok(await table.alice.slash(table.channel, "encounter hero", name="Brannoc"))
+    before = (await heroes(table))["Brannoc"].data
     text = refusal(
-        simcord_env, await table.alice.slash(table.channel, "hero import", file=fixture("Keth.ds-hero"))
+        simcord_env, await table.alice.slash(table.channel, "hero import", file=fixture("Brannoc.ds-hero"))
     )
     assert "is in the encounter" in text
-    assert (await heroes(table))["Keth"].data == before
+    assert (await heroes(table))["Brannoc"].data == before

@@ -32,11 +32,11 @@ from bot.rules.hero import HeroSheet, keep_play_state
 from bot.settings import Settings
 from bot.store import ChannelKey, Store
 from tests.bot.conftest import TOKEN, build_bot, is_user_facing, make_table
-from tests.content.forgesteel_files import fixture_bytes
+from tests.content.forgesteel_files import invented_bytes
 from tests.content.test_forgesteel_fuzz import _slots
 from tests.content.test_forgesteel_hero_fuzz import HERO_VALUES
 
-HERO_FILES = ("Keth.ds-hero", "Ashley.ds-hero", "Jennet.ds-hero")
+HERO_FILES = ("Brannoc.ds-hero", "Ysolde.ds-hero", "Marra.ds-hero")
 HOSTILE = st.sampled_from(["@everyone", "<@123456789012345678>", "**Ash**", "x" * 300, "Ke\x00th", "\u200b"])
 
 
@@ -44,7 +44,7 @@ HOSTILE = st.sampled_from(["@everyone", "<@123456789012345678>", "**Ash**", "x" 
 def mutated(draw: st.DrawFn) -> tuple[str, bytes]:
     """A fixture hero with 1-3 of its values deleted or replaced."""
     file = draw(st.sampled_from(HERO_FILES))
-    tree = json.loads(fixture_bytes(file))
+    tree = json.loads(invented_bytes(file))
     for _ in range(draw(st.integers(1, 3))):
         slots = _slots(tree, [])
         container, key = slots[draw(st.integers(0, len(slots) - 1))]
@@ -122,6 +122,6 @@ def test_the_fuzz_can_see_a_stored_hero() -> None:
     """The property above checks stored heroes too: an unmutated file is stored whole."""
     with pytest.MonkeyPatch.context() as monkeypatch, tempfile.TemporaryDirectory() as workdir:
         stored = asyncio.run(
-            _run([("Keth.ds-hero", fixture_bytes("Keth.ds-hero"))], Path(workdir), monkeypatch)
+            _run([("Brannoc.ds-hero", invented_bytes("Brannoc.ds-hero"))], Path(workdir), monkeypatch)
         )
     assert stored == 1

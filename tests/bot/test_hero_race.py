@@ -86,16 +86,16 @@ async def test_a_re_import_while_a_thread_brings_the_hero_in_is_refused(
     table: Table, cdn_server: CdnServer, simcord_env: Env, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await table.configure_director_role()
-    kit.ok(await table.alice.slash(table.channel, "hero import", file=fixture("Keth.ds-hero")))
-    kit.ok(await table.alice.slash(table.channel, "hero edit", hero="Keth", level=2))
-    before = (await roster(table))["Keth"].data
+    kit.ok(await table.alice.slash(table.channel, "hero import", file=fixture("Brannoc.ds-hero")))
+    kit.ok(await table.alice.slash(table.channel, "hero edit", hero="Brannoc", level=2))
+    before = (await roster(table))["Brannoc"].data
     await kit.start(table, channel=table.thread)
-    bring_in_first(monkeypatch, table, "hero.import", "Keth")
+    bring_in_first(monkeypatch, table, "hero.import", "Brannoc")
     text = refusal(
-        simcord_env, await table.alice.slash(table.channel, "hero import", file=fixture("Keth.ds-hero"))
+        simcord_env, await table.alice.slash(table.channel, "hero import", file=fixture("Brannoc.ds-hero"))
     )
     assert f"is in the encounter in <#{table.thread.id}>" in text
-    assert (await roster(table))["Keth"].data == before
+    assert (await roster(table))["Brannoc"].data == before
 
 
 async def test_the_thread_bringing_a_hero_in_claims_the_campaigns_roster(table: Table) -> None:

@@ -153,28 +153,26 @@ async def test_the_stat_blocks_villain_actions_are_used_once(table: Table, cdn_s
     """A solo's three villain actions come from the bestiary; each is used once per encounter."""
     await table.configure_director_role()
     d = table.director
-    kit.ok(await d.slash(table.channel, "monster import", file=fixture("Thorn Dragon.ds-monster")))
+    kit.ok(await d.slash(table.channel, "monster import", file=fixture("Cinder Wyrm.ds-monster")))
     await kit.start(table)
     kit.ok(await d.slash(table.channel, "encounter add", name="Ash", stamina=30, player=table.alice))
-    kit.ok(await d.slash(table.channel, "encounter add", monster="Thorn Dragon"))
+    kit.ok(await d.slash(table.channel, "encounter add", monster="Cinder Wyrm"))
     await kit.begin(table, first="heroes")
-    offered = await d.autocomplete(table.channel, "encounter villain use", "creature", "tho")
-    assert [c["value"] for c in offered] == ["Thorn Dragon"]
+    offered = await d.autocomplete(table.channel, "encounter villain use", "creature", "cin")
+    assert [c["value"] for c in offered] == ["Cinder Wyrm"]
     shown = kit.body(kit.tracker(table.channel))
-    assert "**Thorn Dragon**: ⬜ Briar Bindings · ⬜ Thorned Armor · ⬜ Malign Thicket" in shown
+    assert "**Cinder Wyrm**: ⬜ Ember Rain · ⬜ Smoke Veil · ⬜ Cinder Storm" in shown
     used = kit.ok(
-        await d.slash(table.channel, "encounter villain use", creature="Thorn Dragon", action="thorned armor")
+        await d.slash(table.channel, "encounter villain use", creature="Cinder Wyrm", action="smoke veil")
     )
-    assert used.startswith(
-        "😈 **Thorn Dragon** uses the villain action **Thorned Armor** (once per encounter)."
-    )
-    assert "**Thorn Dragon**: ⬜ Briar Bindings · ✅ Thorned Armor · ⬜ Malign Thicket" in kit.body(
+    assert used.startswith("😈 **Cinder Wyrm** uses the villain action **Smoke Veil** (once per encounter).")
+    assert "**Cinder Wyrm**: ⬜ Ember Rain · ✅ Smoke Veil · ⬜ Cinder Storm" in kit.body(
         kit.tracker(table.channel)
     )
     again = kit.refused(
-        await d.slash(table.channel, "encounter villain use", creature="Thorn Dragon", action="Thorned Armor")
+        await d.slash(table.channel, "encounter villain use", creature="Cinder Wyrm", action="Smoke Veil")
     )
-    assert again == "Thorn Dragon has already used Thorned Armor this encounter: each is once per encounter."
+    assert again == "Cinder Wyrm has already used Smoke Veil this encounter: each is once per encounter."
 
 
 async def test_the_director_names_villain_actions(table: Table) -> None:

@@ -35,8 +35,8 @@ def dice() -> Loaded:
 
 
 def with_coup_de_grace(enc: Encounter) -> Encounter:
-    keth = enc.creature("Keth")
-    return enc.with_creature(dataclasses.replace(keth, abilities=(*keth.abilities, COUP_DE_GRACE)))
+    brannoc = enc.creature("Brannoc")
+    return enc.with_creature(dataclasses.replace(brannoc, abilities=(*brannoc.abilities, COUP_DE_GRACE)))
 
 
 async def summaries(table: Table) -> list[str]:
@@ -48,30 +48,31 @@ async def summaries(table: Table) -> list[str]:
 async def test_a_dice_tier_is_rolled_and_undo_takes_back_the_rolled_damage(
     table: Table, dice: Loaded
 ) -> None:
-    """Keth (A2; his Panther kit adds +0 at tier 2) rolls 6 + 6 + A2 = 14, tier 2; the damage dice roll 3 and
-    5: 3 + 5 + 11 + 2 = 21 damage to the Thorn Dragon."""
+    """Brannoc (A1; his Wolfpelt kit adds +2 at tier 2) rolls 6 + 6 + A1 = 13, tier 2; the damage dice
+    roll 3 and 5: 3 + 5 + 11 + 1 + 2 = 22 damage to the Cinder Wyrm."""
     await kit.start(table)
     await harm_kit.edit(table, with_coup_de_grace)
     before = await kit.current(table)
     dice.load(6, 6, 3, 5)
     text = ok(
-        await table.alice.slash(table.channel, "strike", ability="Coup de Grâce", targets="Thorn Dragon")
+        await table.alice.slash(table.channel, "strike", ability="Coup de Grâce", targets="Cinder Wyrm")
     )
     lines = text.splitlines()
     assert (
-        lines[0] == "⚔️ **Keth** uses **Coup de Grâce** (2d6+9/2d6+13/2d6+22 damage · Agility · kit +0/+0/+4)"
+        lines[0]
+        == "⚔️ **Brannoc** uses **Coup de Grâce** (2d6+9/2d6+14/2d6+20 damage · Agility · kit +1/+2/+3)"
     )
-    assert lines[1] == "Dice: 6 + 6 · bonus +2 · Total: 14 · Tier 2"
-    assert lines[2] == "🎲 Tier 2 damage: 2d6 [3, 5] + 13 = 21"
-    assert "21 damage" in lines[3]
+    assert lines[1] == "Dice: 6 + 6 · bonus +1 · Total: 13 · Tier 2"
+    assert lines[2] == "🎲 Tier 2 damage: 2d6 [3, 5] + 14 = 22"
+    assert "22 damage" in lines[3]
     after = await kit.current(table)
-    assert after.creature("Thorn Dragon").vitals.stamina == 250 - 21
+    assert after.creature("Cinder Wyrm").vitals.stamina == 220 - 22
     logged = (await summaries(table))[-1]
-    assert "Thorn Dragon (tier 2, rolled 2d6 [3, 5] + 13 = 21): 21 damage" in logged
+    assert "Cinder Wyrm (tier 2, rolled 2d6 [3, 5] + 14 = 22): 22 damage" in logged
 
     dice.load(1, 1)  # were undo to roll again, it would find these
     undone = ok(await table.alice.slash(table.channel, "encounter undo"))
-    assert r"rolled 2d6 \[3, 5\] + 13 = 21" in undone  # the summary, Markdown escaped
+    assert r"rolled 2d6 \[3, 5\] + 14 = 22" in undone  # the summary, Markdown escaped
     assert await kit.current(table) == before
 
 

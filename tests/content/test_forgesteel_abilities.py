@@ -11,7 +11,7 @@ import pytest
 from bot.content.ability import ActionType
 from bot.content.forgesteel.ability_json import read_ability
 from bot.content.forgesteel.files import Fields
-from tests.content.forgesteel_files import expected, fixture_bytes
+from tests.content.forgesteel_files import Reader, both
 
 
 def _abilities_in(node: Any, out: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -28,16 +28,15 @@ def _abilities_in(node: Any, out: dict[str, dict[str, Any]]) -> dict[str, dict[s
     return out
 
 
-CASES = [
-    (hero["file"], ability)
-    for hero in expected("expected-heroes.json")["heroes"]
-    for ability in hero["abilities"]
-]
+CASES = both(
+    "expected-heroes.json",
+    lambda e: [(f"{h['file']}:{a['name']}", (h["file"], a)) for h in e["heroes"] for a in h["abilities"]],
+)
 
 
-@pytest.mark.parametrize(("file", "want"), CASES, ids=[f"{f}:{a['name']}" for f, a in CASES])
-def test_hero_ability_card(file: str, want: dict[str, Any]) -> None:
-    raw = _abilities_in(json.loads(fixture_bytes(file)), {})[want["id"]]
+@pytest.mark.parametrize(("read", "file", "want"), CASES)
+def test_hero_ability_card(read: Reader, file: str, want: dict[str, Any]) -> None:
+    raw = _abilities_in(json.loads(read(file)), {})[want["id"]]
     ability = read_ability(Fields(raw, "ability"))
     assert ability.name == want["name"]
     assert ability.action is ActionType.from_text(want["usage"], free=want["free"])

@@ -16,14 +16,19 @@ from hypothesis import strategies as st
 from bot.content.forgesteel.encounter import read_encounter
 from bot.content.forgesteel.files import ForgeSteelError
 from bot.content.forgesteel.monster import read_monster, read_monster_group
-from tests.content.forgesteel_files import fixture_bytes
+from tests.content.forgesteel_files import Reader, invented_bytes, real_bytes
 
-READERS: list[tuple[str, Callable[[bytes], object]]] = [
-    ("Goblin Sniper.ds-monster", read_monster),
-    ("Thorn Dragon.ds-monster", read_monster),
-    ("Goblin.ds-monster-group", read_monster_group),
-    ("Goblin Ambush.ds-encounter", read_encounter),
+_FILES: list[tuple[Reader, str, Callable[[bytes], object]]] = [
+    (invented_bytes, "Bogling Slinger.ds-monster", read_monster),
+    (invented_bytes, "Cinder Wyrm.ds-monster", read_monster),
+    (invented_bytes, "Bogling.ds-monster-group", read_monster_group),
+    (invented_bytes, "Bog Ambush.ds-encounter", read_encounter),
+    (real_bytes, "Goblin Sniper.ds-monster", read_monster),
+    (real_bytes, "Thorn Dragon.ds-monster", read_monster),
+    (real_bytes, "Goblin.ds-monster-group", read_monster_group),
+    (real_bytes, "Goblin Ambush.ds-encounter", read_encounter),
 ]
+READERS = [pytest.param(*f, id=f"{'own' if f[0] is invented_bytes else 'forgesteel'}:{f[1]}") for f in _FILES]
 
 JSON_VALUES = st.recursive(
     st.none()
@@ -52,13 +57,13 @@ def _slots(node: Any, out: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
     return out
 
 
-@pytest.mark.parametrize(("file", "read"), READERS, ids=[f for f, _ in READERS])
+@pytest.mark.parametrize(("source", "file", "read"), READERS)
 @settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_mutated_files_fail_only_with_the_typed_error(
-    file: str, read: Callable[[bytes], object], data: st.DataObject
+    source: Reader, file: str, read: Callable[[bytes], object], data: st.DataObject
 ) -> None:
-    tree = copy.deepcopy(json.loads(fixture_bytes(file)))
+    tree = copy.deepcopy(json.loads(source(file)))
     for _ in range(data.draw(st.integers(1, 4))):
         slots = _slots(tree, [])
         if not slots:
@@ -74,16 +79,16 @@ def test_mutated_files_fail_only_with_the_typed_error(
         assert "\n" not in str(error)
 
 
-@pytest.mark.parametrize(("file", "read"), READERS, ids=[f for f, _ in READERS])
+@pytest.mark.parametrize(("source", "file", "read"), READERS)
 @settings(deadline=None, max_examples=40)
 @given(
     cut=st.integers(0, 10**6),
     flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=4),
 )
 def test_damaged_bytes_fail_only_with_the_typed_error(
-    file: str, read: Callable[[bytes], object], cut: int, flips: list[tuple[int, int]]
+    source: Reader, file: str, read: Callable[[bytes], object], cut: int, flips: list[tuple[int, int]]
 ) -> None:
-    raw = bytearray(fixture_bytes(file))
+    raw = bytearray(source(file))
     for where, byte in flips:
         raw[where % len(raw)] = byte
     try:

@@ -16,11 +16,20 @@ from hypothesis import strategies as st
 from bot.content.forgesteel.files import ForgeSteelError
 from bot.content.forgesteel.hero import read_hero
 from bot.content.forgesteel.hero_sheet import to_sheet
-from tests.content.forgesteel_files import fixture_bytes
+from tests.content.forgesteel_files import Reader, invented_bytes, real_bytes
 from tests.content.test_forgesteel_fuzz import JSON_VALUES, _slots
 
-HERO_FILES = ["Keth.ds-hero", "Ashley.ds-hero", "Jennet.ds-hero"]
-_TREES: dict[str, Any] = {}
+HERO_FILES = [
+    *(
+        pytest.param(invented_bytes, f, id=f"own:{f}")
+        for f in ("Brannoc.ds-hero", "Ysolde.ds-hero", "Marra.ds-hero")
+    ),
+    *(
+        pytest.param(real_bytes, f, id=f"forgesteel:{f}")
+        for f in ("Keth.ds-hero", "Ashley.ds-hero", "Jennet.ds-hero")
+    ),
+]
+_TREES: dict[tuple[Reader, str], Any] = {}
 #: Values that hit the hero import's own fields and feature types.
 HERO_VALUES = JSON_VALUES | st.sampled_from(
     [
@@ -36,10 +45,10 @@ HERO_VALUES = JSON_VALUES | st.sampled_from(
 )
 
 
-def _tree(file: str) -> Any:
-    if file not in _TREES:
-        _TREES[file] = json.loads(fixture_bytes(file))
-    return copy.deepcopy(_TREES[file])
+def _tree(read: Reader, file: str) -> Any:
+    if (read, file) not in _TREES:
+        _TREES[read, file] = json.loads(read(file))
+    return copy.deepcopy(_TREES[read, file])
 
 
 def _read_fully(data: bytes) -> None:
@@ -50,11 +59,11 @@ def _read_fully(data: bytes) -> None:
         assert "\n" not in str(error) and str(error)
 
 
-@pytest.mark.parametrize("file", HERO_FILES)
+@pytest.mark.parametrize(("read", "file"), HERO_FILES)
 @settings(deadline=None, max_examples=50, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
-def test_mutated_heroes_fail_only_with_the_typed_error(file: str, data: st.DataObject) -> None:
-    tree = _tree(file)
+def test_mutated_heroes_fail_only_with_the_typed_error(read: Reader, file: str, data: st.DataObject) -> None:
+    tree = _tree(read, file)
     for _ in range(data.draw(st.integers(1, 4))):
         slots = _slots(tree, [])
         container, key = slots[data.draw(st.integers(0, len(slots) - 1))]
@@ -65,16 +74,16 @@ def test_mutated_heroes_fail_only_with_the_typed_error(file: str, data: st.DataO
     _read_fully(json.dumps(tree).encode())
 
 
-@pytest.mark.parametrize("file", HERO_FILES)
+@pytest.mark.parametrize(("read", "file"), HERO_FILES)
 @settings(deadline=None, max_examples=30)
 @given(
     cut=st.integers(0, 10**6),
     flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=4),
 )
 def test_damaged_hero_bytes_fail_only_with_the_typed_error(
-    file: str, cut: int, flips: list[tuple[int, int]]
+    read: Reader, file: str, cut: int, flips: list[tuple[int, int]]
 ) -> None:
-    raw = bytearray(fixture_bytes(file))
+    raw = bytearray(read(file))
     for where, byte in flips:
         raw[where % len(raw)] = byte
     _read_fully(bytes(raw[: max(1, cut % (len(raw) + 1))]))
@@ -85,6 +94,6 @@ def test_damaged_hero_bytes_fail_only_with_the_typed_error(
 def test_junk_in_every_part_of_a_hero(junk: Any) -> None:
     """Each top-level part of a hero replaced by junk."""
     for key in ("ancestry", "culture", "career", "class", "complication", "features", "state"):
-        tree = _tree("Jennet.ds-hero")
+        tree = _tree(invented_bytes, "Marra.ds-hero")
         tree[key] = junk
         _read_fully(json.dumps(tree).encode())

@@ -20,7 +20,7 @@ from bot.content.forgesteel.files import (
 from bot.content.forgesteel.hero import read_hero
 from bot.content.forgesteel.hero_sheet import to_sheet
 from bot.rules.damage import DamageModifier
-from tests.content.forgesteel_files import fixture_bytes
+from tests.content.forgesteel_files import invented_bytes, real_bytes
 from tests.content.forgesteel_hero_kit import ability, bonus, feature, hero, kit, to_bytes
 
 M2_A1 = {"Might": 2, "Agility": 1, "Reason": 0, "Intuition": 3, "Presence": -1}
@@ -277,9 +277,9 @@ def _refusal_cases() -> list[tuple[str, bytes, type[ForgeSteelError], str]]:
     return [
         ("over 2 MB", too_big, FileTooLarge, "2 MB"),
         ("not JSON", b"\x89PNG\r\n\x1a\n", NotJson, ".ds-hero"),
-        ("a monster", fixture_bytes("Goblin Sniper.ds-monster"), WrongKind, "/monster import"),
-        ("a monster group", fixture_bytes("Goblin.ds-monster-group"), WrongKind, "/monster import"),
-        ("an encounter", fixture_bytes("Goblin Ambush.ds-encounter"), WrongKind, "/encounter import"),
+        ("a monster", invented_bytes("Bogling Slinger.ds-monster"), WrongKind, "/monster import"),
+        ("a monster group", invented_bytes("Bogling.ds-monster-group"), WrongKind, "/monster import"),
+        ("an encounter", invented_bytes("Bog Ambush.ds-encounter"), WrongKind, "/encounter import"),
         ("an unknown shape", b'{"hero": {"name": "Vex"}, "version": 99}', UnknownFormat, ".ds-hero"),
         ("JSON but no object", b"[1, 2, 3]", WrongKind, ".ds-hero"),
         ("a hero without a class", to_bytes(hero() | {"class": None}), BadValue, "class"),
@@ -304,26 +304,48 @@ def test_refusals_are_one_line_and_say_what_to_upload(
     assert hint in str(raised.value) and "\n" not in str(raised.value)
 
 
-def test_sheet_fresh_and_with_the_files_state() -> None:
+@pytest.mark.parametrize(
+    ("read", "file", "fresh_numbers", "resource", "played_numbers"),
+    [
+        pytest.param(invented_bytes, "Marra.ds-hero", (70, 70, 12), ("Zeal", "2", 5), (60, 3, 10), id="own"),
+        pytest.param(
+            real_bytes, "Jennet.ds-hero", (75, 75, 14), ("Wrath", "2", 5), (65, 3, 12), id="forgesteel"
+        ),
+    ],
+)
+def test_sheet_fresh_and_with_the_files_state(
+    read: Any,
+    file: str,
+    fresh_numbers: tuple[int, int, int],
+    resource: tuple[str, str, int],
+    played_numbers: tuple[int, int, int],
+) -> None:
     """The roster sheet takes the computed numbers; the file's state only with `use_state`."""
-    data = json.loads(fixture_bytes("Jennet.ds-hero"))
+    data = json.loads(read(file))
     data["state"].update(staminaDamage=10, staminaTemp=3, recoveriesUsed=2, victories=3, xp=64)
     found = read_hero(to_bytes(data))
     fresh = to_sheet(found)
-    assert (fresh.vitals.max_stamina, fresh.vitals.stamina, fresh.vitals.max_recoveries) == (75, 75, 14)
-    assert (fresh.resource_name, fresh.resource_gain, fresh.level) == ("Wrath", "2", 5)
+    assert (fresh.vitals.max_stamina, fresh.vitals.stamina, fresh.vitals.max_recoveries) == fresh_numbers
+    assert (fresh.resource_name, fresh.resource_gain, fresh.level) == resource
     assert fresh.characteristics == found.characteristics and fresh.progress.victories == 0
     played = to_sheet(found, use_state=True)
-    assert (played.vitals.stamina, played.vitals.temporary, played.vitals.recoveries) == (65, 3, 12)
+    assert (played.vitals.stamina, played.vitals.temporary, played.vitals.recoveries) == played_numbers
     assert (played.progress.victories, played.progress.xp) == (3, 64)
 
 
-def test_sheet_state_stays_within_the_rules() -> None:
+@pytest.mark.parametrize(
+    ("read", "file", "dead"),
+    [
+        pytest.param(invented_bytes, "Brannoc.ds-hero", -15, id="own"),
+        pytest.param(real_bytes, "Keth.ds-hero", -16, id="forgesteel"),
+    ],
+)
+def test_sheet_state_stays_within_the_rules(read: Any, file: str, dead: int) -> None:
     """Stamina damage beyond death stops at the negative winded value; more Recoveries used than held, 0."""
-    data = json.loads(fixture_bytes("Keth.ds-hero"))
+    data = json.loads(read(file))
     data["state"].update(staminaDamage=500, recoveriesUsed=50)
     played = to_sheet(read_hero(to_bytes(data)), use_state=True)
-    assert (played.vitals.stamina, played.vitals.recoveries) == (-16, 0)
+    assert (played.vitals.stamina, played.vitals.recoveries) == (dead, 0)
 
 
 def _item(kind: str, by_level: list[tuple[int, dict[str, Any]]], enhanced: list[int]) -> dict[str, Any]:

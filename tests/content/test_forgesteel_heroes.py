@@ -16,16 +16,15 @@ from bot.content.forgesteel.hero import ImportedHero, read_hero
 from bot.content.forgesteel.hero_abilities import HeroAbility
 from bot.rules.codec import load, to_data
 from bot.rules.damage import DamageModifier
-from tests.content.forgesteel_files import expected, fixture_bytes
+from tests.content.forgesteel_files import Reader, both, invented_bytes, real_bytes
 
-HEROES: list[dict[str, Any]] = expected("expected-heroes.json")["heroes"]
-_READ: dict[str, ImportedHero] = {}
+_READ: dict[tuple[Reader, str], ImportedHero] = {}
 
 
-def imported(file: str) -> ImportedHero:
-    if file not in _READ:
-        _READ[file] = read_hero(fixture_bytes(file))
-    return _READ[file]
+def imported(read: Reader, file: str) -> ImportedHero:
+    if (read, file) not in _READ:
+        _READ[read, file] = read_hero(read(file))
+    return _READ[read, file]
 
 
 def _modifiers(found: tuple[DamageModifier, ...]) -> list[dict[str, Any]]:
@@ -131,33 +130,36 @@ KEYS = [
     "heroicResources", "kits", "kitDamageBonuses", "immunities", "weaknesses", "conditionImmunities",
     "skills", "languages", "perks", "unchosenChoicesRemaining",
 ]  # fmt: skip
-VALUE_CASES = [(h["file"], key) for h in HEROES for key in KEYS]
+HEROES = "expected-heroes.json"
+VALUE_CASES = both(HEROES, lambda e: [(f"{h['file']}:{k}", (h, k)) for h in e["heroes"] for k in KEYS])
 
 
-@pytest.mark.parametrize(("file", "key"), VALUE_CASES, ids=[f"{f}:{k}" for f, k in VALUE_CASES])
-def test_every_expected_value(file: str, key: str) -> None:
+@pytest.mark.parametrize(("read", "hero", "key"), VALUE_CASES)
+def test_every_expected_value(read: Reader, hero: dict[str, Any], key: str) -> None:
     """Each value Forge Steel computes for the hero (its HeroLogic) is the import's."""
-    hero = next(h for h in HEROES if h["file"] == file)
-    assert ours(imported(file))[key] == _want(hero, key)
+    assert ours(imported(read, hero["file"]))[key] == _want(hero, key)
 
 
-@pytest.mark.parametrize("file", [h["file"] for h in HEROES])
-def test_abilities_in_forge_steels_order(file: str) -> None:
+@pytest.mark.parametrize(("read", "hero"), both(HEROES, lambda e: [(h["file"], (h,)) for h in e["heroes"]]))
+def test_abilities_in_forge_steels_order(read: Reader, hero: dict[str, Any]) -> None:
     """The abilities are those Forge Steel lists, in its order (usage, signature then cost, name)."""
-    hero = next(h for h in HEROES if h["file"] == file)
-    got = [(a.id, a.source) for a in imported(file).abilities]
+    got = [(a.id, a.source) for a in imported(read, hero["file"]).abilities]
     assert got == [(a["id"], a["source"]) for a in hero["abilities"]]
 
 
-ABILITY_CASES = [(h["file"], i) for h in HEROES for i in range(len(h["abilities"]))]
+ABILITY_CASES = both(
+    HEROES,
+    lambda e: [
+        (f"{h['file']}:{i}", (h["file"], i, a)) for h in e["heroes"] for i, a in enumerate(h["abilities"])
+    ],
+)
 
 
-@pytest.mark.parametrize(("file", "index"), ABILITY_CASES, ids=[f"{f}:{i}" for f, i in ABILITY_CASES])
-def test_every_ability_card(file: str, index: int) -> None:
+@pytest.mark.parametrize(("read", "file", "index", "want"), ABILITY_CASES)
+def test_every_ability_card(read: Reader, file: str, index: int, want: dict[str, Any]) -> None:
     """Usage, keywords, distance, target, cost, trigger, power-roll characteristics and bonus, raw tier texts
     and every other section of each card."""
-    want = next(h for h in HEROES if h["file"] == file)["abilities"][index]
-    found: HeroAbility = imported(file).abilities[index]
+    found: HeroAbility = imported(read, file).abilities[index]
     card = found.card
     assert (found.id, found.source, card.name) == (want["id"], want["source"], want["name"])
     assert card.action is ActionType.from_text(want["usage"], free=want["free"])
@@ -180,28 +182,63 @@ def test_every_ability_card(file: str, index: int) -> None:
 
 
 def test_package_sections_show_the_heroes_package_content() -> None:
-    """A `package` section shows the hero's Package Content features of its tag: Ashley's Inertial Shield
-    shows her Metakinetic Mastery (selected subclass), not the unselected subclasses' masteries."""
-    shield = next(a.card for a in imported("Ashley.ds-hero").abilities if a.card.name == "Inertial Shield")
+    """A `package` section shows the hero's Package Content features of its tag: Ysolde's Turning Palm shows
+    her Riverform Mastery (selected subclass), not the unselected Stoneform's; Marra's Swear Against shows
+    her Hearth domain's Hearth Vow (a domain's default feature)."""
+    palm = next(
+        a.card for a in imported(invented_bytes, "Ysolde.ds-hero").abilities if a.card.name == "Turning Palm"
+    )
+    assert "**Riverform Mastery:** You slide 1 square" in palm.effect
+    assert "Stoneform" not in palm.effect and "knocked prone" not in palm.effect
+    swear = next(
+        a.card for a in imported(invented_bytes, "Marra.ds-hero").abilities if a.card.name == "Swear Against"
+    )
+    assert "**Hearth Vow:** An ally adjacent" in swear.effect
+
+
+def test_real_package_sections() -> None:
+    """Ashley's Inertial Shield shows her Metakinetic Mastery (selected subclass), not the unselected
+    subclasses' masteries."""
+    shield = next(
+        a.card for a in imported(real_bytes, "Ashley.ds-hero").abilities if a.card.name == "Inertial Shield"
+    )
     assert "**Metakinetic Mastery:**" in shield.effect
     assert "Cryokinetic" not in shield.effect and "Elemental Absorption" not in shield.effect  # level 6
 
 
-def test_keths_open_choice_is_a_warning() -> None:
+@pytest.mark.parametrize(
+    ("read", "file", "choice"),
+    [
+        pytest.param(invented_bytes, "Brannoc.ds-hero", "Cairn Sense", id="own"),
+        pytest.param(real_bytes, "Keth.ds-hero", "Runic Carving", id="forgesteel"),
+    ],
+)
+def test_an_open_choice_is_a_warning(read: Reader, file: str, choice: str) -> None:
     """ "The reply is the sheet the bot read, with warnings for what it couldn't use (a choice left open,
     …)"."""
-    hero = imported("Keth.ds-hero")
-    assert any("Runic Carving" in w and "left open" in w for w in hero.warnings)
+    hero = imported(read, file)
+    assert [w for w in hero.warnings if "left open" in w] == [
+        f"{choice} ({hero.ancestry}) is a choice left open (chosen in play): the bot used nothing from it; "
+        "choose it in Forge Steel and import again."
+    ]
     assert all("\n" not in w for w in hero.warnings)
 
 
-@pytest.mark.parametrize("file", ["Ashley.ds-hero", "Jennet.ds-hero"])
-def test_a_complete_hero_has_no_warnings(file: str) -> None:
-    assert imported(file).warnings == ()
+@pytest.mark.parametrize(
+    ("read", "file"),
+    [
+        pytest.param(invented_bytes, "Ysolde.ds-hero", id="own:Ysolde"),
+        pytest.param(invented_bytes, "Marra.ds-hero", id="own:Marra"),
+        pytest.param(real_bytes, "Ashley.ds-hero", id="forgesteel:Ashley"),
+        pytest.param(real_bytes, "Jennet.ds-hero", id="forgesteel:Jennet"),
+    ],
+)
+def test_a_complete_hero_has_no_warnings(read: Reader, file: str) -> None:
+    assert imported(read, file).warnings == ()
 
 
-@pytest.mark.parametrize("file", [h["file"] for h in HEROES])
-def test_an_import_round_trips_through_the_codec(file: str) -> None:
+@pytest.mark.parametrize(("read", "hero"), both(HEROES, lambda e: [(h["file"], (h,)) for h in e["heroes"]]))
+def test_an_import_round_trips_through_the_codec(read: Reader, hero: dict[str, Any]) -> None:
     """The store can keep an import as codec data (bot.rules.codec) and get the same value back."""
-    hero = imported(file)
-    assert load(ImportedHero, to_data(hero)) == hero
+    found = imported(read, hero["file"])
+    assert load(ImportedHero, to_data(found)) == found

@@ -20,7 +20,7 @@ from bot.content.tiers import ForcedKind, ForcedMovement, parse_tier
 from bot.rules.characteristics import Characteristic, Characteristics
 from bot.rules.conditions import Condition
 from bot.rules.damage import DamageType
-from tests.content.forgesteel_files import fixture_bytes
+from tests.content.forgesteel_files import invented_bytes
 
 
 @pytest.mark.parametrize(
@@ -56,13 +56,13 @@ def test_hero_free_strikes_take_the_kits_distance() -> None:
 
 def test_monster_free_strike_from_its_stat_block() -> None:
     """Issue 20 §3: "for a monster: its free-strike damage and type"."""
-    sniper = read_monster(fixture_bytes("Goblin Sniper.ds-monster"))
-    strike, *_ = monster_standard_abilities(sniper)
+    slinger = read_monster(invented_bytes("Bogling Slinger.ds-monster"))
+    strike, *_ = monster_standard_abilities(slinger)
     assert strike.distance == "Melee 1 or Ranged 10"
     assert strike.power_roll is not None
     for tier in strike.power_roll.tiers:
         effect = parse_tier(tier)
-        assert effect.damage is not None and effect.damage.amount(sniper.characteristics) == 2
+        assert effect.damage is not None and effect.damage.amount(slinger.characteristics) == 2
     fire = monster_free_strike(6, DamageType.FIRE)
     assert fire.power_roll is not None
     damages = [parse_tier(t).damage for t in fire.power_roll.tiers]
@@ -100,8 +100,8 @@ def test_charge_and_the_sets() -> None:
         "Knockback",
         "Charge",
     ]
-    dragon = read_monster(fixture_bytes("Thorn Dragon.ds-monster"))
-    assert [a.name for a in monster_standard_abilities(dragon)] == [
+    wyrm = read_monster(invented_bytes("Cinder Wyrm.ds-monster"))
+    assert [a.name for a in monster_standard_abilities(wyrm)] == [
         "Free Strike",
         "Grab",
         "Knockback",

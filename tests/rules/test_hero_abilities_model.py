@@ -20,7 +20,7 @@ from bot.rules.forced import Size
 from bot.rules.hero import HeroSheet, new_sheet
 from bot.rules.resources import GainTrigger, ResourceGain
 from bot.rules.stamina import Vitals
-from tests.content.forgesteel_files import expected, fixture_bytes
+from tests.content.forgesteel_files import Reader, both, invented_bytes
 from tests.content.forgesteel_hero_kit import bonus, hero, to_bytes
 
 MIND_SPIKE = Ability(
@@ -31,8 +31,8 @@ MIND_SPIKE = Ability(
     target="One creature",
     power_roll=PowerRollSpec((Characteristic.REASON,), ("2 + R damage", "4 + R damage", "6 + R damage")),
 )
-PANTHER = KitDamageBonus("Panther", Reach.MELEE, (0, 0, 4))
-HEROES = expected("expected-heroes.json")["heroes"]
+IRONCLAD = KitDamageBonus("Ironclad", Reach.MELEE, (0, 0, 4))
+HEROES = both("expected-heroes.json", lambda e: [(h["name"], (h,)) for h in e["heroes"]])
 
 
 def test_an_older_stored_sheet_still_loads() -> None:
@@ -66,7 +66,7 @@ def test_a_full_sheet_round_trips() -> None:
     sheet = dataclasses.replace(
         new_sheet(30, 8),
         abilities=(MIND_SPIKE,),
-        kit_bonuses=(PANTHER,),
+        kit_bonuses=(IRONCLAD,),
         stability=2,
         speed=6,
         size="1S",
@@ -90,11 +90,11 @@ def test_the_recovery_value_takes_its_bonus() -> None:
     assert Vitals.fresh(30, 8, is_hero=True).recovery_value == 10
 
 
-@pytest.mark.parametrize("want", HEROES, ids=[h["name"] for h in HEROES])
-def test_the_import_fills_the_sheet(want: dict[str, object]) -> None:
+@pytest.mark.parametrize(("read", "want"), HEROES)
+def test_the_import_fills_the_sheet(read: Reader, want: dict[str, object]) -> None:
     """The sheet takes what Forge Steel computes: recovery value, stability, speed, size, the kit damage
     bonuses, the heroic resource's gains and every ability."""
-    sheet = to_sheet(read_hero(fixture_bytes(str(want["file"]))))
+    sheet = to_sheet(read_hero(read(str(want["file"]))))
     assert sheet.vitals.recovery_value == want["recoveryValue"]
     assert sheet.stability == want["stability"]
     assert sheet.speed == want["speed"]["value"]  # type: ignore[index]
@@ -112,10 +112,10 @@ def test_the_import_fills_the_sheet(want: dict[str, object]) -> None:
 
 
 def test_the_imports_gains_are_read_for_the_encounter() -> None:
-    """Keth's Ferocity: "You take damage: 1" and "You become winded or are dying: 1d3" are gains the bot
+    """Brannoc's Rage: "You take damage: 1" and "You become winded or are dying: 1d3" are gains the bot
     applies when it sees them happen (`bot.rules.encounter.heroic`); the start-of-turn one is the turn's
     gain."""
-    sheet = to_sheet(read_hero(fixture_bytes("Keth.ds-hero")))
+    sheet = to_sheet(read_hero(invented_bytes("Brannoc.ds-hero")))
     assert [(g.trigger, g.value) for g in sheet.resource_gains] == [
         (GainTrigger.START_OF_TURN, "1d3"),
         (GainTrigger.TAKE_DAMAGE, "1"),
@@ -125,14 +125,16 @@ def test_the_imports_gains_are_read_for_the_encounter() -> None:
 
 
 def _sheet() -> HeroSheet:
-    return dataclasses.replace(new_sheet(30, 8), abilities=(MIND_SPIKE,), kit_bonuses=(PANTHER,), stability=2)
+    return dataclasses.replace(
+        new_sheet(30, 8), abilities=(MIND_SPIKE,), kit_bonuses=(IRONCLAD,), stability=2
+    )
 
 
 def test_a_roster_hero_brings_abilities_and_kit_bonuses_into_the_encounter() -> None:
     encounter, creature_id = add_hero(new_encounter_state(), "h1", 7, "Ash", _sheet())
     creature = encounter.creature(creature_id)
     assert creature.abilities == (MIND_SPIKE,)
-    assert creature.kit_bonuses == (PANTHER,)
+    assert creature.kit_bonuses == (IRONCLAD,)
     assert creature.stability == 2
 
 
@@ -150,16 +152,16 @@ def test_into_play_carries_a_changed_sheet() -> None:
     live = in_play(encounter, "h1", new_sheet(30, 8))
     assert live is not None
     updated = into_play(
-        encounter, "h1", dataclasses.replace(live, abilities=(MIND_SPIKE,), kit_bonuses=(PANTHER,))
+        encounter, "h1", dataclasses.replace(live, abilities=(MIND_SPIKE,), kit_bonuses=(IRONCLAD,))
     )
     creature = updated.creature(creature_of_hero(updated, "h1") or "")
-    assert (creature.abilities, creature.kit_bonuses) == ((MIND_SPIKE,), (PANTHER,))
+    assert (creature.abilities, creature.kit_bonuses) == ((MIND_SPIKE,), (IRONCLAD,))
 
 
 def test_a_creature_without_kit_bonuses_leaves_them_out_of_the_data() -> None:
     creature = Creature.create("Goblin", "Goblin", 10)
     assert "kit_bonuses" not in codec.to_data(creature)
-    with_bonus = dataclasses.replace(creature, kit_bonuses=(PANTHER,))
+    with_bonus = dataclasses.replace(creature, kit_bonuses=(IRONCLAD,))
     assert codec.load(Creature, codec.to_data(with_bonus)) == with_bonus
 
 

@@ -17,14 +17,14 @@ from bot.content.forgesteel.files import ForgeSteelError
 from bot.content.forgesteel.monster import read_monster_group
 from bot.store import InvalidValue, Store, validate
 from bot.store.bestiary import MONSTERS_MAX, BestiaryFull, NewMonster
-from tests.content.forgesteel_files import fixture_bytes
+from tests.content.forgesteel_files import invented_bytes
 from tests.store.conftest import Target
 
 GUILD = 10
 OTHER_GUILD = 11
 DANA = 501
 ZED = 502
-GROUP_TREE = json.loads(fixture_bytes("Goblin.ds-monster-group"))
+GROUP_TREE = json.loads(invented_bytes("Bogling.ds-monster-group"))
 MUTATIONS = st.one_of(
     st.none(),
     st.booleans(),

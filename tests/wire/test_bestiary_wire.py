@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.content.forgesteel_files import fixture_bytes
+from tests.content.forgesteel_files import invented_bytes
 from tests.wire.fake_discord import EPHEMERAL, FakeDiscord, Json
 from tests.wire.test_fake_discord import WITHIN, running
 
@@ -35,24 +35,22 @@ async def _run(fake: FakeDiscord, name: str, sub: str, **files: tuple[str, bytes
 
 
 def _file(name: str) -> tuple[str, bytes]:
-    return name, fixture_bytes(name)
+    return name, invented_bytes(name)
 
 
-async def test_goblins_imported_then_the_goblin_ambush(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_boglings_imported_then_the_bog_ambush(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with running(tmp_path, monkeypatch) as fake:
-        reply = await _run(fake, "monster", "import", file=_file("Goblin.ds-monster-group"))
-        assert reply["content"].startswith("📖 Bestiary (Goblin): added Goblin Runner")
+        reply = await _run(fake, "monster", "import", file=_file("Bogling.ds-monster-group"))
+        assert reply["content"].startswith("📖 Bestiary (Bogling): added Bogling Slinger, Bogling Cleaver")
         started = await fake.slash(
             "encounter",
             raw_options=[{"name": "start", "type": 1, "options": []}],
             user=fake.member("owner"),
         )
         await fake.wait_for_callback(started, within=WITHIN)
-        reply = await _run(fake, "encounter", "import", file=_file("Goblin Ambush.ds-encounter"))
-        assert reply["content"].startswith("📥 **Goblin Ambush**")
-        assert "as the squad **Goblin Sniper squad** (Goblin Sniper)" in reply["content"]
+        reply = await _run(fake, "encounter", "import", file=_file("Bog Ambush.ds-encounter"))
+        assert reply["content"].startswith("📥 **Bog Ambush**")
+        assert "as the squad **Bogling Slinger squad** (Bogling Slinger)" in reply["content"]
         assert fake.downloads == list(fake.uploads)  # each file read once, from its attachment URL
         assert fake.unknown_routes == []
 
@@ -61,6 +59,6 @@ async def test_a_hero_given_to_monster_import_is_refused_privately(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with running(tmp_path, monkeypatch) as fake:
-        reply: Any = await _run(fake, "monster", "import", file=_file("Keth.ds-hero"))
+        reply: Any = await _run(fake, "monster", "import", file=_file("Brannoc.ds-hero"))
         assert int(reply["flags"]) & EPHEMERAL
         assert reply["content"].startswith("That's a Forge Steel hero (use /hero import for it)")

@@ -1,10 +1,11 @@
 """Strikes by ability over the wire (issue 20 "Done when": "The three heroes, the goblins, the solo dragon and
 the Goblin Ambush play a full encounter in a wire-level test: strikes by ability, kit bonuses, potency
-conditions landing, a squad of minions, the free strike"): the production bot in-process against the
-loopback fake Discord. The goblins and the Thorn Dragon are uploaded (`/monster import`, downloaded from their
-attachment URLs), the Goblin Ambush brought in with `/encounter import`; Keth and Jennet, the fixture heroes
-as the Forge Steel import makes their roster sheets, are on the channel's roster and come in with
-`/encounter hero`. The dice are loaded, so every number is known."""
+conditions landing, a squad of minions, the free strike"), played with our own fixtures: the production bot
+in-process against the loopback fake Discord. The Bogling group and the Cinder Wyrm are uploaded
+(`/monster import`, downloaded from their attachment URLs), the Bog Ambush brought in with
+`/encounter import`; Brannoc, Marra and Ysolde, the fixture heroes as the Forge Steel import makes their
+roster sheets, are on the channel's roster and come in with `/encounter hero`. The dice are loaded, so every
+number is known."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from bot.settings import Settings
 from bot.store import Change, ChannelKey, Store, Table
 from tests.bot.ability_kit import Loaded
 from tests.bot.conftest import TEST_WAIT_LIMIT
-from tests.content.forgesteel_files import fixture_bytes
+from tests.content.forgesteel_files import invented_bytes
 from tests.wire.fake_discord import EPHEMERAL, FakeDiscord, FakeMember, Json
 from tests.wire.test_fake_discord import TOKEN, WITHIN, online
 
@@ -66,7 +67,7 @@ class Game:
         return str(reply["content"])
 
     async def upload(self, name: str, sub: str, filename: str) -> str:
-        attachment = self.fake.upload(filename, fixture_bytes(filename))
+        attachment = self.fake.upload(filename, invented_bytes(filename))
         options = [
             {"name": sub, "type": 1, "options": [{"name": "file", "type": 11, "value": attachment["id"]}]}
         ]
@@ -102,90 +103,92 @@ async def playing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncItera
 
 
 async def _roster(game: Game) -> None:
-    """Keth (alice's), Jennet (bob's) and Ashley (cara's) on the channel's roster, as the Forge Steel import
+    """Brannoc (alice's), Marra (bob's) and Ysolde (cara's) on the channel's roster, as the Forge Steel import
     makes them."""
 
     def change(table: Table) -> Change[None]:
-        for name, owner in (("Keth", "alice"), ("Jennet", "bob"), ("Ashley", "cara")):
-            sheet = to_sheet(read_hero(fixture_bytes(f"{name}.ds-hero")))
+        for name, owner in (("Brannoc", "alice"), ("Marra", "bob"), ("Ysolde", "cara")):
+            sheet = to_sheet(read_hero(invented_bytes(f"{name}.ds-hero")))
             table.add_hero(game.member(owner).user.id, name, codec.to_data(sheet))
         return Change("heroes", None)
 
     await game.store.mutate(game.key, game.member("owner").user.id, "hero.create", change)
 
 
-async def test_heroes_goblins_and_the_thorn_dragon_strike_by_ability(
+async def test_heroes_boglings_and_the_cinder_wyrm_strike_by_ability(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with playing(tmp_path, monkeypatch) as game:
-        assert (await game.upload("monster", "import", "Goblin.ds-monster-group")).startswith(
-            "📖 Bestiary (Goblin)"
+        assert (await game.upload("monster", "import", "Bogling.ds-monster-group")).startswith(
+            "📖 Bestiary (Bogling)"
         )
         assert (
-            await game.upload("monster", "import", "Thorn Dragon.ds-monster")
-            == "📖 Bestiary: added Thorn Dragon."
+            await game.upload("monster", "import", "Cinder Wyrm.ds-monster")
+            == "📖 Bestiary: added Cinder Wyrm."
         )
         await game.say("owner", "encounter", "start")
-        ambush = await game.upload("encounter", "import", "Goblin Ambush.ds-encounter")
-        assert "as the squad **Goblin Sniper squad** (Goblin Sniper)" in ambush
-        await game.say("owner", "encounter", "add", monster="Thorn Dragon")
+        ambush = await game.upload("encounter", "import", "Bog Ambush.ds-encounter")
+        assert "as the squad **Bogling Slinger squad** (Bogling Slinger)" in ambush
+        await game.say("owner", "encounter", "add", monster="Cinder Wyrm")
         await _roster(game)
-        await game.say("alice", "encounter", "hero", name="Keth")
-        await game.say("bob", "encounter", "hero", name="Jennet")
-        await game.say("cara", "encounter", "hero", name="Ashley")
+        await game.say("alice", "encounter", "hero", name="Brannoc")
+        await game.say("bob", "encounter", "hero", name="Marra")
+        await game.say("cara", "encounter", "hero", name="Ysolde")
         await game.say("owner", "encounter", "begin")
         await game.say("owner", "malice", "gain", amount=3)
 
-        # a hero's ability with its kit bonus: Brutal Slam, 9 + M2 + Panther 4; push 4 against stability 6
+        # a hero's ability with its kit bonus: Crushing Blow, 8 + M2 + Wolfpelt 3; push 3 against stability 4
         game.dice.load(9, 8)
-        text = await game.say("alice", "strike", ability="Brutal Slam", targets="Thorn Dragon")
-        assert text.startswith("⚔️ **Keth** uses **Brutal Slam** (5/8/15 damage · Might · kit +0/+0/+4)")
+        text = await game.say("alice", "strike", ability="Crushing Blow", targets="Cinder Wyrm")
+        assert text.startswith("⚔️ **Brannoc** uses **Crushing Blow** (6/9/13 damage · Might · kit +1/+2/+3)")
         assert "Dice: 9 + 8 · bonus +2 · Total: 19 · Tier 3" in text
-        assert "**Thorn Dragon** — Tier 3: 15 damage" in text and "↳ push 4 → 0, stability 6" in text
+        assert "**Cinder Wyrm** — Tier 3: 13 damage" in text and "↳ push 3 → 0, stability 4" in text
 
-        # a monster's ability for Malice, its written potency landing: Shadow Chains, A<1 on Jennet's A -1
+        # a monster's ability for Malice, its written potency landing: Mud Chains, A<1 on Marra's A -1
         game.dice.load(6, 5)
         text = await game.say(
-            "owner", "strike", attacker="Goblin Assassin 1", ability="Shadow Chains", targets="Jennet"
+            "owner", "strike", attacker="Bogling Stabber 1", ability="Mud Chains", targets="Marra"
         )
         assert "Total: 13 · Tier 2" in text and "😈 3 Malice spent · 0 left" in text
-        assert "**Jennet** — Tier 2: 4 corruption damage" in text
+        assert "**Marra** — Tier 2: 5 corruption damage" in text
         assert "↳ A < 1: restrained (save ends) — lands (A -1)" in text
 
-        # a squad of minions: Jennet's signature ability into two snipers' shared pool (not Area: it takes
-        # 6 + 6, every sniper's 3); restrained, Jennet's rolls take a bane
-        game.dice.load(4, 4)
+        # a squad of minions: Marra's signature ability into two slingers' shared pool (not Area: it takes
+        # 12 + 12, every slinger's 3); restrained, Marra's rolls take a bane: 9 + 7 + M3 - 2 = 17, tier 3,
+        # 7 + M3 + Bulwark 2
+        game.dice.load(9, 7)
         text = await game.say(
             "bob",
             "strike",
-            ability="Your Allies Cannot Save You!",
-            targets="Goblin Sniper 1, Goblin Sniper 2",
+            ability="Oathbound Strike",
+            targets="Bogling Slinger 1, Bogling Slinger 2",
         )
-        assert "**Goblin Sniper 1** — Tier 1 (Total: 9, bane (−2)): 12 holy damage" in text
-        assert "4 minions killed: Goblin Sniper 1, Goblin Sniper 2, Goblin Sniper 3, Goblin Sniper 4" in text
-
-        # Ashley (no kit) at the other squad: Inertial Step, 7 + A2 at tier 2
-        game.dice.load(7, 5)
-        text = await game.say("cara", "strike", ability="Inertial Step", targets="Goblin Spinecleaver 1")
-        assert text.startswith("⚔️ **Ashley** uses **Inertial Step** (7/9/12 damage · Agility)")
-        assert "**Goblin Spinecleaver 1** — Tier 2: 9 damage" in text
-
-        # the free strikes: Keth's melee one takes the kit bonus once; the dragon's deals its 5
-        game.dice.load(10, 9, 3, 3)
-        text = await game.say(
-            "alice", "strike", ability="Melee Weapon Free Strike", targets="Goblin Underboss"
-        )
+        assert "**Bogling Slinger 1** — Tier 3 (Total: 17, bane (−2)): 24 holy damage" in text
         assert (
-            "(4/7/13 damage · Might · kit +0/+0/+4)" in text and "Tier 3" in text and "Critical" not in text
+            "4 minions killed: Bogling Slinger 1, Bogling Slinger 2, Bogling Slinger 3, Bogling Slinger 4"
+            in text
+        )
+
+        # Ysolde (no kit) at the other squad: Stone Step, 5 + A3 at tier 2
+        game.dice.load(7, 5)
+        text = await game.say("cara", "strike", ability="Stone Step", targets="Bogling Cleaver 1")
+        assert text.startswith("⚔️ **Ysolde** uses **Stone Step** (6/8/10 damage · Agility)")
+        assert "**Bogling Cleaver 1** — Tier 2: 8 damage" in text
+
+        # the free strikes: Brannoc's melee one takes the kit bonus once; the wyrm's deals its 5 fire
+        game.dice.load(10, 9, 3, 3)
+        text = await game.say("alice", "strike", ability="Melee Weapon Free Strike", targets="Bogling Chief")
+        assert (
+            "(5/9/12 damage · Might · kit +1/+2/+3)" in text and "Tier 3" in text and "Critical" not in text
         )
         text = await game.say(
-            "owner", "strike", attacker="Thorn Dragon", ability="Free Strike", targets="Keth"
+            "owner", "strike", attacker="Cinder Wyrm", ability="Free Strike", targets="Brannoc"
         )
-        assert "**Keth** — Tier 1: 5 damage" in text
+        assert "**Brannoc** — Tier 1: 5 fire damage" in text
 
         enc = await game.encounter()
-        assert enc.creature("Thorn Dragon").vitals.stamina == 250 - 15
-        assert [c.condition for c in enc.turns.conditions_of("Jennet")] == [Condition.RESTRAINED]
-        squad = enc.squad("Goblin Sniper squad")
+        assert enc.creature("Cinder Wyrm").vitals.stamina == 220 - 13
+        assert [c.condition for c in enc.turns.conditions_of("Marra")] == [Condition.RESTRAINED]
+        squad = enc.squad("Bogling Slinger squad")
         assert squad is not None and squad.alive == ()
         assert enc.malice.value == 0
