@@ -76,7 +76,7 @@ async def test_another_channel_is_answered_while_a_crafted_hero_is_read(
         return data
 
     # a hero first: the reader's process is started at the first import (as in a running bot, once)
-    ok(await table.alice.slash(table.channel, "hero import", file=fixture("Keth.ds-hero")))
+    ok(await table.alice.slash(table.channel, "hero import", file=fixture("Brannoc.ds-hero")))
     monkeypatch.setattr(hero_import, "download", watched)
     tavern = table.guild.create_text_channel("tavern")
     dispatched: list[Any] = []

@@ -19,7 +19,7 @@ from bot.content.forgesteel.hero_features import FEATURES_MAX, MAX_DEPTH
 from bot.content.forgesteel.hero_resources import RESOURCES_MAX
 from bot.content.forgesteel.hero_sheet import to_sheet
 from bot.content.forgesteel.hero_stats import KITS_MAX
-from tests.content.forgesteel_files import fixture_bytes
+from tests.content.forgesteel_files import invented_bytes
 from tests.content.forgesteel_hero_kit import ability, feature, hero, kit, to_bytes
 from tests.content.hero_bomb import base, multiplying, widest
 
@@ -165,4 +165,4 @@ def test_reading_stops_at_its_cpu_budget() -> None:
     with pytest.raises(OverBudget) as refused:
         read_hero(widest(200_000), budget)
     assert "\n" not in str(refused.value) and "export it again" in str(refused.value)
-    assert read_hero(fixture_bytes("Keth.ds-hero"), ReadBudget(seconds=1.0)).name == "Keth"
+    assert read_hero(invented_bytes("Brannoc.ds-hero"), ReadBudget(seconds=1.0)).name == "Brannoc"
