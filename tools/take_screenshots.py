@@ -1,7 +1,7 @@
 """Screenshots for the README: a scripted session, rendered as a Discord channel, photographed by Chromium.
 
     python tools/take_screenshots.py             # or: make screenshots (the pictures and their texts)
-    python tools/take_screenshots.py --text-only # only the texts: no Chromium needed
+    python tools/take_screenshots.py --text-only # or: make screenshot-texts (only the texts: no Chromium)
     python tools/take_screenshots.py --keep out  # also keep the transcript and the HTML pages in `out/`
 
 The production bot (`bot.client.create_bot`, seeded dice so each run sends the same) runs in-process

@@ -15,8 +15,8 @@ from tools.take_screenshots import OUT, record, texts
 
 REFRESH = (
     "The README's screenshots no longer show what the bot sends: take them again with `make screenshots` "
-    "(the pictures and these texts; needs Chromium), or rewrite only the texts with "
-    "`python tools/take_screenshots.py --text-only`, and commit docs/screenshots/."
+    "(the pictures and these texts; needs Chromium), or rewrite only the texts with `make screenshot-texts` "
+    "(`python tools/take_screenshots.py --text-only`: no Chromium), and commit docs/screenshots/."
 )
 
 
