@@ -39,3 +39,8 @@ screenshots: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+
+# The screenshots' texts only (docs/screenshots/*.txt, compared by make check): no Chromium needed.
+.PHONY: screenshot-texts
+screenshot-texts: $(STAMP)
+	$(PY) tools/take_screenshots.py --text-only

@@ -358,6 +358,82 @@ def render(
     )
 
 
+# ---------------------------------------------------------------- plain text
+
+
+def _mentions(text: str, transcript: Json) -> str:
+    """Mentions by name (`<@123>` → `@alice`): the text keeps no ids, which change from run to run."""
+    users, channels, roles = (transcript.get(k) or {} for k in ("users", "channels", "roles"))
+    text = re.sub(r"<@!?(\d+)>", lambda m: "@" + str(users.get(m[1], "unknown")), text)
+    text = re.sub(r"<@&(\d+)>", lambda m: "@" + str(roles.get(m[1], "role")), text)
+    text = re.sub(r"<#(\d+)>", lambda m: "#" + str(channels.get(m[1], "channel")), text)
+    # a jump link holds the guild's, the channel's and the message's ids
+    return re.sub(r"https://discord\.com/channels/[\d/]+", "https://discord.com/channels/…", text)
+
+
+def _text_component(component: Json) -> str:
+    kind = component.get("type")
+    if kind == 2:
+        emoji = (component.get("emoji") or {}).get("name") or ""
+        label = " ".join(x for x in (emoji, str(component.get("label") or "")) if x)
+        return f"[{label}{' (disabled)' if component.get('disabled') else ''}]"
+    if kind in SELECT_TYPES:
+        return f"[{component.get('placeholder') or 'Make a selection'} ⌄]"
+    return ""
+
+
+def _text_message(shown: Shown, transcript: Json) -> list[str]:
+    message = shown.message
+    author = message.get("author") or {}
+    name = str(author.get("global_name") or author.get("username") or "unknown")
+    if message.get("system"):
+        return [f"📌 {name} {message['system']}"]
+    lines = []
+    if shown.used is not None and shown.used.get("command"):
+        what = " ".join(["/" + str(shown.used["command"]), *_subcommands(shown.used.get("options") or [])])
+        lines.append(f"↱ {shown.used.get('user') or ''} used {what}")
+    notes = [
+        note
+        for note, on in (
+            ("pinned", message.get("pinned")),
+            ("edited", message.get("edited_timestamp")),
+            ("only you can see this", int(message.get("flags") or 0) & EPHEMERAL),
+        )
+        if on
+    ]
+    lines.append(name + "".join(f" ({note})" for note in notes) + ":")
+    lines.extend(_mentions(str(message.get("content") or ""), transcript).splitlines())
+    for embed in message.get("embeds") or []:
+        body = [str(embed.get(k)) for k in ("title", "description") if embed.get(k)]
+        for f in embed.get("fields") or []:
+            body += [f"{f.get('name', '')}{' (inline)' if f.get('inline') else ''}", *_indent(f.get("value"))]
+        footer = (embed.get("footer") or {}).get("text")
+        body += [f"— {footer}"] if footer else []
+        lines.extend("┃ " + line for line in _mentions("\n".join(body), transcript).splitlines())
+    for row in message.get("components") or []:
+        inner = row.get("components") if row.get("type") == 1 else [row]
+        lines.append(" ".join(_text_component(c) for c in inner or []))
+    return lines
+
+
+def _indent(value: object) -> list[str]:
+    return ["  " + line for line in str(value or "").splitlines()]
+
+
+def render_text(
+    transcript: Json, *, start: str | None = None, stop: str | None = None, with_edited: bool = False
+) -> str:
+    """The same window as `render`, as plain text: what the bot sent (content, embeds, buttons), and who used
+    which command; no ids, no times. Stable from run to run for a seeded session, so it can be compared."""
+    shown = replay(transcript, start=start, stop=stop, with_edited=with_edited)
+    blocks = []
+    for i, item in enumerate(shown):
+        if i and shown[i - 1].earlier and not item.earlier:
+            blocks.append("⋯")
+        blocks.append("\n".join(line.rstrip() for line in _text_message(item, transcript)))
+    return "\n\n".join(blocks) + "\n"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter

@@ -1,18 +1,20 @@
 """Screenshots for the README: a scripted session, rendered as a Discord channel, photographed by Chromium.
 
-    python tools/take_screenshots.py            # or: make screenshots
-    python tools/take_screenshots.py --keep out # also keep the transcript and the HTML pages in `out/`
+    python tools/take_screenshots.py             # or: make screenshots (the pictures and their texts)
+    python tools/take_screenshots.py --text-only # or: make screenshot-texts (only the texts: no Chromium)
+    python tools/take_screenshots.py --keep out  # also keep the transcript and the HTML pages in `out/`
 
-The production bot (`bot.client.create_bot`, seeded dice so the pictures are the same each run) runs
-in-process against the loopback fake Discord (tests/wire/fake_discord.py) over HTTP and its websocket
-gateway, with the fake's transcript recording on. The session: Dana (the Director) starts an encounter,
-Alice and Sam add their heroes, Dana adds three goblins and begins with the heroes first; Alice rolls,
-acts and strikes, ends her turn (the Director is pinged), and Dana ends the encounter.
-tools/render_transcript.py renders each moment between two marks, and headless Chromium saves
-`docs/screenshots/{roll,strike-tracker,turn-ping,end-summary}.png`.
+The production bot (`bot.client.create_bot`, seeded dice so each run sends the same) runs in-process
+against the loopback fake Discord (tests/wire/fake_discord.py) over HTTP and its websocket gateway, with
+the fake's transcript recording on. The session is the README's first fight: Alice and Sam create their
+heroes, Dana (a server Director) starts an encounter, the heroes join it, Dana adds three goblins and begins
+with the heroes first; Alice rolls, acts and strikes, ends her turn (the Director is pinged), and Dana ends
+the encounter. tools/render_transcript.py renders each moment between two marks: as a page that headless
+Chromium photographs (`docs/screenshots/<name>.png`) and as plain text (`docs/screenshots/<name>.txt`),
+which tests/wire/test_screenshots_current.py compares with what the bot sends today, so a picture can't
+go stale unnoticed.
 
-Needs Chromium and an emoji font (Debian: `apt-get install chromium fonts-noto-color-emoji`); not part of
-`make check`.
+The pictures need Chromium and an emoji font (Debian: `apt-get install chromium fonts-noto-color-emoji`).
 """
 
 from __future__ import annotations
@@ -27,20 +29,23 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import discord
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bot import tracker  # noqa: E402
 from bot.client import apply_endpoints, create_bot  # noqa: E402
 from bot.rules.dice import SeededDice  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.store import Store  # noqa: E402
 from tests.wire.fake_discord import FakeDiscord  # noqa: E402
-from tools.render_transcript import render  # noqa: E402
+from tools.render_transcript import render, render_text  # noqa: E402
 
 OUT = REPO / "docs" / "screenshots"
 WIDTH = 820
@@ -53,8 +58,12 @@ INSTALL = (
     "take_screenshots: no Chromium found (looked for: {names}).\n"
     "Install it, then run this again:\n"
     "  Debian/Ubuntu: sudo apt-get install chromium fonts-noto-color-emoji\n"
-    "  or set CHROMIUM=/path/to/chrome"
+    "  or set CHROMIUM=/path/to/chrome\n"
+    "(python tools/take_screenshots.py --text-only rewrites the texts without it)"
 )
+MANAGE_SERVER = 1 << 5
+#: The name of the tracker's refresh tasks (`bot.tracker` names them after their channel).
+TRACKER_TASK = "tracker-"
 
 # (picture, first mark, last mark, with the earlier messages edited in between: the tracker)
 SHOTS: tuple[tuple[str, str, str, bool], ...] = (
@@ -65,31 +74,49 @@ SHOTS: tuple[tuple[str, str, str, bool], ...] = (
 )
 
 
+@contextlib.contextmanager
+def _restored(*attributes: tuple[Any, str]) -> Iterator[None]:
+    """Put the attributes back as they were on the way out (a test runs the session in a shared process)."""
+    saved = [(owner, name, getattr(owner, name)) for owner, name in attributes]
+    try:
+        yield
+    finally:
+        for owner, name, value in saved:
+            setattr(owner, name, value)
+
+
 @contextlib.asynccontextmanager
 async def running_bot(workdir: Path) -> AsyncIterator[FakeDiscord]:
     """The fake Discord (recording) with the production bot connected to it; yields the fake."""
+    endpoints = ((discord.http.Route, "BASE"), (discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY"))
     async with FakeDiscord() as fake:
         fake.recording = True
         fake.add_member("sam")
+        # Dana invited the bot: her role has Manage Server, which makes her a server Director
+        role = next(r for r in fake.guild.roles if r.id in fake.member("dana").role_ids)
+        role.permissions = str(int(role.permissions) | MANAGE_SERVER)
         settings = Settings(
             token=TOKEN,
             database_url=f"sqlite+aiosqlite:///{workdir}/bot.db",
             api_base=fake.api_base,
             gateway_url=fake.gateway_url,
         )
-        apply_endpoints(settings)
-        store = await Store.open(settings.database_url, migrate=True)
-        bot = create_bot(settings, store=store, dice=SeededDice(DICE_SEED))
-        task = asyncio.create_task(bot.start(TOKEN))
-        try:
-            await fake.wait_for_commands(within=WITHIN)
-            await fake.wait_until_ready(within=WITHIN)
-            yield fake
-        finally:
-            await bot.close()
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.wait_for(task, WITHIN)
-            await store.close()
+        # the tracker shows each change at once (no pacing between edits): each step waits only for it
+        with _restored(*endpoints, (tracker, "EDIT_GAP")):
+            tracker.EDIT_GAP = 0.0
+            apply_endpoints(settings)
+            store = await Store.open(settings.database_url, migrate=True)
+            bot = create_bot(settings, store=store, dice=SeededDice(DICE_SEED))
+            task = asyncio.create_task(bot.start(TOKEN))
+            try:
+                await fake.wait_for_commands(within=WITHIN)
+                await fake.wait_until_ready(within=WITHIN)
+                yield fake
+            finally:
+                await bot.close()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asyncio.wait_for(task, WITHIN)
+                await store.close()
 
 
 def _options(options: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -110,15 +137,21 @@ def _options(options: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, A
 
 
 async def _answered(fake: Any, interaction_id: int) -> None:
-    """Until the interaction is answered and, if it was deferred, its reply is filled in."""
+    """Until the interaction is answered (its deferred reply filled in) and the tracker shows the change."""
     await fake.wait_for_callback(interaction_id, within=WITHIN)
     record = fake.interactions[interaction_id]
     await fake.wait_until(lambda: not record.loading, within=WITHIN)
-    await asyncio.sleep(1.0)  # the tracker's edit follows the reply (spaced by bot.tracker.EDIT_GAP)
+    # the command scheduled its tracker refresh before it answered: wait for that to end
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WITHIN
+    while any(t.get_name().startswith(TRACKER_TASK) and not t.done() for t in asyncio.all_tasks()):
+        if loop.time() > deadline:
+            raise TimeoutError("the tracker did not finish its refresh")
+        await asyncio.sleep(0.01)
 
 
 async def session(fake: Any) -> None:
-    """The scripted encounter, with marks around each moment a picture shows."""
+    """The scripted encounter (the README's first fight), with marks around each moment a picture shows."""
     dana, alice, sam = fake.member("dana"), fake.member("alice"), fake.member("sam")
 
     async def run(command: str, user: Any, sub: str | None = None, **options: Any) -> None:
@@ -137,13 +170,16 @@ async def session(fake: Any) -> None:
                         return
         raise LookupError(f"no button {prefix!r}")
 
+    kira, vex = "M2 A1 R0 I-1 P1", "M0 A2 R1 I0 P1"
+    await run("hero", alice, "create", name="Kira", stamina=30, recoveries=8, characteristics=kira)
+    await run("hero", sam, "create", name="Vex", stamina=24, recoveries=10, characteristics=vex)
     await run("encounter", dana, "start", name="Goblin ambush at the mill")
-    await run("encounter", alice, "add", name="Kira", stamina=30, player=alice)
-    await run("encounter", sam, "add", name="Vex", stamina=24, player=sam)
+    await run("encounter", alice, "hero", name="Kira")
+    await run("encounter", sam, "hero", name="Vex")
     await run("encounter", dana, "add", name="Goblin", stamina=15, count=3)
     await run("encounter", dana, "begin", first="heroes")
     fake.mark("roll")
-    await run("roll", alice, bonus=2, edges=1, label="Might test: shove the cart")
+    await run("roll", alice, characteristic="might", edges=1, label="Might test: shove the cart")
     fake.mark("roll-done")
     await run("turn", alice, "act", combatant="Kira")
     fake.mark("strike")
@@ -159,12 +195,22 @@ async def session(fake: Any) -> None:
 
 
 async def record(workdir: Path) -> dict[str, Any]:
+    """The session's transcript (see tests/wire/fake_discord.py), with the clock fixed."""
     async with running_bot(workdir) as fake:
         await session(fake)
         transcript: dict[str, Any] = fake.transcript()
         if fake.unknown_routes:
             raise RuntimeError(f"the fake did not know: {fake.unknown_routes}")
-        return transcript
+    fixed_clock(transcript)
+    return transcript
+
+
+def texts(transcript: dict[str, Any]) -> dict[str, str]:
+    """Each picture's plain text (`<name>.txt` beside `<name>.png`): what the bot sent in its window."""
+    return {
+        name: render_text(transcript, start=start, stop=stop, with_edited=with_edited)
+        for name, start, stop, with_edited in SHOTS
+    }
 
 
 def fixed_clock(transcript: dict[str, Any]) -> None:
@@ -218,15 +264,20 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--keep", type=Path, help="keep the transcript and the HTML pages in this folder")
+    parser.add_argument("--text-only", action="store_true", help="rewrite only the texts (no Chromium)")
     args = parser.parse_args()
-    browser = chromium()  # before the session: say what to install first
+    browser = None if args.text_only else chromium()  # before the session: say what to install first
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(args.keep) if args.keep else Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
         transcript = asyncio.run(record(Path(tmp)))
-        fixed_clock(transcript)
         (work / "transcript.json").write_text(json.dumps(transcript, indent=1))
         OUT.mkdir(parents=True, exist_ok=True)
+        for name, text in texts(transcript).items():
+            (OUT / f"{name}.txt").write_text(text)
+            print(f"wrote {OUT / (name + '.txt')}")
+        if browser is None:
+            return
         for name, start, stop, with_edited in SHOTS:
             page = work / f"{name}.html"
             page.write_text(render(transcript, start=start, stop=stop, with_edited=with_edited, width=WIDTH))

@@ -12,7 +12,7 @@ import pytest
 
 from tests.wire.fake_discord import EPHEMERAL
 from tests.wire.test_fake_discord import WITHIN, running
-from tools.render_transcript import render, replay
+from tools.render_transcript import render, render_text, replay
 
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 BOT = {"id": "1", "username": "DrawSteelBot", "bot": True}
@@ -104,6 +104,26 @@ def test_a_pin_marks_the_message_and_adds_the_system_line() -> None:
     assert "📌 Pinned" in page
     assert '📌 <span class="author">DrawSteelBot</span> pinned a message to this channel.' in page
     assert "📌 Pinned" not in render(_transcript(), with_edited=True, start="start", stop="stop")
+
+
+def test_the_text_shows_what_the_page_shows_without_ids() -> None:
+    transcript = _transcript()
+    transcript["events"].insert(
+        3,
+        {
+            "kind": "send",
+            "message": _message("105", "<@7> · https://discord.com/channels/1/9/100", timestamp="2026-01-09"),
+            "interaction": None,
+        },
+    )
+    text = render_text(transcript, with_edited=True, start="start", stop="stop")
+    assert text.splitlines()[:4] == ["DrawSteelBot:", "┃ ⚔️ Goblin ambush", "┃ **Round 2**", "┃ Heroes (1)"]
+    assert f"┃   {HOSTILE} Stamina: 30/30" in text and "┃ — hero tokens 2" in text
+    assert "[Act] [End turn (disabled)]" in text and "[Pick a target ⌄]" in text
+    assert f"@{HOSTILE} · https://discord.com/channels/…\n" in text  # mentions by name; no ids, no times
+    assert "<@7>" not in text and "2026" not in text and "100" not in text
+    assert f"↱ {HOSTILE} used /roll" in text and "DrawSteelBot (only you can see this):\nOnly for you" in text
+    assert "⋯" in text and "gone" not in text and "after the stop" not in text
 
 
 async def test_a_real_wire_run_is_recorded_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
