@@ -15,15 +15,15 @@ from tests.wire.test_bestiary_wire import _file, _run
 from tests.wire.test_fake_discord import running
 
 
-async def test_keth_is_imported_with_the_sheet_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_hero_is_imported_with_the_sheet_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with running(tmp_path, monkeypatch) as fake:
-        reply: Any = await _run(fake, "hero", "import", file=_file("Keth.ds-hero"))
-        assert reply["content"] == "Keth joins the roster from Forge Steel. Stamina: 33/33"
+        reply: Any = await _run(fake, "hero", "import", file=_file("Brannoc.ds-hero"))
+        assert reply["content"] == "Brannoc joins the roster from Forge Steel. Stamina: 30/30"
         (embed,) = reply["embeds"]
         fields = {f["name"]: f["value"] for f in embed["fields"]}
-        assert fields["Recoveries"] == "Recoveries: 10/10 (recovery value 11)"
-        assert fields["Abilities (5)"].startswith("**Main action**: Brutal Slam (Signature)")
-        assert "Runic Carving" in fields["Not used"]
+        assert fields["Recoveries"] == "Recoveries: 10/10 (recovery value 10)"
+        assert fields["Abilities (5)"].startswith("**Main action**: Crushing Blow (Signature)")
+        assert "Cairn Sense" in fields["Not used"]
         assert fake.downloads == list(fake.uploads)  # read once, from its attachment URL
 
 
@@ -31,6 +31,6 @@ async def test_a_monster_given_to_hero_import_is_refused_privately(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with running(tmp_path, monkeypatch) as fake:
-        reply: Any = await _run(fake, "hero", "import", file=_file("Goblin Sniper.ds-monster"))
+        reply: Any = await _run(fake, "hero", "import", file=_file("Bogling Slinger.ds-monster"))
         assert int(reply["flags"]) & EPHEMERAL
         assert "use /monster import for it" in reply["content"] and "\n" not in reply["content"]
