@@ -21,7 +21,6 @@ from bot.error_hook import BotTree, log_outcome, stamp
 from bot.rules.dice import Dice, SystemDice
 from bot.settings import Settings
 from bot.store import ChannelKey, Committed, Store
-from bot.ui.persistent import Factory, Router
 
 log = logging.getLogger("bot.client")
 
@@ -60,7 +59,6 @@ def intents() -> discord.Intents:
 
 
 CommitListener = Callable[[ChannelKey, Committed[Any]], Awaitable[None]]
-InteractionHook = Callable[[discord.Interaction[Any]], object]
 
 
 class DrawSteelBot(commands.Bot):
@@ -99,29 +97,6 @@ class DrawSteelBot(commands.Bot):
         #: Whether the bot runs the loop that fires due reminders (`bot.reminders`): `python -m bot` does;
         #: an embedded bot and the tests (which fire them themselves) don't.
         self.timers = timers
-        #: The bot's persistent items (`bot.ui.persistent`): `add_dynamic_items` registers them here.
-        self.router = Router()
-        #: Called with every interaction as it arrives, before any answer (the router, the tracker's count of
-        #: messages below it): plain functions, run at once, where an `on_interaction` listener would cost a
-        #: task per interaction.
-        self.interaction_hooks: list[InteractionHook] = [self.router.route]
-
-    def add_dynamic_items(self, *items: Factory) -> None:
-        """Register `DynamicItem` classes with the bot's own router (`bot.ui.persistent`), not discord.py's
-        view store."""
-        self.router.add(*items)
-
-    def remove_dynamic_items(self, *items: Factory) -> None:
-        self.router.remove(*items)
-
-    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
-        if event_name == "interaction":  # discord.py's view store has had it: no persistent item is there
-            for hook in self.interaction_hooks:
-                try:
-                    hook(args[0])
-                except Exception:
-                    log.exception("interaction hook %r failed", hook)
-        super().dispatch(event_name, *args, **kwargs)
 
     @property
     def store(self) -> Store:
