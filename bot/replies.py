@@ -18,6 +18,8 @@ import discord
 from discord import app_commands
 from discord.utils import MISSING
 
+from bot.in_time import settled
+
 NO_MENTIONS = discord.AllowedMentions.none()
 MAX_CONTENT = 2000
 
@@ -87,7 +89,8 @@ async def send(
     mentions: discord.AllowedMentions | None = None,
     files: Sequence[discord.File] = (),
 ) -> None:
-    """Answer `interaction`: the initial response if it is still open, a followup otherwise.
+    """Answer `interaction`: the initial response if it is still open, a followup otherwise (after a deferral
+    under way, `bot.in_time`).
 
     Pings nobody unless `mentions` is an explicit `discord.AllowedMentions(users=[...], roles=[...])`.
     """
@@ -95,6 +98,7 @@ async def send(
     all_embeds = [*([embed] if embed is not None else []), *embeds]
     if content is not None and len(content) > MAX_CONTENT:
         content = content[: MAX_CONTENT - 1] + "…"
+    await settled(interaction)
     if not interaction.response.is_done():
         await interaction.response.send_message(
             content=content,
