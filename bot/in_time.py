@@ -29,6 +29,8 @@ DEFER_AFTER = 1.5
 #: Where an interaction keeps the time it arrived (`stamp`) and its watch.
 RECEIVED_AT = "received_at"
 _WATCH = "in_time"
+#: The deferrals under way (the event loop keeps only weak references to tasks).
+_DEFERRING: set[asyncio.Task[None]] = set()
 
 
 def stamp(interaction: discord.Interaction[Any]) -> None:
@@ -51,6 +53,8 @@ class _Watch:
     def _start(self) -> None:
         if self.deferring is None and not self.interaction.response.is_done():
             self.deferring = asyncio.get_running_loop().create_task(self._defer())
+            _DEFERRING.add(self.deferring)
+            self.deferring.add_done_callback(_DEFERRING.discard)
 
     async def _defer(self) -> None:
         interaction = self.interaction
