@@ -1,27 +1,35 @@
 """The engines: URL normalisation, SQLite pragmas and `BEGIN IMMEDIATE` write transactions.
 
-* SQLite goes through aiosqlite. Every connection gets WAL, `synchronous=NORMAL` (durable across process
-  crashes; a power loss may lose the last commits, never corrupt), foreign keys on and a busy timeout.
-  pysqlite's own transaction handling is switched off and the `begin` event emits `BEGIN` — or `BEGIN
-  IMMEDIATE` for connections marked with the `store_write` execution option, so a writer takes the write
-  lock up front and concurrent writers from other processes wait (busy timeout) instead of failing half-way
-  (SQLAlchemy's documented aiosqlite recipe).
+* SQLite reads go through the standard library's `sqlite3` on the event loop's thread
+  (`create_sqlite_reader_engine`), else through aiosqlite; its writes through `sqlite3` too
+  (`create_sqlite_writer_engine`, used by `bot.store.writer` on the event loop's thread or its own).
+  Every connection gets WAL, `synchronous=NORMAL` (durable across process crashes; a power loss may lose
+  the last commits, never corrupt), foreign keys on, a busy timeout, and no automatic WAL checkpoints
+  inside commits (the `Store` checkpoints in the background). pysqlite's own transaction handling is
+  switched off and the `begin` event emits `BEGIN` — or `BEGIN IMMEDIATE` for connections marked with the
+  `store_write` execution option, so a writer takes the write lock up front and concurrent writers from
+  other processes wait (busy timeout) instead of failing half-way (SQLAlchemy's documented aiosqlite
+  recipe).
 * PostgreSQL goes through asyncpg; `postgresql://` and `postgres://` URLs are normalised to it.
 """
 
 from __future__ import annotations
 
 import re
+import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy import event
-from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from bot.store import validate
 from bot.store.errors import InvalidValue
+from bot.store.prepared import on_driver
 
 BUSY_TIMEOUT_MS = 5000
 #: Seconds to open a PostgreSQL connection before giving up (the store then answers "busy").
@@ -67,6 +75,7 @@ def _sqlite_connect_hook(busy_timeout_ms: int) -> Any:
             cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             cursor.execute("PRAGMA journal_mode = WAL")
             cursor.execute("PRAGMA synchronous = NORMAL")
+            cursor.execute("PRAGMA wal_autocheckpoint = 0")  # the store checkpoints in the background
             cursor.execute("PRAGMA foreign_keys = ON")
         finally:
             cursor.close()
@@ -75,7 +84,42 @@ def _sqlite_connect_hook(busy_timeout_ms: int) -> Any:
 
 
 def _on_sqlite_begin(conn: Connection) -> None:
-    conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITE_OPTION) else "BEGIN")
+    sql = "BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITE_OPTION) else "BEGIN"
+    if conn.dialect.driver == "pysqlite":
+        on_driver(conn, sql)  # `sqlite3` itself: half the cost of a statement through SQLAlchemy
+    else:
+        conn.exec_driver_sql(sql)
+
+
+def create_sqlite_writer_engine(url: URL, busy_timeout_ms: int) -> Engine:
+    """The engine of the store's SQLite write connection: the same file and pragmas through the standard
+    library's `sqlite3` (no async layer: `bot.store.writer` runs whole transactions on a thread of its
+    own), every transaction `BEGIN IMMEDIATE`."""
+    engine = create_sync_engine(
+        url.set(drivername="sqlite+pysqlite"),
+        json_serializer=validate.dumps,
+        pool_size=1,
+        max_overflow=0,
+        pool_reset_on_return=None,
+    ).execution_options(**{WRITE_OPTION: True})
+    event.listen(engine, "connect", _sqlite_connect_hook(busy_timeout_ms))
+    event.listen(engine, "begin", _on_sqlite_begin)
+    return engine
+
+
+def create_sqlite_reader_engine(url: URL, connect: Callable[[], sqlite3.Connection]) -> Engine:
+    """The engine of the store's SQLite reads on the event loop's thread (`StoreCore._select`): SQLAlchemy
+    over the one `sqlite3` connection `connect` gives (the store's read connection, which never waits for a
+    lock and refuses to write), each transaction a plain `BEGIN`."""
+    engine = create_sync_engine(
+        url.set(drivername="sqlite+pysqlite"),
+        creator=connect,
+        pool_size=1,
+        max_overflow=0,
+        pool_reset_on_return=None,
+    )
+    event.listen(engine, "begin", _on_sqlite_begin)
+    return engine
 
 
 def create_engine(
@@ -87,7 +131,8 @@ def create_engine(
 ) -> AsyncEngine:
     """One engine for the store's lifetime. `schema` (PostgreSQL only) sets the connections' search_path.
 
-    `busy_timeout_ms` bounds how long a SQLite statement waits for another process's lock; `connect_timeout`
+    `busy_timeout_ms` bounds how long a SQLite statement waits for another process's lock (the store
+    tightens it on its write connection to what is left of a command's wait limit); `connect_timeout`
     bounds opening a PostgreSQL connection (asyncpg's default is a minute)."""
     if is_sqlite(url):
         if schema is not None:
@@ -98,7 +143,7 @@ def create_engine(
         engine = create_async_engine(
             url,
             json_serializer=validate.dumps,
-            pool_size=5,
+            pool_size=5,  # reads (writes and version checks have connections of their own)
             max_overflow=0,
             pool_timeout=60,
             pool_reset_on_return=None,  # every use ends its transaction; skip the extra ROLLBACK

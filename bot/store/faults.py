@@ -105,7 +105,7 @@ def brief(error: BaseException) -> str:
 
 
 def busy_timeout_ms(wait_limit: float) -> int:
-    """SQLite's busy timeout for a store with this wait limit."""
+    """SQLite's busy timeout for a store with this wait limit (the writer tightens it per call)."""
     return max(1, int(wait_limit * 1000))
 
 

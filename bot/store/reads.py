@@ -4,16 +4,25 @@ stored one), and `view`.
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import sqlite3
+from contextlib import suppress
 from typing import cast
 
+import orjson
 import sqlalchemy as sa
+from sqlalchemy.dialects import sqlite as sqlite_dialect
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.store.core import StoreCore, keep_recent
+from bot.store.faults import brief, is_unavailable, log
 from bot.store.models import channels, encounters, heroes
 from bot.store.snapshot import Away, Loaded, empty_snapshot, loaded_from
 from bot.store.table import ChannelKey
 
+_VERSION_SQL = f"SELECT version FROM {channels.name} WHERE id = ?"
+_PG_VERSION_SQL = f"SELECT version FROM {channels.name} WHERE id = $1"
 _READ_CHANNEL = (
     sa.select(
         channels.c.version,
@@ -43,12 +52,37 @@ _READ_HEROES = (
     .order_by(heroes.c.created_at, heroes.c.id)
 )
 
+#: The two reads of a channel as SQLite runs them on `_stored_version`'s connection (`Store._read_here`).
+_SQLITE_READS = sqlite_dialect.dialect(paramstyle="qmark")
+_READ_CHANNEL_SQL = str(_READ_CHANNEL.compile(dialect=_SQLITE_READS))
+_READ_HEROES_SQL = str(_READ_HEROES.compile(dialect=_SQLITE_READS))
+
 
 class Reads(StoreCore):
     """Reading channels: the version probe, the snapshot read, the memory of recent channels, `view`."""
 
     async def _stored_version(self, channel_id: int) -> int | None:
-        """The channel's stored version (None: no row yet); every command asks this once or twice."""
+        """The channel's stored version (None: no row yet); every command asks this once or twice.
+
+        On a SQLite file it is read right here, on the event loop's thread, through a connection kept for it
+        (the standard library's `sqlite3`, never waiting for a lock): a primary-key read of one row, a few
+        microseconds, where a round trip to a database thread costs a hundred. In WAL mode readers don't wait
+        for writers; if it ever can't read at once, or fails, that connection is retired and the read goes
+        through the pool, which waits, retries and tells an outage from a fault."""
+        if self._probe_file is not None:
+            try:
+                row = self._probe_connection().execute(_VERSION_SQL, (channel_id,)).fetchone()
+                return None if row is None else int(row[0])
+            except sqlite3.Error:
+                self._drop_probe()
+        elif not self._sqlite and not self._pg_probe_lock.locked():  # busy: the pool reads in parallel
+            try:
+                return await self._pg_version(channel_id)
+            except Exception as error:
+                if is_unavailable(error):  # the caller waits and tries again, within its deadline
+                    raise
+                # asyncpg's own errors (raised raw here): the pool tells an outage from a fault
+                log.info("version read on the kept connection failed, asking the pool: %s", brief(error))
         async with self._engine.connect() as connection:
             return cast(
                 "int | None",
@@ -57,11 +91,56 @@ class Reads(StoreCore):
                 ).scalar(),
             )
 
+    async def _pg_version(self, channel_id: int) -> int | None:
+        """PostgreSQL: the version read as one statement on a pooled connection kept for it (asyncpg's own
+        `fetchval`, no transaction): a fifth of a read through the pool (check out, begin, select, roll
+        back, check in). One read at a time uses it (while it is busy, `_stored_version` asks the pool, so
+        reads never queue behind each other); whatever goes wrong retires it."""
+        async with self._pg_probe_lock:
+            try:
+                if self._pg_probe is None:
+                    self._pg_probe = await self._engine.connect()
+                raw = await self._pg_probe.get_raw_connection()
+                driver = raw.driver_connection
+                assert driver is not None
+                version = await driver.fetchval(_PG_VERSION_SQL, channel_id)
+                return None if version is None else int(version)
+            except BaseException:  # a failed or cancelled read may leave the connection mid-statement
+                probe, self._pg_probe = self._pg_probe, None
+                if probe is not None:
+                    task = asyncio.get_running_loop().create_task(self._discard(probe))
+                    self._discarding.add(task)
+                    task.add_done_callback(self._discarding.discard)
+                raise
+
+    @staticmethod
+    async def _discard(connection: AsyncConnection) -> None:
+        with suppress(Exception):
+            await connection.invalidate()
+            await connection.close()
+
+    async def _discard_pg_probe(self) -> None:
+        probe, self._pg_probe = self._pg_probe, None
+        if probe is not None:
+            with suppress(Exception):
+                await probe.close()
+
     def _remember(self, channel_id: int, loaded: Loaded) -> None:
         keep_recent(self._cache, channel_id, loaded)
 
     async def _read(self, channel_id: int) -> Loaded:
-        """The channel as stored: its row, its active encounter and its roster, in one snapshot."""
+        """The channel as stored: its row, its active encounter and its roster, in one snapshot.
+
+        On a SQLite file it is read right here, on the event loop's thread (`_read_here`); through the pool
+        each statement is a round trip to a database thread, which under load waits for the busy event loop
+        (and the GIL) at every step: the first commands of a hundred channels at once waited 1.5 s for the
+        pool's five connections in the wire benchmark. If that read fails, the pool reads: it waits, retries
+        and tells an outage from a fault."""
+        if self._probe_file is not None:
+            try:
+                return self._read_here(channel_id)
+            except sqlite3.Error:
+                self._drop_probe()
         params = {"b_id": channel_id}
         async with self._engine.connect() as connection, connection.begin():
             row = (await connection.execute(_READ_CHANNEL, params)).first()
@@ -69,6 +148,20 @@ class Reads(StoreCore):
                 return Loaded(0, empty_snapshot(), None, 0)
             hero_rows = (await connection.execute(_READ_HEROES, params)).all()
         return loaded_from(tuple(row), [tuple(h) for h in hero_rows])
+
+    def _read_here(self, channel_id: int) -> Loaded:
+        """`_read` through `_stored_version`'s connection (never waiting for a lock: in WAL mode readers don't
+        wait for writers), its two statements in one read transaction, the JSON columns decoded here."""
+        probe = self._probe_connection()
+        probe.execute("BEGIN")
+        try:
+            row = probe.execute(_READ_CHANNEL_SQL, (channel_id,)).fetchone()
+            hero_rows = probe.execute(_READ_HEROES_SQL, (channel_id,)).fetchall() if row is not None else []
+        finally:
+            probe.execute("COMMIT")
+        if row is None:
+            return Loaded(0, empty_snapshot(), None, 0)
+        return loaded_from(row, hero_rows, decode=orjson.loads)
 
     async def _load(self, channel_id: int) -> Loaded:
         cached = self._cache.get(channel_id)

@@ -16,6 +16,7 @@ from bot.store.core import StoreCore
 from bot.store.errors import StaleState
 from bot.store.models import channels, encounters, events, heroes
 from bot.store.patch import diff
+from bot.store.prepared import Prepared, execute
 from bot.store.snapshot import Away, Loaded
 from bot.store.table import ChannelKey
 
@@ -33,13 +34,13 @@ class _EncodedJSON(sa.types.TypeDecorator[str]):
         return None
 
 
-# Statements every change runs.
-_CAS_VERSION = (
+# Statements of the hot path, prepared once (`bot.store.prepared`).
+_CAS_VERSION = Prepared(
     sa.update(channels)
     .where(channels.c.id == sa.bindparam("b_id"), channels.c.version == sa.bindparam("b_version"))
     .values(version=sa.bindparam("b_new"), tokens=sa.bindparam("b_tokens"), updated_at=sa.bindparam("b_now"))
 )
-_UPDATE_ENCOUNTER = (
+_UPDATE_ENCOUNTER = Prepared(
     sa.update(encounters)
     .where(encounters.c.id == sa.bindparam("b_id"), encounters.c.last_seq == sa.bindparam("b_last"))
     .values(
@@ -54,11 +55,30 @@ _UPDATE_ENCOUNTER = (
 #: The common case of `_UPDATE_ENCOUNTER`: an active encounter's state changed, nothing else. Assigning only
 #: these columns leaves the rows of the indexes on the others alone (`active`, `ended_at`): SQLite rewrites
 #: an index entry whenever its column is assigned, even to the same value (two pages fewer in each commit).
-_UPDATE_ENCOUNTER_STATE = (
+_UPDATE_ENCOUNTER_STATE = Prepared(
     sa.update(encounters)
     .where(encounters.c.id == sa.bindparam("b_id"), encounters.c.last_seq == sa.bindparam("b_last"))
     .values(state=sa.bindparam("b_state", type_=_EncodedJSON()), last_seq=sa.bindparam("b_seq"))
 )
+_INSERT_EVENT = Prepared(
+    sa.insert(events),
+    (
+        "encounter_id",
+        "channel_id",
+        "seq",
+        "user_id",
+        "at",
+        "kind",
+        "summary",
+        "details",
+        "patch",
+        "undoes",
+        "interaction_id",
+        "once_key",
+    ),
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Written:
     """What one change writes besides its rows: the event's time, seq, summary, details and patch, and the
@@ -143,19 +163,20 @@ class Rows(StoreCore):
                 and enc_after["name"] == enc_before["name"]
                 and enc_after["director_id"] == enc_before["director_id"]
             ):
-                matched = _execute(connection, _UPDATE_ENCOUNTER_STATE, params)
+                matched = execute(connection, _UPDATE_ENCOUNTER_STATE, params)
             else:
                 params["b_name"], params["b_director"] = enc_after["name"], enc_after["director_id"]
                 params["b_active"] = enc_after["active"]
                 params["b_ended"] = None if enc_after["active"] else now
-                matched = _execute(connection, _UPDATE_ENCOUNTER, params)
+                matched = execute(connection, _UPDATE_ENCOUNTER, params)
             if matched != 1:
                 raise StaleState()
         else:
             seq = version
         # 4. the event.
-        connection.execute(
-            sa.insert(events),
+        execute(
+            connection,
+            _INSERT_EVENT,
             {
                 "encounter_id": encounter_id,
                 "channel_id": channel_id,
@@ -195,7 +216,7 @@ class Rows(StoreCore):
             "b_tokens": tokens,
             "b_now": now,
         }
-        return _execute(connection, _CAS_VERSION, params) == 1
+        return execute(connection, _CAS_VERSION, params) == 1
 
     def _write_heroes(
         self,
@@ -254,8 +275,3 @@ class Rows(StoreCore):
                     for hero_id in added
                 ],
             )
-
-
-def _execute(connection: Connection, statement: sa.Update, params: dict[str, Any]) -> int:
-    """Run an UPDATE; the number of rows it matched (0: a compare-and-set lost)."""
-    return int(connection.execute(statement, params).rowcount)

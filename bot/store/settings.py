@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import sqlite3
 import time
 from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import sqlite as sqlite_dialect
 
 from bot.store import validate
 from bot.store.core import StoreCore, keep_recent, utc_now
@@ -22,6 +24,7 @@ _SETTINGS_FIELDS = {f.name: f for f in dataclasses.fields(GuildSettings) if f.na
 _READ_SETTINGS = sa.select(*(guild_settings.c[name] for name in _SETTINGS_FIELDS)).where(
     guild_settings.c.guild_id == sa.bindparam("b_id")
 )
+_READ_SETTINGS_SQL = str(_READ_SETTINGS.compile(dialect=sqlite_dialect.dialect(paramstyle="qmark")))
 #: Settings stored as booleans (SQLite gives them back as 0 and 1).
 _BOOL_SETTINGS = frozenset(name for name, f in _SETTINGS_FIELDS.items() if f.type in (bool, "bool"))
 
@@ -42,7 +45,16 @@ class GuildSettingsAccess(StoreCore):
         return settings
 
     async def _read_settings(self, guild_id: int) -> GuildSettings:
-        """The guild's stored settings."""
+        """The guild's stored settings. On a SQLite file, read right here through `_stored_version`'s
+        connection, as `_read` reads a channel (when a guild's settings expire, every command of the guild in
+        flight asks at once: through the pool they queued for its connections); if that fails, or on
+        PostgreSQL, through the pool."""
+        if self._probe_file is not None:
+            try:
+                row = self._probe_connection().execute(_READ_SETTINGS_SQL, (guild_id,)).fetchone()
+                return _settings_of(guild_id, row)
+            except sqlite3.Error:
+                self._drop_probe()
 
         async def read() -> Any:
             async with self._engine.connect() as connection:

@@ -18,7 +18,7 @@ import sqlalchemy as sa
 
 from bot.store import validate
 from bot.store.campaigns import Campaigns, needs_adopting
-from bot.store.core import Attempt, check_key, utc_now
+from bot.store.core import check_key, utc_now
 from bot.store.errors import InvalidValue, SaveUncertain, StaleState, StoreError, StoreUnavailable
 from bot.store.faults import CONFIRM_LIMIT, brief, is_unavailable, log
 from bot.store.models import channels, events
@@ -26,6 +26,7 @@ from bot.store.patch import diff
 from bot.store.rows import Rows, Written
 from bot.store.snapshot import Away, Loaded, campaign_changed, checked_snapshot, clone
 from bot.store.table import Change, ChannelKey, Committed, Table
+from bot.store.writer import Attempt
 
 T = TypeVar("T")
 UNDO_KIND = "undo"
@@ -236,6 +237,8 @@ class Writes(Campaigns, Rows):
             self._remember(
                 away.home_id, dataclasses.replace(away.home, version=away.home.version + 1, snap=snap)
             )
+        if self._sqlite:
+            self._after_sqlite_commit()
         if outcome_encounter := table.encounter:
             outcome_encounter.id = encounter_id
         return Committed(outcome.value, version, seq, encounter_id)

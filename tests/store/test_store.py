@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Literal
 
 import pytest
 import sqlalchemy as sa
@@ -20,6 +23,8 @@ from bot.store import (
     Store,
     Table,
 )
+from bot.store import store as store_module
+from bot.store.bestiary import NewMonster
 from bot.store.errors import StoreUnavailable
 from bot.store.models import encounters, events
 from bot.store.store import _READ_CHANNEL, STATEMENT_GRACE, _clone
@@ -71,6 +76,97 @@ async def test_a_view_not_proved_fresh_is_the_stores_memory_until_a_fresh_one(
     assert (await store.view(key, fresh=False)).version == 2  # the fresh read is remembered
     unknown = ChannelKey(key.guild_id, key.channel_id + 100_000)
     assert (await store.view(unknown, fresh=False)).version == 0  # no memory: read
+
+
+async def test_a_sqlite_channel_is_read_on_the_loop_thread_as_the_pool_reads_it(
+    store: Store, target: Target, key: ChannelKey, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On SQLite a channel and its guild's settings are read through the version-read connection on the event
+    loop's thread (no pool connection, no database thread); what it reads is what the pool reads, and if
+    that connection fails the pool reads instead."""
+    if target.backend != "sqlite":
+        pytest.skip("SQLite's own read")
+    await begin(store, key, state={"counter": 3, "name": "Ærwyn 🐉", "nested": [1.5, None, True]})
+    await store.mutate(key, PLAYER, "hero.add", lambda t: Change("add", t.add_hero(PLAYER, "Vex", {"xp": 7})))
+    checkouts: list[object] = []
+    sa.event.listen(store.engine.sync_engine, "checkout", lambda *args: checkouts.append(args))
+    await store.update_settings(
+        key.guild_id, director_role_id=42, turn_pings=False, malice_rounding="up", show_monster_stamina=False
+    )
+    here = await store._read(key.channel_id)
+    settings = await store._read_settings(key.guild_id)
+    assert checkouts == []
+    monkeypatch.setattr(store, "_probe_file", None)
+    pooled = await store._read(key.channel_id)
+    assert checkouts != [] and here == pooled
+    assert settings == await store._read_settings(key.guild_id)
+    assert settings.turn_pings is False and settings.tokens_reset_per_session is True
+    assert (settings.director_role_id, settings.malice_rounding) == (42, "up")
+    assert here.snap["encounter"]["state"]["name"] == "Ærwyn 🐉"
+    monkeypatch.undo()
+
+    def broken(path: Path) -> sqlite3.Connection:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    store._drop_probe()
+    monkeypatch.setattr(store_module, "_open_probe", broken)
+    assert await store._read(key.channel_id) == here
+    assert await store._read_settings(key.guild_id) == settings
+
+
+async def test_the_stores_other_sqlite_reads_run_on_the_loop_thread_as_the_pool_runs_them(
+    store: Store, target: Target, key: ChannelKey, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On SQLite the reads beside a channel's (an encounter by id, a channel's newest encounter, the log, a
+    campaign's members and running encounters, the bestiary) run on the event loop's thread through a
+    connection kept for them: no pool connection, no database thread (through the pool's five, a hundred
+    channels' first turn pings each reading its tracker's id waited half a second under load). They read
+    what the pool reads, and when that connection fails the pool reads instead."""
+    if target.backend != "sqlite":
+        pytest.skip("SQLite's own read")
+    started = await begin(store, key, state={"counter": 0, "name": "Ærwyn 🐉", "nested": [1.5, None, True]})
+    await store.mutate(key, PLAYER, "increment", increment)
+    encounter_id = started.encounter_id
+    assert encounter_id is not None
+    await store.set_tracker(encounter_id, key.channel_id, 777)
+    sniper = NewMonster("Goblin Sniper", "Goblin", "goblin-2", {"a": 1})
+    await store.put_monsters(key.guild_id, PLAYER, [sniper])
+
+    async def everything() -> tuple[object, ...]:
+        return (
+            await store.find_encounter(encounter_id),
+            await store.tracker_of(encounter_id),
+            await store.latest_encounter(key.channel_id),
+            await store.events(encounter_id),
+            await store.campaign(key),
+            await store.running_encounters(key),
+            await store.monster_index(key.guild_id),
+        )
+
+    checkouts: list[object] = []
+    sa.event.listen(store.engine.sync_engine, "checkout", lambda *args: checkouts.append(args))
+    here = await everything()
+    assert checkouts == []
+    info = here[0]
+    assert info is not None and info.tracker_message_id == 777 and info.active is True
+    assert info.state == {"counter": 1, "name": "Ærwyn 🐉", "nested": [1.5, None, True]}
+    assert info.created_at.tzinfo is not None and len(here[3]) == 2  # type: ignore[arg-type]
+    assert here[1] == (key.channel_id, 777)
+    monkeypatch.setattr(store, "_reader_engine", None)
+    assert await everything() == here
+    assert checkouts != []
+    monkeypatch.undo()
+
+    class Broken:
+        def connect(self) -> None:
+            raise sa.exc.OperationalError("BEGIN", None, sqlite3.OperationalError("disk I/O error"))
+
+        def dispose(self) -> None:
+            pass
+
+    store._drop_probe()
+    monkeypatch.setattr(store, "_reader_engine", Broken())
+    assert await everything() == here
 
 
 async def test_a_shared_view_reads_the_same_without_copying(store: Store, key: ChannelKey) -> None:
@@ -454,35 +550,170 @@ async def test_sqlite_creates_the_data_folder_and_uses_wal(
             assert (await connection.exec_driver_sql("PRAGMA foreign_keys")).scalar() == 1
             # readers wait for a lock no longer than a store call may (bot.store.store.WAIT_LIMIT)
             assert (await connection.exec_driver_sql("PRAGMA busy_timeout")).scalar() == 1500
+            assert (await connection.exec_driver_sql("PRAGMA wal_autocheckpoint")).scalar() == 0
     finally:
         await store.close()
 
 
-async def test_the_wal_stays_short_while_commands_keep_committing(tmp_path: Path) -> None:
-    """SQLite checkpoints the WAL as commits go on, and starts it over: it never grows by every commit for
-    as long as the load lasts."""
+#: A checkpoint every this many commits in the WAL tests (the store's own round is longer).
+ROUND = 100
+
+
+async def test_sqlite_wal_is_checkpointed_in_the_background(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.store.store.CHECKPOINT_EVERY", ROUND)
     path = tmp_path / "bot.db"
-    wal = Path(f"{path}-wal")
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
     key = ChannelKey(1, 2)
     try:
         await begin(store, key)
-        async with store.engine.connect() as connection:
-            page = (await connection.exec_driver_sql("PRAGMA page_size")).scalar()
-            pages = (await connection.exec_driver_sql("PRAGMA wal_autocheckpoint")).scalar()
+        initial = path.stat().st_size
+        for _ in range(ROUND - 2):
+            await store.mutate(key, PLAYER, "inc", increment)
+        assert store._checkpoint_task is None
+        assert path.stat().st_size == initial  # commits only append to the WAL
+        await store.mutate(key, PLAYER, "inc", increment)
+        task = store._checkpoint_task
+        assert task is not None
+        await task
+        assert path.stat().st_size > initial  # the background checkpoint copied the pages over
+        wal = Path(f"{path}-wal")
         before = _size(wal)
-        for _ in range(10):
-            await store.mutate(key, PLAYER, "inc", increment)
-        per_commit = (_size(wal) - before) / 10
-        for _ in range(int(3 * pages * page / per_commit)):  # 3x what a checkpoint lets the WAL hold
-            await store.mutate(key, PLAYER, "inc", increment)
-        assert _size(wal) < 2 * pages * page
+        await store.mutate(key, PLAYER, "inc", increment)
+        assert _size(wal) == before  # and the next commit started the WAL over, from its beginning
     finally:
         await store.close()
 
 
 def _size(path: Path) -> int:
     return path.stat().st_size
+
+
+async def _a_round_and_its_checkpoint(store: Store, key: ChannelKey) -> None:
+    """`ROUND` commits in `key`'s channel, then wait for the checkpoint they started."""
+    for _ in range(ROUND):
+        await store.mutate(key, PLAYER, "inc", increment)
+    assert store._checkpoint_task is not None
+    await store._checkpoint_task
+
+
+async def test_a_short_wal_is_only_copied_a_long_one_started_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A checkpoint round copies the WAL with a PASSIVE checkpoint, which no write waits for; only a WAL
+    that holds `WAL_RESTART_FRAMES` gets the RESTART that this process's writes wait out."""
+    monkeypatch.setattr("bot.store.store.CHECKPOINT_EVERY", ROUND)
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    key = ChannelKey(1, 2)
+    writer = store._sqlite_writer
+    assert writer is not None
+    real = writer.checkpoint
+    seen: list[tuple[str, int]] = []
+
+    async def spy(mode: Literal["PASSIVE", "RESTART"], wait_ms: int = 0) -> int:
+        frames = await real(mode, wait_ms)
+        seen.append((mode, frames))
+        return frames
+
+    monkeypatch.setattr(writer, "checkpoint", spy)
+    try:
+        await begin(store, key)
+        await _a_round_and_its_checkpoint(store, key)
+        assert [mode for mode, _ in seen] == ["PASSIVE"] and 0 < seen[0][1] < store_module.WAL_RESTART_FRAMES
+        monkeypatch.setattr("bot.store.store.WAL_RESTART_FRAMES", seen[0][1] // 2)
+        await _a_round_and_its_checkpoint(store, key)
+        assert [mode for mode, _ in seen] == ["PASSIVE", "PASSIVE", "RESTART"]
+        assert (await store.view(key)).version == 2 * ROUND + 1
+    finally:
+        await store.close()
+
+
+async def test_the_wal_stays_short_while_commands_keep_committing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Commits that go on while a checkpoint runs used to keep SQLite from ever starting the WAL over: it
+    grew by every commit, for as long as the load lasted."""
+    monkeypatch.setattr("bot.store.store.CHECKPOINT_EVERY", ROUND)
+    monkeypatch.setattr("bot.store.store.WAL_RESTART_FRAMES", 1)  # every round starts it over
+    path = tmp_path / "bot.db"
+    wal = Path(f"{path}-wal")
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    key = ChannelKey(1, 2)
+    try:
+        await begin(store, key)
+        for _ in range(ROUND - 2):
+            await store.mutate(key, PLAYER, "inc", increment)
+        one_round = _size(wal)  # the WAL after about one round of commits
+        for _ in range(4 * ROUND):  # the checkpoints run while commits go on
+            await store.mutate(key, PLAYER, "inc", increment)
+            await asyncio.sleep(0)
+        assert _size(wal) < 2 * one_round
+    finally:
+        await store.close()
+
+
+async def test_a_reader_on_an_old_snapshot_only_delays_the_wal_start_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The RESTART step waits a moment for readers on older snapshots, then gives up without an error: the
+    commands meanwhile are stored, and a later round starts the WAL over once the reader is gone."""
+    monkeypatch.setattr("bot.store.store.CHECKPOINT_EVERY", ROUND)
+    monkeypatch.setattr("bot.store.store.WAL_RESTART_FRAMES", 1)
+    path = tmp_path / "bot.db"
+    wal = Path(f"{path}-wal")
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    key = ChannelKey(1, 2)
+    reader = sqlite3.connect(path, isolation_level=None)
+    try:
+        await begin(store, key)
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM channels").fetchall()  # holds its snapshot open
+        await _a_round_and_its_checkpoint(store, key)
+        held = _size(wal)
+        await store.mutate(key, PLAYER, "inc", increment)
+        assert _size(wal) > held  # no start over while the reader holds the WAL's first frames
+        reader.execute("COMMIT")
+        await _a_round_and_its_checkpoint(store, key)
+        after = _size(wal)
+        await store.mutate(key, PLAYER, "inc", increment)
+        assert _size(wal) == after  # started over from its beginning
+        table = await store.view(key)
+        assert table.version == 2 * ROUND + 3  # begin, then every increment
+        assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    finally:
+        reader.close()
+        await store.close()
+
+
+async def test_writes_that_can_run_at_once_take_no_turns(tmp_path: Path) -> None:
+    """Writes wait while one of this process's writes is on the writer's thread (here the test says so);
+    afterwards, writes that can run at once must not take turns (as behind an `asyncio.Lock` handed from
+    waiter to waiter): busy channels would take turns for good, each command waiting out every other's."""
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    done: list[str] = []
+
+    async def commands(name: str, key: ChannelKey) -> None:
+        for n in range(3):
+            await store.mutate(key, PLAYER, "inc", increment)
+            done.append(f"{name}{n}")
+
+    try:
+        await begin(store, ChannelKey(1, 2))
+        await begin(store, ChannelKey(1, 3))
+        store._sqlite_idle.clear()
+        tasks = [
+            asyncio.create_task(commands("a", ChannelKey(1, 2))),
+            asyncio.create_task(commands("b", ChannelKey(1, 3))),
+        ]
+        for _ in range(5):
+            await asyncio.sleep(0)  # both wait for the queue
+        assert done == []
+        store._sqlite_idle.set()
+        await asyncio.gather(*tasks)
+        assert done == ["a0", "a1", "a2", "b0", "b1", "b2"]  # not a0 b0 a1 b1 a2 b2
+    finally:
+        await store.close()
 
 
 def test_url_normalisation() -> None:
@@ -545,11 +776,12 @@ async def test_a_channel_read_uses_the_one_active_index(store: Store, target: Ta
             assert "ix_encounters_one_active" in text, text
 
 
-async def test_views_at_once_on_a_fresh_store_all_answer(
+async def test_views_at_once_on_a_fresh_store_share_one_version_reader(
     target: Target, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Many commands arriving at once on a just-started store: every view answers, and no connection is
-    left checked out or to the garbage collector (an error in the log)."""
+    left to the garbage collector (an error in the log): the version reads share one connection kept for
+    them (on SQLite, outside the pool)."""
     writer = await target.open()
     try:
         await begin(writer, ChannelKey(1, 2))
@@ -561,8 +793,33 @@ async def test_views_at_once_on_a_fresh_store_all_answer(
         await store.engine.dispose()  # no idle connection left: each first version read must open one
         tables = await asyncio.gather(*(store.view(ChannelKey(1, 2)) for _ in range(10)))
         assert {t.version for t in tables} == {1}
-        assert store.engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+        # PostgreSQL keeps one pooled connection for the version reads; SQLite's is outside the pool
+        assert store.engine.pool.checkedout() == (1 if target.backend == "postgresql" else 0)  # type: ignore[attr-defined]
         assert not [r for r in caplog.records if r.name.startswith("sqlalchemy.pool")], caplog.text
+    finally:
+        await store.close()
+
+
+async def test_a_version_read_that_cant_be_made_at_once_goes_through_the_pool(
+    target: Target, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if target.backend != "sqlite":
+        pytest.skip("the version reads on the event loop's thread are SQLite's")
+    store = await target.open()
+    try:
+        await begin(store, ChannelKey(1, 2))
+        opened: list[str] = []
+
+        def locked(path: Path) -> sqlite3.Connection:
+            opened.append(str(path))
+            raise sqlite3.OperationalError("database is locked")
+
+        monkeypatch.setattr(store_module, "_open_probe", locked)
+        store._drop_probe()
+        table = await store.view(ChannelKey(1, 2))  # the cached table, checked through the pool
+        assert table.version == 1 and opened
+        await store.mutate(ChannelKey(1, 2), PLAYER, "increment", increment)
+        assert (await store.view(ChannelKey(1, 2))).version == 2
     finally:
         await store.close()
 
