@@ -9,12 +9,15 @@ transaction and, when something changed, calls the bot's `commit_listeners` (the
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
+import orjson
 
 from bot.in_time import InTime as InTime
 from bot.permissions import Actor, Standing, actor_from_interaction, is_director, require, standing
@@ -31,7 +34,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 log = logging.getLogger("bot.play")
-
 
 def channel_key(interaction: discord.Interaction[Any]) -> ChannelKey:
     """Where this interaction's state lives: its guild and its channel or thread (with a thread's parent and
@@ -106,9 +108,66 @@ async def caller_of(interaction: discord.Interaction[Any], bot: DrawSteelBot) ->
     return caller
 
 
+#: Channels whose last decoded encounter is kept (`encounter_of`).
+DECODED_KEPT = 128
+
+
+@dataclass(slots=True)
+class _Channel:
+    """A channel's last two encounter states with their decoded values, and its `codec.Reuse`."""
+
+    states: tuple[tuple[dict[str, Any], Encounter], ...] = ()
+    reuse: codec.Reuse = field(default_factory=codec.Reuse)
+
+
+class _Decoded:
+    """Each channel's last encounter states and their decoded values, so that a command, the tracker refresh
+    after it and the next command don't decode the same state again (decoding is most of what a warm
+    command spends outside discord.py). Two per channel: a tracker refresh may read the state just before
+    the one a command is committing. An entry serves only a state *equal* to the one it was made from, and
+    the rules core's values are immutable, so a hit is exactly what decoding would have returned.
+
+    Each channel also keeps its `codec.Reuse`: encoding the next state reuses the data of the creatures
+    and other parts a change kept, so the store validates and diffs only what changed."""
+
+    def __init__(self) -> None:
+        self._channels: OrderedDict[int, _Channel] = OrderedDict()
+
+    def _channel(self, channel_id: int) -> _Channel:
+        """The channel's memory, made the most recently used (the least recently used beyond
+        `DECODED_KEPT` are forgotten)."""
+        channel = self._channels.get(channel_id)
+        if channel is None:
+            channel = self._channels[channel_id] = _Channel()
+        self._channels.move_to_end(channel_id)
+        while len(self._channels) > DECODED_KEPT:
+            self._channels.popitem(last=False)
+        return channel
+
+    def load(self, channel_id: int, state: dict[str, Any]) -> Encounter:
+        channel = self._channel(channel_id)
+        for kept_state, encounter in channel.states:
+            if kept_state is state or kept_state == state:
+                return encounter
+        encounter = codec.load(Encounter, state)
+        channel.states = ((state, encounter), *channel.states[:1])
+        return encounter
+
+    def encode(self, channel_id: int, encounter: Encounter) -> dict[str, Any]:
+        """The state of `encounter`, remembered as decoding to it (shared data: the store keeps it as
+        committed, so it is never changed in place afterwards)."""
+        channel = self._channel(channel_id)
+        state: dict[str, Any] = channel.reuse.encode(encounter)
+        channel.states = ((state, encounter), *channel.states[:1])
+        return state
+
+
+_decoded = _Decoded()
+
+
 def encounter_of(table: Table) -> Encounter:
     """The channel's active encounter as the rules core's value (`NoEncounter` when there is none)."""
-    return codec.load(Encounter, table.require_encounter().state)
+    return _decoded.load(table.key.channel_id, table.require_encounter().state)
 
 
 def active_encounter(table: Table) -> Encounter | None:
@@ -116,17 +175,28 @@ def active_encounter(table: Table) -> Encounter | None:
     doc = table.encounter
     if doc is None or not doc.active:
         return None
-    return codec.load(Encounter, doc.state)
+    return _decoded.load(table.key.channel_id, doc.state)
 
 
 def put_encounter(table: Table, encounter: Encounter) -> None:
     """Store `encounter` as the channel's active encounter state."""
-    table.require_encounter().state = codec.to_data(encounter)
+    table.require_encounter().state = _decoded.encode(table.key.channel_id, encounter)
+
+
+#: Roster sheets kept decoded (`sheet_of`): a few per channel of the most recently active ones.
+SHEETS_KEPT = 1024
 
 
 def sheet_of(hero: Hero) -> HeroSheet:
-    """A roster hero's sheet."""
-    return codec.load(HeroSheet, hero.data)
+    """A roster hero's sheet. Commands read the same sheets again and again (each turn's start reads every
+    roster hero's), and decoding one costs ten times encoding its data, so sheets are kept by their
+    encoded data: a hit is exactly what decoding would return, whatever edited the data meanwhile."""
+    return _sheet(orjson.dumps(hero.data))
+
+
+@functools.lru_cache(maxsize=SHEETS_KEPT)
+def _sheet(encoded: bytes) -> HeroSheet:
+    return codec.load(HeroSheet, orjson.loads(encoded))
 
 
 def put_sheet(hero: Hero, sheet: HeroSheet) -> None:

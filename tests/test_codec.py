@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.rules.codec import from_data, load, to_data
+from bot.rules.codec import Reuse, from_data, load, to_data
 
 
 class Colour(enum.Enum):
@@ -130,3 +130,28 @@ def test_unions_literals_and_scalars_refuse_what_they_do_not_hold(tp: object, da
 def test_other_values_pass_through() -> None:
     assert to_data({1: Colour.RED}) == {"1": "red"}
     assert from_data(dict[str, int], {"a": 1}) == {"a": 1}
+
+
+def test_reuse_returns_the_same_data_for_the_parts_a_new_version_kept() -> None:
+    red, blue = Leaf("a", Colour.RED), Leaf("b", Colour.BLUE)
+    reuse = Reuse()
+    first = reuse.encode(Tree((red, blue), parent=red))
+    second = reuse.encode(Tree((red, Leaf("c", Colour.RED)), parent=red, count=2))
+    assert first == to_data(Tree((red, blue), parent=red))  # the same data as without it
+    assert second == to_data(Tree((red, Leaf("c", Colour.RED)), parent=red, count=2))
+    assert second["leaves"][0] is first["leaves"][0] is second["parent"]  # kept: the very same dict
+    assert second["leaves"][1] is not first["leaves"][1]
+    third = reuse.encode(Tree((blue,)))  # only the last version is remembered
+    assert third["leaves"][0] == first["leaves"][1] and third["leaves"][0] is not first["leaves"][1]
+
+
+def test_reuse_never_serves_a_mutable_dataclass_from_memory() -> None:
+    @dataclass
+    class Box:
+        items: list[int]
+
+    box = Box([1])
+    reuse = Reuse()
+    assert reuse.encode(box) == {"items": [1]}
+    box.items.append(2)
+    assert reuse.encode(box) == {"items": [1, 2]}

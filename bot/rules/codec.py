@@ -29,22 +29,56 @@ Decoder = Callable[[Any], Any]
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
-def to_data(value: Any) -> Any:
-    """Return `value` as JSON-compatible data (dataclasses become dicts, enums their values)."""
+def to_data(value: Any, reuse: Reuse | None = None) -> Any:
+    """Return `value` as JSON-compatible data (dataclasses become dicts, enums their values). With `reuse`,
+    see `Reuse.encode`."""
     cls = type(value)
     encode = _ENCODERS.get(cls)
     if encode is None:
         encode = _ENCODERS[cls] = _encoder(cls)
-    return encode(value)
+    return encode(value, reuse)
 
 
-Encoder = Callable[[Any], Any]
+class Reuse:
+    """A memory for encoding successive versions of one value (a channel's encounter, command after
+    command): `encode` returns the very data it made last time for each frozen dataclass instance the new
+    version still holds. The rules core's values are immutable, so an instance always encodes the same; the
+    unchanged parts of the new data are then the same objects as in the last data, which lets the store skip
+    them when it validates and diffs. The data it returns is shared: never edit it in place."""
+
+    __slots__ = ("_last", "_made")
+
+    def __init__(self) -> None:
+        # id(instance) -> (instance, data): holding the instance keeps its id from being reused
+        self._last: dict[int, tuple[Any, Any]] = {}
+        self._made: dict[int, tuple[Any, Any]] = {}
+
+    def encode(self, value: Any) -> Any:
+        """`to_data(value)`, reusing the data of the instances the last encoded value shared with it."""
+        try:
+            return to_data(value, self)
+        finally:
+            self._last, self._made = self._made, {}
+
+    def _get(self, instance: Any) -> Any:
+        key = id(instance)
+        entry = self._made.get(key) or self._last.get(key)
+        if entry is None or entry[0] is not instance:
+            return None
+        self._made[key] = entry
+        return entry[1]
+
+    def _put(self, instance: Any, data: Any) -> None:
+        self._made[id(instance)] = (instance, data)
+
+
+Encoder = Callable[[Any, Reuse | None], Any]
 #: What `to_data` does with a value of each type, planned on its first value of that type (what to do depends
 #: only on the type).
 _ENCODERS: dict[type, Encoder] = {}
 
 
-def _as_is(value: Any) -> Any:
+def _as_is(value: Any, reuse: Reuse | None) -> Any:
     return value
 
 
@@ -52,15 +86,15 @@ def _encoder(cls: Any) -> Encoder:
     if cls in _SCALARS:
         return _as_is
     if issubclass(cls, enum.Enum):
-        return lambda value: value.value
+        return lambda value, reuse: value.value
     if not issubclass(cls, type) and dataclasses.is_dataclass(cls):
         return _dataclass_encoder(cls)
     if issubclass(cls, tuple | list):
-        return lambda value: [to_data(v) for v in value]
+        return lambda value, reuse: [to_data(v, reuse) for v in value]
     if issubclass(cls, frozenset | set):
-        return lambda value: sorted(to_data(v) for v in value)
+        return lambda value, reuse: sorted(to_data(v, reuse) for v in value)
     if issubclass(cls, dict):
-        return lambda value: {str(k): to_data(v) for k, v in value.items()}
+        return lambda value, reuse: {str(k): to_data(v, reuse) for k, v in value.items()}
     return _as_is
 
 
@@ -89,12 +123,24 @@ def _dataclass_encoder(cls: Any) -> Encoder:
     stored state is a third as large (most of an encounter's fields hold their defaults most of the time)."""
     plan = _field_defaults(cls)
 
-    def encode(value: Any) -> dict[str, Any]:
+    def fields_of(value: Any, reuse: Reuse | None) -> dict[str, Any]:
         data = {}
         for name, default in plan:
             item = getattr(value, name)
             if default is _REQUIRED or type(item) is not type(default) or item != default:
-                data[name] = to_data(item)
+                data[name] = to_data(item, reuse)
+        return data
+
+    if not cls.__dataclass_params__.frozen:  # a mutable instance may encode differently next time
+        return fields_of
+
+    def encode(value: Any, reuse: Reuse | None) -> Any:
+        if reuse is None:
+            return fields_of(value, None)
+        data = reuse._get(value)
+        if data is None:
+            data = fields_of(value, reuse)
+            reuse._put(value, data)
         return data
 
     return encode

@@ -1,4 +1,6 @@
-"""bot.play's encounter aggregate: `encounter_of` / `active_encounter` / `put_encounter`, and `sheet_of`."""
+"""bot.play's encounter aggregate: `encounter_of` / `active_encounter` / `put_encounter` and their memo of
+decoded states, and `sheet_of`'s of roster sheets (a hit must be exactly what decoding returns; anything else
+decodes anew)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from bot.store.errors import NoEncounter
 from tests.wire.harness import encounter_state
 
 KEY = ChannelKey(1_000_000_000_000_001, 1_000_000_000_000_002)
+OTHER = ChannelKey(1_000_000_000_000_001, 1_000_000_000_000_003)
 
 
 def table_with(state: dict[str, Any] | None, key: ChannelKey = KEY, *, active: bool = True) -> Table:
@@ -24,6 +27,14 @@ def table_with(state: dict[str, Any] | None, key: ChannelKey = KEY, *, active: b
     if state is not None:
         encounter = {"name": "Ambush", "director_id": 7, "state": state, "active": active}
     return Table.from_snapshot(key, 3, {"tokens": 0, "heroes": {}, "encounter": encounter}, 1)
+
+
+def test_an_equal_state_is_served_from_the_memo() -> None:
+    state = encounter_state(42)
+    first = encounter_of(table_with(copy.deepcopy(state)))
+    again = encounter_of(table_with(copy.deepcopy(state)))  # an equal copy, as every store read gives
+    assert again is first
+    assert again == codec.load(Encounter, state)
 
 
 def test_a_changed_state_is_decoded_anew() -> None:
@@ -42,7 +53,17 @@ def test_put_encounter_writes_the_state_and_serves_it_back() -> None:
     moved = dataclasses.replace(encounter_of(table), tokens_used=("Ash",))
     put_encounter(table, moved)
     assert table.require_encounter().state == codec.to_data(moved)
-    assert encounter_of(table) == moved
+    assert encounter_of(table) is moved
+    # a fresh read of what was committed (an equal copy) is the same value, not decoded again
+    assert encounter_of(table_with(copy.deepcopy(codec.to_data(moved)))) is moved
+
+
+def test_channels_do_not_share_entries() -> None:
+    state = encounter_state(42)
+    here = encounter_of(table_with(copy.deepcopy(state)))
+    there = encounter_of(table_with(copy.deepcopy(state), OTHER))
+    assert there == here
+    assert encounter_of(table_with(copy.deepcopy(state))) is here
 
 
 @pytest.mark.parametrize(("state", "active"), [(None, True), (encounter_state(42), False)])
@@ -54,10 +75,21 @@ def test_no_active_encounter(state: dict[str, Any] | None, active: bool) -> None
             encounter_of(table)
 
 
-def test_a_sheet_is_decoded_anew_after_any_edit() -> None:
+def test_the_state_before_the_newest_still_hits() -> None:
+    """A tracker refresh may read the committed state while a command is putting the next one."""
+    older = encounter_of(table_with(copy.deepcopy(encounter_state(42))))
+    table = table_with(copy.deepcopy(encounter_state(42)))
+    newer = dataclasses.replace(encounter_of(table), tokens_used=("Ash",))
+    put_encounter(table, newer)
+    assert encounter_of(table_with(copy.deepcopy(encounter_state(42)))) is older
+    assert encounter_of(table_with(copy.deepcopy(codec.to_data(newer)))) is newer
+
+
+def test_a_sheet_is_decoded_once_and_anew_after_any_edit() -> None:
     hero = Hero("h1", 7, "Vex", codec.to_data(new_sheet(30, 8)))
     first = sheet_of(hero)
     assert first == codec.load(HeroSheet, hero.data)
+    assert sheet_of(Hero("h2", 8, "Ash", copy.deepcopy(hero.data))) is first  # equal data, same value
     hero.data["vitals"]["stamina"] = 12  # even an edit in place of the very dict decoded before
     edited = sheet_of(hero)
     assert edited.vitals.stamina == 12 and edited == codec.load(HeroSheet, hero.data)
