@@ -17,7 +17,8 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.error_hook import BotTree, log_outcome, stamp
+from bot.error_hook import BotTree, log_outcome
+from bot.in_time import stamp
 from bot.rules.dice import Dice, SystemDice
 from bot.settings import Settings
 from bot.store import ChannelKey, Committed, Store
