@@ -88,7 +88,6 @@ async def _run(settings: Settings) -> None:
     import discord
 
     from bot.client import create_bot
-    from bot.heap import Heap
 
     # what starting the bot raises when Discord can't be reached (no network, DNS, an outage)
     cannot_reach = (OSError, aiohttp.ClientError, discord.GatewayNotFound, discord.DiscordServerError)
@@ -101,7 +100,7 @@ async def _run(settings: Settings) -> None:
     try:
         if stop.is_set():
             return
-        bot = create_bot(settings, store=store, heap=Heap(), timers=True)
+        bot = create_bot(settings, store=store, timers=True)
         async with bot:
             runner = asyncio.create_task(bot.start(settings.token), name="bot.start")
             stopper = asyncio.create_task(stop.wait(), name="stop-signal")

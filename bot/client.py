@@ -1,4 +1,4 @@
-"""Build the bot: `create_bot(settings, *, store=None, dice=None, heap=None)`.
+"""Build the bot: `create_bot(settings, *, store=None, dice=None)`.
 
 The bot has minimal intents (guilds only, nothing privileged), pings nobody by default, and in `setup_hook`
 opens the store (unless one was injected), loads every module in `COGS`, and syncs the slash commands —
@@ -17,12 +17,11 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.error_hook import BotTree, log_outcome, stamp
-from bot.heap import Heap
+from bot.error_hook import BotTree, log_outcome
+from bot.in_time import stamp
 from bot.rules.dice import Dice, SystemDice
 from bot.settings import Settings
 from bot.store import ChannelKey, Committed, Store
-from bot.ui.persistent import Factory, Router
 
 log = logging.getLogger("bot.client")
 
@@ -61,7 +60,6 @@ def intents() -> discord.Intents:
 
 
 CommitListener = Callable[[ChannelKey, Committed[Any]], Awaitable[None]]
-InteractionHook = Callable[[discord.Interaction[Any]], object]
 
 
 class DrawSteelBot(commands.Bot):
@@ -74,7 +72,6 @@ class DrawSteelBot(commands.Bot):
         store: Store | None = None,
         dice: Dice | None = None,
         cogs: tuple[str, ...] = COGS,
-        heap: Heap | None = None,
         timers: bool = False,
         **options: Any,
     ) -> None:
@@ -98,35 +95,9 @@ class DrawSteelBot(commands.Bot):
         self.synced: list[app_commands.AppCommand] = []
         #: Called after every committed change of a channel (`bot.play.commit`); the tracker registers here.
         self.commit_listeners: list[CommitListener] = []
-        #: The process's garbage-collector policy (`bot.heap`), started once the bot is set up; None leaves
-        #: the collector alone (a bot embedded in another program, the tests).
-        self.heap = heap
         #: Whether the bot runs the loop that fires due reminders (`bot.reminders`): `python -m bot` does;
         #: an embedded bot and the tests (which fire them themselves) don't.
         self.timers = timers
-        #: The bot's persistent items (`bot.ui.persistent`): `add_dynamic_items` registers them here.
-        self.router = Router()
-        #: Called with every interaction as it arrives, before any answer (the router, the tracker's count of
-        #: messages below it): plain functions, run at once, where an `on_interaction` listener would cost a
-        #: task per interaction.
-        self.interaction_hooks: list[InteractionHook] = [self.router.route]
-
-    def add_dynamic_items(self, *items: Factory) -> None:
-        """Register `DynamicItem` classes with the bot's own router (`bot.ui.persistent`), not discord.py's
-        view store."""
-        self.router.add(*items)
-
-    def remove_dynamic_items(self, *items: Factory) -> None:
-        self.router.remove(*items)
-
-    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
-        if event_name == "interaction":  # discord.py's view store has had it: no persistent item is there
-            for hook in self.interaction_hooks:
-                try:
-                    hook(args[0])
-                except Exception:
-                    log.exception("interaction hook %r failed", hook)
-        super().dispatch(event_name, *args, **kwargs)
 
     @property
     def store(self) -> Store:
@@ -142,8 +113,6 @@ class DrawSteelBot(commands.Bot):
             if module not in self.extensions:  # idempotent: a restarted bot logs in again
                 await self.load_extension(module)
         await self.sync_commands()
-        if self.heap is not None:  # everything loaded so far lives as long as the process
-            self.heap.start()
 
     async def sync_commands(self) -> None:
         """Sync globally; with `DEV_GUILD_ID`, also copy every command to that guild so it shows at once."""
@@ -166,8 +135,6 @@ class DrawSteelBot(commands.Bot):
         try:
             await super().close()
         finally:
-            if self.heap is not None:
-                await self.heap.stop()
             store, self._store = self._store, None
             if store is not None and self._owns_store:
                 await store.close()
@@ -200,14 +167,12 @@ def create_bot(
     *,
     store: Store | None = None,
     dice: Dice | None = None,
-    heap: Heap | None = None,
     timers: bool = False,
 ) -> DrawSteelBot:
     """The bot for `settings`; an `AutoShardedBot` when `SHARD_COUNT` is set.
 
-    Pass `store` to inject an open store (the caller closes it); `dice` defaults to `SystemDice()`; `heap`
-    (`python -m bot` passes one) is started after set-up and stopped on close; `timers` (`python -m bot`)
-    runs the loop that fires due reminders.
+    Pass `store` to inject an open store (the caller closes it); `dice` defaults to `SystemDice()`; `timers`
+    (`python -m bot`) runs the loop that fires due reminders.
     """
     # The bot never joins voice: skip discord.py's start-up warnings about voice libraries.
     discord.VoiceClient.warn_nacl = False
@@ -217,13 +182,12 @@ def create_bot(
             settings,
             store=store,
             dice=dice,
-            heap=heap,
             timers=timers,
             shard_count=settings.shard_count,
             shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
         )
     else:
-        bot = DrawSteelBot(settings, store=store, dice=dice, heap=heap, timers=timers)
+        bot = DrawSteelBot(settings, store=store, dice=dice, timers=timers)
     if settings.gateway_url is not None:
         _pin_gateway(bot, yarl.URL(settings.gateway_url))
     return bot

@@ -10,15 +10,14 @@
 - `BotTree` (the bot's command tree) times every command from receipt and writes one log line per command:
   `command=/name guild=… channel=… ms=… outcome=ok|refused|error`.
 - `BotView` and `guarded` route view and `DynamicItem` callback errors through the same path.
-- Faults (issue 6 part 4): a database driver error that means "not answering" gets the store's one-line
+- Faults: a database driver error that means "not answering" gets the store's one-line
   "busy, try again" message; an interaction Discord delivers twice (a replayed dispatch after a gateway
-  resume) runs once (`first_delivery`); and a command still running `AUTO_DEFER_AFTER` seconds after it
-  arrived is deferred, so Discord's 3-second acknowledgement deadline is met whatever it waits on.
+  resume) runs once (`first_delivery`); and every interaction is watched from its arrival, so Discord's
+  3-second acknowledgement deadline is met whatever it waits on (`bot.in_time`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import logging
@@ -32,6 +31,7 @@ from discord import app_commands
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from bot.in_time import RECEIVED_AT, settled, stamp, unwatch, watch
 from bot.quoted import names_for
 from bot.replies import UserError, inert_names, one_line, send
 from bot.rules.errors import RuleError
@@ -42,7 +42,6 @@ log = logging.getLogger("bot.errors")
 command_log = logging.getLogger("bot.commands")
 
 APOLOGY = "Sorry, something went wrong on my side; it has been logged. Please try again."
-RECEIVED_AT = "received_at"
 
 Outcome = Literal["ok", "refused", "error"]
 E = TypeVar("E", bound=BaseException)
@@ -142,6 +141,7 @@ async def reply_safely(interaction: discord.Interaction[Any], message: str) -> N
     After a public "thinking…" deferral (a slow command, or the auto-defer) that nothing filled yet, the
     line would otherwise fill that public message: delete it and send the line as an ephemeral followup."""
     try:
+        await settled(interaction)
         if await _drop_public_thinking(interaction):
             await send(interaction, content=message, ephemeral=True)  # a followup: the response is done
             return
@@ -235,35 +235,10 @@ def log_outcome(interaction: discord.Interaction[Any], outcome: Outcome) -> None
         elapsed,
         outcome,
     )
-    release(interaction)
 
 
-def release(interaction: discord.Interaction[Any]) -> None:
-    """Let a finished interaction be freed the moment nothing refers to it any more.
-
-    discord.py's `Interaction` and its `InteractionResponse` refer to each other: a cycle that only the
-    garbage collector frees, so every handled interaction (with its member, user, namespace and extras,
-    about 17 objects) used to wait for a collection. Under load most of them had been promoted to the
-    oldest generation by then: the full collections that freed them came about once a second and stopped
-    the event loop for 10–40 ms. Called once the outcome is logged, when nothing answers any more; a late
-    `interaction.response` would be a new, unanswered one (and Discord refuses a second answer)."""
-    with contextlib.suppress(AttributeError):  # never asked for its response
-        delattr(interaction, _RESPONSE_SLOT)
-
-
-def stamp(interaction: discord.Interaction[Any]) -> None:
-    """Remember when the interaction arrived (first stamp wins)."""
-    interaction.extras.setdefault(RECEIVED_AT, time.perf_counter())
-
-
-#: Seconds after an interaction arrived at which a command that has not answered yet is deferred (Discord
-#: drops an interaction that is not acknowledged within 3 seconds of being sent).
-AUTO_DEFER_AFTER = 2.4
-_WATCHDOG = "auto_defer"
 _FIRST = "first_delivery"
 RECENT_INTERACTIONS = 20_000
-#: The slot in which discord.py keeps an interaction's `response` once asked for (`release`).
-_RESPONSE_SLOT = "_cs_response"
 
 
 class _RecentIds:
@@ -281,9 +256,6 @@ class _RecentIds:
         if len(self._ids) > self.size:
             self._ids.popitem(last=False)
         return True
-
-
-_TASKS: set[asyncio.Task[None]] = set()
 
 
 def _recent(client: Any) -> _RecentIds:
@@ -309,42 +281,6 @@ def first_delivery(interaction: discord.Interaction[Any]) -> bool:
             "ignored a repeated delivery of interaction %s (%s)", interaction.id, describe(interaction)
         )
     return first
-
-
-def watch(interaction: discord.Interaction[Any], after: float | None = None) -> None:
-    """Defer `interaction` if it is still unanswered `after` seconds (default `AUTO_DEFER_AFTER`) from its
-    arrival; cancelled when its outcome is logged. Autocomplete cannot be deferred and is left alone."""
-    if interaction.type is discord.InteractionType.autocomplete or _WATCHDOG in interaction.extras:
-        return
-    stamp(interaction)
-    started = interaction.extras[RECEIVED_AT]
-    delay = max(0.0, (AUTO_DEFER_AFTER if after is None else after) - (time.perf_counter() - started))
-    loop = asyncio.get_running_loop()
-
-    def fire() -> None:
-        task = loop.create_task(_defer_if_unanswered(interaction))
-        _TASKS.add(task)
-        task.add_done_callback(_TASKS.discard)
-
-    interaction.extras[_WATCHDOG] = loop.call_later(delay, fire)
-
-
-def unwatch(interaction: discord.Interaction[Any]) -> None:
-    handle = interaction.extras.pop(_WATCHDOG, None)
-    if isinstance(handle, asyncio.TimerHandle):
-        handle.cancel()
-    interaction.extras[_WATCHDOG] = None  # never watched again
-
-
-async def _defer_if_unanswered(interaction: discord.Interaction[Any]) -> None:
-    if interaction.response.is_done():
-        return
-    log.info("interaction %s (%s) still running: deferring it", interaction.id, describe(interaction))
-    with contextlib.suppress(discord.HTTPException, discord.InteractionResponded):
-        if interaction.type is discord.InteractionType.component:
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(thinking=True)
 
 
 class BotTree(app_commands.CommandTree[Any]):

@@ -8,19 +8,18 @@ transaction and, when something changed, calls the bot's `commit_listeners` (the
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import dataclasses
 import functools
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 import orjson
 
+from bot.in_time import InTime as InTime
 from bot.permissions import (
     Actor,
     Standing,
@@ -43,12 +42,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 log = logging.getLogger("bot.play")
-#: Seconds a command waits for its work (the store) before it acknowledges: Discord wants an answer within 3
-#: (the command tree's watchdog, `bot.error_hook.AUTO_DEFER_AFTER`, is the backstop for everything else).
-#: The other 1.5 s are for the network both ways and for an event loop running behind under load (the
-#: interaction may have waited in the socket before the bot read it).
-DEFER_AFTER = 1.5
-
 
 def channel_key(interaction: discord.Interaction[Any]) -> ChannelKey:
     """Where this interaction's state lives: its guild and its channel or thread (with a thread's parent and
@@ -248,48 +241,6 @@ def idle_elsewhere(table: Table, hero_id: str, refusal: Callable[[int], str]) ->
 def hero_of_member(table: Table, user_id: int) -> Hero | None:
     """The roster hero this member owns in this channel (the first one, when they own several)."""
     return next((h for h in table.heroes.values() if h.owner_id == user_id), None)
-
-
-class InTime:
-    """Acknowledge in time: `await in_time.run(work)` waits for `work` until `DEFER_AFTER` seconds after the
-    interaction started; if it is not done by then, the interaction is deferred, so a slow store never lets
-    Discord's 3 seconds run out. A command defers with "thinking…" (its reply then fills that message);
-    with `update`, a component interaction defers as an update of its message (the reply edits it).
-
-    The work runs in the caller's task; a timer starts the deferral only if it is needed (the common,
-    fast case costs one timer), and `run` returns only once a deferral it started is done, so the reply
-    always follows it."""
-
-    def __init__(self, interaction: discord.Interaction[Any], *, update: bool = False) -> None:
-        self.interaction = interaction
-        self.update = update
-        self.started = asyncio.get_running_loop().time()
-        self._deferring: asyncio.Task[None] | None = None
-
-    async def run(self, work: Awaitable[T]) -> T:
-        timer = None
-        if self._deferring is None and not self.interaction.response.is_done():
-            loop = asyncio.get_running_loop()
-            timer = loop.call_at(self.started + DEFER_AFTER, self._start_deferring)
-        try:
-            return await work
-        finally:
-            if timer is not None:
-                timer.cancel()
-            if self._deferring is not None:
-                await self._deferring
-
-    def _start_deferring(self) -> None:
-        if self._deferring is None and not self.interaction.response.is_done():
-            self._deferring = asyncio.get_running_loop().create_task(self._defer())
-
-    async def _defer(self) -> None:
-        # the tree's watchdog (bot.error_hook.watch) may be deferring at the same moment
-        with contextlib.suppress(discord.HTTPException, discord.InteractionResponded):
-            if self.update:
-                await self.interaction.response.defer()
-            else:
-                await self.interaction.response.defer(thinking=True)
 
 
 async def commit(

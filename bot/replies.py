@@ -25,6 +25,7 @@ import discord
 from discord import app_commands
 from discord.utils import MISSING
 
+from bot.in_time import settled
 from bot.ui.embeds import TOTAL_MAX, fit_embed
 
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -145,13 +146,15 @@ async def send(
     mentions: discord.AllowedMentions | None = None,
     files: Sequence[discord.File] = (),
 ) -> None:
-    """Answer `interaction`: the initial response if it is still open, a followup otherwise.
+    """Answer `interaction`: the initial response if it is still open, a followup otherwise (after a deferral
+    under way, `bot.in_time`).
 
     Pings nobody unless `mentions` is an explicit `discord.AllowedMentions(users=[...], roles=[...])`.
     """
     allowed = mentions if mentions is not None else NO_MENTIONS
     fitted = fit(content, [*([embed] if embed is not None else []), *embeds])
     content, all_embeds = fitted.content, fitted.embeds
+    await settled(interaction)
     if not interaction.response.is_done():
         await interaction.response.send_message(
             content=content,

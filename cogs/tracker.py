@@ -1,8 +1,8 @@
 """The live tracker message of each encounter (no commands of its own): the cog only creates the bot's
 `TrackerService` (bot/tracker.py), registers it as a commit listener, so every committed change refreshes
-the channel's tracker, tells it about each interaction in a channel (its scroll heuristic, through one of
-the bot's interaction hooks), and refreshes a guild's trackers after `/settings` (which is no encounter
-change, but decides whether monster Stamina shows)."""
+the channel's tracker, tells it about each interaction in a channel (its scroll heuristic), and refreshes a
+guild's trackers after `/settings` (which is no encounter change, but decides whether monster Stamina
+shows)."""
 
 from __future__ import annotations
 
@@ -27,10 +27,9 @@ class Tracker(commands.Cog):
     async def cog_load(self) -> None:
         if self.service.on_commit not in self.bot.commit_listeners:
             self.bot.commit_listeners.append(self.service.on_commit)
-        if self.note not in self.bot.interaction_hooks:
-            self.bot.interaction_hooks.append(self.note)
 
-    def note(self, interaction: discord.Interaction[Any]) -> None:
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Count interactions that leave a message in the channel (not autocomplete, not pings)."""
         if interaction.type in (discord.InteractionType.autocomplete, discord.InteractionType.ping):
             return
@@ -47,8 +46,6 @@ class Tracker(commands.Cog):
     async def cog_unload(self) -> None:
         if self.service.on_commit in self.bot.commit_listeners:
             self.bot.commit_listeners.remove(self.service.on_commit)
-        if self.note in self.bot.interaction_hooks:
-            self.bot.interaction_hooks.remove(self.note)
         await self.service.close()
 
 

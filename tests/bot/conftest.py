@@ -44,7 +44,7 @@ from simcord.backend.models import Overwrite
 from simcord.enums import OverwriteType
 from simcord.env import Env
 
-from bot import play, tracker
+from bot import in_time, tracker
 from bot.client import DrawSteelBot, create_bot
 from bot.error_hook import REGISTRY
 from bot.rules.dice import Dice, SeededDice
@@ -200,7 +200,7 @@ def table(simcord_env: Env, store: Store) -> Table:
 
 def slow_commits(env: Env, monkeypatch: pytest.MonkeyPatch, cog: str, seconds: float) -> None:
     """Make the store commits of the bot's cog module `cog` (e.g. "cogs.turn") take `seconds` of SimCord's
-    virtual time, and commands defer at once (`bot.play.DEFER_AFTER`): a store slower than Discord's
+    virtual time, and commands defer at once (`bot.in_time.DEFER_AFTER`): a store slower than Discord's
     patience, without slowing the test."""
     bot = env.bot
     assert isinstance(bot, DrawSteelBot)
@@ -212,4 +212,4 @@ def slow_commits(env: Env, monkeypatch: pytest.MonkeyPatch, cog: str, seconds: f
         return await real_commit(*args, **kwargs)
 
     monkeypatch.setattr(loaded, "commit", slow_commit)
-    monkeypatch.setattr(play, "DEFER_AFTER", 0.01)
+    monkeypatch.setattr(in_time, "DEFER_AFTER", 0.01)

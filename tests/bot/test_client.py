@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import gc
 
 import discord
 import pytest
 import simcord
 
 from bot.client import COGS, DrawSteelBot, ShardedDrawSteelBot, create_bot
-from bot.heap import Heap
 from bot.rules.dice import SeededDice, SystemDice
 from bot.settings import Settings
 from bot.store import Store
@@ -86,22 +84,3 @@ async def test_sharded_bot_serves_its_shards(settings: Settings, store: Store) -
         assert result.response is not None and "2d6 [" in result.response.content
         assert bot.get_guild(guild.id) is not None
         assert bot.get_guild(guild.id).shard_id == 1  # type: ignore[union-attr]
-
-
-async def test_start_up_moves_what_it_loaded_out_of_the_collectors_full_passes(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    synced_when_frozen: list[bool] = []
-    monkeypatch.setattr(gc, "freeze", lambda: synced_when_frozen.append(bool(bot.synced)))
-    heap = Heap()
-    bot = create_bot(settings, dice=SeededDice(1), heap=heap)
-    async with simcord.run(bot):
-        # after the cogs were loaded and the commands synced (then again after any full collection)
-        assert synced_when_frozen and all(synced_when_frozen)
-        assert heap._collected in gc.callbacks  # and every full collection's survivors from now on
-    await bot.close()
-    assert heap._collected not in gc.callbacks
-
-
-def test_a_bot_leaves_the_collector_alone_without_a_heap(settings: Settings) -> None:
-    assert create_bot(settings).heap is None

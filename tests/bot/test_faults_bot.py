@@ -1,5 +1,5 @@
-"""Faults (issue 6 part 4) through SimCord: what a user sees when the database is locked, and the tree's
-backstop that acknowledges any command still running after `AUTO_DEFER_AFTER` seconds.
+"""Faults through SimCord: what a user sees when the database is locked, and the watch that acknowledges
+any command still running `DEFER_AFTER` seconds after it arrived (`bot.in_time`).
 
 The throwaway commands `/wait-for-it` and `/quick` are test-only, added in this module's `simcord_bot`.
 """
@@ -17,7 +17,7 @@ from discord import app_commands
 from simcord.env import Env
 from sqlalchemy.exc import OperationalError
 
-from bot import error_hook
+from bot import in_time
 from bot.client import DrawSteelBot
 from bot.error_hook import APOLOGY, REGISTRY
 from bot.replies import fail, send
@@ -96,7 +96,7 @@ async def test_a_command_still_running_is_deferred_in_time(table: Table, simcord
     result = await table.alice.slash(table.channel, "wait-for-it")  # returns once it is acknowledged
     deferred_at = simcord_env.now()
     assert callbacks(simcord_env) == [5]  # "thinking…"
-    assert error_hook.AUTO_DEFER_AFTER - 0.1 < (deferred_at - started).total_seconds() < 3  # virtual time
+    assert in_time.DEFER_AFTER - 0.1 < (deferred_at - started).total_seconds() < 3  # virtual time
     assert result.followups == []
     await simcord_env.advance_time(HANG)
     assert callbacks(simcord_env) == [5]  # the answer fills the deferred message: no second acknowledgement
@@ -107,7 +107,7 @@ async def test_a_command_still_running_is_deferred_in_time(table: Table, simcord
 async def test_a_quick_command_is_never_deferred(table: Table, simcord_env: Env) -> None:
     result = await table.alice.slash(table.channel, "quick")
     assert result.response is not None and result.response.content == "quick answer"
-    await simcord_env.advance_time(error_hook.AUTO_DEFER_AFTER * 2)
+    await simcord_env.advance_time(in_time.DEFER_AFTER * 2)
     assert callbacks(simcord_env) == [4]
 
 

@@ -15,7 +15,9 @@ from tests.wire.test_bestiary_wire import _file, _run
 from tests.wire.test_fake_discord import running
 
 
-async def test_a_hero_is_imported_with_the_sheet_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_hero_is_imported_with_the_sheet_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     async with running(tmp_path, monkeypatch) as fake:
         reply: Any = await _run(fake, "hero", "import", file=_file("Brannoc.ds-hero"))
         assert reply["content"] == "Brannoc joins the roster from Forge Steel. Stamina: 30/30"
