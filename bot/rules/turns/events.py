@@ -101,29 +101,28 @@ class ConditionAdded(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class ConditionExpired(Event):
-    """A condition ended: `reason` is "eot", "save", "token", "end-of-first-round", "encounter", "removed"."""
+class ConditionEvent(Event):
+    """Base of the events about one condition on one creature (a custom condition named by its text)."""
 
     creature: str
     condition: Condition
     custom_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionExpired(ConditionEvent):
+    """A condition ended: `reason` is "eot", "save", "token", "end-of-first-round", "encounter", "removed"."""
+
     reason: str
 
 
 @dataclass(frozen=True, slots=True)
-class SaveDue(Event):
+class SaveDue(ConditionEvent):
     """The affected creature rolls a saving throw now (d10, 6+): call `roll_save`."""
-
-    creature: str
-    condition: Condition
-    custom_text: str
 
 
 @dataclass(frozen=True, slots=True)
-class SaveRolled(Event):
-    creature: str
-    condition: Condition
-    custom_text: str
+class SaveRolled(ConditionEvent):
     roll: int
     success: bool
 
