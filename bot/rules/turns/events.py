@@ -101,8 +101,18 @@ class ConditionAdded(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class ConditionEvent(Event):
-    """Base of the events about one condition on one creature (a custom condition named by its text)."""
+class ConditionExpired(Event):
+    """A condition ended: `reason` is "eot", "save", "token", "end-of-first-round", "encounter", "removed"."""
+
+    creature: str
+    condition: Condition
+    custom_text: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SaveDue(Event):
+    """The affected creature rolls a saving throw now (d10, 6+): call `roll_save`."""
 
     creature: str
     condition: Condition
@@ -110,19 +120,10 @@ class ConditionEvent(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class ConditionExpired(ConditionEvent):
-    """A condition ended: `reason` is "eot", "save", "token", "end-of-first-round", "encounter", "removed"."""
-
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class SaveDue(ConditionEvent):
-    """The affected creature rolls a saving throw now (d10, 6+): call `roll_save`."""
-
-
-@dataclass(frozen=True, slots=True)
-class SaveRolled(ConditionEvent):
+class SaveRolled(Event):
+    creature: str
+    condition: Condition
+    custom_text: str
     roll: int
     success: bool
 
