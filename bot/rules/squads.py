@@ -21,7 +21,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.rules.damage import DamageModifiers, DamageType, Step, resist_damage, scale_damage
+from bot.rules.damage import DamageModifiers, DamageType, PartDamage, Step, resist_damage, scale_damage
 from bot.rules.errors import RuleError
 
 
@@ -104,13 +104,14 @@ def damage_squad(
     amounts = _checked_amounts(squad, amount, targets)
     hit = tuple(targets)
     scaled = _scaled(squad, amounts, area, multiplier, halved)
-    dealt, resisted = resist_damage(scaled.total, dtype, modifiers)
+    resisted = resist_damage(scaled.value, dtype, modifiers)
+    dealt = resisted.value
     pool = _pool_after(squad, len(hit), dealt, area)
     deaths = len(squad.alive) - _ceil_div(pool, squad.minion_stamina)
     candidates = hit if area else hit + tuple(m for m in squad.alive if m not in hit)
     killed = candidates[:deaths]
     note = f"pool {squad.pool} → {pool}" + (f"; {len(killed)} minion(s) die" if killed else "")
-    steps = (*scaled.steps, *resisted, Step("squad pool", dealt, 0, note))
+    steps = (*scaled.steps, *resisted.steps, Step("squad pool", dealt, 0, note))
     after = dataclasses.replace(
         squad,
         pool=pool,
@@ -136,18 +137,10 @@ def _checked_amounts(squad: Squad, amount: int | Sequence[int], targets: Sequenc
     return amounts
 
 
-@dataclass(frozen=True, slots=True)
-class _Scaled:
-    """The squad's damage before weakness and immunity, and the steps that made it."""
-
-    total: int
-    steps: tuple[Step, ...]
-
-
-def _scaled(squad: Squad, amounts: Sequence[int], area: bool, multiplier: int, halved: bool) -> _Scaled:
+def _scaled(squad: Squad, amounts: Sequence[int], area: bool, multiplier: int, halved: bool) -> PartDamage:
     """Steps 1 and 2 of `damage_squad`: each target's damage scaled, then area damage capped per minion."""
     steps: list[Step] = []
-    scaled = [scale_damage(a, multiplier, halved)[0] for a in amounts]
+    scaled = [scale_damage(a, multiplier, halved).value for a in amounts]
     if multiplier != 1 or halved:
         steps.append(
             Step(
@@ -161,7 +154,7 @@ def _scaled(squad: Squad, amounts: Sequence[int], area: bool, multiplier: int, h
             note = f"area: each minion hit takes at most {squad.minion_stamina}"
             steps.append(Step("area cap", total, capped, note))
         total = capped
-    return _Scaled(total, tuple(steps))
+    return PartDamage(total, tuple(steps))
 
 
 def _pool_after(squad: Squad, hit: int, dealt: int, area: bool) -> int:
