@@ -88,38 +88,36 @@ def monster_free_strike(damage: int, dtype: DamageType = DamageType.UNTYPED, dis
     )
 
 
-def grab() -> Ability:
-    """Grab ("Grab"): keep a foe close and locked down."""
+def _melee_maneuver(name: str, tiers: tuple[str, str, str], effect: str) -> Ability:
+    """A maneuver against one adjacent creature, Power Roll + Might (Grab, Knockback)."""
     return Ability(
-        name="Grab",
+        name=name,
         action=ActionType.MANEUVER,
         keywords=("Melee",),
         distance="Melee 1",
         target="One creature",
-        power_roll=PowerRollSpec(
-            (Characteristic.MIGHT,),
-            (
-                "No effect.",
-                "You can grab the target, but if you do, the target can make a melee free strike against you "
-                "before they are grabbed.",
-                "The target is grabbed by you.",
-            ),
+        power_roll=PowerRollSpec((Characteristic.MIGHT,), tiers),
+        effect=effect,
+    )
+
+
+def grab() -> Ability:
+    """Grab ("Grab"): keep a foe close and locked down."""
+    return _melee_maneuver(
+        "Grab",
+        (
+            "No effect.",
+            "You can grab the target, but if you do, the target can make a melee free strike against you "
+            "before they are grabbed.",
+            "The target is grabbed by you.",
         ),
-        effect=f"{_SIZE_EFFECT}\n\n{_ONE_GRAB}",
+        f"{_SIZE_EFFECT}\n\n{_ONE_GRAB}",
     )
 
 
 def knockback() -> Ability:
     """Knockback ("Knockback"): shove an adjacent creature away."""
-    return Ability(
-        name="Knockback",
-        action=ActionType.MANEUVER,
-        keywords=("Melee",),
-        distance="Melee 1",
-        target="One creature",
-        power_roll=PowerRollSpec((Characteristic.MIGHT,), ("Push 1", "Push 2", "Push 3")),
-        effect=_SIZE_EFFECT,
-    )
+    return _melee_maneuver("Knockback", ("Push 1", "Push 2", "Push 3"), _SIZE_EFFECT)
 
 
 def charge() -> Ability:

@@ -24,11 +24,14 @@ source.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import ParamSpec
 
 from bot.rules.dice import Dice
 from bot.rules.names import name_key
+
+_P = ParamSpec("_P")
 
 SAVE_TARGET = 6
 """A saving throw succeeds on a d10 roll of 6 or higher."""
@@ -193,33 +196,18 @@ def explain_modifiers(
     return tuple(mods)
 
 
-def situational_modifiers(
-    attacker_conditions: Iterable[ConditionInstance],
-    target_conditions: Iterable[ConditionInstance],
-    *,
-    attacker_id: str,
-    target_id: str | None,
-    is_ability_roll: bool = True,
-    is_strike: bool = False,
-    is_melee: bool = False,
-    ability_targets: Iterable[str] = (),
-    target_unconscious: bool = False,
-    test_characteristic: str | None = None,
-) -> tuple[int, int]:
-    """(edges, banes) that conditions give one power roll against one target; see `explain_modifiers`."""
-    mods = explain_modifiers(
-        attacker_conditions,
-        target_conditions,
-        attacker_id=attacker_id,
-        target_id=target_id,
-        is_ability_roll=is_ability_roll,
-        is_strike=is_strike,
-        is_melee=is_melee,
-        ability_targets=ability_targets,
-        target_unconscious=target_unconscious,
-        test_characteristic=test_characteristic,
-    )
-    return sum(m.edges for m in mods), sum(m.banes for m in mods)
+def _counted(explain: Callable[_P, tuple[Modifier, ...]]) -> Callable[_P, tuple[int, int]]:
+    """`explain` with its modifiers counted: (edges, banes)."""
+
+    def count(*args: _P.args, **kwargs: _P.kwargs) -> tuple[int, int]:
+        mods = explain(*args, **kwargs)
+        return sum(m.edges for m in mods), sum(m.banes for m in mods)
+
+    return count
+
+
+situational_modifiers = _counted(explain_modifiers)
+"""(edges, banes) that conditions give one power roll against one target: `explain_modifiers`, counted."""
 
 
 # --- What a creature may do -------------------------------------------------------------------------------

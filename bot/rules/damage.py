@@ -17,7 +17,8 @@ Public API:
   damage of that type.
 - `apply_damage(vitals, amount, dtype, modifiers, ...) -> DamageRecord` (the ONE pipeline), `undo(record)`;
   `modify_damage` is its first three steps: `scale_damage` (multiplier, halving) then `resist_damage`
-  (weakness, immunity), which minion squads use apart (the area cap comes between them).
+  (weakness, immunity), which minion squads use apart (the area cap comes between them); each gives a
+  `PartDamage`.
 - `fall(squares, agility, into_liquid) -> Fall`, `breath_rounds(might)`,
   `suffocation_damage(dice, round_holding, might)`, `bleeding_damage(dice, level)`.
 Slamming and hurling through objects are forced movement's (`bot.rules.forced`).
@@ -424,7 +425,16 @@ class DamageRecord:
         return self.after.dead and not self.before.dead
 
 
-def scale_damage(amount: int, multiplier: int = 1, halved: bool = False) -> tuple[int, tuple[Step, ...]]:
+@dataclass(frozen=True, slots=True)
+class PartDamage:
+    """The damage after some steps of the pipeline (`scale_damage`, `resist_damage`, `modify_damage`), and
+    those steps."""
+
+    value: int
+    steps: tuple[Step, ...] = ()
+
+
+def scale_damage(amount: int, multiplier: int = 1, halved: bool = False) -> PartDamage:
     """Step 1 of the pipeline: multipliers, then halving, rounded down once (draw-steel-basics.md "Round
     Down"; halving comes before immunity: draw-steel-combat.txt "DAMAGE IMMUNITY", "if an ally first halved
     the damage ... immunity then reducing the damage")."""
@@ -440,7 +450,7 @@ def scale_damage(amount: int, multiplier: int = 1, halved: bool = False) -> tupl
     if halved:
         steps.append(Step("halved", value, value // 2, "halved, rounded down"))
         value //= 2
-    return value, tuple(steps)
+    return PartDamage(value, tuple(steps))
 
 
 def resist_damage(
@@ -448,7 +458,7 @@ def resist_damage(
     dtype: DamageType = DamageType.UNTYPED,
     modifiers: DamageModifiers | None = None,
     bypass_immunity: bool = False,
-) -> tuple[int, tuple[Step, ...]]:
+) -> PartDamage:
     """Steps 2–3 of the pipeline: the one weakness that applies, then the one immunity, last ("DAMAGE
     WEAKNESS": "apply the weakness first, then the immunity"). A minion squad applies them once to its whole
     damage (`bot.rules.squads`)."""
@@ -465,7 +475,7 @@ def resist_damage(
         reduced = 0 if immunity.value is None else max(0, value - immunity.value)
         steps.append(Step("immunity", value, reduced, f"{immunity.format().replace(' ', ' immunity ', 1)}"))
         value = reduced
-    return value, tuple(steps)
+    return PartDamage(value, tuple(steps))
 
 
 def modify_damage(
@@ -475,12 +485,12 @@ def modify_damage(
     multiplier: int = 1,
     halved: bool = False,
     bypass_immunity: bool = False,
-) -> tuple[int, tuple[Step, ...]]:
+) -> PartDamage:
     """Steps 1–3 of the pipeline (`scale_damage`, then `resist_damage`): the damage that gets through and the
     steps."""
-    scaled, scaling = scale_damage(amount, multiplier, halved)
-    value, resisting = resist_damage(scaled, dtype, modifiers, bypass_immunity)
-    return value, scaling + resisting
+    scaled = scale_damage(amount, multiplier, halved)
+    resisted = resist_damage(scaled.value, dtype, modifiers, bypass_immunity)
+    return PartDamage(resisted.value, scaled.steps + resisted.steps)
 
 
 def apply_damage(
@@ -503,9 +513,9 @@ def apply_damage(
     4. temporary Stamina absorbs first, then Stamina ("Temporary Stamina").
     Damage is never negative. `knock_out_instead`: damage that would kill knocks out instead.
     """
-    value, modified = modify_damage(amount, dtype, modifiers, multiplier, halved, bypass_immunity)
-    steps = list(modified)
-    dealt = value
+    modified = modify_damage(amount, dtype, modifiers, multiplier, halved, bypass_immunity)
+    steps = list(modified.steps)
+    value = dealt = modified.value
     after = lose_stamina(vitals, dealt, knock_out_instead=knock_out_instead)
     absorbed = vitals.temporary - after.temporary
     if absorbed:

@@ -21,7 +21,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.rules.damage import DamageModifiers, DamageType, Step, resist_damage, scale_damage
+from bot.rules.damage import DamageModifiers, DamageType, PartDamage, Step, resist_damage, scale_damage
 from bot.rules.errors import RuleError
 
 
@@ -101,6 +101,29 @@ def damage_squad(
        short of killing any other. Damage that isn't area damage may kill more minions than it named: those
        named first, then the others in squad order.
     """
+    amounts = _checked_amounts(squad, amount, targets)
+    hit = tuple(targets)
+    scaled = _scaled(squad, amounts, area, multiplier, halved)
+    resisted = resist_damage(scaled.value, dtype, modifiers)
+    dealt = resisted.value
+    pool = _pool_after(squad, len(hit), dealt, area)
+    deaths = len(squad.alive) - _ceil_div(pool, squad.minion_stamina)
+    candidates = hit if area else hit + tuple(m for m in squad.alive if m not in hit)
+    killed = candidates[:deaths]
+    note = f"pool {squad.pool} → {pool}" + (f"; {len(killed)} minion(s) die" if killed else "")
+    steps = (*scaled.steps, *resisted.steps, Step("squad pool", dealt, 0, note))
+    after = dataclasses.replace(
+        squad,
+        pool=pool,
+        alive=tuple(m for m in squad.alive if m not in killed),
+        dead=squad.dead + killed,
+    )
+    return SquadDamage(squad, after, steps, dealt, squad.pool - pool, killed)
+
+
+def _checked_amounts(squad: Squad, amount: int | Sequence[int], targets: Sequence[str]) -> list[int]:
+    """The damage to each target, in order; refuses targets that aren't living minions of the squad, a
+    minion named twice, and a count of amounts that isn't one per target."""
     if not targets:
         raise MinionError("Name the minion (or minions) that took the damage.")
     missing = [t for t in targets if t not in squad.alive]
@@ -111,9 +134,13 @@ def damage_squad(
     amounts = [amount] * len(targets) if isinstance(amount, int) else list(amount)
     if len(amounts) != len(targets):
         raise MinionError("Give one amount of damage per minion hit.")
-    hit = tuple(targets)
+    return amounts
+
+
+def _scaled(squad: Squad, amounts: Sequence[int], area: bool, multiplier: int, halved: bool) -> PartDamage:
+    """Steps 1 and 2 of `damage_squad`: each target's damage scaled, then area damage capped per minion."""
     steps: list[Step] = []
-    scaled = [scale_damage(a, multiplier, halved)[0] for a in amounts]
+    scaled = [scale_damage(a, multiplier, halved).value for a in amounts]
     if multiplier != 1 or halved:
         steps.append(
             Step(
@@ -127,23 +154,15 @@ def damage_squad(
             note = f"area: each minion hit takes at most {squad.minion_stamina}"
             steps.append(Step("area cap", total, capped, note))
         total = capped
-    dealt, resisted = resist_damage(total, dtype, modifiers)
-    steps.extend(resisted)
-    spared = len(squad.alive) - len(hit) if area else 0
+    return PartDamage(total, tuple(steps))
+
+
+def _pool_after(squad: Squad, hit: int, dealt: int, area: bool) -> int:
+    """The pool after `dealt` damage to `hit` minions: area damage stops short of killing a minion outside the
+    area."""
+    spared = len(squad.alive) - hit if area else 0
     floor = (spared - 1) * squad.minion_stamina + 1 if spared > 0 else 0  # keeps every spared minion alive
-    pool = min(squad.pool, max(floor, squad.pool - dealt))
-    deaths = len(squad.alive) - _ceil_div(pool, squad.minion_stamina)
-    candidates = hit if area else hit + tuple(m for m in squad.alive if m not in hit)
-    killed = candidates[:deaths]
-    note = f"pool {squad.pool} → {pool}" + (f"; {len(killed)} minion(s) die" if killed else "")
-    steps.append(Step("squad pool", dealt, 0, note))
-    after = dataclasses.replace(
-        squad,
-        pool=pool,
-        alive=tuple(m for m in squad.alive if m not in killed),
-        dead=squad.dead + killed,
-    )
-    return SquadDamage(squad, after, tuple(steps), dealt, squad.pool - pool, killed)
+    return min(squad.pool, max(floor, squad.pool - dealt))
 
 
 def _scaling(multiplier: int, halved: bool) -> str:

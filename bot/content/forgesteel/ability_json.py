@@ -36,13 +36,13 @@ _AREAS = frozenset({"burst", "cube", "line", "wall"})
 
 
 def _action(kind: Fields) -> ActionType:
-    usage = kind.text("usage", "Main Action")
-    found = _USAGES.get(" ".join(usage.lower().split()))
-    if found is None:
-        raise UnknownFormat(
-            f"An ability's usage `{usage[:40]}` isn't one this bot knows (a newer Forge Steel?): export it "
-            "again from Forge Steel, or enter the ability by hand."
-        )
+    found = kind.known(
+        "usage",
+        "Main Action",
+        _USAGES,
+        "An ability's usage",
+        "export it again from Forge Steel, or enter the ability by hand.",
+    )
     return ActionType.from_text(found.value, free=kind.flag("free"))
 
 

@@ -23,10 +23,12 @@ from __future__ import annotations
 import enum
 import json
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from bot.rules.errors import RuleError
+
+_T = TypeVar("_T")
 
 MAX_BYTES = 2 * 1024 * 1024
 """The largest file read: a level-10 hero is about 200 KB, a big monster group about 100 KB."""
@@ -218,13 +220,28 @@ class Fields:
     def raw(self, key: str) -> Any:
         return self._obj.get(key)
 
-    def text(self, key: str, default: str = "") -> str:
+    def _typed(self, key: str, default: _T, kind: type[_T], what: str) -> _T:
+        """The value at `key` when it is a `kind`, `default` when missing; refused naming `what` otherwise."""
         value = self._obj.get(key)
         if value is None:
             return default
-        if not isinstance(value, str):
-            raise self._bad(key, "text")
+        if not isinstance(value, kind):
+            raise self._bad(key, what)
         return value
+
+    def text(self, key: str, default: str = "") -> str:
+        return self._typed(key, default, str, "text")
+
+    def known(self, key: str, default: str, names: Mapping[str, _T], what: str, instead: str) -> _T:
+        """The value `names` gives the text at `key` (case and spacing ignored); a text it doesn't hold is
+        refused in one line: `what` names it, `instead` says what to do."""
+        text = self.text(key, default)
+        found = names.get(" ".join(text.lower().split()))
+        if found is None:
+            raise UnknownFormat(
+                f"{what} `{text[:40]}` isn't one this bot knows (a newer Forge Steel?): {instead}"
+            )
+        return found
 
     def integer(self, key: str, default: int = 0) -> int:
         value = self._obj.get(key)
@@ -237,12 +254,7 @@ class Fields:
         return value
 
     def flag(self, key: str, default: bool = False) -> bool:
-        value = self._obj.get(key)
-        if value is None:
-            return default
-        if not isinstance(value, bool):
-            raise self._bad(key, "true or false")
-        return value
+        return self._typed(key, default, bool, "true or false")
 
     def obj(self, key: str, name: str | None = None) -> Fields:
         """The object at `key` (an empty one when missing)."""

@@ -20,13 +20,20 @@ Public API: `read_hero(data) -> ImportedHero`, `ImportedHero`, `Potency`, `HeroS
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.content.forgesteel import hero_stats as stats
 from bot.content.forgesteel.files import BadValue, Fields, ForgeSteelError, Kind, ReadBudget, load_export
-from bot.content.forgesteel.hero_abilities import HeroAbility, hero_abilities
-from bot.content.forgesteel.hero_bonuses import card_bonuses, free_strike_distances, unapplied
-from bot.content.forgesteel.hero_features import HeroFeatures, OpenChoice, hero_features, open_choices
+from bot.content.forgesteel.hero_abilities import HeroAbilities, HeroAbility, hero_abilities
+from bot.content.forgesteel.hero_bonuses import CardBonuses, card_bonuses, free_strike_distances, unapplied
+from bot.content.forgesteel.hero_features import (
+    ActiveFeature,
+    HeroFeatures,
+    OpenChoice,
+    hero_features,
+    open_choices,
+)
 from bot.content.forgesteel.hero_resources import HeroResource, hero_resources
 from bot.content.forgesteel.hero_stats import Size
 from bot.content.kit import Kit, KitDamageBonus, damage_bonuses
@@ -168,63 +175,63 @@ def _level(heroic_class: Fields) -> int:
     return level
 
 
-def _hero(top: Fields) -> ImportedHero:
+@dataclass(frozen=True, slots=True)
+class _Build:
+    """What the file's class and features come to at the hero's level: the class object, the level, the
+    features that count, the characteristics and the kits."""
+
+    heroic_class: Fields
+    level: int
+    found: HeroFeatures
+    scores: stats.Scores
+    kits: tuple[Kit, ...]
+
+    @property
+    def features(self) -> tuple[ActiveFeature, ...]:
+        return self.found.features
+
+    def bonus(self, name: str) -> int:
+        """The features' Bonus to one field ("Stamina", "Speed", ...)."""
+        return stats.bonus_total(self.features, name, self.scores, self.level)
+
+
+def _build(top: Fields) -> _Build:
     heroic_class = top.optional("class", "class")
     if heroic_class is None:
         raise BadValue("That hero has no class yet: choose one in Forge Steel, then export it again.")
     level = _level(heroic_class)
     found = hero_features(top, level)
-    features = found.features
-    scores = stats.scores(heroic_class, features)
-    kits = stats.hero_kits(features)
+    scores = stats.scores(heroic_class, found.features)
+    return _Build(heroic_class, level, found, scores, stats.hero_kits(found.features))
 
-    def bonus(name: str) -> int:
-        return stats.bonus_total(features, name, scores, level)
 
-    stamina = stats.best(kits, "stamina") * echelon(level) + bonus("Stamina")
-    if stamina < 1:
-        raise BadValue(
-            f"That hero's Stamina maximum comes to {stamina}: finish the hero in Forge Steel (class and "
-            "kit), then export it again."
-        )
-    ancestry = top.optional("ancestry", "ancestry")
-    points = (ancestry.integer("ancestryPoints") if ancestry is not None else 0) + bonus("Ancestry Points")
-    size = stats.hero_size(features)
-    if ancestry is not None and ancestry.text("id") == "ancestry-revenant" and size == Size(1, "S"):
-        points += 1  # a small revenant has one more ancestry point (Forge Steel's getAncestryPoints)
-    choices = open_choices(found, points)
-    bonuses = card_bonuses(features, kits, scores, level)
-    abilities, ability_warnings = hero_abilities(top, found, bonuses)
-    melee_reach, ranged_reach = free_strike_distances(bonuses)
-    resources = hero_resources(found) or _older_resource(heroic_class)
-    modifiers = stats.damage_modifiers(features, scores, level)
-    warnings = [
-        *(_open_warning(c) for c in choices),
-        *_feature_warnings(found),
-        *ability_warnings,
-        *unapplied(bonuses, [a.card for a in abilities]),
-        *(f"Immunity or weakness to `{t[:30]}` damage: no damage of that type exists." for t in
-          stats.unknown_damage_types(modifiers)),
-    ]  # fmt: skip
-    if not resources:
-        warnings.append("The file names no heroic resource: set it with /hero edit.")
+def _hero(top: Fields) -> ImportedHero:
+    build = _build(top)
+    found, features, kits, bonus = build.found, build.features, build.kits, build.bonus
+    stamina = _stamina(build)
+    ancestry = _ancestry(top, build)
+    choices = open_choices(found, ancestry.points)
+    bonuses = card_bonuses(features, kits, build.scores, build.level)
+    read = hero_abilities(top, found, bonuses)
+    reach = free_strike_distances(bonuses)
+    resources = hero_resources(found) or _older_resource(build.heroic_class)
+    modifiers = stats.damage_modifiers(features, build.scores, build.level)
+    warnings = _warnings(found, choices, read, bonuses, modifiers, resources)
     return ImportedHero(
         forge_steel_id=top.text("id"),
         name=top.text("name") or "Unnamed Hero",
-        level=level,
-        class_name=heroic_class.text("name"),
-        characteristics=Characteristics(**{c.value: v for c, v in scores.items()}),
+        level=build.level,
+        class_name=build.heroic_class.text("name"),
+        characteristics=Characteristics(**{c.value: v for c, v in build.scores.items()}),
         stamina=stamina,
         recoveries=bonus("Recoveries"),
         recovery_value=stamina // 3 + bonus("Recovery Value"),
         ancestry=_name(top, "ancestry"),
         culture=_name(top, "culture"),
         career=_name(top, "career"),
-        subclass=", ".join(
-            s.text("name") for s in heroic_class.objects("subclasses", "subclass") if s.flag("selected")
-        ),
+        subclass=_subclasses(build.heroic_class),
         complication=_name(top, "complication"),
-        size=size,
+        size=ancestry.size,
         speed=stats.base_speed(features) + stats.best(kits, "speed") + bonus("Speed"),
         movement=stats.movement_modes(features),
         stability=stats.best(kits, "stability") + bonus("Stability"),
@@ -234,18 +241,79 @@ def _hero(top: Fields) -> ImportedHero:
         kits=kits,
         modifiers=modifiers,
         condition_immunities=_condition_immunities(found),
-        abilities=abilities,
+        abilities=read.abilities,
         skills=_chosen_names(found, "Skill Choice", "Skill", "skill"),
         languages=_chosen_names(found, "Language Choice", "Language", "language"),
-        perks=tuple(
-            p.text("name") for f in found.of_type("Perk") for p in f.data.objects("selected", "perk")
-        ),
-        melee_distance_bonus=melee_reach,
-        ranged_distance_bonus=ranged_reach,
+        perks=_perks(found),
+        melee_distance_bonus=reach.melee,
+        ranged_distance_bonus=reach.ranged,
         state=_state(top, found),
         open_choices=choices,
-        warnings=tuple(dict.fromkeys(warnings)),
+        warnings=warnings,
     )
+
+
+def _warnings(
+    found: HeroFeatures,
+    choices: Sequence[OpenChoice],
+    read: HeroAbilities,
+    bonuses: CardBonuses,
+    modifiers: DamageModifiers,
+    resources: Sequence[HeroResource],
+) -> tuple[str, ...]:
+    """What of the file the bot couldn't use, each line once: choices left open, features it doesn't know,
+    abilities left out, bonuses not applied, unknown damage types, a missing heroic resource."""
+    warnings = [
+        *(_open_warning(c) for c in choices),
+        *_feature_warnings(found),
+        *read.warnings,
+        *unapplied(bonuses, [a.card for a in read.abilities]),
+        *(f"Immunity or weakness to `{t[:30]}` damage: no damage of that type exists." for t in
+          stats.unknown_damage_types(modifiers)),
+    ]  # fmt: skip
+    if not resources:
+        warnings.append("The file names no heroic resource: set it with /hero edit.")
+    return tuple(dict.fromkeys(warnings))
+
+
+def _stamina(build: _Build) -> int:
+    """The Stamina maximum: the best kit's Stamina per echelon plus the features' Bonus; refused below 1."""
+    stamina = stats.best(build.kits, "stamina") * echelon(build.level) + build.bonus("Stamina")
+    if stamina < 1:
+        raise BadValue(
+            f"That hero's Stamina maximum comes to {stamina}: finish the hero in Forge Steel (class and "
+            "kit), then export it again."
+        )
+    return stamina
+
+
+@dataclass(frozen=True, slots=True)
+class _Ancestry:
+    """The hero's ancestry points (to tell which ancestry choices are left open) and size."""
+
+    points: int
+    size: Size
+
+
+def _ancestry(top: Fields, build: _Build) -> _Ancestry:
+    ancestry = top.optional("ancestry", "ancestry")
+    points = (ancestry.integer("ancestryPoints") if ancestry is not None else 0) + build.bonus(
+        "Ancestry Points"
+    )
+    size = stats.hero_size(build.features)
+    if ancestry is not None and ancestry.text("id") == "ancestry-revenant" and size == Size(1, "S"):
+        points += 1  # a small revenant has one more ancestry point (Forge Steel's getAncestryPoints)
+    return _Ancestry(points, size)
+
+
+def _subclasses(heroic_class: Fields) -> str:
+    return ", ".join(
+        s.text("name") for s in heroic_class.objects("subclasses", "subclass") if s.flag("selected")
+    )
+
+
+def _perks(found: HeroFeatures) -> tuple[str, ...]:
+    return tuple(p.text("name") for f in found.of_type("Perk") for p in f.data.objects("selected", "perk"))
 
 
 def _older_resource(heroic_class: Fields) -> tuple[HeroResource, ...]:

@@ -19,7 +19,7 @@ Reading is linear in the file: each source of class abilities is indexed once, t
 once by tag, an ability named twice is read once; the abilities named are counted against `ABILITIES_MAX`
 and the cards' text against `CARDS_TEXT_MAX` as they are read, and a file over either is refused there.
 
-Public API: `HeroAbility`, `hero_abilities(hero, features, bonuses) -> (abilities, warnings)`.
+Public API: `HeroAbility`, `HeroAbilities`, `hero_abilities(hero, features, bonuses) -> HeroAbilities`.
 """
 
 from __future__ import annotations
@@ -233,9 +233,15 @@ def _card(raw: Fields, packages: _Packages, read: dict[int, Ability | ForgeSteel
     return done
 
 
-def hero_abilities(
-    hero: Fields, features: HeroFeatures, bonuses: CardBonuses | None = None
-) -> tuple[tuple[HeroAbility, ...], list[str]]:
+@dataclass(frozen=True, slots=True)
+class HeroAbilities:
+    """The hero's abilities read, and one warning for each thing that couldn't be used."""
+
+    abilities: tuple[HeroAbility, ...]
+    warnings: tuple[str, ...]
+
+
+def hero_abilities(hero: Fields, features: HeroFeatures, bonuses: CardBonuses | None = None) -> HeroAbilities:
     """The hero's abilities in Forge Steel's order, with `bonuses` on their cards, and what couldn't be
     used."""
     warnings: list[str] = []
@@ -265,4 +271,4 @@ def hero_abilities(
         if text > CARDS_TEXT_MAX:
             raise _too_much_text()
         out.append(HeroAbility(ability_id, f.source, card))
-    return tuple(out), warnings
+    return HeroAbilities(tuple(out), tuple(warnings))

@@ -158,10 +158,18 @@ def with_bonuses(
     return dataclasses.replace(card, distance=distance, damage_bonuses=tuple(damage))
 
 
-def free_strike_distances(bonuses: CardBonuses) -> tuple[int, int]:
+@dataclass(frozen=True, slots=True)
+class FreeStrikeReach:
+    """How much longer the Melee and the Ranged Weapon Free Strike reach."""
+
+    melee: int
+    ranged: int
+
+
+def free_strike_distances(bonuses: CardBonuses) -> FreeStrikeReach:
     """How much longer the Melee and Ranged Weapon Free Strikes reach (kit and features)."""
     melee, ranged = hero_free_strikes()
-    return (
+    return FreeStrikeReach(
         distance_bonus(bonuses, melee.keywords, "melee"),
         distance_bonus(bonuses, ranged.keywords, "ranged"),
     )

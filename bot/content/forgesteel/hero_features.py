@@ -223,30 +223,29 @@ def _named(obj: Fields) -> str:
     return obj.text("name")
 
 
+def _part_features(walk: _Walk, hero: Fields, key: str) -> None:
+    """The features of one part of the hero that lists them (ancestry, career, complication), each from it."""
+    part = hero.optional(key, key)
+    if part is not None:
+        for f in part.objects("features", f"{key} feature"):
+            walk.add(f, _named(part))
+
+
 def hero_features(hero: Fields, level: int) -> HeroFeatures:
     """Every feature of `hero` (its top object) that counts at class level `level`."""
     walk = _Walk(level)
-    ancestry = hero.optional("ancestry", "ancestry")
-    if ancestry is not None:
-        for f in ancestry.objects("features", "ancestry feature"):
-            walk.add(f, _named(ancestry))
+    _part_features(walk, hero, "ancestry")
     culture = hero.optional("culture", "culture")
     if culture is not None:
         for key in ("language", "environment", "organization", "upbringing"):
             part = culture.optional(key, f"culture {key}")
             if part is not None:
                 walk.add(part, _named(culture))
-    career = hero.optional("career", "career")
-    if career is not None:
-        for f in career.objects("features", "career feature"):
-            walk.add(f, _named(career))
+    _part_features(walk, hero, "career")
     heroic_class = hero.optional("class", "class")
     if heroic_class is not None:
         _class_features(walk, heroic_class, level)
-    complication = hero.optional("complication", "complication")
-    if complication is not None:
-        for f in complication.objects("features", "complication feature"):
-            walk.add(f, _named(complication))
+    _part_features(walk, hero, "complication")
     for f in hero.objects("features", "hero feature"):
         walk.add(f, "Customization")
     state = hero.obj("state", "hero state")

@@ -151,14 +151,13 @@ def _free_strike_distance(abilities: list[tuple[Fields, Ability]]) -> int:
 
 
 def _organization(role: Fields) -> Organization:
-    name = role.text("organization", "Platoon")
-    found = _ORGANIZATIONS.get(" ".join(name.lower().split()))
-    if found is None:
-        raise UnknownFormat(
-            f"The organization `{name[:30]}` isn't one this bot knows (a newer Forge Steel?): export the "
-            "file again, or enter the monster with /monster add."
-        )
-    return found
+    return role.known(
+        "organization",
+        "Platoon",
+        _ORGANIZATIONS,
+        "The organization",
+        "export the file again, or enter the monster with /monster add.",
+    )
 
 
 def _free_strike_type(name: str) -> DamageType:

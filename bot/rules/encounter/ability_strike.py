@@ -354,26 +354,14 @@ def strike_with(
     striker = harm.target(encounter, attacker)
     ability = find_ability(striker, ability_name)
     plan = plan_ability(ability, striker.characteristics, striker.kit_bonuses)
-    potency_surges = POTENCY_SURGES if options.raise_potency else 0
-    have = encounter.surges.get(striker.id, 0)
-    if potency_surges and options.surges + potency_surges > have:
-        raise AbilityStrikeError(
-            f"{striker.id} has {have} surge(s): raising potency takes {POTENCY_SURGES}"
-            + (f" besides the {options.surges} for damage." if options.surges else ".")
-        )
-    if potency_surges and not any(e.potency is not None for t in plan.tiers for e in t.effects):
-        raise AbilityStrikeError(f"{ability.name} has no potency to raise: leave raise_potency out.")
+    potency_surges = _potency_surges(encounter, striker.id, plan, options)
     paid_encounter, paid = pay_cost(encounter, striker, ability, resource_name)
-    roll = dataclasses.replace(roll, bonus=roll.bonus + plan.roll_bonus)
-    damage = options.damage if options.damage is not None else plan.damage
-    if damage is not None and options.dtype is not None and options.damage is None:
-        damage = dataclasses.replace(damage, dtype=options.dtype)
     updated, result = harm.strike(
         paid_encounter,
-        roll,
+        dataclasses.replace(roll, bonus=roll.bonus + plan.roll_bonus),
         striker.id,
         targets,
-        damage,
+        _strike_damage(plan, options),
         options.dtype if options.damage is not None else None,
         options.surges,
         melee=plan.melee or options.melee,
@@ -391,7 +379,6 @@ def strike_with(
         tier = plan.tiers[hit.tier - 1]
         updated, one = _apply_effects(updated, striker, tier, hit.target, hit.tier, raised, melee_weapon)
         effects.append(one)
-    raised_on = result.targets[0].target if potency_surges else None
     if potency_surges:
         updated = harm.spend_surges(updated, striker.id, potency_surges)
     return updated, AbilityStrike(
@@ -399,6 +386,31 @@ def strike_with(
         result,
         tuple(effects),
         paid,
-        raised_on,
+        result.targets[0].target if potency_surges else None,
         bleeding_trigger(ability, plan.characteristic, options.action),
     )
+
+
+def _potency_surges(encounter: Encounter, striker: str, plan: AbilityPlan, options: StrikeOptions) -> int:
+    """The surges `raise_potency` spends (`POTENCY_SURGES`, or 0); refused when the striker hasn't them
+    besides the surges for damage, or the card has no potency to raise."""
+    if not options.raise_potency:
+        return 0
+    have = encounter.surges.get(striker, 0)
+    if options.surges + POTENCY_SURGES > have:
+        raise AbilityStrikeError(
+            f"{striker} has {have} surge(s): raising potency takes {POTENCY_SURGES}"
+            + (f" besides the {options.surges} for damage." if options.surges else ".")
+        )
+    if not any(e.potency is not None for t in plan.tiers for e in t.effects):
+        raise AbilityStrikeError(f"{plan.ability.name} has no potency to raise: leave raise_potency out.")
+    return POTENCY_SURGES
+
+
+def _strike_damage(plan: AbilityPlan, options: StrikeOptions) -> TieredDamage | None:
+    """The damage the strike deals: the options' damage, else the card's, typed by the options' type."""
+    if options.damage is not None:
+        return options.damage
+    if plan.damage is not None and options.dtype is not None:
+        return dataclasses.replace(plan.damage, dtype=options.dtype)
+    return plan.damage

@@ -46,10 +46,10 @@ def _hero(encounter: Encounter, name: str) -> str:
     return creature.id
 
 
-def resource_value(encounter: Encounter, name: str) -> tuple[str, int]:
-    """The hero's creature id and heroic resource now."""
+def resource_value(encounter: Encounter, name: str) -> HeroicResource:
+    """The hero's heroic resource now (`hero_id`: the hero's creature id)."""
     hero = _hero(encounter, name)
-    return hero, encounter.resources.get(hero, 0)
+    return HeroicResource(hero, value=encounter.resources.get(hero, 0))
 
 
 def _put(encounter: Encounter, hero: str, value: int) -> Encounter:
@@ -60,11 +60,11 @@ def _put(encounter: Encounter, hero: str, value: int) -> Encounter:
 
 def gain(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, str, int]:
     """The hero gains `amount` (a class trigger the table applies). Returns the encounter, id and value."""
-    hero, value = resource_value(encounter, name)
+    resource = resource_value(encounter, name)
     if amount < 1:
         raise HeroicError("Gain at least 1: type a positive number.")
-    after = gain_resource(HeroicResource(hero, value=value), amount).value
-    return _put(encounter, hero, after), hero, after
+    after = gain_resource(resource, amount).value
+    return _put(encounter, resource.hero_id, after), resource.hero_id, after
 
 
 def spend(
@@ -76,15 +76,15 @@ def spend(
     may_go_negative: bool = False,
 ) -> tuple[Encounter, str, int]:
     """The hero spends `cost` (never below 0 unless the class allows it: `bot.rules.resources`)."""
-    hero, value = resource_value(encounter, name)
+    now = resource_value(encounter, name)
     if cost < 1:
         raise HeroicError("Spend at least 1: type a positive number.")
-    resource = HeroicResource(hero, resource_name, value, may_go_negative=may_go_negative)
+    resource = dataclasses.replace(now, name=resource_name, may_go_negative=may_go_negative)
     try:
         after = spend_resource(resource, cost).value
     except RuleError as error:
         raise HeroicError(f"{error} Gain some first, or pick a cheaper ability.") from None
-    return _put(encounter, hero, after), hero, after
+    return _put(encounter, now.hero_id, after), now.hero_id, after
 
 
 def set_value(encounter: Encounter, name: str, value: int) -> tuple[Encounter, str, int]:

@@ -37,7 +37,7 @@ from bot.rules.hero import HeroSheet
 from bot.rules.names import clean_name
 from bot.rules.squads import new_squad
 from bot.rules.turns import Entry, EntryKind, Phase, add_entry, remove_entry
-from bot.rules.turns.model import Controller
+from bot.rules.turns.model import Controller, Side
 
 COUNT_MAX = 40
 """Most creatures one `add_creatures` call adds."""
@@ -88,6 +88,29 @@ def _names(spec: NewCreatures) -> tuple[str, ...]:
 
 def add_creatures(encounter: Encounter, spec: NewCreatures) -> tuple[Encounter, tuple[str, ...]]:
     """Add `spec.count` creatures (or one squad of them); returns the new encounter and the new names."""
+    side = _checked_side(encounter, spec)
+    names = _names(spec)
+    _check_room(encounter, len(names))
+    squad_name = clean_name(spec.squad) if spec.squad is not None else None
+    group = clean_name(spec.group) if spec.group is not None else None
+    _check_names_free(encounter, (*names, *([squad_name] if squad_name else [])), group)
+    if side.controller is Controller.PLAYERS and spec.owner_id is None and spec.is_hero:
+        raise EncounterError("A hero needs a player: give the member who controls it.")
+    creatures = tuple(_creature(spec, name, squad_name) for name in names)
+    turns = encounter.turns
+    for entry in _entries(spec, names, squad_name, group):
+        turns = add_entry(turns, entry).state
+    squads = encounter.squads
+    if squad_name is not None:
+        squads = (*squads, new_squad(squad_name, names, spec.stamina))
+    updated = dataclasses.replace(
+        encounter, creatures=(*encounter.creatures, *creatures), squads=squads, turns=turns
+    )
+    return carry_on(updated).encounter, names  # nobody could act until now: the next round starts
+
+
+def _checked_side(encounter: Encounter, spec: NewCreatures) -> Side:
+    """The side the new creatures join; refuses a count, Stamina, squad or side the rules don't allow."""
     if not 1 <= spec.count <= COUNT_MAX:
         raise EncounterError(f"Add from 1 to {COUNT_MAX} creatures at a time.")
     if spec.stamina < 1:
@@ -101,40 +124,44 @@ def add_creatures(encounter: Encounter, spec: NewCreatures) -> tuple[Encounter, 
             + ", ".join(s.name or s.id for s in encounter.turns.sides)
             + "."
         )
-    names = _names(spec)
-    _check_room(encounter, len(names))
-    squad_name = clean_name(spec.squad) if spec.squad is not None else None
-    group = clean_name(spec.group) if spec.group is not None else None
-    for name in (*names, *([squad_name] if squad_name else [])):
+    return side
+
+
+def _check_names_free(encounter: Encounter, names: Iterable[str], group: str | None) -> None:
+    """Refuse a new name (creature or squad) already in the encounter or the same as the group's, and a group
+    named like a creature already in it."""
+    for name in names:
         if encounter.has(name) or (group is not None and fold(name) == fold(group)):
             raise NameTaken(name)
     if group is not None and any(fold(c.id) == fold(group) for c in encounter.creatures):
         raise NameTaken(group)
-    if side.controller is Controller.PLAYERS and spec.owner_id is None and spec.is_hero:
-        raise EncounterError("A hero needs a player: give the member who controls it.")
-    creatures = tuple(
-        Creature.create(
-            id=name,
-            name=name,
-            max_stamina=spec.stamina,
-            is_hero=spec.is_hero,
-            recoveries=spec.recoveries,
-            level=spec.level,
-            characteristics=spec.characteristics,
-            modifiers=spec.modifiers,
-            owner_id=spec.owner_id,
-            squad_id=squad_name,
-            stability=spec.stability,
-            abilities=spec.abilities,
-            kit_bonuses=spec.kit_bonuses,
-            size=spec.size,
-        )
-        for name in names
+
+
+def _creature(spec: NewCreatures, name: str, squad_name: str | None) -> Creature:
+    return Creature.create(
+        id=name,
+        name=name,
+        max_stamina=spec.stamina,
+        is_hero=spec.is_hero,
+        recoveries=spec.recoveries,
+        level=spec.level,
+        characteristics=spec.characteristics,
+        modifiers=spec.modifiers,
+        owner_id=spec.owner_id,
+        squad_id=squad_name,
+        stability=spec.stability,
+        abilities=spec.abilities,
+        kit_bonuses=spec.kit_bonuses,
+        size=spec.size,
     )
-    turns = encounter.turns
-    squads = encounter.squads
+
+
+def _entries(
+    spec: NewCreatures, names: tuple[str, ...], squad_name: str | None, group: str | None
+) -> tuple[Entry, ...]:
+    """The turn entries of the new creatures: one for the squad (its minions act together), else one each."""
     if squad_name is not None:
-        entries = [
+        return (
             Entry(
                 id=squad_name,
                 side=spec.side,
@@ -144,27 +171,19 @@ def add_creatures(encounter: Encounter, spec: NewCreatures) -> tuple[Encounter, 
                 members=names,
                 turns_per_round=spec.turns,
                 cannot_be_surprised=not spec.can_be_surprised,
-            )
-        ]
-        squads = (*squads, new_squad(squad_name, names, spec.stamina))
-    else:
-        entries = [
-            Entry(
-                id=name,
-                side=spec.side,
-                name=name,
-                group=group,
-                turns_per_round=spec.turns,
-                cannot_be_surprised=not spec.can_be_surprised,
-            )
-            for name in names
-        ]
-    for entry in entries:
-        turns = add_entry(turns, entry).state
-    updated = dataclasses.replace(
-        encounter, creatures=(*encounter.creatures, *creatures), squads=squads, turns=turns
+            ),
+        )
+    return tuple(
+        Entry(
+            id=name,
+            side=spec.side,
+            name=name,
+            group=group,
+            turns_per_round=spec.turns,
+            cannot_be_surprised=not spec.can_be_surprised,
+        )
+        for name in names
     )
-    return carry_on(updated).encounter, names  # nobody could act until now: the next round starts
 
 
 def add_hero(

@@ -134,27 +134,62 @@ def strike(
     edges and banes to the roll (`bot.rules.situations`); Defend and Aid Attack add theirs per target
     (`bot.rules.encounter.baseline`), and the aids used are spent. A tier whose damage rolls dice ("2d6+3")
     rolls them with `dice` (`_tier_dice`)."""
+    striker = _able_striker(encounter, attacker)
+    creatures = _strike_targets(encounter, targets)
+    roll = _roll_as_made(
+        roll, action, situations, RollUse(strike=True, melee=melee, damaging=tiered is not None)
+    )
+    cost = _strike_cost(encounter, action)
+    if cost is not None:
+        # a critical hit gives an extra main action (draw-steel-basics.md "Critical Hit"): it is given back
+        encounter = use_on_turn(encounter, striker.id, cost, given_back=roll.critical)
+    kind = _damage_kind(tiered, dtype)
+    bonus = _surge_bonus(encounter, striker, surges, tiered)
+    ids = tuple(c.id for c in creatures)
+    results = [_aimed(encounter, striker.id, creature, roll, melee, ids) for creature in creatures]
+    updated = encounter
+    if tiered is not None:
+        results = _with_damage(results, creatures, tiered, striker.characteristics, bonus, dice)
+        updated, results = _apply_strike_damage(encounter, results, kind, area, halved, knock_out)
+    if surges:
+        updated = spend_surges(updated, striker.id, surges)
+    updated = baseline.rolled(updated, striker.id, ids)
+    return updated, StrikeResult(striker.id, roll, tuple(results), tiered, surges, tuple(situations))
+
+
+def _able_striker(encounter: Encounter, attacker: str) -> Creature:
+    """The striker, refused when dead (a minion: no longer alive in its squad) or unconscious."""
     striker = target(encounter, attacker)
     squad = encounter.squad(striker.squad_id) if striker.squad_id is not None else None
     if (striker.vitals.dead and squad is None) or (squad is not None and striker.id not in squad.alive):
         raise HarmError(f"{striker.id} is dead and can't strike.")
     if striker.vitals.knocked_out:
         raise HarmError(f"{striker.id} is unconscious and can't take main actions: wake them first.")
-    creatures = _strike_targets(encounter, targets)
-    # power rolls: what the strike is made as, the situations named, then Defend and Aid Attack per target
+    return striker
+
+
+def _roll_as_made(
+    roll: PowerRoll, action: RollAction, situations: Sequence[Situation], use: RollUse
+) -> PowerRoll:
+    """The roll as made: what the strike is made as (a critical needs a main action) and the edges and banes
+    of the situations named (`bot.rules.situations`)."""
     roll = dataclasses.replace(roll, main_action=action.main_action)
-    use = RollUse(strike=True, melee=melee, damaging=tiered is not None)
     situation_edges, situation_banes = situation_modifiers(situations, use)
-    roll = roll.with_target(roll.edges + situation_edges, roll.banes + situation_banes)
-    cost = _strike_cost(encounter, action)
-    if cost is not None:
-        # a critical hit gives an extra main action (draw-steel-basics.md "Critical Hit"): it is given back
-        encounter = use_on_turn(encounter, striker.id, cost, given_back=roll.critical)
-    kind = dtype if dtype is not None else (tiered.dtype if tiered is not None else DamageType.UNTYPED)
+    return roll.with_target(roll.edges + situation_edges, roll.banes + situation_banes)
+
+
+def _damage_kind(tiered: TieredDamage | None, dtype: DamageType | None) -> DamageType:
+    """The strike's damage type: the one given, else the damage's own; refused when they disagree."""
     if tiered is not None and dtype is not None and tiered.dtype not in (DamageType.UNTYPED, dtype):
         raise HarmError(
             f"The damage says {tiered.dtype.value} but the type says {dtype.value}: give the type once."
         )
+    return dtype if dtype is not None else (tiered.dtype if tiered is not None else DamageType.UNTYPED)
+
+
+def _surge_bonus(encounter: Encounter, striker: Creature, surges: int, tiered: TieredDamage | None) -> int:
+    """The damage `surges` add to the first target (`surge_damage`); refused without damage to add to, or
+    when the striker has fewer surges."""
     bonus = surge_damage(surges, striker.characteristics)  # refuses fewer than 0 or more than 3
     if surges:
         if tiered is None:
@@ -162,52 +197,50 @@ def strike(
         have = encounter.surges.get(striker.id, 0)
         if surges > have:
             raise HarmError(f"{striker.id} has {have} surge(s): spend at most {have}.")
-    ids = tuple(c.id for c in creatures)
+    return bonus
+
+
+def _aimed(
+    encounter: Encounter, striker: str, creature: Creature, roll: PowerRoll, melee: bool, ids: tuple[str, ...]
+) -> StrikeTarget:
+    """One target's own roll, before damage: the roll with the edges and banes the conditions give against it
+    (`power_roll_modifiers`) and those of Defend and Aid Attack (`baseline.roll_modifiers`)."""
+    edges, banes = power_roll_modifiers(
+        encounter.turns,
+        striker,
+        creature.id,
+        is_ability_roll=True,
+        is_strike=True,
+        is_melee=melee,
+        ability_targets=ids,
+    )
+    aided = baseline.roll_modifiers(encounter, striker, creature.id)
+    edges += sum(m.edges for m in aided)
+    banes += sum(m.banes for m in aided)
+    own = roll.with_target(roll.edges + edges, roll.banes + banes)
+    return StrikeTarget(creature.id, own, own.edges, own.banes, reasons=tuple(m.reason for m in aided))
+
+
+def _with_damage(
+    aimed: Sequence[StrikeTarget],
+    creatures: Sequence[Creature],
+    tiered: TieredDamage,
+    scores: Characteristics,
+    bonus: int,
+    dice: Dice | None,
+) -> list[StrikeTarget]:
+    """Each target's damage at its tier (its dice rolled once a strike: `_tier_dice`), the surges' `bonus`
+    added to the first target's; a minion's `pool` is its squad."""
     rolls: dict[int, RolledDamage | None] = {}
-    results: list[StrikeTarget] = []
-    for index, creature in enumerate(creatures):
-        edges, banes = power_roll_modifiers(
-            encounter.turns,
-            striker.id,
-            creature.id,
-            is_ability_roll=True,
-            is_strike=True,
-            is_melee=melee,
-            ability_targets=ids,
-        )
-        aided = baseline.roll_modifiers(encounter, striker.id, creature.id)
-        edges += sum(m.edges for m in aided)
-        banes += sum(m.banes for m in aided)
-        reasons = tuple(m.reason for m in aided)
-        own = roll.with_target(roll.edges + edges, roll.banes + banes)
-        if tiered is None:
-            results.append(StrikeTarget(creature.id, own, own.edges, own.banes, reasons=reasons))
-            continue
+    damaged: list[StrikeTarget] = []
+    for index, (aim, creature) in enumerate(zip(aimed, creatures, strict=True)):
         extra = bonus if index == 0 else 0
-        rolled = _tier_dice(tiered, own.tier, striker.characteristics, dice, rolls)
-        amount = (
-            tiered.amount(own.tier, striker.characteristics) if rolled is None else rolled.total
-        ) + extra
-        results.append(
-            StrikeTarget(
-                creature.id,
-                own,
-                own.edges,
-                own.banes,
-                amount,
-                extra,
-                reasons=reasons,
-                pool=creature.squad_id,
-                rolled=rolled,
-            )
+        rolled = _tier_dice(tiered, aim.tier, scores, dice, rolls)
+        amount = (tiered.amount(aim.tier, scores) if rolled is None else rolled.total) + extra
+        damaged.append(
+            dataclasses.replace(aim, amount=amount, surge_bonus=extra, pool=creature.squad_id, rolled=rolled)
         )
-    updated = encounter
-    if tiered is not None:
-        updated, results = _apply_strike_damage(encounter, results, kind, area, halved, knock_out)
-    if surges:
-        updated = spend_surges(updated, striker.id, surges)
-    updated = baseline.rolled(updated, striker.id, ids)
-    return updated, StrikeResult(striker.id, roll, tuple(results), tiered, surges, tuple(situations))
+    return damaged
 
 
 def _tier_dice(

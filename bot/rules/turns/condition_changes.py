@@ -68,8 +68,7 @@ def remove_condition(
 ) -> Transition:
     """End a condition now (Stand Up ends prone, Escape Grab ends grabbed, the Director removes it)."""
     inst = _find(state, creature_id, condition, custom_text)
-    new, events = expire(state, [inst], "removed")
-    return Transition(new, tuple(events))
+    return expire(state, [inst], "removed")
 
 
 def roll_save(
@@ -85,8 +84,8 @@ def roll_save(
     rolled = SaveRolled(creature_id, condition, inst.custom_text, roll, ok)
     if not ok:
         return Transition(state, (rolled,))
-    new, events = expire(state, [inst], "save")
-    return Transition(new, (rolled, *events))
+    expired = expire(state, [inst], "save")
+    return Transition(expired.state, (rolled, *expired.events))
 
 
 def succeed_save(
@@ -97,5 +96,4 @@ def succeed_save(
     inst = _find(state, creature_id, condition, custom_text)
     if inst.duration is not Duration.SAVE:
         raise err.NoSave(creature_id, inst.label)
-    new, events = expire(state, [inst], "token")
-    return Transition(new, tuple(events))
+    return expire(state, [inst], "token")

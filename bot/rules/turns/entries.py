@@ -44,8 +44,8 @@ def remove_entry(state: TurnState, entry_id: str) -> Transition:
     entries = tuple(e for e in state.entries if e.id != entry_id)
     units = {e.unit for e in entries}
     new = replace(state, entries=entries, initiative=tuple(i for i in state.initiative if i.unit in units))
-    new, events = expire(new, [c for c in state.conditions if c.creature_id in entry.creature_ids], "removed")
-    return settle(new, [EntryRemoved(entry_id), *events])
+    expired = expire(new, [c for c in state.conditions if c.creature_id in entry.creature_ids], "removed")
+    return settle(expired.state, [EntryRemoved(entry_id), *expired.events])
 
 
 def set_flags(
@@ -77,8 +77,9 @@ def set_flags(
     new = state.with_entry(new_entry)
     events: list[Event] = [EntryChanged(new_entry)]
     if new_entry.cannot_be_surprised and new.is_surprised(entry_id):
-        new, more = expire(
+        expired = expire(
             new, [c for c in new.conditions_of(entry_id) if c.condition is Condition.SURPRISED], "removed"
         )
-        events += more
+        new = expired.state
+        events += expired.events
     return settle(new, events)

@@ -43,8 +43,7 @@ def end_round(state: TurnState) -> Transition:
     """The Director ends the round early (remaining turns are lost)."""
     require_round(state)
     refuse_turn(state)
-    new, events = close_round(state, early=True)
-    return Transition(new, tuple(events))
+    return close_round(state, early=True)
 
 
 def skip_side(state: TurnState, side_id: str) -> Transition:
@@ -66,8 +65,9 @@ def end_encounter(state: TurnState) -> Transition:
     """End combat: conditions that last until the end of the encounter (and shorter ones) end; conditions
     'until removed' stay (draw-steel-combat.txt "End of Combat")."""
     refuse_ended(state)
-    new, events = expire(
+    expired = expire(
         state, [c for c in state.conditions if c.duration is not Duration.UNTIL_REMOVED], "encounter"
     )
-    new = replace(new, phase=Phase.ENDED)
-    return Transition(new, (*events, EncounterEnded(state.round)))
+    return Transition(
+        replace(expired.state, phase=Phase.ENDED), (*expired.events, EncounterEnded(state.round))
+    )

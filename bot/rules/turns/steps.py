@@ -60,22 +60,21 @@ def refuse_turn(state: TurnState) -> None:
         raise err.TurnInProgress(cur.entry)
 
 
-def expire(state: TurnState, gone: Iterable[ConditionInstance], reason: str) -> tuple[TurnState, list[Event]]:
+def expire(state: TurnState, gone: Iterable[ConditionInstance], reason: str) -> Transition:
+    """The conditions `gone` end for `reason`: a `ConditionExpired` each, in order."""
     gone_t = tuple(gone)
     if not gone_t:
-        return state, []
+        return Transition(state)
     kept = tuple(c for c in state.conditions if c not in gone_t)
-    events: list[Event] = [
-        ConditionExpired(c.creature_id, c.condition, c.custom_text, reason) for c in gone_t
-    ]
-    return replace(state, conditions=kept), events
+    events = tuple(ConditionExpired(c.creature_id, c.condition, c.custom_text, reason) for c in gone_t)
+    return Transition(replace(state, conditions=kept), events)
 
 
 def surprise_round(state: TurnState) -> int:
     return 0 if policy(state.mode).surprise_round else 1
 
 
-def close_round(state: TurnState, early: bool) -> tuple[TurnState, list[Event]]:
+def close_round(state: TurnState, early: bool) -> Transition:
     """End the round; end-of-round effects resolve players' creatures first, then the Director's
     (fast-slow-turns-combat.md "End of the Round"): here, surprise ending after the first round."""
     events: list[Event] = [RoundEnded(state.round, early)]
@@ -84,14 +83,16 @@ def close_round(state: TurnState, early: bool) -> tuple[TurnState, list[Event]]:
         owner = {cid: controller_of(state, e) for e in state.entries for cid in e.creature_ids}
         surprised = [c for c in state.conditions if c.condition is Condition.SURPRISED]
         surprised.sort(key=lambda c: owner.get(c.creature_id) is not Controller.PLAYERS)
-        new, more = expire(new, surprised, Duration.END_OF_FIRST_ROUND.value)
-        events += more
-    return new, events
+        expired = expire(new, surprised, Duration.END_OF_FIRST_ROUND.value)
+        new = expired.state
+        events += expired.events
+    return Transition(new, tuple(events))
 
 
 def settle(state: TurnState, events: list[Event]) -> Transition:
     """Finish a transition: end the round when nobody can act any more."""
     if round_over(state):
-        state, more = close_round(state, early=False)
-        events = events + more
+        closed = close_round(state, early=False)
+        state = closed.state
+        events = [*events, *closed.events]
     return Transition(state, tuple(events))

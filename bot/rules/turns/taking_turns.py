@@ -112,8 +112,9 @@ def end_turn(state: TurnState) -> Transition:
     entry = state.entry(cur.entry)
     creatures = entry.creature_ids if entry is not None else (cur.entry,)
     mine = [c for c in new.conditions if c.creature_id in creatures]
-    new, expired = expire(new, [c for c in mine if c.duration is Duration.EOT], Duration.EOT.value)
-    events += expired
+    expired = expire(new, [c for c in mine if c.duration is Duration.EOT], Duration.EOT.value)
+    new = expired.state
+    events += expired.events
     events += [
         SaveDue(c.creature_id, c.condition, c.custom_text) for c in mine if c.duration is Duration.SAVE
     ]
