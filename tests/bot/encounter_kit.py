@@ -7,7 +7,8 @@
 
 `ok(result)` asserts a public reply and returns its content; `refused(result)` asserts a one-line ephemeral
 refusal and returns it; `tracker(channel)` is the newest tracker message; `pinged(message)` who a message
-really pinged (user ids, role ids); `stored(table)` the encounter as stored now.
+really pinged (user ids, role ids); `stored(table)` the encounter as stored now; `body(message)` an embed
+as text and `labels(message)` its buttons' labels.
 """
 
 from __future__ import annotations
@@ -100,6 +101,16 @@ def tracker(channel: ChannelHandle) -> discord.Message:
     found = [m for m in channel.history() if m.embeds and (m.embeds[0].title or "").startswith("⚔️")]
     assert found, "no tracker in the channel"
     return max(found, key=lambda m: m.id)
+
+
+def labels(message: discord.Message) -> list[str]:
+    """The labels of a message's buttons, row by row."""
+    return [
+        getattr(item, "label", "") or ""
+        for row in message.components
+        if isinstance(row, discord.ActionRow)
+        for item in row.children
+    ]
 
 
 def body(message: discord.Message) -> str:

@@ -10,26 +10,16 @@ from simcord.env import Env
 
 from bot.play import sheet_of
 from bot.rules.conditions import Condition
-from bot.rules.dice import Dice
 from bot.rules.turns import Phase
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
-
-
-class LoadedDice:
-    """Fixed results first, then 5s (the d10 for who goes first comes first)."""
-
-    def __init__(self) -> None:
-        self.queue: list[int] = []
-
-    def randint(self, low: int, high: int) -> int:
-        value = self.queue.pop(0) if self.queue else 5
-        return max(low, min(high, value))
+from tests.bot.roll_kit import Loaded
 
 
 @pytest.fixture
-def dice() -> Dice:
-    return LoadedDice()
+def dice() -> Loaded:
+    """Loaded results first, then 5s (the d10 for who goes first comes first)."""
+    return Loaded()
 
 
 async def test_start_add_and_begin_with_first(table: Table) -> None:
@@ -190,12 +180,12 @@ async def test_surprise_then_begin_without_a_roll(table: Table) -> None:
 
 
 async def test_begin_rolls_the_d10_and_the_winner_chooses_with_buttons(
-    table: Table, dice: LoadedDice, simcord_env: Env
+    table: Table, dice: Loaded, simcord_env: Env
 ) -> None:
     await kit.start(table)
     await kit.add_party(table)
     assert "Only the Director" in kit.refused(await table.alice.slash(table.channel, "encounter begin"))
-    dice.queue = [3]
+    dice.load(3)
     result = await table.director.slash(table.channel, "encounter begin")
     assert "**3**" in kit.ok(result) and "the Director chooses" in kit.ok(result)
     assert result.response is not None
@@ -212,10 +202,10 @@ async def test_begin_rolls_the_d10_and_the_winner_chooses_with_buttons(
     assert "already settled" in kit.refused(await table.director.click(shown, label="Director goes first"))
 
 
-async def test_players_choose_after_a_high_roll(table: Table, dice: LoadedDice) -> None:
+async def test_players_choose_after_a_high_roll(table: Table, dice: Loaded) -> None:
     await kit.start(table)
     await kit.add_party(table)
-    dice.queue = [6]
+    dice.load(6)
     result = await table.director.slash(table.channel, "encounter begin")
     assert "the players choose" in kit.ok(result)
     assert kit.pings(table)[-1][1] == [table.alice.id, table.bob.id]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import discord
 import pytest
 
 from tests.bot import encounter_kit as kit
@@ -65,15 +64,6 @@ async def test_with_nobody_able_to_act_the_encounter_waits_and_says_what_to_do(t
     assert "**Ash** starts their turn" in text
 
 
-def _labels(message: discord.Message) -> list[str]:
-    return [
-        getattr(item, "label", "") or ""
-        for row in message.components
-        if isinstance(row, discord.ActionRow)
-        for item in row.children
-    ]
-
-
 SAID: dict[str, tuple[str, str, dict[str, Any]]] = {
     "stamina damage": ("director", "stamina damage", {"target": "Goblin 2", "amount": 20}),
     "a free strike off Ash's turn": ("alice", "strike", {"targets": "Goblin 2", "damage": "30/30/30"}),
@@ -111,7 +101,7 @@ async def test_damage_that_starts_a_round_asks_about_an_objective_whose_time_is_
     result = await table.director.slash(table.channel, "stamina damage", target="Goblin 2", amount=20)
     assert "⏳ Time is up for **Hold the bridge**" in kit.ok(result)
     assert result.response is not None
-    assert _labels(result.response.message) == ["End in victory", "Keep fighting"]
+    assert kit.labels(result.response.message) == ["End in victory", "Keep fighting"]
 
 
 async def test_damage_inside_a_running_round_says_nothing_of_rounds(table: Table) -> None:

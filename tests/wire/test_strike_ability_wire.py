@@ -23,7 +23,7 @@ from bot.rules import codec
 from bot.rules.conditions import Condition
 from bot.rules.encounter import Encounter
 from bot.store import Change, ChannelKey, Store, Table
-from tests.bot.ability_kit import Loaded
+from tests.bot.roll_kit import Loaded
 from tests.content.forgesteel_files import invented_bytes
 from tests.wire.fake_discord import EPHEMERAL, FakeDiscord, FakeMember, Json
 from tests.wire.in_process_kit import WITHIN, bot_running, wire
