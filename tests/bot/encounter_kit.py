@@ -2,6 +2,7 @@
 
     await encounter_kit.start(table)                 # the Director starts a draw-steel encounter in #combat
     await encounter_kit.add_party(table)             # Ash (alice), Bree (bob), Goblin 1, Goblin 2
+    await encounter_kit.add(table, name="Orc", stamina=5)  # one more /encounter add by the Director
     await encounter_kit.begin(table, first="heroes") # round 1, the heroes pick first
     await encounter_kit.ready(table)                 # all three at once
 
@@ -48,6 +49,11 @@ async def start(
     return ok(await table.director.slash(channel or table.channel, "encounter start", mode=mode, **options))
 
 
+async def add(table: Table, channel: ChannelHandle | None = None, **options: Any) -> str:
+    """The Director's `/encounter add options` in `channel` (default: #combat): the public reply."""
+    return ok(await table.director.slash(channel or table.channel, "encounter add", **options))
+
+
 async def add_party(
     table: Table,
     channel: ChannelHandle | None = None,
@@ -55,25 +61,10 @@ async def add_party(
     hero_side: str = "heroes",
     foe_side: str = "director",
 ) -> None:
-    where = channel or table.channel
-    ok(
-        await table.director.slash(
-            where,
-            "encounter add",
-            name="Ash",
-            stamina=30,
-            side=hero_side,
-            player=table.alice,
-            characteristics="M2 A3",
-            recoveries=2,
-        )
-    )
-    ok(
-        await table.director.slash(
-            where, "encounter add", name="Bree", stamina=24, side=hero_side, player=table.bob
-        )
-    )
-    ok(await table.director.slash(where, "encounter add", name="Goblin", stamina=10, side=foe_side, count=2))
+    ash = {"characteristics": "M2 A3", "recoveries": 2}
+    await add(table, channel, name="Ash", stamina=30, side=hero_side, player=table.alice, **ash)
+    await add(table, channel, name="Bree", stamina=24, side=hero_side, player=table.bob)
+    await add(table, channel, name="Goblin", stamina=10, side=foe_side, count=2)
 
 
 async def begin(table: Table, first: str | None = "heroes", channel: ChannelHandle | None = None) -> str:

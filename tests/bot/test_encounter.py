@@ -14,6 +14,7 @@ from bot.rules.turns import Phase
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
 from tests.bot.roll_kit import Loaded
+from tests.bot.test_heroes import create
 
 
 @pytest.fixture
@@ -83,9 +84,7 @@ async def test_add_bad_input_is_one_line_and_stores_nothing(
     table: Table, options: dict[str, object], hint: str
 ) -> None:
     await kit.start(table)
-    kit.ok(
-        await table.director.slash(table.channel, "encounter add", name="Ash", stamina=30, player=table.alice)
-    )
+    await kit.add(table, name="Ash", stamina=30, player=table.alice)
     before = await kit.stored(table)
     args: dict[str, object] = {"name": "Goblin", "stamina": 10, **options}
     text = kit.refused(await table.director.slash(table.channel, "encounter add", **args))
@@ -105,7 +104,7 @@ async def test_players_add_only_their_own_creatures_on_the_heroes_side(table: Ta
         await table.alice.slash(table.channel, "encounter add", name="Pal", stamina=5, player=table.bob)
     )
     assert "Only the Director" in text
-    kit.ok(await table.director.slash(table.channel, "encounter add", name="Orc", stamina=5))
+    await kit.add(table, name="Orc", stamina=5)
     text = kit.refused(await table.alice.slash(table.channel, "encounter remove", name="Orc"))
     assert "Only the Director can remove Orc" in text
     kit.ok(await table.alice.slash(table.channel, "encounter remove", name="Ash"))
@@ -253,7 +252,7 @@ async def test_end_needs_the_director_and_a_confirmation(table: Table, simcord_e
     kit.ok(await table.alice.slash(table.channel, "hero create", name="Vex", stamina=28, recoveries=8))
     await kit.start(table)
     kit.ok(await table.alice.slash(table.channel, "encounter hero", name="Vex"))
-    kit.ok(await table.director.slash(table.channel, "encounter add", name="Orc", stamina=5))
+    await kit.add(table, name="Orc", stamina=5)
     await kit.begin(table, first="heroes")
     kit.ok(await table.director.slash(table.channel, "stamina damage", target="Vex", amount=10))
     assert "Only the Director" in kit.refused(await table.alice.slash(table.channel, "encounter end"))
@@ -273,7 +272,7 @@ async def test_end_needs_the_director_and_a_confirmation(table: Table, simcord_e
 
 async def test_every_creature_name_is_inert(table: Table) -> None:
     await kit.start(table)
-    text = kit.ok(await table.director.slash(table.channel, "encounter add", name="@everyone", stamina=5))
+    text = await kit.add(table, name="@everyone", stamina=5)
     assert "@\u200beveryone" in text
     assert kit.pings(table) == []
 
@@ -306,20 +305,10 @@ async def test_bad_input_on_the_other_options(
 async def test_a_roster_heros_resource_grows_at_the_start_of_their_turn(
     table: Table, simcord_env: Env
 ) -> None:
-    kit.ok(
-        await table.alice.slash(
-            table.channel,
-            "hero create",
-            name="Vex",
-            stamina=28,
-            recoveries=8,
-            resource="wrath",
-            resource_gain="2",
-        )
-    )
+    kit.ok(await create(table, table.alice, name="Vex", stamina=28, resource="wrath", resource_gain="2"))
     await kit.start(table)
     kit.ok(await table.alice.slash(table.channel, "encounter hero", name="Vex"))
-    kit.ok(await table.director.slash(table.channel, "encounter add", name="Orc", stamina=5))
+    await kit.add(table, name="Orc", stamina=5)
     await kit.begin(table, first="heroes")
     await simcord_env.restart_bot()
     text = kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Vex"))

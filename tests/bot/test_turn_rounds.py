@@ -58,7 +58,7 @@ async def test_with_nobody_able_to_act_the_encounter_waits_and_says_what_to_do(t
     revived = kit.ok(await table.director.slash(table.channel, "stamina set", target="Ash", amount=5))
     assert "🔔 Round 2 begins." in revived
     assert (await kit.stored(table)).turns.round == 2
-    joined = kit.ok(await table.director.slash(table.channel, "encounter add", name="Orc", stamina=12))
+    joined = await kit.add(table, name="Orc", stamina=12)
     assert "Round" not in joined  # round 2 runs already: adding a creature starts nothing
     text = kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Ash"))
     assert "**Ash** starts their turn" in text
@@ -117,5 +117,5 @@ async def test_a_creature_added_while_nobody_can_act_starts_the_round_and_says_s
     await kit.ready(table)
     for name, amount in (("Goblin 1", 20), ("Goblin 2", 20), ("Bree", 60), ("Ash", 60)):
         kit.ok(await table.director.slash(table.channel, "stamina damage", target=name, amount=amount))
-    joined = kit.ok(await table.director.slash(table.channel, "encounter add", name="Orc", stamina=12))
+    joined = await kit.add(table, name="Orc", stamina=12)
     assert "🔔 Round 2 begins." in joined
