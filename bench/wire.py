@@ -1010,22 +1010,14 @@ def report(out: Results) -> str:
                     f"| {size:,} | {name} | {mode} | {s.count:,} | {s.p(50):.2f} | {s.p(99):.2f} "
                     f"| {s.rate:,.0f} | {s.cpu_ms_each:.2f} |"
                 )
-    lines.append("")
-    lines.append("Memory (resident, VmRSS):")
-    lines.append("")
-    for name, kib in out.floor_rss_kib.items():
-        lines.append(f"- floor, {name}: {kib / 1024:.1f} MiB")
-    for name, kib in out.memory.items():
-        lines.append(f"- {name}: {kib / 1024:.1f} MiB")
-    lines.append("")
-    lines.append("Start-up (seconds from spawn):")
-    lines.append("")
-    for name, value in out.floor_start.items():
-        lines.append(f"- floor, {name}: {value:.2f}")
-    for name, value in out.start.items():
-        lines.append(f"- bot, {name}: {value:.2f}")
-    for size, value in out.seed_seconds.items():
-        lines.append(f"- (seeding the store up to {size:,} encounters took {value:.1f} s)")
+    lines += ["", "Memory (resident, VmRSS):", ""]
+    lines += [f"- floor, {name}: {kib / 1024:.1f} MiB" for name, kib in out.floor_rss_kib.items()]
+    lines += [f"- {name}: {kib / 1024:.1f} MiB" for name, kib in out.memory.items()]
+    lines += ["", "Start-up (seconds from spawn):", ""]
+    lines += [f"- floor, {name}: {value:.2f}" for name, value in out.floor_start.items()]
+    lines += [f"- bot, {name}: {value:.2f}" for name, value in out.start.items()]
+    seeded = out.seed_seconds.items()
+    lines += [f"- (seeding the store up to {size:,} encounters took {value:.1f} s)" for size, value in seeded]
     lines.extend(f"- {note}" for note in out.notes)
     return "\n".join(lines)
 
