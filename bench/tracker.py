@@ -7,13 +7,13 @@ Run: `.venv/bin/python bench/tracker.py`. Prints microseconds per operation (bes
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.rules import rate
 from bot.rules import codec
 from bot.rules.conditions import Condition, Duration
 from bot.rules.dice import FixedDice
@@ -41,13 +41,8 @@ def encounter(count: int) -> Encounter:
 
 
 def micros(fn: Callable[[], object], iterations: int) -> float:
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        for _ in range(iterations):
-            fn()
-        best = min(best, time.perf_counter() - start)
-    return best / iterations * 1e6
+    """Microseconds per call, best of 3 runs (`bench/rules.py`'s timer)."""
+    return 1e6 / rate(fn, iterations)
 
 
 def main() -> None:

@@ -656,37 +656,24 @@ async def start_process(
             synced = fake.wait_for_request(
                 lambda r: r.method == "PUT" and r.path.endswith("/commands"), within=START_WITHIN, after=seen
             )
-            await _unless_exits(proc, synced)
+            await proc.unless_it_exits(synced)
             marks["commands synced"] = loop.time() - proc.started_at
-        await _unless_exits(proc, fake.wait_until_ready(within=START_WITHIN))
+        await proc.unless_it_exits(fake.wait_until_ready(within=START_WITHIN))
         marks["gateway ready"] = loop.time() - proc.started_at
         guild, channel = world.channels[0]
         first = await fake.slash("dice", {"expression": "1d6"}, guild=guild, channel=channel)
-        await _unless_exits(proc, fake.wait_for_callback(first, within=START_WITHIN))
+        await proc.unless_it_exits(fake.wait_for_callback(first, within=START_WITHIN))
         marks["first interaction answered"] = loop.time() - proc.started_at
         if tracker is not None:
             guild, channel, data, custom_id = tracker
             message = fake.add_message(channel, data)
             clicked = await fake.click(message, custom_id, guild=guild, user=world.director(guild))
-            await _unless_exits(proc, fake.wait_for_callback(clicked, within=START_WITHIN))
+            await proc.unless_it_exits(fake.wait_for_callback(clicked, within=START_WITHIN))
             marks["stored encounter's tracker button answered"] = loop.time() - proc.started_at
     except BaseException:
         await proc.stop()
         raise
     return proc, marks
-
-
-async def _unless_exits(proc: BotProcess, waiting: Awaitable[Any]) -> Any:
-    task = asyncio.ensure_future(waiting)
-    exited = asyncio.ensure_future(proc.process.wait())
-    try:
-        await asyncio.wait({task, exited}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        exited.cancel()
-    if not task.done():
-        task.cancel()
-        raise RuntimeError(f"the process exited with {proc.process.returncode}:\n{proc.output()[-3000:]}")
-    return task.result()
 
 
 # ------------------------------------------------------------------------------------------------ runs
@@ -1023,22 +1010,14 @@ def report(out: Results) -> str:
                     f"| {size:,} | {name} | {mode} | {s.count:,} | {s.p(50):.2f} | {s.p(99):.2f} "
                     f"| {s.rate:,.0f} | {s.cpu_ms_each:.2f} |"
                 )
-    lines.append("")
-    lines.append("Memory (resident, VmRSS):")
-    lines.append("")
-    for name, kib in out.floor_rss_kib.items():
-        lines.append(f"- floor, {name}: {kib / 1024:.1f} MiB")
-    for name, kib in out.memory.items():
-        lines.append(f"- {name}: {kib / 1024:.1f} MiB")
-    lines.append("")
-    lines.append("Start-up (seconds from spawn):")
-    lines.append("")
-    for name, value in out.floor_start.items():
-        lines.append(f"- floor, {name}: {value:.2f}")
-    for name, value in out.start.items():
-        lines.append(f"- bot, {name}: {value:.2f}")
-    for size, value in out.seed_seconds.items():
-        lines.append(f"- (seeding the store up to {size:,} encounters took {value:.1f} s)")
+    lines += ["", "Memory (resident, VmRSS):", ""]
+    lines += [f"- floor, {name}: {kib / 1024:.1f} MiB" for name, kib in out.floor_rss_kib.items()]
+    lines += [f"- {name}: {kib / 1024:.1f} MiB" for name, kib in out.memory.items()]
+    lines += ["", "Start-up (seconds from spawn):", ""]
+    lines += [f"- floor, {name}: {value:.2f}" for name, value in out.floor_start.items()]
+    lines += [f"- bot, {name}: {value:.2f}" for name, value in out.start.items()]
+    seeded = out.seed_seconds.items()
+    lines += [f"- (seeding the store up to {size:,} encounters took {value:.1f} s)" for size, value in seeded]
     lines.extend(f"- {note}" for note in out.notes)
     return "\n".join(lines)
 

@@ -19,18 +19,9 @@ from bot.settings import (
     settings_from_env,
     sqlite_path,
 )
+from tests.wire.harness import SETTINGS as ENV_KEYS
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz_-0123456789"
-ENV_KEYS = (
-    "DISCORD_TOKEN",
-    "DATABASE_URL",
-    "LOG_LEVEL",
-    "DISCORD_API_BASE",
-    "DISCORD_GATEWAY_URL",
-    "SHARD_COUNT",
-    "SHARD_IDS",
-    "DEV_GUILD_ID",
-)
 
 
 def env(**values: str) -> dict[str, str]:

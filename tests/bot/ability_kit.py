@@ -30,19 +30,6 @@ WYRM = read_monster(invented_bytes("Cinder Wyrm.ds-monster"))
 SHEETS = {name: to_sheet(read_hero(invented_bytes(f"{name}.ds-hero"))) for name in ("Brannoc", "Marra")}
 
 
-class Loaded:
-    """Dice that roll what a test loads, then 5s."""
-
-    def __init__(self) -> None:
-        self.queue: list[int] = []
-
-    def load(self, *values: int) -> None:
-        self.queue.extend(values)
-
-    def randint(self, low: int, high: int) -> int:
-        return self.queue.pop(0) if self.queue else min(high, max(low, 5))
-
-
 async def start(harness: Harness, *, malice: int = 0, resources: dict[str, int] | None = None) -> None:
     """The table above, with the Director's `malice` and the heroes' heroic `resources` (by name)."""
 

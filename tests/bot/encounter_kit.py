@@ -2,12 +2,14 @@
 
     await encounter_kit.start(table)                 # the Director starts a draw-steel encounter in #combat
     await encounter_kit.add_party(table)             # Ash (alice), Bree (bob), Goblin 1, Goblin 2
+    await encounter_kit.add(table, name="Orc", stamina=5)  # one more /encounter add by the Director
     await encounter_kit.begin(table, first="heroes") # round 1, the heroes pick first
     await encounter_kit.ready(table)                 # all three at once
 
 `ok(result)` asserts a public reply and returns its content; `refused(result)` asserts a one-line ephemeral
 refusal and returns it; `tracker(channel)` is the newest tracker message; `pinged(message)` who a message
-really pinged (user ids, role ids); `stored(table)` the encounter as stored now.
+really pinged (user ids, role ids); `stored(table)` the encounter as stored now; `body(message)` an embed
+as text and `labels(message)` its buttons' labels.
 """
 
 from __future__ import annotations
@@ -47,6 +49,11 @@ async def start(
     return ok(await table.director.slash(channel or table.channel, "encounter start", mode=mode, **options))
 
 
+async def add(table: Table, channel: ChannelHandle | None = None, **options: Any) -> str:
+    """The Director's `/encounter add options` in `channel` (default: #combat): the public reply."""
+    return ok(await table.director.slash(channel or table.channel, "encounter add", **options))
+
+
 async def add_party(
     table: Table,
     channel: ChannelHandle | None = None,
@@ -54,25 +61,10 @@ async def add_party(
     hero_side: str = "heroes",
     foe_side: str = "director",
 ) -> None:
-    where = channel or table.channel
-    ok(
-        await table.director.slash(
-            where,
-            "encounter add",
-            name="Ash",
-            stamina=30,
-            side=hero_side,
-            player=table.alice,
-            characteristics="M2 A3",
-            recoveries=2,
-        )
-    )
-    ok(
-        await table.director.slash(
-            where, "encounter add", name="Bree", stamina=24, side=hero_side, player=table.bob
-        )
-    )
-    ok(await table.director.slash(where, "encounter add", name="Goblin", stamina=10, side=foe_side, count=2))
+    ash = {"characteristics": "M2 A3", "recoveries": 2}
+    await add(table, channel, name="Ash", stamina=30, side=hero_side, player=table.alice, **ash)
+    await add(table, channel, name="Bree", stamina=24, side=hero_side, player=table.bob)
+    await add(table, channel, name="Goblin", stamina=10, side=foe_side, count=2)
 
 
 async def begin(table: Table, first: str | None = "heroes", channel: ChannelHandle | None = None) -> str:
@@ -100,6 +92,16 @@ def tracker(channel: ChannelHandle) -> discord.Message:
     found = [m for m in channel.history() if m.embeds and (m.embeds[0].title or "").startswith("⚔️")]
     assert found, "no tracker in the channel"
     return max(found, key=lambda m: m.id)
+
+
+def labels(message: discord.Message) -> list[str]:
+    """The labels of a message's buttons, row by row."""
+    return [
+        getattr(item, "label", "") or ""
+        for row in message.components
+        if isinstance(row, discord.ActionRow)
+        for item in row.children
+    ]
 
 
 def body(message: discord.Message) -> str:

@@ -8,7 +8,7 @@ Pack (Minion 1..3, Stamina 4 each).
 
 from __future__ import annotations
 
-from simcord import ChannelHandle
+from simcord import ChannelHandle, MemberActor
 
 from bot.play import encounter_of
 from bot.rules import codec
@@ -74,3 +74,21 @@ async def edit(harness: Harness, fn: object, channel: ChannelHandle | None = Non
 async def current(harness: Harness, channel: ChannelHandle | None = None) -> Encounter:
     """The stored encounter now."""
     return encounter_of(await harness.store.view(key(harness, channel)))
+
+
+def member(harness: Harness, who: str) -> MemberActor:
+    """The table's member `who` ("director", "alice", "bob"), or a new player "carol" for "stranger"."""
+    return harness.add_player("carol") if who == "stranger" else getattr(harness, who)
+
+
+async def refused_unchanged(
+    harness: Harness, command: str, by: MemberActor | None = None, **options: object
+) -> str:
+    """`/command options` by `by` (default: the Director): a one-line ephemeral refusal that leaves the stored
+    encounter as it was; the refusal's text."""
+    before = await current(harness)
+    result = await (by or harness.director).slash(harness.channel, command, **options)
+    assert result.ephemeral and result.response is not None
+    assert "\n" not in result.response.content
+    assert await current(harness) == before
+    return result.response.content

@@ -1,4 +1,4 @@
-"""Dice a test loads, and the reading of a roll's reply: shared by the /roll and power-option tests."""
+"""Dice a test loads, and the reading of a roll's reply: shared by the SimCord tests that force the dice."""
 
 from __future__ import annotations
 
@@ -18,6 +18,19 @@ class LoadedDice:
 
     def randint(self, low: int, high: int) -> int:
         return self.faces.randint(low, high)
+
+
+class Loaded:
+    """Dice that roll what a test loads, then 5s."""
+
+    def __init__(self) -> None:
+        self.queue: list[int] = []
+
+    def load(self, *values: int) -> None:
+        self.queue.extend(values)
+
+    def randint(self, low: int, high: int) -> int:
+        return self.queue.pop(0) if self.queue else min(high, max(low, 5))
 
 
 def reply(result: InteractionResult) -> ResponseMessage:

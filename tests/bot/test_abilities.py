@@ -16,6 +16,7 @@ from bot.rules.hero import HeroSheet
 from bot.store import ChannelKey
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
+from tests.bot.test_heroes import create
 
 MIND_SPIKE: dict[str, Any] = {
     "name": "Mind Spike",
@@ -37,16 +38,7 @@ async def sheet(table: Table, name: str = "Ash") -> HeroSheet:
 async def ash(table: Table) -> Table:
     """Alice plays Ash (R 2); the Director role is configured."""
     await table.configure_director_role()
-    kit.ok(
-        await table.alice.slash(
-            table.channel,
-            "hero create",
-            name="Ash",
-            stamina=30,
-            recoveries=8,
-            characteristics="M1 A0 R2 I0 P1",
-        )
-    )
+    kit.ok(await create(table, table.alice, characteristics="M1 A0 R2 I0 P1"))  # Ash, 30 Stamina
     return table
 
 

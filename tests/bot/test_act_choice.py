@@ -33,7 +33,7 @@ async def test_a_players_act_offers_their_creatures_and_only_theirs(table: Table
     await kit.start(table)
     await kit.add_party(table)
     cat = {"name": "Cat", "stamina": 5, "player": table.alice}
-    kit.ok(await table.director.slash(table.channel, "encounter add", **cat))
+    await kit.add(table, **cat)
     await kit.begin(table, first="heroes")
     result = await table.alice.slash(table.channel, "turn act")
     offer = result.response

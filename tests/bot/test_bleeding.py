@@ -12,6 +12,7 @@ from bot.ui.tracker import creature_line
 from tests.bot import encounter_kit as kit
 from tests.bot import harm_kit
 from tests.bot.conftest import Table
+from tests.bot.test_heroes import create
 
 
 @pytest.fixture
@@ -62,16 +63,7 @@ async def test_a_bleeding_hero_loses_stamina_after_a_strike_in_the_same_reply(ta
 
 async def test_a_might_roll_makes_a_bleeding_hero_bleed(table: Table) -> None:
     """Issue 21: "... or makes a test or ability roll using Might or Agility"; a Reason roll doesn't."""
-    kit.ok(
-        await table.alice.slash(
-            table.channel,
-            "hero create",
-            name="Vex",
-            stamina=30,
-            recoveries=8,
-            characteristics="M2 A1 R0 I0 P0",
-        )
-    )
+    kit.ok(await create(table, table.alice, name="Vex", characteristics="M2 A1 R0 I0 P0"))  # 30 Stamina
     await harm_kit.start(table, (NewCreatures("Goblin", 10, "director"),))
     kit.ok(await table.alice.slash(table.channel, "encounter hero", name="Vex"))
     kit.ok(await table.director.slash(table.channel, "condition add", target="Vex", condition="bleeding"))

@@ -12,10 +12,10 @@ from bot.rules.encounter import NewCreatures, add_creatures, add_hero, new_encou
 from bot.store import Change
 from bot.store import Table as Stored
 from tests.bot import ability_kit, harm_kit
-from tests.bot.ability_kit import Loaded
 from tests.bot.conftest import Table
 from tests.bot.encounter_kit import ok
 from tests.bot.files_kit import CdnServer
+from tests.bot.roll_kit import Loaded
 from tests.content.forgesteel_files import invented_bytes
 
 

@@ -167,14 +167,8 @@ async def test_who_may(
         await table.director.slash(
             table.channel, "condition add", target=name, condition="prone", duration="save"
         )
-    before = await harm_kit.current(table)
-    member = table.add_player("carol") if who == "stranger" else getattr(table, who)
-
-    result = await member.slash(table.channel, command, **options)
-
-    assert result.ephemeral and result.response is not None
-    assert result.response.content == message
-    assert await harm_kit.current(table) == before
+    member = harm_kit.member(table, who)
+    assert await harm_kit.refused_unchanged(table, command, by=member, **options) == message
 
 
 @pytest.mark.parametrize(
@@ -192,13 +186,7 @@ async def test_who_may(
 )
 async def test_bad_input(table: Table, command: str, options: dict[str, object], hint: str) -> None:
     await harm_kit.start(table)
-    before = await harm_kit.current(table)
-
-    result = await table.director.slash(table.channel, command, **options)
-
-    assert result.ephemeral and result.response is not None
-    assert hint in result.response.content and "\n" not in result.response.content
-    assert await harm_kit.current(table) == before
+    assert hint in await harm_kit.refused_unchanged(table, command, **options)
 
 
 @pytest.mark.parametrize(

@@ -10,26 +10,17 @@ from simcord.env import Env
 
 from bot.play import sheet_of
 from bot.rules.conditions import Condition
-from bot.rules.dice import Dice
 from bot.rules.turns import Phase
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
-
-
-class LoadedDice:
-    """Fixed results first, then 5s (the d10 for who goes first comes first)."""
-
-    def __init__(self) -> None:
-        self.queue: list[int] = []
-
-    def randint(self, low: int, high: int) -> int:
-        value = self.queue.pop(0) if self.queue else 5
-        return max(low, min(high, value))
+from tests.bot.roll_kit import Loaded
+from tests.bot.test_heroes import create
 
 
 @pytest.fixture
-def dice() -> Dice:
-    return LoadedDice()
+def dice() -> Loaded:
+    """Loaded results first, then 5s (the d10 for who goes first comes first)."""
+    return Loaded()
 
 
 async def test_start_add_and_begin_with_first(table: Table) -> None:
@@ -93,9 +84,7 @@ async def test_add_bad_input_is_one_line_and_stores_nothing(
     table: Table, options: dict[str, object], hint: str
 ) -> None:
     await kit.start(table)
-    kit.ok(
-        await table.director.slash(table.channel, "encounter add", name="Ash", stamina=30, player=table.alice)
-    )
+    await kit.add(table, name="Ash", stamina=30, player=table.alice)
     before = await kit.stored(table)
     args: dict[str, object] = {"name": "Goblin", "stamina": 10, **options}
     text = kit.refused(await table.director.slash(table.channel, "encounter add", **args))
@@ -115,7 +104,7 @@ async def test_players_add_only_their_own_creatures_on_the_heroes_side(table: Ta
         await table.alice.slash(table.channel, "encounter add", name="Pal", stamina=5, player=table.bob)
     )
     assert "Only the Director" in text
-    kit.ok(await table.director.slash(table.channel, "encounter add", name="Orc", stamina=5))
+    await kit.add(table, name="Orc", stamina=5)
     text = kit.refused(await table.alice.slash(table.channel, "encounter remove", name="Orc"))
     assert "Only the Director can remove Orc" in text
     kit.ok(await table.alice.slash(table.channel, "encounter remove", name="Ash"))
@@ -190,12 +179,12 @@ async def test_surprise_then_begin_without_a_roll(table: Table) -> None:
 
 
 async def test_begin_rolls_the_d10_and_the_winner_chooses_with_buttons(
-    table: Table, dice: LoadedDice, simcord_env: Env
+    table: Table, dice: Loaded, simcord_env: Env
 ) -> None:
     await kit.start(table)
     await kit.add_party(table)
     assert "Only the Director" in kit.refused(await table.alice.slash(table.channel, "encounter begin"))
-    dice.queue = [3]
+    dice.load(3)
     result = await table.director.slash(table.channel, "encounter begin")
     assert "**3**" in kit.ok(result) and "the Director chooses" in kit.ok(result)
     assert result.response is not None
@@ -212,10 +201,10 @@ async def test_begin_rolls_the_d10_and_the_winner_chooses_with_buttons(
     assert "already settled" in kit.refused(await table.director.click(shown, label="Director goes first"))
 
 
-async def test_players_choose_after_a_high_roll(table: Table, dice: LoadedDice) -> None:
+async def test_players_choose_after_a_high_roll(table: Table, dice: Loaded) -> None:
     await kit.start(table)
     await kit.add_party(table)
-    dice.queue = [6]
+    dice.load(6)
     result = await table.director.slash(table.channel, "encounter begin")
     assert "the players choose" in kit.ok(result)
     assert kit.pings(table)[-1][1] == [table.alice.id, table.bob.id]
@@ -263,7 +252,7 @@ async def test_end_needs_the_director_and_a_confirmation(table: Table, simcord_e
     kit.ok(await table.alice.slash(table.channel, "hero create", name="Vex", stamina=28, recoveries=8))
     await kit.start(table)
     kit.ok(await table.alice.slash(table.channel, "encounter hero", name="Vex"))
-    kit.ok(await table.director.slash(table.channel, "encounter add", name="Orc", stamina=5))
+    await kit.add(table, name="Orc", stamina=5)
     await kit.begin(table, first="heroes")
     kit.ok(await table.director.slash(table.channel, "stamina damage", target="Vex", amount=10))
     assert "Only the Director" in kit.refused(await table.alice.slash(table.channel, "encounter end"))
@@ -283,7 +272,7 @@ async def test_end_needs_the_director_and_a_confirmation(table: Table, simcord_e
 
 async def test_every_creature_name_is_inert(table: Table) -> None:
     await kit.start(table)
-    text = kit.ok(await table.director.slash(table.channel, "encounter add", name="@everyone", stamina=5))
+    text = await kit.add(table, name="@everyone", stamina=5)
     assert "@\u200beveryone" in text
     assert kit.pings(table) == []
 
@@ -316,20 +305,10 @@ async def test_bad_input_on_the_other_options(
 async def test_a_roster_heros_resource_grows_at_the_start_of_their_turn(
     table: Table, simcord_env: Env
 ) -> None:
-    kit.ok(
-        await table.alice.slash(
-            table.channel,
-            "hero create",
-            name="Vex",
-            stamina=28,
-            recoveries=8,
-            resource="wrath",
-            resource_gain="2",
-        )
-    )
+    kit.ok(await create(table, table.alice, name="Vex", stamina=28, resource="wrath", resource_gain="2"))
     await kit.start(table)
     kit.ok(await table.alice.slash(table.channel, "encounter hero", name="Vex"))
-    kit.ok(await table.director.slash(table.channel, "encounter add", name="Orc", stamina=5))
+    await kit.add(table, name="Orc", stamina=5)
     await kit.begin(table, first="heroes")
     await simcord_env.restart_bot()
     text = kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Vex"))

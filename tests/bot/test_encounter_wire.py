@@ -4,37 +4,13 @@ the pick ping's allowed mentions as sent."""
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import discord
 import pytest
-import yarl
 
-from bot.client import DrawSteelBot, create_bot
-from bot.rules.dice import SeededDice
-from bot.settings import Settings
-from bot.store import Store
-from tests.bot.conftest import TEST_WAIT_LIMIT
 from tests.wire.fake_discord import EPHEMERAL, FakeDiscord
-from tests.wire.test_fake_discord import online
-
-TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GwIrE0.in-process-encounter-test"
-WITHIN = 5.0
-
-
-@contextlib.asynccontextmanager
-async def running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as fake:
-        monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
-        monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
-        settings = Settings(token=TOKEN, database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db")
-        store = await Store.open(settings.database_url, migrate=True, wait_limit=TEST_WAIT_LIMIT)
-        bot: DrawSteelBot = create_bot(settings, store=store, dice=SeededDice(3))
-        async with online(fake, bot, store, TOKEN):
-            yield fake
+from tests.wire.in_process_kit import WITHIN, running
 
 
 def sub(subcommand: str, /, **options: Any) -> list[dict[str, Any]]:

@@ -33,7 +33,7 @@ from bot.settings import Settings
 from bot.store import ChannelKey, Store
 from tests.bot.conftest import TOKEN, build_bot, is_user_facing, make_table
 from tests.content.forgesteel_files import invented_bytes
-from tests.content.test_forgesteel_fuzz import _slots
+from tests.content.fuzz_kit import mutate
 from tests.content.test_forgesteel_hero_fuzz import HERO_VALUES
 
 HERO_FILES = ("Brannoc.ds-hero", "Ysolde.ds-hero", "Marra.ds-hero")
@@ -44,14 +44,7 @@ HOSTILE = st.sampled_from(["@everyone", "<@123456789012345678>", "**Ash**", "x" 
 def mutated(draw: st.DrawFn) -> tuple[str, bytes]:
     """A fixture hero with 1-3 of its values deleted or replaced."""
     file = draw(st.sampled_from(HERO_FILES))
-    tree = json.loads(invented_bytes(file))
-    for _ in range(draw(st.integers(1, 3))):
-        slots = _slots(tree, [])
-        container, key = slots[draw(st.integers(0, len(slots) - 1))]
-        if isinstance(container, dict) and draw(st.booleans()):
-            del container[key]
-        else:
-            container[key] = draw(HERO_VALUES | HOSTILE)
+    tree = mutate(json.loads(invented_bytes(file)), draw, draw(st.integers(1, 3)), HERO_VALUES | HOSTILE)
     return file, json.dumps(tree).encode()
 
 

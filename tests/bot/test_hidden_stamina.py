@@ -32,7 +32,7 @@ async def test_no_public_message_shows_a_director_creatures_stamina(table: Table
     await kit.start(table)
     await kit.add_party(table)
     ogre = {"name": "Ogre", "stamina": MAXIMUM, "side": "director"}
-    kit.ok(await table.director.slash(table.channel, "encounter add", **ogre))
+    await kit.add(table, **ogre)
     await kit.begin(table, first="director")
     director = table.director
     replies = []

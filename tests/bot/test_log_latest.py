@@ -8,7 +8,7 @@ from tests.bot.conftest import Table
 
 async def _play_and_end(table: Table, name: str) -> int:
     kit.ok(await table.director.slash(table.channel, "encounter start", name=name))
-    kit.ok(await table.director.slash(table.channel, "encounter add", name="Goblin", stamina=5))
+    await kit.add(table, name="Goblin", stamina=5)
     await kit.begin(table, first="director")
     encounter = (await table.store.view(kit.key(table))).encounter
     assert encounter is not None and encounter.id is not None

@@ -107,7 +107,7 @@ async def test_a_line_is_attributed_by_the_creatures_id_not_by_its_text(table: T
     await table.store.update_settings(table.guild.id, show_monster_stamina=False)
     await kit.ready(table)
     pet = {"name": "Goblin 1 regains", "stamina": 12, "player": table.alice}
-    kit.ok(await table.director.slash(table.channel, "encounter add", **pet))
+    await kit.add(table, **pet)
     kit.ok(await table.director.slash(table.channel, "stamina damage", target="Goblin 1", amount=3))
     kit.ok(await table.director.slash(table.channel, "stamina heal", target="Goblin 1", amount=1))
     kit.ok(await table.director.slash(table.channel, "stamina damage", target="Goblin 1 regains", amount=5))

@@ -8,22 +8,12 @@ the heroes achieve those objectives ... the Director can end the encounter."
 
 from __future__ import annotations
 
-import discord
 import pytest
 from simcord.env import Env
 
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
 from tests.bot.files_kit import CdnServer, fixture
-
-
-def labels(message: discord.Message) -> list[str]:
-    return [
-        getattr(item, "label", "") or ""
-        for row in message.components
-        if isinstance(row, discord.ActionRow)
-        for item in row.children
-    ]
 
 
 async def next_round(table: Table) -> str:
@@ -68,7 +58,7 @@ async def test_at_0_the_director_is_asked_and_ends_it_in_victory(table: Table, s
     assert "⏳ Time is up for **Hold the bridge**. Director: does the encounter end in victory?" in text
     assert asked.response is not None
     message = asked.response.message
-    assert labels(message) == ["End in victory", "Keep fighting"]
+    assert kit.labels(message) == ["End in victory", "Keep fighting"]
     assert "Hold the bridge — time is up" in kit.body(kit.tracker(table.channel))
     kit.ok(await table.director.slash(table.channel, "encounter objective fail", objective="Stop the ritual"))
     kit.ok(await table.director.slash(table.channel, "encounter objective done", objective="1"))

@@ -13,7 +13,7 @@ async def _director_picks_again(table: Table) -> str:
     Returns the reply to the Director ending Goblin 2's turn."""
     await kit.start(table)
     await kit.add_party(table)
-    kit.ok(await table.director.slash(table.channel, "encounter add", name="Goblin 3", stamina=10))
+    await kit.add(table, name="Goblin 3", stamina=10)
     await kit.begin(table, first="heroes")
     for member, name in ((table.alice, "Ash"), (table.director, "Goblin 1"), (table.bob, "Bree")):
         kit.ok(await member.slash(table.channel, "turn act", combatant=name))

@@ -47,7 +47,7 @@ async def test_a_reposted_tracker_is_pinned_again(table: Table, monkeypatch: pyt
     first = kit.tracker(table.channel)
     for _ in range(3):  # three messages below the tracker
         await table.alice.slash(table.channel, "dice", expression="2d6")
-    kit.ok(await table.director.slash(table.channel, "encounter add", name="Orc", stamina=5))
+    await kit.add(table, name="Orc", stamina=5)
     moved = kit.tracker(table.channel)
     assert moved.id != first.id and kit.last_posted(table.channel).id == moved.id
     assert pinned(table, table.channel, moved)

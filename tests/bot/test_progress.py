@@ -7,15 +7,11 @@ import pytest
 
 from bot.play import sheet_of
 from bot.rules.resources import Progress
-from bot.store import ChannelKey, Hero
+from bot.store import Hero
 from tests.bot.conftest import Table
-from tests.bot.test_heroes import create, embed_text, refused
+from tests.bot.test_heroes import ash_and_bo, embed_text, refused
+from tests.bot.test_heroes import heroes as roster
 from tests.bot.test_tokens import hurt, start_encounter
-
-
-async def roster(table: Table) -> dict[str, Hero]:
-    stored = await table.store.view(ChannelKey(table.guild.id, table.channel.id))
-    return {h.name: h for h in stored.heroes.values()}
 
 
 def progress(heroes: dict[str, Hero], name: str) -> Progress:
@@ -24,10 +20,7 @@ def progress(heroes: dict[str, Hero], name: str) -> Progress:
 
 @pytest.fixture
 async def party(table: Table) -> Table:
-    await table.configure_director_role()
-    await create(table, table.alice)
-    await create(table, table.bob, name="Bo", stamina=24, recoveries=6)
-    return table
+    return await ash_and_bo(table)
 
 
 async def test_award_everyone_then_one_hero_and_show(party: Table) -> None:

@@ -11,22 +11,8 @@ async def squad_left_to_act(table: Table) -> None:
     """Ash and Bree against a minion squad; the heroes pick first."""
     await kit.start(table)
     for name, player in (("Ash", table.alice), ("Bree", table.bob)):
-        kit.ok(
-            await table.director.slash(
-                table.channel, "encounter add", name=name, stamina=20, side="heroes", player=player
-            )
-        )
-    kit.ok(
-        await table.director.slash(
-            table.channel,
-            "encounter add",
-            name="Goblin",
-            stamina=5,
-            side="director",
-            count=3,
-            squad="Goblins",
-        )
-    )
+        await kit.add(table, name=name, stamina=20, side="heroes", player=player)
+    await kit.add(table, name="Goblin", stamina=5, side="director", count=3, squad="Goblins")
     await kit.begin(table, first="heroes")
 
 

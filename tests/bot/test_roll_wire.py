@@ -9,57 +9,16 @@ by a new one on the same database.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import discord
 import pytest
-import yarl
 
-from bot.client import create_bot
 from bot.rules.dice import FixedDice
-from bot.settings import Settings
-from bot.store import Store
-from tests.bot.conftest import TEST_WAIT_LIMIT
-from tests.wire.fake_discord import EPHEMERAL, FakeDiscord, FakeMember
+from tests.wire.fake_discord import EPHEMERAL, FakeMember
+from tests.wire.in_process_kit import WITHIN, answered, bot_running, wire
 
-TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GwIrE0.roll-wire-test"
-WITHIN = 5.0
 INTEGER, STRING = 4, 3
-
-
-@contextlib.asynccontextmanager
-async def bot_running(
-    fake: FakeDiscord, settings: Settings, store: Store, faces: list[int]
-) -> AsyncIterator[None]:
-    """One bot process's life: connect, serve, close."""
-    bot = create_bot(settings, store=store, dice=FixedDice(faces))
-    task = asyncio.create_task(bot.start(TOKEN))
-    try:
-        yield
-    finally:
-        await bot.close()
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.wait_for(task, WITHIN)
-
-
-@contextlib.asynccontextmanager
-async def wire(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> AsyncIterator[tuple[FakeDiscord, Settings, Store]]:
-    async with FakeDiscord() as fake:
-        monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
-        monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
-        settings = Settings(token=TOKEN, database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db")
-        store = await Store.open(settings.database_url, migrate=True, wait_limit=TEST_WAIT_LIMIT)
-        try:
-            yield fake, settings, store
-        finally:
-            await store.close()
-        assert fake.unknown_routes == []
 
 
 def embed_text(message: dict[str, Any]) -> list[str]:
@@ -71,21 +30,13 @@ def custom_ids(message: dict[str, Any]) -> dict[str, str]:
     return {c["label"]: c["custom_id"] for row in message["components"] for c in row["components"]}
 
 
-async def answered(fake: FakeDiscord, interaction_id: int) -> dict[str, Any]:
-    """The callback body the bot sent for that interaction."""
-    callback = await fake.wait_for_callback(interaction_id, within=WITHIN)
-    body: dict[str, Any] = callback.json or {}
-    assert body
-    return body
-
-
 async def test_roll_downgrade_and_a_press_after_a_restart(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with wire(tmp_path, monkeypatch) as (fake, settings, store):
+    async with wire(tmp_path, monkeypatch) as live:
+        fake = live.fake
         alice: FakeMember = fake.member("alice")
-        async with bot_running(fake, settings, store, [10, 9]):
-            await fake.wait_until_ready(within=WITHIN)
+        async with bot_running(live, FixedDice([10, 9])):
             sent = await fake.slash("roll", {"bonus": 2, "tiers": "2 damage; 5 damage; 7 damage"}, user=alice)
             body = await answered(fake, sent)
             assert body["type"] == 4 and not int(body["data"].get("flags") or 0) & EPHEMERAL
@@ -106,8 +57,7 @@ async def test_roll_downgrade_and_a_press_after_a_restart(
 
         # A new bot process on the same database: the button still works, its roll read from the store.
         await fake.wait_until(lambda: not fake.sessions, within=WITHIN)
-        async with bot_running(fake, settings, store, []):
-            await fake.wait_until_ready(within=WITHIN)
+        async with bot_running(live, FixedDice([])):
             pressed = await fake.click(message, custom_ids(message)["Downgrade to tier 2"], user=alice)
             update = await answered(fake, pressed)
             assert update["type"] == 7
@@ -132,11 +82,8 @@ async def test_roll_downgrade_and_a_press_after_a_restart(
 async def test_raw_values_outside_the_declared_options(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str, kind: int, value: Any, hint: str
 ) -> None:
-    async with (
-        wire(tmp_path, monkeypatch) as (fake, settings, store),
-        bot_running(fake, settings, store, [5, 5]),
-    ):
-        await fake.wait_until_ready(within=WITHIN)
+    async with wire(tmp_path, monkeypatch) as live, bot_running(live, FixedDice([5, 5])):
+        fake = live.fake
         sent = await fake.slash("roll", raw_options=[{"name": option, "type": kind, "value": value}])
         body = await answered(fake, sent)
         assert body["type"] == 4

@@ -136,9 +136,7 @@ async def test_a_resource_gain_on_taking_damage_comes_by_itself(table: Table) ->
     )
     await kit.start(table)
     kit.ok(await table.alice.slash(table.channel, "encounter hero", name="Ash"))
-    kit.ok(
-        await table.director.slash(table.channel, "encounter add", name="Ogre", stamina=40, side="director")
-    )
+    await kit.add(table, name="Ogre", stamina=40, side="director")
     await kit.begin(table)
     kit.ok(await table.director.slash(table.channel, "stamina damage", target="Ash", amount=4))
     assert (await kit.stored(table)).resources["Ash"] == 1

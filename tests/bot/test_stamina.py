@@ -129,14 +129,8 @@ async def test_players_change_only_their_own_creatures(
     table: Table, who: str, target: str, message: str, command: str
 ) -> None:
     await harm_kit.start(table)
-    before = await harm_kit.current(table)
-    member = table.add_player("carol") if who == "stranger" else getattr(table, who)
-
-    result = await member.slash(table.channel, command, target=target, amount=1)
-
-    assert result.ephemeral and result.response is not None
-    assert result.response.content == message
-    assert await harm_kit.current(table) == before
+    member = harm_kit.member(table, who)
+    assert await harm_kit.refused_unchanged(table, command, by=member, target=target, amount=1) == message
 
 
 @pytest.mark.parametrize(
@@ -154,13 +148,7 @@ async def test_players_change_only_their_own_creatures(
 )
 async def test_bad_input(table: Table, command: str, options: dict[str, object], hint: str) -> None:
     await harm_kit.start(table)
-    before = await harm_kit.current(table)
-
-    result = await table.director.slash(table.channel, command, **options)
-
-    assert result.ephemeral and result.response is not None
-    assert hint in result.response.content and "\n" not in result.response.content
-    assert await harm_kit.current(table) == before
+    assert hint in await harm_kit.refused_unchanged(table, command, **options)
 
 
 @pytest.mark.parametrize("command", ["stamina damage", "stamina heal", "stamina temp", "stamina set"])
@@ -201,13 +189,8 @@ async def test_recover_catches_the_callers_breath(table: Table) -> None:
 )
 async def test_recover_refusals(table: Table, who: str, options: dict[str, object], hint: str) -> None:
     await harm_kit.start(table)
-    before = await harm_kit.current(table)
-
-    result = await getattr(table, who).slash(table.channel, "recover", **options)
-
-    assert result.ephemeral and result.response is not None
-    assert hint in result.response.content
-    assert await harm_kit.current(table) == before
+    member = harm_kit.member(table, who)
+    assert hint in await harm_kit.refused_unchanged(table, "recover", by=member, **options)
 
 
 async def test_dying_hero_cannot_catch_breath(table: Table) -> None:

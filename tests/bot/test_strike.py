@@ -198,15 +198,9 @@ async def test_a_hero_dying_then_dead(table: Table) -> None:
 )
 async def test_who_may_strike(table: Table, who: str, attacker: str | None, message: str) -> None:
     await harm_kit.start(table)
-    before = await harm_kit.current(table)
-    member = table.add_player("carol") if who == "stranger" else getattr(table, who)
+    member = harm_kit.member(table, who)
     options = {"targets": "Goblin 1", "damage": "3/6/9"} | ({"attacker": attacker} if attacker else {})
-
-    result = await member.slash(table.channel, "strike", **options)
-
-    assert result.ephemeral and result.response is not None
-    assert result.response.content == message
-    assert await harm_kit.current(table) == before
+    assert await harm_kit.refused_unchanged(table, "strike", by=member, **options) == message
 
 
 @pytest.mark.parametrize(
@@ -232,13 +226,7 @@ async def test_bad_input_gets_a_one_line_hint_and_stores_nothing(
     table: Table, options: dict[str, object], hint: str
 ) -> None:
     await harm_kit.start(table)
-    before = await harm_kit.current(table)
-
-    result = await table.alice.slash(table.channel, "strike", **options)
-
-    assert result.ephemeral and result.response is not None
-    assert hint in result.response.content and "\n" not in result.response.content
-    assert await harm_kit.current(table) == before
+    assert hint in await harm_kit.refused_unchanged(table, "strike", by=table.alice, **options)
 
 
 async def test_no_encounter_here(table: Table) -> None:

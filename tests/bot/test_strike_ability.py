@@ -16,9 +16,9 @@ from bot.rules.conditions import Condition, Duration
 from bot.rules.encounter import Encounter
 from tests.bot import ability_kit as kit
 from tests.bot import harm_kit
-from tests.bot.ability_kit import Loaded
 from tests.bot.conftest import Table
 from tests.bot.encounter_kit import ok, refused
+from tests.bot.roll_kit import Loaded
 
 
 @pytest.fixture

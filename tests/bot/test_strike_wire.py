@@ -13,23 +13,16 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import discord
 import pytest
-import yarl
 
-from bot.client import create_bot
 from bot.play import encounter_of
 from bot.rules import codec
 from bot.rules.dice import FixedDice
 from bot.rules.encounter import NewCreatures, add_creatures, new_encounter_state
-from bot.settings import Settings
 from bot.store import Change, ChannelKey, Store, Table
-from tests.bot.conftest import TEST_WAIT_LIMIT
 from tests.wire.fake_discord import EPHEMERAL, FakeDiscord
-from tests.wire.test_fake_discord import online
+from tests.wire.in_process_kit import answered, bot_running, wire
 
-TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GwIrE0.strike-wire-test"
-WITHIN = 5.0
 SUBCOMMAND, STRING, INTEGER = 1, 3, 4
 
 
@@ -38,11 +31,8 @@ async def running(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, faces: list[int]
 ) -> AsyncIterator[tuple[FakeDiscord, Store, ChannelKey]]:
     """A fake Discord, a store with an encounter in the first guild's channel, and the bot connected."""
-    async with FakeDiscord() as fake:
-        monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
-        monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
-        settings = Settings(token=TOKEN, database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db")
-        store = await Store.open(settings.database_url, migrate=True, wait_limit=TEST_WAIT_LIMIT)
+    async with wire(tmp_path, monkeypatch) as live:
+        fake, store = live.fake, live.store
         key = ChannelKey(fake.guild.id, fake.guild.channel.id)
         state = new_encounter_state()
         alice = fake.member("alice")
@@ -57,16 +47,8 @@ async def running(
             return Change("Encounter started", None)
 
         await store.mutate(key, fake.member("dana").user.id, "encounter.start", start)
-        bot = create_bot(settings, store=store, dice=FixedDice(faces))
-        async with online(fake, bot, store, TOKEN):
+        async with bot_running(live, FixedDice(faces)):
             yield fake, store, key
-
-
-async def answered(fake: FakeDiscord, interaction_id: int) -> dict[str, Any]:
-    callback = await fake.wait_for_callback(interaction_id, within=WITHIN)
-    body: dict[str, Any] = callback.json or {}
-    assert body
-    return body
 
 
 async def test_strike_labels_on_the_wire(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -23,7 +23,7 @@ from bot.rules.turns.events import SaveDue
 from bot.store import Change, ChannelKey
 from bot.store import Table as StoreTable
 from tests.bot.conftest import Table
-from tests.bot.test_heroes import create, embed_text, pinged, refused
+from tests.bot.test_heroes import ash_and_bo, create, embed_text, pinged, refused
 
 ALICE, BOB, DANA = 101, 102, 103
 KEY = ChannelKey(1, 2)
@@ -164,11 +164,7 @@ async def hurt(table: Table, name: str, stamina: int) -> None:
 
 @pytest.fixture
 async def party(table: Table) -> Table:
-    """Ash (alice, 30 Stamina) and Bo (bob, 24), the Director role configured."""
-    await table.configure_director_role()
-    await create(table, table.alice)
-    await create(table, table.bob, name="Bo", stamina=24, recoveries=6)
-    return table
+    return await ash_and_bo(table)
 
 
 async def test_award_and_show(party: Table) -> None:

@@ -29,7 +29,7 @@ from bot.tracker import POST_RETRY_AFTER, REPOST_AFTER, tracker_for
 from bot.ui.embeds import TOTAL_MAX
 from tests.bot import harm_kit
 from tests.bot.conftest import Table, build_bot
-from tests.bot.encounter_kit import last_posted
+from tests.bot.encounter_kit import body, last_posted
 
 
 def bot_of(table: Table) -> DrawSteelBot:
@@ -41,14 +41,6 @@ def bot_of(table: Table) -> DrawSteelBot:
 def trackers(channel: ChannelHandle) -> list[discord.Message]:
     """The bot's messages in `channel` that are trackers (an embed titled with the ⚔️ or 🏁 mark)."""
     return [m for m in channel.history() if m.embeds and (m.embeds[0].title or "").startswith(("⚔️", "🏁"))]
-
-
-def body(message: discord.Message) -> str:
-    embed = message.embeds[0]
-    parts = [embed.title or "", embed.description or ""]
-    for field in embed.fields:
-        parts += [field.name or "", field.value or ""]
-    return "\n".join(parts)
 
 
 def requests(table: Table, method: str, channel: ChannelHandle | None = None) -> list[Any]:

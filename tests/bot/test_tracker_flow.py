@@ -8,21 +8,13 @@ import discord
 
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
-from tests.bot.encounter_kit import last_posted
+from tests.bot.encounter_kit import body, last_posted
 
 
 def trackers(table: Table) -> list[discord.Message]:
     return [
         m for m in table.channel.history() if m.embeds and (m.embeds[0].title or "").startswith(("⚔️", "🏁"))
     ]
-
-
-def body(message: discord.Message) -> str:
-    embed = message.embeds[0]
-    parts = [embed.title or "", embed.description or ""]
-    for field in embed.fields:
-        parts += [field.name or "", field.value or ""]
-    return "\n".join(parts)
 
 
 def line_of(message: discord.Message, name: str) -> str:

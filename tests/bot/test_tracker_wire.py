@@ -15,54 +15,25 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import discord
 import pytest
-import yarl
 
-from bot.client import create_bot
 from bot.rules.dice import FixedDice
-from bot.settings import Settings
-from bot.store import ChannelKey, Store
-from tests.bot.conftest import TEST_WAIT_LIMIT
+from bot.store import ChannelKey
 from tests.wire.fake_discord import FakeDiscord, FakeMember, Recorded
 from tests.wire.harness import seed_encounters
-
-TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GwIrE0.tracker-wire-test"
-WITHIN = 5.0
+from tests.wire.in_process_kit import WITHIN, Wire, bot_running, wire
 
 
 @contextlib.asynccontextmanager
-async def bot_running(settings: Settings, store: Store) -> AsyncIterator[None]:
-    """One bot process's life: connect, serve, close."""
-    bot = create_bot(settings, store=store, dice=FixedDice([]))
-    task = asyncio.create_task(bot.start(TOKEN))
-    try:
-        yield
-    finally:
-        await bot.close()
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.wait_for(task, WITHIN)
-
-
-@contextlib.asynccontextmanager
-async def wire(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> AsyncIterator[tuple[FakeDiscord, Settings, Store]]:
-    async with FakeDiscord() as fake:
-        monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
-        monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
-        settings = Settings(token=TOKEN, database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db")
-        guild = fake.guild
-        dana, alice = fake.member("dana"), fake.member("alice")
+async def seeded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Wire]:
+    """`wire` with the harness's encounter in the first guild's channel, dana its Director."""
+    async with wire(tmp_path, monkeypatch) as live:
+        guild = live.fake.guild
+        dana, alice = live.fake.member("dana"), live.fake.member("alice")
         await seed_encounters(
-            settings.database_url, [ChannelKey(guild.id, guild.channel.id)], dana.user.id, alice.user.id
+            live.settings.database_url, [ChannelKey(guild.id, guild.channel.id)], dana.user.id, alice.user.id
         )
-        store = await Store.open(settings.database_url, migrate=True, wait_limit=TEST_WAIT_LIMIT)
-        try:
-            yield fake, settings, store
-        finally:
-            await store.close()
-        assert fake.unknown_routes == []
+        yield live
 
 
 async def gain(fake: FakeDiscord, amount: int) -> int:
@@ -97,10 +68,10 @@ def description(request: Recorded) -> str:
 async def test_posted_then_edited_then_edited_again_by_a_new_process_then_replaced(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with wire(tmp_path, monkeypatch) as (fake, settings, store):
+    async with seeded(tmp_path, monkeypatch) as live:
+        fake, store = live.fake, live.store
         channel_id = fake.guild.channel.id
-        async with bot_running(settings, store):
-            await fake.wait_until_ready(within=WITHIN)
+        async with bot_running(live, FixedDice([])):
             await gain(fake, 2)
             post = await fake.wait_for_request(tracker_request(channel_id, "POST"), within=WITHIN)
             assert post.json["allowed_mentions"] == {"parse": []}
@@ -120,8 +91,7 @@ async def test_posted_then_edited_then_edited_again_by_a_new_process_then_replac
 
         # A new bot process on the same database edits the same message.
         await fake.wait_until(lambda: not fake.sessions, within=WITHIN)
-        async with bot_running(settings, store):
-            await fake.wait_until_ready(within=WITHIN)
+        async with bot_running(live, FixedDice([])):
             mark = len(fake.requests)
             await gain(fake, 1)
             edit = await fake.wait_for_request(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import discord
 import pytest
 
 from tests.bot import encounter_kit as kit
@@ -59,19 +58,10 @@ async def test_with_nobody_able_to_act_the_encounter_waits_and_says_what_to_do(t
     revived = kit.ok(await table.director.slash(table.channel, "stamina set", target="Ash", amount=5))
     assert "🔔 Round 2 begins." in revived
     assert (await kit.stored(table)).turns.round == 2
-    joined = kit.ok(await table.director.slash(table.channel, "encounter add", name="Orc", stamina=12))
+    joined = await kit.add(table, name="Orc", stamina=12)
     assert "Round" not in joined  # round 2 runs already: adding a creature starts nothing
     text = kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Ash"))
     assert "**Ash** starts their turn" in text
-
-
-def _labels(message: discord.Message) -> list[str]:
-    return [
-        getattr(item, "label", "") or ""
-        for row in message.components
-        if isinstance(row, discord.ActionRow)
-        for item in row.children
-    ]
 
 
 SAID: dict[str, tuple[str, str, dict[str, Any]]] = {
@@ -111,7 +101,7 @@ async def test_damage_that_starts_a_round_asks_about_an_objective_whose_time_is_
     result = await table.director.slash(table.channel, "stamina damage", target="Goblin 2", amount=20)
     assert "⏳ Time is up for **Hold the bridge**" in kit.ok(result)
     assert result.response is not None
-    assert _labels(result.response.message) == ["End in victory", "Keep fighting"]
+    assert kit.labels(result.response.message) == ["End in victory", "Keep fighting"]
 
 
 async def test_damage_inside_a_running_round_says_nothing_of_rounds(table: Table) -> None:
@@ -127,5 +117,5 @@ async def test_a_creature_added_while_nobody_can_act_starts_the_round_and_says_s
     await kit.ready(table)
     for name, amount in (("Goblin 1", 20), ("Goblin 2", 20), ("Bree", 60), ("Ash", 60)):
         kit.ok(await table.director.slash(table.channel, "stamina damage", target=name, amount=amount))
-    joined = kit.ok(await table.director.slash(table.channel, "encounter add", name="Orc", stamina=12))
+    joined = await kit.add(table, name="Orc", stamina=12)
     assert "🔔 Round 2 begins." in joined

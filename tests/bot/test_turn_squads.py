@@ -20,29 +20,10 @@ from tests.bot.test_turn import options, select_id
 async def _squad_and_ogre(table: Table, group: str | None = None) -> None:
     """Ash (alice) against a squad of four rats and an ogre; the Director's side goes first."""
     await kit.start(table)
-    kit.ok(
-        await table.director.slash(
-            table.channel, "encounter add", name="Ash", stamina=30, side="heroes", player=table.alice
-        )
-    )
+    await kit.add(table, name="Ash", stamina=30, side="heroes", player=table.alice)
     extra = {"group": group} if group is not None else {}
-    kit.ok(
-        await table.director.slash(
-            table.channel,
-            "encounter add",
-            name="Rat",
-            stamina=5,
-            side="director",
-            count=4,
-            squad="Rats",
-            **extra,
-        )
-    )
-    kit.ok(
-        await table.director.slash(
-            table.channel, "encounter add", name="Ogre", stamina=40, side="director", **extra
-        )
-    )
+    await kit.add(table, name="Rat", stamina=5, side="director", count=4, squad="Rats", **extra)
+    await kit.add(table, name="Ogre", stamina=40, side="director", **extra)
     await kit.begin(table, first="director")
 
 

@@ -6,26 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rules.dice import Dice
 from bot.ui.encounter import does
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
-
-
-class LoadedDice:
-    """Fixed results first, then 5s (the d10 for who goes first comes first)."""
-
-    def __init__(self) -> None:
-        self.queue: list[int] = []
-
-    def randint(self, low: int, high: int) -> int:
-        value = self.queue.pop(0) if self.queue else 5
-        return max(low, min(high, value))
+from tests.bot.roll_kit import Loaded
 
 
 @pytest.fixture
-def dice() -> Dice:
-    return LoadedDice()
+def dice() -> Loaded:
+    """Loaded results first, then 5s (the d10 for who goes first comes first)."""
+    return Loaded()
 
 
 @pytest.mark.parametrize(
@@ -60,14 +50,12 @@ async def test_the_director_picks_and_skips_in_the_replies_and_the_ping(table: T
     assert "Next: the heroes pick who acts" in text
 
 
-async def test_the_director_chooses_which_side_goes_first_and_goes_first(
-    table: Table, dice: LoadedDice
-) -> None:
+async def test_the_director_chooses_which_side_goes_first_and_goes_first(table: Table, dice: Loaded) -> None:
     """The d10 won by the Director: "the Director chooses which side goes first" (reply, ping and a player's
     refused press), then "The Director goes first"."""
     await kit.start(table)
     await kit.add_party(table)
-    dice.queue = [3]
+    dice.load(3)
     result = await table.director.slash(table.channel, "encounter begin")
     assert "the Director chooses which side goes first" in kit.ok(result)
     assert "the Director chooses which side goes first" in kit.pings(table)[-1][0]

@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 from _pytest.mark import ParameterSet
 
+from bot.content.ability import Ability, ActionType
+
 _REPO = Path(__file__).resolve().parents[2]
 _RELATIVE = Path("shared") / "fixtures" / "forgesteel"
 REQUIRED = os.environ.get("REQUIRE_FORGESTEEL", "").strip() == "1"
@@ -105,3 +107,23 @@ INVENTED = _REPO / "tests" / "fixtures" / "forgesteel"
 
 def invented_bytes(name: str) -> bytes:
     return (INVENTED / name).read_bytes()
+
+
+def check_card(ability: Ability, want: dict[str, Any]) -> None:
+    """The card read from a Forge Steel ability shows what Forge Steel shows for it (`want`, an ability of
+    `expected-heroes.json` or `expected-monsters.json`): usage, keywords, distance, target, cost, power
+    roll."""
+    assert ability.name == want["name"]
+    assert ability.action is ActionType.from_text(want["usage"], free=want["free"])
+    assert list(ability.keywords) == want["keywords"]
+    assert ability.distance == " or ".join(want["distance"])
+    assert ability.target == want["target"]
+    assert ("signature" if ability.signature else ability.cost) == want["cost"]
+    roll = want["powerRoll"]
+    if roll is None:
+        assert ability.power_roll is None
+    else:
+        assert ability.power_roll is not None
+        assert ability.power_roll.tiers == (roll["tier1"], roll["tier2"], roll["tier3"])
+        assert ability.power_roll.bonus == roll["statedBonus"]
+        assert [c.value.title() for c in ability.power_roll.characteristics] == roll["characteristics"]

@@ -8,10 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot.content.ability import ActionType
 from bot.content.forgesteel.ability_json import read_ability
 from bot.content.forgesteel.files import Fields
-from tests.content.forgesteel_files import Reader, both
+from tests.content.forgesteel_files import Reader, both, check_card
 
 
 def _abilities_in(node: Any, out: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -38,20 +37,7 @@ CASES = both(
 def test_hero_ability_card(read: Reader, file: str, want: dict[str, Any]) -> None:
     raw = _abilities_in(json.loads(read(file)), {})[want["id"]]
     ability = read_ability(Fields(raw, "ability"))
-    assert ability.name == want["name"]
-    assert ability.action is ActionType.from_text(want["usage"], free=want["free"])
-    assert list(ability.keywords) == want["keywords"]
-    assert ability.distance == " or ".join(want["distance"])
-    assert ability.target == want["target"]
-    assert ("signature" if ability.signature else ability.cost) == want["cost"]
-    roll = want["powerRoll"]
-    if roll is None:
-        assert ability.power_roll is None
-    else:
-        assert ability.power_roll is not None
-        assert ability.power_roll.tiers == (roll["tier1"], roll["tier2"], roll["tier3"])
-        assert ability.power_roll.bonus == roll["statedBonus"]
-        assert [c.value.title() for c in ability.power_roll.characteristics] == roll["characteristics"]
+    check_card(ability, want)
     for section in want["otherSections"]:
         if section["type"] != "package":  # text a hero's Package feature adds, by tag: the hero import's
             assert (section.get("text") or section["effect"]) in ability.effect

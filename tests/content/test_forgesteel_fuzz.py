@@ -7,7 +7,6 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,6 +16,7 @@ from bot.content.forgesteel.encounter import read_encounter
 from bot.content.forgesteel.files import ForgeSteelError
 from bot.content.forgesteel.monster import read_monster, read_monster_group
 from tests.content.forgesteel_files import Reader, invented_bytes, real_bytes
+from tests.content.fuzz_kit import JSON_VALUES, mutate
 
 _FILES: list[tuple[Reader, str, Callable[[bytes], object]]] = [
     (invented_bytes, "Bogling Slinger.ds-monster", read_monster),
@@ -30,32 +30,6 @@ _FILES: list[tuple[Reader, str, Callable[[bytes], object]]] = [
 ]
 READERS = [pytest.param(*f, id=f"{'own' if f[0] is invented_bytes else 'forgesteel'}:{f[1]}") for f in _FILES]
 
-JSON_VALUES = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(10**12), max_value=10**12)
-    | st.floats(allow_nan=False)
-    | st.text(max_size=20)
-    | st.sampled_from(
-        ["Minion", "Solo", "Ability", "Bonus", "Stamina", "Damage Modifier", "roll", "signature"]
-    ),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
-    max_leaves=6,
-)
-
-
-def _slots(node: Any, out: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
-    """Every (container, key) in the tree: the places a mutation can hit."""
-    if isinstance(node, dict):
-        for key, value in node.items():
-            out.append((node, key))
-            _slots(value, out)
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            out.append((node, i))
-            _slots(value, out)
-    return out
-
 
 @pytest.mark.parametrize(("source", "file", "read"), READERS)
 @settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
@@ -64,15 +38,7 @@ def test_mutated_files_fail_only_with_the_typed_error(
     source: Reader, file: str, read: Callable[[bytes], object], data: st.DataObject
 ) -> None:
     tree = copy.deepcopy(json.loads(source(file)))
-    for _ in range(data.draw(st.integers(1, 4))):
-        slots = _slots(tree, [])
-        if not slots:
-            break
-        container, key = slots[data.draw(st.integers(0, len(slots) - 1))]
-        if isinstance(container, dict) and data.draw(st.booleans()):
-            del container[key]
-        else:
-            container[key] = data.draw(JSON_VALUES)
+    mutate(tree, data.draw, data.draw(st.integers(1, 4)), JSON_VALUES)
     try:
         read(json.dumps(tree).encode())
     except ForgeSteelError as error:

@@ -17,7 +17,7 @@ from bot.content.forgesteel.files import ForgeSteelError
 from bot.content.forgesteel.hero import read_hero
 from bot.content.forgesteel.hero_sheet import to_sheet
 from tests.content.forgesteel_files import Reader, invented_bytes, real_bytes
-from tests.content.test_forgesteel_fuzz import JSON_VALUES, _slots
+from tests.content.fuzz_kit import JSON_VALUES, mutate
 
 HERO_FILES = [
     *(
@@ -63,14 +63,7 @@ def _read_fully(data: bytes) -> None:
 @settings(deadline=None, max_examples=50, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_mutated_heroes_fail_only_with_the_typed_error(read: Reader, file: str, data: st.DataObject) -> None:
-    tree = _tree(read, file)
-    for _ in range(data.draw(st.integers(1, 4))):
-        slots = _slots(tree, [])
-        container, key = slots[data.draw(st.integers(0, len(slots) - 1))]
-        if isinstance(container, dict) and data.draw(st.booleans()):
-            del container[key]
-        else:
-            container[key] = data.draw(HERO_VALUES)
+    tree = mutate(_tree(read, file), data.draw, data.draw(st.integers(1, 4)), HERO_VALUES)
     _read_fully(json.dumps(tree).encode())
 
 

@@ -35,6 +35,7 @@ from bot.rules.damage import (
 from bot.rules.dice import FixedDice
 from bot.rules.forced import ForcedError, Hurl, Material, hurl_through, slam_creature, slam_object
 from bot.rules.stamina import Vitals
+from tests.rules import rules_kit
 
 F = DamageType.FIRE
 HERO = Vitals(max_stamina=30, stamina=30, recoveries=8, max_recoveries=8, is_hero=True)
@@ -354,18 +355,7 @@ def test_damage_type_parse() -> None:
 
 
 # --- properties -------------------------------------------------------------------------------------------
-vitals = st.integers(1, 200).flatmap(
-    lambda top: st.builds(
-        Vitals,
-        max_stamina=st.just(top),
-        stamina=st.integers(-100, top),
-        temporary=st.integers(0, 30),
-        recoveries=st.integers(0, 10),
-        max_recoveries=st.integers(0, 10),
-        is_hero=st.booleans(),
-        knocked_out=st.booleans(),
-    )
-)
+vitals = rules_kit.vitals()
 modifier_lists = st.lists(
     st.builds(
         DamageModifier,

@@ -16,17 +16,7 @@ from bot.rules.encounter import (
     remove,
 )
 from bot.rules.encounter.model import CREATURES_MAX, EncounterError
-
-
-def table() -> Encounter:
-    enc = new_encounter_state()
-    for spec in (
-        NewCreatures("Ash", 30, "heroes", is_hero=True, owner_id=7),
-        NewCreatures("Goblin", 10, "director", count=2, group="Raiders"),
-        NewCreatures("Rat", 4, "director", count=3, squad="Pack"),
-    ):
-        enc, _ = add_creatures(enc, spec)
-    return enc
+from tests.rules.rules_kit import mixed_roster
 
 
 @pytest.mark.parametrize(
@@ -46,7 +36,7 @@ def table() -> Encounter:
     ],
 )
 def test_refused_additions_change_nothing(spec: NewCreatures, message: str) -> None:
-    enc = table()
+    enc = mixed_roster()
     with pytest.raises(EncounterError, match=message):
         add_creatures(enc, spec)
 
@@ -64,7 +54,7 @@ def test_room_runs_out_at_the_creature_limit() -> None:
 
 
 def test_numbered_names_squads_and_groups() -> None:
-    enc = table()
+    enc = mixed_roster()
     assert [c.id for c in enc.creatures] == ["Ash", "Goblin 1", "Goblin 2", "Rat 1", "Rat 2", "Rat 3"]
     squad = enc.squad("Pack")
     assert squad is not None and squad.alive == ("Rat 1", "Rat 2", "Rat 3") and squad.pool == 12
@@ -80,7 +70,7 @@ def test_numbered_names_squads_and_groups() -> None:
     ],
 )
 def test_remove_a_creature_or_a_whole_squad(name: str, gone: tuple[str, ...], left: list[str]) -> None:
-    enc = dataclasses.replace(table(), surges={"Ash": 2}, resources={"Ash": 3}, tokens_used=("Ash",))
+    enc = dataclasses.replace(mixed_roster(), surges={"Ash": 2}, resources={"Ash": 3}, tokens_used=("Ash",))
     enc = dataclasses.replace(enc, roster={"Ash": "h1"})
     after, removed = remove(enc, name)
     assert removed == gone
@@ -97,7 +87,7 @@ def test_remove_a_creature_or_a_whole_squad(name: str, gone: tuple[str, ...], le
 )
 def test_remove_refusals(name: str, message: str) -> None:
     with pytest.raises(EncounterError, match=message):
-        remove(table(), name)
+        remove(mixed_roster(), name)
 
 
 def test_a_roster_hero_in_play_shows_the_encounters_stamina_and_recoveries() -> None:
@@ -121,7 +111,7 @@ def test_a_sheet_edited_mid_fight_goes_into_play_and_other_creatures_are_untouch
     from bot.rules.hero import new_sheet
 
     sheet = new_sheet(30, 8)
-    enc, _ = add_hero(table(), "h1", 7, "Vex", sheet)
+    enc, _ = add_hero(mixed_roster(), "h1", 7, "Vex", sheet)
     live = in_play(enc, "h1", sheet)
     assert live is not None
     edited = dataclasses.replace(live, level=3, characteristics=Characteristics(might=2))
@@ -143,7 +133,7 @@ def test_renaming_a_roster_hero_renames_their_creature_everywhere_the_encounter_
     from bot.rules.encounter.harm import add_condition, gain_surges
     from bot.rules.hero import new_sheet
 
-    enc, _ = add_hero(table(), "h1", 7, "Vex", new_sheet(30, 8))
+    enc, _ = add_hero(mixed_roster(), "h1", 7, "Vex", new_sheet(30, 8))
     enc, _ = add_condition(enc, "Vex", Condition.SLOWED, Duration.SAVE)
     enc, _ = add_condition(enc, "Goblin 1", Condition.TAUNTED, Duration.EOT, source="Vex")
     enc, _ = gain_surges(enc, "Vex", 2)

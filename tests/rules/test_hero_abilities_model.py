@@ -8,12 +8,10 @@ import dataclasses
 
 import pytest
 
-from bot.content.ability import Ability, ActionType, PowerRollSpec
 from bot.content.forgesteel.hero import read_hero
 from bot.content.forgesteel.hero_sheet import to_sheet
 from bot.content.kit import KitDamageBonus, Reach
 from bot.rules import codec
-from bot.rules.characteristics import Characteristic
 from bot.rules.creature import Creature
 from bot.rules.encounter import add_hero, creature_of_hero, in_play, into_play, new_encounter_state
 from bot.rules.forced import Size
@@ -22,15 +20,8 @@ from bot.rules.resources import GainTrigger, ResourceGain
 from bot.rules.stamina import Vitals
 from tests.content.forgesteel_files import Reader, both, invented_bytes
 from tests.content.forgesteel_hero_kit import bonus, hero, to_bytes
+from tests.content.test_ability_entry import SPIKE_CARD as MIND_SPIKE  # the card /ability add makes
 
-MIND_SPIKE = Ability(
-    name="Mind Spike",
-    action=ActionType.MAIN,
-    keywords=("Magic", "Psionic", "Ranged", "Strike"),
-    distance="Ranged 10",
-    target="One creature",
-    power_roll=PowerRollSpec((Characteristic.REASON,), ("2 + R damage", "4 + R damage", "6 + R damage")),
-)
 IRONCLAD = KitDamageBonus("Ironclad", Reach.MELEE, (0, 0, 4))
 HEROES = both("expected-heroes.json", lambda e: [(h["name"], (h,)) for h in e["heroes"]])
 

@@ -9,12 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.rules.conditions import Condition, ConditionInstance, Duration, apply_condition
-from bot.rules.encounter import Encounter, NewCreatures, add_creatures, new_encounter_state
+from bot.rules.encounter import NewCreatures, add_creatures
 from bot.rules.encounter.flow import side_named
 from bot.rules.encounter.harm import CONDITIONS_MAX, HarmError, add_condition, remove_condition, target
 from bot.rules.encounter.model import NameTaken
 from bot.rules.names import BadNameError, clean_name, name_key
 from bot.rules.turns import DEFAULT_SIDES
+from tests.rules.rules_kit import mixed_roster
 
 ZWSP, ZWJ, RLO, WJ, BOM, HANGUL_FILLER = "\u200b", "\u200d", "\u202e", "\u2060", "\ufeff", "\u3164"
 INVISIBLES = [ZWSP, ZWJ, RLO, WJ, BOM, HANGUL_FILLER, "\u2066", "\u00ad", "\ufe0f", "\U000e0041"]
@@ -76,17 +77,6 @@ def test_a_cleaned_name_keeps_its_key(text: str) -> None:
     assert cleaned == clean_name(cleaned)
 
 
-def party() -> Encounter:
-    enc = new_encounter_state()
-    for spec in (
-        NewCreatures("Ash", 30, "heroes", is_hero=True, owner_id=7),
-        NewCreatures("Goblin", 10, "director", count=2, group="Raiders"),
-        NewCreatures("Rat", 4, "director", count=3, squad="Pack"),
-    ):
-        enc, _ = add_creatures(enc, spec)
-    return enc
-
-
 @pytest.mark.parametrize(
     "spec",
     [
@@ -100,11 +90,11 @@ def party() -> Encounter:
 def test_a_name_with_invisibles_is_the_name_already_taken(spec: NewCreatures) -> None:
     """Creatures, squads and groups: a name differing only by invisible characters is the same name."""
     with pytest.raises(NameTaken):
-        add_creatures(party(), spec)
+        add_creatures(mixed_roster(), spec)
 
 
 def test_lookups_ignore_invisible_characters() -> None:
-    enc = party()
+    enc = mixed_roster()
     assert target(enc, f"Ash{ZWSP}").id == "Ash"
     assert target(enc, f"{RLO}pack").id == "Rat 1"  # a squad's name means its first living minion
     assert side_named(enc, f"Hero{ZWSP}es").id == DEFAULT_SIDES[0].id
@@ -112,13 +102,13 @@ def test_lookups_ignore_invisible_characters() -> None:
 
 def test_an_invisible_only_creature_name_is_refused() -> None:
     with pytest.raises(BadNameError):
-        add_creatures(party(), NewCreatures(ZWSP * 2, 5, "director"))
+        add_creatures(mixed_roster(), NewCreatures(ZWSP * 2, 5, "director"))
 
 
 def test_custom_conditions_compare_by_the_name_key() -> None:
     """A custom condition named `Marked` and one named `marked` + zero-width space are the same condition:
     they don't stack, and removing one ends the other."""
-    enc = party()
+    enc = mixed_roster()
     enc, first = add_condition(enc, "Ash", Condition.CUSTOM, Duration.ENCOUNTER, custom_text="Marked")
     enc, again = add_condition(enc, "Ash", Condition.CUSTOM, Duration.EOT, custom_text=f"marked{ZWSP}")
     assert first is not None and again is None
@@ -129,10 +119,10 @@ def test_custom_conditions_compare_by_the_name_key() -> None:
 
 def test_a_custom_condition_is_stored_without_invisible_characters() -> None:
     hexed = f"Hex{RLO}ed"
-    _, added = add_condition(party(), "Ash", Condition.CUSTOM, Duration.ENCOUNTER, custom_text=hexed)
+    _, added = add_condition(mixed_roster(), "Ash", Condition.CUSTOM, Duration.ENCOUNTER, custom_text=hexed)
     assert added is not None and added.custom_text == "Hexed"
     with pytest.raises(BadNameError):
-        add_condition(party(), "Ash", Condition.CUSTOM, Duration.ENCOUNTER, custom_text=f"{ZWSP}{WJ}")
+        add_condition(mixed_roster(), "Ash", Condition.CUSTOM, Duration.ENCOUNTER, custom_text=f"{ZWSP}{WJ}")
 
 
 def test_apply_condition_key_uses_the_name_key() -> None:
@@ -146,7 +136,7 @@ def test_at_most_twenty_conditions_per_creature() -> None:
     """Issue 19: "at most 20 conditions per creature (today ~6,800 /condition add fill the state to its size
     limit, and then every change to that encounter fails)"; the refusal is one line; re-imposing a condition
     the creature already has is still fine at the limit."""
-    enc = party()
+    enc = mixed_roster()
     for n in range(CONDITIONS_MAX):
         enc, _ = add_condition(enc, "Ash", Condition.CUSTOM, Duration.ENCOUNTER, custom_text=f"Mark {n}")
     assert len(enc.turns.conditions_of("Ash")) == CONDITIONS_MAX == 20

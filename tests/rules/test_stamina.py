@@ -22,6 +22,7 @@ from bot.rules.stamina import (
     spend_recovery,
     wake,
 )
+from tests.rules import rules_kit
 
 
 def hero(stamina: int, max_stamina: int = 30, recoveries: int = 3, temporary: int = 0) -> Vitals:
@@ -186,20 +187,7 @@ def test_fresh() -> None:
     assert Vitals.fresh(30, 8, is_hero=True) == hero(30, recoveries=8)
 
 
-vitals = st.integers(1, 200).flatmap(
-    lambda top: st.builds(
-        Vitals,
-        max_stamina=st.just(top),
-        stamina=st.integers(-100, top),
-        temporary=st.integers(0, 30),
-        recoveries=st.integers(0, 10),
-        max_recoveries=st.integers(0, 10),
-        is_hero=st.booleans(),
-        death_threshold=st.none() | st.integers(-50, 0),
-        knocked_out=st.booleans(),
-        slain=st.booleans(),
-    )
-)
+vitals = rules_kit.vitals(death_threshold=st.none() | st.integers(-50, 0), slain=st.booleans())
 
 
 @settings(max_examples=200, deadline=None)

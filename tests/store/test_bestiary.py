@@ -18,6 +18,7 @@ from bot.content.forgesteel.monster import read_monster_group
 from bot.store import InvalidValue, Store, validate
 from bot.store.bestiary import MONSTERS_MAX, BestiaryFull, NewMonster
 from tests.content.forgesteel_files import invented_bytes
+from tests.content.fuzz_kit import mutate
 from tests.store.conftest import Target
 
 GUILD = 10
@@ -137,24 +138,8 @@ async def test_imports_of_a_new_name_at_once_all_succeed(store: Store) -> None:
     assert [e.name for e in await store.monster_index(GUILD)] == ["Worg"]
 
 
-def _places(node: Any, out: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
-    """Every (container, key) in the tree: where a mutation can hit."""
-    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
-    for key, value in items:
-        out.append((node, key))
-        _places(value, out)
-    return out
-
-
 def _mutated_group(data: st.DataObject) -> bytes:
-    tree = copy.deepcopy(GROUP_TREE)
-    for _ in range(data.draw(st.integers(1, 3))):
-        places = _places(tree, [])
-        container, key = places[data.draw(st.integers(0, len(places) - 1))]
-        if isinstance(container, dict) and data.draw(st.booleans()):
-            del container[key]
-        else:
-            container[key] = data.draw(MUTATIONS)
+    tree = mutate(copy.deepcopy(GROUP_TREE), data.draw, data.draw(st.integers(1, 3)), MUTATIONS)
     return json.dumps(tree).encode()
 
 

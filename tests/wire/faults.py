@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import signal
 import sqlite3
 import sys
@@ -30,6 +29,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from tests.wire import harness
 from tests.wire.fake_discord import FakeDiscord, NoSession, _Session
 
 Json = dict[str, Any]
@@ -232,34 +232,13 @@ class FaultyDiscord(FakeDiscord):
 
 # ------------------------------------------------------------------------------------- bot processes
 
-REPO = Path(__file__).resolve().parents[2]
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GwIrE0.wire-faults-token_never-printed-0123456789"
-_SETTINGS = (
-    "DISCORD_TOKEN",
-    "DATABASE_URL",
-    "LOG_LEVEL",
-    "DISCORD_API_BASE",
-    "DISCORD_GATEWAY_URL",
-    "SHARD_COUNT",
-    "SHARD_IDS",
-    "DEV_GUILD_ID",
-)
 
 
 def bot_env(fake: FakeDiscord, database_url: str, **values: str) -> dict[str, str]:
-    """The environment of a `python -m bot` process talking to `fake`."""
-    env = {k: v for k, v in os.environ.items() if k not in _SETTINGS}
-    env.update(
-        PYTHONPATH=str(REPO),
-        PYTHONUNBUFFERED="1",
-        DISCORD_TOKEN=TOKEN,
-        DISCORD_API_BASE=fake.api_base,
-        DISCORD_GATEWAY_URL=fake.gateway_url,
-        DATABASE_URL=database_url,
-        LOG_LEVEL="INFO",
-    )
-    env.update(values)
-    return env
+    """The environment of a `python -m bot` process talking to `fake`, logging at INFO (the fault tests read
+    what it logs)."""
+    return harness.bot_env(fake, database_url, **{"DISCORD_TOKEN": TOKEN, "LOG_LEVEL": "INFO", **values})
 
 
 def _output_file(workdir: Path) -> Path:
@@ -294,19 +273,7 @@ class BotRun:
 
     async def unless_it_exits(self, waiting: Awaitable[T]) -> T:
         """Await `waiting`; if the process exits first, raise with its output."""
-        task = asyncio.ensure_future(waiting)
-        exited = asyncio.ensure_future(self.process.wait())
-        try:
-            await asyncio.wait({task, exited}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            exited.cancel()
-        if not task.done():
-            task.cancel()
-            raise AssertionError(f"the bot exited with {self.process.returncode}:\n{self.output()[-3000:]}")
-        try:
-            return task.result()
-        except TimeoutError:
-            raise AssertionError(f"timed out; the bot's output:\n{self.output()[-3000:]}") from None
+        return await harness.unless_exits(self.process, self.output, waiting)
 
     async def kill(self) -> int:
         """SIGKILL: no shutdown code runs."""

@@ -15,9 +15,10 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.rules import codec
 from bot.rules.dice import FixedDice
@@ -26,8 +27,10 @@ from bot.rules.turns import Controller, choose_first, determine_first, next_roun
 from bot.store import Change, ChannelKey, Store, Table
 from tests.wire.fake_discord import FakeDiscord
 
+T = TypeVar("T")
 REPO = Path(__file__).resolve().parents[2]
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GwIrE0.wire-harness-token_never-printed-0123456789"
+#: What the bot reads from its environment: a child process inherits none of it from the test's own.
 SETTINGS = (
     "DISCORD_TOKEN",
     "DATABASE_URL",
@@ -108,6 +111,26 @@ def bot_env(fake: FakeDiscord, database_url: str, **values: str) -> dict[str, st
     return env
 
 
+async def unless_exits(
+    process: asyncio.subprocess.Process, output: Callable[[], str], waiting: Awaitable[T]
+) -> T:
+    """Await `waiting`, but fail at once with the tail of `output()` if `process` exits first or `waiting`
+    times out (a bot that crashed at start-up must not look like a slow one)."""
+    task = asyncio.ensure_future(waiting)
+    exited = asyncio.ensure_future(process.wait())
+    try:
+        await asyncio.wait({task, exited}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        exited.cancel()
+    if not task.done():
+        task.cancel()
+        raise AssertionError(f"the process exited with {process.returncode}:\n{output()[-3000:]}")
+    try:
+        return task.result()
+    except TimeoutError:
+        raise AssertionError(f"timed out; the process's output:\n{output()[-3000:]}") from None
+
+
 def rss_kib(pid: int) -> int:
     """Resident memory of process `pid` in KiB (`VmRSS` in /proc/<pid>/status)."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -149,6 +172,9 @@ class BotProcess:
 
     def rss_kib(self) -> int:
         return rss_kib(self.pid)
+
+    async def unless_it_exits(self, waiting: Awaitable[T]) -> T:
+        return await unless_exits(self.process, self.output, waiting)
 
     async def kill(self) -> None:
         """SIGKILL: no shutdown code runs (a crash, an OOM kill, a pulled plug of the process)."""

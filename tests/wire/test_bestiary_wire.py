@@ -11,7 +11,7 @@ import pytest
 
 from tests.content.forgesteel_files import invented_bytes
 from tests.wire.fake_discord import EPHEMERAL, FakeDiscord, Json
-from tests.wire.test_fake_discord import WITHIN, running
+from tests.wire.in_process_kit import WITHIN, running
 
 
 def _command(sub: str, files: dict[str, tuple[str, bytes]], fake: FakeDiscord) -> tuple[list[Json], Json]:

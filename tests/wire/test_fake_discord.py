@@ -6,7 +6,6 @@ routes so a benchmark can rely on them.)
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -14,36 +13,13 @@ from typing import Any
 
 import discord
 import pytest
-import yarl
 from discord import app_commands
 
-from bot.client import DrawSteelBot, create_bot
 from bot.error_hook import BotView
 from bot.replies import send
-from bot.rules.dice import SeededDice
-from bot.settings import Settings
-from bot.store import Store
-from tests.bot.conftest import TEST_WAIT_LIMIT
+from tests.wire import in_process_kit
 from tests.wire.fake_discord import EPHEMERAL, FakeDiscord
-
-TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GwIrE0.in-process-fake-test"
-WITHIN = 5.0
-
-
-@contextlib.asynccontextmanager
-async def online(fake: FakeDiscord, bot: DrawSteelBot, store: Store, token: str) -> AsyncIterator[None]:
-    """`bot` connected to `fake` for the block: then the bot and its store close, and the bot must have
-    called no route the fake doesn't know."""
-    task = asyncio.create_task(bot.start(token))
-    try:
-        await fake.wait_until_ready(within=WITHIN)
-        yield
-    finally:
-        await bot.close()
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.wait_for(task, WITHIN)
-        await store.close()
-    assert fake.unknown_routes == []
+from tests.wire.in_process_kit import WITHIN
 
 
 class Panel(BotView):
@@ -73,17 +49,9 @@ async def drop(interaction: discord.Interaction[Any]) -> None:
 
 @contextlib.asynccontextmanager
 async def running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as fake:
-        monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
-        monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
-        settings = Settings(token=TOKEN, database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db")
-        store = await Store.open(settings.database_url, migrate=True, wait_limit=TEST_WAIT_LIMIT)
-        bot: DrawSteelBot = create_bot(settings, store=store, dice=SeededDice(3))
-        bot.tree.add_command(panel)
-        bot.tree.add_command(slow)
-        bot.tree.add_command(drop)
-        async with online(fake, bot, store, TOKEN):
-            yield fake
+    """The bot with the three test commands above."""
+    async with in_process_kit.running(tmp_path, monkeypatch, panel, slow, drop) as fake:
+        yield fake
 
 
 async def test_button_click_updates_the_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

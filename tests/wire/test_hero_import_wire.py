@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from tests.wire.fake_discord import EPHEMERAL
+from tests.wire.in_process_kit import running
 from tests.wire.test_bestiary_wire import _file, _run
-from tests.wire.test_fake_discord import running
 
 
 async def test_a_hero_is_imported_with_the_sheet_read(

@@ -14,24 +14,19 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import discord
 import pytest
-import yarl
 
-from bot.client import DrawSteelBot, create_bot
 from bot.content.forgesteel.hero import read_hero
 from bot.content.forgesteel.hero_sheet import to_sheet
 from bot.play import encounter_of
 from bot.rules import codec
 from bot.rules.conditions import Condition
 from bot.rules.encounter import Encounter
-from bot.settings import Settings
 from bot.store import Change, ChannelKey, Store, Table
-from tests.bot.ability_kit import Loaded
-from tests.bot.conftest import TEST_WAIT_LIMIT
+from tests.bot.roll_kit import Loaded
 from tests.content.forgesteel_files import invented_bytes
 from tests.wire.fake_discord import EPHEMERAL, FakeDiscord, FakeMember, Json
-from tests.wire.test_fake_discord import TOKEN, WITHIN, online
+from tests.wire.in_process_kit import WITHIN, bot_running, wire
 
 
 class Game:
@@ -89,17 +84,12 @@ def _type(value: object) -> int:
 
 @contextlib.asynccontextmanager
 async def playing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Game]:
-    async with FakeDiscord() as fake:
-        fake.add_member("bob")
-        fake.add_member("cara")
-        monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
-        monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
-        settings = Settings(token=TOKEN, database_url=f"sqlite+aiosqlite:///{tmp_path}/bot.db")
-        store = await Store.open(settings.database_url, migrate=True, wait_limit=TEST_WAIT_LIMIT)
+    async with wire(tmp_path, monkeypatch) as live:
+        live.fake.add_member("bob")
+        live.fake.add_member("cara")
         dice = Loaded()
-        bot: DrawSteelBot = create_bot(settings, store=store, dice=dice)
-        async with online(fake, bot, store, TOKEN):
-            yield Game(fake, store, dice)
+        async with bot_running(live, dice):
+            yield Game(live.fake, live.store, dice)
 
 
 async def _roster(game: Game) -> None:

@@ -21,20 +21,10 @@ from typing import TypeVar
 import pytest
 
 from tests.wire.fake_discord import FakeDiscord
+from tests.wire.harness import REPO, SETTINGS, unless_exits
 
 T = TypeVar("T")
-REPO = Path(__file__).resolve().parents[2]
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GwIrE0.wire-test-token_never-printed-0123456789"
-SETTINGS = (
-    "DISCORD_TOKEN",
-    "DATABASE_URL",
-    "LOG_LEVEL",
-    "DISCORD_API_BASE",
-    "DISCORD_GATEWAY_URL",
-    "SHARD_COUNT",
-    "SHARD_IDS",
-    "DEV_GUILD_ID",
-)
 START_WITHIN = 15.0
 REPLY_WITHIN = 3.0
 
@@ -59,19 +49,7 @@ class BotProcess:
 
     async def unless_it_exits(self, waiting: Awaitable[T]) -> T:
         """Await `waiting`, but fail at once (with the bot's output) if the process exits first."""
-        task = asyncio.ensure_future(waiting)
-        exited = asyncio.ensure_future(self.process.wait())
-        try:
-            await asyncio.wait({task, exited}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            exited.cancel()
-        if not task.done():
-            task.cancel()
-            pytest.fail(f"the bot exited with {self.process.returncode}:\n{self.output()[-3000:]}")
-        try:
-            return task.result()
-        except TimeoutError:
-            pytest.fail(f"the bot did not get there in time; its output:\n{self.output()[-3000:]}")
+        return await unless_exits(self.process, self.output, waiting)
 
     async def stop(self, sig: signal.Signals = signal.SIGTERM) -> int:
         if self.process.returncode is None:
