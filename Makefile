@@ -14,8 +14,9 @@ UV_VERSION := 0.13.9
 UV := $(VENV)/bin/uv
 COMPILE := $(UV) pip compile pyproject.toml --quiet --universal --python-version 3.11 --generate-hashes \
 	--custom-compile-command 'make lock'
-# The README's test command (CI runs it through `make check`): the suite spread over the machine's cores.
-PYTEST := $(VENV)/bin/pytest -q -n auto --dist loadgroup
+# The README's test command (CI runs it through `make check`): the suite spread over the machine's cores, each
+# test module whole on one worker, in its own order, as in a serial run.
+PYTEST := $(VENV)/bin/pytest -q -n auto --dist loadfile
 
 .PHONY: run check setup setup-dev lint types test lock lock-upgrade bench screenshots clean
 
