@@ -1,40 +1,77 @@
 # Two entry points: `make run` (set up and start the bot) and `make check` (set up and run lint, types, tests).
+# Both install from the lock files, which pin every package with its hashes: `make run` only what the bot needs
+# (requirements.lock), `make check` the development tools too (requirements-dev.lock). `make lock` brings the
+# lock files in line with pyproject.toml after a change there; `make lock-upgrade` moves every pin to the
+# newest release pyproject.toml allows.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+PIP := $(PY) -m pip
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
+# The lock tool, pinned like everything else; only `make lock` needs it.
+UV_VERSION := 0.13.9
+UV := $(VENV)/bin/uv
+COMPILE := $(UV) pip compile pyproject.toml --quiet --universal --python-version 3.11 --generate-hashes \
+	--custom-compile-command 'make lock'
+# The README's test command (CI runs it through `make check`): the suite spread over the machine's cores, each
+# test module whole on one worker, in its own order, as in a serial run.
+PYTEST := $(VENV)/bin/pytest -q -n auto --dist loadfile
 
-.PHONY: run check setup lint types test bench screenshots clean
+.PHONY: run check setup setup-dev lint types test lock lock-upgrade bench screenshots clean
 
-$(STAMP): pyproject.toml
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+$(PY):
+	$(PYTHON) -m venv $(VENV)
 
-setup: $(STAMP)
+# The project itself goes on top with --no-deps: everything it needs came from the lock file.
+$(RUN_STAMP): requirements.lock pyproject.toml | $(PY)
+	$(PIP) install --quiet --require-hashes -r requirements.lock
+	$(PIP) install --quiet --no-deps -e .
+	touch $@
 
-run: $(STAMP)
+# The development lock holds the runtime pins too, so it also satisfies `make run`.
+$(DEV_STAMP): requirements-dev.lock requirements.lock pyproject.toml | $(PY)
+	$(PIP) install --quiet --require-hashes -r requirements-dev.lock
+	$(PIP) install --quiet --no-deps -e .
+	touch $@ $(RUN_STAMP)
+
+setup: $(RUN_STAMP)
+
+setup-dev: $(DEV_STAMP)
+
+run: $(RUN_STAMP)
 	$(PY) -m bot
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 
-types: $(STAMP)
+types: $(DEV_STAMP)
 	$(VENV)/bin/mypy bot cogs
 
-test: $(STAMP)
-	$(VENV)/bin/pytest -q
+test: $(DEV_STAMP)
+	$(PYTEST)
 
 check: lint types test
 
-bench: $(STAMP)
+$(UV): | $(PY)
+	$(PIP) install --quiet uv==$(UV_VERSION)
+
+# The runtime lock first; the development lock is held to its pins (-c), so both agree on every shared package.
+lock: $(UV)
+	$(COMPILE) -o requirements.lock
+	$(COMPILE) --extra dev -c requirements.lock -o requirements-dev.lock
+
+lock-upgrade: $(UV)
+	$(COMPILE) --upgrade -o requirements.lock
+	$(COMPILE) --upgrade --extra dev -c requirements.lock -o requirements-dev.lock
+
+bench: $(DEV_STAMP)
 	$(PY) bench/rules.py
 	$(PY) bench/store.py
 	$(PY) bench/wire.py --quick
 
 # Not part of check: needs Chromium (Debian: apt-get install chromium fonts-noto-color-emoji).
-screenshots: $(STAMP)
+screenshots: $(DEV_STAMP)
 	$(PY) tools/take_screenshots.py
 
 clean:
@@ -42,5 +79,5 @@ clean:
 
 # The screenshots' texts only (docs/screenshots/*.txt, compared by make check): no Chromium needed.
 .PHONY: screenshot-texts
-screenshot-texts: $(STAMP)
+screenshot-texts: $(DEV_STAMP)
 	$(PY) tools/take_screenshots.py --text-only

@@ -3,7 +3,9 @@
 Fixtures
 - `settings`     — `Settings` with a fake, well-formed token and a temp SQLite URL.
 - `dice`         — `SeededDice(SEED)`; override in a test module for other seeds or `FixedDice`.
-- `store`        — the real `bot.store.Store` on a temp SQLite file (migrated).
+- `store`        — the real `bot.store.Store` on a temp SQLite file (migrated: a copy of `migrated_sqlite`).
+- `migrated_sqlite` — a SQLite file the migrations ran on once per test process (session-scoped, never
+                   opened again): each test's store starts from a copy instead of running them again.
 - `simcord_bot`  — `build_bot(settings, store, dice)`: what SimCord's `simcord_env` fixture runs.
 - `simcord_env`  — SimCord's env (overridden so user-facing refusals — `RuleError`, `StoreError`,
                    `UserError`/`Refused`, check and transformer failures — do not count as bot errors at
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import shutil
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,8 +83,24 @@ def dice() -> Dice:
     return SeededDice(SEED)
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    file = tmp_path_factory.mktemp("migrated") / "bot.db"
+
+    async def migrate() -> None:
+        store = await Store.open(f"sqlite+aiosqlite:///{file}", migrate=True)
+        await store.close()
+
+    asyncio.run(migrate())
+    # closed cleanly, SQLite folded its write-ahead log into the file: the one file is the whole database
+    assert not file.with_name("bot.db-wal").exists()
+    return file
+
+
 @pytest_asyncio.fixture
-async def store(settings: Settings) -> AsyncIterator[Store]:
+async def store(settings: Settings, migrated_sqlite: Path) -> AsyncIterator[Store]:
+    """The store as the bot opens it (migrating to head, here a no-op on the copy of a migrated file)."""
+    shutil.copyfile(migrated_sqlite, settings.database_url.removeprefix("sqlite+aiosqlite:///"))
     opened = await Store.open(settings.database_url, migrate=True, wait_limit=TEST_WAIT_LIMIT)
     try:
         yield opened

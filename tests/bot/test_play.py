@@ -20,6 +20,8 @@ from tests.wire.harness import encounter_state
 
 KEY = ChannelKey(1_000_000_000_000_001, 1_000_000_000_000_002)
 OTHER = ChannelKey(1_000_000_000_000_001, 1_000_000_000_000_003)
+#: A channel no other test reads: its memo starts empty whichever tests ran before in this process.
+UNREAD = ChannelKey(1_000_000_000_000_001, 1_000_000_000_000_004)
 
 
 def table_with(state: dict[str, Any] | None, key: ChannelKey = KEY, *, active: bool = True) -> Table:
@@ -76,13 +78,14 @@ def test_no_active_encounter(state: dict[str, Any] | None, active: bool) -> None
 
 
 def test_the_state_before_the_newest_still_hits() -> None:
-    """A tracker refresh may read the committed state while a command is putting the next one."""
-    older = encounter_of(table_with(copy.deepcopy(encounter_state(42))))
-    table = table_with(copy.deepcopy(encounter_state(42)))
+    """A tracker refresh may read the committed state while a command is putting the next one. (On a channel
+    of its own: where an earlier test left this state second in the memo, the put pushed it out.)"""
+    older = encounter_of(table_with(copy.deepcopy(encounter_state(42)), UNREAD))
+    table = table_with(copy.deepcopy(encounter_state(42)), UNREAD)
     newer = dataclasses.replace(encounter_of(table), tokens_used=("Ash",))
     put_encounter(table, newer)
-    assert encounter_of(table_with(copy.deepcopy(encounter_state(42)))) is older
-    assert encounter_of(table_with(copy.deepcopy(codec.to_data(newer)))) is newer
+    assert encounter_of(table_with(copy.deepcopy(encounter_state(42)), UNREAD)) is older
+    assert encounter_of(table_with(copy.deepcopy(codec.to_data(newer)), UNREAD)) is newer
 
 
 def test_a_sheet_is_decoded_once_and_anew_after_any_edit() -> None:
