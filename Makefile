@@ -18,7 +18,7 @@ COMPILE := $(UV) pip compile pyproject.toml --quiet --universal --python-version
 # test module whole on one worker, in its own order, as in a serial run.
 PYTEST := $(VENV)/bin/pytest -q -n auto --dist loadfile
 
-.PHONY: run check setup setup-dev lint types test lock lock-upgrade bench screenshots clean
+.PHONY: run check setup setup-dev lint types test lock lock-upgrade bench screenshots screenshot-texts clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -74,10 +74,9 @@ bench: $(DEV_STAMP)
 screenshots: $(DEV_STAMP)
 	$(PY) tools/take_screenshots.py
 
-clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
-
-# The screenshots' texts only (docs/screenshots/*.txt, compared by make check): no Chromium needed.
-.PHONY: screenshot-texts
+# The screenshots' texts only (docs/screenshots/*.txt, compared by the tests): no Chromium needed.
 screenshot-texts: $(DEV_STAMP)
 	$(PY) tools/take_screenshots.py --text-only
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
