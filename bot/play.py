@@ -14,7 +14,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import discord
 import orjson
@@ -33,14 +33,18 @@ from bot.replies import UserError, fail
 from bot.rules import codec
 from bot.rules.dice import Dice
 from bot.rules.encounter import Encounter, heroic
+from bot.rules.encounter.model import RoundNews
+from bot.rules.encounter.rounds import news_since
 from bot.rules.hero import HeroSheet
 from bot.rules.turns import Controller
 from bot.store import Change, ChannelKey, Committed, Event, GuildSettings, Hero, Table
+from bot.ui.format import hidden_stamina
 
 if TYPE_CHECKING:
     from bot.client import DrawSteelBot
 
 T = TypeVar("T")
+R = TypeVar("R")
 log = logging.getLogger("bot.play")
 
 def channel_key(interaction: discord.Interaction[Any]) -> ChannelKey:
@@ -278,6 +282,55 @@ async def commit(
             except Exception:  # the change is committed; the tracker catches up later
                 log.exception("commit listener failed for channel %s", key.channel_id)
     return result
+
+
+@dataclass(frozen=True, slots=True)
+class Played(Generic[R]):
+    """What one command did to the channel's encounter, for its reply: the rules core's result, the encounter
+    before and after, the Director creatures whose Stamina the players don't see (`hidden_stamina`), and the
+    rounds the change started (`news_since`: a turn ping is owed)."""
+
+    result: R
+    before: Encounter
+    after: Encounter
+    hidden: frozenset[str]
+    news: RoundNews | None
+    version: int
+
+
+#: A command's step: the caller and the channel's encounter (and its `Table`, for the roster and the
+#: hero-token pool) in; the encounter after and the rules core's result out. Refusals raise (`fail`).
+Step = Callable[[Caller, Encounter, Table], tuple[Encounter, R]]
+
+
+async def play(
+    interaction: discord.Interaction[Any],
+    kind: str,
+    step: Step[R],
+    summary: Callable[[R], str],
+    *,
+    rule: str | None = None,
+    details: Callable[[Encounter, R], dict[str, Any]] | None = None,
+) -> Played[R]:
+    """The one way a command changes the channel's encounter: load who is acting (`caller_of`), check `rule`
+    (`Caller.require`, for a rule that needs no particular creature), change the encounter with `step` and
+    commit it as one store transaction of `kind` whose event says `summary(result)` (`commit`), all within
+    Discord's time (`InTime`). The caller replies from the `Played` it returns."""
+    in_time = InTime(interaction)
+    who = await in_time.run(caller_of(interaction, interaction.client))
+    if rule is not None:
+        who.require(rule)
+
+    def change(table: Table) -> Change[Played[R]]:
+        before = encounter_of(table)
+        after, result = step(who, before, table)
+        put_encounter(table, after)
+        hidden = hidden_stamina(after, who.settings.show_monster_stamina)
+        played = Played(result, before, after, hidden, news_since(before, after), table.version + 1)
+        return Change(summary(result), played, details(after, result) if details is not None else {})
+
+    committed = await in_time.run(commit(interaction, kind, change))
+    return committed.value
 
 
 def may_undo(caller: Caller) -> Callable[[Table, Event], None]:

@@ -15,10 +15,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
-from bot.play import InTime, caller_of, channel_key, commit, encounter_of, put_encounter
+from bot.play import Caller, channel_key, encounter_of, play
 from bot.replies import send
-from bot.rules.encounter import harm
-from bot.store import Change, Table
+from bot.rules.encounter import Encounter, harm
+from bot.store import Table
 from bot.ui.combat import malice_reply
 from cogs.meta import HelpEntry
 
@@ -44,21 +44,20 @@ class MaliceCog(commands.Cog):
         await send(interaction, content=malice_reply(encounter_of(table).malice.value))
 
     async def _change(self, interaction: discord.Interaction[Any], amount: int, spend: bool) -> None:
-        in_time = InTime(interaction)
-        who = await in_time.run(caller_of(interaction, self.bot))
-        who.require("/malice spend" if spend else "/malice gain")
+        verb = "spends" if spend else "gains"
 
-        def change(table: Table) -> Change[int]:
-            encounter = encounter_of(table)
+        def step(_who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, int]:
             updated = harm.spend_malice(encounter, amount) if spend else harm.gain_malice(encounter, amount)
-            put_encounter(table, updated)
-            verb = "spends" if spend else "gains"
-            return Change(
-                f"The Director {verb} {amount} Malice (now {updated.malice.value})", updated.malice.value
-            )
+            return updated, updated.malice.value
 
-        committed = await in_time.run(commit(interaction, "malice.spend" if spend else "malice.gain", change))
-        await send(interaction, content=malice_reply(committed.value, -amount if spend else amount))
+        played = await play(
+            interaction,
+            f"malice.{'spend' if spend else 'gain'}",
+            step,
+            lambda value: f"The Director {verb} {amount} Malice (now {value})",
+            rule="/malice spend" if spend else "/malice gain",
+        )
+        await send(interaction, content=malice_reply(played.result, -amount if spend else amount))
 
     @malice.command(name="gain", description="Director: gain Malice.")
     @app_commands.describe(amount="Malice gained")
