@@ -21,7 +21,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
 types: $(STAMP)
-	$(VENV)/bin/mypy bot cogs
+	$(VENV)/bin/mypy bot exts
 
 test: $(STAMP)
 	$(VENV)/bin/pytest -q

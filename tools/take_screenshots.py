@@ -114,7 +114,8 @@ async def _answered(fake: Any, interaction_id: int) -> None:
     await fake.wait_for_callback(interaction_id, within=WITHIN)
     record = fake.interactions[interaction_id]
     await fake.wait_until(lambda: not record.loading, within=WITHIN)
-    await asyncio.sleep(1.0)  # the tracker's edit follows the reply (spaced by bot.tracker.EDIT_GAP)
+    # the tracker's edit follows the reply (spaced by exts.tracker._service.EDIT_GAP)
+    await asyncio.sleep(1.0)
 
 
 async def session(fake: Any) -> None:

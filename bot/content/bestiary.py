@@ -28,10 +28,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot.content.ability import Ability
 from bot.content.forgesteel.encounter import EncounterFile
 from bot.content.monster import Monster, Organization
 from bot.content.standard import monster_free_strike
+from bot.rules.ability import Ability
 from bot.rules.encounter import Encounter, NewCreatures, add_creatures, fold
 from bot.rules.errors import RuleError
 from bot.rules.forced import size_of

@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from bot.content.ability import Ability, ActionType
+from bot.rules.ability import Ability, ActionType
 from bot.rules.characteristics import Characteristics
 from bot.rules.creature import LEVEL_MAX
 from bot.rules.damage import DamageModifiers, DamageType

@@ -20,8 +20,8 @@ Public API: `hero_free_strikes(...)`, `monster_free_strike(...)`, `grab()`, `kno
 
 from __future__ import annotations
 
-from bot.content.ability import Ability, ActionType, PowerRollSpec
 from bot.content.monster import Monster
+from bot.rules.ability import Ability, ActionType, PowerRollSpec
 from bot.rules.characteristics import Characteristic
 from bot.rules.damage import DamageType
 

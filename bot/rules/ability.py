@@ -4,7 +4,7 @@ Rules: draw-steel-combat.txt, "Power Rolls" (an ability's power roll adds a char
 draw-steel-basics.md, "Main Actions", "Maneuvers", "Triggered Actions" (action types).
 
 The card keeps its tier texts raw (`PowerRollSpec.tiers`): what the bot understood of them is derived from
-the text by the tier-text parser (`bot.content.tiers`), never stored beside it, so a better parser improves
+the text by the tier-text parser (`bot.rules.tiers`), never stored beside it, so a better parser improves
 every stored ability and nothing on a card is ever lost.
 
 Public API: `ActionType` (with `from_text`), `PowerRollSpec`, `DamageBonus`, `Ability`.

@@ -21,12 +21,12 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from bot.content.ability import Ability
-from bot.content.kit import KitDamageBonus
 from bot.rules import resources, stamina
+from bot.rules.ability import Ability
 from bot.rules.characteristics import Characteristics
 from bot.rules.damage import DamageModifier, DamageModifiers
 from bot.rules.errors import RuleError
+from bot.rules.kit import KitDamageBonus
 from bot.rules.resources import GainTrigger, HeroicResource, Progress, ResourceGain
 from bot.rules.stamina import Vitals
 

@@ -1,7 +1,8 @@
 """The server bestiary (/monster import | add | list | show | remove), issue 20 §5.
 
 The bestiary belongs to the server: only a server Director changes it
-(`bot.bestiary.require_server_director`); anyone may list it or read a stat block (the replies are only theirs
+(`exts.bestiary._service.require_server_director`); anyone may list it or read a stat block (the replies are
+only theirs
 to see). Monsters from a Forge Steel group keep their group's name; storing a name the server already has
 updates it in place. Stat blocks are `bot.content.monster.Monster`s (read by `bot.content.forgesteel`, or
 entered here), kept by `Store`'s bestiary (`bot/store/bestiary.py`); `/encounter add monster:` and
@@ -16,9 +17,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.bestiary import monster_choices, read_monster_file, require_server_director, stat_block_of, to_new
 from bot.client import DrawSteelBot
 from bot.content.monster import Monster, Organization
+from bot.help import HelpEntry
 from bot.options import check_range, check_text
 from bot.play import InTime
 from bot.replies import fail, inert, send
@@ -26,8 +27,14 @@ from bot.rules.characteristics import Characteristics
 from bot.rules.creature import LEVEL_MAX
 from bot.rules.damage import DamageModifiers
 from bot.rules.forced import Size
-from bot.ui.bestiary import bestiary_embed, monster_embed, stocked_text
-from cogs.meta import HelpEntry
+from exts.bestiary._service import (
+    monster_choices,
+    read_monster_file,
+    require_server_director,
+    stat_block_of,
+    to_new,
+)
+from exts.bestiary._views import bestiary_embed, monster_embed, stocked_text
 
 ORGANIZATIONS = [
     app_commands.Choice(name=o.value, value=o.value) for o in Organization if o is not Organization.NONE

@@ -1,5 +1,5 @@
-"""The server bestiary's glue, shared by `/monster` (cogs/bestiary.py) and `/encounter add monster:` and
-`/encounter import` (cogs/encounter.py calls in here): who may change the bestiary, reading uploaded Forge
+"""The server bestiary's glue, shared by `/monster` (exts/bestiary/_cog.py) and `/encounter add monster:` and
+`/encounter import` (exts/encounter.py calls in here): who may change the bestiary, reading uploaded Forge
 Steel files, stat blocks to and from the store, the monster-name autocomplete, and bringing stored stat
 blocks into the channel's encounter.
 
@@ -40,8 +40,8 @@ from bot.rules.encounter.flow import side_named
 from bot.rules.turns import Controller, Mode, Side
 from bot.store import Change, Table
 from bot.store.bestiary import NewMonster, StoredMonster
-from bot.ui.bestiary import brought_text
-from bot.ui.encounter import side_label
+from exts.bestiary._views import brought_text
+from exts.turn._views import side_label
 
 MONSTER_FILES = "a `.ds-monster` or `.ds-monster-group` file"
 ENCOUNTER_FILE = "a `.ds-encounter` file"

@@ -14,15 +14,15 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.content.ability import Ability, ActionType
 from bot.content.bestiary import Brought
 from bot.content.monster import Monster
 from bot.replies import inert
+from bot.rules.ability import Ability, ActionType
 from bot.rules.characteristics import Characteristic
 from bot.rules.damage import DamageType
 from bot.store.bestiary import MONSTERS_MAX, MonsterEntry, Stocked
-from bot.ui.abilities import ACTION_LABELS
 from bot.ui.embeds import Colour, Field, clamp, make_embed
+from exts.heroes._abilities_views import ACTION_LABELS
 
 #: Longest effect or trait text shown in a stat block's embed (the embed has 6,000 characters in all).
 TEXT_SHOWN = 300

@@ -27,6 +27,7 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
+from bot.help import HelpEntry
 from bot.options import check_text
 from bot.permissions import Refused, controls, require_controls
 from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
@@ -36,8 +37,7 @@ from bot.rules.encounter import harm, saves
 from bot.rules.encounter.harm import SaveResult
 from bot.store import Change, Committed, Table
 from bot.ui.combat import DURATION_TEXT, condition_reply, save_reply, save_summary
-from bot.ui.tracker_controls import token_save_view
-from cogs.meta import HelpEntry
+from exts.tracker._controls import token_save_view
 
 NAME_TEXT_MAX = 100
 CUSTOM_MAX = 60

@@ -15,12 +15,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
+from bot.help import HelpEntry
 from bot.play import InTime, caller_of, channel_key, commit, encounter_of, put_encounter
 from bot.replies import send
 from bot.rules.encounter import harm
 from bot.store import Change, Table
 from bot.ui.combat import malice_reply
-from cogs.meta import HelpEntry
 
 
 class MaliceCog(commands.Cog):

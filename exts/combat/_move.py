@@ -4,7 +4,7 @@
 left; `into: object` — 2 + 1 per square left; with `material:` (glass, wood, stone, metal) the target may be
 hurled through the object (the table in draw-steel-combat.txt "HURLING THROUGH OBJECTS"). The rules are
 `bot.rules.forced` (distances, stability, sizes and slams, for abilities' tier effects too) and
-`bot.rules.encounter.slam`; the reply is `bot.ui.move`.
+`bot.rules.encounter.slam`; the reply is `exts.combat._move_views`.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
+from bot.help import HelpEntry
 from bot.options import check_text
 from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
 from bot.replies import fail
@@ -27,11 +28,10 @@ from bot.rules.encounter.rounds import news_since
 from bot.rules.encounter.slam import SlamResult, slam_into
 from bot.rules.forced import DISTANCE_MAX, Into, Material
 from bot.store import Change, Table
-from bot.turn_replies import reply_with_rounds
 from bot.ui.format import hidden_stamina
-from bot.ui.move import slam_reply, slam_summary
-from bot.ui.tracker_controls import rescue_view
-from cogs.meta import HelpEntry
+from exts.combat._move_views import slam_reply, slam_summary
+from exts.tracker._controls import rescue_view
+from exts.turn._replies import reply_with_rounds
 
 Slammed = tuple[str, str | None, SlamResult, frozenset[str], Encounter, RoundNews | None]
 """What a slam's change gives the reply: who was moved, what they hit, the damage, whose Stamina is hidden,

@@ -6,7 +6,7 @@ A press, by the hero's player (or the Director), is one event: the tokens spent
 (`bot.hero_tokens.spend_benefit`, one benefit per turn) and the damage re-applied after the regain
 (`bot.rules.encounter.rescue.rescue`), refused once anything else has changed the channel (its version).
 The damage commands make the offers (`offer_rescues`) and attach the button
-(`bot.ui.tracker_controls.rescue_view`). This module has no command: it registers what the button does.
+(`exts.tracker._controls.rescue_view`). This module has no command: it registers what the button does.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from bot.rules.resources import TokenBenefit
 from bot.store import Change, Table
 from bot.ui.combat import rescue_reply, rescue_summary
 from bot.ui.format import hidden_stamina
-from bot.ui.tracker_controls import set_handler
+from exts.tracker._controls import set_handler
 
 
 async def on_rescue(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:

@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
+from bot.help import HelpEntry
 from bot.options import check_text
 from bot.permissions import Actor, require, require_controls, server_standing
 from bot.play import (
@@ -44,7 +45,6 @@ from bot.rules.encounter.rounds import news_since
 from bot.rules.hero import sheet_spend_recovery
 from bot.rules.turns import ActionKind, maneuver_kind
 from bot.store import Change, Table
-from bot.turn_replies import reply_with_rounds
 from bot.ui.combat import (
     bleed_reply,
     bleed_summary,
@@ -56,10 +56,10 @@ from bot.ui.combat import (
     temporary_verb,
 )
 from bot.ui.format import hidden_stamina
-from bot.ui.tracker_controls import rescue_view
-from cogs.heroes import hero_or_mine
-from cogs.meta import HelpEntry
-from cogs.strike import TYPE_CHOICES, own_creature
+from exts.combat._strike import TYPE_CHOICES, own_creature
+from exts.heroes._cog import hero_or_mine
+from exts.tracker._controls import rescue_view
+from exts.turn._replies import reply_with_rounds
 
 NAME_TEXT_MAX = 100
 BLEED_TRIGGERS = {

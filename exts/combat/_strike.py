@@ -10,7 +10,8 @@ reply is `bot.ui.combat.strike_reply`.
 `ability: Brutal Slam` strikes with one of the attacker's abilities (their own cards, then the standard
 Free Strike, Grab, Knockback and Charge): the roll adds the card's characteristic and bonus, the damage,
 potency conditions, forced movement and cost come from the card (`bot.rules.encounter.ability_strike`; the
-reply is `bot.ui.ability_strike`); `damage` and `type` then replace the card's, `bonus`, `edges`, `banes`
+reply is `exts.combat._ability_strike_views`); `damage` and `type` then replace the card's, `bonus`, `edges`,
+`banes`
 and `surges` add to it, and `raise_potency` spends 2 surges on the first target's potency.
 
 Without `ability`, `bonus` is the roll's whole bonus: type the characteristic score plus any bonuses minus
@@ -33,6 +34,7 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
+from bot.help import HelpEntry
 from bot.options import check_text
 from bot.permissions import require_controls
 from bot.play import InTime, caller_of, commit, encounter_of, put_encounter, sheet_of
@@ -49,13 +51,12 @@ from bot.rules.encounter.rounds import news_since
 from bot.rules.power import RollAction, parse_auto_tiers, roll_power
 from bot.rules.situations import parse_situations
 from bot.store import Change, Table
-from bot.turn_replies import reply_with_rounds
-from bot.ui.ability_strike import ability_strike_reply, ability_strike_summary
 from bot.ui.combat import bleed_reply, bleed_summary, strike_reply, strike_summary
 from bot.ui.format import hidden_stamina
-from bot.ui.tracker_controls import rescue_view
-from cogs.meta import HelpEntry
-from cogs.roll import ACTION_CHOICES, AUTO_TEXT_MAX, SITUATION_TEXT_MAX
+from exts.combat._ability_strike_views import ability_strike_reply, ability_strike_summary
+from exts.rolls._cog import ACTION_CHOICES, AUTO_TEXT_MAX, SITUATION_TEXT_MAX
+from exts.tracker._controls import rescue_view
+from exts.turn._replies import reply_with_rounds
 
 Struck = tuple[StrikeResult, AbilityStrike | None, frozenset[str], Bleed | None, Encounter, RoundNews | None]
 """What a strike's change gives the reply: the strike, the ability's (if any), whose Stamina is hidden, the

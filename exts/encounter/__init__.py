@@ -1,16 +1,17 @@
 """Running an encounter (/encounter start | add | hero | remove | surprise | begin | status | undo | log |
-end): the extension `cogs.encounter`.
-
-Modules: `cog` (the commands), `options` (reading options, autocomplete), `controls` (the persistent
-buttons: who goes first, the end confirmation, the award of its Victories, Undo).
+end, and its objective and villain subgroups): the extension `exts.encounter`. `_cog` has the commands,
+`_options` reads options and autocompletes, `_controls` answers the persistent buttons (who goes first, the
+end confirmation, the award of its Victories, Undo), `_record` posts the status and log, `_views` renders the
+log, `_objectives` adds the objective and villain subgroups.
 """
 
 from __future__ import annotations
 
 from bot.client import DrawSteelBot
-from bot.ui.tracker_controls import DYNAMIC_ITEMS, set_handler
-from cogs.encounter.cog import EncounterCog
-from cogs.encounter.controls import on_award, on_end_cancelled, on_end_confirmed, on_first, on_undo
+from exts.encounter import _objectives
+from exts.encounter._cog import EncounterCog
+from exts.encounter._controls import on_award, on_end_cancelled, on_end_confirmed, on_first, on_undo
+from exts.tracker._controls import DYNAMIC_ITEMS, set_handler
 
 __all__ = ["EncounterCog", "setup"]
 
@@ -23,3 +24,4 @@ async def setup(bot: DrawSteelBot) -> None:
     set_handler("undo", on_undo)
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     await bot.add_cog(EncounterCog(bot))
+    await _objectives.setup(bot)  # its subgroups join the encounter cog's group

@@ -17,8 +17,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import bestiary
 from bot.client import DrawSteelBot
+from bot.help import HelpEntry
 from bot.options import check_range, check_text
 from bot.permissions import actor_from_interaction, require, require_controls, standing
 from bot.play import (
@@ -53,12 +53,9 @@ from bot.rules.names import clean_name
 from bot.rules.resources import Rounding
 from bot.rules.turns import Controller, Mode
 from bot.store import Change, Table
-from bot.turn_replies import reply_and_ping, reply_with_rounds
-from bot.ui import pings
-from bot.ui.encounter import added_text, begin_text, side_label, started_text
-from bot.ui.tracker_controls import end_confirm_view, first_choice_view
-from cogs.encounter.controls import director_check, do_undo
-from cogs.encounter.options import (
+from exts.bestiary import _service as bestiary
+from exts.encounter._controls import director_check, do_undo
+from exts.encounter._options import (
     LIST_MAX,
     MODE_CHOICES,
     RECOVERIES_MAX,
@@ -70,9 +67,12 @@ from cogs.encounter.options import (
     sides,
     teams_of,
 )
-from cogs.encounter.record import post_log, post_status
-from cogs.meta import HelpEntry
-from cogs.turn_glue import entry_named, owner_of
+from exts.encounter._record import post_log, post_status
+from exts.tracker._controls import end_confirm_view, first_choice_view
+from exts.turn import _pings as pings
+from exts.turn._glue import entry_named, owner_of
+from exts.turn._replies import reply_and_ping, reply_with_rounds
+from exts.turn._views import added_text, begin_text, side_label, started_text
 
 
 class EncounterCog(commands.Cog):

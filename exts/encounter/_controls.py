@@ -1,4 +1,4 @@
-"""What the encounter's persistent buttons do (`bot.ui.tracker_controls`): who goes first, the end
+"""What the encounter's persistent buttons do (`exts.tracker._controls`): who goes first, the end
 confirmation, the award of an ended encounter's Victories, and Undo (shared with /encounter undo).
 
 Victories are the campaign's: an encounter's end writes them only when a server Director ends it; otherwise
@@ -35,10 +35,10 @@ from bot.rules import codec
 from bot.rules.encounter import Encounter
 from bot.rules.encounter.flow import Finish, Flow, award_unawarded, choose_first_side, finish, side_named
 from bot.store import AlreadyDone, Change, Event, Table
-from bot.turn_replies import reply_and_ping
-from bot.ui.encounter import begin_text, controller_does, finish_text
-from bot.ui.tracker_controls import award_view
-from cogs.turn_glue import check_expected, pressed
+from exts.tracker._controls import award_view
+from exts.turn._glue import check_expected, pressed
+from exts.turn._replies import reply_and_ping
+from exts.turn._views import begin_text, controller_does, finish_text
 
 
 async def director_check(interaction: discord.Interaction[Any], bot: DrawSteelBot, key: str) -> Caller:

@@ -4,10 +4,11 @@ Rules: `bot.rules.encounter.objectives` (objectives with round counters, counted
 a leader's or solo's villain actions, each once per encounter). Who may (`bot.permissions`): the encounter's
 Director sets and resolves objectives, names villain actions and marks them used; everyone sees them on the
 tracker. When a counter hits 0 as a round starts, the reply that started the round asks the Director
-(`bot.ui.objectives.due_lines`, `due_view`; cogs/turn.py).
+(`exts.tracker._objectives.due_lines`, `due_view`; exts/turn/_cog.py).
 
 The commands are subgroups of `/encounter`: this cog attaches `ObjectiveCommands` and `VillainCommands` to the
-encounter cog's group when it loads (cogs.encounter loads first, `bot.client.COGS`), before the commands are
+encounter cog's group when it loads (the package's `setup` adds the encounter cog first), before the commands
+are
 synced.
 """
 
@@ -20,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
+from bot.help import HelpEntry
 from bot.options import check_text
 from bot.play import InTime, caller_of, channel_key, commit, encounter_of, put_encounter
 from bot.replies import send
@@ -37,8 +39,7 @@ from bot.rules.encounter.objectives import (
     villain_used,
 )
 from bot.store import Change, Table
-from bot.ui import objectives as render
-from cogs.meta import HelpEntry
+from exts.tracker import _objectives as render
 
 CHOICES_MAX = 25
 VALUE_MAX = 100
@@ -289,7 +290,7 @@ class ObjectivesCog(commands.Cog):
     def _encounter_group(self) -> app_commands.Group:
         group = self.bot.tree.get_command("encounter")
         if not isinstance(group, app_commands.Group):
-            raise RuntimeError("cogs.objectives needs cogs.encounter loaded first (bot.client.COGS)")
+            raise RuntimeError("the objectives need the encounter cog added first (exts.encounter.setup)")
         return group
 
     async def cog_load(self) -> None:

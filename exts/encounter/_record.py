@@ -3,7 +3,8 @@ channel, else a jump link to it; `private`: the Director's exact tracker, seen o
 (/encounter log).
 
 While `show_monster_stamina` is off (issue 19, "What a player may see"), players' copies of the log show no
-Director creature's exact Stamina (`bot.ui.log.players_view`: not in the Markdown, the JSON or the undo
+Director creature's exact Stamina (`exts.encounter._views.players_view`: not in the Markdown, the JSON or the
+undo
 patches), and the encounter's Director gets the full log, seen only by them (`bot.permissions` rule
 `/encounter log (full)`).
 """
@@ -21,10 +22,10 @@ from bot.play import InTime, caller_of, channel_key, encounter_of
 from bot.replies import fail, send
 from bot.rules import codec
 from bot.rules.encounter import Encounter
-from bot.tracker import tracker_for
-from bot.ui.log import players_view
-from bot.ui.tracker import TrackerView, render_tracker
-from cogs.turn_glue import repost_tracker
+from exts.encounter._views import players_view
+from exts.tracker._service import tracker_for
+from exts.tracker._views import TrackerView, render_tracker
+from exts.turn._glue import repost_tracker
 
 PRIVATE_NOTE = "Only you see this: exact Stamina"
 

@@ -10,7 +10,6 @@ follow-ups (all visible only to the caller);
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
@@ -18,17 +17,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.content import CREATOR_LICENSE
+from bot.help import HelpEntry
 from bot.replies import fail, send
 from bot.ui.embeds import Colour, Field, make_embed
-
-
-@dataclass(frozen=True, slots=True)
-class HelpEntry:
-    """One line of `/help`: the command's qualified name (no slash), an example, what it does."""
-
-    command: str
-    example: str
-    summary: str
 
 
 def help_entries(bot: commands.Bot) -> tuple[HelpEntry, ...]:

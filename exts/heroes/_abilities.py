@@ -21,7 +21,6 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
-from bot.content.ability import Ability, ActionType
 from bot.content.ability_entry import (
     BONUS_MAX,
     COST_MAX,
@@ -39,16 +38,17 @@ from bot.content.ability_entry import (
     replace_ability,
 )
 from bot.content.standard import hero_standard_abilities
+from bot.help import HelpEntry
 from bot.permissions import require, server_standing
 from bot.play import active_encounter, channel_key, commit, hero_of_member, put_encounter, put_sheet, sheet_of
 from bot.replies import fail, inert, send
+from bot.rules.ability import Ability, ActionType
 from bot.rules.encounter import in_play, into_play
 from bot.rules.hero import HeroSheet
 from bot.rules.names import NAME_MAX, name_key
 from bot.store import Change, Hero, Table
-from bot.ui.abilities import ACTION_LABELS, abilities_embed, ability_embed
-from cogs.heroes import TEXT_MAX, hero_or_mine
-from cogs.meta import HelpEntry
+from exts.heroes._abilities_views import ACTION_LABELS, abilities_embed, ability_embed
+from exts.heroes._cog import TEXT_MAX, hero_or_mine
 
 TIERS_MAX = 3 * TIER_MAX + 10
 """Longest `tiers` option (three tier results and their separators)."""

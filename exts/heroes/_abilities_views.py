@@ -2,7 +2,7 @@
 (`/hero import`).
 
 An ability card shows its tier texts as written and, beside each, what the bot understood of it
-(`bot.content.tiers.parse_tier`): the damage (and what it comes to for this hero), potency effects with
+(`bot.rules.tiers.parse_tier`): the damage (and what it comes to for this hero), potency effects with
 their conditions and durations, forced movement, and whatever it didn't understand, quoted verbatim: the
 table sees exactly what a strike will and won't apply. Every text from a card, a file or a hero's sheet came
 from a user, so each goes through `bot.replies.inert`.
@@ -17,16 +17,16 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.content.ability import Ability, ActionType
 from bot.content.ability_entry import ABILITIES_MAX
-from bot.content.kit import KitDamageBonus
-from bot.content.tiers import ConditionEffect, TierEffect, parse_tier
 from bot.replies import inert
+from bot.rules.ability import Ability, ActionType
 from bot.rules.characteristics import Characteristics
 from bot.rules.hero import HeroSheet
+from bot.rules.kit import KitDamageBonus
+from bot.rules.tiers import ConditionEffect, TierEffect, parse_tier
 from bot.ui.embeds import Colour, Field, clamp, make_embed
-from bot.ui.heroes import HeroView, hero_fields, hero_header
-from bot.ui.tracker import DURATION_LONG
+from exts.heroes._views import HeroView, hero_fields, hero_header
+from exts.tracker._views import DURATION_LONG
 
 ACTION_LABELS = {
     ActionType.MAIN: "Main action",

@@ -13,11 +13,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
+from bot.help import HelpEntry
 from bot.permissions import require, server_standing
 from bot.play import channel_key
 from bot.replies import fail, send
-from bot.ui.campaign import campaign_text
-from cogs.meta import HelpEntry
+from exts.heroes._campaign_views import campaign_text
 
 #: Channels that can be a campaign's home: a campaign is a text or forum channel with all its threads.
 CAMPAIGN_CHANNELS = frozenset({discord.ChannelType.text, discord.ChannelType.news, discord.ChannelType.forum})

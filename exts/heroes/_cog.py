@@ -8,7 +8,7 @@ Ownership: a hero belongs to one member (`Hero.owner_id`). A player creates hero
 Director (`bot.permissions`: the Director role or Manage Server; never an encounter's starter as such) may
 create one for a member (`player`), or for nobody in particular (then the Directors hold it and any member may
 `/hero claim` it). The owner or a server Director edits a hero; a server Director reassigns any hero.
-`/hero import` reads a Forge Steel hero (`bot.hero_import`, the same permissions).
+`/hero import` reads a Forge Steel hero (`exts.heroes._import`, the same permissions).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
-from bot.hero_import import import_hero
+from bot.help import HelpEntry
 from bot.permissions import hero_player, require, server_standing
 from bot.play import (
     active_encounter,
@@ -54,11 +54,11 @@ from bot.rules.hero import (
 )
 from bot.rules.names import clean_name
 from bot.store import Change, Hero, Table
-from bot.ui.abilities import import_embed
 from bot.ui.confirm import ConfirmView
 from bot.ui.format import stamina_text
-from bot.ui.heroes import HeroView, hero_embed, roster_embed
-from cogs.meta import HelpEntry
+from exts.heroes._abilities_views import import_embed
+from exts.heroes._import import import_hero
+from exts.heroes._views import HeroView, hero_embed, roster_embed
 
 TEXT_MAX = 100
 """Longest text option Discord sends us here (names are checked to 64 by `clean_name`)."""

@@ -1,4 +1,5 @@
-"""`/hero import`'s glue (cogs/heroes.py calls in here): a Forge Steel hero export read into the campaign's
+"""`/hero import`'s glue (exts/heroes/_cog.py calls in here): a Forge Steel hero export read into the
+campaign's
 roster (issue 20 §4).
 
 - The file is hostile until read (issue 20 §6): the command is deferred, the file downloaded with
@@ -39,11 +40,12 @@ from bot.rules.errors import RuleError
 from bot.rules.hero import keep_play_state
 from bot.rules.names import NAME_MAX, clean_name, name_key
 from bot.store import Change, Hero, Table
-from bot.ui.heroes import HeroView
+from exts.heroes._views import HeroView
 
 HERO_FILE = "a `.ds-hero` file exported from Forge Steel"
 
-#: Where a roster hero is fighting (`cogs.heroes.fighting_in`): the channel of a running encounter, or None.
+#: Where a roster hero is fighting (`exts.heroes._cog.fighting_in`): the channel of a running encounter, or
+#: None.
 FightingIn = Callable[[str], Coroutine[Any, Any, int | None]]
 
 

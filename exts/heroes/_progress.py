@@ -14,14 +14,14 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
+from bot.help import HelpEntry
 from bot.permissions import require, server_standing
 from bot.play import channel_key, commit, put_sheet, sheet_of
 from bot.replies import fail, inert, send
 from bot.rules.hero import award_sheet_victories, sheet_respite
 from bot.store import Change, Hero, Table
-from bot.ui.heroes import HeroView, victories_embed
-from cogs.heroes import TEXT_MAX, require_hero, view_of
-from cogs.meta import HelpEntry
+from exts.heroes._cog import TEXT_MAX, require_hero, view_of
+from exts.heroes._views import HeroView, victories_embed
 
 AWARD_MAX = 10
 

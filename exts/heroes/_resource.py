@@ -17,14 +17,14 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
+from bot.help import HelpEntry
 from bot.options import check_text
 from bot.permissions import require_controls
 from bot.play import InTime, caller_of, commit, encounter_of, put_encounter, sheet_of
 from bot.replies import inert, send
 from bot.rules.encounter import Encounter, harm, heroic
 from bot.store import Change, Table
-from cogs.meta import HelpEntry
-from cogs.strike import own_creature
+from exts.combat._strike import own_creature
 
 NAME_TEXT_MAX = 100
 AMOUNT_MAX = heroic.RESOURCE_MAX

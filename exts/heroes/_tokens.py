@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
+from bot.help import HelpEntry
 from bot.hero_tokens import Spender, resolve_hero, spend_benefit
 from bot.permissions import RULES, allowed, require, server_standing
 from bot.play import active_encounter, channel_key, commit, encounter_of, put_encounter, put_sheet, sheet_of
@@ -29,10 +30,9 @@ from bot.rules.resources import HeroTokens, TokenBenefit, award_tokens, start_se
 from bot.rules.stamina import regain_recovery_value
 from bot.store import Change, Table
 from bot.ui.format import stamina_text
-from bot.ui.heroes import tokens_embed
-from bot.ui.tracker_controls import set_handler
-from cogs.heroes import TEXT_MAX
-from cogs.meta import HelpEntry
+from exts.heroes._cog import TEXT_MAX
+from exts.heroes._views import tokens_embed
+from exts.tracker._controls import set_handler
 
 AWARD_MAX = 100
 Use = Literal["surges", "save", "reroll", "regain"]

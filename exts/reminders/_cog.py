@@ -1,5 +1,6 @@
 """Reminders that survive restarts (no commands of their own: `/settings nudge_after` and `argument_timer`
-set them). The cog creates the bot's `ReminderService` (bot/reminders.py), lets it watch what the tracker
+set them). The cog creates the bot's `ReminderService` (exts/reminders/_service.py), lets it watch what the
+tracker
 shows (the tracker service's observers: scheduling never runs on a command's path), registers the argument
 timer's persistent buttons and what a press does, and starts the loop that fires due reminders when the bot
 runs as `python -m bot` (`DrawSteelBot.timers`)."""
@@ -13,12 +14,12 @@ from discord.ext import commands
 
 from bot.client import DrawSteelBot
 from bot.play import InTime, caller_of, channel_key, encounter_of
-from bot.reminders import ReminderService, reminders_for, turn_key
 from bot.replies import fail
 from bot.rules.turns import picking
-from bot.tracker import tracker_for
-from bot.ui.reminders import ArgumentPick, set_pick_handler
-from cogs.turn import do_act
+from exts.reminders._service import ReminderService, reminders_for, turn_key
+from exts.reminders._views import ArgumentPick, set_pick_handler
+from exts.tracker._service import tracker_for
+from exts.turn._cog import do_act
 
 
 class Reminders(commands.Cog):

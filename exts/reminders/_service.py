@@ -9,11 +9,11 @@ Public API:
 
 What is reminded
 - **Nudges** (`/settings nudge_after:12h`): when the side that must pick hasn't picked for that long, the
-  members it pings (`bot.ui.pings.pick_ping`) are pinged once more with the tracker's jump link; after a
+  members it pings (`exts.turn._pings.pick_ping`) are pinged once more with the tracker's jump link; after a
   second interval the encounter's Director is told who is waited on. Then nothing more for that wait, so
   nobody is pinged more than once an interval.
 - **The argument timer** (`/settings argument_timer:30s`): when a players' side is to pick and nobody has
-  picked when it runs out, the Director gets a button per candidate (`bot.ui.reminders.ArgumentPick`).
+  picked when it runs out, the Director gets a button per candidate (`exts.reminders._views.ArgumentPick`).
 
 Where the due times live: the store's `reminders` table (`bot.store.reminders`), one row per encounter and
 kind, with the wait it is for (`turn_key`: the round, the turns taken, who picks and from whom). Nothing is
@@ -50,9 +50,9 @@ from bot.store import ChannelKey, Claim, GuildSettings, Store
 from bot.store.core import utc_now
 from bot.store.errors import StoreError
 from bot.store.reminders import DUE_BATCH
-from bot.tracker import Seen, jump_link, tracker_for
-from bot.ui import pings
-from bot.ui.reminders import argument_prompt, argument_view, director_note, nudge
+from exts.reminders._views import argument_prompt, argument_view, director_note, nudge
+from exts.tracker._service import Seen, jump_link, tracker_for
+from exts.turn import _pings as pings
 
 log = logging.getLogger("bot.reminders")
 

@@ -1,8 +1,10 @@
-"""What the reminders say (`bot.reminders`): the nudge to the side that hasn't picked, the note to the
+"""What the reminders say (`exts.reminders._service`): the nudge to the side that hasn't picked, the note to
+the
 Director about who is waited on, and the argument timer's buttons for the Director.
 
 The buttons are persistent (`ArgumentPick`, a `DynamicItem` answered by `bot.ui.persistent`): the custom id
-`arg:<encounter id>:<wait>:<index>` names the encounter, the wait they were offered for (`bot.reminders`'
+`arg:<encounter id>:<wait>:<index>` names the encounter, the wait they were offered for
+(`exts.reminders._service`'
 turn key) and the candidate; what a press does is the handler a cog registers with `set_pick_handler`.
 """
 
@@ -18,7 +20,7 @@ from bot.durations import duration_text
 from bot.error_hook import guarded
 from bot.replies import fail
 from bot.ui.persistent import PersistentView
-from bot.ui.pings import Ping
+from exts.turn._pings import Ping
 
 PickHandler = Callable[[discord.Interaction[Any], int, str, int], Awaitable[None]]
 """`handler(interaction, encounter_id, turn_key, index)`."""

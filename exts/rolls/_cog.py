@@ -1,10 +1,11 @@
 """`/roll`: a power roll, with its Downgrade buttons and (on a test) a Reroll button that spends a hero token.
 
 The rules are the rules core's (`bot.rules.power`, draw-steel-basics.md "Power Rolls"; "Hero Tokens" for the
-reroll, spent through `bot.hero_tokens.spend_benefit`); the reply is rendered by `bot.ui.rolls`. This cog
+reroll, spent through `bot.hero_tokens.spend_benefit`); the reply is rendered by `exts.rolls._views`. This cog
 reads the options, rolls with the bot's dice, and wires the buttons.
 
-The buttons are `DynamicItem`s whose custom ids carry the whole roll (`bot.ui.rolls.RollCard`), so they work
+The buttons are `DynamicItem`s whose custom ids carry the whole roll (`exts.rolls._views.RollCard`), so they
+work
 after a restart; the label and tier outcomes are read back from the message's embed. Only the member who
 rolled may press them; a press edits the roll message in place.
 """
@@ -22,6 +23,7 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.error_hook import guarded
+from bot.help import HelpEntry
 from bot.hero_tokens import spend_benefit
 from bot.permissions import actor_from_interaction, require_self
 from bot.play import (
@@ -45,7 +47,7 @@ from bot.rules.situations import RollUse, parse_situations, situation_modifiers
 from bot.store import AlreadyDone, Change, Table
 from bot.ui.combat import bleed_reply, bleed_summary
 from bot.ui.persistent import PersistentView
-from bot.ui.rolls import (
+from exts.rolls._views import (
     BONUS_LIMIT,
     DOWNGRADE_TEMPLATE,
     EDGES_MAX,
@@ -58,7 +60,6 @@ from bot.ui.rolls import (
     render_roll,
     roll_buttons,
 )
-from cogs.meta import HelpEntry
 
 ALREADY_REROLLED = "This test was already rerolled: a hero can use one hero-token benefit per test."
 _CHARACTERISTICS = [app_commands.Choice(name=c.value.capitalize(), value=c.value) for c in Characteristic]

@@ -13,9 +13,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
+from bot.help import HelpEntry
 from bot.replies import fail, send
 from bot.rules.dice import DiceRoll, roll_expression
-from cogs.meta import HelpEntry
 
 HINT = "Try /dice 3d6+2, 1d3, d100 or 4d6kh3."
 MAX_EXPRESSION = 100

@@ -1,6 +1,6 @@
 """Per-server settings (/settings): the Director role, turn pings, whether hero tokens reset each session,
 Malice rounding, whether players see monsters' exact Stamina, action-economy enforcement, and the timed
-reminders (`nudge_after`, `argument_timer`: `bot.reminders`).
+reminders (`nudge_after`, `argument_timer`: `exts.reminders._service`).
 
 Only a server Director changes or reads them: the current Director role, or Manage Server at the server
 level (`bot.permissions`, rule `/settings`; Discord also hides the command from members without Manage
@@ -18,11 +18,11 @@ from discord.ext import commands
 
 from bot.client import DrawSteelBot
 from bot.durations import parse_duration
+from bot.help import HelpEntry
 from bot.permissions import require, server_standing
 from bot.replies import fail, send
 from bot.store.table import ARGUMENT_RANGE, NUDGE_RANGE
-from bot.ui.settings import settings_embed
-from cogs.meta import HelpEntry
+from exts.settings._views import settings_embed
 
 Rounding = Literal["down", "nearest", "up"]
 

@@ -1,5 +1,6 @@
 """The live tracker message of each encounter (no commands of its own): the cog only creates the bot's
-`TrackerService` (bot/tracker.py), registers it as a commit listener, so every committed change refreshes
+`TrackerService` (exts/tracker/_service.py), registers it as a commit listener, so every committed change
+refreshes
 the channel's tracker, tells it about each interaction in a channel (its scroll heuristic, through one of
 the bot's interaction hooks), and refreshes a guild's trackers after `/settings` (which is no encounter
 change, but decides whether monster Stamina shows)."""
@@ -14,7 +15,7 @@ from discord.ext import commands
 
 from bot.client import DrawSteelBot
 from bot.store import ChannelKey
-from bot.tracker import TrackerService, tracker_for
+from exts.tracker._service import TrackerService, tracker_for
 
 
 class Tracker(commands.Cog):

@@ -2,7 +2,8 @@
 act, each carrying the encounter id and the channel's state version in its custom id; plus the buttons of the
 who-goes-first choice and of the end-of-encounter confirmation.
 
-Owned by the encounter/turn work (cogs/encounter/, cogs/turn.py); the tracker service (bot/tracker.py)
+Owned by the encounter/turn work (exts/encounter/, exts/turn/_cog.py); the tracker service
+(exts/tracker/_service.py)
 attaches `tracker_view(...)` to every tracker message it posts or edits.
 
 Custom ids (at most 100 characters): `enc:<action>:<encounter id>:<version>[:<argument>]` for buttons

@@ -5,7 +5,7 @@ and name goes through `bot.replies.inert`.
 
 - `objective_text` (`Hold the bridge — 3 rounds left`), `objectives_field`, `villains_field` (the tracker);
 - `due_lines` and `due_view` (a round began with an objective's counter at 0: the Director is asked whether
-  the encounter ends in victory, with the end-of-encounter buttons of `bot.ui.tracker_controls`);
+  the encounter ends in victory, with the end-of-encounter buttons of `exts.tracker._controls`);
 - `summary_lines` (the end-of-encounter reply: each objective and its outcome);
 - `added_text`, `resolved_text`, `named_text`, `used_text` (the commands' replies).
 """
@@ -21,7 +21,7 @@ from bot.rules.encounter import Encounter
 from bot.rules.encounter.objectives import Objective, Outcome, villain_actions, villain_used
 from bot.ui.embeds import Field
 from bot.ui.persistent import PersistentView
-from bot.ui.tracker_controls import ControlButton
+from exts.tracker._controls import ControlButton
 
 MARKS = {Outcome.OPEN: "🎯", Outcome.ACHIEVED: "✅", Outcome.FAILED: "❌"}
 USED = "✅"

@@ -3,7 +3,7 @@
 Public API (stable; other cogs use it):
 
     service = tracker_for(bot)                  # the bot's one TrackerService (created on first use)
-    await service.on_commit(key, committed)     # the commit listener (registered by cogs/tracker.py)
+    await service.on_commit(key, committed)     # the commit listener (registered by exts/tracker/_cog.py)
     service.note_interaction(key)               # an interaction arrived there (the scroll heuristic)
     service.schedule(key, encounter_id=None)    # ask for a refresh; returns at once (coalesced)
     service.schedule_guild(guild_id)            # refresh a guild's trackers (its settings changed)
@@ -20,7 +20,7 @@ How it works
   after 15 minutes; play-by-post encounters last days), and stores its id with `Store.set_tracker`, so a
   restarted bot edits the same message (`Store.tracker_of` gives it back).
 - Editing: later changes edit that message (`PartialMessage.edit`, `PATCH /channels/{id}/messages/{id}`) with
-  the newest state read from the store, the controls of `bot.ui.tracker_controls.tracker_view` attached, and
+  the newest state read from the store, the controls of `exts.tracker._controls.tracker_view` attached, and
   allowed mentions none (an edit never pings).
 - Never blocking a command: `on_commit` (awaited by `bot.play.commit` after the store commit) only marks the
   channel dirty and starts the channel's worker task if none runs; it returns at once.
@@ -50,13 +50,13 @@ How it works
   (Manage Messages on older servers); without it the service says so once per encounter, in one message in
   the channel naming the permission, and carries on unpinned.
 - Observers: after each refresh, `observers` (plain functions) get the newest state seen (`Seen`): the
-  reminders (`bot.reminders`) schedule from there, in the background, never on a command's path.
+  reminders (`exts.reminders._service`) schedule from there, in the background, never on a command's path.
 
 Scroll heuristic (no privileged intents, no message-content or guild-message events): the bot cannot see
 other people's messages, but it sees every interaction in the channel, and nearly each one leaves a message
 there (a command's reply, a button's follow-up). The service counts the interactions (slash commands,
 buttons, menus, modals; not autocomplete) in each channel since its tracker was posted (`note_interaction`,
-called by cogs/tracker.py's interaction hook); when a change arrives after `REPOST_AFTER` of them,
+called by exts/tracker/_cog.py's interaction hook); when a change arrives after `REPOST_AFTER` of them,
 the tracker is reposted at the bottom instead of edited (the new message is posted, its id stored, then the
 old one deleted). The count lives in memory (a restart starts again from 0); `/encounter status` reposts on
 demand for what the heuristic cannot see (players' chatter), at most once every `ASK_GAP` seconds a channel
@@ -85,8 +85,8 @@ from bot.rules import codec
 from bot.rules.encounter import Encounter
 from bot.store import ChannelKey, Committed, Store
 from bot.store.errors import CannotSave, StoreUnavailable
-from bot.ui.tracker import TrackerView, render_final, render_tracker
-from bot.ui.tracker_controls import tracker_view
+from exts.tracker._controls import tracker_view
+from exts.tracker._views import TrackerView, render_final, render_tracker
 
 log = logging.getLogger("bot.tracker")
 

@@ -14,7 +14,7 @@ slow part), Stamina as `Stamina: 12/30` with a bar (bot.ui.format), winded / dyi
 minion squads' shared pool and living minions (Monsters "Minions"), enemy groups (draw-steel-combat.txt
 "Enemies Act In Groups"), a Defend or Aid Attack while it lasts (draw-steel-combat.txt "Defend", "Aid
 Attack"), the Director's objectives with their round counters and leaders' and solos' villain actions
-(`bot.ui.objectives`). Director creatures show only their state (`winded`) unless the guild's
+(`exts.tracker._objectives`). Director creatures show only their state (`winded`) unless the guild's
 `show_monster_stamina` setting is on. Every user-supplied name goes through `bot.replies.inert`.
 """
 
@@ -47,7 +47,7 @@ from bot.rules.turns import (
 from bot.ui.combat import baseline_words
 from bot.ui.embeds import FIELD_VALUE_MAX, FIELDS_MAX, TOTAL_MAX, Colour, Field, make_embed
 from bot.ui.format import bar, hidden_stamina, stamina_numbers, stamina_text, state_label
-from bot.ui.objectives import objectives_field, tracker_fields
+from exts.tracker._objectives import objectives_field, tracker_fields
 
 #: Detail levels, most detailed first: 0 = bar + `Stamina: 12/30` + conditions with durations;
 #: 1 = `Stamina: 12/30` + conditions with short durations; 2 = `12/30` and condition names only (a hidden

@@ -1,5 +1,5 @@
 """The baseline actions that change later rolls, behind `/turn defend` and `/turn aid` (the commands live in
-`cogs.turn`): Defend (a main action) and Aid Attack (a maneuver), through `bot.rules.encounter.baseline`
+`exts.turn._cog`): Defend (a main action) and Aid Attack (a maneuver), through `bot.rules.encounter.baseline`
 (draw-steel-combat.txt "Defend", "Aid Attack"); replies from `bot.ui.combat`. Who may: a player for the
 creatures they control, the Director for any (`bot.permissions.require_controls`).
 """
@@ -18,8 +18,8 @@ from bot.rules.encounter import Encounter, baseline
 from bot.rules.turns import current
 from bot.store import Change, Table
 from bot.ui.combat import aid_reply, defend_reply
-from bot.ui.encounter import creatures_of
-from cogs.strike import own_creature
+from exts.combat._strike import own_creature
+from exts.turn._views import creatures_of
 
 
 def acting_creature(encounter: Encounter, who: Caller, name: str | None) -> str:

@@ -6,11 +6,11 @@ saves; rounds roll over with Malice) over the turn engine `bot.rules.turns`. Who
 player acts, ends and skips turns only for creatures they control; the Director for any, and a Director's
 pick of someone not up now is an out-of-order turn (an override).
 
-Play-by-post: after a turn ends or a side is skipped, the side that picks next is pinged (`bot.ui.pings`).
+Play-by-post: after a turn ends or a side is skipped, the side that picks next is pinged (`exts.turn._pings`).
 
-Beside it: `cogs.turn_glue` (tracker presses checked, entries by name and their controllers, the
-autocompletes), `cogs.turn_order` (/turn speed and /turn swap), `cogs.turn_actions` (/turn defend | aid),
-`cogs.turn_heal` (/turn heal).
+Beside it: `exts.turn._glue` (tracker presses checked, entries by name and their controllers, the
+autocompletes), `exts.turn._order` (/turn speed and /turn swap), `exts.turn._actions` (/turn defend | aid),
+`exts.turn._heal` (/turn heal).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
+from bot.help import HelpEntry
 from bot.permissions import require_controls
 from bot.play import Caller, InTime, caller_of, commit, encounter_of, put_encounter
 from bot.replies import UserError, fail, inert, send
@@ -35,15 +36,12 @@ from bot.rules.encounter.helping import HealUse
 from bot.rules.turns import Controller, Entry, Mode, Speed, current, eligible, picking
 from bot.rules.turns.events import SaveDue
 from bot.store import Change, Table
-from bot.turn_replies import reply_and_ping
 from bot.ui.combat import save_reply
-from bot.ui.encounter import skip_text, turn_end_text, turn_start_text
-from bot.ui.objectives import due_view
-from bot.ui.tracker_controls import act_choice_view, set_handler
-from cogs.conditions import CONDITION_CHOICES, send_saves
-from cogs.meta import HelpEntry
-from cogs.turn_actions import do_aid, do_defend
-from cogs.turn_glue import (
+from exts.combat._conditions import CONDITION_CHOICES, send_saves
+from exts.tracker._controls import act_choice_view, set_handler
+from exts.tracker._objectives import due_view
+from exts.turn._actions import do_aid, do_defend
+from exts.turn._glue import (
     actable,
     check_expected,
     controlled,
@@ -53,8 +51,10 @@ from cogs.turn_glue import (
     roster_sheets,
     still_to_act,
 )
-from cogs.turn_heal import do_heal
-from cogs.turn_order import do_speed, do_swap
+from exts.turn._heal import do_heal
+from exts.turn._order import do_speed, do_swap
+from exts.turn._replies import reply_and_ping
+from exts.turn._views import skip_text, turn_end_text, turn_start_text
 
 NAME_MAX = 100
 
@@ -399,7 +399,7 @@ class Turn(commands.Cog):
             fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
         await do_aid(interaction, self.bot, target, combatant)
 
-    # --- /turn heal (the Heal main action: cogs/turn_heal.py) ---------------------------------------------
+    # --- /turn heal (the Heal main action: exts/turn/_heal.py) ---------------------------------------------
     @turn.command(name="heal", description="The Heal main action: an ally spends a Recovery or makes a save.")
     @app_commands.describe(
         target="Who is healed (an adjacent creature)",

@@ -19,8 +19,8 @@ from bot.rules.encounter import Encounter, fold
 from bot.rules.hero import HeroSheet
 from bot.rules.turns import Entry, TurnState, eligible, waiting
 from bot.store import Table
-from bot.tracker import tracker_for
-from bot.ui.encounter import creatures_of
+from exts.tracker._service import tracker_for
+from exts.turn._views import creatures_of
 
 CHOICES_MAX = 25
 

@@ -1,4 +1,4 @@
-"""`/turn heal` (the Heal main action; its command sits with the other /turn commands in cogs/turn.py).
+"""`/turn heal` (the Heal main action; its command sits with the other /turn commands in exts/turn/_cog.py).
 
 Rules: `bot.rules.encounter.helping.heal_action` (draw-steel-combat.txt "Heal", "Dying and Death", "No
 Recoveries"): the target spends a Recovery (a dying hero too; a Director creature regains a third of its
@@ -22,8 +22,8 @@ from bot.rules.encounter.helping import HealOutcome, HealUse, heal_action
 from bot.rules.turns import current
 from bot.store import Change, Table
 from bot.ui.combat import healing_reply, healing_summary, save_summary
-from cogs.conditions import read_condition, send_saves
-from cogs.strike import own_creature
+from exts.combat._conditions import read_condition, send_saves
+from exts.combat._strike import own_creature
 
 
 async def do_heal(

@@ -17,10 +17,10 @@ from bot.replies import fail, inert, send
 from bot.rules.encounter.flow import Flow, choose_speed
 from bot.rules.turns import Speed, swap_agility, waiting
 from bot.store import Change, Table
-from bot.turn_replies import reply_and_ping
-from bot.ui.encounter import speed_text
-from bot.ui.objectives import due_view
-from cogs.turn_glue import entry_named, owner_of
+from exts.tracker._objectives import due_view
+from exts.turn._glue import entry_named, owner_of
+from exts.turn._replies import reply_and_ping
+from exts.turn._views import speed_text
 
 
 async def do_speed(

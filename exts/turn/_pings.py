@@ -11,7 +11,8 @@ the bot token: after a deferral (the reply then edits the "thinking…" message,
 when the two together would be too long. The guild setting `turn_pings` turns pings off.
 
 Every ping for a pick carries a two-line status (`status_lines`): who may act now (a hero with their
-Stamina and conditions) and the round, with a jump link to the tracker (`bot.tracker.TrackerService.link`:
+Stamina and conditions) and the round, with a jump link to the tracker
+(`exts.tracker._service.TrackerService.link`:
 the tracker may be far up the channel, or stay at the top of a forum post).
 """
 
@@ -30,8 +31,8 @@ from bot.rules.encounter import Encounter
 from bot.rules.turns import Controller, picking, waiting
 from bot.rules.turns.policy import policy
 from bot.store import ChannelKey
-from bot.ui.encounter import condition_text, controller_does, creatures_of, side_does
 from bot.ui.format import stamina_text
+from exts.turn._views import condition_text, controller_does, creatures_of, side_does
 
 log = logging.getLogger("bot.pings")
 #: Names listed in a ping's status at most (then "and N more").
@@ -194,7 +195,7 @@ async def reply(
 
 async def _linked(client: Any, key: ChannelKey, ping: Ping) -> Ping:
     """`ping` with the tracker's jump link after its round line (when the tracker is known)."""
-    from bot.tracker import tracker_for  # the tracker service imports the renderers of bot.ui
+    from exts.tracker._service import tracker_for  # the tracker service imports the renderers of bot.ui
 
     service = tracker_for(client)
     link = service.link(key)

@@ -1,5 +1,5 @@
 """Replies to changes that move the turns on: the side that picks next pinged in the same message
-(`bot.ui.pings`), and the rounds a change outside a turn started by itself.
+(`exts.turn._pings`), and the rounds a change outside a turn started by itself.
 
 A round ends when nobody is left to act, also outside a turn: a free strike, `/stamina damage`, `/strike`
 or `/encounter remove` that kills, knocks out or removes the last creature still to act
@@ -30,10 +30,10 @@ from bot.rules.encounter import Encounter
 from bot.rules.encounter.model import RoundNews
 from bot.rules.turns import picking, waiting
 from bot.store.table import ChannelKey, Committed
-from bot.tracker import tracker_for
-from bot.ui import pings
-from bot.ui.encounter import news_lines
-from bot.ui.objectives import due_view
+from exts.tracker._objectives import due_view
+from exts.tracker._service import tracker_for
+from exts.turn import _pings as pings
+from exts.turn._views import news_lines
 
 #: Channels whose last pinged moment `PingMemory` keeps (the oldest is forgotten first).
 MOMENTS_KEPT = 4096
@@ -84,7 +84,7 @@ async def reply_and_ping(
     view: discord.ui.View | None = None,
 ) -> None:
     """Answer with `content` (and `view`), pinging the side that picks next in the same message
-    (`bot.ui.pings.reply`): not the caller, who reads the reply (nor, when the caller is a Director, the
+    (`exts.turn._pings.reply`): not the caller, who reads the reply (nor, when the caller is a Director, the
     Director's side), and not the people this channel's last ping already called for this very moment."""
     mover = pings.Mover(who.actor.user_id, who.director)
     ping = pings.pick_ping(

@@ -25,7 +25,7 @@ from bot.rules.turns.events import (
     SideSkipped,
     SpeedChosen,
 )
-from bot.ui.objectives import due_lines, summary_lines
+from exts.tracker._objectives import due_lines, summary_lines
 
 
 def creatures_of(encounter: Encounter, entry: Entry) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ from bot.rules.conditions import Condition, Duration
 from bot.rules.dice import Dice, FixedDice
 from bot.rules.encounter import Encounter, NewCreatures, saves
 from bot.rules.turns.events import SaveDue
-from cogs.conditions import read_condition, read_duration
+from exts.combat._conditions import read_condition, read_duration
 from tests.bot import harm_kit
 from tests.bot.conftest import Table
 

@@ -1,4 +1,4 @@
-"""The tracker embed (bot/ui/tracker.py), without Discord: what it shows and that it always fits."""
+"""The tracker embed (exts/tracker/_views.py), without Discord: what it shows and that it always fits."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from bot.rules.turns import (
     start_turn,
 )
 from bot.ui.embeds import FIELD_VALUE_MAX, FIELDS_MAX, TOTAL_MAX
-from bot.ui.tracker import TrackerView, render_final, render_tracker
+from exts.tracker._views import TrackerView, render_final, render_tracker
 
 VIEW = TrackerView("Goblin ambush", tokens=3)
 ALICE = 111

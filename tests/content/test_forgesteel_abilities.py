@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot.content.ability import ActionType
 from bot.content.forgesteel.ability_json import read_ability
 from bot.content.forgesteel.files import Fields
+from bot.rules.ability import ActionType
 from tests.content.forgesteel_files import expected, fixture_bytes
 
 

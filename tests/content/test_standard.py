@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from bot.content.ability import ActionType
 from bot.content.forgesteel.monster import read_monster
 from bot.content.standard import (
     charge,
@@ -16,10 +15,11 @@ from bot.content.standard import (
     monster_free_strike,
     monster_standard_abilities,
 )
-from bot.content.tiers import ForcedKind, ForcedMovement, parse_tier
+from bot.rules.ability import ActionType
 from bot.rules.characteristics import Characteristic, Characteristics
 from bot.rules.conditions import Condition
 from bot.rules.damage import DamageType
+from bot.rules.tiers import ForcedKind, ForcedMovement, parse_tier
 from tests.content.forgesteel_files import fixture_bytes
 
 

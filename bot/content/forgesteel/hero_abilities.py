@@ -24,12 +24,12 @@ import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from bot.content.ability import Ability, PowerRollSpec
 from bot.content.forgesteel.ability_json import read_ability
 from bot.content.forgesteel.files import Fields, ForgeSteelError
 from bot.content.forgesteel.hero_bonuses import CardBonuses, with_bonuses
 from bot.content.forgesteel.hero_features import HeroFeatures
 from bot.content.forgesteel.monster import characteristic
+from bot.rules.ability import Ability, PowerRollSpec
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,8 +15,8 @@ Public API: `find_ability(creature, name)`, `ability_names(creature, typed)`,
 
 from __future__ import annotations
 
-from bot.content.ability import Ability
 from bot.content.standard import charge, grab, hero_standard_abilities, knockback
+from bot.rules.ability import Ability
 from bot.rules.creature import Creature
 from bot.rules.errors import RuleError
 from bot.rules.names import name_key

@@ -27,7 +27,7 @@ import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.content.ability import ActionType
+from bot.rules.ability import ActionType
 from bot.rules.creature import Creature
 from bot.rules.errors import RuleError
 from bot.rules.names import name_key

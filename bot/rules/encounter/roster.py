@@ -23,10 +23,9 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from bot.content.ability import Ability
-from bot.content.kit import KitDamageBonus
 from bot.content.standard import hero_free_strikes
 from bot.rules import resources, stamina
+from bot.rules.ability import Ability
 from bot.rules.characteristics import Characteristics
 from bot.rules.creature import Creature
 from bot.rules.damage import DamageModifiers
@@ -34,6 +33,7 @@ from bot.rules.encounter.model import CREATURES_MAX, Encounter, EncounterError, 
 from bot.rules.encounter.rounds import carry_on
 from bot.rules.forced import MEDIUM, Size, size_of
 from bot.rules.hero import HeroSheet
+from bot.rules.kit import KitDamageBonus
 from bot.rules.names import clean_name
 from bot.rules.squads import new_squad
 from bot.rules.turns import Entry, EntryKind, Phase, add_entry, remove_entry
