@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 import orjson
 
+from bot.channel import channel_key as channel_key  # the commands' import of it
 from bot.permissions import (
     Actor,
     Standing,
@@ -36,7 +37,7 @@ from bot.rules.dice import Dice
 from bot.rules.encounter import Encounter, heroic
 from bot.rules.hero import HeroSheet
 from bot.rules.turns import Controller
-from bot.store import Change, ChannelKey, Committed, Event, GuildSettings, Hero, Table
+from bot.store import Change, Committed, Event, GuildSettings, Hero, Table
 
 if TYPE_CHECKING:
     from bot.client import DrawSteelBot
@@ -48,17 +49,6 @@ log = logging.getLogger("bot.play")
 #: The other 1.5 s are for the network both ways and for an event loop running behind under load (the
 #: interaction may have waited in the socket before the bot read it).
 DEFER_AFTER = 1.5
-
-
-def channel_key(interaction: discord.Interaction[Any]) -> ChannelKey:
-    """Where this interaction's state lives: its guild and its channel or thread (with a thread's parent and
-    name: a thread plays in its parent's campaign, docs/store.md *Campaigns*)."""
-    if interaction.guild_id is None or interaction.channel_id is None:
-        fail("Use this in a server's text channel or thread, not in direct messages.")
-    channel = interaction.channel
-    if isinstance(channel, discord.Thread):
-        return ChannelKey(interaction.guild_id, interaction.channel_id, channel.parent_id, channel.name)
-    return ChannelKey(interaction.guild_id, interaction.channel_id)
 
 
 @dataclass(frozen=True, slots=True)
