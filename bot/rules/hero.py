@@ -55,7 +55,7 @@ class HeroSheet:
     fills them; `bot.rules.encounter.heroic` applies those the bot sees happen).
 
     What the hero plays with (issue 20 §1; every field defaults, so older stored sheets still load):
-    `abilities` (the hero's cards, the standard ones not included: `bot.content.standard`), `kit_bonuses`
+    `abilities` (the hero's cards, the standard ones not included: `bot.rules.standard`), `kit_bonuses`
     (the kits' damage bonuses for Melee or Ranged Weapon abilities), `melee_distance_bonus` /
     `ranged_distance_bonus` (a kit's and an import's features', lengthening the free strikes), `stability`,
     `speed`, `size` (`1M`, `2`). `forge_steel_id` is the Forge Steel hero an import came from (re-importing it

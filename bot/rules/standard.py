@@ -14,13 +14,12 @@ Rules (draw-steel-combat.txt):
   with the Charge keyword) against a target.
 
 Public API: `hero_free_strikes(...)`, `monster_free_strike(...)`, `grab()`, `knockback()`, `charge()`,
-`hero_standard_abilities(...)`, `monster_standard_abilities(monster)`, `is_free_strike(ability)`,
+`hero_standard_abilities(...)`, `is_free_strike(ability)`,
 `FREE_STRIKES` (their names).
 """
 
 from __future__ import annotations
 
-from bot.content.monster import Monster
 from bot.rules.ability import Ability, ActionType, PowerRollSpec
 from bot.rules.characteristics import Characteristic
 from bot.rules.damage import DamageType
@@ -146,9 +145,3 @@ def hero_standard_abilities(
         melee_distance_bonus=melee_distance_bonus, ranged_distance_bonus=ranged_distance_bonus
     )
     return (*strikes, grab(), knockback(), charge())
-
-
-def monster_standard_abilities(monster: Monster) -> tuple[Ability, ...]:
-    """A monster's standard abilities: its free strike from its stat block, Grab, Knockback and Charge."""
-    strike = monster_free_strike(monster.free_strike, monster.free_strike_type, monster.free_strike_distance)
-    return (strike, grab(), knockback(), charge())

@@ -37,7 +37,6 @@ from bot.content.ability_entry import (
     new_ability,
     replace_ability,
 )
-from bot.content.standard import hero_standard_abilities
 from bot.help import HelpEntry
 from bot.permissions import require, server_standing
 from bot.play import active_encounter, channel_key, commit, hero_of_member, put_encounter, put_sheet, sheet_of
@@ -46,6 +45,7 @@ from bot.rules.ability import Ability, ActionType
 from bot.rules.encounter import in_play, into_play
 from bot.rules.hero import HeroSheet
 from bot.rules.names import NAME_MAX, name_key
+from bot.rules.standard import hero_standard_abilities
 from bot.store import Change, Hero, Table
 from exts.heroes._abilities_views import ACTION_LABELS, abilities_embed, ability_embed
 from exts.heroes._cog import TEXT_MAX, hero_or_mine

@@ -15,7 +15,6 @@ from bot.content.forgesteel.hero import read_hero
 from bot.content.forgesteel.hero_abilities import HeroAbility
 from bot.content.forgesteel.hero_sheet import to_sheet
 from bot.content.forgesteel.monster import read_monster, read_monster_group
-from bot.content.standard import hero_free_strikes
 from bot.rules.ability import Ability, ActionType, PowerRollSpec
 from bot.rules.characteristics import Characteristic, Characteristics
 from bot.rules.conditions import Condition, Duration
@@ -34,6 +33,7 @@ from bot.rules.forced import Size
 from bot.rules.kit import KitDamageBonus, Reach, damage_bonuses
 from bot.rules.power import PowerRoll, RollAction, roll_power
 from bot.rules.resources import Malice
+from bot.rules.standard import hero_free_strikes
 from bot.rules.tiers import parse_tier
 from tests.content.forgesteel_files import expected, fixture_bytes
 

@@ -42,7 +42,6 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.content.standard import is_free_strike
 from bot.rules.ability import Ability, ActionType
 from bot.rules.characteristics import Characteristic, Characteristics
 from bot.rules.conditions import BleedingTrigger, ConditionInstance, Duration, roll_trigger
@@ -67,6 +66,7 @@ from bot.rules.kit import KitDamageBonus
 from bot.rules.power import PowerRoll, RollAction
 from bot.rules.resources import spend_malice
 from bot.rules.situations import Situation
+from bot.rules.standard import is_free_strike
 from bot.rules.tiers import ConditionEffect, ForcedMovement, TierEffect, parse_tier
 
 
