@@ -19,6 +19,7 @@ run: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 
 types: $(STAMP)
 	$(VENV)/bin/mypy bot exts

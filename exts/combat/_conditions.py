@@ -28,40 +28,22 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
-from bot.options import check_text
+from bot.options import CONDITION_CHOICES, check_text, read_condition
 from bot.permissions import Refused, controls, require_controls
 from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
 from bot.replies import fail, inert, send
-from bot.rules.conditions import Condition, ConditionInstance, Duration
+from bot.rules.conditions import ConditionInstance, Duration
 from bot.rules.encounter import harm, saves
 from bot.rules.encounter.harm import SaveResult
-from bot.store import Change, Committed, Table
-from bot.ui.combat import DURATION_TEXT, condition_reply, save_reply, save_summary
-from exts.tracker._controls import token_save_view
+from bot.store import Change, Table
+from bot.ui.combat import DURATION_TEXT, condition_reply, save_summary
+from exts.turn._replies import send_saves
 
 NAME_TEXT_MAX = 100
-CUSTOM_MAX = 60
-CONDITIONS = [c for c in Condition if c is not Condition.SURPRISED]
 DURATIONS = [Duration.EOT, Duration.SAVE, Duration.ENCOUNTER, Duration.UNTIL_REMOVED]
-CONDITION_CHOICES = [app_commands.Choice(name=c.value, value=c.value) for c in CONDITIONS]
 DURATION_CHOICES = [
     app_commands.Choice(name=f"{d.value}: {DURATION_TEXT[d]}", value=d.value) for d in DURATIONS
 ]
-
-
-def read_condition(text: str, custom: str | None) -> tuple[Condition, str]:
-    """The condition and its custom text (required for custom, refused for the others)."""
-    key = text.strip().lower()
-    condition = next((c for c in CONDITIONS if c.value == key), None)
-    if condition is None:
-        fail("Pick a condition from the list: " + ", ".join(c.value for c in CONDITIONS) + ".")
-    words = (custom or "").strip()
-    check_text(words, "custom condition's name", CUSTOM_MAX)
-    if condition is Condition.CUSTOM and not words:
-        fail("Name the custom condition with the text option, e.g. text: marked.")
-    if condition is not Condition.CUSTOM and words:
-        fail("The text option names a custom condition: pick condition: custom, or leave the text out.")
-    return condition, words
 
 
 def read_duration(text: str | None) -> Duration:
@@ -218,19 +200,6 @@ class Conditions(commands.Cog):
 
         committed = await in_time.run(commit(interaction, "save", change))
         await send_saves(interaction, committed, *committed.value)
-
-
-async def send_saves(
-    interaction: discord.Interaction[Any], committed: Committed[Any], results: list[SaveResult], failed: bool
-) -> None:
-    """The saves' replies; when a hero's save just failed (`failed`), the button that spends a hero token to
-    succeed instead (draw-steel-basics.md "Spending Hero Tokens")."""
-    content = "\n".join(save_reply(r) for r in results)
-    if failed and committed.encounter_id is not None:
-        view = token_save_view(committed.encounter_id, committed.version)
-        await send(interaction, content=content, view=view)
-        return
-    await send(interaction, content=content)
 
 
 async def setup(bot: DrawSteelBot) -> None:

@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import autocomplete
+from bot.autocomplete import own_creature
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
 from bot.options import check_text
@@ -56,7 +57,7 @@ from bot.ui.combat import (
     temporary_verb,
 )
 from bot.ui.format import hidden_stamina
-from exts.combat._strike import TYPE_CHOICES, own_creature
+from exts.combat._strike import TYPE_CHOICES
 from exts.heroes._cog import hero_or_mine
 from exts.tracker._controls import rescue_view
 from exts.turn._replies import reply_with_rounds

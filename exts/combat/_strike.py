@@ -1,5 +1,5 @@
 """Ability rolls applied to creatures (/strike), and the glue the combat-action cogs share (`caller`,
-`own_creature`, `TYPE_CHOICES`).
+`TYPE_CHOICES`; the creature a member controls is `bot.autocomplete.own_creature`).
 
 `/strike targets: Goblin 1, Goblin 2 damage: 2+M/5+M/7+M type: fire`: one power roll (a main action, so a
 natural 19 or 20 is a critical, unless `action` says it is made as something else), each target its own tier
@@ -70,18 +70,6 @@ EDGES_MAX = 10
 EFFECT_HINT = (
     "Give the effect once, or one per tier separated by '; ', e.g. 'slide 1; slide 2; slide 3, prone'."
 )
-
-
-def own_creature(encounter: Encounter, user_id: int, *, option: str, heroes_only: bool = False) -> str:
-    """The one living creature (hero, with `heroes_only`) this member controls in the encounter; refuses with
-    a hint naming `option` when they control none or several."""
-    living = autocomplete.controlled(encounter, user_id, heroes_only=heroes_only)
-    if len(living) == 1:
-        return living[0].id
-    if not living:
-        what = "hero" if heroes_only else "creature"
-        fail(f"You control no {what} in this encounter: name one with the {option} option.")
-    fail(f"You control several creatures: name one with the {option} option.")
 
 
 def resource_name(table: Table, encounter: Encounter, creature_id: str) -> str:
@@ -214,7 +202,7 @@ class Strike(commands.Cog):
             encounter = encounter_of(table)
             who = attacker if attacker is not None and attacker.strip() else None
             if who is None:
-                who = own_creature(encounter, actor.user_id, option="attacker")
+                who = autocomplete.own_creature(encounter, actor.user_id, option="attacker")
             striker = harm.target(encounter, who)
             require_controls(
                 actor, striker.owner_id, director, creature=striker.id, action=f"strike with {striker.id}"

@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import autocomplete
+from bot.autocomplete import own_creature
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
 from bot.options import check_text
@@ -24,7 +25,6 @@ from bot.play import InTime, caller_of, commit, encounter_of, put_encounter, she
 from bot.replies import inert, send
 from bot.rules.encounter import Encounter, harm, heroic
 from bot.store import Change, Table
-from exts.combat._strike import own_creature
 
 NAME_TEXT_MAX = 100
 AMOUNT_MAX = heroic.RESOURCE_MAX

@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from bot.autocomplete import own_creature
 from bot.client import DrawSteelBot
 from bot.permissions import require_controls
 from bot.play import Caller, InTime, caller_of, commit, encounter_of, put_encounter
@@ -18,7 +19,6 @@ from bot.rules.encounter import Encounter, baseline
 from bot.rules.turns import current
 from bot.store import Change, Table
 from bot.ui.combat import aid_reply, defend_reply
-from exts.combat._strike import own_creature
 from exts.turn._views import creatures_of
 
 

@@ -25,6 +25,7 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
+from bot.options import CONDITION_CHOICES
 from bot.permissions import require_controls
 from bot.play import Caller, InTime, caller_of, commit, encounter_of, put_encounter
 from bot.replies import UserError, fail, inert, send
@@ -37,7 +38,6 @@ from bot.rules.turns import Controller, Entry, Mode, Speed, current, eligible, p
 from bot.rules.turns.events import SaveDue
 from bot.store import Change, Table
 from bot.ui.combat import save_reply
-from exts.combat._conditions import CONDITION_CHOICES, send_saves
 from exts.tracker._controls import act_choice_view, set_handler
 from exts.tracker._objectives import due_view
 from exts.turn._actions import do_aid, do_defend
@@ -53,7 +53,7 @@ from exts.turn._glue import (
 )
 from exts.turn._heal import do_heal
 from exts.turn._order import do_speed, do_swap
-from exts.turn._replies import reply_and_ping
+from exts.turn._replies import reply_and_ping, send_saves
 from exts.turn._views import skip_text, turn_end_text, turn_start_text
 
 NAME_MAX = 100

@@ -12,7 +12,9 @@ from typing import Any
 
 import discord
 
+from bot.autocomplete import own_creature
 from bot.client import DrawSteelBot
+from bot.options import read_condition
 from bot.permissions import require_controls
 from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
 from bot.replies import inert, send
@@ -22,8 +24,7 @@ from bot.rules.encounter.helping import HealOutcome, HealUse, heal_action
 from bot.rules.turns import current
 from bot.store import Change, Table
 from bot.ui.combat import healing_reply, healing_summary, save_summary
-from exts.combat._conditions import read_condition, send_saves
-from exts.combat._strike import own_creature
+from exts.turn._replies import send_saves
 
 
 async def do_heal(

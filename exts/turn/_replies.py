@@ -27,9 +27,12 @@ import discord
 from bot.play import Caller, channel_key
 from bot.replies import send
 from bot.rules.encounter import Encounter
+from bot.rules.encounter.harm import SaveResult
 from bot.rules.encounter.model import RoundNews
 from bot.rules.turns import picking, waiting
 from bot.store.table import ChannelKey, Committed
+from bot.ui.combat import save_reply
+from exts.tracker._controls import token_save_view
 from exts.tracker._objectives import due_view
 from exts.tracker._service import tracker_for
 from exts.turn import _pings as pings
@@ -125,3 +128,16 @@ async def reply_with_rounds(
     text = "\n".join([content, *news_lines(encounter, news)])
     due = due_view(committed.encounter_id, committed.version, news.due)
     await reply_and_ping(interaction, who, text, encounter, view=_joined(view, due))
+
+
+async def send_saves(
+    interaction: discord.Interaction[Any], committed: Committed[Any], results: list[SaveResult], failed: bool
+) -> None:
+    """The saves' replies; when a hero's save just failed (`failed`), the button that spends a hero token to
+    succeed instead (draw-steel-basics.md "Spending Hero Tokens")."""
+    content = "\n".join(save_reply(r) for r in results)
+    if failed and committed.encounter_id is not None:
+        view = token_save_view(committed.encounter_id, committed.version)
+        await send(interaction, content=content, view=view)
+        return
+    await send(interaction, content=content)
