@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -202,12 +203,12 @@ def table(simcord_env: Env, store: Store) -> Table:
 
 def slow_commits(env: Env, monkeypatch: pytest.MonkeyPatch, cog: str, seconds: float) -> None:
     """Make the store commits of the bot's cog module `cog` (e.g. "exts.turn._cog") take `seconds` of
-    SimCord's
-    virtual time, and commands defer at once (`bot.play.DEFER_AFTER`): a store slower than Discord's
-    patience, without slowing the test."""
+    SimCord's virtual time, and commands defer at once (`bot.play.DEFER_AFTER`): a store slower than
+    Discord's patience, without slowing the test."""
     bot = env.bot
     assert isinstance(bot, DrawSteelBot)
-    loaded = bot.extensions[cog]  # the module object the bot loaded
+    assert ".".join(cog.split(".")[:2]) in bot.extensions  # its feature's package is loaded
+    loaded = sys.modules[cog]  # the module its package's extension loaded
     real_commit = loaded.commit
 
     async def slow_commit(*args: Any, **kwargs: Any) -> Any:
