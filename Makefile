@@ -44,9 +44,10 @@ run: $(RUN_STAMP)
 
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 
 types: $(DEV_STAMP)
-	$(VENV)/bin/mypy bot cogs
+	$(VENV)/bin/mypy bot exts
 
 test: $(DEV_STAMP)
 	$(PYTEST)

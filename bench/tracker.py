@@ -19,7 +19,7 @@ from bot.rules.conditions import Condition, Duration
 from bot.rules.dice import FixedDice
 from bot.rules.encounter import Encounter, NewCreatures, add_creatures, new_encounter_state
 from bot.rules.turns import Controller, add_condition, choose_first, determine_first, next_round
-from bot.ui.tracker import TrackerView, render_tracker
+from exts.tracker._views import TrackerView, render_tracker
 
 
 def encounter(count: int) -> Encounter:

@@ -380,7 +380,7 @@ class TurnDriver:
         version (`tracker_view`). A fresh copy per click stands in for the bot's own tracker message: looking
         that up among every recorded message would slow the load generator down, and the controls are
         persistent items, so the message they sit on doesn't change what a press does."""
-        from bot.ui.tracker_controls import tracker_view
+        from exts.tracker._controls import tracker_view
 
         view = tracker_view(slot.encounter_id, version, slot.encounter)
         data = {"components": view.to_components(), "embeds": []}
@@ -615,9 +615,9 @@ def button_ids(components: list[Json]) -> list[str]:
 
 async def stored_tracker(world: World, url: str) -> tuple[FakeGuild, FakeChannel, Json, str] | None:
     """A tracker message for a stored encounter nobody has touched since the bot started (its controls built
-    by `bot.ui.tracker_controls.tracker_view`, as the bot posted it before a restart) and the custom id of its
+    by `exts.tracker._controls.tracker_view`, as the bot posted it before a restart) and the custom id of its
     first button; None while the tracker has no buttons."""
-    from bot.ui.tracker_controls import tracker_view
+    from exts.tracker._controls import tracker_view
 
     guild, channel = world.channels[TRACKER_CHANNEL]
     store = await Store.open(url, migrate=False)
@@ -706,7 +706,7 @@ class Floor:
 
     @classmethod
     async def start(cls, workdir: Path, out: Results) -> Floor:
-        from bot.ui.tracker_controls import tracker_view
+        from exts.tracker._controls import tracker_view
 
         world = World.build()
         fake = world.fake

@@ -21,7 +21,7 @@ from bot.settings import Settings, SettingsError, ensure_database_folder, load_s
 if TYPE_CHECKING:
     from bot.store import Store
 
-# discord.py, SQLAlchemy and the cogs are imported only once the settings are valid, so a configuration
+# discord.py, SQLAlchemy and the exts are imported only once the settings are valid, so a configuration
 # error is reported at once.
 
 log = logging.getLogger("bot")

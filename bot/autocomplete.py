@@ -9,7 +9,7 @@
 - `abilities(interaction, current)`: the abilities of the striker (the `attacker` option, else the one
   creature the member controls): its own, then the standard ones (`bot.rules.encounter.abilities`).
 - `creature_names(encounter, current)` / `target_choices(encounter, current)` / `situation_choices(current)` /
-  `ability_choices(encounter, attacker, user_id, current)`: the pure parts, for tests and for cogs that
+  `ability_choices(encounter, attacker, user_id, current)`: the pure parts, for tests and for exts that
   already hold an encounter; `controlled(encounter, user_id)`: the creatures a member controls.
 
 Reads the channel through `Store.view` (one cheap read, no lock, nothing written). An autocomplete callback
@@ -28,6 +28,7 @@ import discord
 from discord import app_commands
 
 from bot.play import channel_key, encounter_of
+from bot.replies import fail
 from bot.rules.creature import Creature
 from bot.rules.encounter import Encounter, fold, harm
 from bot.rules.encounter.abilities import ability_names
@@ -66,6 +67,18 @@ def controlled(encounter: Encounter, user_id: int, *, heroes_only: bool = False)
     none is alive."""
     mine = [c for c in encounter.creatures if c.owner_id == user_id and (c.is_hero or not heroes_only)]
     return [c for c in mine if _alive(encounter, c.id)] or mine
+
+
+def own_creature(encounter: Encounter, user_id: int, *, option: str, heroes_only: bool = False) -> str:
+    """The one living creature (hero, with `heroes_only`) this member controls in the encounter; refuses with
+    a hint naming `option` when they control none or several."""
+    living = controlled(encounter, user_id, heroes_only=heroes_only)
+    if len(living) == 1:
+        return living[0].id
+    if not living:
+        what = "hero" if heroes_only else "creature"
+        fail(f"You control no {what} in this encounter: name one with the {option} option.")
+    fail(f"You control several creatures: name one with the {option} option.")
 
 
 def ability_choices(

@@ -1,8 +1,8 @@
 """Build the bot: `create_bot(settings, *, store=None, dice=None)`.
 
 The bot has minimal intents (guilds only, nothing privileged), pings nobody by default, and in `setup_hook`
-opens the store (unless one was injected), loads every module in `COGS`, and syncs the slash commands —
-globally, and to `DEV_GUILD_ID` at once when set. New command families plug in by adding their module to
+opens the store (unless one was injected), loads every extension in `COGS`, and syncs the slash commands —
+globally, and to `DEV_GUILD_ID` at once when set. New features plug in by adding their package to
 `COGS` (docs/dev/bot.md).
 """
 
@@ -25,30 +25,18 @@ from bot.store import ChannelKey, Committed, Store
 
 log = logging.getLogger("bot.client")
 
-#: Every cog module the bot loads, in order. Add new command families here.
+#: Every extension (one package a feature, `exts/`) the bot loads, in order. Add new features here.
 COGS: tuple[str, ...] = (
-    "cogs.dice",
-    "cogs.roll",
-    "cogs.encounter",
-    "cogs.bestiary",
-    "cogs.turn",
-    "cogs.tracker",
-    "cogs.reminders",
-    "cogs.strike",
-    "cogs.stamina",
-    "cogs.move",
-    "cogs.rescue",
-    "cogs.conditions",
-    "cogs.malice",
-    "cogs.objectives",
-    "cogs.tokens",
-    "cogs.resource",
-    "cogs.heroes",
-    "cogs.abilities",
-    "cogs.campaign",
-    "cogs.progress",
-    "cogs.guild_settings",
-    "cogs.meta",
+    "exts.rolls",
+    "exts.encounter",
+    "exts.bestiary",
+    "exts.turn",
+    "exts.tracker",
+    "exts.reminders",
+    "exts.combat",
+    "exts.heroes",
+    "exts.settings",
+    "exts.help",
 )
 
 
@@ -71,7 +59,7 @@ class DrawSteelBot(commands.Bot):
         *,
         store: Store | None = None,
         dice: Dice | None = None,
-        cogs: tuple[str, ...] = COGS,
+        exts: tuple[str, ...] = COGS,
         timers: bool = False,
         **options: Any,
     ) -> None:
@@ -91,11 +79,12 @@ class DrawSteelBot(commands.Bot):
         self._store = store
         self._owns_store = store is None
         self.dice: Dice = dice if dice is not None else SystemDice()
-        self.cog_modules = cogs
+        self.cog_modules = exts
         self.synced: list[app_commands.AppCommand] = []
         #: Called after every committed change of a channel (`bot.play.commit`); the tracker registers here.
         self.commit_listeners: list[CommitListener] = []
-        #: Whether the bot runs the loop that fires due reminders (`bot.reminders`): `python -m bot` does;
+        #: Whether the bot runs the loop that fires due reminders (`exts.reminders._service`): `python -m
+        #: bot` does;
         #: an embedded bot and the tests (which fire them themselves) don't.
         self.timers = timers
 

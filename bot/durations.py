@@ -1,6 +1,6 @@
 """Durations as people type them (`15m`, `2h`, `1d`, `1h30m`, `30s`, `off`) and as the bot writes them back.
 
-Used by the timed settings (`/settings nudge_after:12h argument_timer:30s`, `bot.reminders`)."""
+Used by the timed settings (`/settings nudge_after:12h argument_timer:30s`, `exts.reminders._service`)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,19 @@
-"""Checks of a command's typed options, shared by the cogs (what Discord's own limits don't cover).
+"""Checks of a command's typed options, shared by the exts (what Discord's own limits don't cover).
 
 Each refuses the command with `bot.replies.fail` and a one-line reason that says what to type instead.
 """
 
 from __future__ import annotations
 
+from discord import app_commands
+
 from bot.replies import fail
+from bot.rules.conditions import Condition
+
+CUSTOM_MAX = 60
+#: The conditions a command names (surprise is set up with /encounter surprise).
+CONDITIONS = [c for c in Condition if c is not Condition.SURPRISED]
+CONDITION_CHOICES = [app_commands.Choice(name=c.value, value=c.value) for c in CONDITIONS]
 
 
 def check_text(value: str | None, what: str, limit: int) -> None:
@@ -18,3 +26,18 @@ def check_range(value: int, low: int, high: int, what: str) -> None:
     """Refuse a number option outside `low`..`high`."""
     if not low <= value <= high:
         fail(f"{what} must be a number from {low} to {high}.")
+
+
+def read_condition(text: str, custom: str | None) -> tuple[Condition, str]:
+    """The condition and its custom text (required for custom, refused for the others)."""
+    key = text.strip().lower()
+    condition = next((c for c in CONDITIONS if c.value == key), None)
+    if condition is None:
+        fail("Pick a condition from the list: " + ", ".join(c.value for c in CONDITIONS) + ".")
+    words = (custom or "").strip()
+    check_text(words, "custom condition's name", CUSTOM_MAX)
+    if condition is Condition.CUSTOM and not words:
+        fail("Name the custom condition with the text option, e.g. text: marked.")
+    if condition is not Condition.CUSTOM and words:
+        fail("The text option names a custom condition: pick condition: custom, or leave the text out.")
+    return condition, words

@@ -14,8 +14,8 @@ The authority model:
 - **Players** control their own heroes and creatures, and their own rolls.
 
 `RULES` says what each command and button needs (an `Authority`); `allowed` decides it for a member's
-`Standing`. Both are pure, so the table-driven test checks docs/permissions.md against them, and the cogs
-decide through `require` (or `require_controls`, the creature check the combat cogs share).
+`Standing`. Both are pure, so the table-driven test checks docs/permissions.md against them, and the exts
+decide through `require` (or `require_controls`, the creature check the combat exts share).
 `actor_from_interaction` is the thin adapter from a `discord.Interaction`.
 """
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import discord
 import orjson
 
+from bot.channel import channel_key as channel_key  # the commands' import of it
 from bot.in_time import InTime as InTime
 from bot.permissions import (
     Actor,
@@ -37,7 +38,7 @@ from bot.rules.encounter.model import RoundNews
 from bot.rules.encounter.rounds import news_since
 from bot.rules.hero import HeroSheet
 from bot.rules.turns import Controller
-from bot.store import Change, ChannelKey, Committed, Event, GuildSettings, Hero, Table
+from bot.store import Change, Committed, Event, GuildSettings, Hero, Table
 from bot.ui.format import hidden_stamina
 
 if TYPE_CHECKING:
@@ -46,17 +47,6 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 R = TypeVar("R")
 log = logging.getLogger("bot.play")
-
-def channel_key(interaction: discord.Interaction[Any]) -> ChannelKey:
-    """Where this interaction's state lives: its guild and its channel or thread (with a thread's parent and
-    name: a thread plays in its parent's campaign, docs/store.md *Campaigns*)."""
-    if interaction.guild_id is None or interaction.channel_id is None:
-        fail("Use this in a server's text channel or thread, not in direct messages.")
-    channel = interaction.channel
-    if isinstance(channel, discord.Thread):
-        return ChannelKey(interaction.guild_id, interaction.channel_id, channel.parent_id, channel.name)
-    return ChannelKey(interaction.guild_id, interaction.channel_id)
-
 
 @dataclass(frozen=True, slots=True)
 class Caller:

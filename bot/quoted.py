@@ -16,7 +16,9 @@ from typing import Any
 
 import discord
 
-from bot.play import active_encounter, channel_key
+from bot.channel import channel_key
+from bot.rules import codec
+from bot.rules.encounter import Encounter
 from bot.rules.names import NAME_MAX
 from bot.store import Table
 
@@ -55,9 +57,10 @@ def table_names(table: Table) -> list[str]:
     names = [hero.name for hero in table.heroes.values()]
     if table.encounter is not None:
         names.append(table.encounter.name)
-    encounter = active_encounter(table)
-    if encounter is None:
+    if table.encounter is None or not table.encounter.active:
         return names
+    # decoded here, not through `bot.play`'s glue: the error path sits below the commands
+    encounter = codec.load(Encounter, table.encounter.state)
     turns = encounter.turns
     names.extend(c.id for c in encounter.creatures)
     names.extend(s.id for s in encounter.squads)

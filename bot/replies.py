@@ -7,7 +7,7 @@
   tracker) and `edit` edits a message the bot posted. Each pings nobody unless the caller passes an explicit
   `discord.AllowedMentions`.
 - `fit` cuts content to 2,000 characters (at a line, saying how many lines more, or else with "…"), keeping
-  every mention it would cut, and trims each embed (`bot.ui.embeds.fit_embed`), all of them within 6,000.
+  every mention it would cut, and trims each embed (`bot.embeds.fit_embed`), all of them within 6,000.
 - `inert(text)` makes a user-supplied name safe to show: mentions render as text and never ping, markdown
   shows literally.
 - `fail(message)` raises `UserError`; the tree's error hook shows `message` as a one-line ephemeral reply.
@@ -25,8 +25,8 @@ import discord
 from discord import app_commands
 from discord.utils import MISSING
 
+from bot.embeds import TOTAL_MAX, fit_embed
 from bot.in_time import settled
-from bot.ui.embeds import TOTAL_MAX, fit_embed
 
 NO_MENTIONS = discord.AllowedMentions.none()
 MAX_CONTENT = 2000

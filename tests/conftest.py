@@ -8,7 +8,7 @@
   a serial run a full collection took seconds).
 - Each cog module is executed once per test process, as in production (one bot a process), not once per bot:
   discord.py's `load_extension` executes the module anew for every bot it loads it into, and the suite
-  makes a bot per test (that was a quarter of a command test's time). Each bot still gets its own cogs
+  makes a bot per test (that was a quarter of a command test's time). Each bot still gets its own exts
   (`setup(bot)`), and discord.py copies a cog class's commands into each instance.
 - SimCord checks every 5 ms, not every 50, whether the bot has settled after an interaction: it sleeps that
   long whenever only scheduled callbacks remain (most often its own bookkeeping, due at the next turn of

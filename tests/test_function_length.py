@@ -13,7 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_LINES = 60
-PACKAGES = ("bot", "exts", "cogs")  # the feature packages move from cogs/ to exts/: walk whichever exist
+PACKAGES = ("bot", "exts", "exts")  # the feature packages move from exts/ to exts/: walk whichever exist
 EXEMPT = (Path("bot/store/migrations/versions"),)
 
 #: The functions still over `MAX_LINES`, keyed by qualified name (class and function, not the module, so an

@@ -39,11 +39,11 @@ import discord
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bot import tracker  # noqa: E402
 from bot.client import apply_endpoints, create_bot  # noqa: E402
 from bot.rules.dice import SeededDice  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.store import Store  # noqa: E402
+from exts.tracker import _service as tracker  # noqa: E402
 from tests.wire.fake_discord import FakeDiscord  # noqa: E402
 from tools.render_transcript import render, render_text  # noqa: E402
 
@@ -62,7 +62,7 @@ INSTALL = (
     "(python tools/take_screenshots.py --text-only rewrites the texts without it)"
 )
 MANAGE_SERVER = 1 << 5
-#: The name of the tracker's refresh tasks (`bot.tracker` names them after their channel).
+#: The name of the tracker's refresh tasks (`exts.tracker._service` names them after their channel).
 TRACKER_TASK = "tracker-"
 
 # (picture, first mark, last mark, with the earlier messages edited in between: the tracker)

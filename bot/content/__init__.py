@@ -1,6 +1,6 @@
 """Game content the table brings: abilities, Forge Steel imports, the bestiary.
 
-Pure code like the rules core (`bot/rules/`): dataclasses and functions, no discord, no I/O. The cogs read
+Pure code like the rules core (`bot/rules/`): dataclasses and functions, no discord, no I/O. The exts read
 uploaded files and call in here; what comes out is stored through the store like any other state.
 """
 

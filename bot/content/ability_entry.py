@@ -5,12 +5,12 @@ A hero without Forge Steel types their cards: `name:Mind Spike action:main chara
 keywords:Magic, Psionic, Ranged, Strike tiers:2 + R damage; 4 + R damage; 6 + R damage`. The three tier
 results are separated by `;`, or by `|` when a tier has its own `;` (`3 + M damage; push 1 | 6 + M damage;
 push 2 | 9 + M damage; push 4`). The tier texts are kept as typed: what the bot understands of them is
-`bot.content.tiers.parse_tier`'s reading, made again whenever the card is used (`bot.content.ability`).
+`bot.rules.tiers.parse_tier`'s reading, made again whenever the card is used (`bot.rules.ability`).
 
 Rules: draw-steel-combat.txt, "Power Rolls" (a power roll adds one characteristic, the highest of those the
 card names; three tiers); draw-steel-basics.md, "Main Actions", "Maneuvers", "Triggered Actions".
 
-Every refusal is one line saying what to type instead, and names nothing the user typed (the cogs quote it,
+Every refusal is one line saying what to type instead, and names nothing the user typed (the exts quote it,
 made inert). Public API: the limits (`ABILITIES_MAX`, `KEYWORDS_MAX`, `SHORT_MAX`, `TIER_MAX`, `EFFECT_MAX`,
 `TRIGGER_MAX`, `COST_MAX`, `BONUS_MAX`), `AbilityForm`, `CLEAR`, `read_tiers`, `read_characteristics`,
 `read_keywords`, `new_ability(form)`, `edit_ability(card, form)`, `ability_index(abilities, name)`,
@@ -25,7 +25,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.content.ability import Ability, AbilityError, ActionType, PowerRollSpec
+from bot.rules.ability import Ability, AbilityError, ActionType, PowerRollSpec
 from bot.rules.characteristics import Characteristic
 from bot.rules.names import clean_name, name_key
 

@@ -11,7 +11,7 @@ Rules:
 - Every other monster comes in as its stat block says, one creature each.
 Each creature keeps its stat block: Stamina, level, characteristics, immunities and weaknesses, stability,
 size (one typed by hand that names no size is 1M: `bot.rules.forced.size_of`), and its abilities (its Free
-Strike first, made from its free-strike damage and type by `bot.content.standard`; Grab, Knockback and Charge
+Strike first, made from its free-strike damage and type by `bot.rules.standard`; Grab, Knockback and Charge
 are every creature's and aren't carried).
 
 Names: a monster comes in under its own name (or the one given); when that name is taken, or several come at
@@ -28,14 +28,14 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot.content.ability import Ability
 from bot.content.forgesteel.encounter import EncounterFile
 from bot.content.monster import Monster, Organization
-from bot.content.standard import monster_free_strike
+from bot.rules.ability import Ability
 from bot.rules.encounter import Encounter, NewCreatures, add_creatures, fold
 from bot.rules.errors import RuleError
 from bot.rules.forced import size_of
 from bot.rules.names import clean_name
+from bot.rules.standard import monster_free_strike
 
 SOLO_TURNS = 2
 """Turns a round a solo monster takes."""

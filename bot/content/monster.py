@@ -6,7 +6,8 @@ platoon, elite, leader, solo) are Draw Steel: Monsters' (issue 20 §5). Levels 1
 echelon 2, 7–9 echelon 3, 10 and up echelon 4.
 
 Public API: `Organization`, `Trait`, `Monster` (with `description`, `villain_actions`), `MonsterGroup`,
-`MonsterError`, `echelon(level)`, `FREE_STRIKE_DISTANCE`.
+`MonsterError`, `echelon(level)`, `FREE_STRIKE_DISTANCE`, `monster_standard_abilities(monster)` (its free
+strike from its stat block, Grab, Knockback and Charge).
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from bot.content.ability import Ability, ActionType
+from bot.rules.ability import Ability, ActionType
 from bot.rules.characteristics import Characteristics
 from bot.rules.creature import LEVEL_MAX
 from bot.rules.damage import DamageModifiers, DamageType
 from bot.rules.errors import RuleError
+from bot.rules.standard import charge, grab, knockback, monster_free_strike
 
 
 class MonsterError(RuleError):
@@ -117,3 +119,9 @@ class MonsterGroup:
 def echelon(level: int) -> int:
     """Levels 1–3: echelon 1, 4–6: 2, 7–9: 3, 10 and up: 4."""
     return min(4, max(1, (level - 1) // 3 + 1))
+
+
+def monster_standard_abilities(monster: Monster) -> tuple[Ability, ...]:
+    """A monster's standard abilities: its free strike from its stat block, Grab, Knockback and Charge."""
+    strike = monster_free_strike(monster.free_strike, monster.free_strike_type, monster.free_strike_distance)
+    return (strike, grab(), knockback(), charge())

@@ -6,7 +6,7 @@ IMMUNITY", "DAMAGE WEAKNESS", "STABILITY", "Size and Space" (1T, 1S, 1M, 1L, the
 Public API: `Creature` (plain frozen dataclass; `Creature.create(...)` validates the name with
 `bot.rules.names.clean_name`), `take_damage(creature, amount, dtype, ...) -> (Creature, DamageRecord)`.
 A creature's `vitals.is_hero` must match `is_hero`. A creature brought in from a bestiary carries its stat
-block's abilities (`bot.content.ability.Ability`, the model every ability source shares) into the encounter.
+block's abilities (`bot.rules.ability.Ability`, the model every ability source shares) into the encounter.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from bot.content.ability import Ability
-from bot.content.kit import KitDamageBonus
+from bot.rules.ability import Ability
 from bot.rules.characteristics import Characteristics
 from bot.rules.damage import DamageModifiers, DamageRecord, DamageType, apply_damage
 from bot.rules.errors import RuleError
 from bot.rules.forced import MEDIUM, Size
+from bot.rules.kit import KitDamageBonus
 from bot.rules.names import clean_name
 from bot.rules.stamina import Vitals
 

@@ -21,12 +21,12 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from bot.content.ability import Ability
-from bot.content.kit import KitDamageBonus
 from bot.rules import resources, stamina
+from bot.rules.ability import Ability
 from bot.rules.characteristics import Characteristics
 from bot.rules.damage import DamageModifier, DamageModifiers
 from bot.rules.errors import RuleError
+from bot.rules.kit import KitDamageBonus
 from bot.rules.resources import GainTrigger, HeroicResource, Progress, ResourceGain
 from bot.rules.stamina import Vitals
 
@@ -55,7 +55,7 @@ class HeroSheet:
     fills them; `bot.rules.encounter.heroic` applies those the bot sees happen).
 
     What the hero plays with (issue 20 §1; every field defaults, so older stored sheets still load):
-    `abilities` (the hero's cards, the standard ones not included: `bot.content.standard`), `kit_bonuses`
+    `abilities` (the hero's cards, the standard ones not included: `bot.rules.standard`), `kit_bonuses`
     (the kits' damage bonuses for Melee or Ranged Weapon abilities), `melee_distance_bonus` /
     `ranged_distance_bonus` (a kit's and an import's features', lengthening the free strikes), `stability`,
     `speed`, `size` (`1M`, `2`). `forge_steel_id` is the Forge Steel hero an import came from (re-importing it

@@ -50,7 +50,7 @@ class RollAction(enum.StrEnum):
     """What a power roll is made as: a critical hit needs a main action (draw-steel-basics.md "Natural Roll":
     "on certain types of power rolls, this is a critical hit"; Heroes ch. 7 "Critical Hit": an ability roll
     made as a main action), so a natural 19 or 20 on a maneuver, a triggered action or a free strike is tier 3
-    but no critical. Its values are `bot.content.ability.ActionType`'s where both have one."""
+    but no critical. Its values are `bot.rules.ability.ActionType`'s where both have one."""
 
     MAIN = "main"
     MANEUVER = "maneuver"

@@ -1,4 +1,4 @@
-"""Typed store errors. Each carries a one-line, user-facing message (cogs show `str(error)`)."""
+"""Typed store errors. Each carries a one-line, user-facing message (exts show `str(error)`)."""
 
 from __future__ import annotations
 

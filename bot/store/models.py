@@ -37,7 +37,7 @@ class GuildSettingsModel(SQLModel, table=True):
     auto_saves: bool = Field(
         default=True, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.true())
     )
-    #: Seconds a side may wait to pick before it is nudged (None: off); `bot.reminders`.
+    #: Seconds a side may wait to pick before it is nudged (None: off); `exts.reminders._service`.
     nudge_after: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
     #: Seconds the players may argue who goes next before the Director picks (None: off).
     argument_timer: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
@@ -188,7 +188,8 @@ class MonsterModel(SQLModel, table=True):
 
 
 class ReminderModel(SQLModel, table=True):
-    """A reminder due for an encounter (`bot.reminders`): one per encounter and `kind` ("nudge": the side
+    """A reminder due for an encounter (`exts.reminders._service`): one per encounter and `kind` ("nudge":
+    the side
     that must pick is pinged again, then its Director told; "argument": the Director gets buttons to pick).
     `version` is the channel version when it was set, `turn_key` the wait it is for (who picks, in which
     round); `step` counts the nudges sent for that wait. `claimed` is set by the process that fires it (an
@@ -217,9 +218,9 @@ class ReminderModel(SQLModel, table=True):
 
 class RollModel(SQLModel, table=True):
     """A `/roll` reply with buttons, so a press reads the roll from here and never from its custom id: `id`
-    is the interaction that made it (the reply's interaction metadata names it), `card` the roll as
-    `bot.ui.rolls.RollCard.encode` writes it (its dice, modifiers, roller, downgrade, reroll), rewritten by
-    each press. Rows older than `bot.store.rolls.ROLL_KEPT` are deleted as new ones come."""
+    is the interaction that made it (the reply's interaction metadata names it), `card` the roll as the
+    `/roll` feature encodes it (its dice, modifiers, roller, downgrade, reroll), rewritten by each press.
+    Rows older than `bot.store.rolls.ROLL_KEPT` are deleted as new ones come."""
 
     __tablename__ = "rolls"
     __table_args__ = (sa.Index("ix_rolls_created_at", "created_at"),)

@@ -1,4 +1,5 @@
-"""Reminders that survive restarts (`bot.reminders` decides what and when; this keeps the due times).
+"""Reminders that survive restarts (`exts.reminders._service` decides what and when; this keeps the due
+times).
 
 One row per encounter and kind (`models.ReminderModel`). Setting a reminder is an upsert that keeps a
 pending one for the same wait (`turn_key`) as it is, so a restarted process that sets again what it sees

@@ -1,8 +1,8 @@
 """Power rolls kept for their buttons (`models.RollModel`): a `/roll` reply's Downgrade and Reroll read the
 roll from here, never from their custom id, which the pressing client may forge.
 
-A row is the roll's card as `bot.ui.rolls.RollCard.encode` writes it (at most `CARD_MAX` characters), keyed
-by the interaction that made the reply, with its server and channel: a press reads it only from the channel
+A row is the roll's card as the `/roll` feature encodes it (at most `CARD_MAX` characters), keyed by the
+interaction that made the reply, with its server and channel: a press reads it only from the channel
 it was made in. Rows older than `ROLL_KEPT` are deleted as new ones are saved (every `PRUNE_EVERY`-th save of
 a process), so the table stays about a month of rolls.
 """

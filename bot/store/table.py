@@ -226,7 +226,7 @@ class GuildSettings:
     show_monster_stamina: bool = True
     enforce_action_economy: bool = True
     auto_saves: bool = True
-    #: seconds a side may wait to pick before it is pinged again (None: off); `bot.reminders`
+    #: seconds a side may wait to pick before it is pinged again (None: off); `exts.reminders._service`
     nudge_after: int | None = None
     #: seconds the players may take to agree who goes next before the Director picks (None: off)
     argument_timer: int | None = None

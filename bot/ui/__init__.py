@@ -1,1 +1,1 @@
-"""Shared rendering helpers for cogs: embeds that always fit Discord's limits (`bot.ui.embeds`)."""
+"""Shared rendering helpers for exts: embeds that always fit Discord's limits (`bot.embeds`)."""

@@ -5,6 +5,8 @@ Contract labels (the Discord issue): `Stamina: 12/30` is how a creature's Stamin
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.rules.encounter import Encounter
 from bot.rules.stamina import Vitals
 from bot.rules.turns import Controller
@@ -59,3 +61,15 @@ def hidden_stamina(encounter: Encounter, show_monster_stamina: bool) -> frozense
             ids.add(entry.id)
             ids.update(entry.creature_ids)
     return frozenset(ids - {c.id for c in encounter.creatures if c.is_hero})
+
+
+#: An event's details: whose exact Stamina its summary shows, and whether players saw it (the players' log).
+STAMINA_OF = "stamina_of"
+PLAYERS_SEE = "players_see"
+
+
+def stamina_details(encounter: Encounter, creature_id: str) -> dict[str, Any]:
+    """The details of an event whose summary shows `creature_id`'s exact Stamina in `encounter` (the state
+    after the change): players see it unless the creature is one whose Stamina the setting may hide."""
+    hidden = hidden_stamina(encounter, show_monster_stamina=False)
+    return {STAMINA_OF: creature_id, PLAYERS_SEE: creature_id not in hidden}

@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import math
 import shutil
+import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,12 +48,13 @@ from simcord.backend.models import Overwrite
 from simcord.enums import OverwriteType
 from simcord.env import Env
 
-from bot import in_time, tracker
+from bot import in_time
 from bot.client import DrawSteelBot, create_bot
 from bot.error_hook import REGISTRY
 from bot.rules.dice import Dice, SeededDice
 from bot.settings import Settings
 from bot.store import Store
+from exts.tracker import _service as tracker
 from tests.bot.files_kit import cdn_server  # noqa: F401  (a fixture: uploads served on 127.0.0.1)
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.fake-token-for-tests_only"
@@ -71,7 +73,8 @@ def settings(tmp_path: Path) -> Settings:
 @pytest.fixture(autouse=True)
 def tracker_without_edit_gap(monkeypatch: pytest.MonkeyPatch) -> None:
     """SimCord waits for the bot's tasks after every interaction, the tracker's pause between two refreshes
-    (`bot.tracker.EDIT_GAP`) included: these tests run without it (doubling the suite's time otherwise).
+    (`exts.tracker._service.EDIT_GAP`) included: these tests run without it (doubling the suite's time
+    otherwise).
     The test of the gap sets its own value; the wire tests run the bot with the real one. Likewise the
     pacing of the tracker's requests (`TRACKER_RATE`): SimCord's clock stands still while the bot sleeps."""
     monkeypatch.setattr(tracker, "EDIT_GAP", 0.0)
@@ -218,12 +221,13 @@ def table(simcord_env: Env, store: Store) -> Table:
 
 
 def slow_commits(env: Env, monkeypatch: pytest.MonkeyPatch, cog: str, seconds: float) -> None:
-    """Make the store commits of the bot's cog module `cog` (e.g. "cogs.turn") take `seconds` of SimCord's
-    virtual time, and commands defer at once (`bot.in_time.DEFER_AFTER`): a store slower than Discord's
-    patience, without slowing the test."""
+    """Make the store commits of the bot's cog module `cog` (e.g. "exts.turn._cog") take `seconds` of
+    SimCord's virtual time, and commands defer at once (`bot.in_time.DEFER_AFTER`): a store slower than
+    Discord's patience, without slowing the test."""
     bot = env.bot
     assert isinstance(bot, DrawSteelBot)
-    loaded = bot.extensions[cog]  # the module object the bot loaded
+    assert ".".join(cog.split(".")[:2]) in bot.extensions  # its feature's package is loaded
+    loaded = sys.modules[cog]  # the module its package's extension loaded
     real_commit = loaded.commit
 
     async def slow_commit(*args: Any, **kwargs: Any) -> Any:

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from simcord.env import Env
 
-from bot.content.ability import ActionType, PowerRollSpec
 from bot.play import sheet_of
+from bot.rules.ability import ActionType, PowerRollSpec
 from bot.rules.characteristics import Characteristic
 from bot.rules.hero import HeroSheet
 from bot.store import ChannelKey

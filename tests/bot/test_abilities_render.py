@@ -1,4 +1,5 @@
-"""bot/ui/abilities.py: ability cards, a hero's list and an import's reply fit Discord's embeds, every text
+"""exts/heroes/_abilities_views.py: ability cards, a hero's list and an import's reply fit Discord's embeds,
+every text
 from a card, a file or a sheet is shown inert, and a tier's reading says what the bot understood and quotes
 what it didn't (issue 20 §2: "Anything the parser doesn't understand stays text and is shown")."""
 
@@ -8,14 +9,14 @@ import dataclasses
 
 import pytest
 
-from bot.content.ability import Ability, ActionType, PowerRollSpec
 from bot.content.forgesteel.hero import read_hero
 from bot.content.forgesteel.hero_sheet import to_sheet
-from bot.content.kit import KitDamageBonus, Reach
+from bot.rules.ability import Ability, ActionType, PowerRollSpec
 from bot.rules.characteristics import Characteristic, Characteristics
 from bot.rules.hero import HeroSheet, new_sheet
-from bot.ui.abilities import abilities_embed, ability_embed, import_embed, tier_reading
-from bot.ui.heroes import HeroView
+from bot.rules.kit import KitDamageBonus, Reach
+from exts.heroes._abilities_views import abilities_embed, ability_embed, import_embed, tier_reading
+from exts.heroes._views import HeroView
 from tests.content.forgesteel_files import invented_bytes
 
 HOSTILE = "<@123456789012345678> @everyone **Boss**"

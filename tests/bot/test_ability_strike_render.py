@@ -1,4 +1,5 @@
-"""The /strike ability: reply (bot/ui/ability_strike.py): its lines, within Discord's 2,000 characters however
+"""The /strike ability: reply (exts/combat/_ability_strike_views.py): its lines, within Discord's 2,000
+characters however
 many targets, names and card texts, and the event summary."""
 
 from __future__ import annotations
@@ -9,15 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.content.ability import Ability, ActionType, PowerRollSpec
+from bot.rules.ability import Ability, ActionType, PowerRollSpec
 from bot.rules.characteristics import Characteristic, Characteristics
 from bot.rules.dice import FixedDice
 from bot.rules.encounter import Encounter, NewCreatures, add_creatures, new_encounter_state
 from bot.rules.encounter.ability_strike import strike_with
 from bot.rules.names import NAME_MAX
 from bot.rules.power import roll_power
-from bot.ui.ability_strike import ability_strike_reply, ability_strike_summary
 from bot.ui.combat import CONTENT_MAX
+from exts.combat._ability_strike_views import ability_strike_reply, ability_strike_summary
 
 
 def _table(targets: int, name: str, tiers: tuple[str, str, str]) -> Encounter:

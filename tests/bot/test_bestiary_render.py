@@ -1,4 +1,5 @@
-"""bot/ui/bestiary.py: stat blocks and the bestiary list fit Discord's embeds, and every text from a file or a
+"""exts/bestiary/_views.py: stat blocks and the bestiary list fit Discord's embeds, and every text from a
+file or a
 Director's typing is shown inert (mentions never ping, markdown shows as typed)."""
 
 from __future__ import annotations
@@ -7,12 +8,12 @@ import dataclasses
 
 import pytest
 
-from bot.content.ability import Ability, ActionType, PowerRollSpec
 from bot.content.bestiary import Brought
 from bot.content.forgesteel.monster import read_monster, read_monster_group
 from bot.content.monster import Monster, Organization, Trait
+from bot.rules.ability import Ability, ActionType, PowerRollSpec
 from bot.store.bestiary import MonsterEntry, Stocked
-from bot.ui.bestiary import bestiary_embed, brought_text, monster_embed, stocked_text
+from exts.bestiary._views import bestiary_embed, brought_text, monster_embed, stocked_text
 from tests.content.forgesteel_files import invented_bytes
 
 MONSTERS = [

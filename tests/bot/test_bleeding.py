@@ -8,7 +8,7 @@ import pytest
 
 from bot.rules.dice import Dice, FixedDice
 from bot.rules.encounter import NewCreatures
-from bot.ui.tracker import creature_line
+from exts.tracker._views import creature_line
 from tests.bot import encounter_kit as kit
 from tests.bot import harm_kit
 from tests.bot.conftest import Table

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from bot.options import read_condition
 from bot.replies import UserError
 from bot.rules.conditions import Condition, Duration
 from bot.rules.dice import Dice, FixedDice
 from bot.rules.encounter import Encounter, NewCreatures, saves
 from bot.rules.turns.events import SaveDue
-from cogs.conditions import read_condition, read_duration
+from exts.combat._conditions import read_duration
 from tests.bot import harm_kit
 from tests.bot.conftest import Table
 

@@ -8,7 +8,7 @@ import pytest
 from simcord.env import Env
 
 from bot.rules.dice import FixedDice, SeededDice, roll_expression
-from cogs.dice import render
+from exts.rolls._dice import render
 from tests.bot.conftest import SEED, Table
 
 

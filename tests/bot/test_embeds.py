@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.ui.embeds import (
+from bot.embeds import (
     DESCRIPTION_MAX,
     FIELD_VALUE_MAX,
     FIELDS_MAX,

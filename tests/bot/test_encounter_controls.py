@@ -1,5 +1,6 @@
-"""The pure parts of play-by-post and the tracker controls: who a pick ping names (bot/ui/pings.py), and the
-tracker's buttons and select (bot/ui/tracker_controls.py) within Discord's limits."""
+"""The pure parts of play-by-post and the tracker controls: who a pick ping names (exts/turn/_pings.py), and
+the
+tracker's buttons and select (exts/tracker/_controls.py) within Discord's limits."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from bot.rules.dice import FixedDice
 from bot.rules.encounter import Encounter, NewCreatures, add_creatures, new_encounter_state
 from bot.rules.encounter.flow import act, begin, end_turn
 from bot.rules.turns import Controller, Mode, Side
-from bot.ui.pings import chooser_ping, pick_ping
-from bot.ui.tracker_controls import BUTTON_TEMPLATE, SELECT_TEMPLATE, tracker_view
+from exts.tracker._controls import BUTTON_TEMPLATE, SELECT_TEMPLATE, tracker_view
+from exts.turn._pings import chooser_ping, pick_ping
 
 ALICE, BOB, DIRECTOR, ROLE = 11, 22, 99, 500
 

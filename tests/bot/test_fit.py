@@ -13,11 +13,11 @@ import discord
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.embeds import FIELD_VALUE_MAX, FIELDS_MAX, TOTAL_MAX
 from bot.replies import MAX_CONTENT, fit, fit_content
 from bot.rules.conditions import Condition, Duration
 from bot.rules.encounter import NewCreatures
 from bot.rules.turns.condition_changes import add_condition
-from bot.ui.embeds import FIELD_VALUE_MAX, FIELDS_MAX, TOTAL_MAX
 from tests.bot import encounter_kit as kit
 from tests.bot import harm_kit
 from tests.bot.conftest import Table
@@ -131,7 +131,7 @@ SENDS = re.compile(r"\.(send|send_message|edit_message|edit_original_response)\(
 def test_every_send_goes_through_the_one_sender() -> None:
     """No module but `bot/replies.py` sends or edits a message itself (each would skip `fit`)."""
     offenders = []
-    for path in sorted([*ROOT.glob("bot/**/*.py"), *ROOT.glob("cogs/**/*.py")]):
+    for path in sorted([*ROOT.glob("bot/**/*.py"), *ROOT.glob("exts/**/*.py")]):
         if path.relative_to(ROOT).as_posix() == "bot/replies.py":
             continue
         for number, line in enumerate(path.read_text().splitlines(), 1):

@@ -6,7 +6,8 @@ import discord
 from simcord.env import Env
 
 from bot.client import DrawSteelBot
-from cogs.meta import HelpEntry, help_entries, help_pages, listed
+from bot.help import HelpEntry
+from exts.help._cog import help_entries, help_pages, listed
 from tests.bot.conftest import Table
 
 

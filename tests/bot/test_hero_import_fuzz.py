@@ -21,7 +21,6 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from simcord.env import Env
 
-from bot import hero_import
 from bot.content.forgesteel.files import ForgeSteelError
 from bot.content.forgesteel.hero import read_hero
 from bot.content.forgesteel.hero_sheet import to_sheet
@@ -31,6 +30,7 @@ from bot.rules.dice import SeededDice
 from bot.rules.hero import HeroSheet, keep_play_state
 from bot.settings import Settings
 from bot.store import ChannelKey, Store
+from exts.heroes import _import as hero_import
 from tests.bot.conftest import TOKEN, build_bot, is_user_facing, make_table
 from tests.content.forgesteel_files import invented_bytes
 from tests.content.fuzz_kit import mutate

@@ -354,7 +354,7 @@ async def test_an_edit_during_the_encounter_applies_there_too_and_keeps_the_woun
 
 def test_a_long_roster_fits_one_embed() -> None:
     from bot.rules.hero import new_sheet
-    from bot.ui.heroes import HeroView, roster_embed, victories_embed
+    from exts.heroes._views import HeroView, roster_embed, victories_embed
 
     heroes = [HeroView(f"{'<@123>*' * 8}{n}", 10**17 + n, new_sheet(999, 99)) for n in range(40)]
     for embed in (roster_embed(heroes), victories_embed(heroes)):

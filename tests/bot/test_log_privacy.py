@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from simcord import MemberActor
 
 from bot.store import Event
-from bot.ui.log import players_summary, players_view
+from exts.encounter._views import players_summary, players_view
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
 

@@ -151,7 +151,7 @@ def test_the_kinds_undo_decides_on_are_the_kinds_commands_commit() -> None:
     encounter's undo history, or out of its hero-token row)."""
     root = DOC.parents[1]
     source = "\n".join(
-        p.read_text(encoding="utf-8") for d in ("bot", "cogs") for p in (root / d).rglob("*.py")
+        p.read_text(encoding="utf-8") for d in ("bot", "exts") for p in (root / d).rglob("*.py")
     )
     committed = set(re.findall(r'commit\(\s*\w+,\s*"([a-z._]+)"', source))
     committed |= set(re.findall(r'self\._change\(\s*\w+,\s*\w+,\s*"([a-z._]+)"', source))
@@ -180,7 +180,7 @@ def dynamic_items() -> list[type[discord.ui.DynamicItem[Any]]]:
     while todo:
         for sub in todo.pop().__subclasses__():
             todo.append(sub)
-            if sub.__module__.startswith(("bot.", "cogs.")):
+            if sub.__module__.startswith(("bot.", "exts.")):
                 found.append(sub)
     return found
 

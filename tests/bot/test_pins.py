@@ -8,8 +8,8 @@ import discord
 import pytest
 from simcord import ChannelHandle
 
-from bot import tracker as tracker_module
-from bot.tracker import PIN_REFUSED, jump_link
+from exts.tracker import _service as tracker_module
+from exts.tracker._service import PIN_REFUSED, jump_link
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table, make_thread
 

@@ -12,11 +12,11 @@ import discord
 import pytest
 
 from bot.client import DrawSteelBot
-from bot.reminders import ReminderService, reminders_for
 from bot.rules.dice import Dice
 from bot.settings import Settings
 from bot.store import Reminder, Store
-from bot.tracker import jump_link
+from exts.reminders._service import ReminderService, reminders_for
+from exts.tracker._service import jump_link
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table, build_bot
 

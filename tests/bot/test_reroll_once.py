@@ -18,7 +18,7 @@ async def test_a_second_reroll_press_during_the_first_is_refused(
 ) -> None:
     """ "A Reroll press spends a hero token at most once per roll message, recorded in the store; a second
     press during the first is refused." """
-    slow_commits(simcord_env, monkeypatch, "cogs.roll", SLOW)
+    slow_commits(simcord_env, monkeypatch, "exts.rolls._cog", SLOW)
     await give_hero(table, table.alice.id, tokens=3)
     dice.load(2, 3)
     shown = reply(await table.alice.slash(table.channel, "roll", kind="test", difficulty="easy"))

@@ -26,7 +26,7 @@ from bot.rules.encounter import Encounter, add_hero, new_encounter_state
 from bot.rules.hero import new_sheet
 from bot.store import Change, ChannelKey
 from bot.store import Table as StoreTable
-from cogs.meta import help_entries
+from exts.help._cog import help_entries
 from tests.bot.conftest import Table, slow_commits
 from tests.bot.roll_kit import LoadedDice, description, reply
 from tests.bot.test_contract import CONTRACT
@@ -535,7 +535,7 @@ async def test_a_slow_store_defers_then_edits(
     the roll message is edited afterwards: Discord's 3 seconds never run out."""
     bot = simcord_env.bot
     assert isinstance(bot, DrawSteelBot)
-    slow_commits(simcord_env, monkeypatch, "cogs.roll", SLOW)
+    slow_commits(simcord_env, monkeypatch, "exts.rolls._cog", SLOW)
     await give_hero(table, table.alice.id, tokens=2)
     dice.load(2, 3)
     shown = reply(await table.alice.slash(table.channel, "roll", kind="test", difficulty="easy"))

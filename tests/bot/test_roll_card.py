@@ -16,12 +16,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.embeds import TOTAL_MAX
 from bot.rules.characteristics import Characteristic
 from bot.rules.power import AUTO_TIERS_MAX, Difficulty, PowerRoll, PowerRollError, RollAction, RollKind
 from bot.rules.situations import Situation
 from bot.store.rolls import CARD_MAX
-from bot.ui.embeds import TOTAL_MAX
-from bot.ui.rolls import (
+from exts.rolls._views import (
     BONUS_LIMIT,
     DOWNGRADE_TEMPLATE,
     EDGES_MAX,

@@ -10,7 +10,7 @@ from pathlib import Path
 import discord
 
 from bot.store import GuildSettings
-from bot.ui.settings import SETTINGS
+from exts.settings._views import SETTINGS
 from tests.bot.conftest import Table
 from tests.bot.test_heroes import embed_text, refused
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import discord
 
-from bot import tracker
 from bot.store import ChannelKey
+from exts.tracker import _service as tracker
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
 

@@ -229,7 +229,7 @@ async def test_a_slow_store_defers_first_then_answers(
     """When the store can't answer at once, the command is acknowledged first (deferred) and the answer
     follows: Discord's 3 seconds never run out."""
     await harm_kit.start(table)
-    slow_commits(simcord_env, monkeypatch, "cogs.stamina", SLOW)
+    slow_commits(simcord_env, monkeypatch, "exts.combat._stamina", SLOW)
 
     result = await table.director.slash(table.channel, "stamina damage", target="Goblin 1", amount=3)
     assert result.deferred

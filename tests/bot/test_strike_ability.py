@@ -9,9 +9,9 @@ import dataclasses
 
 import pytest
 
-from bot.content.ability import Ability, ActionType, PowerRollSpec
 from bot.content.bestiary import add_monsters
 from bot.content.monster import Organization
+from bot.rules.ability import Ability, ActionType, PowerRollSpec
 from bot.rules.conditions import Condition, Duration
 from bot.rules.encounter import Encounter
 from tests.bot import ability_kit as kit

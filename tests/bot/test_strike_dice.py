@@ -8,7 +8,7 @@ import dataclasses
 
 import pytest
 
-from bot.content.ability import Ability, ActionType, PowerRollSpec
+from bot.rules.ability import Ability, ActionType, PowerRollSpec
 from bot.rules.characteristics import Characteristic
 from bot.rules.encounter import Encounter
 from tests.bot import ability_kit as kit

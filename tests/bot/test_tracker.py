@@ -1,4 +1,5 @@
-"""The live tracker message (bot/tracker.py) on SimCord: posted on the first encounter change, edited in place
+"""The live tracker message (exts/tracker/_service.py) on SimCord: posted on the first encounter change,
+edited in place
 (never through an interaction webhook), coalesced, replaced when deleted, kept across a restart, reposted when
 far up, turned into a final summary at the end; inert names; missing permissions don't crash anything."""
 
@@ -13,8 +14,8 @@ import discord
 import pytest
 from simcord import ChannelHandle
 
-from bot import tracker as tracker_module
 from bot.client import DrawSteelBot, create_bot
+from bot.embeds import TOTAL_MAX
 from bot.play import encounter_of, put_encounter
 from bot.rules import codec
 from bot.rules.dice import Dice
@@ -25,8 +26,8 @@ from bot.settings import Settings
 from bot.store import Change, Committed, Store
 from bot.store import Table as StoreTable
 from bot.store.errors import StoreUnavailable
-from bot.tracker import POST_RETRY_AFTER, REPOST_AFTER, tracker_for
-from bot.ui.embeds import TOTAL_MAX
+from exts.tracker import _service as tracker_module
+from exts.tracker._service import POST_RETRY_AFTER, REPOST_AFTER, tracker_for
 from tests.bot import harm_kit
 from tests.bot.conftest import Table, build_bot
 from tests.bot.encounter_kit import body, last_posted

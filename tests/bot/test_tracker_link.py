@@ -6,7 +6,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from bot.store import ChannelKey
-from bot.tracker import TrackerService, _Slot
+from exts.tracker._service import TrackerService, _Slot
 
 
 class CountingStore:

@@ -1,4 +1,4 @@
-"""The tracker embed (bot/ui/tracker.py), without Discord: what it shows and that it always fits."""
+"""The tracker embed (exts/tracker/_views.py), without Discord: what it shows and that it always fits."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import discord
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.embeds import FIELD_VALUE_MAX, FIELDS_MAX, TOTAL_MAX
 from bot.rules.conditions import Condition, Duration
 from bot.rules.dice import FixedDice
 from bot.rules.encounter import Encounter, NewCreatures, add_creatures, new_encounter_state
@@ -27,8 +28,7 @@ from bot.rules.turns import (
     set_flags,
     start_turn,
 )
-from bot.ui.embeds import FIELD_VALUE_MAX, FIELDS_MAX, TOTAL_MAX
-from bot.ui.tracker import TrackerView, render_final, render_tracker
+from exts.tracker._views import TrackerView, render_final, render_tracker
 
 VIEW = TrackerView("Goblin ambush", tokens=3)
 ALICE = 111

@@ -59,7 +59,7 @@ async def test_a_deferred_turn_end_pings_in_a_message_of_its_own(
     ping follows in a message of its own, to exactly the side that picks."""
     await kit.ready(table)
     kit.ok(await table.alice.slash(table.channel, "turn act", combatant="ash"))
-    slow_commits(simcord_env, monkeypatch, "cogs.turn", SLOW)
+    slow_commits(simcord_env, monkeypatch, "exts.turn._cog", SLOW)
     count = len(kit.pings(table))
     result = await table.alice.slash(table.channel, "turn end")
     assert result.deferred

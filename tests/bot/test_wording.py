@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ui.encounter import does
+from exts.turn._views import does
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
 from tests.bot.roll_kit import Loaded

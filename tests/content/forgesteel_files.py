@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from _pytest.mark import ParameterSet
 
-from bot.content.ability import Ability, ActionType
+from bot.rules.ability import Ability, ActionType
 
 _REPO = Path(__file__).resolve().parents[2]
 _RELATIVE = Path("shared") / "fixtures" / "forgesteel"

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.content.ability import Ability, AbilityError, ActionType, PowerRollSpec
 from bot.content.ability_entry import (
     ABILITIES_MAX,
     EFFECT_MAX,
@@ -23,6 +22,7 @@ from bot.content.ability_entry import (
     read_tiers,
     replace_ability,
 )
+from bot.rules.ability import Ability, AbilityError, ActionType, PowerRollSpec
 from bot.rules.characteristics import Characteristic, CharacteristicError
 from bot.rules.errors import RuleError
 

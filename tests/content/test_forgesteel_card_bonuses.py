@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 
-from bot.content.ability import Ability, ActionType, DamageBonus, PowerRollSpec
 from bot.content.forgesteel.hero import ImportedHero, read_hero, sort_key
 from bot.content.forgesteel.hero_sheet import to_sheet
-from bot.content.standard import hero_free_strikes
 from bot.rules import codec
+from bot.rules.ability import Ability, ActionType, DamageBonus, PowerRollSpec
 from bot.rules.characteristics import Characteristic, Characteristics
 from bot.rules.encounter.ability_strike import plan_ability
-from bot.ui.abilities import ability_embed
+from bot.rules.standard import hero_free_strikes
+from exts.heroes._abilities_views import ability_embed
 from tests.content.forgesteel_files import invented_bytes
 from tests.content.forgesteel_hero_kit import ability, bonus, feature, hero, kit, to_bytes
 

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from bot.content.ability import ActionType
 from bot.content.forgesteel.files import (
     BadValue,
     FileTooLarge,
@@ -19,6 +18,7 @@ from bot.content.forgesteel.files import (
 )
 from bot.content.forgesteel.hero import read_hero
 from bot.content.forgesteel.hero_sheet import to_sheet
+from bot.rules.ability import ActionType
 from bot.rules.damage import DamageModifier
 from tests.content.forgesteel_files import invented_bytes, real_bytes
 from tests.content.forgesteel_hero_kit import ability, bonus, feature, hero, kit, to_bytes

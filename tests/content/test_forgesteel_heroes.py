@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from bot.content.ability import ActionType
 from bot.content.forgesteel.hero import ImportedHero, read_hero
 from bot.content.forgesteel.hero_abilities import HeroAbility
+from bot.rules.ability import ActionType
 from bot.rules.codec import load, to_data
 from bot.rules.damage import DamageModifier
 from tests.content.forgesteel_files import Reader, both, invented_bytes, real_bytes

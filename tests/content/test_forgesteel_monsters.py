@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from bot.content.ability import Ability, ActionType
 from bot.content.forgesteel.ability_json import format_distance
 from bot.content.forgesteel.encounter import EncounterFile, EncounterSlot, read_encounter
 from bot.content.forgesteel.files import (
@@ -24,6 +23,7 @@ from bot.content.forgesteel.files import (
 )
 from bot.content.forgesteel.monster import read_monster, read_monster_group
 from bot.content.monster import Monster, MonsterGroup, Organization
+from bot.rules.ability import Ability, ActionType
 from bot.rules.codec import load, to_data
 from bot.rules.damage import ALL, DamageType
 from bot.rules.stamina import Vitals

@@ -1,10 +1,10 @@
-"""Kit damage bonuses: which apply with several kits, and to which abilities (bot/content/kit.py)."""
+"""Kit damage bonuses: which apply with several kits, and to which abilities (bot/rules/kit.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.content.kit import Kit, KitDamageBonus, Reach, damage_bonuses
+from bot.rules.kit import Kit, KitDamageBonus, Reach, damage_bonuses
 
 
 def test_identical_bonuses_show_once_with_both_names() -> None:

@@ -5,21 +5,21 @@ from __future__ import annotations
 
 import pytest
 
-from bot.content.ability import ActionType
 from bot.content.forgesteel.monster import read_monster
-from bot.content.standard import (
+from bot.content.monster import monster_standard_abilities
+from bot.rules.ability import ActionType
+from bot.rules.characteristics import Characteristic, Characteristics
+from bot.rules.conditions import Condition
+from bot.rules.damage import DamageType
+from bot.rules.standard import (
     charge,
     grab,
     hero_free_strikes,
     hero_standard_abilities,
     knockback,
     monster_free_strike,
-    monster_standard_abilities,
 )
-from bot.content.tiers import ForcedKind, ForcedMovement, parse_tier
-from bot.rules.characteristics import Characteristic, Characteristics
-from bot.rules.conditions import Condition
-from bot.rules.damage import DamageType
+from bot.rules.tiers import ForcedKind, ForcedMovement, parse_tier
 from tests.content.forgesteel_files import invented_bytes
 
 

@@ -6,7 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.content.tiers import (
+from bot.rules.characteristics import Characteristic, Characteristics
+from bot.rules.conditions import Condition, Duration
+from bot.rules.damage import DamageDice, DamageType, Potency
+from bot.rules.tiers import (
     AbilityDamage,
     ConditionEffect,
     ForcedKind,
@@ -15,9 +18,6 @@ from bot.content.tiers import (
     TierEffect,
     parse_tier,
 )
-from bot.rules.characteristics import Characteristic, Characteristics
-from bot.rules.conditions import Condition, Duration
-from bot.rules.damage import DamageDice, DamageType, Potency
 from tests.content.forgesteel_files import invented_bytes, real_bytes, tier_texts
 
 M, A, R, INT, P = (

@@ -11,15 +11,12 @@ from typing import Any
 
 import pytest
 
-from bot.content.ability import Ability, ActionType, PowerRollSpec
 from bot.content.bestiary import add_monsters
 from bot.content.forgesteel.hero import read_hero
 from bot.content.forgesteel.hero_abilities import HeroAbility
 from bot.content.forgesteel.hero_sheet import to_sheet
 from bot.content.forgesteel.monster import read_monster, read_monster_group
-from bot.content.kit import KitDamageBonus, Reach, damage_bonuses
-from bot.content.standard import hero_free_strikes
-from bot.content.tiers import parse_tier
+from bot.rules.ability import Ability, ActionType, PowerRollSpec
 from bot.rules.characteristics import Characteristic, Characteristics
 from bot.rules.conditions import Condition, Duration
 from bot.rules.damage import DamageType
@@ -34,8 +31,11 @@ from bot.rules.encounter.ability_strike import (
     strike_with,
 )
 from bot.rules.forced import Size
+from bot.rules.kit import KitDamageBonus, Reach, damage_bonuses
 from bot.rules.power import PowerRoll, RollAction, roll_power
 from bot.rules.resources import Malice
+from bot.rules.standard import hero_free_strikes
+from bot.rules.tiers import parse_tier
 from tests.content.forgesteel_files import Reader, both, invented_bytes
 
 BOGLINGS = {m.name: m for m in read_monster_group(invented_bytes("Bogling.ds-monster-group")).monsters}

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.content.ability import Ability, ActionType
 from bot.rules import codec
+from bot.rules.ability import Ability, ActionType
 from bot.rules.dice import FixedDice, SeededDice
 from bot.rules.encounter import Encounter, NewCreatures, add_creatures, flow, new_encounter_state, remove
 from bot.rules.encounter.objectives import (

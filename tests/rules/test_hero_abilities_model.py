@@ -10,12 +10,12 @@ import pytest
 
 from bot.content.forgesteel.hero import read_hero
 from bot.content.forgesteel.hero_sheet import to_sheet
-from bot.content.kit import KitDamageBonus, Reach
 from bot.rules import codec
 from bot.rules.creature import Creature
 from bot.rules.encounter import add_hero, creature_of_hero, in_play, into_play, new_encounter_state
 from bot.rules.forced import Size
 from bot.rules.hero import HeroSheet, new_sheet
+from bot.rules.kit import KitDamageBonus, Reach
 from bot.rules.resources import GainTrigger, ResourceGain
 from bot.rules.stamina import Vitals
 from tests.content.forgesteel_files import Reader, both, invented_bytes

@@ -3,7 +3,8 @@
     python tests/store/reminder_worker.py URL SCHEMA|- GO_FILE
 
 Waits for GO_FILE, then claims every reminder due (`due_reminders` + `claim_reminder`, as
-`bot.reminders.ReminderService.fire_due` does) until none is left, printing `claimed <encounter> <kind>`
+`exts.reminders._service.ReminderService.fire_due` does) until none is left, printing `claimed <encounter>
+<kind>`
 for each one it won, flushed.
 """
 

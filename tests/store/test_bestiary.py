@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.bestiary import stat_block_of, to_new
 from bot.content.forgesteel.files import ForgeSteelError
 from bot.content.forgesteel.monster import read_monster_group
 from bot.store import InvalidValue, Store, validate
 from bot.store.bestiary import MONSTERS_MAX, BestiaryFull, NewMonster
+from exts.bestiary._service import stat_block_of, to_new
 from tests.content.forgesteel_files import invented_bytes
 from tests.content.fuzz_kit import mutate
 from tests.store.conftest import Target

@@ -322,7 +322,8 @@ async def with_encounter(tmp_path: Path) -> AsyncIterator[Running]:
     [
         pytest.param([Fault("PATCH", "/messages/", 429, retry_after=0.2)] * 2, id="429-retry-after"),
         pytest.param([Fault("PATCH", "/messages/", 502)], id="502"),
-        # discord.py never retries a 503: the tracker's own bounded retry (bot/tracker.py RETRY_DELAYS) does
+        # discord.py never retries a 503: the tracker's own bounded retry (exts/tracker/_service.py
+        # RETRY_DELAYS) does
         pytest.param([Fault("PATCH", "/messages/", 503)], id="503"),
     ],
 )

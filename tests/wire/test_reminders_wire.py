@@ -23,11 +23,11 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from bot.reminders import turn_key
 from bot.rules import codec
 from bot.rules.encounter import Encounter
 from bot.store import ChannelKey, Store
 from bot.store.models import reminders
+from exts.reminders._service import turn_key
 from tests.wire.faults import FaultyDiscord
 from tests.wire.harness import BOT_ARGV, BotProcess, encounter_state, seed_encounters
 from tests.wire.harness import bot_env as harness_env

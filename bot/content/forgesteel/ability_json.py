@@ -5,7 +5,7 @@ Forge Steel keeps an ability's usage (`type.usage`, `type.free`, `type.trigger`)
 body as `sections`: a `roll` (characteristics, bonus, tier1..tier3), `text`, `field` (`Spend 2: ...`) and
 `package` (text a hero's Package feature adds by its tag: none of its own, so the hero import adds it).
 Files from before sections keep `powerRoll`, `preEffect`, `effect`, `spend`, `persistence` and
-`alternateEffects` instead; both are read. Tier texts are kept raw (`bot.content.tiers` reads them).
+`alternateEffects` instead; both are read. Tier texts are kept raw (`bot.rules.tiers` reads them).
 
 Rules: draw-steel-combat.txt, "Power Rolls" (the roll adds the highest of its characteristics).
 
@@ -14,8 +14,8 @@ Public API: `read_ability(fields) -> Ability`, `format_distance(fields) -> str`.
 
 from __future__ import annotations
 
-from bot.content.ability import Ability, ActionType, PowerRollSpec
 from bot.content.forgesteel.files import Fields, UnknownFormat
+from bot.rules.ability import Ability, ActionType, PowerRollSpec
 from bot.rules.characteristics import Characteristic, CharacteristicError
 
 #: Forge Steel's `AbilityUsage` values -> the card's action type (`Action` is the older name of a main action;

@@ -36,12 +36,12 @@ from bot.content.forgesteel.hero_features import (
 )
 from bot.content.forgesteel.hero_resources import HeroResource, hero_resources
 from bot.content.forgesteel.hero_stats import Size
-from bot.content.kit import Kit, KitDamageBonus, damage_bonuses
 from bot.content.monster import echelon
 from bot.rules.characteristics import Characteristics
 from bot.rules.damage import DamageModifiers, potency_value
 from bot.rules.damage import Potency as Strength
 from bot.rules.errors import RuleError
+from bot.rules.kit import Kit, KitDamageBonus, damage_bonuses
 
 LEVEL_MAX = 10
 """Forge Steel's classes run from level 1 to 10."""

@@ -28,13 +28,13 @@ import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from bot.content.ability import Ability, PowerRollSpec
 from bot.content.ability_entry import ABILITIES_MAX
 from bot.content.forgesteel.ability_json import read_ability
 from bot.content.forgesteel.files import Fields, ForgeSteelError, TooMany, UnknownFormat
 from bot.content.forgesteel.hero_bonuses import CardBonuses, with_bonuses
 from bot.content.forgesteel.hero_features import MAX_DEPTH, HeroFeatures
 from bot.content.forgesteel.monster import characteristic
+from bot.rules.ability import Ability, PowerRollSpec
 
 CARDS_TEXT_MAX = 256 * 1024
 """The text a hero's cards may hold in all (a roster sheet keeps no more, `hero_sheet.SHEET_BYTES_MAX`),

@@ -25,15 +25,15 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.content.ability import Ability, DamageBonus
 from bot.content.forgesteel.ability_json import format_distance
 from bot.content.forgesteel.files import Fields
 from bot.content.forgesteel.hero_features import ActiveFeature
 from bot.content.forgesteel.monster import modifier_value
-from bot.content.kit import Kit
-from bot.content.standard import hero_free_strikes
-from bot.content.tiers import parse_tier
+from bot.rules.ability import Ability, DamageBonus
 from bot.rules.characteristics import Characteristic
+from bot.rules.kit import Kit
+from bot.rules.standard import hero_free_strikes
+from bot.rules.tiers import parse_tier
 
 #: The distance types a bonus lengthens, and the keyword an ability used that way loses (Forge Steel reads
 #: a Melee distance of a Melee-and-Ranged ability as the melee use only).

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from bot.content.forgesteel.files import Fields, at_most
 from bot.content.forgesteel.hero_features import ActiveFeature
 from bot.content.forgesteel.monster import characteristic, modifier_value
-from bot.content.kit import Kit, TierValues
 from bot.rules.characteristics import Characteristic
 from bot.rules.damage import ALL, DamageModifier, DamageModifiers, DamageType
+from bot.rules.kit import Kit, TierValues
 
 Scores = dict[Characteristic, int]
 

@@ -33,10 +33,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
-from bot.content.ability import Ability, ActionType
 from bot.content.forgesteel.ability_json import read_ability
 from bot.content.forgesteel.files import BadValue, Fields, ForgeSteelError, Kind, UnknownFormat, load_export
 from bot.content.monster import FREE_STRIKE_DISTANCE, Monster, MonsterGroup, Organization, Trait, echelon
+from bot.rules.ability import Ability, ActionType
 from bot.rules.characteristics import Characteristic, Characteristics
 from bot.rules.damage import ALL, DamageError, DamageModifier, DamageModifiers, DamageType
 from bot.rules.errors import RuleError

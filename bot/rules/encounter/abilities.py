@@ -2,7 +2,7 @@
 (issue 20 §3).
 
 Rules (draw-steel-combat.txt "Free Strikes", "Standard Free Strikes", "Grab", "Knockback", "Charge"; the
-cards are `bot.content.standard`'s):
+cards are `bot.rules.standard`'s):
 - a hero has the Melee and Ranged Weapon Free Strikes, Grab, Knockback and Charge (a roster hero whose kit
   lengthens the free strikes carries its own: `bot.rules.encounter.roster.carried_abilities`);
 - a monster brought from a bestiary carries its own Free Strike first (`bot.content.bestiary`); every Director
@@ -15,11 +15,11 @@ Public API: `find_ability(creature, name)`, `ability_names(creature, typed)`,
 
 from __future__ import annotations
 
-from bot.content.ability import Ability
-from bot.content.standard import charge, grab, hero_standard_abilities, knockback
+from bot.rules.ability import Ability
 from bot.rules.creature import Creature
 from bot.rules.errors import RuleError
 from bot.rules.names import name_key
+from bot.rules.standard import charge, grab, hero_standard_abilities, knockback
 
 NAMES_SHOWN = 5
 """Ability names an unknown name's refusal lists."""

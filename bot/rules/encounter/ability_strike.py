@@ -9,15 +9,15 @@ Rules:
   main action (`action_of`: main -> main, maneuver -> maneuver, triggered and free triggered -> triggered, a
   free strike -> free strike; any other action type costs no action of the turn and is made as triggered,
   which never is a critical).
-- Damage: each tier's damage from its text (`bot.content.tiers.parse_tier`; its dice, if any, rolled by
+- Damage: each tier's damage from its text (`bot.rules.tiers.parse_tier`; its dice, if any, rolled by
   `harm.strike` with the flat part, kit bonus included, added to them), with the kit's damage bonus for
-  Melee or Ranged Weapon abilities (`bot.content.kit.KitDamageBonus.applies_to`, issue 20 §3); with several
+  Melee or Ranged Weapon abilities (`bot.rules.kit.KitDamageBonus.applies_to`, issue 20 §3); with several
   bonuses that apply (two kits, or an ability both Melee and Ranged), the best one per tier, since "the
-  better one always applies" (`bot.content.kit`); then the card's own damage bonuses (a hero's features:
-  `bot.content.ability.Ability.damage_bonuses`) on each damaging tier. The Area keyword makes the damage to
+  better one always applies" (`bot.rules.kit`); then the card's own damage bonuses (a hero's features:
+  `bot.rules.ability.Ability.damage_bonuses`) on each damaging tier. The Area keyword makes the damage to
   minions area damage (capped per minion: `bot.rules.squads`).
 - Potency (Heroes ch. 7 "Potency"): a potency effect lands when the target's characteristic is lower than the
-  potency (`bot.content.tiers.PotencyTest`); 2 surges raise it by 1 against one target
+  potency (`bot.rules.tiers.PotencyTest`); 2 surges raise it by 1 against one target
   (`bot.rules.damage.raised_potency`); conditions that land are added with their duration
   (`bot.rules.encounter.harm.add_condition`; a condition the card gives no duration, grabbed or prone, lasts
   until removed).
@@ -42,10 +42,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.content.ability import Ability, ActionType
-from bot.content.kit import KitDamageBonus
-from bot.content.standard import is_free_strike
-from bot.content.tiers import ConditionEffect, ForcedMovement, TierEffect, parse_tier
+from bot.rules.ability import Ability, ActionType
 from bot.rules.characteristics import Characteristic, Characteristics
 from bot.rules.conditions import BleedingTrigger, ConditionInstance, Duration, roll_trigger
 from bot.rules.creature import Creature
@@ -65,9 +62,12 @@ from bot.rules.encounter.bleeding import strike_trigger
 from bot.rules.encounter.model import Encounter
 from bot.rules.errors import RuleError
 from bot.rules.forced import forced_distance, size_bonus
+from bot.rules.kit import KitDamageBonus
 from bot.rules.power import PowerRoll, RollAction
 from bot.rules.resources import spend_malice
 from bot.rules.situations import Situation
+from bot.rules.standard import is_free_strike
+from bot.rules.tiers import ConditionEffect, ForcedMovement, TierEffect, parse_tier
 
 
 class AbilityStrikeError(harm.HarmError):

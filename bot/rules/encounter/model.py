@@ -19,8 +19,8 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from bot.rules.creature import Creature
-from bot.rules.encounter.objectives import Objective, VillainActions
-from bot.rules.encounter.rescue import Rescue
+from bot.rules.encounter.objective_state import Objective, VillainActions
+from bot.rules.encounter.rescue_state import Rescue
 from bot.rules.encounter.save_state import FailedSave, SaveOwed
 from bot.rules.errors import RuleError
 from bot.rules.names import name_key

@@ -23,17 +23,15 @@ Public API: `Outcome`, `Objective`, `OBJECTIVES_MAX`, `OBJECTIVE_TEXT_MAX`, `ROU
 from __future__ import annotations
 
 import dataclasses
-import enum
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from bot.content.ability import ActionType
+from bot.rules.ability import ActionType
 from bot.rules.creature import Creature
+from bot.rules.encounter.model import Encounter
+from bot.rules.encounter.objective_state import Objective as Objective  # kept apart: the model holds them
+from bot.rules.encounter.objective_state import Outcome as Outcome
+from bot.rules.encounter.objective_state import VillainActions as VillainActions
 from bot.rules.errors import RuleError
 from bot.rules.names import name_key
-
-if TYPE_CHECKING:  # the model holds this module's values: imported for the annotations only
-    from bot.rules.encounter.model import Encounter
 
 OBJECTIVES_MAX = 10
 """Most objectives one encounter holds (the tracker must stay readable)."""
@@ -46,34 +44,6 @@ ACTION_NAME_MAX = 64
 
 class ObjectiveError(RuleError):
     """A request about objectives or villain actions the rules refuse."""
-
-
-class Outcome(enum.StrEnum):
-    OPEN = "open"
-    ACHIEVED = "achieved"
-    FAILED = "failed"
-
-
-@dataclass(frozen=True, slots=True)
-class Objective:
-    """One objective: its text, the rounds left on its counter (None: no counter) and its outcome."""
-
-    text: str
-    left: int | None = None
-    outcome: Outcome = Outcome.OPEN
-
-    @property
-    def due(self) -> bool:
-        """Its counter ran out and the Director hasn't resolved it."""
-        return self.outcome is Outcome.OPEN and self.left == 0
-
-
-@dataclass(frozen=True, slots=True)
-class VillainActions:
-    """A creature's villain actions named by the Director (none: its stat block's) and those used."""
-
-    named: tuple[str, ...] = ()
-    used: tuple[str, ...] = ()
 
 
 def _clean(text: str) -> str:

@@ -20,13 +20,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.rules.encounter.model import Encounter
+from bot.rules.encounter.rescue_state import Rescue as Rescue  # kept apart: the model holds it
+from bot.rules.encounter.sync import sync
 from bot.rules.errors import RuleError
 from bot.rules.resources import TokenBenefit
 from bot.rules.stamina import Vitals, lose_stamina, regain_recovery_value
 
 if TYPE_CHECKING:
     from bot.rules.encounter.harm import Hit
-    from bot.rules.encounter.model import Encounter
 
 RESCUE_COST = TokenBenefit.STAMINA.cost
 """Hero tokens the spend costs (2)."""
@@ -38,21 +40,6 @@ TOO_LATE = (
 
 class RescueError(RuleError):
     """A hero-token rescue the rules refuse."""
-
-
-@dataclass(frozen=True, slots=True)
-class Rescue:
-    """An offer: the hero, their Stamina and temporary Stamina before the damage, the damage that got
-    through, whether it knocks out instead of killing, the recovery value they'd regain, and the channel
-    version the offer is good for."""
-
-    creature_id: str
-    stamina: int
-    temporary: int
-    dealt: int
-    regain: int
-    version: int
-    knock_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +105,6 @@ def rescue(encounter: Encounter, index: int, version: int) -> tuple[Encounter, R
         now, stamina=offer.stamina, temporary=offer.temporary, knocked_out=False, slain=False
     )
     after = lose_stamina(regain_recovery_value(before), offer.dealt, knock_out_instead=offer.knock_out)
-    from bot.rules.encounter.sync import sync  # sync builds on the model, which keeps `Rescue`
-
     updated = encounter.with_creature(dataclasses.replace(creature, vitals=after))
     updated = dataclasses.replace(sync(updated, creature.id), rescues=())
     return updated, RescueResult(creature.id, offer.regain, now, after)

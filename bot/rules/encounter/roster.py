@@ -11,7 +11,7 @@ one starts: `rounds.carry_on`).
 A roster hero's creature carries the sheet's abilities, its kit damage bonuses and stability (issue 20 §1)
 and its size (issue 21, for forced movement),
 as a stat block's creature carries its Free Strike and abilities (`bot.content.bestiary`); its two free
-strikes come first only when a kit lengthens their distance (`bot.content.standard.hero_free_strikes`):
+strikes come first only when a kit lengthens their distance (`bot.rules.standard.hero_free_strikes`):
 otherwise they are the standard ones every hero has, which a strike finds by name when the creature doesn't
 carry its own.
 Public API: `NewCreatures`, `add_creatures`, `add_hero`, `carried_abilities`, `remove`, `written_back`.
@@ -23,10 +23,8 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from bot.content.ability import Ability
-from bot.content.kit import KitDamageBonus
-from bot.content.standard import hero_free_strikes
 from bot.rules import resources, stamina
+from bot.rules.ability import Ability
 from bot.rules.characteristics import Characteristics
 from bot.rules.creature import Creature
 from bot.rules.damage import DamageModifiers
@@ -34,8 +32,10 @@ from bot.rules.encounter.model import CREATURES_MAX, Encounter, EncounterError, 
 from bot.rules.encounter.rounds import carry_on
 from bot.rules.forced import MEDIUM, Size, size_of
 from bot.rules.hero import HeroSheet
+from bot.rules.kit import KitDamageBonus
 from bot.rules.names import clean_name
 from bot.rules.squads import new_squad
+from bot.rules.standard import hero_free_strikes
 from bot.rules.turns import Entry, EntryKind, Phase, add_entry, remove_entry
 from bot.rules.turns.model import Controller, Side
 

@@ -1,0 +1,210 @@
+"""The server bestiary (/monster import | add | list | show | remove), issue 20 §5.
+
+The bestiary belongs to the server: only a server Director changes it
+(`exts.bestiary._service.require_server_director`); anyone may list it or read a stat block (the replies are
+only theirs
+to see). Monsters from a Forge Steel group keep their group's name; storing a name the server already has
+updates it in place. Stat blocks are `bot.content.monster.Monster`s (read by `bot.content.forgesteel`, or
+entered here), kept by `Store`'s bestiary (`bot/store/bestiary.py`); `/encounter add monster:` and
+`/encounter import` bring them into play.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import DrawSteelBot
+from bot.content.monster import Monster, Organization
+from bot.help import HelpEntry
+from bot.options import check_range, check_text
+from bot.play import InTime
+from bot.replies import fail, inert, send
+from bot.rules.characteristics import Characteristics
+from bot.rules.creature import LEVEL_MAX
+from bot.rules.damage import DamageModifiers
+from bot.rules.forced import Size
+from exts.bestiary._service import (
+    monster_choices,
+    read_monster_file,
+    require_server_director,
+    stat_block_of,
+    to_new,
+)
+from exts.bestiary._views import bestiary_embed, monster_embed, stocked_text
+
+ORGANIZATIONS = [
+    app_commands.Choice(name=o.value, value=o.value) for o in Organization if o is not Organization.NONE
+]
+NAME_MAX = 64
+TEXT_MAX = 100
+STAMINA_MAX = 999
+NUMBER_MAX = 99
+
+
+def _guild(interaction: discord.Interaction[Any]) -> int:
+    if interaction.guild_id is None:
+        fail("The bestiary belongs to a server: use this in one of its channels.")
+    return interaction.guild_id
+
+
+class BestiaryCog(commands.Cog):
+    """The server bestiary (/monster)."""
+
+    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
+        HelpEntry("monster", "/monster list", "This server's bestiary of monster stat blocks."),
+        HelpEntry(
+            "monster import",
+            "/monster import file: Goblin.ds-monster-group",
+            "Server Director: store a Forge Steel .ds-monster or .ds-monster-group (again: update it).",
+        ),
+        HelpEntry(
+            "monster add",
+            "/monster add name: Bandit stamina: 20 level: 1 organization: platoon free_strike: 3",
+            "Server Director: enter a stat block by hand (same name again: update it).",
+        ),
+        HelpEntry("monster list", "/monster list", "The server's monsters by group."),
+        HelpEntry("monster show", "/monster show monster: Goblin Sniper", "A stat block with its abilities."),
+        HelpEntry(
+            "monster remove", "/monster remove monster: Goblin Sniper", "Server Director: remove a monster."
+        ),
+    )
+
+    monster = app_commands.Group(
+        name="monster", description="This server's bestiary of monster stat blocks.", guild_only=True
+    )
+
+    def __init__(self, bot: DrawSteelBot) -> None:
+        self.bot = bot
+
+    @monster.command(name="import", description="Store a Forge Steel monster or monster group file.")
+    @app_commands.describe(file="A .ds-monster or .ds-monster-group file exported from Forge Steel")
+    async def import_cmd(self, interaction: discord.Interaction[Any], file: discord.Attachment) -> None:
+        guild = _guild(interaction)
+        await InTime(interaction).run(require_server_director(interaction, self.bot, "/monster import"))
+        monsters = await read_monster_file(interaction, file)
+        if not monsters:
+            fail("That group has no monsters: export one that has, or use /monster add.")
+        stocked = await self.bot.store.put_monsters(guild, interaction.user.id, [to_new(m) for m in monsters])
+        groups = {m.group for m in monsters}
+        await send(interaction, content=stocked_text(stocked, groups.pop() if len(groups) == 1 else ""))
+
+    @monster.command(name="add", description="Enter a monster's stat block by hand.")
+    @app_commands.describe(
+        name="The monster's name (an existing one is updated)",
+        stamina="Stamina maximum",
+        level="Level (default 1)",
+        organization="minion, horde, platoon, elite, leader, solo...",
+        role="Role, e.g. Brute, Artillery",
+        characteristics='e.g. "M2 A1 R0 I-1 P1"',
+        free_strike="Free strike damage",
+        immunity='e.g. "fire 5, all 2"',
+        weakness='e.g. "cold 3"',
+        stability="Stability",
+        speed="Speed",
+        size='Size, e.g. "1M", "2"',
+        group="Its monster group's name",
+        keywords="Keywords, e.g. Goblin, Humanoid",
+        ev="Encounter value",
+    )
+    @app_commands.choices(organization=ORGANIZATIONS)
+    async def add(
+        self,
+        interaction: discord.Interaction[Any],
+        name: str,
+        stamina: int,
+        level: int = 1,
+        organization: str = Organization.PLATOON.value,
+        role: str = "",
+        characteristics: str | None = None,
+        free_strike: int = 0,
+        immunity: str | None = None,
+        weakness: str | None = None,
+        stability: int = 0,
+        speed: int = 5,
+        size: str = "1M",
+        group: str = "",
+        keywords: str = "",
+        ev: int = 0,
+    ) -> None:
+        guild = _guild(interaction)
+        for value, what, limit in (
+            (name, "name", NAME_MAX),
+            (group, "group name", NAME_MAX),
+            (role, "role", NAME_MAX),
+            (size, "size", 8),
+            (characteristics, "characteristics", TEXT_MAX),
+            (immunity, "immunity", TEXT_MAX),
+            (weakness, "weakness", TEXT_MAX),
+            (keywords, "keywords", TEXT_MAX),
+        ):
+            check_text(value, what, limit)
+        check_range(stamina, 1, STAMINA_MAX, "Stamina")
+        check_range(level, 0, LEVEL_MAX, "Level")
+        for number, what in ((free_strike, "Free strike damage"), (stability, "Stability"), (speed, "Speed")):
+            check_range(number, 0, NUMBER_MAX, what)
+        check_range(ev, 0, STAMINA_MAX, "Encounter value")
+        try:
+            org = Organization(organization)
+        except ValueError:
+            fail("Pick an organization: minion, horde, platoon, elite, leader or solo.")
+        block = Monster(
+            id="",
+            name=" ".join(name.split()),
+            level=level,
+            organization=org,
+            stamina=stamina,
+            group=" ".join(group.split()),
+            role=" ".join(role.split()).title(),
+            keywords=tuple(k.strip() for k in keywords.split(",") if k.strip()),
+            encounter_value=ev,
+            size=Size.parse(size.strip() or "1M").format(),
+            speed=speed,
+            stability=stability,
+            free_strike=free_strike,
+            characteristics=Characteristics.parse(characteristics) if characteristics else Characteristics(),
+            modifiers=DamageModifiers.parse(immunity or "", weakness or ""),
+        )
+        in_time = InTime(interaction)
+        await in_time.run(require_server_director(interaction, self.bot, "/monster add"))
+        stocked = await in_time.run(self.bot.store.put_monsters(guild, interaction.user.id, [to_new(block)]))
+        await send(interaction, content=stocked_text(stocked, block.group), embed=monster_embed(block))
+
+    @monster.command(name="list", description="This server's monsters, by group.")
+    async def list_cmd(self, interaction: discord.Interaction[Any]) -> None:
+        entries = await InTime(interaction).run(self.bot.store.monster_index(_guild(interaction)))
+        await send(interaction, embed=bestiary_embed(entries), ephemeral=True)
+
+    @monster.command(name="show", description="A monster's stat block with its abilities.")
+    @app_commands.describe(monster="The monster (from this server's bestiary)")
+    @app_commands.autocomplete(monster=monster_choices)
+    async def show(self, interaction: discord.Interaction[Any], monster: str) -> None:
+        check_text(monster, "monster's name", TEXT_MAX)
+        stored = await InTime(interaction).run(self.bot.store.find_monster(_guild(interaction), monster))
+        if stored is None:
+            fail(
+                "This server's bestiary has no monster by that name: pick one from the list (/monster list)."
+            )
+        await send(interaction, embed=monster_embed(stat_block_of(stored)), ephemeral=True)
+
+    @monster.command(name="remove", description="Remove a monster from this server's bestiary.")
+    @app_commands.describe(monster="The monster (from this server's bestiary)")
+    @app_commands.autocomplete(monster=monster_choices)
+    async def remove(self, interaction: discord.Interaction[Any], monster: str) -> None:
+        check_text(monster, "monster's name", TEXT_MAX)
+        guild = _guild(interaction)
+        in_time = InTime(interaction)
+        await in_time.run(require_server_director(interaction, self.bot, "/monster remove"))
+        removed = await in_time.run(self.bot.store.remove_monster(guild, monster))
+        if removed is None:
+            fail(
+                "This server's bestiary has no monster by that name: pick one from the list (/monster list)."
+            )
+        await send(interaction, content=f"🗑️ {inert(removed)} left the bestiary.")
+
+
+async def setup(bot: DrawSteelBot) -> None:
+    await bot.add_cog(BestiaryCog(bot))

@@ -1,0 +1,206 @@
+"""Conditions and saving throws (/condition add | remove, /save).
+
+- `/condition add target: Ogre condition: slowed duration: save` imposes a condition (no stacking: the longer
+  duration stays; frightened and taunted take the newest source). `duration` is eot (until the end of the
+  creature's next turn), save (save ends), encounter or until-removed (the default); `text` names a custom
+  condition; `source` is the creature that imposed it (frightened of, taunted by, grabbed by).
+- `/condition remove target: Ogre condition: slowed` ends it now.
+- `/save target: Ogre` rolls a save the creature is owed (d10, 6 or higher ends the condition): one at the end
+  of each of its turns, plus the extra ones Heal or an ability grants (`bot.rules.encounter.saves`); name
+  `condition` when it is owed saves against several. A hero's failed save carries the button that spends a
+  hero token to succeed instead.
+
+Who may: the Director, anything. A player may impose a condition on any creature while they control a
+creature in the encounter (their abilities impose conditions), and may remove a condition from, or roll a save
+for, only the creatures they control. Surprise is set up with /encounter surprise, not here.
+The rules are `bot.rules.encounter.harm` (over `bot.rules.turns.add_condition` / `remove_condition` /
+`roll_save`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import autocomplete
+from bot.client import DrawSteelBot
+from bot.help import HelpEntry
+from bot.options import CONDITION_CHOICES, check_text, read_condition
+from bot.permissions import Refused, controls, require_controls
+from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
+from bot.replies import fail, inert, send
+from bot.rules.conditions import ConditionInstance, Duration
+from bot.rules.encounter import harm, saves
+from bot.rules.encounter.harm import SaveResult
+from bot.store import Change, Table
+from bot.ui.combat import DURATION_TEXT, condition_reply, save_summary
+from exts.turn._replies import send_saves
+
+NAME_TEXT_MAX = 100
+DURATIONS = [Duration.EOT, Duration.SAVE, Duration.ENCOUNTER, Duration.UNTIL_REMOVED]
+DURATION_CHOICES = [
+    app_commands.Choice(name=f"{d.value}: {DURATION_TEXT[d]}", value=d.value) for d in DURATIONS
+]
+
+
+def read_duration(text: str | None) -> Duration:
+    key = (text or Duration.UNTIL_REMOVED.value).strip().lower()
+    duration = next((d for d in DURATIONS if d.value == key), None)
+    if duration is None:
+        fail("Pick a duration: eot, save, encounter or until-removed.")
+    return duration
+
+
+class Conditions(commands.Cog):
+    """Conditions and saving throws (/condition, /save)."""
+
+    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
+        HelpEntry("condition", "/condition add target: Ogre condition: slowed duration: save", "Conditions."),
+        HelpEntry(
+            "condition add",
+            "/condition add target: Ogre condition: slowed duration: save",
+            "Impose a condition (eot, save ends, encounter, until removed; custom with text).",
+        ),
+        HelpEntry(
+            "condition remove", "/condition remove target: Ogre condition: slowed", "End a condition now."
+        ),
+        HelpEntry("save", "/save target: Ogre", "Roll a saving throw (d10, 6 or higher) against save ends."),
+    )
+
+    condition = app_commands.Group(name="condition", description="Impose or end conditions.", guild_only=True)
+
+    def __init__(self, bot: DrawSteelBot) -> None:
+        self.bot = bot
+
+    @condition.command(name="add", description="Impose a condition on a creature.")
+    @app_commands.describe(
+        target="Who gets the condition",
+        condition="The condition (custom: name it with text)",
+        duration="How long it lasts (default: until removed)",
+        text="A custom condition's name, e.g. marked",
+        source="The creature it comes from (frightened of, taunted by, grabbed by)",
+    )
+    @app_commands.choices(condition=CONDITION_CHOICES, duration=DURATION_CHOICES)
+    @app_commands.autocomplete(target=autocomplete.creatures, source=autocomplete.creatures)
+    async def add(
+        self,
+        interaction: discord.Interaction[Any],
+        target: str,
+        condition: str,
+        duration: str | None = None,
+        text: str | None = None,
+        source: str | None = None,
+    ) -> None:
+        check_text(target, "name", NAME_TEXT_MAX)
+        check_text(source, "source's name", NAME_TEXT_MAX)
+        kind, words = read_condition(condition, text)
+        lasts = read_duration(duration)
+        in_time = InTime(interaction)
+        who = await in_time.run(caller_of(interaction, self.bot))
+        actor, director = who.actor, who.director
+        from_ = source if source is not None and source.strip() else None
+
+        def change(table: Table) -> Change[tuple[str, ConditionInstance | None]]:
+            encounter = encounter_of(table)
+            creature = harm.target(encounter, target)
+            in_fight = director or any(controls(actor, c.owner_id, False) for c in encounter.creatures)
+            if not in_fight:
+                raise Refused(
+                    "Only the Director or a player with a creature in this encounter can impose conditions."
+                )
+            updated, added = harm.add_condition(
+                encounter, creature.id, kind, lasts, custom_text=words, source=from_
+            )
+            put_encounter(table, updated)
+            label = words or kind.value
+            summary = (
+                f"{creature.id} is {added.label} ({DURATION_TEXT[added.duration]})"
+                if added is not None
+                else f"{creature.id} is already {label}"
+            )
+            return Change(summary, (creature.id, added))
+
+        committed = await in_time.run(commit(interaction, "condition.add", change))
+        creature_id, added = committed.value
+        await send(interaction, content=condition_reply(creature_id, added, words or kind.value))
+
+    @condition.command(name="remove", description="End a condition on a creature now.")
+    @app_commands.describe(
+        target="Whose condition ends", condition="The condition", text="A custom condition's name"
+    )
+    @app_commands.choices(condition=CONDITION_CHOICES)
+    @app_commands.autocomplete(target=autocomplete.creatures)
+    async def remove(
+        self, interaction: discord.Interaction[Any], target: str, condition: str, text: str | None = None
+    ) -> None:
+        check_text(target, "name", NAME_TEXT_MAX)
+        kind, words = read_condition(condition, text)
+        in_time = InTime(interaction)
+        who = await in_time.run(caller_of(interaction, self.bot))
+        actor, director = who.actor, who.director
+        label = words or kind.value
+
+        def change(table: Table) -> Change[str]:
+            encounter = encounter_of(table)
+            creature = harm.target(encounter, target)
+            require_controls(
+                actor,
+                creature.owner_id,
+                director,
+                creature=creature.id,
+                action=f"end {creature.id}'s conditions",
+            )
+            updated, creature_id = harm.remove_condition(encounter, creature.id, kind, words)
+            put_encounter(table, updated)
+            return Change(f"{creature_id} is no longer {label}", creature_id)
+
+        committed = await in_time.run(commit(interaction, "condition.remove", change))
+        await send(interaction, content=f"**{inert(committed.value)}** is no longer {inert(label)}.")
+
+    @app_commands.command(
+        name="save", description="Roll a saving throw: d10, 6 or higher ends the condition."
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        target="Who saves",
+        condition="Which condition (when the creature has several that a save ends)",
+        text="A custom condition's name",
+    )
+    @app_commands.choices(condition=CONDITION_CHOICES)
+    @app_commands.autocomplete(target=autocomplete.creatures)
+    async def save(
+        self,
+        interaction: discord.Interaction[Any],
+        target: str,
+        condition: str | None = None,
+        text: str | None = None,
+    ) -> None:
+        check_text(target, "name", NAME_TEXT_MAX)
+        chosen = read_condition(condition, text) if condition is not None else None
+        if chosen is None and text:
+            fail("The text option names a custom condition: add condition: custom.")
+        in_time = InTime(interaction)
+        who = await in_time.run(caller_of(interaction, self.bot))
+        actor, director = who.actor, who.director
+        dice = self.bot.dice
+
+        def change(table: Table) -> Change[tuple[list[SaveResult], bool]]:
+            encounter = encounter_of(table)
+            creature = harm.target(encounter, target)
+            require_controls(
+                actor, creature.owner_id, director, creature=creature.id, action=f"roll {creature.id}'s saves"
+            )
+            kind, words = chosen if chosen is not None else (None, "")
+            updated, result = saves.roll_owed(encounter, dice, creature.id, kind, words)
+            put_encounter(table, updated)
+            return Change(save_summary(result), ([result], bool(saves.open_failures(updated))))
+
+        committed = await in_time.run(commit(interaction, "save", change))
+        await send_saves(interaction, committed, *committed.value)
+
+
+async def setup(bot: DrawSteelBot) -> None:
+    await bot.add_cog(Conditions(bot))

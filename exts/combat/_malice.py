@@ -1,0 +1,74 @@
+"""The Director's Malice (/malice show | gain | spend).
+
+Anyone at the table sees the Malice; only the Director gains or spends it (the issue's permissions: "Only the
+Director ... spends Malice"). The rules are `bot.rules.encounter.harm.gain_malice` / `spend_malice` (over
+`bot.rules.resources.spend_malice`: never below 0). Malice gained at the start of each round is the turn
+flow's job, not this command's.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import DrawSteelBot
+from bot.help import HelpEntry
+from bot.play import Caller, channel_key, encounter_of, play
+from bot.replies import send
+from bot.rules.encounter import Encounter, harm
+from bot.store import Table
+from bot.ui.combat import malice_reply
+
+
+class MaliceCog(commands.Cog):
+    """The Director's Malice (/malice)."""
+
+    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
+        HelpEntry("malice", "/malice show", "The Director's Malice."),
+        HelpEntry("malice show", "/malice show", "Show the Director's Malice in this encounter."),
+        HelpEntry("malice gain", "/malice gain amount: 2", "Director: gain Malice."),
+        HelpEntry("malice spend", "/malice spend amount: 3", "Director: spend Malice (never below 0)."),
+    )
+
+    malice = app_commands.Group(name="malice", description="The Director's Malice.", guild_only=True)
+
+    def __init__(self, bot: DrawSteelBot) -> None:
+        self.bot = bot
+
+    @malice.command(name="show", description="Show the Director's Malice in this encounter.")
+    async def show(self, interaction: discord.Interaction[Any]) -> None:
+        table = await self.bot.store.view(channel_key(interaction))
+        await send(interaction, content=malice_reply(encounter_of(table).malice.value))
+
+    async def _change(self, interaction: discord.Interaction[Any], amount: int, spend: bool) -> None:
+        verb = "spends" if spend else "gains"
+
+        def step(_who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, int]:
+            updated = harm.spend_malice(encounter, amount) if spend else harm.gain_malice(encounter, amount)
+            return updated, updated.malice.value
+
+        played = await play(
+            interaction,
+            f"malice.{'spend' if spend else 'gain'}",
+            step,
+            lambda value: f"The Director {verb} {amount} Malice (now {value})",
+            rule="/malice spend" if spend else "/malice gain",
+        )
+        await send(interaction, content=malice_reply(played.result, -amount if spend else amount))
+
+    @malice.command(name="gain", description="Director: gain Malice.")
+    @app_commands.describe(amount="Malice gained")
+    async def gain(self, interaction: discord.Interaction[Any], amount: int) -> None:
+        await self._change(interaction, amount, spend=False)
+
+    @malice.command(name="spend", description="Director: spend Malice.")
+    @app_commands.describe(amount="Malice spent")
+    async def spend(self, interaction: discord.Interaction[Any], amount: int) -> None:
+        await self._change(interaction, amount, spend=True)
+
+
+async def setup(bot: DrawSteelBot) -> None:
+    await bot.add_cog(MaliceCog(bot))

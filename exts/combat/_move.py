@@ -1,0 +1,115 @@
+"""Forced movement (/move slam): the Director reports a collision and the bot deals the slam damage.
+
+`/move slam target: Goblin 1 squares_left: 3 into: creature other: Goblin 2` — both take 1 damage per square
+left; `into: object` — 2 + 1 per square left; with `material:` (glass, wood, stone, metal) the target may be
+hurled through the object (the table in draw-steel-combat.txt "HURLING THROUGH OBJECTS"). The rules are
+`bot.rules.forced` (distances, stability, sizes and slams, for abilities' tier effects too) and
+`bot.rules.encounter.slam`; the reply is `exts.combat._move_views`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import autocomplete
+from bot.client import DrawSteelBot
+from bot.help import HelpEntry
+from bot.options import check_text
+from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
+from bot.replies import fail
+from bot.rules.encounter import Encounter, harm
+from bot.rules.encounter.model import RoundNews
+from bot.rules.encounter.rescue import offer_rescues
+from bot.rules.encounter.rounds import news_since
+from bot.rules.encounter.slam import SlamResult, slam_into
+from bot.rules.forced import DISTANCE_MAX, Into, Material
+from bot.store import Change, Table
+from bot.ui.format import hidden_stamina
+from exts.combat._move_views import slam_reply, slam_summary
+from exts.tracker._controls import rescue_view
+from exts.turn._replies import reply_with_rounds
+
+Slammed = tuple[str, str | None, SlamResult, frozenset[str], Encounter, RoundNews | None]
+"""What a slam's change gives the reply: who was moved, what they hit, the damage, whose Stamina is hidden,
+the encounter after and the rounds it started (`rounds.news_since`)."""
+
+NAME_TEXT_MAX = 100
+THICKNESS_MAX = 20
+INTO_CHOICES = [app_commands.Choice(name=i.value, value=i.value) for i in Into]
+MATERIAL_CHOICES = [app_commands.Choice(name=m.value, value=m.value) for m in Material]
+
+
+class Move(commands.Cog):
+    """Forced movement (/move)."""
+
+    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
+        HelpEntry("move", "/move slam target: Goblin 1 squares_left: 3 into: object", "Forced movement."),
+        HelpEntry(
+            "move slam",
+            "/move slam target: Goblin 1 squares_left: 3 into: creature other: Goblin 2",
+            "Director: a force-moved creature hit something; deal the slam damage.",
+        ),
+    )
+
+    move = app_commands.Group(name="move", description="Forced movement.", guild_only=True)
+
+    def __init__(self, bot: DrawSteelBot) -> None:
+        self.bot = bot
+
+    @move.command(name="slam", description="Director: a force-moved creature collided; deal the slam damage.")
+    @app_commands.describe(
+        target="The creature force moved",
+        squares_left="Squares of forced movement left when it collided",
+        into="What it hit: a creature or an object",
+        other="The creature it slammed into (takes the same damage)",
+        material="The object's material, if it can break: glass, wood, stone or metal",
+        thickness="How many squares thick the object is (with material)",
+    )
+    @app_commands.choices(into=INTO_CHOICES, material=MATERIAL_CHOICES)
+    @app_commands.autocomplete(target=autocomplete.creatures, other=autocomplete.creatures)
+    async def slam(
+        self,
+        interaction: discord.Interaction[Any],
+        target: str,
+        squares_left: app_commands.Range[int, 1, DISTANCE_MAX],
+        into: str,
+        other: str | None = None,
+        material: str | None = None,
+        thickness: app_commands.Range[int, 1, THICKNESS_MAX] = 1,
+    ) -> None:
+        check_text(target, "name", NAME_TEXT_MAX)
+        check_text(other, "name", NAME_TEXT_MAX)
+        if into not in {i.value for i in Into}:
+            fail("into is creature or object: e.g. into:object.")
+        if material is not None and material not in {m.value for m in Material}:
+            fail("material is glass, wood, stone or metal (leave it out for an object that won't break).")
+        what = Into(into)
+        stuff = Material(material) if material is not None else None
+        in_time = InTime(interaction)
+        who = await in_time.run(caller_of(interaction, self.bot))
+        who.require("/move slam")
+
+        def change(table: Table) -> Change[Slammed]:
+            encounter = encounter_of(table)
+            moved = harm.target(encounter, target).id
+            second = harm.target(encounter, other).id if other is not None else None
+            updated, result = slam_into(encounter, moved, squares_left, what, second, stuff, thickness)
+            updated = offer_rescues(updated, result.hits, table.tokens, table.version + 1)
+            put_encounter(table, updated)
+            hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
+            news = news_since(encounter, updated)
+            return Change(slam_summary(moved, result), (moved, second, result, hidden, updated, news))
+
+        committed = await in_time.run(commit(interaction, "move.slam", change))
+        moved, second, result, hidden, after, news = committed.value
+        view = rescue_view(committed.encounter_id, committed.version, after)
+        text = slam_reply(moved, result, second, hidden)
+        await reply_with_rounds(interaction, who, text, after, news, committed, view=view)
+
+
+async def setup(bot: DrawSteelBot) -> None:
+    await bot.add_cog(Move(bot))

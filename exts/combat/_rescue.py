@@ -1,0 +1,68 @@
+"""The hero token that saves a hero: the "Spend 2 hero tokens: regain N first" button a damage reply (and the
+tracker, until the next change) carries when the damage made a hero dying or dead and the party has 2 hero
+tokens (draw-steel-basics.md "Spending Hero Tokens").
+
+A press, by the hero's player (or the Director), is one event: the tokens spent
+(`bot.hero_tokens.spend_benefit`, one benefit per turn) and the damage re-applied after the regain
+(`bot.rules.encounter.rescue.rescue`), refused once anything else has changed the channel (its version).
+The damage commands make the offers (`offer_rescues`) and attach the button
+(`exts.tracker._controls.rescue_view`). This module has no command: it registers what the button does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.client import DrawSteelBot
+from bot.hero_tokens import spend_benefit
+from bot.permissions import require
+from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
+from bot.replies import inert, send
+from bot.rules.encounter.rescue import TOO_LATE, RescueError, RescueResult, rescue
+from bot.rules.resources import TokenBenefit
+from bot.store import Change, Table
+from bot.ui.combat import rescue_reply, rescue_summary
+from bot.ui.format import hidden_stamina, stamina_details
+from bot.ui.persistent import number
+from exts.tracker._controls import set_handler
+
+
+async def on_rescue(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
+    """The rescue button: spend 2 hero tokens, regain the recovery value, then take the same damage."""
+    bot = interaction.client
+    assert isinstance(bot, DrawSteelBot)
+    index = number(arg)
+    in_time = InTime(interaction)
+    who = await in_time.run(caller_of(interaction, bot))
+
+    def change(table: Table) -> Change[tuple[RescueResult, int, frozenset[str]]]:
+        doc = table.encounter
+        if doc is None or not doc.active or doc.id != eid or table.version != ver:
+            raise RescueError(TOO_LATE)
+        encounter = encounter_of(table)
+        if not 0 <= index < len(encounter.rescues):
+            raise RescueError(TOO_LATE)
+        hero = encounter.creature(encounter.rescues[index].creature_id)
+        require(
+            "enc:rescue",
+            who.standing(owner_id=hero.owner_id),
+            director_role_id=who.settings.director_role_id,
+            action=f"spend hero tokens for {inert(hero.id)}",
+            whose=hero.id,
+        )
+        updated, result = rescue(encounter, index, table.version)
+        put_encounter(table, updated)
+        pool = spend_benefit(table, hero.id, TokenBenefit.STAMINA).pool
+        after = encounter_of(table)
+        hidden = hidden_stamina(after, who.settings.show_monster_stamina)
+        details = {"hero": hero.id, "use": "regain", **stamina_details(after, result.creature_id)}
+        return Change(rescue_summary(result), (result, pool, hidden), details)
+
+    committed = await in_time.run(commit(interaction, "tokens.rescue", change))
+    await send(interaction, content=rescue_reply(*committed.value))
+
+
+async def setup(bot: DrawSteelBot) -> None:
+    set_handler("rescue", on_rescue)

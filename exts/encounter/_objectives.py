@@ -1,0 +1,309 @@
+"""Objectives and villain actions (/encounter objective add | done | fail, /encounter villain name | use).
+
+Rules: `bot.rules.encounter.objectives` (objectives with round counters, counted down as each round starts;
+a leader's or solo's villain actions, each once per encounter). Who may (`bot.permissions`): the encounter's
+Director sets and resolves objectives, names villain actions and marks them used; everyone sees them on the
+tracker. When a counter hits 0 as a round starts, the reply that started the round asks the Director
+(`exts.tracker._objectives.due_lines`, `due_view`; exts/turn/_cog.py).
+
+The commands are subgroups of `/encounter`: this cog attaches `ObjectiveCommands` and `VillainCommands` to the
+encounter cog's group when it loads (the package's `setup` adds the encounter cog first), before the commands
+are
+synced.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import DrawSteelBot
+from bot.help import HelpEntry
+from bot.options import check_text
+from bot.play import InTime, caller_of, channel_key, commit, encounter_of, put_encounter
+from bot.replies import send
+from bot.rules.encounter import Encounter, UnknownCreature, fold
+from bot.rules.encounter.objectives import (
+    OBJECTIVE_TEXT_MAX,
+    Objective,
+    Outcome,
+    add_objective,
+    name_villain_action,
+    open_ones,
+    resolve,
+    use_villain_action,
+    villain_actions,
+    villain_used,
+)
+from bot.store import Change, Table
+from exts.tracker import _objectives as render
+
+CHOICES_MAX = 25
+VALUE_MAX = 100
+NAME_MAX = 100
+
+
+async def _director(interaction: discord.Interaction[Any], in_time: InTime, key: str) -> None:
+    """Only the encounter's Director (`bot.permissions.RULES[key]`)."""
+    who = await in_time.run(caller_of(interaction, interaction.client))
+    who.require(key)
+
+
+async def _encounter(interaction: discord.Interaction[Any]) -> Encounter:
+    return encounter_of(await interaction.client.store.view(channel_key(interaction), shared=True))
+
+
+# --- autocomplete (pure parts first) ------------------------------------------------------------------------
+
+
+def objective_choices(encounter: Encounter, current: str) -> list[app_commands.Choice[str]]:
+    """The open objectives whose text holds what was typed; the value is the objective's number."""
+    key = fold(current)
+    out = []
+    for number, objective in enumerate(encounter.objectives, start=1):
+        if objective.outcome is Outcome.OPEN and key in fold(objective.text):
+            out.append(app_commands.Choice(name=objective.text[:VALUE_MAX], value=str(number)))
+    return out[:CHOICES_MAX]
+
+
+def villain_choices(encounter: Encounter, current: str) -> list[app_commands.Choice[str]]:
+    """The Director's creatures (not minions) whose names hold what was typed, those with villain actions
+    first."""
+    key = fold(current)
+    found = [
+        c
+        for c in encounter.creatures
+        if not c.is_hero and c.owner_id is None and c.squad_id is None and key in fold(c.id)
+    ]
+    found.sort(key=lambda c: not villain_actions(encounter, c))
+    return [app_commands.Choice(name=c.id[:VALUE_MAX], value=c.id[:VALUE_MAX]) for c in found][:CHOICES_MAX]
+
+
+def action_choices(encounter: Encounter, creature: str, current: str) -> list[app_commands.Choice[str]]:
+    """The creature's villain actions not used yet whose names hold what was typed."""
+    try:
+        found = encounter.find(creature)
+    except UnknownCreature:
+        return []
+    used = villain_used(encounter, found)
+    key = fold(current)
+    names = [a for a in villain_actions(encounter, found) if a not in used and key in fold(a)]
+    return [app_commands.Choice(name=a[:VALUE_MAX], value=a[:VALUE_MAX]) for a in names]
+
+
+async def _open_objectives(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    try:
+        return objective_choices(await _encounter(interaction), current)
+    except Exception:  # an autocomplete must never fail
+        return []
+
+
+async def _villains(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    try:
+        return villain_choices(await _encounter(interaction), current)
+    except Exception:
+        return []
+
+
+async def _actions(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    try:
+        creature = str(getattr(interaction.namespace, "creature", "") or "")
+        return action_choices(await _encounter(interaction), creature, current)
+    except Exception:
+        return []
+
+
+# --- the operations -----------------------------------------------------------------------------------------
+
+
+async def add(interaction: discord.Interaction[Any], text: str, rounds: int | None) -> None:
+    in_time = InTime(interaction)
+    await _director(interaction, in_time, "/encounter objective add")
+
+    def change(table: Table) -> Change[Objective]:
+        updated = add_objective(encounter_of(table), text, rounds)
+        put_encounter(table, updated)
+        objective = updated.objectives[-1]
+        counter = f" ({objective.left} rounds)" if objective.left is not None else ""
+        return Change(f"Objective: {objective.text}{counter}"[:300], objective)
+
+    committed = await in_time.run(commit(interaction, "objective.add", change))
+    await send(interaction, content=render.added_text(committed.value))
+
+
+async def settle(interaction: discord.Interaction[Any], key: str, outcome: Outcome) -> None:
+    check_text(key, "objective", OBJECTIVE_TEXT_MAX)
+    in_time = InTime(interaction)
+    await _director(interaction, in_time, "/encounter objective done")
+
+    def change(table: Table) -> Change[tuple[Objective, int]]:
+        updated, objective = resolve(encounter_of(table), key, outcome)
+        put_encounter(table, updated)
+        return Change(
+            f"Objective {outcome.value}: {objective.text}"[:300], (objective, len(open_ones(updated)))
+        )
+
+    committed = await in_time.run(commit(interaction, f"objective.{outcome.value}", change))
+    objective, open_left = committed.value
+    await send(interaction, content=render.resolved_text(objective, open_left))
+
+
+async def name_action(interaction: discord.Interaction[Any], creature: str, action: str) -> None:
+    check_text(creature, "creature's name", NAME_MAX)
+    in_time = InTime(interaction)
+    await _director(interaction, in_time, "/encounter villain name")
+
+    def change(table: Table) -> Change[tuple[str, str, tuple[str, ...]]]:
+        encounter = encounter_of(table)
+        found = encounter.find(creature)
+        updated, named = name_villain_action(encounter, found, action)
+        put_encounter(table, updated)
+        actions = villain_actions(updated, found)
+        return Change(f"{found.id} has the villain action {named}"[:300], (found.id, named, actions))
+
+    committed = await in_time.run(commit(interaction, "villain.name", change))
+    await send(interaction, content=render.named_text(*committed.value))
+
+
+async def use_action(interaction: discord.Interaction[Any], creature: str, action: str) -> None:
+    check_text(creature, "creature's name", NAME_MAX)
+    check_text(action, "villain action's name", NAME_MAX)
+    in_time = InTime(interaction)
+    await _director(interaction, in_time, "/encounter villain use")
+
+    def change(table: Table) -> Change[tuple[str, str, tuple[str, ...]]]:
+        encounter = encounter_of(table)
+        found = encounter.find(creature)
+        updated, used = use_villain_action(encounter, found, action)
+        put_encounter(table, updated)
+        spent = villain_used(updated, found)
+        left = tuple(a for a in villain_actions(updated, found) if a not in spent)
+        return Change(f"{found.id} uses the villain action {used}"[:300], (found.id, used, left))
+
+    committed = await in_time.run(commit(interaction, "villain.use", change))
+    await send(interaction, content=render.used_text(*committed.value))
+
+
+# --- the subgroups of /encounter ----------------------------------------------------------------------------
+
+
+class ObjectiveCommands(app_commands.Group):
+    """/encounter objective add | done | fail."""
+
+    def __init__(self) -> None:
+        super().__init__(name="objective", description="The Director's objectives for this encounter.")
+
+    @app_commands.command(name="add", description="Director: set an objective (with a round counter).")
+    @app_commands.describe(
+        text="What the heroes must do, e.g. Hold the bridge",
+        rounds="Rounds it lasts, this round counting as the first (leave out for no counter)",
+    )
+    async def add_cmd(
+        self, interaction: discord.Interaction[Any], text: str, rounds: int | None = None
+    ) -> None:
+        await add(interaction, text, rounds)
+
+    @app_commands.command(name="done", description="Director: the heroes achieved an objective.")
+    @app_commands.describe(objective="An open objective")
+    @app_commands.autocomplete(objective=_open_objectives)
+    async def done_cmd(self, interaction: discord.Interaction[Any], objective: str) -> None:
+        await settle(interaction, objective, Outcome.ACHIEVED)
+
+    @app_commands.command(name="fail", description="Director: the heroes failed an objective.")
+    @app_commands.describe(objective="An open objective")
+    @app_commands.autocomplete(objective=_open_objectives)
+    async def fail_cmd(self, interaction: discord.Interaction[Any], objective: str) -> None:
+        await settle(interaction, objective, Outcome.FAILED)
+
+
+class VillainCommands(app_commands.Group):
+    """/encounter villain name | use."""
+
+    def __init__(self) -> None:
+        super().__init__(name="villain", description="A leader's or solo's villain actions (Malice).")
+
+    @app_commands.command(name="name", description="Director: name a villain action (up to 3 a creature).")
+    @app_commands.describe(creature="A leader or solo", action="The villain action's name")
+    @app_commands.autocomplete(creature=_villains)
+    async def name_cmd(self, interaction: discord.Interaction[Any], creature: str, action: str) -> None:
+        await name_action(interaction, creature, action)
+
+    @app_commands.command(
+        name="use", description="Director: mark a villain action used (once per encounter)."
+    )
+    @app_commands.describe(creature="A leader or solo", action="One of its villain actions not used yet")
+    @app_commands.autocomplete(creature=_villains, action=_actions)
+    async def use_cmd(self, interaction: discord.Interaction[Any], creature: str, action: str) -> None:
+        await use_action(interaction, creature, action)
+
+
+class ObjectivesCog(commands.Cog):
+    """Objectives and villain actions: their subgroups of /encounter."""
+
+    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
+        HelpEntry(
+            "encounter objective",
+            "/encounter objective add text: Stop the ritual",
+            "The Director's objectives: add, done, fail.",
+        ),
+        HelpEntry(
+            "encounter objective add",
+            "/encounter objective add text: Hold the bridge rounds: 5",
+            "Director: set an objective; with rounds, the tracker counts them down and asks you at 0.",
+        ),
+        HelpEntry(
+            "encounter objective done",
+            "/encounter objective done objective: Hold the bridge",
+            "Director: the heroes achieved an objective.",
+        ),
+        HelpEntry(
+            "encounter objective fail",
+            "/encounter objective fail objective: Stop the ritual",
+            "Director: the heroes failed an objective.",
+        ),
+        HelpEntry(
+            "encounter villain",
+            "/encounter villain use creature: Ajax action: Rally",
+            "A leader's or solo's villain actions: name, use.",
+        ),
+        HelpEntry(
+            "encounter villain name",
+            "/encounter villain name creature: Ajax action: Hit and Run",
+            "Director: name a villain action of a creature whose stat block has none (up to 3).",
+        ),
+        HelpEntry(
+            "encounter villain use",
+            "/encounter villain use creature: Ajax action: Hit and Run",
+            "Director: mark a villain action used: each once per encounter.",
+        ),
+    )
+
+    def __init__(self, bot: DrawSteelBot) -> None:
+        self.bot = bot
+        self.groups: tuple[app_commands.Group, ...] = (ObjectiveCommands(), VillainCommands())
+
+    def _encounter_group(self) -> app_commands.Group:
+        group = self.bot.tree.get_command("encounter")
+        if not isinstance(group, app_commands.Group):
+            raise RuntimeError("the objectives need the encounter cog added first (exts.encounter.setup)")
+        return group
+
+    async def cog_load(self) -> None:
+        group = self._encounter_group()
+        for sub in self.groups:
+            group.add_command(sub, override=True)
+
+    async def cog_unload(self) -> None:
+        group = self.bot.tree.get_command("encounter")
+        if isinstance(group, app_commands.Group):
+            for sub in self.groups:
+                group.remove_command(sub.name)
+
+
+async def setup(bot: DrawSteelBot) -> None:
+    await bot.add_cog(ObjectivesCog(bot))

@@ -1,0 +1,334 @@
+"""A hero's ability cards (/ability add | edit | remove | show | list), issue 20 §1.
+
+A hero without Forge Steel types their cards by hand (`bot.content.ability_entry` reads the options and keeps
+the limits); a Forge Steel import brings them (`/hero import`). The cards live on the roster sheet
+(`HeroSheet.abilities`); when the hero is in this channel's running encounter, their creature takes the
+change too (`bot.rules.encounter.into_play`). Each command works on the caller's hero, or on `hero:`.
+
+Who may: the hero's player or a Director changes a hero's cards (`bot.permissions.require_controls`, as for
+`/hero edit`); anyone may show or list them. Every change is one `bot.play.commit`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import autocomplete
+from bot.client import DrawSteelBot
+from bot.content.ability_entry import (
+    BONUS_MAX,
+    COST_MAX,
+    EFFECT_MAX,
+    KEYWORD_MAX,
+    KEYWORDS_MAX,
+    SHORT_MAX,
+    TIER_MAX,
+    TRIGGER_MAX,
+    AbilityForm,
+    ability_index,
+    add_ability,
+    edit_ability,
+    new_ability,
+    replace_ability,
+)
+from bot.help import HelpEntry
+from bot.permissions import require, server_standing
+from bot.play import active_encounter, channel_key, commit, hero_of_member, put_encounter, put_sheet, sheet_of
+from bot.replies import fail, inert, send
+from bot.rules.ability import Ability, ActionType
+from bot.rules.encounter import in_play, into_play
+from bot.rules.hero import HeroSheet
+from bot.rules.names import NAME_MAX, name_key
+from bot.rules.standard import hero_standard_abilities
+from bot.store import Change, Hero, Table
+from exts.heroes._abilities_views import ACTION_LABELS, abilities_embed, ability_embed
+from exts.heroes._cog import TEXT_MAX, hero_or_mine
+
+TIERS_MAX = 3 * TIER_MAX + 10
+"""Longest `tiers` option (three tier results and their separators)."""
+KEYWORDS_TEXT_MAX = KEYWORDS_MAX * (KEYWORD_MAX + 2)
+AUTOCOMPLETE_MAX = 25
+ACTIONS = [
+    app_commands.Choice(name=label, value=action.value)
+    for action, label in ACTION_LABELS.items()
+    if action is not ActionType.MOVE
+]
+
+
+def _standard(sheet: HeroSheet) -> tuple[Ability, ...]:
+    return hero_standard_abilities(
+        melee_distance_bonus=sheet.melee_distance_bonus, ranged_distance_bonus=sheet.ranged_distance_bonus
+    )
+
+
+def _card(hero: Hero, sheet: HeroSheet, name: str, *, standard: bool = False) -> tuple[int, Ability]:
+    """The hero's card named `name` (index, card); with `standard`, the standard abilities too (index -1)."""
+    index = ability_index(sheet.abilities, name)
+    if index is not None:
+        return index, sheet.abilities[index]
+    if standard:
+        found = ability_index(_standard(sheet), name)
+        if found is not None:
+            return -1, _standard(sheet)[found]
+    fail(f"{inert(hero.name)} has no ability named {inert(' '.join(name.split())[:64])}: see /ability list.")
+
+
+async def _ability_names(
+    interaction: discord.Interaction[Any], current: str, *, standard: bool
+) -> list[app_commands.Choice[str]]:
+    """The names of the abilities of the hero the command names (or the caller's) matching what was typed."""
+    try:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            return []
+        table = await interaction.client.store.view(channel_key(interaction), shared=True)
+        named = getattr(interaction.namespace, "hero", None)
+        hero = table.hero_named(named) if named else hero_of_member(table, interaction.user.id)
+        if hero is None:
+            return []
+        sheet = sheet_of(hero)
+        cards = (*sheet.abilities, *(_standard(sheet) if standard else ()))
+        typed = name_key(current)
+        names = [c.name for c in cards if typed in name_key(c.name)]
+        return [app_commands.Choice(name=n, value=n) for n in names[:AUTOCOMPLETE_MAX]]
+    except Exception:  # an autocomplete must never fail
+        return []
+
+
+async def own_abilities(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    return await _ability_names(interaction, current, standard=False)
+
+
+async def any_abilities(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    return await _ability_names(interaction, current, standard=True)
+
+
+class Abilities(commands.Cog):
+    """A hero's ability cards (/ability)."""
+
+    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
+        HelpEntry("ability", "/ability list", "Your hero's abilities (hero: for another's)."),
+        HelpEntry(
+            "ability add",
+            "/ability add name:Mind Spike action:main characteristic:reason keywords:Magic, Ranged, Strike "
+            "tiers:2 + R damage; 4 + R damage; 6 + R damage",
+            "Add an ability card to your hero (tiers split by ; or |).",
+        ),
+        HelpEntry(
+            "ability edit", "/ability edit ability:Mind Spike cost:3", "Change a card (effect:none clears)."
+        ),
+        HelpEntry("ability remove", "/ability remove ability:Mind Spike", "Remove a card from your hero."),
+        HelpEntry(
+            "ability show",
+            "/ability show ability:Mind Spike",
+            "A card with its tiers as written and as the bot reads them.",
+        ),
+        HelpEntry("ability list", "/ability list hero:Ash", "A hero's abilities by action type."),
+    )
+
+    ability = app_commands.Group(name="ability", description="A hero's ability cards.", guild_only=True)
+
+    def __init__(self, bot: DrawSteelBot) -> None:
+        self.bot = bot
+
+    async def _change(
+        self,
+        interaction: discord.Interaction[Any],
+        hero: str | None,
+        kind: str,
+        edit: Callable[[Hero, HeroSheet], tuple[tuple[Ability, ...], str, Ability]],
+    ) -> tuple[str, HeroSheet, Ability]:
+        """Change the cards of `hero` (or the caller's): `edit(hero, sheet) -> (cards, summary, card shown)`;
+        the hero's creature in this channel's running encounter takes them too."""
+        actor, at, role = await server_standing(interaction, self.bot.store)
+
+        def change(table: Table) -> Change[tuple[str, HeroSheet, Ability]]:
+            target = hero_or_mine(table, hero, actor.user_id)
+            sheet = sheet_of(target)
+            owner = None if sheet.claimable else target.owner_id
+            require(
+                "/ability add",
+                dataclasses.replace(at, owner=owner == actor.user_id),
+                director_role_id=role,
+                action=f"change {inert(target.name)}'s abilities",
+                whose=None if owner is None else target.name,
+            )
+            cards, summary, shown = edit(target, sheet)
+            changed = dataclasses.replace(sheet, abilities=cards)
+            put_sheet(target, changed)
+            encounter = active_encounter(table)
+            live = None if encounter is None else in_play(encounter, target.id, sheet)
+            if encounter is not None and live is not None:
+                put_encounter(
+                    table, into_play(encounter, target.id, dataclasses.replace(live, abilities=cards))
+                )
+            return Change(summary, (target.name, changed, shown), {"hero": target.name})
+
+        return (await commit(interaction, kind, change)).value
+
+    # -- /ability add ------------------------------------------------------------------------------------
+    @ability.command(name="add", description="Add an ability card to your hero (or hero:, for a Director).")
+    @app_commands.describe(
+        name="The ability's name, e.g. Mind Spike",
+        action="What using it takes: main action, maneuver, triggered action...",
+        characteristic="The power roll's characteristic(s), e.g. reason, or might or agility",
+        keywords="Keywords separated by commas, e.g. Magic, Psionic, Ranged, Strike",
+        tiers="The three tier results separated by ; (or | when a tier has its own ;)",
+        hero="The hero (default: yours)",
+        distance="e.g. Ranged 10, Melee 1, 3 cube within 10",
+        target="e.g. One creature",
+        cost="The heroic resource it costs (0: free)",
+        effect="The card's effect text",
+        trigger="A triggered action's trigger",
+        bonus="A bonus the card adds to its power roll",
+    )
+    @app_commands.choices(action=ACTIONS)
+    @app_commands.autocomplete(hero=autocomplete.heroes)
+    async def add(
+        self,
+        interaction: discord.Interaction[Any],
+        name: app_commands.Range[str, 1, NAME_MAX],
+        action: str,
+        characteristic: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        keywords: app_commands.Range[str, 1, KEYWORDS_TEXT_MAX] | None = None,
+        tiers: app_commands.Range[str, 1, TIERS_MAX] | None = None,
+        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        distance: app_commands.Range[str, 1, SHORT_MAX] | None = None,
+        target: app_commands.Range[str, 1, SHORT_MAX] | None = None,
+        cost: app_commands.Range[int, 0, COST_MAX] | None = None,
+        effect: app_commands.Range[str, 1, EFFECT_MAX] | None = None,
+        trigger: app_commands.Range[str, 1, TRIGGER_MAX] | None = None,
+        bonus: app_commands.Range[int, -BONUS_MAX, BONUS_MAX] | None = None,
+    ) -> None:
+        card = new_ability(
+            AbilityForm(
+                name, action, characteristic, keywords, tiers, distance, target, cost, effect, trigger, bonus
+            )
+        )
+
+        def edit(target: Hero, sheet: HeroSheet) -> tuple[tuple[Ability, ...], str, Ability]:
+            return add_ability(sheet.abilities, card), f"{target.name} gained the ability {card.name}", card
+
+        who, sheet, _ = await self._change(interaction, hero, "ability.add", edit)
+        await send(
+            interaction,
+            content=f"{inert(card.name)} is now one of {inert(who)}'s abilities ({len(sheet.abilities)}).",
+            embed=ability_embed(who, card, sheet),
+        )
+
+    # -- /ability edit -----------------------------------------------------------------------------------
+    @ability.command(name="edit", description="Change one of your hero's ability cards.")
+    @app_commands.describe(
+        ability="The ability to change",
+        hero="The hero (default: yours)",
+        new_name="A new name",
+        action="What using it takes",
+        characteristic="The power roll's characteristic(s)",
+        keywords="Keywords separated by commas (none clears them)",
+        tiers="The three tier results separated by ; or | (none: no power roll)",
+        distance="Distance (none clears it)",
+        target="Target (none clears it)",
+        cost="The heroic resource it costs (0: free)",
+        effect="Effect text (none clears it)",
+        trigger="Trigger (none clears it)",
+        bonus="A bonus the card adds to its power roll",
+    )
+    @app_commands.choices(action=ACTIONS)
+    @app_commands.autocomplete(ability=own_abilities, hero=autocomplete.heroes)
+    async def edit(
+        self,
+        interaction: discord.Interaction[Any],
+        ability: app_commands.Range[str, 1, TEXT_MAX],
+        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        new_name: app_commands.Range[str, 1, NAME_MAX] | None = None,
+        action: str | None = None,
+        characteristic: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        keywords: app_commands.Range[str, 1, KEYWORDS_TEXT_MAX] | None = None,
+        tiers: app_commands.Range[str, 1, TIERS_MAX] | None = None,
+        distance: app_commands.Range[str, 1, SHORT_MAX] | None = None,
+        target: app_commands.Range[str, 1, SHORT_MAX] | None = None,
+        cost: app_commands.Range[int, 0, COST_MAX] | None = None,
+        effect: app_commands.Range[str, 1, EFFECT_MAX] | None = None,
+        trigger: app_commands.Range[str, 1, TRIGGER_MAX] | None = None,
+        bonus: app_commands.Range[int, -BONUS_MAX, BONUS_MAX] | None = None,
+    ) -> None:
+        form = AbilityForm(
+            new_name, action, characteristic, keywords, tiers, distance, target, cost, effect, trigger, bonus
+        )
+        if form == AbilityForm():
+            fail("Give at least one thing to change, e.g. /ability edit ability:Mind Spike cost:3.")
+
+        def change(target: Hero, sheet: HeroSheet) -> tuple[tuple[Ability, ...], str, Ability]:
+            index, card = _card(target, sheet, ability)
+            edited = edit_ability(card, form)
+            cards = replace_ability(sheet.abilities, index, edited)
+            return cards, f"{target.name}'s ability {card.name} changed", edited
+
+        who, sheet, edited = await self._change(interaction, hero, "ability.edit", change)
+        await send(
+            interaction,
+            content=f"{inert(who)}'s {inert(edited.name)} is changed.",
+            embed=ability_embed(who, edited, sheet),
+        )
+
+    # -- /ability remove ---------------------------------------------------------------------------------
+    @ability.command(name="remove", description="Remove one of your hero's ability cards.")
+    @app_commands.describe(ability="The ability to remove", hero="The hero (default: yours)")
+    @app_commands.autocomplete(ability=own_abilities, hero=autocomplete.heroes)
+    async def remove(
+        self,
+        interaction: discord.Interaction[Any],
+        ability: app_commands.Range[str, 1, TEXT_MAX],
+        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+    ) -> None:
+        def change(target: Hero, sheet: HeroSheet) -> tuple[tuple[Ability, ...], str, Ability]:
+            index, card = _card(target, sheet, ability)
+            cards = (*sheet.abilities[:index], *sheet.abilities[index + 1 :])
+            return cards, f"{target.name} lost the ability {card.name}", card
+
+        who, sheet, removed = await self._change(interaction, hero, "ability.remove", change)
+        await send(
+            interaction,
+            content=f"{inert(removed.name)} is no longer one of {inert(who)}'s abilities "
+            f"({len(sheet.abilities)} left).",
+        )
+
+    # -- /ability show -----------------------------------------------------------------------------------
+    @ability.command(name="show", description="An ability card with its tiers as written and as read.")
+    @app_commands.describe(ability="The ability", hero="The hero (default: yours)")
+    @app_commands.autocomplete(ability=any_abilities, hero=autocomplete.heroes)
+    async def show(
+        self,
+        interaction: discord.Interaction[Any],
+        ability: app_commands.Range[str, 1, TEXT_MAX],
+        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+    ) -> None:
+        table = await self.bot.store.view(channel_key(interaction), shared=True)
+        target = hero_or_mine(table, hero, interaction.user.id)
+        sheet = sheet_of(target)
+        _, card = _card(target, sheet, ability, standard=True)
+        await send(interaction, embed=ability_embed(target.name, card, sheet))
+
+    # -- /ability list -----------------------------------------------------------------------------------
+    @ability.command(name="list", description="A hero's abilities by action type.")
+    @app_commands.describe(hero="The hero (default: yours)")
+    @app_commands.autocomplete(hero=autocomplete.heroes)
+    async def list_cmd(
+        self, interaction: discord.Interaction[Any], hero: app_commands.Range[str, 1, TEXT_MAX] | None = None
+    ) -> None:
+        table = await self.bot.store.view(channel_key(interaction), shared=True)
+        target = hero_or_mine(table, hero, interaction.user.id)
+        await send(interaction, embed=abilities_embed(target.name, sheet_of(target)))
+
+
+async def setup(bot: DrawSteelBot) -> None:
+    await bot.add_cog(Abilities(bot))

@@ -1,0 +1,458 @@
+"""The channel's hero roster (/hero create | import | edit | show | claim).
+
+Rules live in `bot.rules.hero` (the sheet, its limits, edits and who may claim a hero); names through
+`bot.rules.names.clean_name` (via `Table.add_hero`, which refuses duplicates ignoring case); who may do what
+through `bot.permissions`. Every change is one `bot.play.commit`.
+
+Ownership: a hero belongs to one member (`Hero.owner_id`). A player creates heroes for themselves; a server
+Director (`bot.permissions`: the Director role or Manage Server; never an encounter's starter as such) may
+create one for a member (`player`), or for nobody in particular (then the Directors hold it and any member may
+`/hero claim` it). The owner or a server Director edits a hero; a server Director reassigns any hero.
+`/hero import` reads a Forge Steel hero (`exts.heroes._import`, the same permissions).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import autocomplete
+from bot.client import DrawSteelBot
+from bot.help import HelpEntry
+from bot.permissions import hero_player, require, server_standing
+from bot.play import (
+    active_encounter,
+    channel_key,
+    commit,
+    fighting_where,
+    hero_of_member,
+    idle_elsewhere,
+    put_encounter,
+    put_sheet,
+    sheet_of,
+)
+from bot.replies import fail, inert, send
+from bot.rules import codec
+from bot.rules.characteristics import Characteristics
+from bot.rules.damage import DamageModifiers
+from bot.rules.encounter import Encounter, creature_of_hero, in_play, into_play, rename_hero
+from bot.rules.hero import (
+    LEVEL_MAX,
+    LEVEL_MIN,
+    RECOVERIES_LIMIT,
+    STAMINA_LIMIT,
+    SheetEdit,
+    claim,
+    edit_sheet,
+    new_sheet,
+    read_immunity,
+    read_weakness,
+)
+from bot.rules.names import clean_name
+from bot.store import Change, Hero, Table
+from bot.ui.confirm import ConfirmView
+from bot.ui.format import stamina_text
+from exts.heroes._abilities_views import import_embed
+from exts.heroes._import import import_hero
+from exts.heroes._views import HeroView, hero_embed, roster_embed
+
+TEXT_MAX = 100
+"""Longest text option Discord sends us here (names are checked to 64 by `clean_name`)."""
+
+
+def require_hero(table: Table, name: str) -> Hero:
+    """The roster hero named `name` (case-insensitive), or a one-line refusal."""
+    hero = table.hero_named(" ".join(name.split()))
+    if hero is None:
+        fail(f"No hero named {inert(' '.join(name.split())[:64])} in this channel: see /hero show.")
+    return hero
+
+
+def hero_or_mine(table: Table, name: str | None, user_id: int) -> Hero:
+    """The hero `name` names, or the caller's own hero when `name` is left out."""
+    if name is not None:
+        return require_hero(table, name)
+    mine = hero_of_member(table, user_id)
+    if mine is None:
+        fail("You have no hero in this channel: add hero:<name>, or create one with /hero create.")
+    return mine
+
+
+def follow_in_encounter(table: Table, hero: Hero) -> None:
+    """When the hero is in the channel's active encounter, its creature changes hands too."""
+    encounter = active_encounter(table)
+    creature_id = None if encounter is None else creature_of_hero(encounter, hero.id)
+    if encounter is None or creature_id is None:
+        return
+    creature = encounter.creature(creature_id)
+    put_encounter(table, encounter.with_creature(dataclasses.replace(creature, owner_id=hero.owner_id)))
+
+
+async def fighting_in(bot: DrawSteelBot, interaction: discord.Interaction[Any], hero_id: str) -> int | None:
+    """The channel or thread of the campaign whose running encounter has this roster hero, if any: a quick
+    answer before asking anything (the change itself checks again as it commits: `idle_elsewhere`)."""
+    return fighting_where(await bot.store.running_encounters(channel_key(interaction)), hero_id)
+
+
+def view_of(hero: Hero) -> HeroView:
+    return HeroView(hero.name, hero.owner_id, sheet_of(hero))
+
+
+def live_view(hero: Hero, encounter: Encounter | None) -> HeroView:
+    """A roster hero as they are now: during an encounter they are in, with the encounter's Stamina."""
+    view = view_of(hero)
+    live = None if encounter is None else in_play(encounter, hero.id, view.sheet)
+    return view if live is None else HeroView(view.name, view.owner_id, live, in_encounter=True)
+
+
+def _optional(text: str | None, read: Any) -> Any:
+    return None if text is None else read(text)
+
+
+class Heroes(commands.Cog):
+    """The channel's hero roster (/hero)."""
+
+    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
+        HelpEntry("hero", "/hero show", "The channel's hero roster."),
+        HelpEntry(
+            "hero create",
+            "/hero create name:Ash stamina:30 recoveries:8",
+            "Add a hero (characteristics, immunity, level… optional).",
+        ),
+        HelpEntry(
+            "hero import",
+            "/hero import file: Keth.ds-hero",
+            "Bring in a Forge Steel hero (again: update it; use_state:true takes the file's Stamina, XP…).",
+        ),
+        HelpEntry(
+            "hero edit", "/hero edit hero:Ash stamina:33 level:2", "Change a hero (owner or server Director)."
+        ),
+        HelpEntry("hero show", "/hero show hero:Ash", "A hero's sheet, or the roster."),
+        HelpEntry("hero delete", "/hero delete hero:Ash", "Delete a hero (owner or server Director)."),
+        HelpEntry(
+            "hero claim",
+            "/hero claim hero:Ash",
+            "Take over a hero the Director holds.",
+        ),
+    )
+
+    hero = app_commands.Group(name="hero", description="The channel's hero roster.", guild_only=True)
+
+    def __init__(self, bot: DrawSteelBot) -> None:
+        self.bot = bot
+
+    # -- /hero create -------------------------------------------------------------------------------------
+    @hero.command(name="create", description="Add a hero to this channel's roster.")
+    @app_commands.describe(
+        name="The hero's name",
+        stamina="Stamina maximum",
+        recoveries="Recoveries",
+        characteristics="Characteristics, e.g. M2 A1 R0 I-1 P1",
+        immunity="Damage immunities, e.g. fire 5, all 2",
+        weakness="Damage weaknesses, e.g. cold 3",
+        level="Level (1–10)",
+        resource="The heroic resource's name, e.g. wrath",
+        resource_gain="Heroic resource gained each turn, e.g. 2 or 1d3",
+        player="Director only: the member who plays this hero (leave out to let a player claim it)",
+    )
+    async def create(
+        self,
+        interaction: discord.Interaction[Any],
+        name: app_commands.Range[str, 1, TEXT_MAX],
+        stamina: app_commands.Range[int, 1, STAMINA_LIMIT],
+        recoveries: app_commands.Range[int, 0, RECOVERIES_LIMIT],
+        characteristics: app_commands.Range[str, 0, TEXT_MAX] | None = None,
+        immunity: app_commands.Range[str, 0, TEXT_MAX] | None = None,
+        weakness: app_commands.Range[str, 0, TEXT_MAX] | None = None,
+        level: app_commands.Range[int, LEVEL_MIN, LEVEL_MAX] = 1,
+        resource: app_commands.Range[str, 1, TEXT_MAX] = "heroic resource",
+        resource_gain: app_commands.Range[str, 1, 16] = "0",
+        player: discord.Member | None = None,
+    ) -> None:
+        clean = clean_name(name)
+        _, at, role = await server_standing(interaction, self.bot.store)
+        director = at.server_director
+        caller = interaction.user.id
+        owner = hero_player(caller, player, at, director_role_id=role, key="/hero create player:")
+        sheet = new_sheet(
+            stamina,
+            recoveries,
+            Characteristics.parse(characteristics) if characteristics else None,
+            DamageModifiers(read_immunity(immunity or "none"), read_weakness(weakness or "none")),
+            level=level,
+            resource_name=resource,
+            resource_gain=resource_gain,
+            claimable=director and owner == caller,
+        )
+
+        def change(table: Table) -> Change[HeroView]:
+            hero = table.add_hero(owner, clean, codec.to_data(sheet))
+            return Change(f"Hero {hero.name} created", view_of(hero), {"hero": hero.name, "owner": owner})
+
+        created = (await commit(interaction, "hero.create", change)).value
+        await send(
+            interaction,
+            content=f"{inert(created.name)} joins the roster. {stamina_text(created.sheet.vitals)}",
+            embed=hero_embed(created),
+        )
+
+    # -- /hero import ---------------------------------------------------------------------------------------
+    @hero.command(name="import", description="Add or update a hero from a Forge Steel export (.ds-hero).")
+    @app_commands.describe(
+        file="A .ds-hero (or older .drawsteel-hero) file exported from Forge Steel",
+        use_state="Take the file's Stamina damage, Recoveries used, Victories and XP (default: no)",
+        player="Director only: the member who plays this hero (leave out to let a player claim it)",
+    )
+    async def import_cmd(
+        self,
+        interaction: discord.Interaction[Any],
+        file: discord.Attachment,
+        use_state: bool = False,
+        player: discord.Member | None = None,
+    ) -> None:
+        _, at, role = await server_standing(interaction, self.bot.store)
+        director = at.server_director
+        caller = interaction.user.id
+        owner = hero_player(caller, player, at, director_role_id=role, key="/hero import player:")
+
+        async def fighting(hero_id: str) -> int | None:
+            return await fighting_in(self.bot, interaction, hero_id)
+
+        done = await import_hero(
+            interaction, self.bot, file, use_state=use_state, owner=owner, director=director,
+            fighting_in=fighting,
+        )  # fmt: skip
+        hero = done.hero
+        did = "is updated from Forge Steel" if done.updated else "joins the roster from Forge Steel"
+        await send(
+            interaction,
+            content=f"{inert(hero.name)} {did}. {stamina_text(hero.sheet.vitals)}",
+            embed=import_embed(hero, done.warnings, done.updated),
+        )
+
+    # -- /hero edit -----------------------------------------------------------------------------------------
+    @hero.command(name="edit", description="Change a hero of this channel (its owner or a Director).")
+    @app_commands.describe(
+        hero="The hero to change (default: yours)",
+        new_name="A new name",
+        stamina="Stamina maximum",
+        current_stamina="Stamina now",
+        recoveries="Recoveries maximum",
+        recoveries_left="Recoveries left now",
+        characteristics="Characteristics, e.g. M2 A1 R0 I-1 P1",
+        immunity="Damage immunities, e.g. fire 5, all 2 (none clears them)",
+        weakness="Damage weaknesses, e.g. cold 3 (none clears them)",
+        level="Level (1–10)",
+        resource="The heroic resource's name, e.g. wrath",
+        resource_gain="Heroic resource gained each turn, e.g. 2 or 1d3",
+    )
+    @app_commands.autocomplete(hero=autocomplete.heroes)
+    async def edit(
+        self,
+        interaction: discord.Interaction[Any],
+        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        new_name: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        stamina: app_commands.Range[int, 1, STAMINA_LIMIT] | None = None,
+        current_stamina: app_commands.Range[int, -STAMINA_LIMIT, STAMINA_LIMIT] | None = None,
+        recoveries: app_commands.Range[int, 0, RECOVERIES_LIMIT] | None = None,
+        recoveries_left: app_commands.Range[int, 0, RECOVERIES_LIMIT] | None = None,
+        characteristics: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        immunity: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        weakness: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        level: app_commands.Range[int, LEVEL_MIN, LEVEL_MAX] | None = None,
+        resource: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        resource_gain: app_commands.Range[str, 1, 16] | None = None,
+    ) -> None:
+        rename = clean_name(new_name) if new_name is not None else None
+        edit = SheetEdit(
+            max_stamina=stamina,
+            current_stamina=current_stamina,
+            recoveries=recoveries,
+            recoveries_left=recoveries_left,
+            characteristics=_optional(characteristics, Characteristics.parse),
+            immunities=_optional(immunity, read_immunity),
+            weaknesses=_optional(weakness, read_weakness),
+            level=level,
+            resource_name=resource,
+            resource_gain=resource_gain,
+        )
+        if edit.empty and rename is None:
+            fail("Give at least one field to change, e.g. /hero edit stamina:33 or new_name:Ash.")
+        actor, at, role = await server_standing(interaction, self.bot.store)
+        if rename is not None:
+            named = hero_or_mine(
+                await self.bot.store.view(channel_key(interaction), shared=True), hero, actor.user_id
+            )
+            where = await fighting_in(self.bot, interaction, named.id)
+            if where is not None and where != interaction.channel_id:
+                fail(
+                    f"{inert(named.name)} is in the encounter in <#{where}>: "
+                    "rename them there (their creature too)."
+                )
+
+        def change(table: Table) -> Change[HeroView]:
+            target = hero_or_mine(table, hero, actor.user_id)
+            sheet = sheet_of(target)
+            owner = None if sheet.claimable else target.owner_id
+            mine = dataclasses.replace(at, owner=owner == actor.user_id)
+            require(
+                "/hero edit",
+                mine,
+                director_role_id=role,
+                action=f"edit {inert(target.name)}",
+                whose=None if owner is None else target.name,
+            )
+            old_name = target.name
+            # in the running encounter, an edit applies to the hero as they are there, and to both
+            encounter = active_encounter(table)
+            live = None if encounter is None else in_play(encounter, target.id, sheet)
+            if rename is not None and rename != target.name:
+                other = table.hero_named(rename)
+                if other is not None and other.id != target.id:
+                    fail(
+                        f"There is already a hero named {inert(rename)} in this campaign: pick another name."
+                    )
+                idle_elsewhere(
+                    table,
+                    target.id,
+                    lambda where: (
+                        f"{inert(old_name)} is in the encounter in <#{where}>: rename them there "
+                        "(their creature too)."
+                    ),
+                )
+                target.name = rename
+                if encounter is not None and live is not None:  # their creature takes the new name too
+                    encounter = rename_hero(encounter, target.id, rename)
+                    put_encounter(table, encounter)
+            if not edit.empty:
+                edited = edit_sheet(sheet if live is None else live, edit)
+                put_sheet(target, edited)
+                if encounter is not None and live is not None:
+                    put_encounter(table, into_play(encounter, target.id, edited))
+            return Change(f"Hero {old_name} edited", view_of(target), {"hero": target.name})
+
+        edited = (await commit(interaction, "hero.edit", change)).value
+        await send(
+            interaction,
+            content=f"{inert(edited.name)} updated. {stamina_text(edited.sheet.vitals)}",
+            embed=hero_embed(edited),
+        )
+
+    # -- /hero show -----------------------------------------------------------------------------------------
+    @hero.command(name="show", description="Show one hero's sheet, or this channel's whole roster.")
+    @app_commands.describe(hero="The hero to show (leave out for the whole roster)")
+    @app_commands.autocomplete(hero=autocomplete.heroes)
+    async def show(
+        self, interaction: discord.Interaction[Any], hero: app_commands.Range[str, 1, TEXT_MAX] | None = None
+    ) -> None:
+        table = await self.bot.store.view(channel_key(interaction), shared=True)
+        encounter = active_encounter(table)
+        if hero is None:
+            heroes = [live_view(h, encounter) for h in table.heroes.values()]
+            await send(interaction, embed=roster_embed(heroes))
+            return
+        await send(interaction, embed=hero_embed(live_view(require_hero(table, hero), encounter)))
+
+    # -- /hero delete ---------------------------------------------------------------------------------------
+    @hero.command(
+        name="delete", description="Delete a hero from the roster (its owner or a server Director)."
+    )
+    @app_commands.describe(hero="The hero to delete for good")
+    @app_commands.autocomplete(hero=autocomplete.heroes)
+    async def delete(
+        self, interaction: discord.Interaction[Any], hero: app_commands.Range[str, 1, TEXT_MAX]
+    ) -> None:
+        table = await self.bot.store.view(channel_key(interaction), shared=True)
+        target = require_hero(table, hero)
+        await self._may_delete(interaction, table, target)
+        hero_id, name = target.id, target.name
+
+        async def confirmed(pressed: discord.Interaction[Any]) -> None:
+            await self._delete(pressed, hero_id, name)
+
+        view = ConfirmView(interaction.user.id, f"Delete {name}", confirmed)
+        await send(
+            interaction,
+            content=f"Delete {inert(name)} from the roster for good? Their sheet, Victories and XP go too.",
+            view=view,
+            ephemeral=True,
+        )
+
+    async def _may_delete(self, interaction: discord.Interaction[Any], table: Table, target: Hero) -> None:
+        """Its owner or a server Director deletes a hero, never while the hero is in the running encounter."""
+        owner = None if sheet_of(target).claimable else target.owner_id
+        _, at, role = await server_standing(interaction, self.bot.store, owner_id=owner)
+        whose = None if owner is None else target.name
+        require("/hero delete", at, director_role_id=role, action=f"delete {inert(target.name)}", whose=whose)
+        where = await fighting_in(self.bot, interaction, target.id)
+        if where is not None:
+            fail(f"{inert(target.name)} is in the encounter in <#{where}>: delete them after it ends.")
+
+    async def _delete(self, interaction: discord.Interaction[Any], hero_id: str, name: str) -> None:
+        table = await self.bot.store.view(channel_key(interaction), shared=True)
+        target = table.heroes.get(hero_id)
+        if target is None:
+            fail(f"{inert(name)} is not on the roster any more.")
+        await self._may_delete(interaction, table, target)
+
+        def change(table: Table) -> Change[str]:
+            hero = table.heroes.get(hero_id)
+            if hero is None:
+                fail(f"{inert(name)} is not on the roster any more.")
+            encounter = active_encounter(table)
+            if encounter is not None and creature_of_hero(encounter, hero_id) is not None:
+                fail(f"{inert(hero.name)} is in this channel's encounter: delete them after /encounter end.")
+            idle_elsewhere(
+                table,
+                hero_id,
+                lambda where: f"{inert(name)} is in the encounter in <#{where}>: delete them after it ends.",
+            )
+            table.remove_hero(hero_id)
+            return Change(f"Hero {hero.name} deleted", hero.name, {"hero": hero.name})
+
+        deleted = (await commit(interaction, "hero.delete", change)).value
+        await send(interaction, content=f"{inert(deleted)} is deleted from the roster.")
+
+    # -- /hero claim ----------------------------------------------------------------------------------------
+    @hero.command(name="claim", description="Take over a hero the Director holds (a Director may reassign).")
+    @app_commands.describe(
+        hero="The hero to take over",
+        player="Director only: give the hero to this member (leave out to hold it, open to claim)",
+    )
+    @app_commands.autocomplete(hero=autocomplete.heroes)
+    async def claim_hero(
+        self,
+        interaction: discord.Interaction[Any],
+        hero: app_commands.Range[str, 1, TEXT_MAX],
+        player: discord.Member | None = None,
+    ) -> None:
+        if player is not None and player.bot:
+            fail("Bots can't play heroes: pick a member, or leave player out.")
+        _, at, role = await server_standing(interaction, self.bot.store)
+        director = at.server_director
+        caller = interaction.user.id
+        new_owner = player.id if player is not None else None
+        if new_owner is not None and new_owner != caller:
+            require("/hero claim player:", at, director_role_id=role)
+
+        def change(table: Table) -> Change[HeroView]:
+            target = require_hero(table, hero)
+            owner, sheet = claim(sheet_of(target), target.owner_id, caller, new_owner, director)
+            target.owner_id = owner
+            put_sheet(target, sheet)
+            follow_in_encounter(table, target)
+            return Change(
+                f"Hero {target.name} claimed", view_of(target), {"hero": target.name, "owner": owner}
+            )
+
+        claimed = (await commit(interaction, "hero.claim", change)).value
+        who = "is open to claim" if claimed.sheet.claimable else f"is now played by <@{claimed.owner_id}>"
+        await send(interaction, content=f"{inert(claimed.name)} {who}.", embed=hero_embed(claimed))
+
+
+async def setup(bot: DrawSteelBot) -> None:
+    await bot.add_cog(Heroes(bot))

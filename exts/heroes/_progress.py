@@ -1,0 +1,119 @@
+"""Victories and respites (/victories, /respite) for the channel's roster.
+
+Rules: draw-steel-basics.md "Victories", "Experience", "Respite" through `bot.rules.hero`
+(`award_sheet_victories`, `sheet_respite`, built on `bot.rules.resources`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import autocomplete
+from bot.client import DrawSteelBot
+from bot.help import HelpEntry
+from bot.permissions import require, server_standing
+from bot.play import channel_key, commit, put_sheet, sheet_of
+from bot.replies import fail, inert, send
+from bot.rules.hero import award_sheet_victories, sheet_respite
+from bot.store import Change, Hero, Table
+from exts.heroes._cog import TEXT_MAX, require_hero, view_of
+from exts.heroes._views import HeroView, victories_embed
+
+AWARD_MAX = 10
+
+
+def _targets(table: Table, hero: str | None) -> list[Hero]:
+    if hero is not None:
+        return [require_hero(table, hero)]
+    if not table.heroes:
+        fail("No heroes in this channel yet: create one with /hero create.")
+    return list(table.heroes.values())
+
+
+class Progress(commands.Cog):
+    """Victories and respites (/victories, /respite)."""
+
+    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
+        HelpEntry(
+            "victories",
+            "/victories award:1",
+            "Victories and XP; a server Director awards.",
+        ),
+        HelpEntry("respite", "/respite", "Server Director: Victories to XP, full Stamina."),
+    )
+
+    def __init__(self, bot: DrawSteelBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="victories", description="Show the heroes' Victories; a Director awards them.")
+    @app_commands.describe(
+        award="Director: Victories to award (leave out to show)",
+        hero="Only this hero (default: every hero of the roster)",
+    )
+    @app_commands.autocomplete(hero=autocomplete.heroes)
+    @app_commands.guild_only()
+    async def victories(
+        self,
+        interaction: discord.Interaction[Any],
+        award: app_commands.Range[int, 1, AWARD_MAX] | None = None,
+        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+    ) -> None:
+        if award is None:
+            table = await self.bot.store.view(channel_key(interaction))
+            shown = [
+                view_of(h) for h in (_targets(table, hero) if hero is not None else table.heroes.values())
+            ]
+            await send(interaction, embed=victories_embed(shown))
+            return
+        if not 1 <= award <= AWARD_MAX:
+            fail(f"Award from 1 to {AWARD_MAX} Victories at a time.")
+        _, at, role = await server_standing(interaction, self.bot.store)
+        require("/victories award:", at, director_role_id=role)
+
+        def change(table: Table) -> Change[list[HeroView]]:
+            heroes = _targets(table, hero)
+            for target in heroes:
+                put_sheet(target, award_sheet_victories(sheet_of(target), award))
+            names = ", ".join(h.name for h in heroes)
+            return Change(
+                f"{award} Victories to {names}"[:200], [view_of(h) for h in heroes], {"count": award}
+            )
+
+        awarded = (await commit(interaction, "victories.award", change)).value
+        who = inert(awarded[0].name) if len(awarded) == 1 else "each hero"
+        await send(
+            interaction,
+            content=f"The Director awards {award} Victor{'y' if award == 1 else 'ies'} to {who}.",
+            embed=victories_embed(awarded),
+        )
+
+    @app_commands.command(name="respite", description="Director: a respite for every hero of the roster.")
+    @app_commands.guild_only()
+    async def respite(self, interaction: discord.Interaction[Any]) -> None:
+        _, at, role = await server_standing(interaction, self.bot.store)
+        require("/respite", at, director_role_id=role)
+
+        def change(table: Table) -> Change[list[HeroView]]:
+            if table.encounter is not None and table.encounter.active:
+                fail("A respite can't happen during combat: end the encounter first with /encounter end.")
+            heroes = _targets(table, None)
+            for target in heroes:
+                put_sheet(target, sheet_respite(sheet_of(target)))
+            return Change("Respite", [view_of(h) for h in heroes], {"heroes": len(heroes)})
+
+        rested = (await commit(interaction, "respite", change)).value
+        dead = [inert(h.name) for h in rested if h.sheet.vitals.dead]
+        note = f" ({', '.join(dead)}: dead, not restored)" if dead else ""
+        await send(
+            interaction,
+            content=("Respite: Victories become XP; Stamina and Recoveries are restored" + note + "."),
+            embed=victories_embed(rested),
+        )
+
+
+async def setup(bot: DrawSteelBot) -> None:
+    await bot.add_cog(Progress(bot))

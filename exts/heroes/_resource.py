@@ -1,0 +1,146 @@
+"""A hero's heroic resource in the encounter (/resource gain | spend | set).
+
+Rules: `bot.rules.encounter.heroic` (draw-steel-basics.md "Heroic Resources"): the value lives in the
+encounter; a roster hero's resource name (wrath, focus, ...) comes from their sheet. The gains the bot sees
+happen (start of turn, taking damage, becoming winded or dying) come by themselves; these commands are for
+the rest (a class trigger the bot can't see) and for corrections. Who may: the hero's player or the Director.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import autocomplete
+from bot.autocomplete import own_creature
+from bot.client import DrawSteelBot
+from bot.help import HelpEntry
+from bot.options import check_text
+from bot.permissions import require_controls
+from bot.play import InTime, caller_of, commit, encounter_of, put_encounter, sheet_of
+from bot.replies import inert, send
+from bot.rules.encounter import Encounter, harm, heroic
+from bot.store import Change, Table
+
+NAME_TEXT_MAX = 100
+AMOUNT_MAX = heroic.RESOURCE_MAX
+
+
+def resource_name(table: Table, encounter: Encounter, creature_id: str) -> str:
+    """The hero's resource's name: their roster sheet's, else "heroic resource"."""
+    hero = table.heroes.get(encounter.roster.get(creature_id, ""))
+    return sheet_of(hero).resource_name if hero is not None else "heroic resource"
+
+
+class Resource(commands.Cog):
+    """Heroic resources (/resource)."""
+
+    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
+        HelpEntry("resource", "/resource gain amount:2", "A hero's heroic resource in the encounter."),
+        HelpEntry(
+            "resource gain", "/resource gain amount:2 hero:Ash", "Gain heroic resource (a class trigger)."
+        ),
+        HelpEntry("resource spend", "/resource spend amount:3", "Spend heroic resource (never below 0)."),
+        HelpEntry("resource set", "/resource set amount:4 hero:Ash", "Correct a hero's heroic resource."),
+    )
+
+    resource = app_commands.Group(
+        name="resource", description="A hero's heroic resource in this encounter.", guild_only=True
+    )
+
+    def __init__(self, bot: DrawSteelBot) -> None:
+        self.bot = bot
+
+    async def _change(
+        self,
+        interaction: discord.Interaction[Any],
+        kind: str,
+        hero: str | None,
+        fn: Callable[[Encounter, str, str], tuple[Encounter, str, int]],
+        verb: str,
+    ) -> None:
+        check_text(hero, "name", NAME_TEXT_MAX)
+        in_time = InTime(interaction)
+        who = await in_time.run(caller_of(interaction, self.bot))
+
+        def change(table: Table) -> Change[str]:
+            encounter = encounter_of(table)
+            name = hero if hero is not None and hero.strip() else None
+            if name is None:
+                name = own_creature(encounter, who.actor.user_id, option="hero", heroes_only=True)
+            creature = harm.target(encounter, name)
+            require_controls(
+                who.actor,
+                creature.owner_id,
+                who.director,
+                creature=creature.id,
+                action=f"change {creature.id}'s heroic resource",
+            )
+            called = resource_name(table, encounter, creature.id)
+            updated, hero_id, value = fn(encounter, creature.id, called)
+            put_encounter(table, updated)
+            said = verb.format(name=called)
+            text = f"⚡ **{inert(hero_id)}** {inert(said)} · {inert(called)}: **{value}**"
+            return Change(f"{hero_id} {said}: {value} now", text)
+
+        committed = await in_time.run(commit(interaction, kind, change))
+        await send(interaction, content=committed.value)
+
+    @resource.command(name="gain", description="A hero gains heroic resource.")
+    @app_commands.describe(amount="How much", hero="The hero (default: yours)")
+    @app_commands.autocomplete(hero=autocomplete.creatures)
+    async def gain(
+        self,
+        interaction: discord.Interaction[Any],
+        amount: app_commands.Range[int, 1, AMOUNT_MAX],
+        hero: str | None = None,
+    ) -> None:
+        await self._change(
+            interaction,
+            "resource.gain",
+            hero,
+            lambda enc, cid, _name: heroic.gain(enc, cid, amount),
+            f"gains {amount} {{name}}",
+        )
+
+    @resource.command(name="spend", description="A hero spends heroic resource.")
+    @app_commands.describe(amount="How much", hero="The hero (default: yours)")
+    @app_commands.autocomplete(hero=autocomplete.creatures)
+    async def spend(
+        self,
+        interaction: discord.Interaction[Any],
+        amount: app_commands.Range[int, 1, AMOUNT_MAX],
+        hero: str | None = None,
+    ) -> None:
+        await self._change(
+            interaction,
+            "resource.spend",
+            hero,
+            lambda enc, cid, name: heroic.spend(enc, cid, amount, resource_name=name),
+            f"spends {amount} {{name}}",
+        )
+
+    @resource.command(name="set", description="Correct a hero's heroic resource.")
+    @app_commands.describe(amount="The new value", hero="The hero (default: yours)")
+    @app_commands.autocomplete(hero=autocomplete.creatures)
+    async def set(
+        self,
+        interaction: discord.Interaction[Any],
+        amount: app_commands.Range[int, 0, AMOUNT_MAX],
+        hero: str | None = None,
+    ) -> None:
+        await self._change(
+            interaction,
+            "resource.set",
+            hero,
+            lambda enc, cid, _name: heroic.set_value(enc, cid, amount),
+            "has {name} set",
+        )
+
+
+async def setup(bot: DrawSteelBot) -> None:
+    await bot.add_cog(Resource(bot))

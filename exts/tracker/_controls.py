@@ -1,0 +1,243 @@
+"""The tracker's controls: persistent buttons (Act / End turn / Undo / Save) and the select menu of who may
+act, each carrying the encounter id and the channel's state version in its custom id; plus the buttons of the
+who-goes-first choice and of the end-of-encounter confirmation.
+
+Owned by the encounter/turn work (exts/encounter/, exts/turn/_cog.py); the tracker service
+(exts/tracker/_service.py)
+attaches `tracker_view(...)` to every tracker message it posts or edits.
+
+Custom ids (at most 100 characters): `enc:<action>:<encounter id>:<version>[:<argument>]` for buttons
+(`act`, `end`, `undo`, `save`; `act` with a creature's place in the turn order: one of the creatures a bare
+Act offers, `act_choice_view`; `first` with the side id; `endok` with 1/0 for the objective, `endno`;
+`award` under an end summary whose Victories wait for a server Director;
+`rescue` with the offer's index: the hero-token rescue of `bot.rules.encounter.rescue`, on the tracker and
+on the damage's reply; `tsave` on a failed save's reply) and
+`enc:pick:<encounter id>:<version>` for the select. The items are `DynamicItem`s in a `PersistentView`, so
+they work after a restart (`bot.ui.persistent` answers them); what a press does is a handler the exts
+register with `set_handler(action, fn)` (this module stays free of exts). A press on a tracker whose
+version is not the channel's newest is refused by the handler.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import discord
+
+from bot.error_hook import guarded
+from bot.replies import fail
+from bot.rules.encounter import Encounter
+from bot.rules.encounter.rescue import RESCUE_COST, Rescue, live_rescues
+from bot.rules.turns import Controller, Phase, current, eligible
+from bot.ui.persistent import NUMBER, PersistentView, number
+
+Handler = Callable[[discord.Interaction[Any], int, int, str], Awaitable[None]]
+"""`handler(interaction, encounter_id, version, argument)`; the select passes the chosen entry id."""
+
+_HANDLERS: dict[str, Handler] = {}
+SELECT_MAX = 25
+RESCUES_SHOWN = 5
+LABEL_MAX = 100
+
+BUTTON_TEMPLATE = (
+    rf"enc:(?P<action>act|end|undo|save|tsave|first|endok|endno|award|rescue):(?P<eid>{NUMBER}):(?P<ver>{NUMBER})"
+    r"(?::(?P<arg>.*))?"
+)
+SELECT_TEMPLATE = rf"enc:pick:(?P<eid>{NUMBER}):(?P<ver>{NUMBER})"
+
+LABELS = {"act": "Act", "end": "End turn", "undo": "Undo", "save": "Save"}
+
+
+def set_handler(action: str, handler: Handler) -> None:
+    """Register what pressing `action` does (the exts call this in their `setup`)."""
+    _HANDLERS[action] = handler
+
+
+async def _dispatch(interaction: discord.Interaction[Any], action: str, eid: int, ver: int, arg: str) -> None:
+    handler = _HANDLERS.get(action)
+    if handler is None:
+        fail("This control isn't available right now: use the slash command instead.")
+    await handler(interaction, eid, ver, arg)
+
+
+class ControlButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
+    """One tracker (or choice) button; its custom id says what it does and for which state."""
+
+    def __init__(
+        self,
+        action: str,
+        encounter_id: int,
+        version: int,
+        arg: str = "",
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+    ) -> None:
+        suffix = f":{arg}" if arg else ""
+        super().__init__(
+            discord.ui.Button(
+                label=(label or LABELS.get(action, action))[:80],
+                style=style,
+                custom_id=f"enc:{action}:{encounter_id}:{version}{suffix}"[:100],
+                disabled=disabled,
+            )
+        )
+        self.action, self.encounter_id, self.version, self.arg = action, encounter_id, version, arg
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ControlButton:
+        return cls(match["action"], number(match["eid"]), number(match["ver"]), match["arg"] or "")
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _dispatch(interaction, self.action, self.encounter_id, self.version, self.arg)
+
+
+class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
+    """The select menu of who may act now."""
+
+    def __init__(self, encounter_id: int, version: int, options: list[str] | None = None) -> None:
+        choices = [discord.SelectOption(label=o[:LABEL_MAX], value=o[:LABEL_MAX]) for o in options or ["-"]]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"enc:pick:{encounter_id}:{version}",
+                placeholder="Who acts now?",
+                options=choices[:SELECT_MAX],
+                min_values=1,
+                max_values=1,
+            )
+        )
+        self.encounter_id, self.version = encounter_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PickSelect:
+        return cls(number(match["eid"]), number(match["ver"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        data: dict[str, Any] = dict(interaction.data or {})
+        values: list[Any] = list(data.get("values") or [])
+        if not values:
+            fail("Pick a combatant from the menu.")
+        await _dispatch(interaction, "pick", self.encounter_id, self.version, str(values[0]))
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (ControlButton, PickSelect)
+
+
+def tracker_view(encounter_id: int, version: int, encounter: Encounter) -> discord.ui.View:
+    """The controls for a tracker showing `encounter` at channel `version`: Act / End turn / Undo / Save and,
+    while somebody may be picked, the select of who may act (at most 25)."""
+    view = PersistentView()
+    turns = encounter.turns
+    running = turns.phase is Phase.IN_ROUND
+    in_turn = current(turns) is not None
+    view.add_item(
+        ControlButton("act", encounter_id, version, style=discord.ButtonStyle.primary, disabled=not running)
+    )
+    view.add_item(ControlButton("end", encounter_id, version, disabled=not in_turn))
+    view.add_item(ControlButton("undo", encounter_id, version))
+    view.add_item(ControlButton("save", encounter_id, version, disabled=not turns.conditions))
+    who = list(eligible(turns))[:SELECT_MAX]
+    if running and not in_turn and who:
+        view.add_item(PickSelect(encounter_id, version, who))
+    add_rescues(view, encounter_id, version, encounter)
+    return view
+
+
+def act_choice_view(encounter_id: int, version: int, choices: Sequence[tuple[int, str]]) -> discord.ui.View:
+    """A bare Act with several of the caller's creatures able to act: one button each (`choices`: the
+    creature's place in the turn order, which the button's id carries, and its name)."""
+    view = PersistentView()
+    for index, name in choices[:SELECT_MAX]:
+        style = discord.ButtonStyle.primary
+        view.add_item(ControlButton("act", encounter_id, version, str(index), label=name, style=style))
+    return view
+
+
+def rescue_label(rescue: Rescue, several: bool) -> str:
+    """ "Spend 2 hero tokens: regain 10 first" (with the hero's name first when several are offered)."""
+    label = f"Spend {RESCUE_COST} hero tokens: regain {rescue.regain} first"
+    return f"{rescue.creature_id}: {label}" if several else label
+
+
+def add_rescues(view: discord.ui.View, encounter_id: int, version: int, encounter: Encounter) -> bool:
+    """Add a button per hero-token rescue still offered at `version` (`bot.rules.encounter.rescue`: the
+    damage just taken, until the next change); True when there was one."""
+    live = live_rescues(encounter, version)[:RESCUES_SHOWN]
+    for rescue in live:
+        index = encounter.rescues.index(rescue)
+        label = rescue_label(rescue, len(live) > 1)
+        view.add_item(
+            ControlButton(
+                "rescue", encounter_id, version, str(index), label=label, style=discord.ButtonStyle.success
+            )
+        )
+    return bool(live)
+
+
+def rescue_view(encounter_id: int | None, version: int, encounter: Encounter) -> discord.ui.View | None:
+    """A damage reply's buttons: the hero-token rescues it offers (None when there are none)."""
+    if encounter_id is None:
+        return None
+    view = PersistentView()
+    return view if add_rescues(view, encounter_id, version, encounter) else None
+
+
+def first_choice_view(encounter_id: int, version: int, encounter: Encounter) -> discord.ui.View:
+    """Buttons for the winner of the d10 roll: which side goes first."""
+    view = PersistentView()
+    for side in encounter.turns.sides:
+        label = "Heroes go first" if side.controller is Controller.PLAYERS else "Director goes first"
+        view.add_item(ControlButton("first", encounter_id, version, side.id, label=label))
+    return view
+
+
+def end_confirm_view(encounter_id: int, version: int, victory: bool) -> discord.ui.View:
+    """Confirm or cancel ending the encounter."""
+    view = PersistentView()
+    view.add_item(
+        ControlButton(
+            "endok",
+            encounter_id,
+            version,
+            "1" if victory else "0",
+            label="End the encounter",
+            style=discord.ButtonStyle.danger,
+        )
+    )
+    view.add_item(ControlButton("endno", encounter_id, version, label="Keep playing"))
+    return view
+
+
+def award_view(encounter_id: int, version: int, heroes: int) -> discord.ui.View:
+    """Under an end summary whose Victories wait (`Encounter.unawarded`): a server Director awards them."""
+    view = PersistentView()
+    label = f"Award {heroes} Victor{'y' if heroes == 1 else 'ies'}"
+    view.add_item(
+        ControlButton("award", encounter_id, version, label=label, style=discord.ButtonStyle.success)
+    )
+    return view
+
+
+def token_save_view(encounter_id: int, version: int) -> discord.ui.View:
+    """On a failed save's reply: the hero's player spends a hero token to succeed instead
+    (draw-steel-basics.md "Spending Hero Tokens")."""
+    view = PersistentView()
+    view.add_item(
+        ControlButton(
+            "tsave",
+            encounter_id,
+            version,
+            label="Spend a hero token: succeed instead",
+            style=discord.ButtonStyle.success,
+        )
+    )
+    return view

@@ -1,0 +1,453 @@
+"""Taking turns (/turn act | end | skip | speed | swap), the baseline actions that change rolls (/turn defend
+| aid: `bot.rules.encounter.baseline`), and the tracker's Act / End turn / Save buttons and its select menu.
+
+Rules: `bot.rules.encounter.flow` (turn start: heroic resource, hero-token benefit; turn end: conditions,
+saves; rounds roll over with Malice) over the turn engine `bot.rules.turns`. Who may: `bot.permissions` — a
+player acts, ends and skips turns only for creatures they control; the Director for any, and a Director's
+pick of someone not up now is an out-of-order turn (an override).
+
+Play-by-post: after a turn ends or a side is skipped, the side that picks next is pinged (`exts.turn._pings`).
+
+Beside it: `exts.turn._glue` (tracker presses checked, entries by name and their controllers, the
+autocompletes), `exts.turn._order` (/turn speed and /turn swap), `exts.turn._actions` (/turn defend | aid),
+`exts.turn._heal` (/turn heal).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import autocomplete
+from bot.client import DrawSteelBot
+from bot.help import HelpEntry
+from bot.options import CONDITION_CHOICES
+from bot.permissions import require_controls
+from bot.play import Caller, InTime, caller_of, commit, encounter_of, put_encounter
+from bot.replies import UserError, fail, inert, send
+from bot.rules.dice import Dice
+from bot.rules.encounter import Encounter, saves
+from bot.rules.encounter.flow import Flow, act, end_turn, pass_part, skip
+from bot.rules.encounter.harm import SaveResult
+from bot.rules.encounter.helping import HealUse
+from bot.rules.turns import Controller, Entry, Mode, Speed, current, eligible, picking
+from bot.rules.turns.events import SaveDue
+from bot.store import Change, Table
+from bot.ui.combat import save_reply
+from bot.ui.persistent import optional_number
+from exts.tracker._controls import act_choice_view, set_handler
+from exts.tracker._objectives import due_view
+from exts.turn._actions import do_aid, do_defend
+from exts.turn._glue import (
+    actable,
+    check_expected,
+    controlled,
+    entry_named,
+    owner_of,
+    pressed,
+    roster_sheets,
+    still_to_act,
+)
+from exts.turn._heal import do_heal
+from exts.turn._order import do_speed, do_swap
+from exts.turn._replies import reply_and_ping, send_saves
+from exts.turn._views import skip_text, turn_end_text, turn_start_text
+
+NAME_MAX = 100
+
+
+# --- the operations (commands and buttons share them) ----------------------------------------------------
+
+
+class Several(UserError):
+    """A bare Act when several of the caller's creatures may act: they are offered as buttons (`choices`:
+    each creature's place in the turn order and its name, at the channel's `version`)."""
+
+    def __init__(self, encounter_id: int, version: int, choices: tuple[tuple[int, str], ...]) -> None:
+        super().__init__("Several of your creatures may act now: pick one.")
+        self.encounter_id, self.version, self.choices = encounter_id, version, choices
+
+
+def own_eligible(encounter: Encounter, who: Caller) -> list[tuple[int, Entry]]:
+    """The caller's creatures that may act now, with their place in the turn order: a player's own; the
+    Director's, those no player controls."""
+    own = {None, who.actor.user_id} if who.director else {who.actor.user_id}
+    up = eligible(encounter.turns)
+    return [
+        (index, e)
+        for index, e in enumerate(encounter.turns.entries)
+        if e.id in up and owner_of(encounter, e) in own
+    ]
+
+
+async def do_act(
+    interaction: discord.Interaction[Any],
+    bot: DrawSteelBot,
+    name: str | None,
+    expect: tuple[int, int] | None = None,
+    at: int | None = None,
+) -> None:
+    """`name` (or the creature at place `at` of the turn order, or, without either, the caller's only
+    creature that may act now) starts its turn; with several, they are offered as buttons (`Several`)."""
+    in_time = InTime(interaction)
+    who = await in_time.run(caller_of(interaction, bot))
+    dice = bot.dice
+
+    def change(table: Table) -> Change[tuple[str, Flow, dict[str, str]]]:
+        check_expected(table, expect)
+        encounter = encounter_of(table)
+        if at is not None:
+            if not 0 <= at < len(encounter.turns.entries):
+                fail("That creature has left the encounter: press Act on the tracker again.")
+            entry = encounter.turns.entries[at]
+        elif name is None:
+            mine = own_eligible(encounter, who)
+            if not mine:
+                fail("None of your creatures may act now: pick one with /turn act combatant: <name>.")
+            if len(mine) > 1:
+                assert table.encounter is not None and table.encounter.id is not None
+                raise Several(table.encounter.id, table.version, tuple((i, e.id) for i, e in mine))
+            entry = mine[0][1]
+        else:
+            entry = entry_named(encounter, name)
+        require_controls(
+            who.actor,
+            owner_of(encounter, entry),
+            who.director,
+            creature=entry.id,
+            action=f"have {entry.id} act",
+        )
+        override = (
+            who.director and entry.id not in eligible(encounter.turns) and current(encounter.turns) is None
+        )
+        sheets = roster_sheets(table, encounter)
+        gains = {cid: sheet.turn_gain for cid, sheet in sheets.items()}
+        flow = act(encounter, entry.id, who.by, dice, override=override, gains=gains)
+        put_encounter(table, flow.encounter)
+        how = " (out of order)" if override else ""
+        names = {cid: sheet.resource_name for cid, sheet in sheets.items()}
+        return Change(f"{entry.id} starts their turn{how}", (entry.id, flow, names))
+
+    try:
+        committed = await in_time.run(commit(interaction, "turn.act", change))
+    except Several as several:
+        view = act_choice_view(several.encounter_id, several.version, several.choices)
+        await send(interaction, content=str(several), view=view, ephemeral=True)
+        return
+    entry_id, flow, names = committed.value
+    await send(interaction, content=turn_start_text(flow.encounter, entry_id, flow.gains, names))
+
+
+async def do_end(
+    interaction: discord.Interaction[Any], bot: DrawSteelBot, expect: tuple[int, int] | None = None
+) -> None:
+    """End the turn in progress (its controller or the Director)."""
+    in_time = InTime(interaction)
+    who = await in_time.run(caller_of(interaction, bot))
+    dice = bot.dice
+
+    def change(table: Table) -> Change[tuple[str, Flow, list[SaveResult]]]:
+        check_expected(table, expect)
+        encounter = encounter_of(table)
+        cur = current(encounter.turns)
+        if cur is None:
+            fail("Nobody is taking a turn right now: start one with /turn act.")
+        entry = encounter.turns.entry(cur.entry)
+        assert entry is not None
+        require_controls(
+            who.actor,
+            owner_of(encounter, entry),
+            who.director,
+            creature=entry.id,
+            action=f"end {entry.id}'s turn",
+        )
+        flow, rolled = director_saves(end_turn(encounter), dice, who.settings.auto_saves)
+        put_encounter(table, flow.encounter)
+        return Change(f"{entry.id}'s turn ends", (entry.id, flow, rolled))
+
+    committed = await in_time.run(commit(interaction, "turn.end", change))
+    entry_id, flow, rolled = committed.value
+    due = due_view(committed.encounter_id, committed.version, flow.due)
+    text = with_saves(turn_end_text(entry_id, flow), rolled)
+    await reply_and_ping(interaction, who, text, flow.encounter, view=due)
+
+
+async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name: str | None) -> None:
+    """Without a name, the Director skips the picking side's remaining turns this round; with one, that
+    combatant's turn passes (it starts and ends at once)."""
+    in_time = InTime(interaction)
+    who = await in_time.run(caller_of(interaction, bot))
+    dice = bot.dice
+
+    def change(table: Table) -> Change[tuple[str, Flow, list[SaveResult]]]:
+        encounter = encounter_of(table)
+        if name is None:
+            pick = picking(encounter.turns)
+            if pick is None:
+                fail("Nobody is picking right now: end the turn in progress with /turn end first.")
+            if encounter.turns.mode is Mode.FAST_SLOW and pick.speed is Speed.FAST:
+                if not who.director and pick.controller is not Controller.PLAYERS:
+                    fail("Only the Director can move the Director's creatures to the slow turns.")
+                # a player passes for their own creatures only; the Director for the whole part
+                mine = (
+                    None
+                    if who.director
+                    else [e.id for e in encounter.turns.entries if controlled(encounter, e, who)]
+                )
+                flow = pass_part(encounter, pick.controller, mine)
+                if mine is not None and not flow.events:
+                    fail("None of your creatures waits for a fast turn: pass one with /turn skip combatant:.")
+                put_encounter(table, flow.encounter)
+                done = f"The {pick.controller.value}" if mine is None else "A player's creatures"
+                return Change(f"{done} are done with fast turns", ("", flow, []))
+            if not who.director:
+                fail("Only the Director can skip a side's turns: to pass your own turn, add combatant.")
+            flow = skip(encounter, pick.sides[0])
+            put_encounter(table, flow.encounter)
+            return Change(f"The {pick.sides[0]} side's turns are skipped", ("", flow, []))
+        entry = entry_named(encounter, name)
+        require_controls(
+            who.actor,
+            owner_of(encounter, entry),
+            who.director,
+            creature=entry.id,
+            action=f"skip {entry.id}'s turn",
+        )
+        override = who.director and entry.id not in eligible(encounter.turns)
+        started = act(encounter, entry.id, who.by, dice, override=override)
+        flow, rolled = director_saves(end_turn(started.encounter), dice, who.settings.auto_saves)
+        flow = dataclasses.replace(flow, events=(*started.events, *flow.events))
+        put_encounter(table, flow.encounter)
+        return Change(f"{entry.id} passes their turn", (entry.id, flow, rolled))
+
+    committed = await in_time.run(commit(interaction, "turn.skip", change))
+    entry_id, flow, rolled = committed.value
+    text = with_saves(skip_text(flow), rolled)
+    if entry_id:
+        text = f"⏭️ **{inert(entry_id)}** passes their turn.\n" + text
+    due = due_view(committed.encounter_id, committed.version, flow.due)
+    await reply_and_ping(interaction, who, text, flow.encounter, view=due)
+
+
+async def do_save(
+    interaction: discord.Interaction[Any], bot: DrawSteelBot, expect: tuple[int, int] | None = None
+) -> None:
+    """The Save button: the caller's creatures roll every save they are owed (d10, 6+ each); the Director's
+    press rolls the Director's creatures' (or, when they owe none, everyone's)."""
+    in_time = InTime(interaction)
+    who = await in_time.run(caller_of(interaction, bot))
+    dice = bot.dice
+
+    def change(table: Table) -> Change[tuple[list[SaveResult], bool]]:
+        check_expected(table, expect)
+        encounter = encounter_of(table)
+        owing = list(dict.fromkeys(s.creature_id for s in saves.due(encounter)))
+        ids = [c for c in owing if controlled(encounter, encounter.entry_of(c), who)]
+        if who.director:
+            ids = [c for c in ids if c in saves.director_creatures(encounter)] or ids
+        if not ids:
+            fail("None of your creatures has a save due: a save comes at the end of a creature's turn.")
+        encounter, results = saves.roll_all(encounter, dice, ids)
+        put_encounter(table, encounter)
+        summary = "; ".join(f"{r.target} saves against {r.label}: {r.roll}" for r in results)
+        return Change(summary[:300], (results, bool(saves.open_failures(encounter))))
+
+    committed = await in_time.run(commit(interaction, "save", change))
+    await send_saves(interaction, committed, *committed.value)
+
+
+def director_saves(flow: Flow, dice: Dice, auto: bool) -> tuple[Flow, list[SaveResult]]:
+    """With `/settings auto_saves:true`, the Director's creatures roll the saves they owe when a turn ends;
+    their rolls replace the "Save due" lines."""
+    if not auto:
+        return flow, []
+    encounter, results = saves.roll_all(flow.encounter, dice, saves.director_creatures(flow.encounter))
+    rolled = {r.target for r in results}
+    events = tuple(e for e in flow.events if not (isinstance(e, SaveDue) and e.creature in rolled))
+    return dataclasses.replace(flow, encounter=encounter, events=events), results
+
+
+def with_saves(text: str, results: list[SaveResult]) -> str:
+    """A turn's reply with the saves rolled for it, right after its first line."""
+    if not results:
+        return text
+    first, _, rest = text.partition("\n")
+    return "\n".join([first, *(save_reply(r) for r in results), *([rest] if rest else [])])
+
+
+class Turn(commands.Cog):
+    """Taking turns (/turn)."""
+
+    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
+        HelpEntry("turn", "/turn act combatant: Ash", "Take turns: act, end your turn, skip."),
+        HelpEntry(
+            "turn act",
+            "/turn act combatant: Ash",
+            "Start a creature's turn (the menu offers who may act now; the Director may pick anyone).",
+        ),
+        HelpEntry("turn end", "/turn end", "End the turn in progress; the next side to pick is pinged."),
+        HelpEntry(
+            "turn skip",
+            "/turn skip combatant: Goblin 1",
+            "Pass a creature's turn; without one the Director skips the side that picks (fast/slow: slow).",
+        ),
+        HelpEntry(
+            "turn speed",
+            "/turn speed combatant: Ash speed: slow",
+            "Fast/slow turns: choose a creature's fast turn (action or move) or slow turn (both) this round.",
+        ),
+        HelpEntry(
+            "turn heal",
+            "/turn heal target: Ash use: recovery",
+            "Heal (main action): the target spends a Recovery (even while dying) or makes one saving throw.",
+        ),
+        HelpEntry(
+            "turn swap",
+            "/turn swap hero: Ash with: Bree",
+            "Agility order: at the start of a round the Director lets two heroes swap places.",
+        ),
+        # --- baseline actions that change rolls (issue 21, power rolls) ---
+        HelpEntry(
+            "turn defend",
+            "/turn defend",
+            "Defend (main action): ability rolls against you have a double bane until your next turn.",
+        ),
+        HelpEntry(
+            "turn aid",
+            "/turn aid target: Goblin 1",
+            "Aid Attack (maneuver): an ally's next ability roll against that enemy gains an edge.",
+        ),
+    )
+
+    turn = app_commands.Group(
+        name="turn", description="Take turns in this channel's encounter.", guild_only=True
+    )
+
+    def __init__(self, bot: DrawSteelBot) -> None:
+        self.bot = bot
+
+    @turn.command(name="act", description="Start a creature's turn.")
+    @app_commands.describe(combatant="Who acts now (default: your only creature that may)")
+    @app_commands.autocomplete(combatant=actable)
+    async def act_cmd(self, interaction: discord.Interaction[Any], combatant: str | None = None) -> None:
+        if combatant is not None and len(combatant) > NAME_MAX:
+            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
+        await do_act(interaction, self.bot, combatant)
+
+    @turn.command(name="end", description="End the turn in progress.")
+    async def end_cmd(self, interaction: discord.Interaction[Any]) -> None:
+        await do_end(interaction, self.bot)
+
+    @turn.command(
+        name="skip", description="Pass a creature's turn, or (Director) skip the picking side's turns."
+    )
+    @app_commands.describe(
+        combatant="Whose turn passes (leave out: the Director skips the side that picks now)"
+    )
+    @app_commands.autocomplete(combatant=actable)
+    async def skip_cmd(self, interaction: discord.Interaction[Any], combatant: str | None = None) -> None:
+        if combatant is not None and len(combatant) > NAME_MAX:
+            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
+        await do_skip(interaction, self.bot, combatant)
+
+    @turn.command(name="speed", description="Fast/slow turns: choose a creature's fast or slow turn.")
+    @app_commands.describe(
+        speed="fast: an action or a move, in the fast turns; slow: an action and a move, after them",
+        combatant="Whose turn (default: your only creature still to act)",
+    )
+    @app_commands.autocomplete(combatant=still_to_act)
+    async def speed_cmd(
+        self, interaction: discord.Interaction[Any], speed: Speed, combatant: str | None = None
+    ) -> None:
+        if combatant is not None and len(combatant) > NAME_MAX:
+            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
+        await do_speed(interaction, self.bot, combatant, speed)
+
+    @turn.command(name="swap", description="Agility order: two heroes swap places at the start of a round.")
+    @app_commands.rename(other="with")
+    @app_commands.describe(hero="A hero", other="The willing hero they swap places with")
+    async def swap_cmd(self, interaction: discord.Interaction[Any], hero: str, other: str) -> None:
+        if len(hero) > NAME_MAX or len(other) > NAME_MAX:
+            fail(f"Names are at most {NAME_MAX} characters: type a hero's name.")
+        await do_swap(interaction, self.bot, hero, other)
+
+    # --- baseline actions that change rolls: Defend, Aid Attack (issue 21, power rolls) ---------------------
+    @turn.command(
+        name="defend", description="Defend (main action): double bane on ability rolls against you."
+    )
+    @app_commands.describe(combatant="Who defends (default: the creature whose turn it is, if yours)")
+    @app_commands.autocomplete(combatant=autocomplete.creatures)
+    async def defend_cmd(self, interaction: discord.Interaction[Any], combatant: str | None = None) -> None:
+        if combatant is not None and len(combatant) > NAME_MAX:
+            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
+        await do_defend(interaction, self.bot, combatant)
+
+    @turn.command(
+        name="aid", description="Aid Attack (maneuver): an ally's next roll against an enemy gains an edge."
+    )
+    @app_commands.describe(
+        target="The adjacent enemy", combatant="Who aids (default: the creature whose turn it is, if yours)"
+    )
+    @app_commands.autocomplete(target=autocomplete.creatures, combatant=autocomplete.creatures)
+    async def aid_cmd(
+        self, interaction: discord.Interaction[Any], target: str, combatant: str | None = None
+    ) -> None:
+        if len(target) > NAME_MAX or (combatant is not None and len(combatant) > NAME_MAX):
+            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
+        await do_aid(interaction, self.bot, target, combatant)
+
+    # --- /turn heal (the Heal main action: exts/turn/_heal.py) ---------------------------------------------
+    @turn.command(name="heal", description="The Heal main action: an ally spends a Recovery or makes a save.")
+    @app_commands.describe(
+        target="Who is healed (an adjacent creature)",
+        use="recovery: they spend a Recovery · save: they make one saving throw",
+        healer="Who uses Heal (default: the creature taking its turn, or yours)",
+        condition="For save: which save-ends condition (when they have several)",
+        text="For save: a custom condition's name",
+    )
+    @app_commands.choices(condition=CONDITION_CHOICES)
+    @app_commands.autocomplete(target=autocomplete.creatures, healer=autocomplete.creatures)
+    async def heal_cmd(
+        self,
+        interaction: discord.Interaction[Any],
+        target: app_commands.Range[str, 1, NAME_MAX],
+        use: Literal["recovery", "save"],
+        healer: app_commands.Range[str, 1, NAME_MAX] | None = None,
+        condition: str | None = None,
+        text: app_commands.Range[str, 1, NAME_MAX] | None = None,
+    ) -> None:
+        await do_heal(interaction, self.bot, target, HealUse(use), healer, condition, text)
+
+
+async def _on_act(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
+    """The tracker's Act (no argument), or one of the creatures it offered (its place in the turn order)."""
+    bot = interaction.client
+    at = optional_number(arg)
+    await pressed(interaction, bot, do_act(interaction, bot, None, (eid, ver), at))
+
+
+async def _on_pick(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
+    bot = interaction.client
+    await pressed(interaction, bot, do_act(interaction, bot, arg, (eid, ver)))
+
+
+async def _on_end(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
+    bot = interaction.client
+    await pressed(interaction, bot, do_end(interaction, bot, (eid, ver)))
+
+
+async def _on_save(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
+    bot = interaction.client
+    await pressed(interaction, bot, do_save(interaction, bot, (eid, ver)))
+
+
+async def setup(bot: DrawSteelBot) -> None:
+    set_handler("act", _on_act)
+    set_handler("pick", _on_pick)
+    set_handler("end", _on_end)
+    set_handler("save", _on_save)
+    await bot.add_cog(Turn(bot))

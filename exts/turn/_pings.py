@@ -1,0 +1,221 @@
+"""Play-by-post pings: when a side must pick (after a turn ends, when a round starts, at the start of combat),
+one message pings exactly the members who control that side's creatures still to act, or the Director (the
+Director role when one is set, else the encounter's Director) for creatures nobody else controls. Allowed
+mentions list exactly those members and that role; nothing else the bot sends ever pings.
+
+`pick_ping(...)` and `chooser_ping(...)` are pure (they return a `Ping` or None). `reply(...)` answers the
+command that moved the turns on with the ping in the same message: one message and one notification, and no
+extra post in the channel (Discord limits how fast a bot may post in one channel; an interaction's reply is
+not counted against that). Only when the reply can't carry it does `post(...)` send the ping on its own with
+the bot token: after a deferral (the reply then edits the "thinking…" message, and an edit pings nobody) or
+when the two together would be too long. The guild setting `turn_pings` turns pings off.
+
+Every ping for a pick carries a two-line status (`status_lines`): who may act now (a hero with their
+Stamina and conditions) and the round, with a jump link to the tracker
+(`exts.tracker._service.TrackerService.link`:
+the tracker may be far up the channel, or stay at the top of a forum post).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot import replies
+from bot.play import channel_key
+from bot.replies import MAX_CONTENT, inert, send
+from bot.rules.encounter import Encounter
+from bot.rules.turns import Controller, picking, waiting
+from bot.rules.turns.policy import policy
+from bot.store import ChannelKey
+from bot.ui.format import stamina_text
+from exts.turn._views import condition_text, controller_does, creatures_of, side_does
+
+log = logging.getLogger("bot.pings")
+#: Names listed in a ping's status at most (then "and N more").
+STATUS_NAMES = 8
+#: A hero's conditions listed in a ping's status at most (then "and N more"; a custom one runs to 60).
+STATUS_CONDITIONS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """A message that pings `user_ids` and `role_ids` and nobody else."""
+
+    content: str
+    user_ids: tuple[int, ...]
+    role_ids: tuple[int, ...]
+
+    @property
+    def allowed_mentions(self) -> discord.AllowedMentions:
+        return discord.AllowedMentions(
+            everyone=False,
+            users=[discord.Object(u) for u in self.user_ids],
+            roles=[discord.Object(r) for r in self.role_ids],
+            replied_user=False,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Mover:
+    """Who moved the turns on: they read the reply, so the ping leaves them out (`director`: they did it as a
+    Director, so the Director's own creatures' pick pings nobody either)."""
+
+    user_id: int
+    director: bool
+
+
+def _targets(
+    owners: Iterable[int | None], director_id: int, director_role_id: int | None, mover: Mover | None = None
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    users: list[int] = []
+    roles: tuple[int, ...] = ()
+    needs_director = False
+    for owner in owners:
+        if owner is None:
+            needs_director = True
+        elif owner not in users and (mover is None or owner != mover.user_id):
+            users.append(owner)
+    if needs_director and not (mover is not None and mover.director):
+        if director_role_id is not None:
+            roles = (director_role_id,)
+        elif director_id not in users:
+            users.append(director_id)
+    return tuple(users), roles
+
+
+def _mention_text(users: tuple[int, ...], roles: tuple[int, ...]) -> str:
+    return " ".join([*(f"<@&{r}>" for r in roles), *(f"<@{u}>" for u in users)])
+
+
+def pick_ping(
+    encounter: Encounter, *, director_id: int, director_role_id: int | None, mover: Mover | None = None
+) -> Ping | None:
+    """The ping for the side that picks now: the controllers of its creatures that may still act this round;
+    in the Agility order only the next in order (draw-steel-combat.txt "Alternative Turn Order": "When it's
+    time for someone on the heroes' side to act, the hero with the highest total goes first"); never `mover`,
+    whose reply already says who picks (None when nobody is left to ping, or nobody picks: a turn is running,
+    or the round or encounter is over)."""
+    turns = encounter.turns
+    pick = picking(turns)
+    if pick is None:
+        return None
+    still = set(pick.entries) if policy(turns.mode).ordered_within_side else set(waiting(turns))
+    owners: list[int | None] = []
+    for entry in turns.entries:
+        if entry.side not in pick.sides or entry.id not in still:
+            continue
+        for creature_id in creatures_of(encounter, entry):
+            owners.append(encounter.creature(creature_id).owner_id)
+    users, roles = _targets(owners, director_id, director_role_id, mover)
+    if not users and not roles:
+        return None
+    what = pick_what(encounter)
+    status = "\n".join(status_lines(encounter))
+    return Ping(f"{_mention_text(users, roles)} — {what} (/turn act).\n{status}", users, roles)
+
+
+def pick_what(encounter: Encounter) -> str:
+    """ "the heroes pick who acts next", "the Director picks a fast turn" ("" when nobody picks)."""
+    pick = picking(encounter.turns)
+    if pick is None:
+        return ""
+    if pick.speed is not None:
+        return f"{controller_does(pick.controller, 'pick')} a {pick.speed.value} turn"
+    return f"{side_does(encounter, pick.sides[0], 'pick')} who acts next"
+
+
+def with_link(ping: Ping, link: str | None) -> Ping:
+    """`ping` with the tracker's jump link at its end (unchanged without one)."""
+    if link is None:
+        return ping
+    return Ping(f"{ping.content} · [Jump to the tracker]({link})", ping.user_ids, ping.role_ids)
+
+
+def status_lines(encounter: Encounter) -> tuple[str, str]:
+    """Who may act now (each hero with their Stamina and conditions) and the round: two lines."""
+    turns = encounter.turns
+    pick = picking(turns)
+    names: list[str] = []
+    for entry_id in pick.entries if pick is not None else ():
+        entry = turns.entry(entry_id)
+        ids = creatures_of(encounter, entry) if entry is not None else ()
+        creature = encounter.creature(ids[0]) if len(ids) == 1 else None
+        if creature is None or not creature.is_hero:
+            names.append(f"**{inert(entry_id)}**")
+            continue
+        conditions = [condition_text(c) for c in turns.conditions_of(creature.id)]
+        if len(conditions) > STATUS_CONDITIONS:
+            conditions[STATUS_CONDITIONS:] = [f"and {len(conditions) - STATUS_CONDITIONS} more"]
+        details = [stamina_text(creature.vitals), *conditions]
+        names.append(f"**{inert(entry_id)}** ({', '.join(details)})")
+    if len(names) > STATUS_NAMES:
+        names[STATUS_NAMES:] = [f"and {len(names) - STATUS_NAMES} more"]
+    return f"Who may act now: {', '.join(names) or 'nobody'}", f"Round {turns.round}"
+
+
+def chooser_ping(
+    encounter: Encounter, chooser: Controller, *, director_id: int, director_role_id: int | None
+) -> Ping | None:
+    """The ping for whoever won the d10 roll and must choose which side goes first."""
+    owners: list[int | None] = []
+    for side in encounter.turns.sides:
+        if side.controller is not chooser:
+            continue
+        for entry in encounter.turns.entries:
+            if entry.side == side.id:
+                owners += [encounter.creature(c).owner_id for c in creatures_of(encounter, entry)]
+    if chooser is Controller.DIRECTOR:
+        owners = [None]
+    users, roles = _targets(owners, director_id, director_role_id)
+    if not users and not roles:
+        return None
+    who = controller_does(chooser, "choose")
+    return Ping(f"{_mention_text(users, roles)} — {who} which side goes first.", users, roles)
+
+
+async def reply(
+    interaction: discord.Interaction[Any],
+    content: str,
+    ping: Ping | None,
+    *,
+    enabled: bool,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Answer `interaction` with `content` (and `view`), pinging exactly the members of `ping` in the same
+    message when it can carry the ping (see the module docstring), else in a message of its own after it."""
+    ping = ping if enabled else None
+    if ping is not None:
+        ping = await _linked(interaction.client, channel_key(interaction), ping)
+    together = f"{content}\n{ping.content}" if ping is not None else content
+    if ping is None or interaction.response.is_done() or len(together) > MAX_CONTENT:
+        await send(interaction, content=content, view=view)
+        await post(interaction.client, channel_key(interaction), ping, enabled=enabled)
+        return
+    await send(interaction, content=together, view=view, mentions=ping.allowed_mentions)
+
+
+async def _linked(client: Any, key: ChannelKey, ping: Ping) -> Ping:
+    """`ping` with the tracker's jump link after its round line (when the tracker is known)."""
+    from exts.tracker._service import tracker_for  # the tracker service imports the renderers of bot.ui
+
+    service = tracker_for(client)
+    link = service.link(key)
+    if link is None:
+        link = await service.find_link(key, service.encounter_id(key))
+    return with_link(ping, link)
+
+
+async def post(client: Any, key: ChannelKey, ping: Ping | None, *, enabled: bool) -> None:
+    """Send `ping` in the channel with the bot token (logged, never raised, when Discord refuses)."""
+    if ping is None or not enabled:
+        return
+    channel = client.get_partial_messageable(key.channel_id, guild_id=key.guild_id)
+    try:
+        await replies.post(channel, content=ping.content, mentions=ping.allowed_mentions)
+    except discord.HTTPException as error:
+        log.warning("ping in channel %s failed: %s", key.channel_id, error)

@@ -1,0 +1,143 @@
+"""Replies to changes that move the turns on: the side that picks next pinged in the same message
+(`exts.turn._pings`), and the rounds a change outside a turn started by itself.
+
+A round ends when nobody is left to act, also outside a turn: a free strike, `/stamina damage`, `/strike`
+or `/encounter remove` that kills, knocks out or removes the last creature still to act
+(draw-steel-turn-order.txt "End of Round": "Once all creatures on both sides of a battle have acted, the
+combat round ends and a new combat round begins"; `bot.rules.encounter.rounds.carry_on`). Such a reply
+says so as a turn's end does: "Round N begins" with its Malice, the objectives whose counter hit 0 with the
+Director's buttons, who picks now, and the side that picks is pinged.
+
+A moment is pinged once: the same people are not pinged again for the same encounter, round and pick (the
+same side with the same creatures still to act), as when a player loops `/turn end` and `/encounter undo`
+(`PingMemory`: the last moment pinged in each channel, kept by this process).
+
+Public API: `reply_and_ping`, `reply_with_rounds`, `PingMemory`.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections import OrderedDict
+from collections.abc import Hashable
+from typing import Any
+
+import discord
+
+from bot.play import Caller, channel_key
+from bot.replies import send
+from bot.rules.encounter import Encounter
+from bot.rules.encounter.harm import SaveResult
+from bot.rules.encounter.model import RoundNews
+from bot.rules.turns import picking, waiting
+from bot.store.table import ChannelKey, Committed
+from bot.ui.combat import save_reply
+from exts.tracker._controls import token_save_view
+from exts.tracker._objectives import due_view
+from exts.tracker._service import tracker_for
+from exts.turn import _pings as pings
+from exts.turn._views import news_lines
+
+#: Channels whose last pinged moment `PingMemory` keeps (the oldest is forgotten first).
+MOMENTS_KEPT = 4096
+
+
+class PingMemory:
+    """The last moment pinged in each channel: `first(key, moment)` is True unless `moment` (a hashable
+    value naming the encounter, the round, the pick and who is pinged) is the one pinged there last."""
+
+    def __init__(self) -> None:
+        self._last: OrderedDict[ChannelKey, Hashable] = OrderedDict()
+
+    def first(self, key: ChannelKey, moment: Hashable) -> bool:
+        if self._last.get(key) == moment:
+            return False
+        self._last[key] = moment
+        self._last.move_to_end(key)
+        if len(self._last) > MOMENTS_KEPT:
+            self._last.popitem(last=False)
+        return True
+
+
+_MEMORIES: weakref.WeakKeyDictionary[Any, PingMemory] = weakref.WeakKeyDictionary()
+
+
+def ping_memory(client: Any) -> PingMemory:
+    """The bot's `PingMemory` (one per bot, made on first use)."""
+    memory = _MEMORIES.get(client)
+    if memory is None:
+        memory = _MEMORIES[client] = PingMemory()
+    return memory
+
+
+def _moment(client: Any, key: ChannelKey, encounter: Encounter, ping: pings.Ping) -> Hashable:
+    """What makes a pick ping the same as an earlier one: the encounter (as the tracker knows it), the round,
+    the pick, the entries still to act, and the members and roles pinged."""
+    turns = encounter.turns
+    eid = tracker_for(client).encounter_id(key)
+    return (eid, turns.round, picking(turns), waiting(turns), ping.user_ids, ping.role_ids)
+
+
+async def reply_and_ping(
+    interaction: discord.Interaction[Any],
+    who: Caller,
+    content: str,
+    encounter: Encounter,
+    *,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Answer with `content` (and `view`), pinging the side that picks next in the same message
+    (`exts.turn._pings.reply`): not the caller, who reads the reply (nor, when the caller is a Director, the
+    Director's side), and not the people this channel's last ping already called for this very moment."""
+    mover = pings.Mover(who.actor.user_id, who.director)
+    ping = pings.pick_ping(
+        encounter, director_id=who.director_id, director_role_id=who.settings.director_role_id, mover=mover
+    )
+    if ping is not None and who.settings.turn_pings:
+        key = channel_key(interaction)
+        if not ping_memory(interaction.client).first(key, _moment(interaction.client, key, encounter, ping)):
+            ping = None
+    await pings.reply(interaction, content, ping, enabled=who.settings.turn_pings, view=view)
+
+
+def _joined(view: discord.ui.View | None, more: discord.ui.View | None) -> discord.ui.View | None:
+    """One view with the buttons of both (a reply carries one)."""
+    if view is None or more is None:
+        return view if more is None else more
+    for item in more.children:
+        view.add_item(item)
+    return view
+
+
+async def reply_with_rounds(
+    interaction: discord.Interaction[Any],
+    who: Caller,
+    content: str,
+    encounter: Encounter,
+    news: RoundNews | None,
+    committed: Committed[Any],
+    *,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Answer a change outside a turn with `content` (and `view`); when it started rounds (`news`, from
+    `bot.rules.encounter.rounds.news_since`), add their lines and the due objectives' buttons, and ping the
+    side that picks next, as the end of a turn does."""
+    if news is None:
+        await send(interaction, content=content, view=view)
+        return
+    text = "\n".join([content, *news_lines(encounter, news)])
+    due = due_view(committed.encounter_id, committed.version, news.due)
+    await reply_and_ping(interaction, who, text, encounter, view=_joined(view, due))
+
+
+async def send_saves(
+    interaction: discord.Interaction[Any], committed: Committed[Any], results: list[SaveResult], failed: bool
+) -> None:
+    """The saves' replies; when a hero's save just failed (`failed`), the button that spends a hero token to
+    succeed instead (draw-steel-basics.md "Spending Hero Tokens")."""
+    content = "\n".join(save_reply(r) for r in results)
+    if failed and committed.encounter_id is not None:
+        view = token_save_view(committed.encounter_id, committed.version)
+        await send(interaction, content=content, view=view)
+        return
+    await send(interaction, content=content)
