@@ -31,8 +31,9 @@ import pytest
 from discord.ext import commands
 from simcord.env import Env
 
-from bot import reminders, tracker
 from bot.store import Store
+from exts.reminders import _service as reminders
+from exts.tracker import _service as tracker
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -16,10 +16,10 @@ import pytest
 from simcord import actors
 from simcord.env import Env
 
-from bot import hero_import
 from bot.content.forgesteel import files
 from bot.content.forgesteel.files import MAX_BYTES
 from bot.store import ChannelKey
+from exts.heroes import _import as hero_import
 from tests.bot.conftest import Table
 from tests.bot.encounter_kit import ok
 from tests.bot.files_kit import CdnServer, fixture, refusal
