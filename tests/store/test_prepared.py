@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from bot.store.engine import create_sqlite_writer_engine
 from bot.store.models import channels
 from bot.store.prepared import execute
-from bot.store.store import _CAS_VERSION, _INSERT_EVENT
+from bot.store.rows import _CAS_VERSION, _INSERT_EVENT
 
 AT = datetime(2026, 11, 23, 17, 5, 9, 123456, tzinfo=UTC)
 
