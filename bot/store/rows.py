@@ -36,8 +36,9 @@ class _EncodedJSON(sa.types.TypeDecorator[str]):
         return None
 
 
-# Statements of the hot path, prepared once (`bot.store.prepared`).
-_CAS_VERSION = Prepared(
+# The statements every command writes with, prepared once (`bot.store.prepared`: on SQLite they run on
+# `sqlite3` itself, see docs/performance.md, *Speed-only code kept*); public for their test.
+CAS_VERSION = Prepared(
     sa.update(channels)
     .where(
         channels.c.id == sa.bindparam("b_id"),
@@ -46,7 +47,7 @@ _CAS_VERSION = Prepared(
     )
     .values(version=sa.bindparam("b_new"), tokens=sa.bindparam("b_tokens"), updated_at=sa.bindparam("b_now"))
 )
-_UPDATE_ENCOUNTER = Prepared(
+UPDATE_ENCOUNTER = Prepared(
     sa.update(encounters)
     .where(encounters.c.id == sa.bindparam("b_id"), encounters.c.last_seq == sa.bindparam("b_last"))
     .values(
@@ -58,15 +59,15 @@ _UPDATE_ENCOUNTER = Prepared(
         ended_at=sa.bindparam("b_ended", type_=encounters.c.ended_at.type),
     )
 )
-#: The common case of `_UPDATE_ENCOUNTER`: an active encounter's state changed, nothing else. Assigning only
+#: The common case of `UPDATE_ENCOUNTER`: an active encounter's state changed, nothing else. Assigning only
 #: these columns leaves the rows of the indexes on the others alone (`active`, `ended_at`): SQLite rewrites
 #: an index entry whenever its column is assigned, even to the same value (two pages fewer in each commit).
-_UPDATE_ENCOUNTER_STATE = Prepared(
+UPDATE_ENCOUNTER_STATE = Prepared(
     sa.update(encounters)
     .where(encounters.c.id == sa.bindparam("b_id"), encounters.c.last_seq == sa.bindparam("b_last"))
     .values(state=sa.bindparam("b_state", type_=_EncodedJSON()), last_seq=sa.bindparam("b_seq"))
 )
-_INSERT_EVENT = Prepared(
+INSERT_EVENT = Prepared(
     sa.insert(events),
     (
         "encounter_id",
@@ -116,7 +117,7 @@ def write_change(
     params = {name: getattr(written, name) for name in _EVENT_FIELDS}
     execute(
         connection,
-        _INSERT_EVENT,
+        INSERT_EVENT,
         {**params, "encounter_id": encounter_id, "channel_id": key.channel_id, "at": written.at},
     )
     return encounter_id
@@ -193,12 +194,12 @@ def _write_encounter(
     }
     same = enc_after["name"] == enc_before["name"] and enc_after["director_id"] == enc_before["director_id"]
     if enc_after["active"] and same:
-        matched = execute(connection, _UPDATE_ENCOUNTER_STATE, params)
+        matched = execute(connection, UPDATE_ENCOUNTER_STATE, params)
     else:
         params["b_name"], params["b_director"] = enc_after["name"], enc_after["director_id"]
         params["b_active"] = enc_after["active"]
         params["b_ended"] = None if enc_after["active"] else written.at
-        matched = execute(connection, _UPDATE_ENCOUNTER, params)
+        matched = execute(connection, UPDATE_ENCOUNTER, params)
     if matched != 1:
         raise StaleState()
     return loaded.encounter_id
@@ -221,7 +222,7 @@ def claim_row(
         "b_tokens": tokens,
         "b_now": now,
     }
-    return execute(connection, _CAS_VERSION, params) == 1
+    return execute(connection, CAS_VERSION, params) == 1
 
 
 def dialect_insert(connection: Connection, table: sa.Table) -> Any:
