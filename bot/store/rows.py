@@ -72,9 +72,9 @@ INSERT_EVENT = Prepared(
     (
         "encounter_id",
         "channel_id",
+        "at",
         "seq",
         "user_id",
-        "at",
         "kind",
         "summary",
         "details",
@@ -123,18 +123,8 @@ def write_change(
     return encounter_id
 
 
-#: The event's columns `Written` holds under the same names.
-_EVENT_FIELDS = (
-    "seq",
-    "user_id",
-    "kind",
-    "summary",
-    "details",
-    "patch",
-    "undoes",
-    "interaction_id",
-    "once_key",
-)
+#: The event's columns `Written` holds under the same names (all but the encounter, channel and time).
+_EVENT_FIELDS = INSERT_EVENT.keys[3:]
 
 
 def _claim(
