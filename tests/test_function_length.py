@@ -27,12 +27,6 @@ ALLOWED: dict[str, int] = {
     "Tokens.spend": 66,
     "Roll.roll": 65,
     "BestiaryCog.add": 61,
-    # the store, until it is composed of small collaborators
-    "Rows._write_change": 99,
-    "Writes._commit": 86,
-    "Writes.mutate": 80,
-    "Undoing.undo": 74,
-    "Campaigns._set_campaign": 68,
 }
 
 

@@ -24,7 +24,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from bot.store import validate
-from bot.store.core import StoreCore, utc_now
+from bot.store.core import utc_now
+from bot.store.database import Database
 from bot.store.errors import InvalidValue, StoreError
 from bot.store.models import monsters
 
@@ -123,8 +124,12 @@ def _stored(row: Any) -> StoredMonster:
     )
 
 
-class Bestiary(StoreCore):
+class Bestiary:
     """The servers' bestiaries."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._waits = db.waits
 
     async def put_monsters(self, guild_id: int, user_id: int, batch: Sequence[NewMonster]) -> Stocked:
         """Store `batch` in the guild's bestiary in one transaction: a name already there is replaced,
@@ -142,7 +147,7 @@ class Bestiary(StoreCore):
         if len(rows) > MONSTERS_MAX:  # more names than a bestiary holds can never fit: no query needed
             raise BestiaryFull()
         now = utc_now()
-        deadline = self._deadline()
+        deadline = self._waits.deadline()
         columns = (monsters.c.id, monsters.c.name_key, monsters.c.group_name, monsters.c.source_id)
 
         def work(connection: Connection) -> Stocked:
@@ -175,11 +180,11 @@ class Bestiary(StoreCore):
 
         async def write() -> Stocked:
             try:
-                return await self._transaction(work, deadline)
+                return await self._db.transaction(work, deadline)
             except InvalidValue:  # another command added one of these names meanwhile: replace it now
-                return await self._transaction(work, deadline)
+                return await self._db.transaction(work, deadline)
 
-        return await self._retrying(write, deadline)  # the same batch again stores the same rows
+        return await self._waits.retrying(write, deadline)  # the same batch again stores the same rows
 
     async def monster_index(self, guild_id: int) -> list[MonsterEntry]:
         """The guild's monsters by group, then name (without their stat blocks)."""
@@ -219,7 +224,7 @@ class Bestiary(StoreCore):
         """Remove the guild's monster called `name` (any case): its stored name, or None when it had none."""
         validate.snowflake(guild_id, "guild id")
         key = validate.name_key(name.strip())
-        deadline = self._deadline()
+        deadline = self._waits.deadline()
 
         def work(connection: Connection) -> str | None:
             found = connection.execute(
@@ -229,13 +234,10 @@ class Bestiary(StoreCore):
             ).first()
             return None if found is None else str(found.name)
 
-        async def write() -> str | None:
-            return await self._transaction(work, deadline)
-
-        return await self._retrying(write, deadline)
+        return await self._db.repeatable(work, deadline)
 
     async def _read_rows(self, query: sa.Select[Any]) -> Sequence[Any]:
         def read(connection: Connection) -> Sequence[Any]:
             return connection.execute(query).all()
 
-        return await self._select(read)
+        return await self._db.select(read)

@@ -3,7 +3,7 @@ Victories; a channel may join another channel's campaign and leave it again (doc
 
 The channel whose rows hold a campaign's roster and pool is its home (the campaign's id). A thread records
 its parent the first time the store sees it; a thread's roster and pool from before campaigns (revision
-0002_campaigns) are merged into its parent's campaign then, once (`_adopt`): the old schema never knew a
+0002_campaigns) are merged into its parent's campaign then, once (`adopt`): the old schema never knew a
 thread's parent, only an interaction in the thread does.
 """
 
@@ -13,6 +13,8 @@ import asyncio
 import itertools
 import logging
 import unicodedata
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,10 +23,11 @@ from sqlalchemy.engine import Connection
 
 from bot.store import validate
 from bot.store.core import check_key, utc_now
+from bot.store.database import Database
 from bot.store.errors import InvalidValue, OtherServer
 from bot.store.models import channels, encounters, heroes
-from bot.store.reads import Reads
 from bot.store.snapshot import Away, Loaded, clone
+from bot.store.snapshots import Snapshots
 from bot.store.table import CampaignInfo, ChannelKey, Table
 
 log = logging.getLogger("bot.store")
@@ -32,7 +35,7 @@ log = logging.getLogger("bot.store")
 
 @dataclass(frozen=True, slots=True)
 class Merged:
-    """What `_adopt` moved: heroes, hero tokens, and the heroes renamed to keep them apart (old, new)."""
+    """What `adopt` moved: heroes, hero tokens, and the heroes renamed to keep them apart (old, new)."""
 
     heroes: int
     tokens: int
@@ -56,10 +59,76 @@ def needs_adopting(key: ChannelKey, channel: Loaded) -> bool:
     return key.parent_id is not None and channel.version > 0 and channel.parent_id is None
 
 
-class Campaigns(Reads):
-    """`view`, the campaign of a channel, joining and leaving one, and merging a thread's old roster."""
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a command plays: its channel as it sees it (`loaded`: for a channel in another's campaign, the
+    home's pool and roster with the channel's own encounter), where its campaign lives (`away`, None: the
+    channel is its home), and whether the channel came from the store's memory (`warm`)."""
 
-    async def _adopt(self, key: ChannelKey, away: Away) -> Merged:
+    key: ChannelKey
+    loaded: Loaded
+    away: Away | None
+    warm: bool
+
+    @property
+    def home_id(self) -> int:
+        return self.key.channel_id if self.away is None else self.away.home_id
+
+
+class Turn:
+    """A command's turn on its channel (`Campaigns.turn`): the channel's lock, held, and its campaign home's
+    once known (always taken second), with the deadline of the call's waits."""
+
+    def __init__(self, campaigns: Campaigns, key: ChannelKey, deadline: float) -> None:
+        self.key = key
+        self.deadline = deadline
+        self._campaigns = campaigns
+        self._home: tuple[int, asyncio.Lock] | None = None
+
+    async def place(self, how: str = "kept") -> Place:
+        """The channel and where its campaign lives (read `how` `Snapshots.channel` says), with the home's
+        lock held and an old thread's own roster merged into its campaign first (`Campaigns._adopt`)."""
+        campaigns, key = self._campaigns, self.key
+        while True:
+            warm = key.channel_id in campaigns.snapshots.cache
+            loaded, away = await campaigns.snapshots.place(key, self.deadline, how)
+            if away is None:
+                return Place(key, loaded, None, warm)
+            if self._home is None or self._home[0] != away.home_id:
+                self.release_home()
+                self._home = (away.home_id, await campaigns.home_lock(key, away.home_id, self.deadline))
+            elif needs_adopting(key, away.channel):
+                await campaigns.adopt(key, away)
+            else:
+                return Place(key, loaded, away, warm)
+
+    def release_home(self) -> None:
+        if self._home is not None:
+            self._home[1].release()
+            self._home = None
+
+
+class Campaigns:
+    """`view`, the campaign of a channel, joining and leaving one, merging a thread's old roster, and a
+    command's turn on its channel (`turn`)."""
+
+    def __init__(self, db: Database, snapshots: Snapshots) -> None:
+        self._db = db
+        self._waits = db.waits
+        self.snapshots = snapshots
+
+    @asynccontextmanager
+    async def turn(self, key: ChannelKey) -> AsyncIterator[Turn]:
+        """Wait for the channel's turn (`Waits.queue`); the locks it takes are released on leaving."""
+        lock, deadline = await self._waits.queue(key)
+        turn = Turn(self, key, deadline)
+        try:
+            yield turn
+        finally:
+            turn.release_home()
+            lock.release()
+
+    async def adopt(self, key: ChannelKey, away: Away) -> Merged:
         """Record a thread's parent and merge the roster and pool it kept on its own (before campaigns) into
         the campaign it belongs to: nothing is dropped; a hero whose name the campaign already has is
         renamed `Ash (thread name)` and reported in the log. The caller holds the thread's and the home's
@@ -68,7 +137,7 @@ class Campaigns(Reads):
         printable = "".join(char for char in key.name or "" if not unicodedata.category(char).startswith("C"))
         label = " ".join(printable.split()) or f"thread {key.channel_id}"
         insert_home = (
-            self._insert(channels)
+            self._db.insert(channels)
             .values(id=away.home_id, guild_id=key.guild_id, tokens=0, version=0, updated_at=utc_now())
             .on_conflict_do_nothing(index_elements=["id"])
         )
@@ -77,10 +146,9 @@ class Campaigns(Reads):
             return _merge(connection, key, away.home_id, label, insert_home)
 
         try:
-            merged = await self._transaction(work)
+            merged = await self._db.transaction(work)
         finally:
-            self._cache.pop(key.channel_id, None)
-            self._cache.pop(away.home_id, None)
+            self.snapshots.forget(key.channel_id, away.home_id)
         if merged.heroes or merged.tokens:
             log.warning(
                 "campaign: thread %s's own roster merged into channel %s's campaign: %d hero(es), "
@@ -93,10 +161,10 @@ class Campaigns(Reads):
             )
         return merged
 
-    async def _home_lock(self, key: ChannelKey, home_id: int, deadline: float) -> asyncio.Lock:
+    async def home_lock(self, key: ChannelKey, home_id: int, deadline: float) -> asyncio.Lock:
         """The home channel's lock, acquired (a channel's own lock is always taken first)."""
-        lock = self._lock(ChannelKey(key.guild_id, home_id))
-        await self._within(lock.acquire(), deadline)
+        lock = self._waits.lock(ChannelKey(key.guild_id, home_id))
+        await self._waits.within(lock.acquire(), deadline)
         return lock
 
     # -- reading ----------------------------------------------------------------------------------------
@@ -113,23 +181,13 @@ class Campaigns(Reads):
         judgement that a later `mutate` checks again on the table it commits against (this process's memory
         is stale only after another process wrote to the channel, which sharding makes rare)."""
         check_key(key)
-        deadline = self._deadline()
+        deadline = self._waits.deadline()
         # one small query proves the cached table is still the stored one (every commit bumps the version)
         how = "proved" if fresh else "kept"
-        loaded, away = await self._place(key, deadline, how)
+        loaded, away = await self.snapshots.place(key, deadline, how)
         if away is not None and needs_adopting(key, away.channel):
-            lock, deadline = await self._queue(key)
-            try:
-                home_lock = await self._home_lock(key, away.home_id, deadline)
-                try:
-                    loaded, away = await self._place(key, deadline, "read")
-                    if away is not None and needs_adopting(key, away.channel):
-                        await self._adopt(key, away)
-                        loaded, away = await self._place(key, deadline, "read")
-                finally:
-                    home_lock.release()
-            finally:
-                lock.release()
+            async with self.turn(key) as turn:
+                loaded = (await turn.place("read")).loaded
         snap = loaded.snap if shared else clone(loaded.snap)
         return Table.from_snapshot(key, loaded.version, snap, loaded.encounter_id)
 
@@ -137,8 +195,8 @@ class Campaigns(Reads):
         """The campaign this channel plays in: its home, the channels that joined it, its roster's size and
         pool, and (for a channel that joined another) what the channel's own campaign set aside."""
         table = await self.view(key, shared=True)
-        deadline = self._deadline()
-        loaded, away = await self._place(key, deadline, "kept")
+        deadline = self._waits.deadline()
+        loaded, away = await self.snapshots.place(key, deadline, "kept")
         home_id = key.channel_id if away is None else away.home_id
         own = loaded if away is None else away.channel
         joined = await self._members(home_id, key.guild_id, deadline)
@@ -164,21 +222,21 @@ class Campaigns(Reads):
         def read(connection: Connection) -> tuple[int, ...]:
             return tuple(int(row[0]) for row in connection.execute(query))
 
-        return await self._select(read, deadline)
+        return await self._db.select(read, deadline)
 
     async def running_encounters(self, key: ChannelKey) -> list[tuple[int, dict[str, Any]]]:
         """Every running encounter of this channel's campaign (its home, the channels that joined it, and
         their threads) as (channel id, state data): one query, for the rare command that asks (who is in a
         fight somewhere in the campaign)."""
         check_key(key)
-        deadline = self._deadline()
-        _, away = await self._place(key, deadline, "kept")
+        deadline = self._waits.deadline()
+        _, away = await self.snapshots.place(key, deadline, "kept")
         home_id = key.channel_id if away is None else away.home_id
 
         def read(connection: Connection) -> list[tuple[int, dict[str, Any]]]:
             return running_in(connection, key.guild_id, home_id)
 
-        return await self._select(read, deadline)
+        return await self._db.select(read, deadline)
 
     # -- joining and leaving ----------------------------------------------------------------------------
     async def join_campaign(self, key: ChannelKey, campaign_channel_id: int) -> CampaignInfo:
@@ -192,11 +250,11 @@ class Campaigns(Reads):
             raise InvalidValue(
                 "A thread plays in its channel's campaign: use /campaign join in the channel itself."
             )
-        deadline = self._deadline()
-        target = await self._channel(campaign_channel_id, key.guild_id, deadline, "proved")
+        deadline = self._waits.deadline()
+        target = await self.snapshots.channel(campaign_channel_id, key.guild_id, deadline, "proved")
         if target.parent_id is not None:  # a thread: its channel's campaign
             campaign_channel_id = target.parent_id
-            target = await self._channel(campaign_channel_id, key.guild_id, deadline, "proved")
+            target = await self.snapshots.channel(campaign_channel_id, key.guild_id, deadline, "proved")
         home_id = target.campaign_id or campaign_channel_id
         if home_id == key.channel_id:
             raise InvalidValue("That campaign is this channel's own: pick another channel.")
@@ -214,61 +272,19 @@ class Campaigns(Reads):
         return await self.campaign(key)
 
     async def _set_campaign(self, key: ChannelKey, home_id: int | None) -> None:
-        lock, deadline = await self._queue(key)
-        try:
+        """Link the channel to `home_id`'s campaign (None: its own again), once `_check_link` allows it."""
+        async with self.turn(key) as turn:
             now = utc_now()
             channel_id = key.channel_id
             insert = (
-                self._insert(channels)
+                self._db.insert(channels)
                 .values(id=channel_id, guild_id=key.guild_id, tokens=0, version=0, updated_at=now)
                 .on_conflict_do_nothing(index_elements=["id"])
             )
 
             def work(connection: Connection) -> None:
                 connection.execute(insert)
-                row = connection.execute(
-                    sa.select(channels.c.campaign_id, channels.c.parent_id, channels.c.guild_id).where(
-                        channels.c.id == channel_id
-                    )
-                ).one()
-                home_guild = row.guild_id
-                if home_id is not None:  # the campaign's home, checked again where the link is written
-                    home_guild = connection.execute(
-                        sa.select(channels.c.guild_id).where(channels.c.id == home_id)
-                    ).scalar()
-                if row.guild_id != key.guild_id or home_guild not in (None, key.guild_id):
-                    raise OtherServer()
-                if row.parent_id is not None:
-                    raise InvalidValue(
-                        "A thread plays in its channel's campaign: use /campaign in the channel."
-                    )
-                if home_id is None and row.campaign_id is None:
-                    raise InvalidValue("This channel plays in its own campaign already.")
-                if home_id is not None and row.campaign_id == home_id:
-                    raise InvalidValue(f"This channel plays in <#{home_id}>'s campaign already.")
-                members = connection.execute(
-                    sa.select(channels.c.id).where(channels.c.campaign_id == channel_id).limit(3)
-                ).all()
-                if home_id is not None and members:
-                    where = ", ".join(f"<#{m[0]}>" for m in members)
-                    raise InvalidValue(
-                        f"Other channels play in this channel's campaign ({where}): "
-                        "they /campaign leave first."
-                    )
-                running = connection.execute(
-                    sa.select(encounters.c.channel_id)
-                    .select_from(encounters.join(channels, channels.c.id == encounters.c.channel_id))
-                    .where(
-                        sa.text("encounters.active"),
-                        sa.or_(channels.c.id == channel_id, channels.c.parent_id == channel_id),
-                    )
-                    .limit(1)
-                ).first()
-                if running is not None:
-                    raise InvalidValue(
-                        f"An encounter is running in <#{running[0]}>: end it first (its heroes come from "
-                        "this channel's campaign)."
-                    )
+                _check_link(connection, key, home_id)
                 connection.execute(
                     sa.update(channels)
                     .where(channels.c.id == channel_id)
@@ -276,17 +292,61 @@ class Campaigns(Reads):
                 )
 
             try:
-                await self._transaction(work, deadline)
+                await self._db.transaction(work, turn.deadline)
             finally:
-                self._cache.pop(channel_id, None)
-        finally:
-            lock.release()
+                self.snapshots.forget(channel_id)
+
+
+def _check_link(connection: Connection, key: ChannelKey, home_id: int | None) -> None:
+    """Refuse to link `key`'s channel to `home_id`'s campaign (None: its own) in the write transaction: a
+    channel or campaign of another server, a thread, no change, a channel others joined, a running fight."""
+    channel_id = key.channel_id
+    row = connection.execute(
+        sa.select(channels.c.campaign_id, channels.c.parent_id, channels.c.guild_id).where(
+            channels.c.id == channel_id
+        )
+    ).one()
+    home_guild = row.guild_id
+    if home_id is not None:  # the campaign's home, checked again where the link is written
+        home_guild = connection.execute(
+            sa.select(channels.c.guild_id).where(channels.c.id == home_id)
+        ).scalar()
+    if row.guild_id != key.guild_id or home_guild not in (None, key.guild_id):
+        raise OtherServer()
+    if row.parent_id is not None:
+        raise InvalidValue("A thread plays in its channel's campaign: use /campaign in the channel.")
+    if home_id is None and row.campaign_id is None:
+        raise InvalidValue("This channel plays in its own campaign already.")
+    if home_id is not None and row.campaign_id == home_id:
+        raise InvalidValue(f"This channel plays in <#{home_id}>'s campaign already.")
+    members = connection.execute(
+        sa.select(channels.c.id).where(channels.c.campaign_id == channel_id).limit(3)
+    ).all()
+    if home_id is not None and members:
+        where = ", ".join(f"<#{m[0]}>" for m in members)
+        raise InvalidValue(
+            f"Other channels play in this channel's campaign ({where}): they /campaign leave first."
+        )
+    running = connection.execute(
+        sa.select(encounters.c.channel_id)
+        .select_from(encounters.join(channels, channels.c.id == encounters.c.channel_id))
+        .where(
+            sa.text("encounters.active"),
+            sa.or_(channels.c.id == channel_id, channels.c.parent_id == channel_id),
+        )
+        .limit(1)
+    ).first()
+    if running is not None:
+        raise InvalidValue(
+            f"An encounter is running in <#{running[0]}>: end it first (its heroes come from "
+            "this channel's campaign)."
+        )
 
 
 def _merge(
     connection: Connection, key: ChannelKey, home_id: int, label: str, insert_home: sa.Insert
 ) -> Merged:
-    """`_adopt`'s transaction: the thread's (`key`'s) heroes moved to the home (renamed where their name is
+    """`adopt`'s transaction: the thread's (`key`'s) heroes moved to the home (renamed where their name is
     taken), its hero tokens added to the home's pool (within the pool's limit), its parent recorded; both
     rows' versions bumped, so a command judged on either before fails its compare-and-set and reads again."""
     thread_id, parent_id = key.channel_id, key.parent_id or 0

@@ -108,7 +108,7 @@ def create_sqlite_writer_engine(url: URL, busy_timeout_ms: int) -> Engine:
 
 
 def create_sqlite_reader_engine(url: URL, connect: Callable[[], sqlite3.Connection]) -> Engine:
-    """The engine of the store's SQLite reads on the event loop's thread (`StoreCore._select`): SQLAlchemy
+    """The engine of the store's SQLite reads on the event loop's thread (`Database.select`): SQLAlchemy
     over the one `sqlite3` connection `connect` gives (the store's read connection, which never waits for a
     lock and refuses to write), each transaction a plain `BEGIN`."""
     engine = create_sync_engine(

@@ -110,62 +110,67 @@ def busy_timeout_ms(wait_limit: float) -> int:
 
 
 class Waits:
-    """The store's waits for the database, each bounded by `wait_limit` (see `WAIT_LIMIT`)."""
+    """The store's waits for the database, each bounded by `wait_limit` (see `WAIT_LIMIT`): the channels'
+    turns, bounded waits for a lock or an event, and reads retried while the database does not answer."""
 
-    wait_limit: float
-    _sqlite: bool
-    _locks: weakref.WeakValueDictionary[int, asyncio.Lock]
-    _outage_at: float  # loop time of the last wait for the database that gave up
-    _refusing: type[CannotSave] | None  # the database refused every write last time (logged once)
+    def __init__(self, wait_limit: float, *, sqlite: bool) -> None:
+        if not wait_limit > 0:
+            raise ValueError("wait_limit must be positive")
+        #: Seconds a store call may wait for the database before `StoreUnavailable` (see `WAIT_LIMIT`).
+        self.wait_limit = wait_limit
+        self._sqlite = sqlite
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._outage_at = float("-inf")  # loop time of the last wait for the database that gave up
+        self._refusing: type[CannotSave] | None = None  # the database refused every write (logged once)
 
-    def _lock(self, key: ChannelKey) -> asyncio.Lock:
+    def lock(self, key: ChannelKey) -> asyncio.Lock:
         lock = self._locks.get(key.channel_id)
         if lock is None:
             lock = asyncio.Lock()
             self._locks[key.channel_id] = lock
         return lock
 
-    def _deadline(self) -> float:
+    def deadline(self) -> float:
         """When a call that starts now must give up waiting for the database (event-loop time)."""
         return asyncio.get_running_loop().time() + self.wait_limit
 
-    def _unavailable(self, error: BaseException | None = None) -> StoreUnavailable:
+    def unavailable(self, error: BaseException | None = None) -> StoreUnavailable:
         """The error to raise when the database did not answer in time; remembers when it happened."""
         self._outage_at = asyncio.get_running_loop().time()
         if error is not None:
             log.warning("database unavailable, giving up: %s", brief(error))
         return StoreUnavailable()
 
-    def _cannot_save(self, kind: type[CannotSave], error: BaseException) -> CannotSave:
+    def refused(self, kind: type[CannotSave], error: BaseException) -> CannotSave:
         """The error to raise when the database refuses every write; logged at ERROR once (not per command,
-        not with a traceback) until a write succeeds again (`_saved`)."""
+        not with a traceback) until a write succeeds again (`saved`)."""
         if self._refusing is not kind:
             self._refusing = kind
             log.error("the database refuses to write (%s): %s", kind.default_message, brief(error))
         return kind()
 
-    def _saved(self) -> None:
+    def saved(self) -> None:
         """A write succeeded: a later refusal to write is logged again."""
         if self._refusing is not None:
             self._refusing = None
             log.warning("the database accepts writes again")
 
-    async def _within(self, waiting: Awaitable[Any], deadline: float) -> None:
+    async def within(self, waiting: Awaitable[Any], deadline: float) -> None:
         """Wait for `waiting` (a lock's acquire, an event) no later than `deadline` (then `StoreUnavailable`;
         nothing was done)."""
         try:
             async with asyncio.timeout_at(deadline):
                 await waiting
         except TimeoutError:
-            raise self._unavailable() from None
+            raise self.unavailable() from None
 
-    async def _queue(self, key: ChannelKey) -> tuple[asyncio.Lock, float]:
+    async def queue(self, key: ChannelKey) -> tuple[asyncio.Lock, float]:
         """Wait for the channel's turn (commands on one channel run one at a time; the wait itself is not
         bounded: a busy channel just queues) and return its lock, held, with the deadline of this call's
         database waits. If the database went unavailable while this call queued and the wait already
         exceeded the limit, give up at once: an outage must not make each queued command wait in turn."""
         loop = asyncio.get_running_loop()
-        lock = self._lock(key)
+        lock = self.lock(key)
         queued = loop.time()
         await lock.acquire()
         now = loop.time()
@@ -174,7 +179,7 @@ class Waits:
             raise StoreUnavailable()
         return lock, now + self.wait_limit
 
-    async def _retrying(self, operation: Callable[[], Awaitable[T]], deadline: float) -> T:
+    async def retrying(self, operation: Callable[[], Awaitable[T]], deadline: float) -> T:
         """Run a read (or an idempotent write) again while the database is unavailable, until `deadline`;
         then `StoreUnavailable`. PostgreSQL calls are also cut off `STATEMENT_GRACE` after the deadline (a
         hung server)."""
@@ -192,7 +197,7 @@ class Waits:
                     raise
                 left = deadline - asyncio.get_running_loop().time()
                 if left <= delay:
-                    raise self._unavailable(error) from error
+                    raise self.unavailable(error) from error
                 log.info("database unavailable, retrying in %.0f ms: %s", delay * 1000, brief(error))
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 0.25)

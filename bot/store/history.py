@@ -17,14 +17,18 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from bot.store import validate
-from bot.store.core import StoreCore
+from bot.store.database import Database
 from bot.store.errors import NoEncounter, OtherServer
 from bot.store.models import encounters, events
 from bot.store.table import EncounterInfo, Event
 
 
-class History(StoreCore):
+class EventLog:
     """Trackers and the log of encounters."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._waits = db.waits
 
     async def set_tracker(
         self, encounter_id: int, channel_id: int, message_id: int, *, guild_id: int
@@ -36,7 +40,7 @@ class History(StoreCore):
         validate.snowflake(message_id, "message id")
         if not is_encounter_id(encounter_id):
             raise NoEncounter("That encounter no longer exists.")
-        deadline = self._deadline()
+        deadline = self._waits.deadline()
         anywhere = sa.select(encounters.c.id).where(encounters.c.id == encounter_id)
 
         def work(connection: Connection) -> int:
@@ -49,10 +53,7 @@ class History(StoreCore):
                 raise OtherServer.encounter()
             return int(result.rowcount)
 
-        async def write() -> int:
-            return await self._transaction(work, deadline)
-
-        if await self._retrying(write, deadline) != 1:  # idempotent: safe to repeat
+        if await self._db.repeatable(work, deadline) != 1:  # idempotent: safe to repeat
             raise NoEncounter("That encounter no longer exists.")
 
     async def tracker_of(self, encounter_id: int, *, guild_id: int) -> tuple[int, int] | None:
@@ -73,7 +74,7 @@ class History(StoreCore):
         def read(connection: Connection) -> Any:
             return connection.execute(sa.select(*columns).where(encounters.c.id == encounter_id)).first()
 
-        row = await self._select(read)
+        row = await self._db.select(read)
         if row is not None and row.guild_id != guild_id:
             raise OtherServer.encounter()
         if row is None or row.tracker_message_id is None:
@@ -90,7 +91,7 @@ class History(StoreCore):
         def read(connection: Connection) -> Any:
             return connection.execute(sa.select(encounters).where(encounters.c.id == encounter_id)).first()
 
-        row = await self._select(read)
+        row = await self._db.select(read)
         if row is None:
             return None
         if row.guild_id != guild_id:
@@ -126,7 +127,7 @@ class History(StoreCore):
         def read(connection: Connection) -> Any:
             return connection.execute(query).first()
 
-        found = await self._select(read)
+        found = await self._db.select(read)
         if found is None:
             return None
         if found.guild_id != guild_id:
@@ -154,7 +155,7 @@ class History(StoreCore):
         def read(connection: Connection) -> Sequence[Any]:
             return connection.execute(query).all()
 
-        rows = await self._select(read)
+        rows = await self._db.select(read)
         undone_by = {row.undoes: row.seq for row in rows if row.undoes is not None}
         return [event_of(row, undone_by.get(row.seq)) for row in rows]
 

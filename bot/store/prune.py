@@ -9,20 +9,25 @@ from datetime import timedelta
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from bot.store.core import StoreCore, utc_now
+from bot.store.core import utc_now
+from bot.store.database import Database
 from bot.store.errors import InvalidValue
 from bot.store.models import encounters, events
 
 
-class Pruning(StoreCore):
+class Pruning:
     """`prune`."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._waits = db.waits
 
     async def prune(self, older_than: timedelta) -> int:
         """Delete encounters that ended more than `older_than` ago, with their events; return how many."""
         if older_than < timedelta(0):
             raise InvalidValue("Prune needs a positive age.")
         cutoff = utc_now() - older_than
-        async with self._engine.connect() as connection:
+        async with self._db.engine.connect() as connection:
             ids: Sequence[int] = (
                 (
                     await connection.execute(
@@ -35,7 +40,7 @@ class Pruning(StoreCore):
                 .all()
             )
         for start in range(0, len(ids), 500):
-            await self._transaction(functools.partial(_delete_ended, list(ids[start : start + 500])))
+            await self._db.transaction(functools.partial(_delete_ended, list(ids[start : start + 500])))
         return len(ids)
 
 

@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from bot.store import validate
-from bot.store.core import StoreCore
+from bot.store.database import Database
 from bot.store.errors import OtherServer
 from bot.store.models import encounters, reminders
 
@@ -81,24 +81,31 @@ _ROW = (
 )
 
 
-class ReminderAccess(StoreCore):
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """The wait reminders are for: the channel, its version when they were set, and the wait's key."""
+
+    channel_id: int
+    version: int
+    turn_key: str
+
+
+class Reminders:
     """`set_reminders`, `due_reminders`, `next_reminder_at`, `claim_reminder`, `advance_reminder`."""
 
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._waits = db.waits
+
     async def set_reminders(
-        self,
-        encounter_id: int,
-        *,
-        guild_id: int,
-        channel_id: int,
-        version: int,
-        turn_key: str,
-        due: Mapping[str, datetime],
+        self, encounter_id: int, guild_id: int, waiting: Waiting, due: Mapping[str, datetime]
     ) -> None:
         """The encounter's reminders are exactly the kinds in `due` (others are deleted), each for the wait
-        `turn_key`; a kind already set for that wait keeps its due time, step and claim. `OtherServer`
-        (nothing written) when the encounter is not the server `guild_id`'s."""
+        `waiting.turn_key`; a kind already set for that wait keeps its due time, step and claim.
+        `OtherServer` (nothing written) when the encounter is not the server `guild_id`'s."""
+        channel_id, version, turn_key = waiting.channel_id, waiting.version, waiting.turn_key
         validate.snowflake(guild_id, "guild id")
-        deadline = self._deadline()
+        deadline = self._waits.deadline()
         kinds = list(due)
         server = sa.select(encounters.c.guild_id).where(encounters.c.id == encounter_id)
 
@@ -121,7 +128,7 @@ class ReminderAccess(StoreCore):
                     "step": 0,
                     "claimed": None,
                 }
-                insert = self._insert(reminders).values(**values)
+                insert = self._db.insert(reminders).values(**values)
                 fresh = {k: v for k, v in values.items() if k not in ("encounter_id", "kind")}
                 connection.execute(
                     insert.on_conflict_do_update(
@@ -131,16 +138,7 @@ class ReminderAccess(StoreCore):
                     )
                 )
 
-        async def write() -> None:
-            await self._transaction(work, deadline)
-
-        await self._retrying(write, deadline)  # idempotent: safe to repeat
-
-    async def clear_reminders(self, encounter_id: int, *, guild_id: int) -> None:
-        """No reminders for this encounter of the server `guild_id` (it ended, or nobody is waited on)."""
-        await self.set_reminders(
-            encounter_id, guild_id=guild_id, channel_id=0, version=0, turn_key="", due={}
-        )
+        await self._db.repeatable(work, deadline)  # idempotent: safe to repeat
 
     async def due_reminders(self, now: datetime, limit: int = DUE_BATCH) -> list[Reminder]:
         """Unclaimed reminders due at `now`, the oldest first (an indexed read on `due_at`)."""
@@ -154,7 +152,7 @@ class ReminderAccess(StoreCore):
         def read(connection: Connection) -> list[Any]:
             return list(connection.execute(query).all())
 
-        return [_reminder(row) for row in await self._select(read)]
+        return [_reminder(row) for row in await self._db.select(read)]
 
     async def next_reminder_at(self) -> datetime | None:
         """When the next unclaimed reminder is due (None: none is set)."""
@@ -163,7 +161,7 @@ class ReminderAccess(StoreCore):
         def read(connection: Connection) -> Any:
             return connection.execute(query).scalar()
 
-        found = await self._select(read)
+        found = await self._db.select(read)
         if found is None:
             return None
         if isinstance(found, str):  # SQLite's MIN() gives the stored text back
@@ -173,7 +171,7 @@ class ReminderAccess(StoreCore):
     async def claim_reminder(self, reminder: Reminder) -> Claim | None:
         """Claim `reminder` to fire it: None when another process did first, or it was set again since."""
         token = uuid.uuid4().hex
-        deadline = self._deadline()
+        deadline = self._waits.deadline()
         claim = (
             sa.update(reminders)
             .where(
@@ -190,7 +188,7 @@ class ReminderAccess(StoreCore):
         def work(connection: Connection) -> int:
             return int(connection.execute(claim).rowcount)
 
-        claimed = await self._transaction(work, deadline)  # not repeated: a lost answer loses the claim
+        claimed = await self._db.transaction(work, deadline)  # not repeated: a lost answer loses the claim
         return Claim(reminder, token) if claimed == 1 else None
 
     async def advance_reminder(self, claim: Claim, due_at: datetime | None) -> None:
@@ -198,7 +196,7 @@ class ReminderAccess(StoreCore):
         so setting the same wait again doesn't bring it back)."""
         if due_at is None:
             return
-        deadline = self._deadline()
+        deadline = self._waits.deadline()
         advance = (
             sa.update(reminders)
             .where(
@@ -212,7 +210,4 @@ class ReminderAccess(StoreCore):
         def work(connection: Connection) -> None:
             connection.execute(advance)
 
-        async def write() -> None:
-            await self._transaction(work, deadline)
-
-        await self._retrying(write, deadline)
+        await self._db.repeatable(work, deadline)

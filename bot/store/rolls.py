@@ -15,7 +15,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from bot.store import validate
-from bot.store.core import StoreCore, check_key, utc_now
+from bot.store.core import check_key, utc_now
+from bot.store.database import Database
 from bot.store.errors import InvalidValue
 from bot.store.models import rolls
 from bot.store.table import ChannelKey
@@ -28,10 +29,14 @@ CARD_MAX = 120
 PRUNE_EVERY = 100
 
 
-class RollAccess(StoreCore):
+class Rolls:
     """`save_roll`, `roll`, `update_roll`."""
 
-    _roll_saves = 0
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._waits = db.waits
+        #: Rolls this store saved: every `PRUNE_EVERY`th save (the first included) deletes the old ones.
+        self.saves = 0
 
     async def save_roll(self, roll_id: int, key: ChannelKey, card: str) -> None:
         """Keep the roll `roll_id` (the interaction that made it) of channel `key`."""
@@ -39,18 +44,18 @@ class RollAccess(StoreCore):
         validate.snowflake(roll_id, "roll id")
         if not 0 < len(card) <= CARD_MAX:
             raise InvalidValue(f"A roll is at most {CARD_MAX} characters.")
-        RollAccess._roll_saves += 1
-        prune = RollAccess._roll_saves % PRUNE_EVERY == 1
+        self.saves += 1
+        prune = self.saves % PRUNE_EVERY == 1
         now = utc_now()
         values = {"id": roll_id, "guild_id": key.guild_id, "channel_id": key.channel_id, "card": card}
-        insert = self._insert(rolls).values(**values, created_at=now)
+        insert = self._db.insert(rolls).values(**values, created_at=now)
 
         def work(connection: Connection) -> None:
             if prune:
                 connection.execute(sa.delete(rolls).where(rolls.c.created_at < now - ROLL_KEPT))
             connection.execute(insert.on_conflict_do_update(index_elements=["id"], set_={"card": card}))
 
-        await self._transaction(work, self._deadline())
+        await self._db.transaction(work, self._waits.deadline())
 
     async def roll(self, roll_id: int, key: ChannelKey) -> str | None:
         """The card of the roll `roll_id` made in channel `key` (None: no such roll there, or too old)."""
@@ -64,7 +69,7 @@ class RollAccess(StoreCore):
             found = connection.execute(query).scalar()
             return None if found is None else str(found)
 
-        return await self._select(read)
+        return await self._db.select(read)
 
     async def update_roll(self, roll_id: int, key: ChannelKey, card: str) -> None:
         """The roll `roll_id` is now `card` (downgraded, or rerolled)."""
@@ -82,4 +87,4 @@ class RollAccess(StoreCore):
         def work(connection: Connection) -> None:
             connection.execute(update)
 
-        await self._transaction(work, self._deadline())
+        await self._db.transaction(work, self._waits.deadline())

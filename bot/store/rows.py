@@ -9,11 +9,12 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql as pg_dialect
+from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import Connection
 
 from bot.store import validate
 from bot.store.campaigns import running_in
-from bot.store.core import StoreCore
 from bot.store.errors import StaleState
 from bot.store.models import channels, encounters, events, heroes
 from bot.store.patch import diff
@@ -35,8 +36,9 @@ class _EncodedJSON(sa.types.TypeDecorator[str]):
         return None
 
 
-# Statements of the hot path, prepared once (`bot.store.prepared`).
-_CAS_VERSION = Prepared(
+# The statements every command writes with, prepared once (`bot.store.prepared`: on SQLite they run on
+# `sqlite3` itself, see docs/performance.md, *Speed-only code kept*); public for their test.
+CAS_VERSION = Prepared(
     sa.update(channels)
     .where(
         channels.c.id == sa.bindparam("b_id"),
@@ -45,7 +47,7 @@ _CAS_VERSION = Prepared(
     )
     .values(version=sa.bindparam("b_new"), tokens=sa.bindparam("b_tokens"), updated_at=sa.bindparam("b_now"))
 )
-_UPDATE_ENCOUNTER = Prepared(
+UPDATE_ENCOUNTER = Prepared(
     sa.update(encounters)
     .where(encounters.c.id == sa.bindparam("b_id"), encounters.c.last_seq == sa.bindparam("b_last"))
     .values(
@@ -57,22 +59,22 @@ _UPDATE_ENCOUNTER = Prepared(
         ended_at=sa.bindparam("b_ended", type_=encounters.c.ended_at.type),
     )
 )
-#: The common case of `_UPDATE_ENCOUNTER`: an active encounter's state changed, nothing else. Assigning only
+#: The common case of `UPDATE_ENCOUNTER`: an active encounter's state changed, nothing else. Assigning only
 #: these columns leaves the rows of the indexes on the others alone (`active`, `ended_at`): SQLite rewrites
 #: an index entry whenever its column is assigned, even to the same value (two pages fewer in each commit).
-_UPDATE_ENCOUNTER_STATE = Prepared(
+UPDATE_ENCOUNTER_STATE = Prepared(
     sa.update(encounters)
     .where(encounters.c.id == sa.bindparam("b_id"), encounters.c.last_seq == sa.bindparam("b_last"))
     .values(state=sa.bindparam("b_state", type_=_EncodedJSON()), last_seq=sa.bindparam("b_seq"))
 )
-_INSERT_EVENT = Prepared(
+INSERT_EVENT = Prepared(
     sa.insert(events),
     (
         "encounter_id",
         "channel_id",
+        "at",
         "seq",
         "user_id",
-        "at",
         "kind",
         "summary",
         "details",
@@ -86,11 +88,13 @@ _INSERT_EVENT = Prepared(
 
 @dataclass(frozen=True, slots=True)
 class Written:
-    """What one change writes besides its rows: the event's time, seq, summary, details and patch, and the
-    interaction and once-key that keep it from being applied twice."""
+    """What one change writes besides its rows: who made it and how, the event's time, seq, summary, details
+    and patch, and the interaction and once-key that keep it from being applied twice."""
 
     at: datetime
     seq: int
+    user_id: int
+    kind: str
     summary: str
     details: dict[str, Any]
     patch: Any
@@ -103,188 +107,172 @@ class Written:
     judges: tuple[CampaignJudge, ...] = ()  # `Table.check_campaign`, run once the rows are claimed
 
 
-class Rows(StoreCore):
-    """Writing one change's rows (`_write_change`), run by `Writes` as one transaction."""
+def write_change(
+    connection: Connection, key: ChannelKey, loaded: Loaded, after: dict[str, Any], written: Written
+) -> int | None:
+    """The rows of one change, in the open write transaction; returns the encounter id."""
+    home_id = _claim(connection, key, loaded, after, written)
+    _write_heroes(connection, home_id, loaded.snap["heroes"], after["heroes"], written.at)
+    encounter_id = _write_encounter(connection, key, loaded, after["encounter"], written)
+    params = {name: getattr(written, name) for name in _EVENT_FIELDS}
+    execute(
+        connection,
+        INSERT_EVENT,
+        {**params, "encounter_id": encounter_id, "channel_id": key.channel_id, "at": written.at},
+    )
+    return encounter_id
 
-    def _write_change(
-        self,
-        connection: Connection,
-        key: ChannelKey,
-        user_id: int,
-        kind: str,
-        loaded: Loaded,
-        after: dict[str, Any],
-        written: Written,
-    ) -> int | None:
-        """The rows of one change, in the open write transaction; returns the encounter id."""
-        channel_id = key.channel_id
-        now, version, seq = written.at, loaded.version + 1, written.seq
-        enc_before = loaded.snap["encounter"]
-        enc_after = after["encounter"]
-        encounter_id = loaded.encounter_id
-        away = written.away
-        # 1. compare-and-set the channel version (also takes PostgreSQL's row lock); a channel playing in
-        # another's campaign keeps its own pool (set aside), and the home's row is compared-and-set too when
-        # its roster or pool changes.
-        own_tokens = after["tokens"] if away is None else away.channel.snap["tokens"]
-        parent_id = key.parent_id if loaded.parent_id is None else loaded.parent_id
-        if not self._claim_row(connection, key, loaded.version, own_tokens, now, parent_id):
+
+#: The event's columns `Written` holds under the same names (all but the encounter, channel and time).
+_EVENT_FIELDS = INSERT_EVENT.keys[3:]
+
+
+def _claim(
+    connection: Connection, key: ChannelKey, loaded: Loaded, after: dict[str, Any], written: Written
+) -> int:
+    """Compare-and-set the channel's version (which also takes PostgreSQL's row lock), and its campaign
+    home's when the change writes the home's roster or pool, then run the campaign-wide checks; the home's
+    id. A channel playing in another's campaign keeps its own pool (set aside)."""
+    away, now = written.away, written.at
+    own_tokens = after["tokens"] if away is None else away.channel.snap["tokens"]
+    parent_id = key.parent_id if loaded.parent_id is None else loaded.parent_id
+    if not claim_row(connection, key, loaded.version, own_tokens, now, parent_id):
+        raise StaleState()
+    home_id = key.channel_id if away is None else away.home_id
+    if away is not None and written.home_changed:
+        home_key = ChannelKey(key.guild_id, home_id)
+        if not claim_row(connection, home_key, away.home.version, after["tokens"], now, None):
             raise StaleState()
-        home_id = channel_id if away is None else away.home_id
-        if away is not None and written.home_changed:
-            home_key = ChannelKey(key.guild_id, home_id)
-            if not self._claim_row(connection, home_key, away.home.version, after["tokens"], now, None):
-                raise StaleState()
-        # the campaign-wide checks, after the claims: on PostgreSQL the home's row lock makes a concurrent
-        # change that relies on the roster (`Table.rely_on_roster`) wait, so what they read is what commits
-        if written.judges:
-            others = running_in(connection, key.guild_id, home_id, besides=channel_id)
-            for judge in written.judges:
-                judge(others)
-        # 2. heroes: only the changed rows.
-        self._write_heroes(connection, home_id, loaded.snap["heroes"], after["heroes"], now)
-        # 3. the encounter row and the event's seq.
-        if enc_before is None and enc_after is not None:
-            encounter_id = (
-                connection.execute(
-                    sa.insert(encounters)
-                    .values(
-                        guild_id=key.guild_id,
-                        channel_id=channel_id,
-                        name=enc_after["name"],
-                        director_id=enc_after["director_id"],
-                        state=enc_after["state"],
-                        active=True,
-                        last_seq=1,
-                        created_at=now,
-                    )
-                    .returning(encounters.c.id)
-                )
-            ).scalar_one()
-            seq = 1
-        elif enc_before is not None and enc_after is not None:
-            seq = loaded.last_seq + 1
-            params: dict[str, Any] = {
-                "b_id": encounter_id,
-                "b_last": loaded.last_seq,
-                "b_seq": seq,
-                "b_state": written.state_text,
-            }
-            if (
-                enc_after["active"]
-                and enc_after["name"] == enc_before["name"]
-                and enc_after["director_id"] == enc_before["director_id"]
-            ):
-                matched = execute(connection, _UPDATE_ENCOUNTER_STATE, params)
-            else:
-                params["b_name"], params["b_director"] = enc_after["name"], enc_after["director_id"]
-                params["b_active"] = enc_after["active"]
-                params["b_ended"] = None if enc_after["active"] else now
-                matched = execute(connection, _UPDATE_ENCOUNTER, params)
-            if matched != 1:
-                raise StaleState()
-        else:
-            seq = version
-        # 4. the event.
-        execute(
-            connection,
-            _INSERT_EVENT,
-            {
-                "encounter_id": encounter_id,
-                "channel_id": channel_id,
-                "seq": seq,
-                "user_id": user_id,
-                "at": now,
-                "kind": kind,
-                "summary": written.summary,
-                "details": written.details,
-                "patch": written.patch,
-                "undoes": written.undoes,
-                "interaction_id": written.interaction_id,
-                "once_key": written.once_key,
-            },
+    # the campaign-wide checks, after the claims: on PostgreSQL the home's row lock makes a concurrent
+    # change that relies on the roster (`Table.rely_on_roster`) wait, so what they read is what commits
+    if written.judges:
+        others = running_in(connection, key.guild_id, home_id, besides=key.channel_id)
+        for judge in written.judges:
+            judge(others)
+    return home_id
+
+
+def _write_encounter(
+    connection: Connection,
+    key: ChannelKey,
+    loaded: Loaded,
+    enc_after: dict[str, Any] | None,
+    written: Written,
+) -> int | None:
+    """Insert the encounter a change begins, or update the one it changes (guarded by its `last_seq`); the
+    encounter's id (None: the channel has none)."""
+    enc_before = loaded.snap["encounter"]
+    if enc_after is None:
+        return loaded.encounter_id
+    if enc_before is None:
+        insert = sa.insert(encounters).values(
+            guild_id=key.guild_id,
+            channel_id=key.channel_id,
+            name=enc_after["name"],
+            director_id=enc_after["director_id"],
+            state=enc_after["state"],
+            active=True,
+            last_seq=1,
+            created_at=written.at,
         )
-        return encounter_id
+        return int(connection.execute(insert.returning(encounters.c.id)).scalar_one())
+    params: dict[str, Any] = {
+        "b_id": loaded.encounter_id,
+        "b_last": loaded.last_seq,
+        "b_seq": written.seq,
+        "b_state": written.state_text,
+    }
+    same = enc_after["name"] == enc_before["name"] and enc_after["director_id"] == enc_before["director_id"]
+    if enc_after["active"] and same:
+        matched = execute(connection, UPDATE_ENCOUNTER_STATE, params)
+    else:
+        params["b_name"], params["b_director"] = enc_after["name"], enc_after["director_id"]
+        params["b_active"] = enc_after["active"]
+        params["b_ended"] = None if enc_after["active"] else written.at
+        matched = execute(connection, UPDATE_ENCOUNTER, params)
+    if matched != 1:
+        raise StaleState()
+    return loaded.encounter_id
 
-    def _claim_row(
-        self,
-        connection: Connection,
-        key: ChannelKey,
-        version: int,
-        tokens: int,
-        now: datetime,
-        parent_id: int | None,
-    ) -> bool:
-        """Compare-and-set a channel row's version (inserting the row on a channel's first write, with its
-        parent when it is a thread), setting its pool; False when another write got there first."""
-        if version == 0:
-            values = {"id": key.channel_id, "guild_id": key.guild_id, "tokens": tokens, "version": 1}
-            insert = self._insert(channels).values(**values, parent_id=parent_id, updated_at=now)
-            return int(connection.execute(insert.on_conflict_do_nothing(index_elements=["id"])).rowcount) == 1
-        params = {
-            "b_id": key.channel_id,
-            "b_guild": key.guild_id,
-            "b_version": version,
-            "b_new": version + 1,
-            "b_tokens": tokens,
-            "b_now": now,
-        }
-        return execute(connection, _CAS_VERSION, params) == 1
 
-    def _write_heroes(
-        self,
-        connection: Connection,
-        channel_id: int,
-        before: dict[str, Any],
-        after: dict[str, Any],
-        now: datetime,
-    ) -> None:
-        removed = [hero_id for hero_id in before if hero_id not in after]
-        added = [hero_id for hero_id in after if hero_id not in before]
-        changed = [
-            hero_id
-            for hero_id in after
-            if hero_id in before and diff(before[hero_id], after[hero_id]) is not None
-        ]
-        if removed:
-            connection.execute(sa.delete(heroes).where(heroes.c.id.in_(removed)))
-        renamed = [
-            hero_id
-            for hero_id in changed
-            if validate.name_key(before[hero_id]["name"]) != validate.name_key(after[hero_id]["name"])
-        ]
-        if len(renamed) > 1:  # names may be swapped: park them on unique temporary keys first
-            for hero_id in renamed:
-                connection.execute(
-                    sa.update(heroes).where(heroes.c.id == hero_id).values(name_key=_TEMP_NAME_KEY + hero_id)
-                )
-        for hero_id in changed:
-            row = after[hero_id]
+def claim_row(
+    connection: Connection, key: ChannelKey, version: int, tokens: int, now: datetime, parent_id: int | None
+) -> bool:
+    """Compare-and-set a channel row's version (inserting the row on a channel's first write, with its
+    parent when it is a thread), setting its pool; False when another write got there first."""
+    if version == 0:
+        values = {"id": key.channel_id, "guild_id": key.guild_id, "tokens": tokens, "version": 1}
+        insert = dialect_insert(connection, channels).values(**values, parent_id=parent_id, updated_at=now)
+        return int(connection.execute(insert.on_conflict_do_nothing(index_elements=["id"])).rowcount) == 1
+    params = {
+        "b_id": key.channel_id,
+        "b_guild": key.guild_id,
+        "b_version": version,
+        "b_new": version + 1,
+        "b_tokens": tokens,
+        "b_now": now,
+    }
+    return execute(connection, CAS_VERSION, params) == 1
+
+
+def dialect_insert(connection: Connection, table: sa.Table) -> Any:
+    """An INSERT in `connection`'s dialect (for `on_conflict_do_nothing`)."""
+    return (sqlite_dialect.insert if connection.dialect.name == "sqlite" else pg_dialect.insert)(table)
+
+
+def _write_heroes(
+    connection: Connection,
+    channel_id: int,
+    before: dict[str, Any],
+    after: dict[str, Any],
+    now: datetime,
+) -> None:
+    removed = [hero_id for hero_id in before if hero_id not in after]
+    added = [hero_id for hero_id in after if hero_id not in before]
+    changed = [
+        hero_id
+        for hero_id in after
+        if hero_id in before and diff(before[hero_id], after[hero_id]) is not None
+    ]
+    if removed:
+        connection.execute(sa.delete(heroes).where(heroes.c.id.in_(removed)))
+    renamed = [
+        hero_id
+        for hero_id in changed
+        if validate.name_key(before[hero_id]["name"]) != validate.name_key(after[hero_id]["name"])
+    ]
+    if len(renamed) > 1:  # names may be swapped: park them on unique temporary keys first
+        for hero_id in renamed:
             connection.execute(
-                sa.update(heroes)
-                .where(heroes.c.id == hero_id, heroes.c.channel_id == channel_id)
-                .values(
-                    owner_id=row["owner_id"],
-                    name=row["name"],
-                    name_key=validate.name_key(row["name"]),
-                    data=row["data"],
-                    updated_at=now,
-                )
+                sa.update(heroes).where(heroes.c.id == hero_id).values(name_key=_TEMP_NAME_KEY + hero_id)
             )
-        if added:
-            connection.execute(
-                sa.insert(heroes),
-                [
-                    {
-                        "id": hero_id,
-                        "channel_id": channel_id,
-                        "owner_id": after[hero_id]["owner_id"],
-                        "name": after[hero_id]["name"],
-                        "name_key": validate.name_key(after[hero_id]["name"]),
-                        "data": after[hero_id]["data"],
-                        "created_at": now,
-                        "updated_at": now,
-                    }
-                    for hero_id in added
-                ],
+    for hero_id in changed:
+        row = after[hero_id]
+        connection.execute(
+            sa.update(heroes)
+            .where(heroes.c.id == hero_id, heroes.c.channel_id == channel_id)
+            .values(
+                owner_id=row["owner_id"],
+                name=row["name"],
+                name_key=validate.name_key(row["name"]),
+                data=row["data"],
+                updated_at=now,
             )
+        )
+    if added:
+        connection.execute(
+            sa.insert(heroes),
+            [
+                {
+                    "id": hero_id,
+                    "channel_id": channel_id,
+                    "owner_id": after[hero_id]["owner_id"],
+                    "name": after[hero_id]["name"],
+                    "name_key": validate.name_key(after[hero_id]["name"]),
+                    "data": after[hero_id]["data"],
+                    "created_at": now,
+                    "updated_at": now,
+                }
+                for hero_id in added
+            ],
+        )

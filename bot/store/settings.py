@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import sqlite3
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,7 +13,8 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 
 from bot.store import validate
-from bot.store.core import StoreCore, keep_recent, utc_now
+from bot.store.core import keep_recent, utc_now
+from bot.store.database import Database
 from bot.store.errors import InvalidValue
 from bot.store.models import guild_settings
 from bot.store.table import ARGUMENT_RANGE, NUDGE_RANGE, GuildSettings
@@ -29,41 +31,46 @@ _READ_SETTINGS_SQL = str(_READ_SETTINGS.compile(dialect=sqlite_dialect.dialect(p
 _BOOL_SETTINGS = frozenset(name for name, f in _SETTINGS_FIELDS.items() if f.type in (bool, "bool"))
 
 
-class GuildSettingsAccess(StoreCore):
-    """`get_settings` and `update_settings`."""
+class Settings:
+    """A guild's settings: `get` (kept in memory for `SETTINGS_TTL`), `read` (as stored) and `update`."""
 
-    async def get_settings(self, guild_id: int) -> GuildSettings:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._waits = db.waits
+        self._kept: OrderedDict[int, tuple[float, GuildSettings]] = OrderedDict()
+
+    async def get(self, guild_id: int) -> GuildSettings:
         """The guild's settings (the defaults when it never changed any), from memory for `SETTINGS_TTL`
         seconds after they were read or changed here."""
         validate.snowflake(guild_id, "guild id")
         now = time.monotonic()
-        kept = self._settings.get(guild_id)
+        kept = self._kept.get(guild_id)
         if kept is not None and now - kept[0] < SETTINGS_TTL:
             return kept[1]
-        settings = await self._read_settings(guild_id)
-        keep_recent(self._settings, guild_id, (now, settings))
+        settings = await self.read(guild_id)
+        keep_recent(self._kept, guild_id, (now, settings))
         return settings
 
-    async def _read_settings(self, guild_id: int) -> GuildSettings:
-        """The guild's stored settings. On a SQLite file, read right here through `_stored_version`'s
-        connection, as `_read` reads a channel (when a guild's settings expire, every command of the guild in
-        flight asks at once: through the pool they queued for its connections); if that fails, or on
-        PostgreSQL, through the pool."""
-        if self._probe_file is not None:
+    async def read(self, guild_id: int) -> GuildSettings:
+        """The guild's stored settings. On a SQLite file, read right here through the version check's
+        connection, as `Snapshots.read` reads a channel (when a guild's settings expire, every command of the
+        guild in flight asks at once: through the pool they queued for its connections); if that fails, or
+        on PostgreSQL, through the pool."""
+        if self._db.probe_file is not None:
             try:
-                row = self._probe_connection().execute(_READ_SETTINGS_SQL, (guild_id,)).fetchone()
+                row = self._db.probe().execute(_READ_SETTINGS_SQL, (guild_id,)).fetchone()
                 return _settings_of(guild_id, row)
             except sqlite3.Error:
-                self._drop_probe()
+                self._db.drop_probe()
 
         async def read() -> Any:
-            async with self._engine.connect() as connection:
+            async with self._db.engine.connect() as connection:
                 return (await connection.execute(_READ_SETTINGS, {"b_id": guild_id})).first()
 
-        row = await self._retrying(read, self._deadline())
+        row = await self._waits.retrying(read, self._waits.deadline())
         return _settings_of(guild_id, None if row is None else tuple(row))
 
-    async def update_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
+    async def update(self, guild_id: int, **changes: Any) -> GuildSettings:
         """Change some of the guild's settings; `InvalidValue` for an unknown setting or a bad value."""
         validate.snowflake(guild_id, "guild id")
         clean: dict[str, Any] = {}
@@ -86,18 +93,17 @@ class GuildSettingsAccess(StoreCore):
             now = utc_now()
             defaults = dataclasses.asdict(GuildSettings(guild_id))
             stmt = (
-                self._insert(guild_settings)
+                self._db.insert(guild_settings)
                 .values(**{**defaults, **clean, "updated_at": now})
                 .on_conflict_do_update(index_elements=["guild_id"], set_={**clean, "updated_at": now})
             )
-            deadline = self._deadline()
+            deadline = self._waits.deadline()
 
-            async def write() -> None:
-                await self._transaction(lambda connection: connection.execute(stmt), deadline)
-
-            await self._retrying(write, deadline)  # an upsert: safe to repeat
-        self._settings.pop(guild_id, None)
-        return await self.get_settings(guild_id)
+            await self._db.repeatable(
+                lambda connection: connection.execute(stmt), deadline
+            )  # an upsert: safe to repeat
+        self._kept.pop(guild_id, None)
+        return await self.get(guild_id)
 
 
 #: The settings that are a number of seconds or None (off), with their limits.

@@ -9,103 +9,91 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from bot.store import validate
 from bot.store.campaign_undo import reverted, touches_encounter
-from bot.store.campaigns import needs_adopting
-from bot.store.core import check_key
+from bot.store.campaigns import Campaigns, Place
+from bot.store.database import Database
 from bot.store.errors import NoEncounter, NothingToUndo, StaleState, StoreError
 from bot.store.history import event_of
 from bot.store.models import events
 from bot.store.snapshot import clone
 from bot.store.table import Change, ChannelKey, Committed, Event, Table
-from bot.store.writes import UNDO_KIND, Writes, marks_of
+from bot.store.writes import UNDO_KIND, Changes, Maker, Tried
 
 #: Events read at a time while looking for the change to undo: the campaign's changes passed over are few.
 TARGET_PAGE = 20
 
 
-class Undoing(Writes):
-    """`undo` (docs/store.md, *Undo*)."""
+@dataclass(frozen=True, slots=True)
+class _Reverting:
+    """The change an undo takes back (`target`) and the channel's table with it taken back."""
+
+    target: Event
+    table: Table
+
+
+class Undo:
+    """`undo` (docs/store.md, *Undo*): the encounter's newest own change taken back, committed as an event."""
+
+    def __init__(self, db: Database, changes: Changes, campaigns: Campaigns) -> None:
+        self._db = db
+        self._changes = changes
+        self._campaigns = campaigns
 
     async def undo(
         self,
         key: ChannelKey,
-        user_id: int,
+        maker: Maker,
         *,
-        allowed: Callable[[Table, Event], None] | None = None,
-        outside: Callable[[Event], bool] | None = None,
-        retries: int = 3,
-        interaction_id: int | None = None,
+        allowed: Callable[[Table, Event], None] | None,
+        outside: Callable[[Event], bool] | None,
+        retries: int,
     ) -> Committed[Event]:
-        """Revert the newest change of the active encounter that is not undone yet, as an event of kind
-        "undo" (its `undoes` names the seq). Repeating walks back to the start; then `NothingToUndo`.
-
-        `allowed(table, target)` decides whether the caller may undo `target` (the event this undo would
-        revert) on the table as it is now, and raises to refuse (nothing is written). It runs inside the
-        same check-and-act as the undo itself: under the channel's lock, on a fresh read, and again on every
-        retry, and the commit's compare-and-set fails if another process changed the channel meanwhile, so
-        the event judged is the event undone. `interaction_id` as for `mutate` (`AlreadyApplied`).
-
-        Undo passes over the changes that are not the encounter's own: those that left its state as it was,
-        and those `outside(event)` names (a campaign change that followed a hero into the fight, say). A
-        change that touched the campaign is taken back there as a difference (the hero-token pool), or only
-        while what it touched is unchanged since (its roster heroes), else `CannotUndo`."""
-        check_key(key)
-        validate.snowflake(user_id, "user id")
-        marks = marks_of(interaction_id, None)
-        lock, deadline = await self._queue(key)
-        home_lock = None
-        try:
-            attempt = 0
+        """`Store.undo`, its arguments checked: find the change to take back on a fresh read, let `allowed`
+        judge it, revert it and commit the result; again on fresh data after a lost race."""
+        lost = 0
+        async with self._campaigns.turn(key) as turn:
             while True:
                 # Undo is rare: read fresh rather than trust the cache, so its errors are never stale.
-                loaded, away = await self._place(key, deadline, "read")
-                if away is not None and home_lock is None:
-                    home_lock = await self._home_lock(key, away.home_id, deadline)
-                    continue
-                if away is not None and needs_adopting(key, away.channel):
-                    await self._adopt(key, away)
-                    continue
-                if loaded.encounter_id is None:
-                    raise NoEncounter()
-                target = await self._undo_target(loaded.encounter_id, deadline, outside)
-                if target is None:
-                    raise NothingToUndo()
-                if allowed is not None:
-                    now = Table.from_snapshot(key, loaded.version, clone(loaded.snap), loaded.encounter_id)
-                    allowed(now, target)
-                try:
-                    restored = reverted(clone(loaded.snap), target.patch, target.seq)
-                except (KeyError, IndexError, TypeError, ValueError):
-                    raise StoreError(f"Change #{target.seq} can't be undone any more.") from None
-                table = Table.from_snapshot(key, loaded.version, restored, loaded.encounter_id)
+                place = await turn.place("read")
+                reverting = await self._reverting(place, turn.deadline, allowed, outside)
+                target = reverting.target
                 outcome = Change(
                     f"Undo #{target.seq}: {target.summary}"[:200], target, {"undoes": target.seq}
                 )
+                tried = Tried(reverting.table, outcome)
                 try:
-                    return await self._commit(
-                        key,
-                        user_id,
-                        UNDO_KIND,
-                        loaded,
-                        table,
-                        outcome,
-                        deadline=deadline,
-                        undoes=target.seq,
-                        away=away,
-                        marks=marks,
-                    )
+                    return await self._changes.commit(place, maker, tried, turn.deadline, undoes=target.seq)
                 except StaleState as stale:
-                    attempt = await self._lost_race(key, away, attempt, retries, stale)
-        finally:
-            if home_lock is not None:
-                home_lock.release()
-            lock.release()
+                    lost = await self._changes.lost_race(place, lost, retries, stale)
+
+    async def _reverting(
+        self,
+        place: Place,
+        deadline: float,
+        allowed: Callable[[Table, Event], None] | None,
+        outside: Callable[[Event], bool] | None,
+    ) -> _Reverting:
+        """The change to undo, judged by `allowed` on the table as it is now, and the table without it;
+        `NoEncounter`, `NothingToUndo`, or a `StoreError` when its patch no longer fits."""
+        key, loaded = place.key, place.loaded
+        if loaded.encounter_id is None:
+            raise NoEncounter()
+        target = await self._undo_target(loaded.encounter_id, deadline, outside)
+        if target is None:
+            raise NothingToUndo()
+        if allowed is not None:
+            allowed(Table.from_snapshot(key, loaded.version, clone(loaded.snap), loaded.encounter_id), target)
+        try:
+            restored = reverted(clone(loaded.snap), target.patch, target.seq)
+        except (KeyError, IndexError, TypeError, ValueError):
+            raise StoreError(f"Change #{target.seq} can't be undone any more.") from None
+        return _Reverting(target, Table.from_snapshot(key, loaded.version, restored, loaded.encounter_id))
 
     async def _undo_target(
         self, encounter_id: int, deadline: float, outside: Callable[[Event], bool] | None
@@ -133,7 +121,7 @@ class Undoing(Writes):
             )
             if below is not None:
                 stmt = stmt.where(events.c.seq < below)
-            rows = await self._select(functools.partial(_all, stmt), deadline)
+            rows = await self._db.select(functools.partial(_all, stmt), deadline)
             for row in rows:
                 event = event_of(row, None)
                 if touches_encounter(event.patch) and (outside is None or not outside(event)):

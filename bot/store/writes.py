@@ -1,6 +1,6 @@
-"""The write path: `mutate`, the one entry point for a state change, and the commit every change (and
-undo) goes through: checked, diffed, written as one transaction, retried while the database does not answer,
-and confirmed after an ambiguous COMMIT.
+"""`Changes`: the write path — `mutate`, the one entry point for a state change, and the commit every change
+(and undo) goes through: checked, diffed, written as one transaction, retried while the database does not
+answer, and confirmed after an ambiguous COMMIT.
 """
 
 from __future__ import annotations
@@ -11,21 +11,22 @@ import functools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import orjson
 import sqlalchemy as sa
 
 from bot.store import validate
 from bot.store.campaign_undo import guarded
-from bot.store.campaigns import Campaigns, needs_adopting
-from bot.store.core import check_key, utc_now
-from bot.store.errors import InvalidValue, SaveUncertain, StaleState, StoreError, StoreUnavailable
+from bot.store.campaigns import Campaigns, Place
+from bot.store.core import utc_now
+from bot.store.database import Database
+from bot.store.errors import SaveUncertain, StaleState, StoreError, StoreUnavailable
 from bot.store.faults import CONFIRM_LIMIT, brief, is_unavailable, log
 from bot.store.models import channels, events
 from bot.store.patch import diff
-from bot.store.rows import Rows, Written
-from bot.store.snapshot import Away, Loaded, campaign_changed, checked_snapshot, clone
+from bot.store.rows import Written, write_change
+from bot.store.snapshot import Loaded, campaign_changed, checked_snapshot, clone
 from bot.store.table import Change, ChannelKey, Committed, Table
 from bot.store.writer import Attempt
 
@@ -41,221 +42,176 @@ class _Saved:
     encounter_id: int | None
 
 
-def marks_of(interaction_id: int | None, once: str | None) -> tuple[int | None, str | None]:
-    """A change's interaction id and once-key, checked (`Store.mutate`)."""
+@dataclass(frozen=True, slots=True)
+class Maker:
+    """Who makes a change and how: the user, the event's kind, the Discord interaction making it and the
+    key of something that may happen only once (`Changes.mutate`)."""
+
+    user_id: int
+    kind: str
+    interaction_id: int | None = None
+    once: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Tried(Generic[T]):
+    """A change run on its working copy: the table it edited, and what it returned."""
+
+    table: Table
+    outcome: Change[T]
+
+
+def maker_of(user_id: int, kind: str, interaction_id: int | None, once: str | None) -> Maker:
+    """A change's maker, its interaction id and once-key checked (the user id and kind are the caller's)."""
     if interaction_id is not None:
         validate.snowflake(interaction_id, "interaction id")
     if once is not None:
         once = validate.text(once, "once key", ONCE_KEY_LIMIT)
-    return interaction_id, once
+    return Maker(user_id, kind, interaction_id, once)
 
 
-class Writes(Campaigns, Rows):
+class Changes:
     """`mutate` and the commit of one change."""
+
+    def __init__(
+        self, db: Database, campaigns: Campaigns, verify_shared: Callable[[], bool] = lambda: False
+    ) -> None:
+        self._db = db
+        self._waits = db.waits
+        self._campaigns = campaigns
+        self._snapshots = campaigns.snapshots
+        #: Whether to check that a `mutate(shared=True)` change left the store's memory as it found it.
+        self._verify_shared = verify_shared
 
     # -- the one entry point ----------------------------------------------------------------------------
     async def mutate(
         self,
         key: ChannelKey,
-        user_id: int,
-        kind: str,
+        maker: Maker,
         change: Callable[[Table], Change[T]],
         *,
-        retries: int = 3,
-        shared: bool = False,
-        interaction_id: int | None = None,
-        once: str | None = None,
+        retries: int,
+        shared: bool,
     ) -> Committed[T]:
-        """Run `change` on a working copy of the channel and commit what it changed as one event.
-
-        `change` may raise anything: nothing is written and the exception propagates unchanged. A write
-        that lost a race (`StaleState`) is retried up to `retries` times with a fresh table, then raised.
-
-        With `shared`, the table's hero data and encounter state are the store's own memory of the channel
-        (as `view(shared=True)` gives them), not copies: `change` may add, remove and reassign heroes, their
-        `data` and the encounter's `state`, but must never edit those dicts and lists in place (the bot's
-        changes replace them with freshly encoded data; `verify_shared` checks this in tests).
-
-        `interaction_id` (the Discord interaction making the change) and `once` (a key for something that may
-        happen only once, e.g. `reroll:<message id>`) are saved with the event, each unique: a change whose
-        interaction is already saved raises `AlreadyApplied` (another process applied it), one whose `once`
-        key is already saved `AlreadyDone`; either way nothing is written. (A change that writes no event
-        records neither.)
-        """
-        check_key(key)
-        validate.snowflake(user_id, "user id")
-        if validate.kind(kind) == UNDO_KIND:
-            raise InvalidValue("The event kind 'undo' is reserved for Store.undo.")
-        marks = marks_of(interaction_id, once)
-        lock, deadline = await self._queue(key)
-        home_lock: tuple[int, asyncio.Lock] | None = None
-        try:
-            attempt = 0
+        """`Store.mutate`, its arguments checked: load the channel, run `change` on a working copy
+        (`_try`), commit what it changed (`commit`), and on a lost race forget, back off and start over
+        (`lost_race`, at most `retries` times)."""
+        lost = 0
+        async with self._campaigns.turn(key) as turn:
             while True:
-                warm = self._cache.get(key.channel_id) is not None
-                loaded, away = await self._place(key, deadline)
-                if away is not None and (home_lock is None or home_lock[0] != away.home_id):
-                    # a channel playing in another's campaign holds the home's lock too (taken second)
-                    if home_lock is not None:
-                        home_lock[1].release()
-                        home_lock = None
-                    home_lock = (away.home_id, await self._home_lock(key, away.home_id, deadline))
-                    continue
-                if away is not None and needs_adopting(key, away.channel):
-                    await self._adopt(key, away)
-                    continue
-                snap = loaded.snap if shared else clone(loaded.snap)
-                table = Table.from_snapshot(key, loaded.version, snap, loaded.encounter_id)
-                kept = orjson.dumps(snap) if shared and self.verify_shared else None
+                place = await turn.place()
+                tried = await self._try(place, change, maker.kind, shared, turn.deadline)
+                if tried is None:
+                    continue  # refused on memory another process has since changed: judged again
                 try:
-                    outcome = change(table)
-                except Exception:
-                    # A refusal based on a cached table that another process has since changed is re-judged
-                    # on fresh data; otherwise the exception propagates unchanged.
-                    if warm and await self._moved_place(key, loaded, away, deadline):
-                        continue
-                    raise
-                if not isinstance(outcome, Change):
-                    raise TypeError("a change function must return a Change")
-                if kept is not None and orjson.dumps(snap) != kept:
-                    self._forget(key, away)
-                    raise AssertionError(f"a {kind!r} change edited the store's shared memory in place")
-                try:
-                    committed = await self._commit(
-                        key, user_id, kind, loaded, table, outcome, deadline=deadline, away=away, marks=marks
-                    )
+                    committed = await self.commit(place, maker, tried, turn.deadline)
                 except StaleState as stale:
-                    attempt = await self._lost_race(key, away, attempt, retries, stale)
+                    lost = await self.lost_race(place, lost, retries, stale)
                     continue
-                if committed.seq is None and warm and await self._moved_place(key, loaded, away, deadline):
-                    continue  # "nothing changed" was judged on a stale cached table
-                return committed
-        finally:
-            if home_lock is not None:
-                home_lock[1].release()
-            lock.release()
+                if committed.seq is not None or not await self._stale(place, turn.deadline):
+                    return committed
+                # "nothing changed" was judged on memory another process has since changed: again
 
-    def _forget(self, key: ChannelKey, away: Away | None) -> None:
+    async def _try(
+        self, place: Place, change: Callable[[Table], Change[T]], kind: str, shared: bool, deadline: float
+    ) -> Tried[T] | None:
+        """Run `change` on a working copy of the channel (with `shared`, on the store's memory itself); None
+        when it raised on memory another process has since changed (it is run again on fresh data). Any
+        other raise propagates unchanged, and nothing is written."""
+        loaded = place.loaded
+        snap = loaded.snap if shared else clone(loaded.snap)
+        table = Table.from_snapshot(place.key, loaded.version, snap, loaded.encounter_id)
+        kept = orjson.dumps(snap) if shared and self._verify_shared() else None
+        try:
+            outcome = change(table)
+        except Exception:
+            if await self._stale(place, deadline):
+                return None
+            raise
+        if not isinstance(outcome, Change):
+            raise TypeError("a change function must return a Change")
+        if kept is not None and orjson.dumps(snap) != kept:
+            self._forget(place)
+            raise AssertionError(f"a {kind!r} change edited the store's shared memory in place")
+        return Tried(table, outcome)
+
+    def _forget(self, place: Place) -> None:
         """Drop the memory of the channel (and of its campaign's home)."""
-        self._cache.pop(key.channel_id, None)
-        if away is not None:
-            self._cache.pop(away.home_id, None)
+        self._snapshots.forget(place.key.channel_id, place.home_id)
 
-    async def _lost_race(
-        self, key: ChannelKey, away: Away | None, attempt: int, retries: int, stale: StaleState
-    ) -> int:
+    async def lost_race(self, place: Place, lost: int, retries: int, stale: StaleState) -> int:
         """Another writer changed the channel first (`stale`): forget it, then wait a moment, longer each
-        attempt, before the next try; past `retries` attempts `stale` propagates. Returns the attempt's
-        number."""
-        self._forget(key, away)
-        attempt += 1
-        if attempt > retries:
+        time, before the next try; past `retries` lost races `stale` propagates. Returns how many races
+        were lost."""
+        self._forget(place)
+        lost += 1
+        if lost > retries:
             raise stale
-        await asyncio.sleep(random.uniform(0, 0.003 * attempt))
-        return attempt
+        await asyncio.sleep(random.uniform(0, 0.003 * lost))
+        return lost
 
-    async def _moved_place(self, key: ChannelKey, loaded: Loaded, away: Away | None, deadline: float) -> bool:
-        """`_moved` for the channel, and for its campaign's home when it plays in another's campaign."""
-        if await self._moved(key.channel_id, loaded.version, deadline):
+    async def _stale(self, place: Place, deadline: float) -> bool:
+        """Whether the channel came from memory that another process has since changed (then forgotten),
+        for the channel and for its campaign's home when it plays in another's campaign."""
+        if not place.warm:
+            return False
+        if await self._snapshots.moved(place.key.channel_id, place.loaded.version, deadline):
             return True
-        return away is not None and await self._moved(away.home_id, away.home.version, deadline)
+        away = place.away
+        return away is not None and await self._snapshots.moved(away.home_id, away.home.version, deadline)
 
-    async def _commit(
-        self,
-        key: ChannelKey,
-        user_id: int,
-        kind: str,
-        loaded: Loaded,
-        table: Table,
-        outcome: Change[T],
-        *,
-        deadline: float,
-        undoes: int | None = None,
-        away: Away | None = None,
-        marks: tuple[int | None, str | None] = (None, None),
+    async def commit(
+        self, place: Place, maker: Maker, tried: Tried[T], deadline: float, undoes: int | None = None
     ) -> Committed[T]:
-        """Check, diff and write the change `table` holds against `loaded` (for a channel playing in
-        another's campaign, `away.combined()`; the home's row is written too when its roster or pool
-        changed), then remember what was committed."""
-        after, state_text = checked_snapshot(table, loaded)
+        """Check, diff and write the change `tried.table` holds against `place.loaded` (the home's row is
+        written too when its roster or pool changed), then remember what was committed."""
+        loaded = place.loaded
+        after, state_text = checked_snapshot(tried.table, loaded)
         patch = diff(loaded.snap, after)
         if patch is None and undoes is None:
-            return Committed(outcome.value, loaded.version, None, loaded.encounter_id)
-        summary = validate.text(outcome.summary, "summary", validate.SUMMARY_LIMIT)
-        details = validate.json_object(outcome.details, "details")
-        validate.check_size(details, "details")
-        now = utc_now()
-        channel_id = key.channel_id
-        version = loaded.version + 1
-        enc_before = loaded.snap["encounter"]
-        enc_after = after["encounter"]
-        if enc_before is None and enc_after is not None:
-            seq = 1
-        elif enc_before is not None and enc_after is not None:
-            seq = loaded.last_seq + 1
-            patch = guarded(patch, after)  # the encounter's undo may reach it: campaign parts kept apart
-        else:
-            seq = version
-        home = away is not None and (campaign_changed(patch) or table.relies_on_roster)
-        interaction_id, once_key = marks
-        written = Written(
-            now,
-            seq,
-            summary,
-            details,
-            patch,
-            undoes,
-            state_text,
-            interaction_id=interaction_id,
-            once_key=once_key,
-            away=away,
-            home_changed=home,
-            judges=tuple(table.judges),
-        )
-        encounter_id = await self._write_with_retries(key, user_id, kind, loaded, after, written, deadline)
-        active = enc_after is not None and enc_after["active"]
+            return Committed(tried.outcome.value, loaded.version, None, loaded.encounter_id)
+        written = _written(place, maker, tried, after, state_text, patch, undoes)
+        encounter_id = await self._write_with_retries(place.key, loaded, after, written, deadline)
+        self._remember(place, after, written, encounter_id)
+        self._db.committed()
+        if encounter := tried.table.encounter:
+            encounter.id = encounter_id
+        return Committed(tried.outcome.value, loaded.version + 1, written.seq, encounter_id)
+
+    def _remember(
+        self, place: Place, after: dict[str, Any], written: Written, encounter_id: int | None
+    ) -> None:
+        """Remember the channel as committed (and its campaign's home, when the change wrote it)."""
+        key, loaded, away = place.key, place.loaded, place.away
+        active = after["encounter"] is not None and after["encounter"]["active"]
         if not active:
             after["encounter"] = None
         parent_id = loaded.parent_id if loaded.parent_id is not None else key.parent_id
         own = after
         if away is not None:
             own = {**after, "tokens": away.channel.snap["tokens"], "heroes": away.channel.snap["heroes"]}
-        self._remember(
-            channel_id,
-            Loaded(
-                version,
-                own,
-                encounter_id if active else None,
-                seq if active else 0,
-                parent_id,
-                loaded.campaign_id,
-                key.guild_id,
-            ),
+        seq = written.seq if active else 0
+        remembered = Loaded(
+            loaded.version + 1,
+            own,
+            encounter_id if active else None,
+            seq,
+            parent_id,
+            loaded.campaign_id,
+            key.guild_id,
         )
-        if home and away is not None:
+        self._snapshots.remember(key.channel_id, remembered)
+        if written.home_changed and away is not None:
             snap = {
                 "tokens": after["tokens"],
                 "heroes": after["heroes"],
                 "encounter": away.home.snap["encounter"],
             }
-            self._remember(
-                away.home_id, dataclasses.replace(away.home, version=away.home.version + 1, snap=snap)
-            )
-        if self._sqlite:
-            self._after_sqlite_commit()
-        if outcome_encounter := table.encounter:
-            outcome_encounter.id = encounter_id
-        return Committed(outcome.value, version, seq, encounter_id)
+            home = dataclasses.replace(away.home, version=away.home.version + 1, snap=snap)
+            self._snapshots.remember(away.home_id, home)
 
     async def _write_with_retries(
-        self,
-        key: ChannelKey,
-        user_id: int,
-        kind: str,
-        loaded: Loaded,
-        after: dict[str, Any],
-        written: Written,
-        deadline: float,
+        self, key: ChannelKey, loaded: Loaded, after: dict[str, Any], written: Written, deadline: float
     ) -> int | None:
         """Write one change; while the database does not answer, try again until `deadline`.
 
@@ -268,38 +224,25 @@ class Writes(Campaigns, Rows):
         while True:
             attempt = Attempt()
             try:
-                return await self._transaction(
-                    functools.partial(
-                        self._write_change,
-                        key=key,
-                        user_id=user_id,
-                        kind=kind,
-                        loaded=loaded,
-                        after=after,
-                        written=written,
-                    ),
-                    deadline,
-                    attempt,
-                )
+                work = functools.partial(write_change, key=key, loaded=loaded, after=after, written=written)
+                return await self._db.transaction(work, deadline, attempt)
             except StoreError:
                 raise
             except Exception as error:
                 if not is_unavailable(error):
                     raise
-                if attempt.committing and not self._sqlite:
-                    saved = await self._confirm(key, loaded, user_id, kind, written)
+                if attempt.committing and not self._db.sqlite:
+                    saved = await self._confirm(key, loaded, written)
                     if saved is not None:
                         return saved.encounter_id
                 left = deadline - loop.time()
                 if left <= delay:
-                    raise self._unavailable(error) from error
+                    raise self._waits.unavailable(error) from error
                 log.info("database unavailable, writing again in %.0f ms: %s", delay * 1000, brief(error))
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 0.25)
 
-    async def _confirm(
-        self, key: ChannelKey, loaded: Loaded, user_id: int, kind: str, written: Written
-    ) -> _Saved | None:
+    async def _confirm(self, key: ChannelKey, loaded: Loaded, written: Written) -> _Saved | None:
         """After a connection died during COMMIT: the event if it was saved, None if it was not;
         `SaveUncertain` when the database cannot be asked within `CONFIRM_LIMIT`.
 
@@ -310,10 +253,10 @@ class Writes(Campaigns, Rows):
         channel_id = key.channel_id
 
         async def find() -> _Saved | None:
-            async with self._engine.connect() as connection, connection.begin() as transaction:
+            async with self._db.engine.connect() as connection, connection.begin() as transaction:
                 if loaded.version == 0:
                     await connection.execute(
-                        self._insert(channels)
+                        self._db.insert(channels)
                         .values(
                             id=channel_id, guild_id=key.guild_id, tokens=0, version=0, updated_at=utc_now()
                         )
@@ -331,8 +274,8 @@ class Writes(Campaigns, Rows):
                             events.c.channel_id == channel_id,
                             events.c.seq == written.seq,
                             events.c.at == written.at,
-                            events.c.user_id == user_id,
-                            events.c.kind == kind,
+                            events.c.user_id == written.user_id,
+                            events.c.kind == written.kind,
                         )
                     )
                 ).first()
@@ -340,7 +283,48 @@ class Writes(Campaigns, Rows):
             return None if row is None else _Saved(row.encounter_id)
 
         try:
-            return await self._retrying(find, asyncio.get_running_loop().time() + CONFIRM_LIMIT)
+            return await self._waits.retrying(find, asyncio.get_running_loop().time() + CONFIRM_LIMIT)
         except StoreUnavailable as error:
             log.error("a change may or may not have been saved (channel %s, seq %s)", channel_id, written.seq)
             raise SaveUncertain() from error
+
+
+def _written(
+    place: Place,
+    maker: Maker,
+    tried: Tried[Any],
+    after: dict[str, Any],
+    state_text: str | None,
+    patch: Any,
+    undoes: int | None,
+) -> Written:
+    """What a change writes besides its rows, checked: its summary and details, the event's seq, and the
+    patch (with the campaign's parts kept apart where the encounter's undo may reach it)."""
+    loaded, away = place.loaded, place.away
+    summary = validate.text(tried.outcome.summary, "summary", validate.SUMMARY_LIMIT)
+    details = validate.json_object(tried.outcome.details, "details")
+    validate.check_size(details, "details")
+    enc_before, enc_after = loaded.snap["encounter"], after["encounter"]
+    if enc_before is None and enc_after is not None:
+        seq = 1
+    elif enc_before is not None and enc_after is not None:
+        seq = loaded.last_seq + 1
+        patch = guarded(patch, after)  # the encounter's undo may reach it: campaign parts kept apart
+    else:
+        seq = loaded.version + 1
+    return Written(
+        utc_now(),
+        seq,
+        maker.user_id,
+        maker.kind,
+        summary,
+        details,
+        patch,
+        undoes,
+        state_text,
+        away=away,
+        home_changed=away is not None and (campaign_changed(patch) or tried.table.relies_on_roster),
+        interaction_id=maker.interaction_id,
+        once_key=maker.once,
+        judges=tuple(tried.table.judges),
+    )

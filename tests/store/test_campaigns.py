@@ -110,7 +110,7 @@ async def test_a_warm_command_in_a_thread_reads_nothing_more(store: Store, targe
     await begin(store, thread)
     await store.mutate(thread, DIRECTOR, "tokens.award", award(1))
     reads = 0
-    original_read, original_version = store._read, store._stored_version
+    original_read, original_version = store.snapshots.read, store.snapshots.stored_version
 
     async def counting_read(channel_id: int) -> object:
         nonlocal reads
@@ -122,8 +122,8 @@ async def test_a_warm_command_in_a_thread_reads_nothing_more(store: Store, targe
         reads += 1
         return await original_version(channel_id)
 
-    store._read = counting_read  # type: ignore[method-assign]
-    store._stored_version = counting_version  # type: ignore[method-assign]
+    store.snapshots.read = counting_read  # type: ignore[method-assign]
+    store.snapshots.stored_version = counting_version  # type: ignore[method-assign]
     for _ in range(3):
         await store.mutate(thread, DIRECTOR, "tokens.award", award(1))
         await store.view(thread, shared=True, fresh=False)

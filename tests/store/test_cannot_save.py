@@ -50,7 +50,7 @@ def _pg_read_only(dbapi: Any) -> None:
 @contextmanager
 def sqlite_writes_refused(store: Store, hook: Callable[[Any], None]) -> Iterator[None]:
     """Every new write connection of `store` gets `hook` (a pragma); the open ones are dropped first."""
-    writer = store._sqlite_writer
+    writer = store.database.sqlite_writer
     assert writer is not None
     engines: list[Engine] = [writer._inline_engine, writer._engine]
 

@@ -67,18 +67,18 @@ async def test_join_campaign_checks_the_server_again_where_it_links(store: Store
     (the other server's first command came between) links nothing."""
     theirs = await their_campaign(store)
     ours = place(OURS)
-    read = store._read
+    read = store.snapshots.read
 
     async def not_there_yet(channel_id: int) -> Loaded:
         if channel_id == theirs.channel_id:
             return Loaded(0, empty_snapshot(), None, 0)
         return await read(channel_id)
 
-    store._cache.clear()
-    store._read = not_there_yet  # type: ignore[method-assign]
+    store.snapshots.cache.clear()
+    store.snapshots.read = not_there_yet  # type: ignore[method-assign]
     with pytest.raises(OtherServer):
         await store.join_campaign(ours, theirs.channel_id)
-    store._read = read  # type: ignore[method-assign]
+    store.snapshots.read = read  # type: ignore[method-assign]
     assert await campaign_of(store, ours) is None
 
 
@@ -94,7 +94,7 @@ async def test_a_link_to_another_servers_campaign_is_never_followed(store: Store
             .where(channels.c.id == ours.channel_id)
             .values(campaign_id=theirs.channel_id, version=channels.c.version + 1)
         )
-    store._cache.clear()
+    store.snapshots.cache.clear()
     for refused in (
         store.view(ours),
         store.campaign(ours),
@@ -117,7 +117,7 @@ async def test_a_channel_key_of_the_wrong_server_is_refused(store: Store) -> Non
     forged = ChannelKey(OURS, theirs.channel_id)
     for fresh in (False, True):  # from the store's memory, then read
         if fresh:
-            store._cache.clear()
+            store.snapshots.cache.clear()
         for refused in (
             store.view(forged),
             store.campaign(forged),

@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from bot.store.engine import create_sqlite_writer_engine
 from bot.store.models import channels
 from bot.store.prepared import execute
-from bot.store.store import _CAS_VERSION, _INSERT_EVENT
+from bot.store.rows import CAS_VERSION, INSERT_EVENT
 
 AT = datetime(2026, 11, 23, 17, 5, 9, 123456, tzinfo=UTC)
 
@@ -50,12 +50,12 @@ def test_the_same_rows_as_sqlalchemy_stores(sqlite_path: Path) -> None:
             for seq in (1, 3):
                 assert (
                     execute(
-                        connection, _INSERT_EVENT, event(seq, patch={"op": [1, "x"]} if seq == 1 else None)
+                        connection, INSERT_EVENT, event(seq, patch={"op": [1, "x"]} if seq == 1 else None)
                     )
                     == 1
                 )
                 connection.execute(
-                    _INSERT_EVENT.statement, event(seq + 1, patch={"op": [1, "x"]} if seq == 1 else None)
+                    INSERT_EVENT.statement, event(seq + 1, patch={"op": [1, "x"]} if seq == 1 else None)
                 )
     finally:
         engine.dispose()
@@ -74,8 +74,8 @@ def test_a_compare_and_set_counts_the_rows_it_matched(sqlite_path: Path) -> None
                 sa.insert(channels).values(id=2, guild_id=1, tokens=0, version=1, updated_at=AT)
             )
             cas = {"b_id": 2, "b_guild": 1, "b_version": 1, "b_new": 2, "b_tokens": 3, "b_now": AT}
-            assert execute(connection, _CAS_VERSION, cas) == 1
-            assert execute(connection, _CAS_VERSION, cas) == 0  # version 1 is gone
+            assert execute(connection, CAS_VERSION, cas) == 1
+            assert execute(connection, CAS_VERSION, cas) == 0  # version 1 is gone
             version, tokens = connection.execute(sa.select(channels.c.version, channels.c.tokens)).one()
     finally:
         engine.dispose()
@@ -86,8 +86,8 @@ def test_a_driver_error_is_sqlalchemys_and_the_transaction_rolls_back(sqlite_pat
     engine = create_sqlite_writer_engine(sa.make_url(f"sqlite:///{sqlite_path}"), 1000)
     try:
         with pytest.raises(IntegrityError, match="NOT NULL"), engine.begin() as connection:
-            execute(connection, _INSERT_EVENT, event(1))
-            execute(connection, _INSERT_EVENT, event(2, summary=None))
+            execute(connection, INSERT_EVENT, event(1))
+            execute(connection, INSERT_EVENT, event(2, summary=None))
     finally:
         engine.dispose()
     assert rows(sqlite_path) == []

@@ -38,7 +38,7 @@ async def test_old_rolls_are_deleted_as_new_ones_come(
     await store.save_roll(ROLL, key, CARD)
     later = kept.utc_now() + kept.ROLL_KEPT + timedelta(minutes=1)
     monkeypatch.setattr(kept, "utc_now", lambda: later)
-    monkeypatch.setattr(kept.RollAccess, "_roll_saves", 0)  # the next save prunes
+    monkeypatch.setattr(store.rolls, "saves", 0)  # the next save prunes
     await store.save_roll(ROLL + 1, key, CARD)
     assert await store.roll(ROLL, key) is None
     assert await store.roll(ROLL + 1, key) == CARD  # `roll` reads any age: the old row is gone

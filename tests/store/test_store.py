@@ -23,11 +23,13 @@ from bot.store import (
     Store,
     Table,
 )
-from bot.store import store as store_module
+from bot.store import database as db_module
 from bot.store.bestiary import NewMonster
 from bot.store.errors import StoreUnavailable
 from bot.store.models import encounters, events
-from bot.store.store import _READ_CHANNEL, STATEMENT_GRACE, _clone
+from bot.store.snapshot import clone
+from bot.store.snapshots import READ_CHANNEL
+from bot.store.store import STATEMENT_GRACE
 from tests.store.conftest import Target
 from tests.store.helpers import DIRECTOR, PLAYER, begin, increment
 
@@ -93,13 +95,13 @@ async def test_a_sqlite_channel_is_read_on_the_loop_thread_as_the_pool_reads_it(
     await store.update_settings(
         key.guild_id, director_role_id=42, turn_pings=False, malice_rounding="up", show_monster_stamina=False
     )
-    here = await store._read(key.channel_id)
-    settings = await store._read_settings(key.guild_id)
+    here = await store.snapshots.read(key.channel_id)
+    settings = await store.settings.read(key.guild_id)
     assert checkouts == []
-    monkeypatch.setattr(store, "_probe_file", None)
-    pooled = await store._read(key.channel_id)
+    monkeypatch.setattr(store.database, "probe_file", None)
+    pooled = await store.snapshots.read(key.channel_id)
     assert checkouts != [] and here == pooled
-    assert settings == await store._read_settings(key.guild_id)
+    assert settings == await store.settings.read(key.guild_id)
     assert settings.turn_pings is False and settings.tokens_reset_per_session is True
     assert (settings.director_role_id, settings.malice_rounding) == (42, "up")
     assert here.snap["encounter"]["state"]["name"] == "Ærwyn 🐉"
@@ -108,10 +110,10 @@ async def test_a_sqlite_channel_is_read_on_the_loop_thread_as_the_pool_reads_it(
     def broken(path: Path) -> sqlite3.Connection:
         raise sqlite3.OperationalError("disk I/O error")
 
-    store._drop_probe()
-    monkeypatch.setattr(store_module, "_open_probe", broken)
-    assert await store._read(key.channel_id) == here
-    assert await store._read_settings(key.guild_id) == settings
+    store.database.drop_probe()
+    monkeypatch.setattr(db_module, "open_probe", broken)
+    assert await store.snapshots.read(key.channel_id) == here
+    assert await store.settings.read(key.guild_id) == settings
 
 
 async def test_the_stores_other_sqlite_reads_run_on_the_loop_thread_as_the_pool_runs_them(
@@ -152,7 +154,7 @@ async def test_the_stores_other_sqlite_reads_run_on_the_loop_thread_as_the_pool_
     assert info.state == {"counter": 1, "name": "Ærwyn 🐉", "nested": [1.5, None, True]}
     assert info.created_at.tzinfo is not None and len(here[3]) == 2  # type: ignore[arg-type]
     assert here[1] == (key.channel_id, 777)
-    monkeypatch.setattr(store, "_reader_engine", None)
+    monkeypatch.setattr(store.database, "reader_engine", None)
     assert await everything() == here
     assert checkouts != []
     monkeypatch.undo()
@@ -164,8 +166,8 @@ async def test_the_stores_other_sqlite_reads_run_on_the_loop_thread_as_the_pool_
         def dispose(self) -> None:
             pass
 
-    store._drop_probe()
-    monkeypatch.setattr(store, "_reader_engine", Broken())
+    store.database.drop_probe()
+    monkeypatch.setattr(store.database, "reader_engine", Broken())
     assert await everything() == here
 
 
@@ -569,7 +571,7 @@ ROUND = 100
 async def test_sqlite_wal_is_checkpointed_in_the_background(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("bot.store.store.CHECKPOINT_EVERY", ROUND)
+    monkeypatch.setattr("bot.store.database.CHECKPOINT_EVERY", ROUND)
     path = tmp_path / "bot.db"
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
     key = ChannelKey(1, 2)
@@ -578,10 +580,10 @@ async def test_sqlite_wal_is_checkpointed_in_the_background(
         initial = path.stat().st_size
         for _ in range(ROUND - 2):
             await store.mutate(key, PLAYER, "inc", increment)
-        assert store._checkpoint_task is None
+        assert store.database.checkpoint_task is None
         assert path.stat().st_size == initial  # commits only append to the WAL
         await store.mutate(key, PLAYER, "inc", increment)
-        task = store._checkpoint_task
+        task = store.database.checkpoint_task
         assert task is not None
         await task
         assert path.stat().st_size > initial  # the background checkpoint copied the pages over
@@ -601,8 +603,8 @@ async def _a_round_and_its_checkpoint(store: Store, key: ChannelKey) -> None:
     """`ROUND` commits in `key`'s channel, then wait for the checkpoint they started."""
     for _ in range(ROUND):
         await store.mutate(key, PLAYER, "inc", increment)
-    assert store._checkpoint_task is not None
-    await store._checkpoint_task
+    assert store.database.checkpoint_task is not None
+    await store.database.checkpoint_task
 
 
 async def test_a_short_wal_is_only_copied_a_long_one_started_over(
@@ -610,10 +612,10 @@ async def test_a_short_wal_is_only_copied_a_long_one_started_over(
 ) -> None:
     """A checkpoint round copies the WAL with a PASSIVE checkpoint, which no write waits for; only a WAL
     that holds `WAL_RESTART_FRAMES` gets the RESTART that this process's writes wait out."""
-    monkeypatch.setattr("bot.store.store.CHECKPOINT_EVERY", ROUND)
+    monkeypatch.setattr("bot.store.database.CHECKPOINT_EVERY", ROUND)
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
     key = ChannelKey(1, 2)
-    writer = store._sqlite_writer
+    writer = store.database.sqlite_writer
     assert writer is not None
     real = writer.checkpoint
     seen: list[tuple[str, int]] = []
@@ -627,8 +629,8 @@ async def test_a_short_wal_is_only_copied_a_long_one_started_over(
     try:
         await begin(store, key)
         await _a_round_and_its_checkpoint(store, key)
-        assert [mode for mode, _ in seen] == ["PASSIVE"] and 0 < seen[0][1] < store_module.WAL_RESTART_FRAMES
-        monkeypatch.setattr("bot.store.store.WAL_RESTART_FRAMES", seen[0][1] // 2)
+        assert [mode for mode, _ in seen] == ["PASSIVE"] and 0 < seen[0][1] < db_module.WAL_RESTART_FRAMES
+        monkeypatch.setattr("bot.store.database.WAL_RESTART_FRAMES", seen[0][1] // 2)
         await _a_round_and_its_checkpoint(store, key)
         assert [mode for mode, _ in seen] == ["PASSIVE", "PASSIVE", "RESTART"]
         assert (await store.view(key)).version == 2 * ROUND + 1
@@ -641,8 +643,8 @@ async def test_the_wal_stays_short_while_commands_keep_committing(
 ) -> None:
     """Commits that go on while a checkpoint runs used to keep SQLite from ever starting the WAL over: it
     grew by every commit, for as long as the load lasted."""
-    monkeypatch.setattr("bot.store.store.CHECKPOINT_EVERY", ROUND)
-    monkeypatch.setattr("bot.store.store.WAL_RESTART_FRAMES", 1)  # every round starts it over
+    monkeypatch.setattr("bot.store.database.CHECKPOINT_EVERY", ROUND)
+    monkeypatch.setattr("bot.store.database.WAL_RESTART_FRAMES", 1)  # every round starts it over
     path = tmp_path / "bot.db"
     wal = Path(f"{path}-wal")
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
@@ -665,8 +667,8 @@ async def test_a_reader_on_an_old_snapshot_only_delays_the_wal_start_over(
 ) -> None:
     """The RESTART step waits a moment for readers on older snapshots, then gives up without an error: the
     commands meanwhile are stored, and a later round starts the WAL over once the reader is gone."""
-    monkeypatch.setattr("bot.store.store.CHECKPOINT_EVERY", ROUND)
-    monkeypatch.setattr("bot.store.store.WAL_RESTART_FRAMES", 1)
+    monkeypatch.setattr("bot.store.database.CHECKPOINT_EVERY", ROUND)
+    monkeypatch.setattr("bot.store.database.WAL_RESTART_FRAMES", 1)
     path = tmp_path / "bot.db"
     wal = Path(f"{path}-wal")
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
@@ -708,7 +710,7 @@ async def test_writes_that_can_run_at_once_take_no_turns(tmp_path: Path) -> None
     try:
         await begin(store, ChannelKey(1, 2))
         await begin(store, ChannelKey(1, 3))
-        store._sqlite_idle.clear()
+        store.database.idle.clear()
         tasks = [
             asyncio.create_task(commands("a", ChannelKey(1, 2))),
             asyncio.create_task(commands("b", ChannelKey(1, 3))),
@@ -716,7 +718,7 @@ async def test_writes_that_can_run_at_once_take_no_turns(tmp_path: Path) -> None
         for _ in range(5):
             await asyncio.sleep(0)  # both wait for the queue
         assert done == []
-        store._sqlite_idle.set()
+        store.database.idle.set()
         await asyncio.gather(*tasks)
         assert done == ["a0", "a1", "a2", "b0", "b1", "b2"]  # not a0 b0 a1 b1 a2 b2
     finally:
@@ -768,7 +770,7 @@ async def test_plain_postgres_urls_open_through_asyncpg(target: Target) -> None:
 async def test_a_channel_read_uses_the_one_active_index(store: Store, target: Target) -> None:
     """Reading a channel must find its active encounter by index, not by scanning every encounter stored
     (the cost would grow with every encounter ever played)."""
-    query = _READ_CHANNEL.params(b_id=1)
+    query = READ_CHANNEL.params(b_id=1)
     async with store.engine.connect() as connection:
         if target.backend == "sqlite":
             compiled = query.compile(connection, compile_kwargs={"literal_binds": True})
@@ -821,8 +823,8 @@ async def test_a_version_read_that_cant_be_made_at_once_goes_through_the_pool(
             opened.append(str(path))
             raise sqlite3.OperationalError("database is locked")
 
-        monkeypatch.setattr(store_module, "_open_probe", locked)
-        store._drop_probe()
+        monkeypatch.setattr(db_module, "open_probe", locked)
+        store.database.drop_probe()
         table = await store.view(ChannelKey(1, 2))  # the cached table, checked through the pool
         assert table.version == 1 and opened
         await store.mutate(ChannelKey(1, 2), PLAYER, "increment", increment)
@@ -834,7 +836,7 @@ async def test_a_version_read_that_cant_be_made_at_once_goes_through_the_pool(
 def test_clone_is_an_equal_copy_that_shares_nothing() -> None:
     shared = [1, {"x": "é🙂"}]
     value = {"a": shared, "b": shared, "n": None, "t": True, "f": 1.5, "big": 2**62, "s": ["-"]}
-    copy = _clone(value)
+    copy = clone(value)
     assert copy == value and type(copy["t"]) is bool and type(copy["big"]) is int and type(copy["f"]) is float
     assert copy["a"] is not shared and copy["a"] is not copy["b"]  # no aliasing, even where value had it
     copy["a"][1]["x"] = "changed"
@@ -863,10 +865,10 @@ async def test_postgres_lets_a_late_query_finish_within_the_grace(
         began = loop.time()
         deadline = began + 0.05  # the query starts with (nearly) no time left
         if kept:
-            assert await store._retrying(query, deadline) == 1
+            assert await store.database.waits.retrying(query, deadline) == 1
         else:
             with pytest.raises(StoreUnavailable):
-                await store._retrying(query, deadline)
+                await store.database.waits.retrying(query, deadline)
             assert loop.time() - began < 0.05 + STATEMENT_GRACE + 0.5  # given up on in time
     finally:
         await store.close()
