@@ -3,21 +3,17 @@
 reroll per roll message).
 
 Revision ID: 0003_interaction_ids
-Revises: 0001_initial
+Revises: 0002_campaigns
 Create Date: 2026-11-25
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0003_interaction_ids"
 down_revision: str | None = "0002_campaigns"
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:

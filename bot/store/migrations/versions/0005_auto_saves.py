@@ -1,21 +1,17 @@
 """Guild setting `auto_saves`: the Director's creatures roll their saving throws when their turn ends.
 
 Revision ID: 0005_auto_saves
-Revises: 0003_interaction_ids
+Revises: 0004_bestiary
 Create Date: 2026-11-25
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0005_auto_saves"
 down_revision: str | None = "0004_bestiary"
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:

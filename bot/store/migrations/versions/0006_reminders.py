@@ -9,15 +9,11 @@ Create Date: 2026-11-25
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0006_reminders"
 down_revision: str | None = "0005_auto_saves"
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
