@@ -1,4 +1,4 @@
-"""Wire benchmark (issue 6, parts 1 and 2): the real `python -m bot` against the loopback fake Discord, with
+"""Wire benchmark: the real `python -m bot` against the loopback fake Discord, with
 the floor — a bare discord.py bot that only acknowledges (bench/floor_bot.py) — measured the same way in the
 same run.
 

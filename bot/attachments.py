@@ -1,7 +1,7 @@
 """Reading an uploaded file: the one download every import shares (`/monster import`, `/encounter import`,
 `/hero import`).
 
-A file is hostile until read (issue 20 §6): the bytes come from the URL in the interaction's resolved
+A file is hostile until read: the bytes come from the URL in the interaction's resolved
 attachment, whatever its host, over aiohttp (discord.py's own HTTP library), with
 - a size limit (`LIMIT`, 2 MB): the attachment's declared size is checked first, and the body is then read in
   chunks and given up on as soon as it passes the limit, whatever the server declared;

@@ -1,5 +1,5 @@
 """Hand-entered abilities (`/ability add | edit | remove`): the typed options read into an `Ability` card,
-their limits, and a hero's list of cards (issue 20 §1).
+their limits, and a hero's list of cards.
 
 A hero without Forge Steel types their cards: `name:Mind Spike action:main characteristic:reason
 keywords:Magic, Psionic, Ranged, Strike tiers:2 + R damage; 4 + R damage; 6 + R damage`. The three tier

@@ -1,4 +1,4 @@
-"""Bringing a bestiary's stat blocks into an encounter (issue 20 §5): `/encounter add monster:` and
+"""Bringing a bestiary's stat blocks into an encounter: `/encounter add monster:` and
 `/encounter import`.
 
 Rules:
@@ -6,8 +6,8 @@ Rules:
   at once form one squad sharing one Stamina pool (each minion's Stamina times their number) and one turn;
   a Forge Steel encounter slot of minions is one squad of the slot's minions (its count is in groups of four,
   `bot.content.forgesteel.encounter`).
-- Solo monsters take two turns a round (Draw Steel: Monsters, "Solo Monsters", as issue 20 §5 gives it: "a
-  solo gets two turns"; the turn engine's `turns_per_round`).
+- Solo monsters take two turns a round (Draw Steel: Monsters, "Solo Monsters": a solo
+  gets two turns; the turn engine's `turns_per_round`).
 - Every other monster comes in as its stat block says, one creature each.
 Each creature keeps its stat block: Stamina, level, characteristics, immunities and weaknesses, stability,
 size (one typed by hand that names no size is 1M: `bot.rules.forced.size_of`), and its abilities (its Free

@@ -1,6 +1,6 @@
 """Draw Steel conditions: what they are, how long they last, and the edges and banes they give.
 
-Rules implemented (texts in ../shared/rules/):
+Rules implemented (Draw Steel Heroes, Combat and its turn order):
 - draw-steel-turn-order.txt, "Determine Surprise": a surprised creature can't take triggered or free triggered
   actions, and ability rolls made against it gain an edge; surprise lasts until the end of the first round.
 - draw-steel-combat.txt, "Triggered Actions and Free Triggered Actions", "Free Maneuvers", "UNCONSCIOUS"
@@ -255,8 +255,8 @@ def effective_speed(base: int, conditions: Iterable[ConditionInstance], *, uncon
 
 class BleedingTrigger(enum.StrEnum):
     """What makes a bleeding creature lose Stamina: "whenever a bleeding creature uses a main action or a
-    triggered action, or makes a test or ability roll using Might or Agility" (Heroes ch. 5 "Bleeding", as
-    issue 21 quotes it)."""
+    triggered action, or makes a test or ability roll using Might or Agility" (Heroes ch. 5
+    "Bleeding")."""
 
     MAIN_ACTION = "main-action"
     TRIGGERED_ACTION = "triggered-action"

@@ -3,7 +3,7 @@
 Rules: draw-steel-combat.txt, "Damage", "Damage Types", "DAMAGE IMMUNITY", "DAMAGE WEAKNESS", "Stamina",
 "Temporary Stamina", "Falling", "Suffocating";
 draw-steel-basics.md, "Round Down". Surges, potency and bleeding follow Draw Steel Heroes ch. 7 "Surges",
-"Potency" and ch. 5 "Bleeding" as given in the project brief (not in ../shared/rules).
+"Potency" and ch. 5 "Bleeding".
 
 Public API:
 - `DamageType` (untyped, acid, cold, corruption, fire, holy, lightning, poison, psychic, sonic).

@@ -54,7 +54,7 @@ class HeroSheet:
     `resource_gains` are the class's other gains by trigger (taking damage, becoming winded, ...: an import
     fills them; `bot.rules.encounter.heroic` applies those the bot sees happen).
 
-    What the hero plays with (issue 20 §1; every field defaults, so older stored sheets still load):
+    What the hero plays with (every field defaults, so older stored sheets still load):
     `abilities` (the hero's cards, the standard ones not included: `bot.rules.standard`), `kit_bonuses`
     (the kits' damage bonuses for Melee or Ranged Weapon abilities), `melee_distance_bonus` /
     `ranged_distance_bonus` (a kit's and an import's features', lengthening the free strikes), `stability`,

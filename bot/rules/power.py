@@ -3,7 +3,7 @@
 Rules: draw-steel-basics.md, "Power Rolls" ("Making a Power Roll", "Power Roll Outcomes", "Downgrade a Power
 Roll", "Natural Roll", "Edges and Banes", "Rolling With Edges and Banes", "Bonuses and Penalties", "Automatic
 Tier Outcomes") and "Hero Tokens" (reroll a test). Test difficulties and opposed rolls follow Draw Steel
-Heroes ch. 11 "Tests" as given in the project brief (not in ../shared/rules).
+Heroes ch. 11 "Tests".
 
 Public API:
 - `RollKind` (ABILITY / TEST), `RollAction` (main, maneuver, triggered, free strike), `Keep` (ALL for

@@ -5,7 +5,7 @@ Rules: draw-steel-combat.txt, "Damage Types" (the types a tier can name), "Force
 slide; vertical); draw-steel-basics.md, "Characteristics" (the letters M/A/R/I/P); potency (a characteristic
 against a number, or against weak / average / strong = the striker's highest characteristic −2 / −1 / ±0)
 and the conditions and their durations as `bot.rules.damage` and `bot.rules.conditions` give them (Heroes
-ch. 7 "Potency", ch. 5 "Conditions"). The card's form follows issue 20 §2.
+ch. 7 "Potency", ch. 5 "Conditions"). The card's form is Forge Steel's.
 
 A tier text is split at its semicolons into clauses; each clause is offered to the readers in `_READERS`
 in turn ("no effect", damage, forced movement, a potency effect, a condition that always lands). A clause

@@ -1,4 +1,4 @@
-"""A server's bestiary: the monsters' stat blocks a guild keeps (issue 20 §5).
+"""A server's bestiary: the monsters' stat blocks a guild keeps.
 
 The stat block is opaque here, like an encounter's state: the rules' codec data of a
 `bot.content.monster.Monster`, kept with the monster's name (unique per guild, case-insensitively), its

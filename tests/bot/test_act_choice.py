@@ -1,5 +1,5 @@
 """A bare Act (the tracker's button, or /turn act without a name) when several of the caller's creatures may
-act offers them as buttons, answered only to the caller (issue 22 §4: before, a player got "Several of your
+act offers them as buttons, answered only to the caller (before, a player got "Several of your
 creatures may act" and a Director always got "None of your creatures may act now", monsters having no owner).
 """
 

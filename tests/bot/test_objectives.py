@@ -1,4 +1,4 @@
-"""Objectives with round counters and villain actions through SimCord (issue 22 §3): /encounter objective
+"""Objectives with round counters and villain actions through SimCord: /encounter objective
 add | done | fail, the counter on the tracker, the Director asked when it hits 0, the end summary; /encounter
 villain name | use.
 

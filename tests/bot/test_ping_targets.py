@@ -1,4 +1,4 @@
-"""Who a turn ping reaches (issue 22 §4): not the Director who just ended their own creature's turn when
+"""Who a turn ping reaches: not the Director who just ended their own creature's turn when
 their side picks again (the reply already says so), and in the Agility order only the next in order."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 21, power rolls, through real dispatch: a downgraded natural 19/20 test, `action` (a critical only
+"""Power rolls through real dispatch: a downgraded natural 19/20 test, `action` (a critical only
 on a main action), `auto_tier` as a list, `situation` by name on /roll and /strike, and /turn defend and
 /turn aid applied to strikes and shown on the tracker while they last."""
 

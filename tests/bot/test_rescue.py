@@ -76,7 +76,7 @@ async def test_the_button_regains_first_then_takes_the_damage(table: Table) -> N
 
 
 async def test_refused_once_anything_else_changed_the_encounter(table: Table) -> None:
-    """Issue 21: "It is refused once anything else has changed the encounter." """
+    """ "It is refused once anything else has changed the encounter." """
     await start(table)
     hit = await table.director.slash(
         table.channel, "strike", targets="Ash", damage="12/12/12", attacker="Ogre"

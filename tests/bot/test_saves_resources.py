@@ -1,4 +1,4 @@
-"""Issue 21 through SimCord: saves that fall due at a round's end, one save per turn's end, automatic saves
+"""Through SimCord: saves that fall due at a round's end, one save per turn's end, automatic saves
 for the Director's creatures; heroic resources (/resource, gains that come by themselves); /recover outside
 combat; /turn heal (the Heal main action) on a dying hero."""
 
@@ -39,7 +39,7 @@ async def _turn(table: Table, who: Any, name: str) -> str:
 
 
 async def test_a_directors_save_due_at_the_rounds_end_is_not_lost(table: Table) -> None:
-    """Issue 21: "A save that falls due stays due until it is rolled, whatever starts in between." Goblin 2
+    """ "A save that falls due stays due until it is rolled, whatever starts in between." Goblin 2
     takes the round's last turn: its save is due, round 2 begins, and the Save press rolls it."""
     await table.configure_director_role()
     kit.ok(await table.director.slash(table.channel, "settings", auto_saves=False))
@@ -55,7 +55,7 @@ async def test_a_directors_save_due_at_the_rounds_end_is_not_lost(table: Table) 
 
 
 async def test_a_players_save_due_at_the_rounds_end_is_not_lost(table: Table) -> None:
-    """Issue 21: "A player's pending save is lost the same way" -- no longer: Bree takes the round's last
+    """ "A player's pending save is lost the same way" -- no longer: Bree takes the round's last
     turn, round 2 begins, and bob's Save press rolls Bree's save."""
     await kit.ready(table, first="director")
     await harm_kit.edit(table, _with("Bree", Condition.DAZED))

@@ -183,7 +183,7 @@ async def test_a_player_cant_award_or_reset_tokens(party: Table) -> None:
 
 
 async def test_manage_server_counts_as_director_manage_channels_doesnt(party: Table) -> None:
-    """Issue 19: server Directors are the Director role's members "and members with **Manage Server** at the
+    """Server Directors are the Director role's members "and members with **Manage Server** at the
     server level"."""
     mo = party.add_channel_manager("mo")
     refused(await mo.slash(party.channel, "tokens award"), "Only a server Director")

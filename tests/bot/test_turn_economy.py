@@ -1,4 +1,4 @@
-"""/recover (Catch Breath) in the action economy and /turn speed on SimCord (issue 21, "Play flow").
+"""/recover (Catch Breath) in the action economy and /turn speed on SimCord.
 
 draw-steel-combat.txt "Taking a Turn": "Each creature in combat ... gets to take a main action, a maneuver,
 and a move action on their turn"; "Catch Breath": "A creature who uses the Catch Breath maneuver spends a

@@ -1,4 +1,4 @@
-"""A round never sticks on SimCord (issue 21, "Play flow"): when the last creature still to act is killed by
+"""A round never sticks on SimCord: when the last creature still to act is killed by
 `/stamina damage`, struck down off-turn by `/strike`, or taken out with `/encounter remove`, the next round
 starts by itself, and `/turn act` goes on.
 

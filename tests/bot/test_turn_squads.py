@@ -1,4 +1,4 @@
-"""A minion squad takes its turn through every way the bot offers it (issue 21, "Play flow"): `/turn act` with
+"""A minion squad takes its turn through every way the bot offers it: `/turn act` with
 the name the autocomplete and the tracker offer, the tracker's select, a minion's name, `/turn skip`; and an
 enemy group's members act one after another.
 

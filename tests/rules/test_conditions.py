@@ -175,7 +175,7 @@ def test_a_dying_hero_bleeds_without_the_condition() -> None:
 def test_only_might_and_agility_rolls_make_a_creature_bleed(
     characteristic: str | None, test: bool, trigger: BleedingTrigger | None
 ) -> None:
-    """Issue 21: "makes a test or ability roll using Might or Agility"."""
+    """ "makes a test or ability roll using Might or Agility"."""
     assert roll_trigger(characteristic, test=test) is trigger
 
 

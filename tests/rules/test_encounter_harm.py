@@ -201,7 +201,7 @@ def test_strike_letters_surges_and_type() -> None:
 
 
 def test_area_strike_on_several_minions_of_a_squad_kills_only_those_hit() -> None:
-    """Issue 21: only area damage is capped per minion (`area=True`), and only minions in the area die."""
+    """Only area damage is capped per minion (`area=True`), and only minions in the area die."""
     enc, result = harm.strike(
         table(), roll(10, 10), "Ash", ["Minion 1", "Minion 3"], TieredDamage.parse("9/9/9"), area=True
     )
@@ -212,7 +212,7 @@ def test_area_strike_on_several_minions_of_a_squad_kills_only_those_hit() -> Non
 
 
 def test_strike_on_several_minions_without_area_puts_its_full_damage_into_the_pool() -> None:
-    """Issue 21: "A non-area strike that names several minions of one squad puts its full damage into the
+    """ "A non-area strike that names several minions of one squad puts its full damage into the
     pool, and may drop more minions than it named." """
     enc, result = harm.strike(
         table(), roll(10, 10), "Ash", ["Minion 1", "Minion 3"], TieredDamage.parse("7/7/7")
@@ -225,7 +225,7 @@ def test_strike_on_several_minions_without_area_puts_its_full_damage_into_the_po
 
 
 def test_strike_on_a_squad_applies_weakness_once() -> None:
-    """Issue 21: "Weakness and immunity apply once to the squad's whole damage, after the per-minion area
+    """ "Weakness and immunity apply once to the squad's whole damage, after the per-minion area
     cap, not once per minion." """
     base = table()
     pack = [c for c in base.creatures if c.squad_id == "Pack"]

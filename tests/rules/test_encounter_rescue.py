@@ -89,7 +89,7 @@ def test_no_offer_to_a_hero_dying_already_nor_after_a_benefit_this_turn() -> Non
 
 
 def test_refused_once_anything_else_changed() -> None:
-    """Issue 21: "It is refused once anything else has changed the encounter." """
+    """ "It is refused once anything else has changed the encounter." """
     enc = hurt(33)
     assert live_rescues(enc, 6) == ()
     with pytest.raises(RescueError, match="Too late"):

@@ -1,4 +1,4 @@
-"""Catch Breath in the action economy, and choosing fast or slow turns (issue 21, "Play flow").
+"""Catch Breath in the action economy, and choosing fast or slow turns.
 
 draw-steel-combat.txt "Catch Breath": "A creature who uses the Catch Breath maneuver spends a Recovery and
 regains Stamina equal to their recovery value." "Taking a Turn": "Each creature in combat ... gets to take a

@@ -38,7 +38,7 @@ def _turn(enc: Encounter, who: str) -> Encounter:
 
 
 def test_a_save_due_at_the_end_of_the_round_stays_due_into_the_next() -> None:
-    """Issue 21: "A save that falls due stays due until it is rolled, whatever starts in between." The Imp
+    """ "A save that falls due stays due until it is rolled, whatever starts in between." The Imp
     takes the round's last turn; round 2 begins; its save is still owed, and rolled once."""
     enc = _turn(_turn(_fight(), "Ash"), "Imp")
     assert enc.turns.round == 2
@@ -74,7 +74,7 @@ def test_heal_grants_one_extra_save() -> None:
 
 def test_a_hero_token_only_right_after_a_failed_save() -> None:
     """draw-steel-basics.md "Spending Hero Tokens": "You can spend a hero token when you fail a saving throw,
-    letting you succeed on the save instead.\""""
+    letting you succeed on the save instead.\" """
     enc = _turn(_fight(), "Ash")
     with pytest.raises(RuleError, match="just failed"):
         saves.token_save(enc, "Ash")

@@ -82,7 +82,7 @@ def test_modifiers_apply_once_per_squad() -> None:
     assert damage_squad(squad(), 11, ["m1"], halved=True).pool_loss == 5
 
 
-# Issue 21, "Minion squads": "Weakness and immunity apply once to the squad's whole damage, after the
+# "Weakness and immunity apply once to the squad's whole damage, after the
 # per-minion area cap, not once per minion. Four 5-Stamina minions with fire weakness 3, hit by an area of 2
 # fire on three of them: the pool loses 9, not 15." (amount, hit, weakness, immunity, pool loss, killed)
 ONCE_AFTER_CAP = [
@@ -103,7 +103,7 @@ def test_area_modifiers_once_after_the_cap(
 
 
 def test_non_area_damage_to_several_minions_goes_to_the_pool_in_full() -> None:
-    """Issue 21: "Only area damage is capped per minion. A non-area strike that names several minions of one
+    """ "Only area damage is capped per minion. A non-area strike that names several minions of one
     squad puts its full damage into the pool, and may drop more minions than it named." """
     record = damage_squad(squad(), [8, 8], ["m1", "m2"])
     assert record.pool_loss == 16 and record.killed == ("m1", "m2", "m3")

@@ -147,7 +147,7 @@ def test_regaining_stamina_wakes_a_knocked_out_creature() -> None:
 
 
 def test_stamina_lost_outright_passes_temporary_stamina() -> None:
-    """Bleeding (issue 21): "it loses Stamina equal to 1d6 + its level ... Nothing prevents this loss.";
+    """Bleeding: "it loses Stamina equal to 1d6 + its level ... Nothing prevents this loss.";
     temporary Stamina only absorbs damage (draw-steel-combat.txt "Temporary Stamina": "Whenever you take
     damage while you have temporary Stamina")."""
     assert lose_stamina_outright(hero(10, temporary=5), 4) == hero(6, temporary=5)

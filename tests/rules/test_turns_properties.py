@@ -324,7 +324,7 @@ def test_memoised_queries_keep_a_bounded_number_of_states() -> None:
         assert len(kept) <= MEMO_SIZE
 
 
-# --- the encounter aggregate: rounds never stick (issue 21, "Play flow") -----------------------------------
+# --- the encounter aggregate: rounds never stick -----------------------------------
 
 ENCOUNTER_PROPS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TEAM_SIDES = (

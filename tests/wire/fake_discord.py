@@ -1,10 +1,9 @@
 """A loopback fake Discord for driving the real `python -m bot` process over HTTP and a websocket.
 
-Speaks just enough of Discord's REST API (v10) and gateway protocol for discord.py 2.7.1, following
-/work/shared/notes/fake-discord-checklist.md: login (`/users/@me`, `/oauth2/applications/@me`), command sync
-(`PUT .../commands`), `GET /gateway/bot` for sharded bots, the interaction callback with its `with_response`
-body, webhook followups and channel messages; on the gateway HELLO → IDENTIFY → READY → GUILD_CREATE,
-heartbeat ACKs, RESUME → RESUMED, and INTERACTION_CREATE dispatches.
+Speaks just enough of Discord's REST API (v10) and gateway protocol for discord.py 2.7.1: login (`/users/@me`,
+`/oauth2/applications/@me`), command sync (`PUT .../commands`), `GET /gateway/bot` for sharded bots, the
+interaction callback with its `with_response` body, webhook followups and channel messages; on the gateway
+HELLO → IDENTIFY → READY → GUILD_CREATE, heartbeat ACKs, RESUME → RESUMED, and INTERACTION_CREATE dispatches.
 
 Usage (every wait is bounded: `within` seconds, then `TimeoutError`):
 

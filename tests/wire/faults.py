@@ -1,4 +1,4 @@
-"""Fault injection for the fault tests (issue 6 part 4): a database that is locked or unreachable, a gateway
+"""Fault injection for the fault tests: a database that is locked or unreachable, a gateway
 that drops, Discord answering 429/5xx, a bot process killed with SIGKILL.
 
 - `SqliteLock(path)`: another connection holds SQLite's write lock (`BEGIN EXCLUSIVE`) until `release()`.

@@ -3,7 +3,7 @@
 Forge Steel (github.com/andyaiken/forgesteel) exports an object as `JSON.stringify(obj, null, '\\t')` into
 `<name>.ds-<kind>` (older files: `.drawsteel-<kind>`); the files carry no version, so the kind is told by the
 fields the object has (`src/models`: a Hero has ancestry/class/career, a Monster role/stamina/features, a
-MonsterGroup monsters/malice, an Encounter groups of slots). A file is hostile until read (issue 20 §6): over
+MonsterGroup monsters/malice, an Encounter groups of slots). A file is hostile until read: over
 `MAX_BYTES`, not JSON, the wrong kind, or a shape this code doesn't know each raise a one-line
 `ForgeSteelError` saying what to upload instead.
 

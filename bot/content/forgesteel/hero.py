@@ -5,13 +5,13 @@ characteristics, `featuresByLevel`, abilities, subclasses with `selected`), comp
 `state`. It stores no maximum Stamina or Recoveries: they are computed here from the features that count
 (`hero_features`), the kits and the Bonus features (`hero_stats`), as Forge Steel computes them. Abilities
 come from `hero_abilities`, with the distance and damage the kits and features add (`hero_bonuses`), heroic
-resources from `hero_resources` (issue 20 §4). Skills and languages are sorted as Forge Steel sorts names: a
+resources from `hero_resources`. Skills and languages are sorted as Forge Steel sorts names: a
 leading "A" or "The" ignored.
 
 Nothing is dropped in silence: a choice left open, an id not in the file, a feature type or Bonus field the
 bot doesn't know, a bonus it doesn't apply, each becomes one line of `warnings`. A file over 2 MB, not JSON,
 of another kind (a monster given as a hero) or of an unknown shape raises a one-line `ForgeSteelError`
-saying what to upload instead (issue 20 §6); so does a value the rules refuse (`BadValue`), a count over
+saying what to upload instead; so does a value the rules refuse (`BadValue`), a count over
 what Forge Steel writes (`TooMany`, counted while reading) and a file that takes more CPU to read than
 `READ_CPU_SECONDS` (`OverBudget`): reading is linear in the file's size, and the budget is the backstop.
 

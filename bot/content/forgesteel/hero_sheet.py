@@ -6,7 +6,7 @@ gain and every other gain, the abilities (cards), the kits' damage and distance 
 size, the Forge Steel id (a re-import finds the sheet by it), ancestry, class and subclass.
 
 The file's play state (Stamina damage, temporary Stamina, Recoveries used, Victories, XP) is taken only when
-the player asks for it (`use_state`, issue 20 §4), each value brought within what the rules allow (Stamina
+the player asks for it (`use_state`), each value brought within what the rules allow (Stamina
 no lower than the hero's death at the negative winded value, Recoveries from 0 to the maximum).
 
 A hero with more abilities than a sheet keeps (`ABILITIES_MAX`), or whose sheet would be larger than

@@ -1,7 +1,7 @@
 """Forge Steel monsters and monster groups (`.ds-monster`, `.ds-monster-group`) read into stat blocks.
 
 What a stat block holds and how it is derived, as Forge Steel's `src/models/monster.ts` stores a monster and
-its `MonsterLogic` computes the values a table plays with (issue 20 §5):
+its `MonsterLogic` computes the values a table plays with:
 - Stamina is `stamina` plus the Bonus features on Stamina; stability, speed and free-strike damage likewise
   take their Bonus features. A Bonus's value is its `value`, plus the highest of its `valueCharacteristics`
   times `valueCharacteristicMultiplier`, plus `valuePerLevel` per level above 1, plus `valuePerEchelon` per

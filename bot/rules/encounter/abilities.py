@@ -1,5 +1,5 @@
-"""The abilities a creature of the encounter may use: its own cards, then the standard ones every creature has
-(issue 20 §3).
+"""The abilities a creature of the encounter may use: its own cards, then the standard ones
+every creature has.
 
 Rules (draw-steel-combat.txt "Free Strikes", "Standard Free Strikes", "Grab", "Knockback", "Charge"; the
 cards are `bot.rules.standard`'s):

@@ -1,5 +1,5 @@
 """A strike by ability (`/strike ability:`): the ability card read for its striker, the strike made, and each
-target's tier effects applied (issue 20 §3).
+target's tier effects applied.
 
 Rules:
 - draw-steel-combat.txt "Power Rolls" and draw-steel-basics.md "Power Rolls": the roll is 2d10 plus the
@@ -11,7 +11,7 @@ Rules:
   which never is a critical).
 - Damage: each tier's damage from its text (`bot.rules.tiers.parse_tier`; its dice, if any, rolled by
   `harm.strike` with the flat part, kit bonus included, added to them), with the kit's damage bonus for
-  Melee or Ranged Weapon abilities (`bot.rules.kit.KitDamageBonus.applies_to`, issue 20 §3); with several
+  Melee or Ranged Weapon abilities (`bot.rules.kit.KitDamageBonus.applies_to`); with several
   bonuses that apply (two kits, or an ability both Melee and Ranged), the best one per tier, since "the
   better one always applies" (`bot.rules.kit`); then the card's own damage bonuses (a hero's features:
   `bot.rules.ability.Ability.damage_bonuses`) on each damaging tier. The Area keyword makes the damage to

@@ -10,7 +10,7 @@ Rules:
   the start of each round (`count_down`, called by `rounds.start_round`, the one round-start rule); when it
   hits 0 the Director decides whether the encounter ends in victory. The Director marks an objective
   achieved or failed (`resolve`); an open objective stays open until then.
-- Villain actions (Draw Steel: Monsters, "Villain Actions", as issue 22 §3 gives it): a leader or solo has
+- Villain actions (Draw Steel: Monsters, "Villain Actions"): a leader or solo has
   three villain actions, each usable once per encounter. They come from the stat block (abilities of
   `ActionType.VILLAIN` a bestiary creature carries) or, for a creature without them, the Director names up to
   three (`name_villain_action`); `use_villain_action` marks one used, and a second use is refused.

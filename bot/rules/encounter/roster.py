@@ -8,8 +8,8 @@ with their Victories, as at the start of combat); draw-steel-combat.txt "Stamina
 roster hero who leaves keeps the Stamina and Recoveries spent; temporary Stamina ends with their encounter);
 draw-steel-turn-order.txt "End of Round" (removing the last creature still to act ends the round, and the next
 one starts: `rounds.carry_on`).
-A roster hero's creature carries the sheet's abilities, its kit damage bonuses and stability (issue 20 §1)
-and its size (issue 21, for forced movement),
+A roster hero's creature carries the sheet's abilities, its kit damage bonuses and stability
+and its size (for forced movement),
 as a stat block's creature carries its Free Strike and abilities (`bot.content.bestiary`); its two free
 strikes come first only when a kit lengthens their distance (`bot.rules.standard.hero_free_strikes`):
 otherwise they are the standard ones every hero has, which a strike finds by name when the creature doesn't

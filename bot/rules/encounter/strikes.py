@@ -1,7 +1,7 @@
 """Strikes on the encounter aggregate: one power roll against several targets, each with its own edges and
 banes and tier damage, what the strike uses of the striker's turn, and the surges that add to it.
 
-Rules (texts in ../shared/rules/):
+Rules (Draw Steel Heroes, The Basics and Combat):
 - draw-steel-basics.md "Power Rolls" (one roll, each target its own edges and banes: `PowerRoll.with_target`),
   "Natural Roll" (a critical on a main action), "Critical Hit" (an extra main action);
   draw-steel-turn-order.txt "Determine Surprise" (an ability roll against a surprised creature gains an edge)
