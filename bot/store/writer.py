@@ -27,11 +27,10 @@ T = TypeVar("T")
 
 #: An inline transaction that held the event loop longer than this (a stalled disk) sends the next ones to
 #: the writer's thread for a while, so a slow disk delays writes but never stops the loop again: for
-#: `SLOW_PAUSE_FACTOR` times as long as it held the loop, at most `SLOW_PAUSE` seconds. A lone hiccup (the
-#: first writes of a cold database took 90–130 ms in the wire benchmark) costs a few seconds of the thread's
-#: slower path, a disk that stays stalled the whole pause: under load the thread's path is far slower (each
-#: write waits for the GIL behind the busy event loop), and a 30 s pause after one hiccup deferred a hundred
-#: commands in the benchmark's 100-channel run.
+#: `SLOW_PAUSE_FACTOR` times as long as it held the loop, at most `SLOW_PAUSE` seconds. The pause grows with
+#: the hiccup because under load the thread's path is far slower (each write waits for the GIL behind the
+#: busy event loop): a lone hiccup (a cold database's first writes) costs a few seconds of it, a disk that
+#: stays stalled the whole pause.
 SLOW_INLINE = 0.1
 SLOW_PAUSE_FACTOR = 20.0
 SLOW_PAUSE = 30.0
