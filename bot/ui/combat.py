@@ -1,17 +1,10 @@
 """Renderers of the combat action replies (/strike, /stamina, /recover, /condition, /save, /malice) and the
 one-line event summaries a Director reads in the transcript.
 
-Pure functions from the rules core's results (`bot.rules.encounter.harm`) to text; every creature name and
-free text goes through `bot.replies.inert`. Contract labels (the Discord issue): a roll shows `Dice: 7 + 9`,
-`Total: 18`, `Tier 3` and `Critical` (natural 19 or 20 on a main action); a creature's Stamina is
-`Stamina: 12/30` (`bot.ui.format.stamina_text`), a minion squad's is its shared pool `Stamina: 5/12`.
-
-Every reply that shows a creature's Stamina takes `hidden` (no default, so no caller can leave it out): the
-creatures whose exact Stamina players don't see, from `bot.ui.format.hidden_stamina`, the one place the
-`show_monster_stamina` setting is applied; they show their state instead (`vitals_text`).
-
-Summaries (for the event log) name creatures as typed (the transcript shows them as text): e.g.
-"Ash strikes Goblin 1 (tier 3): 9 fire damage, Goblin 1 dies".
+Pure functions from the rules core's results to text, every name through `bot.replies.inert`, with the
+contract labels (`Dice: 7 + 9`, `Total: 18`, `Tier 3`, `Critical`, `Stamina: 12/30`). Every reply that shows
+Stamina takes `hidden` (no default): the creatures whose exact Stamina players don't see
+(`bot.ui.format.hidden_stamina`), shown by their state instead.
 """
 
 from __future__ import annotations
