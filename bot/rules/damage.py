@@ -269,7 +269,7 @@ POTENCY_SURGES = 2
 
 def raised_potency(potency: int, surges: int = 0) -> int:
     """A potency (the striker's, or a number a monster's card writes) against one target: spending 2 surges on
-    one target raises it by 1 for that target (Heroes ch. 7 "Surges", as the project brief gives them)."""
+    one target raises it by 1 for that target (Heroes ch. 7 "Surges")."""
     if surges not in (0, POTENCY_SURGES):
         raise DamageError(f"Spend exactly {POTENCY_SURGES} surges to raise potency by 1 (or none).")
     return potency + (1 if surges == POTENCY_SURGES else 0)

@@ -1,6 +1,6 @@
 """Small text pieces every renderer shares: Stamina as `Stamina: 12/30`, a bar, a creature's state.
 
-Contract labels (the Discord issue): `Stamina: 12/30` is how a creature's Stamina is always written.
+Contract labels: `Stamina: 12/30` is how a creature's Stamina is always written.
 """
 
 from __future__ import annotations

@@ -238,7 +238,7 @@ def test_tier_out_of_range() -> None:
     assert TierDamage(3, Characteristic.MIGHT, -1).format() == "3-M"
 
 
-# --- surges and potency (Heroes ch. 7 "Surges", "Potency", per the brief) ---------------------------------
+# --- surges and potency (Heroes ch. 7 "Surges", "Potency") ---------------------------------
 @pytest.mark.parametrize(("surges", "extra"), [(0, 0), (1, 3), (2, 6), (3, 9)])
 def test_surge_damage(surges: int, extra: int) -> None:
     assert surge_damage(surges, M3) == extra

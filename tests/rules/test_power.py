@@ -213,7 +213,7 @@ def test_per_target_evaluation_gives_different_tiers() -> None:
     assert roll.with_target(0, 0, auto_tiers=(3,)).tier == 3
 
 
-# Heroes ch. 11 "Tests" (from the brief): outcome by difficulty and tier.
+# Heroes ch. 11 "Tests": outcome by difficulty and tier.
 TEST_TABLE = [
     (Difficulty.EASY, 1, TestOutcome.SUCCESS_WITH_CONSEQUENCE),
     (Difficulty.EASY, 2, TestOutcome.SUCCESS),
@@ -269,7 +269,7 @@ def test_reroll_keeps_new_roll() -> None:
         reroll(FixedDice([1, 1]), PowerRoll(dice=(1, 1), kind=RollKind.ABILITY))
 
 
-# Heroes ch. 11 "Opposed Power Rolls" (from the brief): no tiers; double edge +4, double bane −4.
+# Heroes ch. 11 "Opposed Power Rolls": no tiers; double edge +4, double bane −4.
 OPPOSED = [(0, 0, 12), (1, 0, 14), (2, 0, 16), (0, 1, 10), (0, 2, 8), (2, 1, 14), (1, 1, 12)]
 
 

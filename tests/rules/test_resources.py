@@ -1,5 +1,5 @@
 """Hero tokens, Victories, respite, Malice, heroic resources (draw-steel-basics.md "Hero Tokens",
-"Victories", "Respite"; Malice and heroic resources as the brief gives them)."""
+"Victories", "Respite"; Monsters "Malice"; Heroes ch. 5, the classes' heroic resources)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Minion squads (Draw Steel Monsters "Minions", as the brief gives them)."""
+"""Minion squads (Draw Steel Monsters, "Minions")."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def test_modifiers_apply_once_per_squad() -> None:
 # per-minion area cap, not once per minion. Four 5-Stamina minions with fire weakness 3, hit by an area of 2
 # fire on three of them: the pool loses 9, not 15." (amount, hit, weakness, immunity, pool loss, killed)
 ONCE_AFTER_CAP = [
-    pytest.param(2, ("m1", "m2", "m3"), "fire 3", "", 9, ("m1",), id="the issue's vector: 9, not 15"),
+    pytest.param(2, ("m1", "m2", "m3"), "fire 3", "", 9, ("m1",), id="the example: 9, not 15"),
     pytest.param(7, ("m1", "m2"), "fire 3", "", 13, ("m1", "m2"), id="cap 5 each, then +3 once"),
     pytest.param(2, ("m1", "m2", "m3"), "", "fire 4", 2, (), id="immunity once: 6 − 4"),
     pytest.param(9, ("m1",), "fire 10", "", 9, ("m1",), id="only minions in the area die: pool 11"),

@@ -8,7 +8,7 @@ Rules (Draw Steel Heroes, The Basics and Combat):
   and the conditions' edges and banes — through `bot.rules.turns.power_roll_modifiers`.
 - draw-steel-combat.txt "Taking a Turn": a strike made as a main action or a maneuver uses it on the
   striker's own turn (`_strike_cost`).
-- Surges (Heroes ch. 7 as the project brief gives them): each surge spent adds the striker's highest
+- Surges (Heroes ch. 7 "Surges"): each surge spent adds the striker's highest
   characteristic to ONE target's damage (`bot.rules.damage.surge_damage`); a strike spends them on its first
   target that takes damage; draw-steel-basics.md "Spending Hero Tokens": a hero token buys 2 surges.
 - Minions (Monsters, "Minions"): the damage to several minions of one squad is one effect on its pool
