@@ -1,6 +1,6 @@
 """Spending a hero-token benefit: the ONE function every command (and the /roll Reroll button) uses.
 
-Rules: draw-steel-basics.md "Hero Tokens" ("Spending Hero Tokens": the party shares the pool; each hero can
+Rules: Draw Steel, The Basics, "Hero Tokens" ("Spending Hero Tokens": the party shares the pool; each hero can
 use only one benefit per turn or test) through `bot.rules.resources.spend_tokens`. The pool is
 `table.tokens`; who used a benefit this turn is the active encounter's `tokens_used`, keyed by creature id
 (docs/architecture.md, *The framework*). `hero` is a name or a member id (`resolve_hero`).

@@ -2,8 +2,8 @@
 their limits, and a hero's list of cards (the syntax: docs/abilities.md). Tier texts are kept as typed and
 read again by `bot.rules.tiers.parse_tier` whenever the card is used.
 
-Rules: draw-steel-combat.txt, "Power Rolls" (a power roll adds the highest of the card's characteristics;
-three tiers); draw-steel-basics.md, "Main Actions", "Maneuvers", "Triggered Actions". Every refusal is one
+Rules: Draw Steel, Combat, "Power Rolls" (a power roll adds the highest of the card's characteristics;
+three tiers); Draw Steel, The Basics, "Main Actions", "Maneuvers", "Triggered Actions". Every refusal is one
 line saying what to type instead, naming nothing the user typed. Public API: the limits (`ABILITIES_MAX`,
 ...), `AbilityForm`, `CLEAR`, `read_tiers`, `new_ability`, `edit_ability`, `ability_index`, `add_ability`,
 `replace_ability`.

@@ -1,6 +1,6 @@
 """The standard abilities every creature has: Free Strike, Grab, Knockback and Charge.
 
-Rules (draw-steel-combat.txt):
+Rules (Draw Steel, Combat):
 - "Standard Free Strikes": every hero has a Melee Weapon Free Strike (Charge, Melee, Strike, Weapon; Melee 1;
   Might or Agility: 2 / 5 / 7 + M or A damage) and a Ranged Weapon Free Strike (Ranged, Strike, Weapon;
   Ranged 5; Might or Agility: 2 / 4 / 6 + M or A damage), main actions against one creature or object; "your

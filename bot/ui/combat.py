@@ -295,7 +295,7 @@ def healing_reply(change: Healing, verb: str, hidden: Collection[str]) -> str:
 
 def temporary_verb(change: Healing, amount: int) -> str:
     """What gaining `amount` temporary Stamina did: "gains 5 temporary Stamina", or, with some already, which
-    stays: "keeps 5 temporary Stamina (the higher of 5 and 3)" (draw-steel-combat.txt "Temporary Stamina":
+    stays: "keeps 5 temporary Stamina (the higher of 5 and 3)" (Draw Steel, Combat, "Temporary Stamina":
     "you get whichever amount of temporary Stamina is greater, rather than adding the two pools together")."""
     had, now = change.before.temporary, change.after.temporary
     if had == 0:
@@ -350,7 +350,7 @@ def malice_reply(value: int, change: int = 0) -> str:
 # --- Defend and Aid Attack -------------------------------------------------------------------------------
 def defend_reply(creature: str) -> str:
     """`🛡️ **Ash** defends: ability rolls against them have a double bane until the start of their next
-    turn.` (draw-steel-combat.txt "Defend")."""
+    turn.` (Draw Steel, Combat, "Defend")."""
     return (
         f"🛡️ **{inert(creature)}** defends: ability rolls against them have a double bane until the start of "
         "their next turn (none while they have someone taunted)."
@@ -358,7 +358,7 @@ def defend_reply(creature: str) -> str:
 
 
 def aid_reply(aider: str, enemy: str) -> str:
-    """`🤝 **Ash** aids the attack on **Goblin 1**: ...` (draw-steel-combat.txt "Aid Attack")."""
+    """`🤝 **Ash** aids the attack on **Goblin 1**: ...` (Draw Steel, Combat, "Aid Attack")."""
     return (
         f"🤝 **{inert(aider)}** aids the attack on **{inert(enemy)}**: the next ability roll an ally makes "
         f"against them before the start of {inert(aider)}'s next turn gains an edge."

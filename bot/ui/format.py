@@ -36,7 +36,7 @@ def bar(current: int, maximum: int, width: int = BAR_WIDTH) -> str:
 
 
 def state_label(vitals: Vitals) -> str:
-    """`dead`, `knocked out`, `dying`, `winded`, or `healthy` (draw-steel-combat.txt "Stamina")."""
+    """`dead`, `knocked out`, `dying`, `winded`, or `healthy` (Draw Steel, Combat, "Stamina")."""
     if vitals.dead:
         return "dead"
     if vitals.knocked_out:

@@ -16,7 +16,7 @@ def labels(message: discord.Message) -> list[str]:
 
 
 async def test_the_directors_act_offers_each_of_their_creatures_that_may_act(table: Table) -> None:
-    """draw-steel-combat.txt "Combat Round": the Director's side "chooses a creature" to act; the Act button
+    """Draw Steel, Combat, "Combat Round": the Director's side "chooses a creature" to act; the Act button
     lets them choose among their creatures that may act now."""
     await kit.ready(table, first="director")
     result = await table.director.click(kit.tracker(table.channel), label="Act")

@@ -22,7 +22,7 @@ def dice() -> Dice:
 
 
 async def test_a_dying_hero_is_bleeding_and_it_cant_be_removed(table: Table) -> None:
-    """draw-steel-combat.txt "Dying and Death": "Additionally, you are bleeding, and this instance of the
+    """Draw Steel, Combat, "Dying and Death": "Additionally, you are bleeding, and this instance of the
     condition can't be negated or removed in any way until you are no longer dying." """
     await harm_kit.start(table)
     await table.director.slash(table.channel, "stamina damage", target="Ash", amount=30)
@@ -91,7 +91,7 @@ async def test_stamina_bleed_for_what_the_bot_cant_see(table: Table) -> None:
 
 
 async def test_healing_wakes_a_knocked_out_creature(table: Table) -> None:
-    """draw-steel-combat.txt "Knocking Creatures Out": unconscious "if no one does anything to wake them";
+    """Draw Steel, Combat, "Knocking Creatures Out": unconscious "if no one does anything to wake them";
     `/stamina heal` now does, as `/stamina set` did."""
     await harm_kit.start(table)
     await table.director.slash(table.channel, "stamina damage", target="Goblin 1", amount=12, knock_out=True)
@@ -109,7 +109,7 @@ async def test_healing_wakes_a_knocked_out_creature(table: Table) -> None:
 
 
 async def test_stamina_wake_after_an_hour(table: Table) -> None:
-    """draw-steel-combat.txt "Knocking Creatures Out": "They then gain 1 Stamina and are no longer
+    """Draw Steel, Combat, "Knocking Creatures Out": "They then gain 1 Stamina and are no longer
     unconscious." """
     await harm_kit.start(table)
     await table.director.slash(table.channel, "stamina damage", target="Ogre", amount=25, knock_out=True)

@@ -2,7 +2,7 @@
 add | done | fail, the counter on the tracker, the Director asked when it hits 0, the end summary; /encounter
 villain name | use.
 
-draw-steel-combat.txt "How Combat Ends": "the Director can set objectives when they build the encounter. Once
+Draw Steel, Combat, "How Combat Ends": "the Director can set objectives when they build the encounter. Once
 the heroes achieve those objectives ... the Director can end the encounter."
 """
 

@@ -158,7 +158,7 @@ async def test_area_option_caps_minions_and_a_plain_strike_fills_the_pool(table:
 
 
 async def test_halved_strike_halves_before_immunity(table: Table) -> None:
-    """draw-steel-combat.txt "DAMAGE IMMUNITY": "Damage immunity should be the last thing applied"."""
+    """Draw Steel, Combat, "DAMAGE IMMUNITY": "Damage immunity should be the last thing applied"."""
     await harm_kit.start(table)
     result = await table.alice.slash(
         table.channel, "strike", targets="Ogre", damage="16/16/16", type="fire", halved=True

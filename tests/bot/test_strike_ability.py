@@ -45,7 +45,7 @@ async def test_a_heros_ability_adds_its_characteristic_and_kit_bonus(table: Tabl
 
 
 async def test_a_size_2_monster_pushes_a_1m_hero_one_square_farther(table: Table, dice: Loaded) -> None:
-    """draw-steel-combat.txt "BIG VERSUS LITTLE": "When a larger creature force moves a smaller target with a
+    """Draw Steel, Combat, "BIG VERSUS LITTLE": "When a larger creature force moves a smaller target with a
     melee weapon ability, the distance of the forced movement is increased by 1." A size 2 cleaver's Hook Axe
     (Melee, Strike, Weapon), tier 2 "push 3", against Brannoc (1M, stability 2): 3 + 1 - 2 = 2 squares.
     Knockback (Melee, no Weapon keyword) gets no +1."""
@@ -219,8 +219,8 @@ async def test_the_free_strikes(table: Table, dice: Loaded) -> None:
 
 
 async def test_options_beside_ability_override_and_add(table: Table, dice: Loaded) -> None:
-    """ "Options: damage, bonus, edges, banes and surges still work beside ability, as overrides and extras"
-   ."""
+    """ "Options: damage, bonus, edges, banes and surges still work beside ability, as overrides and
+    extras"."""
     await kit.start(table)
     await harm_kit.edit(table, lambda enc: dataclasses.replace(enc, surges={"Brannoc": 3}))
     dice.load(5, 5)

@@ -238,8 +238,9 @@ async def test_surges_and_saves_need_combat(party: Table) -> None:
 
 @pytest.mark.parametrize("dice", [FixedDice([3, 3, 3])])
 async def test_spend_save_only_after_a_failed_save(party: Table, dice: FixedDice) -> None:
-    """draw-steel-basics.md "Spending Hero Tokens": "You can spend a hero token when you fail a saving throw,
-    letting you succeed on the save instead." -- refused with no failed save; offered on the failure."""
+    """Draw Steel, The Basics, "Spending Hero Tokens": "You can spend a hero token when you fail a saving
+    throw, letting you succeed on the save instead." -- refused with no failed save; offered on the
+    failure."""
     await set_tokens(party, 3)
     await start_encounter(
         party,

@@ -1,4 +1,4 @@
-"""The standard abilities every creature has (draw-steel-combat.txt "Standard Free Strikes",
+"""The standard abilities every creature has (Draw Steel, Combat, "Standard Free Strikes",
 "Grab", "Knockback", "Charge")."""
 
 from __future__ import annotations

@@ -320,7 +320,7 @@ BIG_VERSUS_LITTLE = [
 def test_a_larger_striker_with_a_melee_weapon_ability_moves_a_smaller_target_farther(
     striker: str, target: str, keywords: tuple[str, ...], stability: int, squares: int, larger: int
 ) -> None:
-    """draw-steel-combat.txt "BIG VERSUS LITTLE": "When a larger creature force moves a smaller target with a
+    """Draw Steel, Combat, "BIG VERSUS LITTLE": "When a larger creature force moves a smaller target with a
     melee weapon ability, the distance of the forced movement is increased by 1. If a smaller creature force
     moves a larger target with a melee weapon ability, the distance doesn't change." "STABILITY": "When a
     creature is force moved, they can reduce that movement up to a number of squares equal to their

@@ -157,7 +157,7 @@ def test_bleeding_damage_due() -> None:
 
 
 def test_a_dying_hero_bleeds_without_the_condition() -> None:
-    """draw-steel-combat.txt "Dying and Death": "While dying, ... Additionally, you are bleeding"."""
+    """Draw Steel, Combat, "Dying and Death": "While dying, ... Additionally, you are bleeding"."""
     assert bleeding_damage_due([], BleedingTrigger.MAIN_ACTION, dying=True)
     assert not bleeding_damage_due([], BleedingTrigger.MAIN_ACTION)
 

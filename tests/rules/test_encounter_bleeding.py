@@ -27,7 +27,7 @@ def table() -> Encounter:
 
 
 def test_a_dying_hero_is_bleeding_until_they_stop_dying() -> None:
-    """draw-steel-combat.txt "Dying and Death": "When your Stamina is 0 or lower, you are dying. ...
+    """Draw Steel, Combat, "Dying and Death": "When your Stamina is 0 or lower, you are dying. ...
     Additionally, you are bleeding, and this instance of the condition can't be negated or removed in any way
     until you are no longer dying." """
     enc, _ = harm.damage(table(), "Ash", 30)

@@ -1,6 +1,6 @@
-"""The hero token that saves a hero (bot.rules.encounter.rescue): draw-steel-basics.md "Spending Hero Tokens":
-"You can spend 2 hero tokens on your turn or when you take damage (no action required) to regain Stamina
-equal to your Recovery value before taking the damage"."""
+"""The hero token that saves a hero (bot.rules.encounter.rescue): Draw Steel, The Basics, "Spending Hero
+Tokens": "You can spend 2 hero tokens on your turn or when you take damage (no action required) to regain
+Stamina equal to your Recovery value before taking the damage"."""
 
 from __future__ import annotations
 

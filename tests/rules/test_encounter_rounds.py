@@ -2,7 +2,7 @@
 to act in a round dies, is knocked out or is removed outside a turn, the next round starts by itself, as it
 does when a turn ends; the same when a whole side is gone.
 
-draw-steel-turn-order.txt "End of Round": "Once all creatures on both sides of a battle have acted, the combat
+Draw Steel, Combat, "End of Round": "Once all creatures on both sides of a battle have acted, the combat
 round ends and a new combat round begins." "Creatures Take Turns": "The creatures who have yet to act get to
 take their turns in any order they choose, without turns in between from the other side."
 """

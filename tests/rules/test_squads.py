@@ -112,7 +112,7 @@ def test_non_area_damage_to_several_minions_goes_to_the_pool_in_full() -> None:
 
 
 def test_halving_comes_before_the_area_cap_and_weakness() -> None:
-    """draw-steel-combat.txt "DAMAGE IMMUNITY": "if an ally first halved the damage ... immunity then
+    """Draw Steel, Combat, "DAMAGE IMMUNITY": "if an ally first halved the damage ... immunity then
     reducing the damage": each minion's damage is halved, capped, then weakness applies once."""
     mods = DamageModifiers.parse("", "fire 3")
     record = damage_squad(

@@ -437,7 +437,7 @@ def encounter_operations(enc: Encounter, data: st.DataObject) -> Callable[[Encou
 def test_removals_deaths_and_knock_outs_never_leave_an_encounter_no_command_can_advance(
     data: st.DataObject,
 ) -> None:
-    """draw-steel-turn-order.txt "End of Round": "Once all creatures on both sides of a battle have acted,
+    """Draw Steel, Combat, "End of Round": "Once all creatures on both sides of a battle have acted,
     the combat round ends and a new combat round begins." Random deaths, knock-outs, removals and additions
     at random moments (on and off turns, the last creature still to act included) never leave a round that
     no command can advance."""

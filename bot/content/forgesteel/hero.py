@@ -44,7 +44,7 @@ _NOT_APPLIED = {
 
 @dataclass(frozen=True, slots=True)
 class Potency:
-    """The hero's potencies: highest characteristic − 2, − 1 and ± 0 (draw-steel-combat.txt, "Potency")."""
+    """The hero's potencies: highest characteristic − 2, − 1 and ± 0 (Draw Steel, Combat, "Potency")."""
 
     weak: int
     average: int
@@ -109,7 +109,7 @@ class ImportedHero:
 
     @property
     def winded(self) -> int:
-        """Winded at half the Stamina maximum, rounded down (draw-steel-combat.txt, "Stamina")."""
+        """Winded at half the Stamina maximum, rounded down (Draw Steel, Combat, "Stamina")."""
         return self.stamina // 2
 
     @property
@@ -126,7 +126,7 @@ class ImportedHero:
 
     @property
     def surge_damage(self) -> int:
-        """A surge adds damage equal to the highest characteristic (draw-steel-combat.txt, "Surges")."""
+        """A surge adds damage equal to the highest characteristic (Draw Steel, Combat, "Surges")."""
         return self.characteristics.highest
 
     @property

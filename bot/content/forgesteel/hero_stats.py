@@ -1,7 +1,7 @@
 """A Forge Steel hero's numbers, computed from the features that count (Forge Steel doesn't store them),
 as its `HeroLogic` derives them (docs/architecture.md, *Reading Forge Steel files*).
 
-Rules: draw-steel-combat.txt, "Stamina", "Recoveries and Recovery Value", "Potency", "Surges".
+Rules: Draw Steel, Combat, "Stamina", "Recoveries and Recovery Value", "Potency", "Surges".
 Public API: `scores`, `bonus_total`, `read_kit`, `hero_kits`, `KITS_MAX`, `damage_modifiers`, `Size`,
 `hero_size`, `base_speed`, `save_threshold`, `BONUS_FIELDS`.
 """

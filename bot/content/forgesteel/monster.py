@@ -2,7 +2,7 @@
 (`bot.content.monster`), as Forge Steel's `MonsterLogic` computes the values a table plays with (how:
 docs/architecture.md, *Reading Forge Steel files*).
 
-Rules: draw-steel-combat.txt, "Stamina" (winded at half), "DAMAGE IMMUNITY", "DAMAGE WEAKNESS", "Free
+Rules: Draw Steel, Combat, "Stamina" (winded at half), "DAMAGE IMMUNITY", "DAMAGE WEAKNESS", "Free
 Strikes". Public API: `read_monster(data) -> Monster`, `read_monster_group(data) -> MonsterGroup`;
 `characteristic(name)` and `modifier_value(data, scores, level)` (the hero import shares them).
 """

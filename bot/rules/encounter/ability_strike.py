@@ -2,10 +2,11 @@
 target's tier effects applied.
 
 Rules:
-- draw-steel-combat.txt "Power Rolls" and draw-steel-basics.md "Power Rolls": the roll is 2d10 plus the
+- Draw Steel, Combat, "Power Rolls" and Draw Steel, The Basics, "Power Rolls": the roll is 2d10 plus the
   highest of the ability's characteristics (the striker's scores) plus its stated bonus (a monster's card
   writes `2d10 + 2`); the options' bonus is added to it.
-- draw-steel-basics.md "Natural Roll" / Heroes ch. 7 "Critical Hit": a critical only on an ability used as a
+- Draw Steel, The Basics, "Natural Roll" / Heroes ch. 7 "Critical Hit": a critical only on an ability used as
+a
   main action (`action_of`: main -> main, maneuver -> maneuver, triggered and free triggered -> triggered, a
   free strike -> free strike; any other action type costs no action of the turn and is made as triggered,
   which never is a critical).
@@ -21,11 +22,11 @@ Rules:
   (`bot.rules.damage.raised_potency`); conditions that land are added with their duration
   (`bot.rules.encounter.harm.add_condition`; a condition the card gives no duration, grabbed or prone, lasts
   until removed).
-- draw-steel-combat.txt "Forced Movement", "BIG VERSUS LITTLE", "STABILITY": forced movement is 1 longer
+- Draw Steel, Combat, "Forced Movement", "BIG VERSUS LITTLE", "STABILITY": forced movement is 1 longer
   when a larger striker moves a smaller target with a melee weapon ability (the card's Melee and Weapon
   keywords, or Weapon with `melee:true`), then shown reduced by the target's stability
   (`bot.rules.forced.forced_distance`, `size_bonus`).
-- Cost (draw-steel-basics.md "Heroic Resources"; Monsters "Malice"): a hero's ability spends its heroic
+- Cost (Draw Steel, The Basics, "Heroic Resources"; Monsters "Malice"): a hero's ability spends its heroic
   resource, a Director creature's spends Malice; not enough refuses the whole strike (`pay_cost`).
 - Bleeding (Heroes ch. 5 "Bleeding"): a main or triggered action, or an ability roll using Might or
   Agility, makes a bleeding striker lose Stamina once resolved (`bleeding_trigger`; the cog calls

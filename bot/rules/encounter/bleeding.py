@@ -1,7 +1,7 @@
 """Bleeding on the encounter aggregate: who bleeds, and the Stamina a bleeding creature loses.
 
 Rules:
-- draw-steel-combat.txt "Dying and Death": "When your Stamina is 0 or lower, you are dying. ... Additionally,
+- Draw Steel, Combat, "Dying and Death": "When your Stamina is 0 or lower, you are dying. ... Additionally,
   you are bleeding, and this instance of the condition can't be negated or removed in any way until you are
   no longer dying." So a dying hero bleeds without a stored condition: the bleeding is read from their
   Stamina (`bleeding_while_dying`), begins when they start dying and ends when they stop, and undo needs

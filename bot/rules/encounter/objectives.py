@@ -1,7 +1,7 @@
 """Objectives with round counters, and the villain actions a leader or solo uses once per encounter.
 
 Rules:
-- draw-steel-combat.txt "How Combat Ends": "the Director can set objectives when they build the encounter.
+- Draw Steel, Combat, "How Combat Ends": "the Director can set objectives when they build the encounter.
   Once the heroes achieve those objectives ... the Director can end the encounter"; "Objective Endings":
   "HOLD THEM OFF ... protect a particular position for a number of rounds determined by you", "STOP THE
   ACTION ... Objectives in this category have a timer associated with them. If the heroes don't achieve the

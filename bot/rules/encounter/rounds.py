@@ -1,8 +1,8 @@
 """Rounds that roll over: once a round is over the next one starts by itself, however the round ended.
 
-draw-steel-turn-order.txt "End of Round": "Once all creatures on both sides of a battle have acted, the combat
+Draw Steel, Combat, "End of Round": "Once all creatures on both sides of a battle have acted, the combat
 round ends and a new combat round begins." Every change that can end a round calls `carry_on`, which starts
-the next with its Malice (Monsters "Malice") and counts the objectives down (draw-steel-combat.txt "Objective
+the next with its Malice (Monsters "Malice") and counts the objectives down (Draw Steel, Combat, "Objective
 Endings"); with nobody able to act it waits until someone can. `news_since(before, after)` tells a change
 outside a turn the rounds it started. Public API: `Rounds`, `heroes_in_fight`, `start_round`, `carry_on`,
 `news_since`.
@@ -62,7 +62,7 @@ def _round_started(encounter: Encounter, events: Sequence[Event]) -> tuple[Encou
 
 def start_round(encounter: Encounter, prior: Sequence[Event] = ()) -> Rounds:
     """Start the next round (round 1 from setup; teams with a surprise: round 0). A first round that surprise
-    keeps everyone out of is over at once (teams-combat.md "Surprise", fast-slow-turns-combat.md
+    keeps everyone out of is over at once (Teams Combat, "Surprise", Shadow of the Demon Lord, Combat,
     "Surprise"): the round after it starts then."""
     events = list(prior)
     gained = 0

@@ -76,7 +76,7 @@ def surprise_round(state: TurnState) -> int:
 
 def close_round(state: TurnState, early: bool) -> Transition:
     """End the round; end-of-round effects resolve players' creatures first, then the Director's
-    (fast-slow-turns-combat.md "End of the Round"): here, surprise ending after the first round."""
+    (Shadow of the Demon Lord, Combat, "End of the Round"): here, surprise ending after the first round."""
     events: list[Event] = [RoundEnded(state.round, early)]
     new = replace(state, phase=Phase.BETWEEN_ROUNDS)
     if state.round == surprise_round(state):
