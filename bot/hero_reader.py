@@ -32,7 +32,8 @@ def _start_worker() -> None:
 
 
 class Reader:
-    """The worker process and what reads in it (see the module docstring)."""
+    """The worker process and what reads in it: one process, spawned at the first read and kept, uploads
+    queued one at a time; a dead worker is replaced and its file refused."""
 
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None

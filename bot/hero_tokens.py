@@ -48,7 +48,9 @@ def _roster_named(table: Table, name: str) -> Hero | None:
 
 
 def resolve_hero(table: Table, hero: str | int) -> Spender:
-    """Which hero `hero` names (see the module docstring); `NoHero` with what to type instead."""
+    """Which hero `hero` names: a name is a hero creature of the active encounter (any case) or a roster
+    hero's (its creature when it is in the encounter); a member id is the hero creature that member controls
+    in the active encounter, else the roster hero they own. `NoHero` with what to type instead."""
     encounter = active_encounter(table)
     if isinstance(hero, int):
         if encounter is not None:

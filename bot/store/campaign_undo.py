@@ -32,7 +32,9 @@ def fingerprint(hero: dict[str, Any] | None) -> str | None:
 
 def guarded(patch: Patch | None, after: dict[str, Any]) -> Patch | None:
     """An encounter change's patch (`diff(before, after)` of two snapshots) with its campaign parts in the
-    form undo can apply over later changes (the module docstring)."""
+    form undo can apply over later changes: the pool as the difference the change made (`{"delta": old -
+    new}`), the roster's node as `diff` gives it plus a fingerprint of each hero it touched as the change left
+    it (None: removed), `{"d": {hero_id: node}, "after": {hero_id: fingerprint}}`."""
     nodes = None if patch is None else patch.get("d")
     if not nodes or not any(part in nodes for part in CAMPAIGN):
         return patch

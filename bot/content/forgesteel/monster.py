@@ -72,8 +72,10 @@ def characteristic(name: str) -> Characteristic:
 
 
 def modifier_value(data: Fields, scores: dict[Characteristic, int], level: int) -> int:
-    """A Bonus or damage modifier's value for this monster (see the module docstring). A value taken from a
-    controlling hero (`valueFromController`, for summons and companions) is 0 for a monster on its own."""
+    """A Bonus or damage modifier's value for this monster: its `value`, plus the highest of its
+    `valueCharacteristics` times `valueCharacteristicMultiplier`, plus `valuePerLevel` per level above 1, plus
+    `valuePerEchelon` per echelon (`bot.content.monster.echelon`). A value taken from a controlling
+    hero (`valueFromController`, for summons and companions) is 0 for a monster on its own."""
     value = 0 if data.raw("valueFromController") else data.integer("value")
     names = data.texts("valueCharacteristics")
     if names:
