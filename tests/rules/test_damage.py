@@ -150,7 +150,7 @@ def test_kill_and_knock_out() -> None:
 # --- tiered damage ----------------------------------------------------------------------------------------
 M3 = Characteristics(might=3, agility=1, presence=-1)
 
-# Tiered damage text as abilities print it (brief; Draw Steel, Combat, "Damage Types" for the types).
+# Tiered damage text as abilities print it (Draw Steel, Combat, "Damage Types" for the types).
 PARSE = [
     ("3/6/9", (3, 6, 9), DamageType.UNTYPED),
     ("2+M/5+M/7+M", (5, 8, 10), DamageType.UNTYPED),

@@ -5,11 +5,10 @@ Rules:
 - Draw Steel, Combat, "Power Rolls" and Draw Steel, The Basics, "Power Rolls": the roll is 2d10 plus the
   highest of the ability's characteristics (the striker's scores) plus its stated bonus (a monster's card
   writes `2d10 + 2`); the options' bonus is added to it.
-- Draw Steel, The Basics, "Natural Roll" / Heroes ch. 7 "Critical Hit": a critical only on an ability used as
-a
-  main action (`action_of`: main -> main, maneuver -> maneuver, triggered and free triggered -> triggered, a
-  free strike -> free strike; any other action type costs no action of the turn and is made as triggered,
-  which never is a critical).
+- Draw Steel, The Basics, "Natural Roll" / Heroes ch. 7 "Critical Hit": a critical only on an ability used
+  as a main action (`action_of`: main -> main, maneuver -> maneuver, triggered and free triggered ->
+  triggered, a free strike -> free strike; any other action type costs no action of the turn and is made as
+  triggered, which never is a critical).
 - Damage: each tier's damage from its text (`bot.rules.tiers.parse_tier`; its dice, if any, rolled by
   `harm.strike` with the flat part, kit bonus included, added to them), with the kit's damage bonus for
   Melee or Ranged Weapon abilities (`bot.rules.kit.KitDamageBonus.applies_to`); with several

@@ -9,8 +9,7 @@ consult these flags; there is one engine, not four.
   (the order of `TurnState.sides`), skipping a team with no one left; a surprise gives round 0 to the
   creatures who aren't surprised.
 - FAST_SLOW (Shadow of the Demon Lord, Combat, "Anatomy of a Round"): a round is a fast part then a slow part;
-in each
-  the players' creatures act first in any order, then the GM's; surprised creatures can't act in round 1.
+  in each the players' creatures act first in any order, then the GM's; the surprised can't act in round 1.
 """
 
 from __future__ import annotations
