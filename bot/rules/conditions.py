@@ -1,6 +1,6 @@
 """Draw Steel conditions: what they are, how long they last, and the edges and banes they give.
 
-Rules implemented (Draw Steel Heroes, Combat and its turn order):
+Rules implemented (Draw Steel, Combat, with its combat rounds):
 - Draw Steel, Combat, "Determine Surprise": a surprised creature can't take triggered or free triggered
   actions, and ability rolls made against it gain an edge; surprise lasts until the end of the first round.
 - Draw Steel, Combat, "Triggered Actions and Free Triggered Actions", "Free Maneuvers", "UNCONSCIOUS"

@@ -1,7 +1,7 @@
 """Conditions on the encounter aggregate: imposing a condition and ending one; and `SaveResult`, what a saving
 throw came to (the saves themselves, when they fall due and how they are rolled: `bot.rules.encounter.saves`).
 
-Rules (Draw Steel Heroes, Combat): conditions without stacking (`bot.rules.conditions`) — through
+Rules (Draw Steel, Combat): conditions without stacking (`bot.rules.conditions`) — through
 `bot.rules.turns.add_condition` and `remove_condition`; Draw Steel, Combat, "Dying and Death" (the bleeding
 of a dying hero can't be removed while they are dying).
 

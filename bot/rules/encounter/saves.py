@@ -1,6 +1,6 @@
 """Saving throws an encounter owes: when they fall due, how many, and the hero token that turns a failure.
 
-Rules (Draw Steel Heroes, Combat, and the conditions chapter it points to):
+Rules (Draw Steel, Combat, and the conditions chapter it points to):
 - A "save ends" condition gets one saving throw (d10, 6 or higher ends it) at the end of each of the affected
   creature's turns (the conditions chapter; the turn engine's `SaveDue` events). A save that falls due stays
   due until it is rolled, whatever starts in between (the next turn, the next round).

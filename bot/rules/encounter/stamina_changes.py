@@ -1,7 +1,7 @@
 """Stamina changes on the encounter aggregate: damage, healing, waking, temporary Stamina, a Director's
 Stamina correction and Catch Breath; each keeps the turn entry's flags in step (`sync.sync`).
 
-Rules (Draw Steel Heroes, The Basics and Combat):
+Rules (Draw Steel, The Basics and Combat):
 - Draw Steel, Combat, "Damage", "DAMAGE IMMUNITY", "DAMAGE WEAKNESS", "Temporary Stamina", "Stamina",
   "Winded", "Dying and Death", "Knocking Creatures Out" — through `bot.rules.creature.take_damage` /
   `bot.rules.damage.apply_damage` (the one pipeline) and `bot.rules.stamina`.

@@ -1,12 +1,11 @@
 """Strikes on the encounter aggregate: one power roll against several targets, each with its own edges and
 banes and tier damage, what the strike uses of the striker's turn, and the surges that add to it.
 
-Rules (Draw Steel Heroes, The Basics and Combat):
+Rules (Draw Steel, The Basics and Combat):
 - Draw Steel, The Basics, "Power Rolls" (one roll, each target its own edges and banes:
-`PowerRoll.with_target`),
-  "Natural Roll" (a critical on a main action), "Critical Hit" (an extra main action);
-  Draw Steel, Combat, "Determine Surprise" (an ability roll against a surprised creature gains an edge)
-  and the conditions' edges and banes — through `bot.rules.turns.power_roll_modifiers`.
+  `PowerRoll.with_target`), "Natural Roll" (a critical on a main action), "Critical Hit" (an extra main
+  action); Draw Steel, Combat, "Determine Surprise" (an ability roll against a surprised creature gains an
+  edge) and the conditions' edges and banes — through `bot.rules.turns.power_roll_modifiers`.
 - Draw Steel, Combat, "Taking a Turn": a strike made as a main action or a maneuver uses it on the
   striker's own turn (`_strike_cost`).
 - Surges (Heroes ch. 7 "Surges"): each surge spent adds the striker's highest

@@ -7,8 +7,7 @@ table turns enforcement on (`TurnState.enforce_actions`).
   triggered actions don't count. Surprised: no triggered or free triggered actions. Dazed: only one of main
   action, maneuver or move action, and no triggered actions, free triggered actions or free maneuvers.
 - Fast/slow (Shadow of the Demon Lord, Combat, "Fast Turns", "Slow Turns", "Extra Actions"): fast turn an
-action OR a
-  move; slow turn an action AND a move; one extra action (TRIGGERED) per round.
+  action OR a move; slow turn an action AND a move; one extra action (TRIGGERED) per round.
 - Teams (Teams Combat, "Actions in Combat"): three actions per turn (move at most once), one reaction per
   round, recovered at the start of each of the creature's turns.
 """
