@@ -1,29 +1,10 @@
 """Running an encounter: beginning combat, taking turns, the rounds that follow, and ending it.
 
-The turn engine (`bot.rules.turns`) decides who may act; this module hangs the resources on its transitions:
-- begin (Draw Steel, Combat, "Determine Who Goes First"; Draw Steel, Combat, "Alternative Turn
-  Order"; Teams Combat, "Initiative and Rounds"; Shadow of the Demon Lord, Combat, "Anatomy of a Round"): Draw
-  Steel and Agility roll the d10 (6 or higher: the players choose the side that goes first, otherwise the
-  Director), unless the Director names the first side outright; Agility also rolls each unit's Agility test
-  (2d10 + Agility) for the order within a side; teams take the Director's team order; fast/slow rolls nothing.
-  At the start of combat the Director's Malice is the heroes' average Victories (Monsters "Malice"; rounding
-  from the guild setting) and each hero's heroic resource equals their Victories (Draw Steel, The Basics,
-  "Heroic Resources").
-- round start (Monsters "Malice"): Malice + the heroes still in the fight + the round number (`rounds`).
-- turn start (Draw Steel, The Basics, "Heroic Resources", "Spending Hero Tokens"): the hero gains the class's
-  per-turn amount of the heroic resource and may use a hero-token benefit again; Draw Steel, Combat,
-  "Defend", "Aid Attack": the entry's Defend and its creatures' Aid Attacks end (`baseline.turn_started`).
-- turn end (Draw Steel, Combat, "Conditions"): end-of-turn conditions end, "save ends" conditions prompt a
-  saving throw (the engine's `SaveDue` events), owed until rolled (`bot.rules.encounter.saves`). When a
-  round ends, the next one starts at once (`rounds.carry_on`, which every change that can end a round
-  calls): this bot has nothing to choose between rounds.
-- end (Draw Steel, The Basics, "Victories For Combat"; Draw Steel, Combat, "Temporary Stamina", "End of
-  Combat"): 1 Victory to each surviving hero when the objective was achieved (the roster's Victories only
-  when a server Director ends it or confirms them: `award`); temporary Stamina, surges, Malice and heroic
-  resources cleared; roster heroes' sheets get their Stamina, Recoveries and Victories back.
-
-Every function is pure: `Encounter` in, `Flow` (the new encounter and what happened) out; a refusal raises a
-`RuleError` and changes nothing.
+The turn engine (`bot.rules.turns`) decides who may act; this module hangs the resources on its transitions.
+Rules, each where it is applied: Draw Steel, Combat, "Determine Who Goes First", "Alternative Turn Order";
+Teams Combat, "Initiative and Rounds"; Shadow of the Demon Lord, Combat, "Anatomy of a Round"; Monsters,
+"Malice"; The Basics, "Heroic Resources", "Victories For Combat" (`begin`, `_turn_started`, `end_turn`,
+`finish`). Every function is pure: `Encounter` in, `Flow` out; a refusal raises a `RuleError`.
 Public API: `Flow`, `begin`, `choose_first_side`, `act`, `end_turn`, `skip`, `pass_part`, `choose_speed`,
 `finish`, `Finish`, `award_unawarded`, `side_named`.
 """
@@ -105,9 +86,14 @@ def begin(
     victories: Mapping[str, int] | None = None,
     rounding: Rounding = Rounding.DOWN,
 ) -> Flow:
-    """Begin combat (see the module docstring). `first` (a side's id or name) sets the first side outright
-    (Draw Steel, Agility); `team_order` lists teams by id or name in initiative order (teams; default: the
-    order they were made); `victories` are the heroes' Victories (creature id -> count).
+    """Begin combat. Draw Steel and Agility roll the d10 (6 or higher: the players choose the side that goes
+    first, otherwise the Director); Agility also rolls each unit's Agility test (2d10 + Agility) for the order
+    within a side; teams take the Director's team order; fast/slow rolls nothing. The Director's Malice starts
+    at the heroes' average Victories (Monsters "Malice"; rounding from the guild setting) and each hero's
+    heroic resource at their Victories (Draw Steel, The Basics, "Heroic Resources"). `first` (a side's id or
+    name) sets the first side outright (Draw Steel, Agility); `team_order` lists teams by id or name in
+    initiative order (teams; default: the order they were made); `victories` are the heroes' Victories
+    (creature id -> count).
 
     Draw Steel and Agility without `first`: the d10 is rolled; unless every creature of one side is surprised
     (then the other side goes first with no roll) the winner must still choose with `choose_first_side`, and
@@ -230,8 +216,9 @@ def act(
 
 
 def end_turn(encounter: Encounter) -> Flow:
-    """End the turn in progress (end-of-turn conditions end, saves come due); a finished round starts the
-    next one."""
+    """End the turn in progress (Draw Steel, Combat, "Conditions": end-of-turn conditions end, "save ends"
+    conditions prompt a saving throw, owed until rolled: `bot.rules.encounter.saves`); a finished round starts
+    the next one at once (`rounds.carry_on`: the bot has nothing to choose between rounds)."""
     transition = turns.end_turn(encounter.turns)
     ended = saves.owe_turn_end_saves(encounter.with_turns(transition.state), transition.events)
     return _settle(ended, transition.events)
@@ -274,7 +261,10 @@ class Finish:
 def finish(
     encounter: Encounter, *, victory: bool, sheets: Mapping[str, HeroSheet], award: bool = True
 ) -> Finish:
-    """End the encounter (module docstring, "end"). `sheets` are the roster heroes' sheets (roster hero id ->
+    """End the encounter (Draw Steel, The Basics, "Victories For Combat"; Combat, "Temporary Stamina", "End of
+    Combat"): 1 Victory to each surviving hero when the objective was achieved; temporary Stamina, surges,
+    Malice and heroic resources cleared; roster heroes' sheets get their Stamina, Recoveries and Victories
+    back. `sheets` are the roster heroes' sheets (roster hero id ->
     sheet); the result's `sheets` are those of the heroes in this encounter, updated.
 
     Victories are the campaign's, awarded by a server Director ("The Director awards Victories"): without
