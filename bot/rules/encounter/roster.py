@@ -8,12 +8,9 @@ with their Victories, as at the start of combat); Draw Steel, Combat, "Stamina",
 roster hero who leaves keeps the Stamina and Recoveries spent; temporary Stamina ends with their encounter);
 Draw Steel, Combat, "End of Round" (removing the last creature still to act ends the round, and the next
 one starts: `rounds.carry_on`).
-A roster hero's creature carries the sheet's abilities, its kit damage bonuses and stability
-and its size (for forced movement),
-as a stat block's creature carries its Free Strike and abilities (`bot.content.bestiary`); its two free
-strikes come first only when a kit lengthens their distance (`bot.rules.standard.hero_free_strikes`):
-otherwise they are the standard ones every hero has, which a strike finds by name when the creature doesn't
-carry its own.
+A roster hero's creature carries the sheet's abilities, kit damage bonuses, stability and size, as a stat
+block's carries its Free Strike and abilities; its own free strikes only when a kit lengthens their distance
+(`bot.rules.standard.hero_free_strikes`), else a strike finds the standard ones by name.
 Public API: `NewCreatures`, `add_creatures`, `add_hero`, `carried_abilities`, `remove`, `written_back`.
 """
 
