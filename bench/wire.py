@@ -1,30 +1,11 @@
-"""Wire benchmark (issue 6, parts 1 and 2): the real `python -m bot` against the loopback fake Discord, with
-the floor — a bare discord.py bot that only acknowledges (bench/floor_bot.py) — measured the same way in the
-same run.
+"""Wire benchmark: the real `python -m bot` against the loopback fake Discord, with the floor — a bare
+discord.py bot that only acknowledges (bench/floor_bot.py) — measured the same way in the same run.
 
     .venv/bin/python bench/wire.py [--quick] [--sizes 10,10000] [--seconds 8] [--postgres URL]
 
-Latency is from INTERACTION_CREATE sent to the interaction callback received (`FakeInteraction.latency_ms`).
-Each scenario runs sequentially (one interaction at a time with a short idle gap) and closed-loop with 1, 10
-and 100 channels in flight (every channel sends its next interaction as soon as the previous one is answered),
-each mode after a warm-up (one interaction in each of its channels, all at once: the cold first interactions,
-reported on their own, `warm_up`);
-throughput is answered interactions per second while the load runs, and CPU per interaction is the bot's CPU
-until its REST traffic has settled after the load (so tracker refreshes queued behind the replies are paid
-for; the tracker paces its requests, so they drain at its rate, not as fast as CPU allows). Every figure is
-also a ratio to the floor's at the same concurrency, measured in the same moments: the floor runs for the
-whole benchmark beside the bot (in a fake Discord of its own), and each measurement alternates the two in
-windows (`WINDOWS`: floor, bot, bot, floor, twice), because this machine's speed drifts by a third within
-minutes.
-
-Scenarios switch on when their command is registered by the bot (`/roll`, `/strike`, `/strike ability:`,
-`/turn`, tracker buttons); until then they are reported as "not yet", never approximated. A scenario whose
-first reply is an ephemeral refusal or apology is reported with that reply instead of figures.
-
-Stored encounters are seeded through `bot.store.Store` and the encounter aggregate before the bot starts
-(12 creatures each: 4 heroes, 8 goblins, turn order begun), `--sizes` of them; part 2 measures resident memory
-(from /proc) at idle and after 1,000 channels were active, and the time from spawn to the first answered
-interaction with the largest size.
+Each scenario runs sequentially and closed-loop with 1, 10 and 100 channels in flight, after a warm-up, in
+windows alternating with the floor; scenarios switch on when the bot registers their command. What is
+measured and how: docs/performance.md, *How it is measured*.
 """
 
 from __future__ import annotations
@@ -512,11 +493,9 @@ async def closed_loop(
             if gap:
                 await asyncio.sleep(gap)
 
-    # The fake keeps every request and message it saw (hundreds of thousands by the end of a run): keep them
-    # out of this process's garbage collector, whose full passes over them would otherwise stop the load
-    # generator for a good part of a second now and then, inside somebody's measured latency. During the
-    # run the collector is off altogether: even over a frozen heap, the run's own records set off full
-    # passes of up to 60 ms, which stalled every channel in flight at once.
+    # The fake keeps every request and message it saw: keep them out of this process's garbage collector, and
+    # the collector off during the run, so its full passes never stop the load generator inside somebody's
+    # measured latency.
     gc.collect()
     gc.freeze()
     gc.disable()
@@ -573,9 +552,8 @@ async def warm_up(
     """The first interaction of a mode in each of its channels, all at once, then the bot settles: not part
     of the mode's figures. The first interaction of a scenario in a channel the bot has not served it in is
     a cold one (the channel's encounter read and decoded, its tracker posted and pinned: several times a
-    warm one's work), and a hundred of them at once are a start-up burst the floor, which keeps nothing per
-    channel, has no counterpart for; measured in the windows, they were the whole p99 of a turn change at
-    100 in flight. So they are measured here, on their own (`Results.cold`)."""
+    warm one's work), a start-up burst the floor, which keeps nothing per channel, has no counterpart for;
+    so they are measured here, on their own (`Results.cold`)."""
     return await closed_loop(
         fake, pid, send, mode_channels(channels, mode), seconds=REPLY_WITHIN, per_channel_max=1
     )

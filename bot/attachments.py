@@ -1,18 +1,10 @@
 """Reading an uploaded file: the one download every import shares (`/monster import`, `/encounter import`,
 `/hero import`).
 
-A file is hostile until read (issue 20 §6): the bytes come from the URL in the interaction's resolved
-attachment, whatever its host, over aiohttp (discord.py's own HTTP library), with
-- a size limit (`LIMIT`, 2 MB): the attachment's declared size is checked first, and the body is then read in
-  chunks and given up on as soon as it passes the limit, whatever the server declared;
-- a time limit (`TIMEOUT`, 10 s) for the whole download;
-- one-line refusals (`AttachmentError`, a `UserError`) that say what to upload instead.
-
-The interaction is deferred before the download starts (`defer_for_file`): reading a file may take longer
-than Discord's 3 seconds.
-
-Public API: `LIMIT`, `TIMEOUT`, `AttachmentError`, `defer_for_file(interaction)`,
-`download(attachment, what=)`.
+A file is hostile until read: the bytes come from the URL in the interaction's resolved attachment, whatever
+its host, over aiohttp, within `LIMIT` (2 MB: the declared size, then the body as it streams) and `TIMEOUT`
+(10 s), else a one-line `AttachmentError`. `defer_for_file(interaction)` acknowledges first, since a download
+may take longer than Discord's 3 seconds; `download(attachment, what=)` reads it.
 """
 
 from __future__ import annotations

@@ -1,21 +1,10 @@
-"""Creature-name (and situation) autocomplete every cog shares.
+"""Creature-name (and situation, hero, ability) autocomplete every cog shares.
 
-- `creatures(interaction, current)`: the creatures of this channel's encounter whose names contain what was
-  typed (living first, in the encounter's order), at most 25 (Discord's limit).
-- `targets(interaction, current)`: the same for a comma-separated list ("Goblin 1, Gob…"): the names already
-  typed are kept and the last one is completed; names already in the list are not offered again.
-- `situations(interaction, current)`: a comma-separated list of situations (flanking, high ground, ...).
-- `heroes(interaction, current)`: the heroes of the channel's roster whose names contain what was typed.
-- `abilities(interaction, current)`: the abilities of the striker (the `attacker` option, else the one
-  creature the member controls): its own, then the standard ones (`bot.rules.encounter.abilities`).
-- `creature_names(encounter, current)` / `target_choices(encounter, current)` / `situation_choices(current)` /
-  `ability_choices(encounter, attacker, user_id, current)`: the pure parts, for tests and for exts that
-  already hold an encounter; `controlled(encounter, user_id)`: the creatures a member controls.
-
-Reads the channel through `Store.view` (one cheap read, no lock, nothing written). An autocomplete callback
-must never fail: with no encounter, no guild or an unreadable state it offers nothing.
-
-Use: `@app_commands.autocomplete(target=bot.autocomplete.creatures)` on a command of a cog.
+`creatures`, `targets` (a comma-separated list: the last name completed), `situations`, `heroes` and
+`abilities` are the callbacks (`@app_commands.autocomplete(target=bot.autocomplete.creatures)`); the
+`*_choices` / `creature_names` functions are their pure parts, and `controlled` the creatures a member
+controls. Reads the channel through `Store.view` (no lock, nothing written); a callback never fails: with no
+encounter, no guild or an unreadable state it offers nothing.
 """
 
 from __future__ import annotations

@@ -1,19 +1,10 @@
 """What happens when a command, view or button fails: one registry, one reply, one log line.
 
-- `ErrorRegistry` maps exception types to handlers that turn an error into a one-line, user-facing message
-  (the python-discord / RoboDanny pattern). `REGISTRY` knows `RuleError`, `StoreError`, `UserError` (and so
-  `Refused`), `app_commands.TransformerError` and `app_commands.CheckFailure`; extend it with
-  `REGISTRY.register(MyError)(handler)`.
-- `report(interaction, error)` answers with that line as an EPHEMERAL reply (the response if the interaction
-  is still open, a followup otherwise — never a second acknowledgement); anything the registry does not
-  know is logged with the interaction id and traceback, and the user gets `APOLOGY`.
-- `BotTree` (the bot's command tree) times every command from receipt and writes one log line per command:
-  `command=/name guild=… channel=… ms=… outcome=ok|refused|error`.
-- `BotView` and `guarded` route view and `DynamicItem` callback errors through the same path.
-- Faults: a database driver error that means "not answering" gets the store's one-line
-  "busy, try again" message; an interaction Discord delivers twice (a replayed dispatch after a gateway
-  resume) runs once (`first_delivery`); and every interaction is watched from its arrival, so Discord's
-  3-second acknowledgement deadline is met whatever it waits on (`bot.in_time`).
+`REGISTRY` (an `ErrorRegistry`) turns a known exception into a one-line ephemeral reply (extend it with
+`REGISTRY.register(MyError)(handler)`); anything else is logged with its traceback and the user gets
+`APOLOGY`. `report` sends that reply, `BotTree` logs one line per command and runs each interaction once
+(`first_delivery`), and `BotView` and `guarded` route view and `DynamicItem` errors the same way. Design:
+docs/architecture.md, *The framework*.
 """
 
 from __future__ import annotations

@@ -1,13 +1,8 @@
 """The process `/hero import` reads uploaded hero files in, off the event loop.
 
-One worker process, spawned at the first import and kept: uploads queue there one at a time. A thread
-would share the interpreter's lock with the event loop (a 2 MB JSON decode alone holds it for tens of
-milliseconds); a process shares nothing, and runs at a lower priority than the bot (`NICENESS`), so when
-the CPU is short the event loop gets it first. The reading itself is linear in the file and stops at its
-CPU budget (`bot.content.forgesteel.files.ReadBudget`, the worker's own CPU time, not the time it waits).
-A worker that dies (killed, out of memory) is replaced, and its file refused in one line.
-
-This module is all the worker imports besides the reader (`bot.content`): no discord, no store.
+One worker process, spawned at the first import and kept, at a lower priority than the bot (`NICENESS`); a
+dead worker is replaced and its file refused in one line (why a process: docs/architecture.md, *The
+framework*). This module is all the worker imports besides the reader (`bot.content`): no discord, no store.
 
 Public API: `Reader` (`await READER.read(data, use_state) -> HeroUpload`), `READER`, `NICENESS`.
 """
@@ -37,7 +32,8 @@ def _start_worker() -> None:
 
 
 class Reader:
-    """The worker process and what reads in it (see the module docstring)."""
+    """The worker process and what reads in it: one process, spawned at the first read and kept, uploads
+    queued one at a time; a dead worker is replaced and its file refused."""
 
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None

@@ -1,29 +1,12 @@
 """Spending a hero-token benefit: the ONE function every command (and the /roll Reroll button) uses.
 
-Rules: draw-steel-basics.md "Hero Tokens" ("Spending Hero Tokens": the party shares the pool; each hero can
-use only one benefit per turn or test) through `bot.rules.resources.spend_tokens`.
+Rules: Draw Steel, The Basics, "Hero Tokens" ("Spending Hero Tokens": the party shares the pool; each hero can
+use only one benefit per turn or test) through `bot.rules.resources.spend_tokens`. The pool is
+`table.tokens`; who used a benefit this turn is the active encounter's `tokens_used`, keyed by creature id
+(docs/architecture.md, *The framework*). `hero` is a name or a member id (`resolve_hero`).
 
-Where the state lives (the store's `Table` working copy):
-- the party's pool is `table.tokens` (an int per channel);
-- who already used a benefit this turn is `Encounter.tokens_used` of the channel's ACTIVE encounter. With no
-  active encounter there are no turns to track, so only the pool is checked (one benefit per test is then
-  the table's honour system).
-
-The key a hero is recorded under in `Encounter.tokens_used` is the hero's CREATURE ID in the encounter (its
-name as the encounter knows it: a roster hero brought in keeps its roster name). "One benefit per turn" means
-per turn of the combat (anyone's turn): the turn cog calls `clear_used(encounter)` when a turn starts
-(`bot.rules.resources.new_turn`); `/tokens reset` clears it too.
-
-`hero` may be:
-- a name (str): a hero creature of the active encounter (case-insensitive), or a roster hero's name (its
-  creature, when it is in the encounter, via `Encounter.roster`);
-- a Discord member id (int): the hero creature that member controls in the active encounter, else the
-  roster hero they own (`bot.play.hero_of_member`).
-
-Public API: `spend_benefit(table, hero, benefit) -> HeroTokens`, `resolve_hero(table, hero) -> Spender`,
-`clear_used(encounter, creature_id=None) -> Encounter`, `Spender`, `NoHero`. Errors are `RuleError`s with
-one line saying what to do instead; a refusal changes nothing (call it inside a `bot.play.commit` change
-function).
+Public API: `spend_benefit`, `resolve_hero`, `clear_used`, `Spender`, `NoHero`; call them inside a
+`bot.play.commit` change function (a refusal changes nothing).
 """
 
 from __future__ import annotations
@@ -65,7 +48,9 @@ def _roster_named(table: Table, name: str) -> Hero | None:
 
 
 def resolve_hero(table: Table, hero: str | int) -> Spender:
-    """Which hero `hero` names (see the module docstring); `NoHero` with what to type instead."""
+    """Which hero `hero` names: a name is a hero creature of the active encounter (any case) or a roster
+    hero's (its creature when it is in the encounter); a member id is the hero creature that member controls
+    in the active encounter, else the roster hero they own. `NoHero` with what to type instead."""
     encounter = active_encounter(table)
     if isinstance(hero, int):
         if encounter is not None:

@@ -1,21 +1,9 @@
-"""The one place the bot decides who may do what (docs/permissions.md is the table of every command).
-
-The authority model:
-- **Server Directors**: members of the server's Director role (`/settings director_role`) and members with
-  Manage Server at the server level (their roles' permissions, the owner, administrators; channel
-  overwrites are ignored, so Manage Channels on one channel grants nothing). Only they change the settings,
-  award hero tokens and Victories (an encounter's end writes Victories only when one of them ends it or
-  confirms the award), run a respite, create, reassign or edit other members' heroes, bring them into an
-  encounter, and, when a Director role is set, start encounters. They direct every encounter.
-- **An encounter's Director**: whoever started it (a server Director, or anyone when no Director role is
-  set). Their power covers that encounter's state only (its creatures, turns, Malice, conditions, undo),
-  never the roster (not even bringing another member's roster hero in, nor Victories), the hero-token pool
-  or the settings.
-- **Players** control their own heroes and creatures, and their own rolls.
+"""The one place the bot decides who may do what: server Directors, an encounter's Director, players
+(the roles and the table of every command and button: docs/permissions.md).
 
 `RULES` says what each command and button needs (an `Authority`); `allowed` decides it for a member's
-`Standing`. Both are pure, so the table-driven test checks docs/permissions.md against them, and the exts
-decide through `require` (or `require_controls`, the creature check the combat exts share).
+`Standing`. Both are pure, so the table-driven test checks docs/permissions.md against them; the exts decide
+through `require` (or `require_controls`, the creature check the combat exts share), and
 `actor_from_interaction` is the thin adapter from a `discord.Interaction`.
 """
 

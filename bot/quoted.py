@@ -1,12 +1,8 @@
 """The names a refusal may quote, so the error hook can show them literally (`bot.replies.inert_names`).
 
-The rules core's one-line refusals quote names as they are ("No creature named '…'", "Goblin 1 is a minion
-of …"): it knows nothing of Discord's markdown. The names a refusal can quote are the user's own text (the
-interaction's options) and the names of the channel's state (its heroes, and the encounter's creatures,
-squads, groups, sides and custom conditions); `names_for(interaction)` collects both.
-
-Public API: `names_for(interaction) -> list[str]`, `option_texts(data) -> list[str]`,
-`table_names(table) -> list[str]`.
+The rules core's refusals quote names as they are; the names they can quote are the user's own text (the
+interaction's options) and the names of the channel's state. `names_for(interaction)` collects both
+(`option_texts`, `table_names`).
 """
 
 from __future__ import annotations

@@ -1,16 +1,9 @@
 """The one sender of the bot's messages, `inert` for user-supplied text, and `fail` for refusals.
 
-- Every message the bot sends or edits goes through here, fitted to Discord's limits by `fit` (else Discord
-  refuses the whole message with a 400): `send` answers an interaction (responds if it is not yet
-  acknowledged, follows up otherwise, so nothing is ever acknowledged twice), `edit_response` edits the
-  message a button was pressed on, `post` sends in a channel with the bot token (pings, reminders, the
-  tracker) and `edit` edits a message the bot posted. Each pings nobody unless the caller passes an explicit
-  `discord.AllowedMentions`.
-- `fit` cuts content to 2,000 characters (at a line, saying how many lines more, or else with "…"), keeping
-  every mention it would cut, and trims each embed (`bot.embeds.fit_embed`), all of them within 6,000.
-- `inert(text)` makes a user-supplied name safe to show: mentions render as text and never ping, markdown
-  shows literally.
-- `fail(message)` raises `UserError`; the tree's error hook shows `message` as a one-line ephemeral reply.
+`send` answers an interaction (never acknowledging twice), `edit_response` edits the message a button was
+pressed on, `post` and `edit` send and edit with the bot token; each pings nobody unless the caller passes
+`discord.AllowedMentions`, and each fits its message to Discord's limits (`fit`). `inert(text)` makes a
+user-supplied name safe to show; `fail(message)` raises the `UserError` the error hook shows as one line.
 """
 
 from __future__ import annotations

@@ -1,22 +1,13 @@
 """Fixtures for every test.
 
-- Every in-process test runs the store with `Store.verify_shared` on: a bot change that edited the store's
-  shared memory of a channel in place (instead of replacing hero data or the encounter state) fails its test.
-- After each test the per-bot tracker and reminder services are forgotten. They are kept in weak-keyed maps
-  whose values hold their bot, so a bot is freed only when its entry goes: a process runs one bot, but the
-  suite makes thousands, and each one kept alive made every later garbage collection slower (by the end of
-  a serial run a full collection took seconds).
-- Each cog module is executed once per test process, as in production (one bot a process), not once per bot:
-  discord.py's `load_extension` executes the module anew for every bot it loads it into, and the suite
-  makes a bot per test (that was a quarter of a command test's time). Each bot still gets its own exts
-  (`setup(bot)`), and discord.py copies a cog class's commands into each instance.
-- SimCord checks every 5 ms, not every 50, whether the bot has settled after an interaction: it sleeps that
-  long whenever only scheduled callbacks remain (most often its own bookkeeping, due at the next turn of
-  the loop), which happens a few times an interaction; at 50 ms those sleeps were half of a command
-  test's time.
-- The wire tests (real bot processes against the fake Discord) run first: they spend most of their time
-  waiting for processes to start, stop and answer, so under pytest-xdist the other workers' in-process tests
-  fill those waits instead of leaving the longest of them for the end.
+- In-process tests run the store with `Store.verify_shared` on: a bot change that edits the store's shared
+  memory of a channel in place fails its test.
+- After each test the per-bot tracker and reminder services are forgotten, so the thousands of bots the
+  suite makes are freed (they would slow every later garbage collection).
+- Each cog module is executed once per test process, as in production, not once per bot (discord.py's
+  `load_extension` executes it anew for every bot); each bot still gets its own exts (`setup(bot)`).
+- SimCord checks every 5 ms, not 50, whether the bot has settled: its sleeps are a command test's main wait.
+- The wire tests run first, so under pytest-xdist other workers' tests fill their waits for processes.
 """
 
 from __future__ import annotations

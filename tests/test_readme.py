@@ -1,4 +1,4 @@
-"""The README's first steps work in order (issue 22 §4): the bot is made, given its token and invited before
+"""The README's first steps work in order: the bot is made, given its token and invited before
 `make run`; the invite URL's permission integer is the sum of the permissions the README lists, each the bit
 discord.py knows by that name."""
 

@@ -72,7 +72,7 @@ def test_missing_token_says_where_to_get_one() -> None:
         message = error_of(values)
         assert message.startswith("DISCORD_TOKEN is missing")
         assert "https://discord.com/developers/applications" in message
-        # issue 22 §4: the first step of the README's setup, spelled out
+        # the first step of the README's setup, spelled out
         assert "`cp .env.example .env`" in message and "DISCORD_TOKEN= in .env" in message
 
 
@@ -199,7 +199,7 @@ def test_redacting_filter_hides_the_token_in_messages_args_and_tracebacks() -> N
 
 @pytest.mark.parametrize("level", [logging.DEBUG, logging.INFO, logging.ERROR])
 def test_interaction_and_webhook_tokens_are_redacted_at_every_level(level: int) -> None:
-    """Issue 19: "interaction tokens in webhook URLs are redacted at every log level, DEBUG included"."""
+    """ "interaction tokens in webhook URLs are redacted at every log level, DEBUG included"."""
     secret = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5OmFiY2RlZg.x-y_z"
     stream = io.StringIO()
     configure_logging("DEBUG", secrets=[TOKEN], stream=stream)

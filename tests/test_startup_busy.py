@@ -1,5 +1,5 @@
 """Starting while another process holds the SQLite write lock: start-up tries again for up to
-`OPEN_BUSY_LIMIT` (30 s), then exits 2 with a line saying the database is busy (issue 19, "Holes to close":
+`OPEN_BUSY_LIMIT` (30 s), then exits 2 with a line saying the database is busy ("Holes to close":
 "Starting while another process holds the SQLite write lock retries for up to 30 s, then exits 2 with a
 message that says the database is busy. Today it says to check the URL and credentials.")."""
 

@@ -1,4 +1,4 @@
-"""Starting with Discord out of reach prints one line, not a traceback (issue 22 §4: "An unreachable Discord
+"""Starting with Discord out of reach prints one line, not a traceback ("An unreachable Discord
 at start gives one line, not a 70-line traceback"). `python -m bot` runs for real, pointed at a loopback port
 nobody listens on."""
 

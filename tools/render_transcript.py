@@ -2,15 +2,10 @@
 
     python tools/render_transcript.py transcript.json page.html [--start MARK] [--stop MARK] [--with-edited]
 
-The page replays the events up to `--stop` (every message in its latest state: the tracker as last edited,
-deleted messages gone) and shows the messages posted after `--start`, in Discord's dark theme: author,
-avatar initial and time; the command that was used; content with Discord's markdown (bold, italics, code,
-mentions, quotes, subtext); embeds (colour bar, title, description, fields, footer); buttons and selects;
-"Only you can see this" under ephemeral replies; (edited); pins (a 📌 on the message and Discord's
-"pinned a message" line). `--with-edited` also shows the messages
-posted before `--start` that were edited in the window (the tracker a command changed), above the rest.
-
-Everything from the transcript is escaped: names and texts are user input. Stdlib only.
+The page replays the events up to `--stop` (every message in its latest state) and shows those posted after
+`--start` in Discord's dark theme: authors, commands used, markdown, embeds, components, ephemeral notes,
+edits and pins; `--with-edited` adds earlier messages edited in the window. Everything from the transcript is
+escaped (names and texts are user input). Stdlib only.
 """
 
 from __future__ import annotations

@@ -4,17 +4,10 @@
     python tools/take_screenshots.py --text-only # or: make screenshot-texts (only the texts: no Chromium)
     python tools/take_screenshots.py --keep out  # also keep the transcript and the HTML pages in `out/`
 
-The production bot (`bot.client.create_bot`, seeded dice so each run sends the same) runs in-process
-against the loopback fake Discord (tests/wire/fake_discord.py) over HTTP and its websocket gateway, with
-the fake's transcript recording on. The session is the README's first fight: Alice and Sam create their
-heroes, Dana (a server Director) starts an encounter, the heroes join it, Dana adds three goblins and begins
-with the heroes first; Alice rolls, acts and strikes, ends her turn (the Director is pinged), and Dana ends
-the encounter. tools/render_transcript.py renders each moment between two marks: as a page that headless
-Chromium photographs (`docs/screenshots/<name>.png`) and as plain text (`docs/screenshots/<name>.txt`),
-which tests/wire/test_screenshots_current.py compares with what the bot sends today, so a picture can't
-go stale unnoticed.
-
-The pictures need Chromium and an emoji font (Debian: `apt-get install chromium fonts-noto-color-emoji`).
+The production bot (seeded dice) plays the README's first fight against the loopback fake Discord with its
+transcript recording on; each moment is rendered (tools/render_transcript.py) as `docs/screenshots/<name>.png`
+and `.txt`, which tests/wire/test_screenshots_current.py compares with what the bot sends. Needs Chromium and
+an emoji font (Debian: `apt-get install chromium fonts-noto-color-emoji`).
 """
 
 from __future__ import annotations

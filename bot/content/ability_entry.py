@@ -1,20 +1,12 @@
 """Hand-entered abilities (`/ability add | edit | remove`): the typed options read into an `Ability` card,
-their limits, and a hero's list of cards (issue 20 §1).
+their limits, and a hero's list of cards (the syntax: docs/abilities.md). Tier texts are kept as typed and
+read again by `bot.rules.tiers.parse_tier` whenever the card is used.
 
-A hero without Forge Steel types their cards: `name:Mind Spike action:main characteristic:reason
-keywords:Magic, Psionic, Ranged, Strike tiers:2 + R damage; 4 + R damage; 6 + R damage`. The three tier
-results are separated by `;`, or by `|` when a tier has its own `;` (`3 + M damage; push 1 | 6 + M damage;
-push 2 | 9 + M damage; push 4`). The tier texts are kept as typed: what the bot understands of them is
-`bot.rules.tiers.parse_tier`'s reading, made again whenever the card is used (`bot.rules.ability`).
-
-Rules: draw-steel-combat.txt, "Power Rolls" (a power roll adds one characteristic, the highest of those the
-card names; three tiers); draw-steel-basics.md, "Main Actions", "Maneuvers", "Triggered Actions".
-
-Every refusal is one line saying what to type instead, and names nothing the user typed (the exts quote it,
-made inert). Public API: the limits (`ABILITIES_MAX`, `KEYWORDS_MAX`, `SHORT_MAX`, `TIER_MAX`, `EFFECT_MAX`,
-`TRIGGER_MAX`, `COST_MAX`, `BONUS_MAX`), `AbilityForm`, `CLEAR`, `read_tiers`, `read_characteristics`,
-`read_keywords`, `new_ability(form)`, `edit_ability(card, form)`, `ability_index(abilities, name)`,
-`add_ability(abilities, card)`, `replace_ability(abilities, index, card)`.
+Rules: Draw Steel, Combat, "Power Rolls" (a power roll adds the highest of the card's characteristics;
+three tiers); Draw Steel, The Basics, "Main Actions", "Maneuvers", "Triggered Actions". Every refusal is one
+line saying what to type instead, naming nothing the user typed. Public API: the limits (`ABILITIES_MAX`,
+...), `AbilityForm`, `CLEAR`, `read_tiers`, `new_ability`, `edit_ability`, `ability_index`, `add_ability`,
+`replace_ability`.
 """
 
 from __future__ import annotations

@@ -1,23 +1,10 @@
-"""Bringing a bestiary's stat blocks into an encounter (issue 20 §5): `/encounter add monster:` and
-`/encounter import`.
+"""Bringing a bestiary's stat blocks into an encounter: `/encounter add monster:` and `/encounter import`.
 
-Rules:
-- Minions (Draw Steel: Monsters, "Minions", as `bot.rules.squads` gives them): the `count` minions brought in
-  at once form one squad sharing one Stamina pool (each minion's Stamina times their number) and one turn;
-  a Forge Steel encounter slot of minions is one squad of the slot's minions (its count is in groups of four,
-  `bot.content.forgesteel.encounter`).
-- Solo monsters take two turns a round (Draw Steel: Monsters, "Solo Monsters", as issue 20 §5 gives it: "a
-  solo gets two turns"; the turn engine's `turns_per_round`).
-- Every other monster comes in as its stat block says, one creature each.
-Each creature keeps its stat block: Stamina, level, characteristics, immunities and weaknesses, stability,
-size (one typed by hand that names no size is 1M: `bot.rules.forced.size_of`), and its abilities (its Free
-Strike first, made from its free-strike damage and type by `bot.rules.standard`; Grab, Knockback and Charge
-are every creature's and aren't carried).
-
-Names: a monster comes in under its own name (or the one given); when that name is taken, or several come at
-once, they are numbered after the highest number the encounter already has ("Goblin Assassin 3"); a squad is
-"<name> squad" ("Goblin Sniper squad", then "Goblin Sniper squad 2").
-
+Rules: Draw Steel: Monsters, "Minions" (the minions brought in at once, or a Forge Steel slot's, form one
+squad sharing one Stamina pool and one turn: `bot.rules.squads`) and "Solo Monsters" (a solo gets two turns
+a round); every other monster comes in as its stat block says, one creature each, with its Free Strike
+first among its abilities (`bot.rules.standard`). Names taken are numbered after the encounter's highest
+("Goblin Assassin 3"); a squad is "<name> squad" (docs/commands.md, `/encounter add`).
 Public API: `carried_abilities(monster)`, `Brought`, `add_monsters(...)`, `UnresolvedMonsters`,
 `add_encounter_file(...)`.
 """

@@ -1,8 +1,8 @@
 """A monster's stat block as the bot keeps it: from a Forge Steel file, or entered by hand.
 
-Rules: draw-steel-combat.txt, "Stamina" (a maximum of at least 1; winded is `bot.rules.stamina`'s), "DAMAGE
+Rules: Draw Steel, Combat, "Stamina" (a maximum of at least 1; winded is `bot.rules.stamina`'s), "DAMAGE
 IMMUNITY", "DAMAGE WEAKNESS", "STABILITY" (never below 0), "Free Strikes"; the organizations (minion, horde,
-platoon, elite, leader, solo) are Draw Steel: Monsters' (issue 20 §5). Levels 1–3 are echelon 1, 4–6
+platoon, elite, leader, solo) are Draw Steel: Monsters'. Levels 1–3 are echelon 1, 4–6
 echelon 2, 7–9 echelon 3, 10 and up echelon 4.
 
 Public API: `Organization`, `Trait`, `Monster` (with `description`, `villain_actions`), `MonsterGroup`,

@@ -1,7 +1,7 @@
 """An ability as its card states it: the shared model for hand-entered, Forge Steel and bestiary abilities.
 
-Rules: draw-steel-combat.txt, "Power Rolls" (an ability's power roll adds a characteristic; its three tiers);
-draw-steel-basics.md, "Main Actions", "Maneuvers", "Triggered Actions" (action types).
+Rules: Draw Steel, Combat, "Power Rolls" (an ability's power roll adds a characteristic; its three tiers);
+Draw Steel, The Basics, "Main Actions", "Maneuvers", "Triggered Actions" (action types).
 
 The card keeps its tier texts raw (`PowerRollSpec.tiers`): what the bot understood of them is derived from
 the text by the tier-text parser (`bot.rules.tiers`), never stored beside it, so a better parser improves
@@ -24,7 +24,7 @@ class AbilityError(RuleError):
 
 
 class ActionType(enum.StrEnum):
-    """What using the ability costs in the turn's action economy (draw-steel-basics.md, "Main Actions",
+    """What using the ability costs in the turn's action economy (Draw Steel, The Basics, "Main Actions",
     "Maneuvers", "Triggered Actions"; villain actions are a Director's, used at the end of a turn)."""
 
     MAIN = "main"

@@ -1,6 +1,6 @@
 """Characteristics: Might, Agility, Reason, Intuition, Presence.
 
-Rules: draw-steel-basics.md, "Characteristics" and "Characteristic Scores" (each creature has five
+Rules: Draw Steel, The Basics, "Characteristics" and "Characteristic Scores" (each creature has five
 characteristics, written M/A/R/I/P in abilities).
 
 Public API:
@@ -28,7 +28,7 @@ class CharacteristicError(RuleError):
 
 
 class Characteristic(enum.Enum):
-    """One of the five characteristics (draw-steel-basics.md, "Characteristics")."""
+    """One of the five characteristics (Draw Steel, The Basics, "Characteristics")."""
 
     MIGHT = "might"
     AGILITY = "agility"
@@ -61,7 +61,7 @@ _USAGE = "Characteristics must look like M2 A1 R0 I-1 P1 (each from -5 to +10)."
 
 @dataclass(frozen=True, slots=True)
 class Characteristics:
-    """A creature's five characteristic scores (draw-steel-basics.md, "Characteristic Scores")."""
+    """A creature's five characteristic scores (Draw Steel, The Basics, "Characteristic Scores")."""
 
     might: int = 0
     agility: int = 0

@@ -1,11 +1,11 @@
 """Draw Steel conditions: what they are, how long they last, and the edges and banes they give.
 
-Rules implemented (texts in ../shared/rules/):
-- draw-steel-turn-order.txt, "Determine Surprise": a surprised creature can't take triggered or free triggered
+Rules implemented (Draw Steel, Combat, with its combat rounds):
+- Draw Steel, Combat, "Determine Surprise": a surprised creature can't take triggered or free triggered
   actions, and ability rolls made against it gain an edge; surprise lasts until the end of the first round.
-- draw-steel-combat.txt, "Triggered Actions and Free Triggered Actions", "Free Maneuvers", "UNCONSCIOUS"
+- Draw Steel, Combat, "Triggered Actions and Free Triggered Actions", "Free Maneuvers", "UNCONSCIOUS"
   (ability rolls against an unconscious creature have a double edge).
-- draw-steel-basics.md, "Spending Hero Tokens": a hero token turns a failed saving throw into a success.
+- Draw Steel, The Basics, "Spending Hero Tokens": a hero token turns a failed saving throw into a success.
 - The published Draw Steel conditions (Heroes, Chapter 5 "Conditions") for bleeding, dazed, frightened,
   grabbed, prone, restrained, slowed, taunted and weakened.
 
@@ -255,8 +255,8 @@ def effective_speed(base: int, conditions: Iterable[ConditionInstance], *, uncon
 
 class BleedingTrigger(enum.StrEnum):
     """What makes a bleeding creature lose Stamina: "whenever a bleeding creature uses a main action or a
-    triggered action, or makes a test or ability roll using Might or Agility" (Heroes ch. 5 "Bleeding", as
-    issue 21 quotes it)."""
+    triggered action, or makes a test or ability roll using Might or Agility" (Heroes ch. 5
+    "Bleeding")."""
 
     MAIN_ACTION = "main-action"
     TRIGGERED_ACTION = "triggered-action"
@@ -276,7 +276,7 @@ def bleeding_damage_due(
     conditions: Iterable[ConditionInstance], trigger: BleedingTrigger, *, dying: bool = False
 ) -> bool:
     """True when a bleeding creature loses Stamina (rolled by the damage module) for doing `trigger`. A dying
-    hero is bleeding whatever its conditions (draw-steel-combat.txt "Dying and Death": "Additionally, you are
+    hero is bleeding whatever its conditions (Draw Steel, Combat, "Dying and Death": "Additionally, you are
     bleeding, and this instance of the condition can't be negated or removed in any way until you are no
     longer dying")."""
     del trigger  # every listed trigger costs Stamina; the parameter names which one for the record

@@ -1,6 +1,6 @@
 """The stat block the encounter keeps per combatant.
 
-Rules: draw-steel-basics.md "Characteristics", "PCs and NPCs"; draw-steel-combat.txt "Stamina", "DAMAGE
+Rules: Draw Steel, The Basics, "Characteristics", "PCs and NPCs"; Draw Steel, Combat, "Stamina", "DAMAGE
 IMMUNITY", "DAMAGE WEAKNESS", "STABILITY", "Size and Space" (1T, 1S, 1M, 1L, then 2, 3 ...).
 
 Public API: `Creature` (plain frozen dataclass; `Creature.create(...)` validates the name with

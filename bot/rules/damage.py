@@ -1,9 +1,9 @@
 """Damage: tiered damage text, surges, potency, damage modifiers, the damage pipeline and other damage.
 
-Rules: draw-steel-combat.txt, "Damage", "Damage Types", "DAMAGE IMMUNITY", "DAMAGE WEAKNESS", "Stamina",
+Rules: Draw Steel, Combat, "Damage", "Damage Types", "DAMAGE IMMUNITY", "DAMAGE WEAKNESS", "Stamina",
 "Temporary Stamina", "Falling", "Suffocating";
-draw-steel-basics.md, "Round Down". Surges, potency and bleeding follow Draw Steel Heroes ch. 7 "Surges",
-"Potency" and ch. 5 "Bleeding" as given in the project brief (not in ../shared/rules).
+Draw Steel, The Basics, "Round Down". Surges, potency and bleeding follow Draw Steel Heroes ch. 7 "Surges",
+"Potency" and ch. 5 "Bleeding".
 
 Public API:
 - `DamageType` (untyped, acid, cold, corruption, fire, holy, lightning, poison, psychic, sonic).
@@ -47,7 +47,7 @@ class DamageError(RuleError):
 
 
 class DamageType(enum.Enum):
-    """Damage types (draw-steel-combat.txt, "Damage Types"); weapons, falling and traps are untyped."""
+    """Damage types (Draw Steel, Combat, "Damage Types"); weapons, falling and traps are untyped."""
 
     UNTYPED = "untyped"
     ACID = "acid"
@@ -269,7 +269,7 @@ POTENCY_SURGES = 2
 
 def raised_potency(potency: int, surges: int = 0) -> int:
     """A potency (the striker's, or a number a monster's card writes) against one target: spending 2 surges on
-    one target raises it by 1 for that target (Heroes ch. 7 "Surges", as the project brief gives them)."""
+    one target raises it by 1 for that target (Heroes ch. 7 "Surges")."""
     if surges not in (0, POTENCY_SURGES):
         raise DamageError(f"Spend exactly {POTENCY_SURGES} surges to raise potency by 1 (or none).")
     return potency + (1 if surges == POTENCY_SURGES else 0)
@@ -435,8 +435,8 @@ class PartDamage:
 
 
 def scale_damage(amount: int, multiplier: int = 1, halved: bool = False) -> PartDamage:
-    """Step 1 of the pipeline: multipliers, then halving, rounded down once (draw-steel-basics.md "Round
-    Down"; halving comes before immunity: draw-steel-combat.txt "DAMAGE IMMUNITY", "if an ally first halved
+    """Step 1 of the pipeline: multipliers, then halving, rounded down once (Draw Steel, The Basics, "Round
+    Down"; halving comes before immunity: Draw Steel, Combat, "DAMAGE IMMUNITY", "if an ally first halved
     the damage ... immunity then reducing the damage")."""
     if not 0 <= amount <= DAMAGE_MAX * 10:
         raise DamageError(f"Damage must be a number from 0 to {DAMAGE_MAX * 10}.")
@@ -503,7 +503,7 @@ def apply_damage(
     bypass_immunity: bool = False,
     knock_out_instead: bool = False,
 ) -> DamageRecord:
-    """Apply damage in the rules' order and record every step (draw-steel-combat.txt, "Damage").
+    """Apply damage in the rules' order and record every step (Draw Steel, Combat, "Damage").
 
     1. multipliers, then halving, rounded down once ("Round Down");
     2. weakness: only the highest that applies ("DAMAGE WEAKNESS", applied before immunity); only when some
@@ -543,7 +543,7 @@ class Fall:
 
 
 def fall(squares: int, agility: int = 0, into_liquid: bool = False) -> Fall:
-    """Falling (draw-steel-combat.txt, "Falling").
+    """Falling (Draw Steel, Combat, "Falling").
 
     The height is reduced by the creature's Agility (a negative Agility doesn't lengthen the fall), and by 4
     more into liquid 1 square deep or more, to a minimum of 0. From an effective 2 squares or more the

@@ -1,6 +1,6 @@
 """Dice sources and dice. Every rule that rolls takes a `Dice`, so tests can seed or fix the results.
 
-Rules: draw-steel-basics.md, "Dice", "D3s", "D100s".
+Rules: Draw Steel, The Basics, "Dice", "D3s", "D100s".
 
 Public API:
 - `Dice` (protocol: `randint(low, high)`), `SystemDice`, `SeededDice`, `FixedDice`; `ReplayDice` (the same
@@ -97,7 +97,7 @@ class ReplayDice:
 
 
 def d10(dice: Dice) -> int:
-    """One d10; a 0 face counts as 10 (draw-steel-basics.md, "Dice")."""
+    """One d10; a 0 face counts as 10 (Draw Steel, The Basics, "Dice")."""
     return dice.randint(1, 10)
 
 
@@ -107,12 +107,12 @@ def d6(dice: Dice) -> int:
 
 
 def d3(dice: Dice) -> int:
-    """One d3, rolled as a d6 read 1-2 → 1, 3-4 → 2, 5-6 → 3 (draw-steel-basics.md, "D3s")."""
+    """One d3, rolled as a d6 read 1-2 → 1, 3-4 → 2, 5-6 → 3 (Draw Steel, The Basics, "D3s")."""
     return (d6(dice) + 1) // 2
 
 
 def d100(dice: Dice) -> int:
-    """A d100 from a tens d10 and a ones d10, 10 read as 0; both 0 → 100 (draw-steel-basics.md, "D100s")."""
+    """A d100 from a tens d10 and a ones d10, 10 read as 0; both 0 → 100 (Draw Steel, The Basics, "D100s")."""
     tens = d10(dice) % 10
     ones = d10(dice) % 10
     value = tens * 10 + ones

@@ -1,6 +1,6 @@
 """Forced movement: push, pull and slide distances, stability, size, and slamming into creatures and objects.
 
-Rules: draw-steel-combat.txt "Forced Movement" (push X, pull X, slide X; "vertical"), "BIG VERSUS LITTLE"
+Rules: Draw Steel, Combat, "Forced Movement" (push X, pull X, slide X; "vertical"), "BIG VERSUS LITTLE"
 ("When a larger creature force moves a smaller target with a melee weapon ability, the distance of the forced
 movement is increased by 1"), "STABILITY" ("they can reduce that movement up to a number of squares equal to
 their stability"; never below 0), "SLAMMING INTO CREATURES", "SLAMMING INTO OBJECTS" and "HURLING THROUGH

@@ -1,7 +1,7 @@
 """A roster hero's sheet: what a hero keeps between encounters, and the rules for changing it.
 
-Rules: draw-steel-basics.md "Characteristics", "Victories", "Experience", "Heroic Resources", "Respite";
-draw-steel-combat.txt "Stamina", "Recoveries and Recovery Value", "DAMAGE IMMUNITY", "DAMAGE WEAKNESS".
+Rules: Draw Steel, The Basics, "Characteristics", "Victories", "Experience", "Heroic Resources", "Respite";
+Draw Steel, Combat, "Stamina", "Recoveries and Recovery Value", "DAMAGE IMMUNITY", "DAMAGE WEAKNESS".
 
 The store keeps a sheet as codec data in `Hero.data` (`bot.rules.codec.to_data` / `load(HeroSheet, data)`).
 
@@ -54,7 +54,7 @@ class HeroSheet:
     `resource_gains` are the class's other gains by trigger (taking damage, becoming winded, ...: an import
     fills them; `bot.rules.encounter.heroic` applies those the bot sees happen).
 
-    What the hero plays with (issue 20 §1; every field defaults, so older stored sheets still load):
+    What the hero plays with (every field defaults, so older stored sheets still load):
     `abilities` (the hero's cards, the standard ones not included: `bot.rules.standard`), `kit_bonuses`
     (the kits' damage bonuses for Melee or Ranged Weapon abilities), `melee_distance_bonus` /
     `ranged_distance_bonus` (a kit's and an import's features', lengthening the free strikes), `stability`,
@@ -326,7 +326,7 @@ def claim(
 
 
 def sheet_spend_recovery(sheet: HeroSheet) -> HeroSheet:
-    """Spend a Recovery outside combat: regain the recovery value (draw-steel-basics.md "Spending
+    """Spend a Recovery outside combat: regain the recovery value (Draw Steel, The Basics, "Spending
     Recoveries": "Outside of combat and other dangerous situations, you can spend Recoveries freely";
-    draw-steel-combat.txt "Dying and Death": a dying hero "can spend Recoveries out of combat as usual")."""
+    Draw Steel, Combat, "Dying and Death": a dying hero "can spend Recoveries out of combat as usual")."""
     return dataclasses.replace(sheet, vitals=stamina.spend_recovery(sheet.vitals))

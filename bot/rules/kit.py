@@ -3,7 +3,7 @@
 Rules (Draw Steel's kits, as Forge Steel's `Kit` stores them and its `HeroLogic` applies them):
 - A kit adds Stamina per echelon, speed, stability and disengage; with more than one kit, the best of each.
 - A kit's melee damage bonus (per tier) is added to the damage of abilities with the Melee and Weapon
-  keywords, its ranged damage bonus to those with Ranged and Weapon (issue 20 §3); its distance bonuses
+  keywords, its ranged damage bonus to those with Ranged and Weapon; its distance bonuses
   lengthen those abilities' distances.
 - With several kits, kits whose bonus is the same are shown once (their names joined), and a bonus lower on
   every tier than another of the same kind is dropped: the better one always applies.

@@ -1,9 +1,9 @@
 """Power rolls: the natural roll, edges and banes, tiers, automatic tiers, criticals, downgrades, tests.
 
-Rules: draw-steel-basics.md, "Power Rolls" ("Making a Power Roll", "Power Roll Outcomes", "Downgrade a Power
+Rules: Draw Steel, The Basics, "Power Rolls" ("Making a Power Roll", "Power Roll Outcomes", "Downgrade a Power
 Roll", "Natural Roll", "Edges and Banes", "Rolling With Edges and Banes", "Bonuses and Penalties", "Automatic
 Tier Outcomes") and "Hero Tokens" (reroll a test). Test difficulties and opposed rolls follow Draw Steel
-Heroes ch. 11 "Tests" as given in the project brief (not in ../shared/rules).
+Heroes ch. 11 "Tests".
 
 Public API:
 - `RollKind` (ABILITY / TEST), `RollAction` (main, maneuver, triggered, free strike), `Keep` (ALL for
@@ -40,17 +40,17 @@ class PowerRollError(RuleError):
 
 
 class RollKind(enum.Enum):
-    """Ability roll or test (draw-steel-basics.md, "Types of Power Rolls")."""
+    """Ability roll or test (Draw Steel, The Basics, "Types of Power Rolls")."""
 
     ABILITY = "ability"
     TEST = "test"
 
 
 class RollAction(enum.StrEnum):
-    """What a power roll is made as: a critical hit needs a main action (draw-steel-basics.md "Natural Roll":
-    "on certain types of power rolls, this is a critical hit"; Heroes ch. 7 "Critical Hit": an ability roll
-    made as a main action), so a natural 19 or 20 on a maneuver, a triggered action or a free strike is tier 3
-    but no critical. Its values are `bot.rules.ability.ActionType`'s where both have one."""
+    """What a power roll is made as: a critical hit needs a main action (Draw Steel, The Basics, "Natural
+    Roll": "on certain types of power rolls, this is a critical hit"; Heroes ch. 7 "Critical Hit": an ability
+    roll made as a main action), so a natural 19 or 20 on a maneuver, a triggered action or a free strike is
+    tier 3 but no critical. Its values are `bot.rules.ability.ActionType`'s where both have one."""
 
     MAIN = "main"
     MANEUVER = "maneuver"
@@ -82,7 +82,7 @@ class Keep(enum.Enum):
 
 
 class NetEdge(enum.Enum):
-    """The edge/bane state after cancellation (draw-steel-basics.md, "Rolling With Edges and Banes")."""
+    """The edge/bane state after cancellation (Draw Steel, The Basics, "Rolling With Edges and Banes")."""
 
     DOUBLE_BANE = "double bane"
     BANE = "bane"
@@ -342,7 +342,8 @@ def evaluate_targets(roll: PowerRoll, targets: Mapping[str, tuple[int, int]]) ->
 
 
 def reroll(dice: Dice, roll: PowerRoll) -> PowerRoll:
-    """Hero token: reroll a test; the new roll must be used (draw-steel-basics.md, "Spending Hero Tokens")."""
+    """Hero token: reroll a test; the new roll must be used (Draw Steel, The Basics, "Spending Hero
+    Tokens")."""
     if roll.kind is not RollKind.TEST:
         raise PowerRollError("A hero token rerolls a test, not an ability roll.")
     rolled = tuple(d10(dice) for _ in roll.dice)

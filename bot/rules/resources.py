@@ -1,9 +1,9 @@
 """Resources: hero tokens, Victories and XP, respite, Malice and heroic resources.
 
-Rules: draw-steel-basics.md, "Hero Tokens" ("Earning Hero Tokens", "Spending Hero Tokens", "Optional Rule:
+Rules: Draw Steel, The Basics, "Hero Tokens" ("Earning Hero Tokens", "Spending Hero Tokens", "Optional Rule:
 Hero Tokens Don't Reset"), "Victories", "Experience", "Heroic Resources", "Respite";
-draw-steel-combat.txt "End of Combat". Malice and each class's per-turn heroic resource gain follow Draw
-Steel (Monsters, "Malice"; Heroes ch. 5 classes) as the project brief gives them (not in ../shared/rules).
+Draw Steel, Combat, "End of Combat". Malice and each class's per-turn heroic resource gain follow Draw
+Steel (Monsters, "Malice"; Heroes ch. 5, the classes).
 
 Public API:
 - Hero tokens: `TokenBenefit` (cost 1: SURGES, SAVE, REROLL; cost 2: STAMINA), `HeroTokens` (party pool and

@@ -1,6 +1,6 @@
 """Situational edges and banes named by the table: flanking, high ground, cover, concealment, being squeezed.
 
-Rules: draw-steel-combat.txt, "Flanking", "High Ground", "Cover", "Concealment" and "Squeezing" (the
+Rules: Draw Steel, Combat, "Flanking", "High Ground", "Cover", "Concealment" and "Squeezing" (the
 paragraph on being squeezed into another creature's space). The bot can't see the map, so the player names
 the situation; the table below says what each gives and which rolls it applies to, and a situation named on
 a roll it doesn't apply to is refused with a hint.
@@ -106,7 +106,7 @@ SITUATIONS: dict[Situation, SituationRule] = {
         ),
     )
 }
-"""draw-steel-combat.txt: each situation the table can name."""
+"""Draw Steel, Combat: each situation the table can name."""
 
 _ALIASES = {"high": Situation.HIGH_GROUND, "highground": Situation.HIGH_GROUND, "flanked": Situation.FLANKING}
 

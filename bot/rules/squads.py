@@ -1,7 +1,7 @@
 """Minion squads: a shared Stamina pool; minions die as the pool drops past each minion's Stamina.
 
-Rules: Draw Steel Monsters, "Minions" (not in ../shared/rules; as the project brief gives them), with the
-damage order of draw-steel-combat.txt "Damage" (`bot.rules.damage.scale_damage`, then `resist_damage`).
+Rules: Draw Steel Monsters, "Minions", with the
+damage order of Draw Steel, Combat, "Damage" (`bot.rules.damage.scale_damage`, then `resist_damage`).
 
 - The pool is the sum of the minions' Stamina. Every time it drops past a multiple of one minion's Stamina a
   minion dies: minions alive = ceil(pool / minion Stamina).

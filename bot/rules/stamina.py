@@ -1,8 +1,8 @@
 """Stamina: vitals, winded, dying, death, knocked out, temporary Stamina, recoveries, healing, respite.
 
-Rules: draw-steel-combat.txt, "Stamina", "Recoveries and Recovery Value", "Winded", "Dying and Death",
+Rules: Draw Steel, Combat, "Stamina", "Recoveries and Recovery Value", "Winded", "Dying and Death",
 "Director-Controlled Creatures", "No Recoveries", "Knocking Creatures Out", "Temporary Stamina" and "Catch
-Breath"; draw-steel-basics.md, "Recoveries" and "Respite".
+Breath"; Draw Steel, The Basics, "Recoveries" and "Respite".
 
 Public API:
 - `Vitals` — max/current/temporary Stamina, Recoveries, hero flag, death threshold, knocked out, slain.
@@ -65,7 +65,7 @@ class Vitals:
 
     @property
     def winded_value(self) -> int:
-        """Half the Stamina maximum, rounded down ("Winded"; draw-steel-basics.md "Round Down")."""
+        """Half the Stamina maximum, rounded down ("Winded"; Draw Steel, The Basics, "Round Down")."""
         return self.max_stamina // 2
 
     @property
@@ -173,8 +173,8 @@ def heal(vitals: Vitals, amount: int) -> Vitals:
 
 
 def regain_recovery_value(vitals: Vitals) -> Vitals:
-    """Regain Stamina equal to the recovery value without spending a Recovery (draw-steel-basics.md "Spending
-    Hero Tokens": "spend 2 hero tokens ... to regain Stamina equal to your Recovery value")."""
+    """Regain Stamina equal to the recovery value without spending a Recovery (Draw Steel, The Basics,
+    "Spending Hero Tokens": "spend 2 hero tokens ... to regain Stamina equal to your Recovery value")."""
     return heal(vitals, vitals.recovery_value)
 
 
@@ -234,7 +234,7 @@ def set_max_stamina(vitals: Vitals, max_stamina: int) -> Vitals:
 
 
 def respite(vitals: Vitals) -> Vitals:
-    """Finish a respite: regain all Recoveries and Stamina (draw-steel-basics.md, "Respite")."""
+    """Finish a respite: regain all Recoveries and Stamina (Draw Steel, The Basics, "Respite")."""
     if vitals.dead:
         raise StaminaError("A dead creature doesn't recover with a respite.")
     return dataclasses.replace(

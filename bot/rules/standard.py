@@ -1,13 +1,13 @@
-"""The standard abilities every creature has: Free Strike, Grab, Knockback and Charge (issue 20 §3).
+"""The standard abilities every creature has: Free Strike, Grab, Knockback and Charge.
 
-Rules (draw-steel-combat.txt):
+Rules (Draw Steel, Combat):
 - "Standard Free Strikes": every hero has a Melee Weapon Free Strike (Charge, Melee, Strike, Weapon; Melee 1;
   Might or Agility: 2 / 5 / 7 + M or A damage) and a Ranged Weapon Free Strike (Ranged, Strike, Weapon;
   Ranged 5; Might or Agility: 2 / 4 / 6 + M or A damage), main actions against one creature or object; "your
   kit can improve the standard options". A kit's damage bonus is added at the strike, as for any Melee or
-  Ranged Weapon ability (issue 20 §3); its distance bonus lengthens the distance here.
+  Ranged Weapon ability; its distance bonus lengthens the distance here.
 - "Free Strike", "Free Strikes": every creature can use a free strike as a main action. A monster's free
-  strike deals the damage and type its stat block gives (issue 20 §3), melee or at its free-strike
+  strike deals the damage and type its stat block gives, melee or at its free-strike
   distance: its three tiers are that damage, so the roll changes nothing but a critical.
 - "Grab", "Knockback": maneuvers against one creature, Power Roll + Might, with the tiers and effect quoted.
 - "Charge": a main action: move up to your speed in a straight line, then a melee free strike (or an ability

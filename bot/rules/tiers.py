@@ -1,11 +1,11 @@
 """What the bot understands of one tier's text on an ability card: damage (with its dice, if it rolls any),
 potency effects, forced movement.
 
-Rules: draw-steel-combat.txt, "Damage Types" (the types a tier can name), "Forced Movement" (push, pull,
-slide; vertical); draw-steel-basics.md, "Characteristics" (the letters M/A/R/I/P); potency (a characteristic
+Rules: Draw Steel, Combat, "Damage Types" (the types a tier can name), "Forced Movement" (push, pull,
+slide; vertical); Draw Steel, The Basics, "Characteristics" (the letters M/A/R/I/P); potency (a characteristic
 against a number, or against weak / average / strong = the striker's highest characteristic −2 / −1 / ±0)
 and the conditions and their durations as `bot.rules.damage` and `bot.rules.conditions` give them (Heroes
-ch. 7 "Potency", ch. 5 "Conditions"). The card's form follows issue 20 §2.
+ch. 7 "Potency", ch. 5 "Conditions"). The card's form is Forge Steel's.
 
 A tier text is split at its semicolons into clauses; each clause is offered to the readers in `_READERS`
 in turn ("no effect", damage, forced movement, a potency effect, a condition that always lands). A clause
@@ -41,7 +41,7 @@ PARSED_KEPT = 1024
 
 
 class ForcedKind(enum.StrEnum):
-    """The three kinds of forced movement (draw-steel-combat.txt, "Forced Movement")."""
+    """The three kinds of forced movement (Draw Steel, Combat, "Forced Movement")."""
 
     PUSH = "push"
     PULL = "pull"

@@ -1,13 +1,8 @@
-"""A server's bestiary: the monsters' stat blocks a guild keeps (issue 20 §5).
+"""A server's bestiary: the monsters' stat blocks a guild keeps (docs/store.md, *API*).
 
-The stat block is opaque here, like an encounter's state: the rules' codec data of a
-`bot.content.monster.Monster`, kept with the monster's name (unique per guild, case-insensitively), its
-group's name, the id its Forge Steel file gave it (how a `.ds-encounter` names it) and who stored it when.
-Each call is one transaction; a guild holds at most `MONSTERS_MAX` monsters. Storing a monster whose name
-the guild already has replaces it (a re-import updates it in place); a new stat block without a group or a
-Forge Steel id (a lone `.ds-monster`, one entered by hand) keeps those the stored one had. Lists from a
-user's file are looked up `IN_CHUNK` values a query (`chunks`), within the database's limit on bound
-parameters.
+A stat block is opaque here (the rules' codec data of a `bot.content.monster.Monster`), kept with its name
+(unique per guild), group, Forge Steel id and who stored it. Each call is one transaction; storing a name the
+guild has replaces it; a guild holds at most `MONSTERS_MAX`.
 
 Public API (methods of `Store`): `put_monsters`, `monster_index`, `find_monster`, `monsters_by_source`,
 `remove_monster`; values `NewMonster`, `MonsterEntry`, `StoredMonster`, `Stocked`; `BestiaryFull`.

@@ -1,15 +1,9 @@
-"""What an encounter's undo may do to the campaign's values: the hero-token pool and the roster, which other
-channels of the campaign (its threads, the channels that joined it) and commands outside the encounter change
-too, so they are never restored to an old value over what changed since.
+"""What an encounter's undo may do to the campaign's values (the hero-token pool and the roster), which other
+channels and commands change too: they are taken back as a difference, or only while unchanged since, never
+restored to an old value over what changed meanwhile (docs/store.md, *Undo*).
 
-An encounter change's patch keeps its campaign parts in a form of its own (`guarded`, at commit):
-* the pool as the difference the change made: `{"delta": old - new}`, added back by undo;
-* the roster's node as `diff` gives it, plus a fingerprint of each hero it touched as the change left it
-  (None: the change removed the hero): `{"d": {hero_id: node}, "after": {hero_id: fingerprint}}`; undo
-  restores a hero only while it is still exactly as the change left it.
-
-`reverted` is undo's side: the encounter's part reverted as `patch.revert` does (only the encounter's own
-changes touch it), the campaign's as above, or `CannotUndo` with the reason in one line.
+`guarded` writes a change's campaign parts at commit; `reverted` is undo's side: the encounter's part
+reverted as `patch.revert` does, the campaign's as above, or `CannotUndo` with the reason in one line.
 """
 
 from __future__ import annotations
@@ -38,7 +32,9 @@ def fingerprint(hero: dict[str, Any] | None) -> str | None:
 
 def guarded(patch: Patch | None, after: dict[str, Any]) -> Patch | None:
     """An encounter change's patch (`diff(before, after)` of two snapshots) with its campaign parts in the
-    form undo can apply over later changes (the module docstring)."""
+    form undo can apply over later changes: the pool as the difference the change made (`{"delta": old -
+    new}`), the roster's node as `diff` gives it plus a fingerprint of each hero it touched as the change left
+    it (None: removed), `{"d": {hero_id: node}, "after": {hero_id: fingerprint}}`."""
     nodes = None if patch is None else patch.get("d")
     if not nodes or not any(part in nodes for part in CAMPAIGN):
         return patch

@@ -1,16 +1,10 @@
 """The engines: URL normalisation, SQLite pragmas and `BEGIN IMMEDIATE` write transactions.
 
-* SQLite reads go through the standard library's `sqlite3` on the event loop's thread
-  (`create_sqlite_reader_engine`), else through aiosqlite; its writes through `sqlite3` too
-  (`create_sqlite_writer_engine`, used by `bot.store.writer` on the event loop's thread or its own).
-  Every connection gets WAL, `synchronous=NORMAL` (durable across process crashes; a power loss may lose
-  the last commits, never corrupt), foreign keys on, a busy timeout, and no automatic WAL checkpoints
-  inside commits (the `Store` checkpoints in the background). pysqlite's own transaction handling is
-  switched off and the `begin` event emits `BEGIN` — or `BEGIN IMMEDIATE` for connections marked with the
-  `store_write` execution option, so a writer takes the write lock up front and concurrent writers from
-  other processes wait (busy timeout) instead of failing half-way (SQLAlchemy's documented aiosqlite
-  recipe).
-* PostgreSQL goes through asyncpg; `postgresql://` and `postgres://` URLs are normalised to it.
+SQLite: WAL, `synchronous=NORMAL`, foreign keys, a busy timeout, no automatic checkpoints inside commits, and
+`BEGIN IMMEDIATE` for connections marked `store_write`, so concurrent writers wait instead of failing half-way
+(SQLAlchemy's aiosqlite recipe); reads and writes on `sqlite3` where the store runs them on the event loop's
+thread. PostgreSQL goes through asyncpg (`postgresql://` and `postgres://` URLs are normalised to it).
+Design: docs/store.md, *Concurrency across processes*.
 """
 
 from __future__ import annotations

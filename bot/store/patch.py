@@ -1,15 +1,8 @@
 """Structural diff of JSON data, used as the undo patch of every event.
 
-`diff(a, b)` returns `None` when `a` and `b` are identical (types included: `1`, `1.0` and `True` differ) and
-otherwise a compact JSON-compatible patch; `revert(b, diff(a, b))` rebuilds `a` exactly. A patch only stores
-what `a` had where it differs from `b`, so it is small for small changes of big states:
-
-* `{"=": old}` — the value was replaced; restore `old`.
-* `{"d": {key: node}}` — a dict changed; each node is a patch, `{"-": old}` (key removed in `b`; restore it)
-  or `{"+": 0}` (key added in `b`; delete it).
-* `{"l": {"3": node}}` — a list of unchanged length; element patches by index.
-* `{"r": [start, old_items, new_count]}` — a list changed length: `b[start:start + new_count]` replaced
-  `old_items` (the common prefix and suffix are kept out of the patch).
+`diff(a, b)` is `None` when `a` and `b` are identical (types included: `1`, `1.0` and `True` differ), else a
+compact patch holding only what `a` had where it differs; `revert(b, diff(a, b))` rebuilds `a` exactly. The
+patch format: docs/store.md, *Undo*.
 """
 
 from __future__ import annotations

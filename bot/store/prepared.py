@@ -1,11 +1,8 @@
 """The statements every command's write runs, executed on SQLite without SQLAlchemy's per-statement work.
 
-A command's write is a few small statements (the version compare-and-set, the encounter's update, the
-event's insert). Through SQLAlchemy Core each costs an execution context, events and result set-up: several
-times what SQLite itself spends on it. `Prepared` compiles its statement once per dialect (SQLAlchemy's own
-SQL and bind processors, so the stored values are exactly what `Connection.execute` would store) and
-`execute` hands it to `sqlite3`'s connection inside the transaction SQLAlchemy has begun. On PostgreSQL,
-where a statement is a network round trip, `execute` is plain `Connection.execute`.
+`Prepared` compiles its statement once per dialect with SQLAlchemy's own bind processors (so it stores
+exactly what `Connection.execute` would) and runs it on `sqlite3` inside the transaction SQLAlchemy began; on
+PostgreSQL `execute` is plain `Connection.execute`. Why: docs/store.md, *Performance notes*.
 """
 
 from __future__ import annotations

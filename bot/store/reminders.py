@@ -1,12 +1,8 @@
-"""Reminders that survive restarts (`exts.reminders._service` decides what and when; this keeps the due
-times).
+"""Reminders that survive restarts: the due times (`exts.reminders._service` decides what and when).
 
-One row per encounter and kind (`models.ReminderModel`). Setting a reminder is an upsert that keeps a
-pending one for the same wait (`turn_key`) as it is, so a restarted process that sets again what it sees
-never postpones a reminder; a new wait replaces it (due time, version, step 0, unclaimed). Firing is a
-compare-and-set on the row (`claimed IS NULL` and the version and step read): of several processes that
-read the same due row, exactly one claims it, on SQLite and on PostgreSQL alike. Setting refuses
-(`OtherServer`) an encounter of another server than the one named, in the same transaction.
+One row per encounter and kind. Setting is an upsert that keeps a pending reminder for the same wait
+(`turn_key`), so a restarted process never postpones one; firing is a compare-and-set claim, so exactly one
+process sends it, on SQLite and PostgreSQL alike. Design: docs/store.md, *Reminders*.
 """
 
 from __future__ import annotations

@@ -1,13 +1,7 @@
 """`Store`: the one door to persistence — every state change goes through `mutate` (or `undo`).
 
-Design (docs/store.md): a command's `change` edits a working copy of its channel (`Table`); the store
-diffs before/after, writes only the changed rows, bumps the channel's `version` with a compare-and-set and
-appends an event carrying the undo patch — one transaction. Commands on one channel are serialised in the
-process by an `asyncio.Lock` per channel; across processes the compare-and-set turns a lost race into
-`StaleState`, which `mutate` retries by re-reading and re-running the (pure) `change`.
-
-The `Store` is a facade over small collaborators, one concern each (docs/store.md, *Parts*): it opens and
-closes them, and its public calls are theirs.
+A facade over small collaborators, one concern each: it opens and closes them, and its public calls are
+theirs. Design (the working copy, the version compare-and-set, the undo patch): docs/store.md.
 """
 
 from __future__ import annotations

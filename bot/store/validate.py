@@ -1,15 +1,7 @@
 """Checks run on everything before it is written, so bad input is a clear `InvalidValue`, never a crash.
 
-Limits (documented in docs/store.md):
-
-* names (heroes, encounters): 1–64 characters after trimming spaces, any Unicode except control characters,
-  line separators and lone surrogates (and at most 256 characters once case-folded);
-* Discord ids (users, roles, channels, messages): integers 1 … 2⁶³−1;
-* JSON data (hero data, encounter state, event details): dicts with string keys, lists, strings, integers in
-  the signed 64-bit range, finite floats, booleans and None; at most 64 levels deep and 1 MB encoded;
-  strings without NUL characters or lone surrogates;
-* hero-token pool: 0 … 1,000,000;
-* heroes per campaign: at most 200, and 10 of one member (`Table.add_hero`).
+The limits (names, Discord ids, JSON data, the hero-token pool, heroes per campaign) are listed in
+docs/store.md, *Limits*.
 """
 
 from __future__ import annotations

@@ -1,25 +1,10 @@
 """SQLite's write connections: a write transaction runs at once on the event loop's thread when the write
 lock is free, else in one hop to a thread that may wait for it.
 
-Through SQLAlchemy's async layer and aiosqlite every statement of a transaction is a round trip between the
-event loop and aiosqlite's thread (three or four each: cursor, execute, fetch, close), about thirteen for a
-command's write; each costs a thread wake-up and an event-loop iteration. Here the store hands the writer a
-plain function over a synchronous connection (the same function PostgreSQL runs through `run_sync`), and the
-whole transaction — `BEGIN IMMEDIATE`, its statements, `COMMIT` — runs in one piece:
-
-* **inline**, on the event loop's thread, through a connection that never waits for a lock (busy timeout 0).
-  In WAL mode with `synchronous=NORMAL` a commit appends to the log without an fsync, so a whole command's
-  write takes a fraction of a millisecond, less than a hop to another thread and back costs;
-* **on the writer's thread**, when `BEGIN IMMEDIATE` finds the write lock taken (another process is
-  writing) or the inline connection can't begin: there the wait for the lock is bounded by the caller's
-  deadline, and the event loop goes on meanwhile. After an inline transaction that held the loop longer
-  than `SLOW_INLINE` (a stalled disk), writes take this path for a while (`SLOW_PAUSE_FACTOR` times as long,
-  at most `SLOW_PAUSE` seconds).
-
-The WAL checkpoint (`checkpoint`) runs on the writer's thread too. While a RESTART one holds the write lock,
-the store keeps its other writes waiting (`Store._write`) instead of letting them poll for the lock in
-SQLite's busy handler (which sleeps 1, 2, 5, 10 ms between tries, so a 3 ms checkpoint used to cost the write
-that met it 8 ms).
+The store hands the writer a plain function over a synchronous connection (what PostgreSQL runs through
+`run_sync`); the whole transaction runs in one piece, inline (busy timeout 0) or on the writer's thread when
+the lock is taken or after a slow inline write (`SLOW_INLINE`, `SLOW_PAUSE_FACTOR`, `SLOW_PAUSE`). The WAL
+checkpoint runs on the writer's thread too. Why: docs/store.md, *Performance notes*.
 """
 
 from __future__ import annotations
@@ -42,11 +27,10 @@ T = TypeVar("T")
 
 #: An inline transaction that held the event loop longer than this (a stalled disk) sends the next ones to
 #: the writer's thread for a while, so a slow disk delays writes but never stops the loop again: for
-#: `SLOW_PAUSE_FACTOR` times as long as it held the loop, at most `SLOW_PAUSE` seconds. A lone hiccup (the
-#: first writes of a cold database took 90–130 ms in the wire benchmark) costs a few seconds of the thread's
-#: slower path, a disk that stays stalled the whole pause: under load the thread's path is far slower (each
-#: write waits for the GIL behind the busy event loop), and a 30 s pause after one hiccup deferred a hundred
-#: commands in the benchmark's 100-channel run.
+#: `SLOW_PAUSE_FACTOR` times as long as it held the loop, at most `SLOW_PAUSE` seconds. The pause grows with
+#: the hiccup because under load the thread's path is far slower (each write waits for the GIL behind the
+#: busy event loop): a lone hiccup (a cold database's first writes) costs a few seconds of it, a disk that
+#: stays stalled the whole pause.
 SLOW_INLINE = 0.1
 SLOW_PAUSE_FACTOR = 20.0
 SLOW_PAUSE = 30.0

@@ -1,17 +1,10 @@
 """Renderers of the combat action replies (/strike, /stamina, /recover, /condition, /save, /malice) and the
 one-line event summaries a Director reads in the transcript.
 
-Pure functions from the rules core's results (`bot.rules.encounter.harm`) to text; every creature name and
-free text goes through `bot.replies.inert`. Contract labels (the Discord issue): a roll shows `Dice: 7 + 9`,
-`Total: 18`, `Tier 3` and `Critical` (natural 19 or 20 on a main action); a creature's Stamina is
-`Stamina: 12/30` (`bot.ui.format.stamina_text`), a minion squad's is its shared pool `Stamina: 5/12`.
-
-Every reply that shows a creature's Stamina takes `hidden` (no default, so no caller can leave it out): the
-creatures whose exact Stamina players don't see, from `bot.ui.format.hidden_stamina`, the one place the
-`show_monster_stamina` setting is applied; they show their state instead (`vitals_text`).
-
-Summaries (for the event log) name creatures as typed (the transcript shows them as text): e.g.
-"Ash strikes Goblin 1 (tier 3): 9 fire damage, Goblin 1 dies".
+Pure functions from the rules core's results to text, every name through `bot.replies.inert`, with the
+contract labels (`Dice: 7 + 9`, `Total: 18`, `Tier 3`, `Critical`, `Stamina: 12/30`). Every reply that shows
+Stamina takes `hidden` (no default): the creatures whose exact Stamina players don't see
+(`bot.ui.format.hidden_stamina`), shown by their state instead.
 """
 
 from __future__ import annotations
@@ -302,7 +295,7 @@ def healing_reply(change: Healing, verb: str, hidden: Collection[str]) -> str:
 
 def temporary_verb(change: Healing, amount: int) -> str:
     """What gaining `amount` temporary Stamina did: "gains 5 temporary Stamina", or, with some already, which
-    stays: "keeps 5 temporary Stamina (the higher of 5 and 3)" (draw-steel-combat.txt "Temporary Stamina":
+    stays: "keeps 5 temporary Stamina (the higher of 5 and 3)" (Draw Steel, Combat, "Temporary Stamina":
     "you get whichever amount of temporary Stamina is greater, rather than adding the two pools together")."""
     had, now = change.before.temporary, change.after.temporary
     if had == 0:
@@ -357,7 +350,7 @@ def malice_reply(value: int, change: int = 0) -> str:
 # --- Defend and Aid Attack -------------------------------------------------------------------------------
 def defend_reply(creature: str) -> str:
     """`🛡️ **Ash** defends: ability rolls against them have a double bane until the start of their next
-    turn.` (draw-steel-combat.txt "Defend")."""
+    turn.` (Draw Steel, Combat, "Defend")."""
     return (
         f"🛡️ **{inert(creature)}** defends: ability rolls against them have a double bane until the start of "
         "their next turn (none while they have someone taunted)."
@@ -365,7 +358,7 @@ def defend_reply(creature: str) -> str:
 
 
 def aid_reply(aider: str, enemy: str) -> str:
-    """`🤝 **Ash** aids the attack on **Goblin 1**: ...` (draw-steel-combat.txt "Aid Attack")."""
+    """`🤝 **Ash** aids the attack on **Goblin 1**: ...` (Draw Steel, Combat, "Aid Attack")."""
     return (
         f"🤝 **{inert(aider)}** aids the attack on **{inert(enemy)}**: the next ability roll an ally makes "
         f"against them before the start of {inert(aider)}'s next turn gains an edge."

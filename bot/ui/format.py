@@ -1,6 +1,6 @@
 """Small text pieces every renderer shares: Stamina as `Stamina: 12/30`, a bar, a creature's state.
 
-Contract labels (the Discord issue): `Stamina: 12/30` is how a creature's Stamina is always written.
+Contract labels: `Stamina: 12/30` is how a creature's Stamina is always written.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def bar(current: int, maximum: int, width: int = BAR_WIDTH) -> str:
 
 
 def state_label(vitals: Vitals) -> str:
-    """`dead`, `knocked out`, `dying`, `winded`, or `healthy` (draw-steel-combat.txt "Stamina")."""
+    """`dead`, `knocked out`, `dying`, `winded`, or `healthy` (Draw Steel, Combat, "Stamina")."""
     if vitals.dead:
         return "dead"
     if vitals.knocked_out:

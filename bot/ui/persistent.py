@@ -1,14 +1,9 @@
 """Persistent components: buttons and selects whose custom id carries everything a press needs (the tracker's
 controls, a roll's Downgrade and Reroll), so a press works after a restart.
 
-They are `discord.ui.DynamicItem`s, registered with `bot.add_dynamic_items` as each cog is set up; discord.py
-matches a press's custom id against their templates and runs the item made by `from_custom_id`. They travel
-in a `PersistentView`, which holds nothing else (a view with ordinary items is a `bot.error_hook.BotView`).
-An item's callback reads what a select chose from `interaction.data`.
-
-Custom ids come from the client, so a press may carry any text: every number in one is read by `number` (ASCII
-digits only, within the store's 64-bit range; templates match them with `NUMBER`), and a field that isn't one
-gets the one-line answer of `ForgedId`, never an unexpected error.
+They are `discord.ui.DynamicItem`s registered with `bot.add_dynamic_items`, sent in a `PersistentView`
+(which holds nothing else). Custom ids come from the client: every number in one is read by `number` (ASCII
+digits, within 64 bits; templates match `NUMBER`), and a bad field gets the one-line `ForgedId` answer.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""/ability add | edit | remove | show | list through SimCord (issue 20 §1): hand-entered cards on the roster
+"""/ability add | edit | remove | show | list through SimCord: hand-entered cards on the roster
 sheet, the parsed tiers shown beside the text, who may change a hero's cards, the limits refused in one
 line, autocomplete, and the cards reaching the hero's creature in the running encounter."""
 
@@ -44,7 +44,7 @@ async def ash(table: Table) -> Table:
 
 async def test_the_issues_example_adds_a_card(ash: Table) -> None:
     """ "/ability add name:Mind Spike action:main characteristic:reason keywords:Magic, Psionic, Ranged,
-    Strike tiers:2 + R damage; 4 + R damage; 6 + R damage" (issue 20 §1)."""
+    Strike tiers:2 + R damage; 4 + R damage; 6 + R damage"."""
     result = await ash.alice.slash(ash.channel, "ability add", **MIND_SPIKE, distance="Ranged 10")
     assert kit.ok(result) == "Mind Spike is now one of Ash's abilities (1)."
     (card,) = (await sheet(ash)).abilities
@@ -61,7 +61,7 @@ async def test_the_issues_example_adds_a_card(ash: Table) -> None:
 
 async def test_show_gives_each_tier_as_written_and_as_read(ash: Table) -> None:
     """ "/ability show (the card as an embed with the parsed tiers ...)": what the parser understood, and
-    anything it didn't shown verbatim (issue 20 §2: "never dropped and never guessed")."""
+    anything it didn't shown verbatim ("never dropped and never guessed")."""
     kit.ok(
         await ash.alice.slash(
             ash.channel,

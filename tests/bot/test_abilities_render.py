@@ -1,7 +1,7 @@
-"""exts/heroes/_abilities_views.py: ability cards, a hero's list and an import's reply fit Discord's embeds,
+"""Exts/heroes/_abilities_views.py: ability cards, a hero's list and an import's reply fit Discord's embeds,
 every text
 from a card, a file or a sheet is shown inert, and a tier's reading says what the bot understood and quotes
-what it didn't (issue 20 §2: "Anything the parser doesn't understand stays text and is shown")."""
+what it didn't ("Anything the parser doesn't understand stays text and is shown")."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def _text(embed: object) -> str:
     ],
 )
 def test_a_tiers_reading(text: str, lines: list[str]) -> None:
-    """The four tier texts of issue 20 §2 read into damage, potency, forced movement and the rest."""
+    """Four tier texts read into damage, potency, forced movement and the rest."""
     scores = Characteristics(might=2, agility=1)
     assert tier_reading(text, scores).split("\n") == lines
 

@@ -1,5 +1,5 @@
 """A bare Act (the tracker's button, or /turn act without a name) when several of the caller's creatures may
-act offers them as buttons, answered only to the caller (issue 22 §4: before, a player got "Several of your
+act offers them as buttons, answered only to the caller (before, a player got "Several of your
 creatures may act" and a Director always got "None of your creatures may act now", monsters having no owner).
 """
 
@@ -16,7 +16,7 @@ def labels(message: discord.Message) -> list[str]:
 
 
 async def test_the_directors_act_offers_each_of_their_creatures_that_may_act(table: Table) -> None:
-    """draw-steel-combat.txt "Combat Round": the Director's side "chooses a creature" to act; the Act button
+    """Draw Steel, Combat, "Combat Round": the Director's side "chooses a creature" to act; the Act button
     lets them choose among their creatures that may act now."""
     await kit.ready(table, first="director")
     result = await table.director.click(kit.tracker(table.channel), label="Act")

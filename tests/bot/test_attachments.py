@@ -1,5 +1,5 @@
-"""bot/attachments.py: the one download every import shares, against a loopback HTTP server (issue 20 §6:
-"Download the attachment from the URL in the interaction's resolved attachment, whatever its host, with a size
+"""bot/attachments.py: the one download every import shares, against a loopback HTTP server ("Download the
+attachment from the URL in the interaction's resolved attachment, whatever its host, with a size
 limit and a 10 s timeout")."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The server bestiary through SimCord: /monster import | add | list | show | remove, hostile files,
-/encounter add monster:, /encounter import (issue 20 §5, §6). Attachments are downloaded from their URL, here
+/encounter add monster:, /encounter import. Attachments are downloaded from their URL, here
 SimCord's CDN served on 127.0.0.1 (`tests/bot/files_kit.py`)."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ async def directed(table: Table) -> Table:
 
 
 async def test_the_bogling_group_and_the_cinder_wyrm_import(directed: Table, cdn_server: CdnServer) -> None:
-    """ "Monsters from a group keep their group's name" (issue 20 §5)."""
+    """ "Monsters from a group keep their group's name"."""
     d = directed.director
     text = reply(await d.slash(directed.channel, "monster import", file=fixture("Bogling.ds-monster-group")))
     assert text == (
@@ -83,7 +83,7 @@ async def test_hostile_files_get_one_line_refusals_and_store_nothing(
     directed: Table, cdn_server: CdnServer, simcord_env: Env, upload: tuple[str, bytes], says: str
 ) -> None:
     """ "a file over 2 MB, not JSON, JSON of the wrong kind ..., or an unknown newer format each get a
-    one-line refusal that says what to upload instead. Nothing is stored." (issue 20 §6)"""
+    one-line refusal that says what to upload instead. Nothing is stored." """
     text = refusal(
         simcord_env, await directed.director.slash(directed.channel, "monster import", file=upload)
     )
@@ -123,7 +123,7 @@ async def test_a_body_larger_than_declared_is_cut_off_at_the_limit(
 async def test_only_server_directors_change_the_bestiary(
     directed: Table, cdn_server: CdnServer, simcord_env: Env
 ) -> None:
-    """ "The bestiary belongs to the server. Only server Directors change it." (issue 20 §5)"""
+    """ "The bestiary belongs to the server. Only server Directors change it." """
     a = directed.alice
     text = refusal(
         simcord_env,
@@ -217,7 +217,7 @@ async def _boglings_and_wyrm(table: Table) -> None:
 
 
 async def test_bogling_slingers_come_in_as_a_squad(directed: Table, cdn_server: CdnServer) -> None:
-    """ "minions become one squad per group of `count` with the shared pool" (issue 20 §5)."""
+    """ "minions become one squad per group of `count` with the shared pool"."""
     await _boglings_and_wyrm(directed)
     offered = await directed.director.autocomplete(directed.channel, "encounter add", "monster", "sling")
     assert [c["value"] for c in offered] == ["Bogling Slinger"]
@@ -276,7 +276,7 @@ async def test_bog_ambush_imports_after_the_group(
     directed: Table, cdn_server: CdnServer, simcord_env: Env
 ) -> None:
     """ "Its slots name monsters by id. The bot resolves them in the bestiary, so the group must be imported
-    first, or uploaded with the encounter. It says exactly which ids it couldn't resolve." (issue 20 §5)"""
+    first, or uploaded with the encounter. It says exactly which ids it couldn't resolve." """
     d = directed.director
     await kit.start(directed)
     text = refusal(

@@ -22,7 +22,7 @@ def dice() -> Dice:
 
 
 async def test_a_dying_hero_is_bleeding_and_it_cant_be_removed(table: Table) -> None:
-    """draw-steel-combat.txt "Dying and Death": "Additionally, you are bleeding, and this instance of the
+    """Draw Steel, Combat, "Dying and Death": "Additionally, you are bleeding, and this instance of the
     condition can't be negated or removed in any way until you are no longer dying." """
     await harm_kit.start(table)
     await table.director.slash(table.channel, "stamina damage", target="Ash", amount=30)
@@ -42,7 +42,7 @@ async def test_a_dying_hero_is_bleeding_and_it_cant_be_removed(table: Table) -> 
 
 
 async def test_a_bleeding_hero_loses_stamina_after_a_strike_in_the_same_reply(table: Table) -> None:
-    """Issue 21: "whenever a bleeding creature uses a main action ... it loses Stamina equal to 1d6 + its
+    """ "whenever a bleeding creature uses a main action ... it loses Stamina equal to 1d6 + its
     level once that is resolved. ... The bot rolls and applies it, shown in the same reply, and it can be
     undone with the rest." """
     await harm_kit.start(table)
@@ -62,7 +62,7 @@ async def test_a_bleeding_hero_loses_stamina_after_a_strike_in_the_same_reply(ta
 
 
 async def test_a_might_roll_makes_a_bleeding_hero_bleed(table: Table) -> None:
-    """Issue 21: "... or makes a test or ability roll using Might or Agility"; a Reason roll doesn't."""
+    """ "... or makes a test or ability roll using Might or Agility"; a Reason roll doesn't."""
     kit.ok(await create(table, table.alice, name="Vex", characteristics="M2 A1 R0 I0 P0"))  # 30 Stamina
     await harm_kit.start(table, (NewCreatures("Goblin", 10, "director"),))
     kit.ok(await table.alice.slash(table.channel, "encounter hero", name="Vex"))
@@ -91,7 +91,7 @@ async def test_stamina_bleed_for_what_the_bot_cant_see(table: Table) -> None:
 
 
 async def test_healing_wakes_a_knocked_out_creature(table: Table) -> None:
-    """draw-steel-combat.txt "Knocking Creatures Out": unconscious "if no one does anything to wake them";
+    """Draw Steel, Combat, "Knocking Creatures Out": unconscious "if no one does anything to wake them";
     `/stamina heal` now does, as `/stamina set` did."""
     await harm_kit.start(table)
     await table.director.slash(table.channel, "stamina damage", target="Goblin 1", amount=12, knock_out=True)
@@ -109,7 +109,7 @@ async def test_healing_wakes_a_knocked_out_creature(table: Table) -> None:
 
 
 async def test_stamina_wake_after_an_hour(table: Table) -> None:
-    """draw-steel-combat.txt "Knocking Creatures Out": "They then gain 1 Stamina and are no longer
+    """Draw Steel, Combat, "Knocking Creatures Out": "They then gain 1 Stamina and are no longer
     unconscious." """
     await harm_kit.start(table)
     await table.director.slash(table.channel, "stamina damage", target="Ogre", amount=25, knock_out=True)

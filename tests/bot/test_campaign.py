@@ -1,4 +1,4 @@
-"""Campaigns through SimCord (issue 19, section 2): a thread plays with its channel's heroes and hero tokens,
+"""Campaigns through SimCord: a thread plays with its channel's heroes and hero tokens,
 /campaign join | leave | show, /tokens reset counting the whole party, /hero delete and a rename that follows
 the hero into the running encounter."""
 
@@ -28,7 +28,7 @@ async def roster(table: Table, where: Any) -> set[str]:
 
 
 async def test_a_thread_brings_in_a_hero_of_its_channels_roster(table: Table) -> None:
-    """Issue 19: "a hero made in #campaign can't join the encounter in its thread ("No roster hero by that
+    """ "a hero made in #campaign can't join the encounter in its thread ("No roster hero by that
     name here")" — a thread's encounter uses its parent channel's heroes."""
     await create(table)
     await kit.start(table, channel=table.thread)
@@ -42,7 +42,7 @@ async def test_a_thread_brings_in_a_hero_of_its_channels_roster(table: Table) ->
 
 
 async def test_tokens_reset_in_a_thread_counts_the_campaign_and_the_encounter(table: Table) -> None:
-    """Issue 19: "`/tokens reset` there gives 0 tokens"; it counts the campaign's roster and any hero in the
+    """ "`/tokens reset` there gives 0 tokens"; it counts the campaign's roster and any hero in the
     running encounter who isn't on it (heroes added with /encounter add player:)."""
     await table.configure_director_role()
     await create(table)
@@ -137,7 +137,7 @@ async def test_hero_delete_is_refused_while_the_hero_is_in_the_encounter(table: 
 
 
 async def test_renaming_a_hero_renames_their_creature_and_show_is_live(table: Table) -> None:
-    """Issue 19: "Renaming a hero renames its creature in the running encounter too" and `/hero show` with
+    """ "Renaming a hero renames its creature in the running encounter too" and `/hero show` with
     live Stamina during an encounter."""
     await create(table)
     await kit.start(table, channel=table.thread)

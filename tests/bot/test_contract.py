@@ -1,4 +1,4 @@
-"""The command contract of issue 5: names, options and choices other tools and players' habits rely on.
+"""The command contract: names, options and choices other tools and players' habits rely on.
 
 Read from the JSON the bot syncs to Discord (what a client sees), so a renamed option fails here first.
 """

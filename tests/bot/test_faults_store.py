@@ -1,4 +1,4 @@
-"""Faults (issue 6 part 4): the database locked or unreachable for a few seconds.
+"""Faults: the database locked or unreachable for a few seconds.
 
 The store gives up waiting after its wait limit with `StoreUnavailable` ("The database is busy — try again
 in a moment."), writes nothing half-way, retries while PostgreSQL is unreachable, and never applies a change

@@ -1,4 +1,4 @@
-"""Hostile input (issue 6, part 5): random option values for every command, through SimCord's real dispatch.
+"""Hostile input: random option values for every command, through SimCord's real dispatch.
 
 The commands are read from the bot's own command tree (the JSON Discord receives), so every command and option
 is covered as soon as it exists, within what Discord's client lets a user send (types, choices, ranges,

@@ -37,7 +37,7 @@ async def test_help_lists_every_registered_command(simcord_env: Env, table: Tabl
         assert f"`{entry.example}`" in text
     for entry in help_entries(bot):
         assert entry.example.startswith(f"/{entry.command}")
-    # each command once (issue 22 §4): one line per command that runs (no family's own line besides its
+    # each command once: one line per command that runs (no family's own line besides its
     # commands' lines, as `/malice show` twice under /malice)
     lines = [line for line in text.splitlines() if line.startswith("`/")]
     runnable = [c for c in bot.tree.walk_commands() if not isinstance(c, discord.app_commands.Group)]
@@ -88,7 +88,7 @@ async def test_commands_are_guild_only(simcord_env: Env) -> None:
 
 
 async def test_help_carries_the_creator_license(table: Table) -> None:
-    """The licence line for the game content the bot repeats from uploaded files (issue 20) is in /help."""
+    """The licence line for the game content the bot repeats from uploaded files is in /help."""
     result = await table.alice.slash(table.channel, "help")
     messages = [result.response, *result.followups]
     last = messages[-1]

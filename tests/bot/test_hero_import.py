@@ -1,4 +1,4 @@
-"""/hero import through SimCord (issue 20 §4, §6): the three fixture heroes read into the roster with what
+"""/hero import through SimCord: the three fixture heroes read into the roster with what
 Forge Steel computes, re-imports updating in place, `use_state`, hostile files refused with nothing stored,
 who may import, and the hero's abilities reaching the encounter. Attachments are downloaded from their URL,
 here SimCord's CDN served on 127.0.0.1 (`tests/bot/files_kit.py`)."""
@@ -46,7 +46,7 @@ def upload(name: str, edit: Any = None) -> tuple[str, bytes]:
 async def test_each_fixture_hero_imports_as_forge_steel_computes_it(
     table: Table, cdn_server: CdnServer, want: dict[str, Any]
 ) -> None:
-    """ "Your import must reproduce every value for every fixture" (issue 20 §4): Stamina, Recoveries,
+    """ "Your import must reproduce every value for every fixture": Stamina, Recoveries,
     characteristics and every ability, on the stored roster sheet."""
     result = await table.alice.slash(table.channel, "hero import", file=fixture(want["file"]))
     text = kit.ok(result)
@@ -73,7 +73,7 @@ async def test_each_fixture_hero_imports_as_forge_steel_computes_it(
 
 async def test_an_open_choice_is_shown_as_not_used(table: Table, cdn_server: CdnServer) -> None:
     """ "The reply is the sheet the bot read, with warnings for what it couldn't use (a choice left open,
-    ...)" (issue 20 §4)."""
+    ...)"."""
     result = await table.alice.slash(table.channel, "hero import", file=fixture("Brannoc.ds-hero"))
     message = result.response or result.followups[0]
     fields = {f.name: f.value or "" for f in message.embeds[0].fields}
@@ -82,7 +82,7 @@ async def test_an_open_choice_is_shown_as_not_used(table: Table, cdn_server: Cdn
 
 async def test_re_import_updates_in_place_keeping_the_bots_state(table: Table, cdn_server: CdnServer) -> None:
     """ "Re-importing the same hero updates it in place. The state values in the file ... are taken only
-    when the player says use_state:true." (issue 20 §4)"""
+    when the player says use_state:true." """
     await table.configure_director_role()
     kit.ok(await table.alice.slash(table.channel, "hero import", file=fixture("Marra.ds-hero")))
     kit.ok(await table.alice.slash(table.channel, "hero edit", current_stamina=50, recoveries_left=10))

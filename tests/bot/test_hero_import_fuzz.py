@@ -1,5 +1,5 @@
 """Fuzz `/hero import` through SimCord's real dispatch: mutated fixture heroes (deleted keys, wrong types,
-huge numbers, hostile text) never store half a hero (issue 20 §6: "mutated fixtures never crash them and
+huge numbers, hostile text) never store half a hero ("mutated fixtures never crash them and
 never store half a hero").
 
 After each upload, either the command was refused in one line and the roster is exactly as before, or the

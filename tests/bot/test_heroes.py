@@ -101,7 +101,7 @@ async def test_names_are_cleaned_and_unique_ignoring_case(table: Table) -> None:
 
 
 async def test_a_thread_shares_its_channels_roster(table: Table) -> None:
-    """Issue 19: "The roster ... live[s] in the campaign": a channel with all its threads."""
+    """ "The roster ... live[s] in the campaign": a channel with all its threads."""
     await create(table, table.alice)
     result = await table.alice.slash(table.thread, "hero show")
     assert "Ash" in embed_text(result)
@@ -315,7 +315,7 @@ async def test_show_during_an_encounter_gives_the_stamina_the_hero_has_there(tab
 
 
 async def test_renaming_a_hero_in_the_running_encounter_renames_their_creature(table: Table) -> None:
-    """Issue 19: "Renaming a hero renames its creature in the running encounter too"."""
+    """ "Renaming a hero renames its creature in the running encounter too"."""
     from bot.play import encounter_of
     from tests.bot.test_tokens import start_encounter
 

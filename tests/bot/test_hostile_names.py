@@ -1,5 +1,5 @@
 """Every name is escaped wherever it is shown, and names that differ only by invisible characters are one name
-(issue 19, "Holes to close").
+("Holes to close").
 
 One walk through the game with markdown-hostile names for a hero, creatures, a squad, a group, teams and a
 custom condition renders every reply, followup, embed and tracker it produces, and asserts the names show
@@ -76,7 +76,7 @@ class Seen:
 
 
 async def test_every_reply_and_embed_shows_hostile_names_literally(table: Table) -> None:
-    """Issue 19: "Every name is escaped wherever it is shown. Today /turn skip combatant: renders a creature
+    """ "Every name is escaped wherever it is shown. Today /turn skip combatant: renders a creature
     named `[a](https://x.y) **B**` as a link and bold text. One test renders every reply and embed with a
     markdown-hostile name and asserts the name shows literally." """
     seen = Seen()
@@ -149,7 +149,7 @@ async def test_every_reply_and_embed_shows_hostile_names_literally(table: Table)
 
 
 async def test_names_differing_only_by_invisible_characters_are_one_name(table: Table) -> None:
-    """Issue 19: "names compare by one key (NFKC, casefold, invisibles removed), so `Ash` and `Ash`
+    """ "names compare by one key (NFKC, casefold, invisibles removed), so `Ash` and `Ash`
     followed by a zero-width space are the same name" (heroes, creatures, teams)."""
     director, channel = table.director, table.channel
     kit.ok(await director.slash(channel, "hero create", name="Ash", stamina=20, recoveries=3))

@@ -1,4 +1,4 @@
-"""An interaction is applied at most once across processes (issue 19, "Holes to close"): when another
+"""An interaction is applied at most once across processes: when another
 process (the other copy of a shard during a rolling restart) already applied it, this one writes nothing and
 answers nothing (that process answers), and logs why."""
 

@@ -1,4 +1,4 @@
-"""/encounter log with no encounter running gives the last one that ended in the channel (issue 22 §4)."""
+"""/encounter log with no encounter running gives the last one that ended in the channel."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What a player may see (issue 19, section 3): with `show_monster_stamina` off, players' copies of
+"""What a player may see: with `show_monster_stamina` off, players' copies of
 /encounter log hold no Director creature's exact Stamina, the encounter's Director gets the full log
 ephemerally, and /encounter status private:true gives the Director an exact tracker only they see."""
 
@@ -47,7 +47,7 @@ async def log_of(member: MemberActor, table: Table) -> tuple[Any, str, dict[str,
 
 
 async def test_players_log_hides_the_director_creatures_stamina(table: Table) -> None:
-    """Issue 19: "`/encounter log` shows players no Director creature's exact Stamina, neither in the
+    """ "`/encounter log` shows players no Director creature's exact Stamina, neither in the
     Markdown nor in the JSON nor in the undo patches." """
     await fight(table)
     message, markdown, data = await log_of(table.alice, table)
@@ -66,7 +66,7 @@ async def test_players_log_hides_the_director_creatures_stamina(table: Table) ->
 
 
 async def test_the_director_gets_the_full_log_ephemerally(table: Table) -> None:
-    """Issue 19: "The encounter's Director gets the full log, delivered ephemerally." """
+    """ "The encounter's Director gets the full log, delivered ephemerally." """
     await fight(table)
     message, markdown, data = await log_of(table.director, table)
 
@@ -86,7 +86,7 @@ async def test_with_stamina_shown_everyone_gets_the_full_public_log(table: Table
 
 
 async def test_the_directors_private_tracker_shows_exact_stamina(table: Table) -> None:
-    """Issue 19: "The Director also gets `/encounter status private:true`, an ephemeral tracker with exact
+    """ "The Director also gets `/encounter status private:true`, an ephemeral tracker with exact
     numbers. Today hiding Stamina hides it from the Director too." """
     await fight(table)
     public = kit.tracker(table.channel).embeds[0]

@@ -8,7 +8,7 @@ from tests.bot.conftest import Table
 
 
 async def test_slam_into_a_creature_damages_both(table: Table) -> None:
-    """draw-steel-combat.txt "SLAMMING INTO CREATURES": "both creatures take 1 damage for each square
+    """Draw Steel, Combat, "SLAMMING INTO CREATURES": "both creatures take 1 damage for each square
     remaining in the first creature's forced movement"."""
     await harm_kit.start(table)
 

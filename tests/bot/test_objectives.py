@@ -1,8 +1,8 @@
-"""Objectives with round counters and villain actions through SimCord (issue 22 §3): /encounter objective
+"""Objectives with round counters and villain actions through SimCord: /encounter objective
 add | done | fail, the counter on the tracker, the Director asked when it hits 0, the end summary; /encounter
 villain name | use.
 
-draw-steel-combat.txt "How Combat Ends": "the Director can set objectives when they build the encounter. Once
+Draw Steel, Combat, "How Combat Ends": "the Director can set objectives when they build the encounter. Once
 the heroes achieve those objectives ... the Director can end the encounter."
 """
 

@@ -3,7 +3,7 @@ rule and every registered command and button in the table, and the rows whose au
 (the settings, the roster, hero tokens, Victories, respite, starting encounters) plus a few of the
 encounter's run end to end through SimCord for every column.
 
-Issue 19: "A table in `docs/permissions.md` lists every command and button against these roles. A
+The requirement: "A table in `docs/permissions.md` lists every command and button against these roles. A
 table-driven test covers every row of it: server Director role, Manage Server, channel-only Manage Channels,
 the encounter's starter, the hero's owner, another player, and a stranger. The doc and the code must not
 drift: the test reads the same table."

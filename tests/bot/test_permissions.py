@@ -1,5 +1,5 @@
-"""Permission decisions: pure tables (no Discord), the adapter from a real interaction, and the holes of
-issue 19 closed through SimCord (the whole command table: tests/bot/test_permission_table.py)."""
+"""Permission decisions: pure tables (no Discord), the adapter from a real interaction, and the holes
+closed, through SimCord (the whole command table: tests/bot/test_permission_table.py)."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_is_director(
 
 
 def test_require_names_who_may() -> None:
-    """Issue 19: "Commands that newly require a role say which role in their one-line refusal"."""
+    """ "Commands that newly require a role say which role in their one-line refusal"."""
     at = standing(Actor.of(STRANGER), director_role_id=ROLE, encounter_director_id=STARTER)
     with pytest.raises(Refused) as caught:
         require("/tokens award", at, director_role_id=ROLE)
@@ -175,9 +175,9 @@ def test_require_self_refuses_everyone_but_the_owner() -> None:
         require_self(director, 7, what="this roll", action="downgrade", instead="make your own")
 
 
-# --- issue 19's hole: starting an encounter made anyone the Director of the roster and the token pool ----
+# --- a hole closed: starting an encounter made anyone the Director of the roster and the token pool ----
 async def test_an_encounters_starter_gets_no_roster_tokens_or_victories(table: Table) -> None:
-    """Issue 19: "An encounter's Director: whoever started it ... Their power covers that encounter's state
+    """ "An encounter's Director: whoever started it ... Their power covers that encounter's state
     only (its creatures, turns, Malice, conditions, undo), never the roster, the token pool or the settings."
     and "Only they [server Directors] ... award hero tokens and Victories, run `/respite`, reassign or edit
     other members' heroes"."""
@@ -208,7 +208,7 @@ async def test_an_encounters_starter_gets_no_roster_tokens_or_victories(table: T
 
 
 async def test_with_a_director_role_only_server_directors_start_encounters(table: Table) -> None:
-    """Issue 19: "Only they [server Directors] ... (when a Director role is set) start encounters." and
+    """ "Only they [server Directors] ... (when a Director role is set) start encounters." and
     "Commands that newly require a role say which role in their one-line refusal"."""
     from tests.bot.test_heroes import refused
     from tests.bot.test_tokens import stored

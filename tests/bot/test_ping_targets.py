@@ -1,4 +1,4 @@
-"""Who a turn ping reaches (issue 22 §4): not the Director who just ended their own creature's turn when
+"""Who a turn ping reaches: not the Director who just ended their own creature's turn when
 their side picks again (the reply already says so), and in the Agility order only the next in order."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ async def _director_picks_again(table: Table) -> str:
 
 
 async def test_the_director_is_not_pinged_when_their_own_side_picks_again(table: Table) -> None:
-    """draw-steel-combat.txt "Combat Round": when the heroes have all acted, the Director's creatures keep
+    """Draw Steel, Combat, "Combat Round": when the heroes have all acted, the Director's creatures keep
     acting; the Director, who just ended a creature's turn, reads who picks next in the reply itself."""
     text = await _director_picks_again(table)
     assert "Next: the Director picks who acts (Goblin 3)" in text
@@ -38,7 +38,7 @@ async def test_nor_the_director_role(table: Table) -> None:
 
 
 async def test_in_the_agility_order_only_the_next_in_order_is_pinged(table: Table) -> None:
-    """draw-steel-combat.txt "Alternative Turn Order": "When it's time for someone on the heroes' side to
+    """Draw Steel, Combat, "Alternative Turn Order": "When it's time for someone on the heroes' side to
     act, the hero with the highest total goes first. On the next hero turn, the hero with the second-highest
     total takes their turn": the round's ping reaches that hero's player only."""
     await kit.start(table, mode=Mode.AGILITY.value)

@@ -1,4 +1,4 @@
-"""The tracker is always one click away (issue 22 §1), on SimCord: pinned at the start and unpinned at the
+"""The tracker is always one click away, on SimCord: pinned at the start and unpinned at the
 end, re-pinned when reposted, one message naming the permission when the bot may not pin; in a forum post it
 stays where it is; every turn ping carries a jump link to it and a two-line status."""
 

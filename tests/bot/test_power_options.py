@@ -1,4 +1,4 @@
-"""Issue 21, power rolls, through real dispatch: a downgraded natural 19/20 test, `action` (a critical only
+"""Power rolls through real dispatch: a downgraded natural 19/20 test, `action` (a critical only
 on a main action), `auto_tier` as a list, `situation` by name on /roll and /strike, and /turn defend and
 /turn aid applied to strikes and shown on the tracker while they last."""
 
@@ -33,8 +33,8 @@ def tracker_text(table: Table) -> str:
 async def test_a_downgraded_natural_19_test_takes_the_lower_tiers_outcome(
     table: Table, dice: LoadedDice
 ) -> None:
-    """draw-steel-basics.md "Downgrade a Power Roll": "you can downgrade it to select the outcome of a lower
-    tier" — a hard test rolled as a natural 19 and downgraded to tier 2 fails."""
+    """Draw Steel, The Basics, "Downgrade a Power Roll": "you can downgrade it to select the outcome of a
+    lower tier" — a hard test rolled as a natural 19 and downgraded to tier 2 fails."""
     dice.load(10, 9)
     shown = reply(await table.alice.slash(table.channel, "roll", kind="test", difficulty="hard"))
     assert "success with a reward (hard)" in shown.content
@@ -51,7 +51,7 @@ async def test_a_downgraded_natural_19_test_takes_the_lower_tiers_outcome(
 async def test_roll_action_a_critical_only_on_a_main_action(
     table: Table, dice: LoadedDice, action: str | None, critical: bool
 ) -> None:
-    """draw-steel-basics.md "Natural Roll": a natural 19 or 20 is always tier 3, and "on certain types of
+    """Draw Steel, The Basics, "Natural Roll": a natural 19 or 20 is always tier 3, and "on certain types of
     power rolls, this is a critical hit": a main action's; not a free strike's or a triggered action's."""
     dice.load(10, 10)
     options = {"action": action} if action is not None else {}
@@ -81,8 +81,8 @@ async def test_roll_action_is_for_ability_rolls(table: Table) -> None:
 async def test_roll_names_automatic_tiers_from_several_effects(
     table: Table, dice: LoadedDice, auto: str, faces: tuple[int, int], tier: int, note: str
 ) -> None:
-    """draw-steel-basics.md "Automatic Tier Outcomes": "If you are under multiple effects that each grant you
-    a different automatic outcome, those effects cancel each other out and all automatic outcomes are
+    """Draw Steel, The Basics, "Automatic Tier Outcomes": "If you are under multiple effects that each grant
+    you a different automatic outcome, those effects cancel each other out and all automatic outcomes are
     ignored." """
     dice.load(*faces)
     shown = reply(await table.alice.slash(table.channel, "roll", auto_tier=auto))
@@ -91,7 +91,7 @@ async def test_roll_names_automatic_tiers_from_several_effects(
 
 
 async def test_roll_situations_by_name(table: Table, dice: LoadedDice) -> None:
-    """draw-steel-combat.txt "Flanking" ("you gain an edge on melee strikes against them") and "High Ground"
+    """Draw Steel, Combat, "Flanking" ("you gain an edge on melee strikes against them") and "High Ground"
     ("they gain an edge on the power roll against that target"): two edges make a double edge."""
     dice.load(5, 5)
     shown = reply(await table.alice.slash(table.channel, "roll", situation="flanking, high ground"))
@@ -103,7 +103,7 @@ async def test_roll_situations_by_name(table: Table, dice: LoadedDice) -> None:
 
 
 async def test_roll_situation_refused_where_its_text_does_not_apply(table: Table) -> None:
-    """draw-steel-combat.txt "Flanking": "an edge on melee strikes" — not on a test; being squeezed does
+    """Draw Steel, Combat, "Flanking": "an edge on melee strikes" — not on a test; being squeezed does
     apply to tests ("your ability rolls and tests take a bane")."""
     refused = await table.alice.slash(table.channel, "roll", kind="test", situation="flanking")
     assert refused.ephemeral and "not tests" in reply(refused).content
@@ -147,7 +147,7 @@ async def test_strike_action_situations_and_automatic_tiers(table: Table, dice: 
 
 
 async def test_strike_flanking_needs_a_melee_strike(table: Table, dice: LoadedDice) -> None:
-    """draw-steel-combat.txt "Flanking": "you gain an edge on melee strikes against them"."""
+    """Draw Steel, Combat, "Flanking": "you gain an edge on melee strikes against them"."""
     await kit.ready(table)
     dice.load(5, 5)
     refused = await table.alice.slash(
@@ -167,7 +167,7 @@ async def test_strike_flanking_needs_a_melee_strike(table: Table, dice: LoadedDi
 async def test_defend_and_aid_attack_apply_to_strikes_and_show_on_the_tracker(
     table: Table, dice: LoadedDice
 ) -> None:
-    """draw-steel-combat.txt "Defend": "ability rolls made against them have a double bane until the start of
+    """Draw Steel, Combat, "Defend": "ability rolls made against them have a double bane until the start of
     their next turn"; "Aid Attack": "The next ability roll an ally makes against that enemy before the start
     of the aiding creature's next turn gains an edge." """
     await kit.ready(table)

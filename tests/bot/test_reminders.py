@@ -1,4 +1,4 @@
-"""Reminders that survive restarts (issue 22 §2) on SimCord: `/settings nudge_after` and `argument_timer`,
+"""Reminders that survive restarts on SimCord: `/settings nudge_after` and `argument_timer`,
 the nudge and the note to the Director, the argument timer's buttons, cancellation when the turn moves on,
 and a restart that neither forgets nor postpones a reminder. The reminder service's clock is the test's
 (`Clock`); due reminders are fired by calling `fire_due` (the bot's loop runs only under `python -m bot`)."""

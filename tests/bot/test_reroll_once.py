@@ -1,5 +1,5 @@
 """A Reroll press spends a hero token at most once per roll message, recorded in the store: a second press
-during the first is refused and spends nothing (issue 19, "Holes to close")."""
+during the first is refused and spends nothing."""
 
 from __future__ import annotations
 

@@ -38,8 +38,9 @@ async def start(table: Table, tokens: int = 2) -> None:
 
 
 async def test_the_button_regains_first_then_takes_the_damage(table: Table) -> None:
-    """draw-steel-basics.md "Spending Hero Tokens": "You can spend 2 hero tokens on your turn or when you take
-    damage (no action required) to regain Stamina equal to your Recovery value before taking the damage." """
+    """Draw Steel, The Basics, "Spending Hero Tokens": "You can spend 2 hero tokens on your turn or when you
+    take damage (no action required) to regain Stamina equal to your Recovery value before taking the damage."
+    """
     await start(table)
 
     hit = await table.director.slash(table.channel, "stamina damage", target="Ash", amount=12)
@@ -76,7 +77,7 @@ async def test_the_button_regains_first_then_takes_the_damage(table: Table) -> N
 
 
 async def test_refused_once_anything_else_changed_the_encounter(table: Table) -> None:
-    """Issue 21: "It is refused once anything else has changed the encounter." """
+    """ "It is refused once anything else has changed the encounter." """
     await start(table)
     hit = await table.director.slash(
         table.channel, "strike", targets="Ash", damage="12/12/12", attacker="Ogre"

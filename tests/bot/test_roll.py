@@ -44,7 +44,7 @@ def field(message: ResponseMessage, name: str) -> str | None:
 
 
 def buttons(message: ResponseMessage) -> dict[str, str]:
-    """label -> custom id of every button on the message."""
+    """Label -> custom id of every button on the message."""
     out: dict[str, str] = {}
     for row in message.components:
         for item in row.get("components", []):
@@ -168,7 +168,7 @@ async def test_characteristic_without_a_hero(table: Table, dice: LoadedDice) -> 
     dice.load(4, 5)
     text = one_line_error(await table.bob.slash(table.channel, "roll", characteristic="agility"))
     assert "bonus:" in text and "/hero create" in text
-    # A thread plays with its channel's roster (issue 19, campaigns): alice's hero is found there.
+    # A thread plays with its channel's roster (campaigns): alice's hero is found there.
     result = await table.alice.slash(table.thread, "roll", characteristic="might")
     assert result.response is not None and not result.ephemeral
 

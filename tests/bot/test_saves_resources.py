@@ -1,4 +1,4 @@
-"""Issue 21 through SimCord: saves that fall due at a round's end, one save per turn's end, automatic saves
+"""Through SimCord: saves that fall due at a round's end, one save per turn's end, automatic saves
 for the Director's creatures; heroic resources (/resource, gains that come by themselves); /recover outside
 combat; /turn heal (the Heal main action) on a dying hero."""
 
@@ -39,7 +39,7 @@ async def _turn(table: Table, who: Any, name: str) -> str:
 
 
 async def test_a_directors_save_due_at_the_rounds_end_is_not_lost(table: Table) -> None:
-    """Issue 21: "A save that falls due stays due until it is rolled, whatever starts in between." Goblin 2
+    """ "A save that falls due stays due until it is rolled, whatever starts in between." Goblin 2
     takes the round's last turn: its save is due, round 2 begins, and the Save press rolls it."""
     await table.configure_director_role()
     kit.ok(await table.director.slash(table.channel, "settings", auto_saves=False))
@@ -55,7 +55,7 @@ async def test_a_directors_save_due_at_the_rounds_end_is_not_lost(table: Table) 
 
 
 async def test_a_players_save_due_at_the_rounds_end_is_not_lost(table: Table) -> None:
-    """Issue 21: "A player's pending save is lost the same way" -- no longer: Bree takes the round's last
+    """ "A player's pending save is lost the same way" -- no longer: Bree takes the round's last
     turn, round 2 begins, and bob's Save press rolls Bree's save."""
     await kit.ready(table, first="director")
     await harm_kit.edit(table, _with("Bree", Condition.DAZED))
@@ -93,7 +93,7 @@ async def test_the_directors_creatures_roll_their_saves_when_their_turn_ends(tab
 
 
 async def test_resource_gain_spend_set(table: Table) -> None:
-    """draw-steel-basics.md "Heroic Resources": you spend your Heroic Resources to activate abilities --
+    """Draw Steel, The Basics, "Heroic Resources": you spend your Heroic Resources to activate abilities --
     never more than you have; only the hero's player or the Director changes it."""
     await kit.ready(table)
     text = kit.ok(await table.alice.slash(table.channel, "resource gain", amount=2))
@@ -145,8 +145,8 @@ async def test_a_resource_gain_on_taking_damage_comes_by_itself(table: Table) ->
 
 
 async def test_recover_outside_combat_spends_from_the_roster_sheet(table: Table) -> None:
-    """draw-steel-basics.md "Spending Recoveries": "Outside of combat and other dangerous situations, you can
-    spend Recoveries freely." -- /recover with no encounter running uses the roster sheet."""
+    """Draw Steel, The Basics, "Spending Recoveries": "Outside of combat and other dangerous situations, you
+    can spend Recoveries freely." -- /recover with no encounter running uses the roster sheet."""
     await _roster_hero(table, stamina=5)
     text = kit.ok(await table.alice.slash(table.channel, "recover"))
     assert "**Ash** spends a Recovery (out of combat)" in text and "Stamina: 15/30" in text
@@ -157,7 +157,7 @@ async def test_recover_outside_combat_spends_from_the_roster_sheet(table: Table)
 
 
 async def test_heal_lets_a_dying_hero_spend_a_recovery(table: Table) -> None:
-    """draw-steel-combat.txt "Dying and Death": "your allies can help you spend Recoveries in combat";
+    """Draw Steel, Combat, "Dying and Death": "your allies can help you spend Recoveries in combat";
     "Heal": "The target creature can spend a Recovery to regain Stamina"."""
     await kit.ready(table)
     kit.ok(await table.director.slash(table.channel, "stamina damage", target="Ash", amount=32))

@@ -35,7 +35,7 @@ def shown_to_everyone(table: Table) -> None:
 
 
 def test_settings_is_hidden_from_members_without_manage_server(table: Table) -> None:
-    """Issue 19: "`/settings` carries `default_member_permissions` = Manage Server, so Discord hides it from
+    """ "`/settings` carries `default_member_permissions` = Manage Server, so Discord hides it from
     others; the bot still checks." """
     settings = table.env.bot.tree.get_command("settings")
     assert settings is not None and settings.default_permissions == discord.Permissions(manage_guild=True)
@@ -88,7 +88,7 @@ async def test_without_a_configured_role_only_manage_server_directs(table: Table
 
 
 async def test_manage_channels_on_one_channel_cant_change_settings(table: Table) -> None:
-    """Issue 19: "Manage Channels on one channel is enough to change server-wide settings" (a hole): Server
+    """ "Manage Channels on one channel is enough to change server-wide settings" (a hole): Server
     Directors are "members with **Manage Server** at the server level (guild permissions, ignoring channel
     overwrites)"."""
     shown_to_everyone(table)
@@ -127,7 +127,7 @@ def _docs_defaults() -> dict[str, str]:
 
 
 async def test_every_setting_shows_its_default_here_and_in_the_docs(table: Table) -> None:
-    """Issue 22 §4: "Every setting's default is listed in docs/commands.md and in /settings itself." Every
+    """ "Every setting's default is listed in docs/commands.md and in /settings itself." Every
     field of `GuildSettings` has a row, /settings shows its value and default, and the docs say the same
     default."""
     fields = {f.name for f in dataclasses.fields(GuildSettings)} - {"guild_id"}

@@ -25,7 +25,7 @@ async def test_director_damages_a_monster_with_weakness(table: Table) -> None:
 
 
 async def test_halved_damage_is_halved_before_immunity(table: Table) -> None:
-    """draw-steel-combat.txt "DAMAGE IMMUNITY": "if an ally first halved the damage with a triggered action,
+    """Draw Steel, Combat, "DAMAGE IMMUNITY": "if an ally first halved the damage with a triggered action,
     your hero would take 4 damage before immunity is applied, with immunity then reducing the damage to 0"."""
     await harm_kit.start(table)
 
@@ -257,7 +257,7 @@ async def test_knock_out_instead_of_killing(table: Table) -> None:
 async def test_temporary_stamina_again_says_which_stays(
     table: Table, first: int, second: int, said: str
 ) -> None:
-    """draw-steel-combat.txt "Temporary Stamina": "If you have temporary Stamina and then gain more temporary
+    """Draw Steel, Combat, "Temporary Stamina": "If you have temporary Stamina and then gain more temporary
     Stamina, you get whichever amount of temporary Stamina is greater, rather than adding the two pools
     together." The reply says what stays: "Ash keeps 5 temporary Stamina (the higher of 5 and 3)"."""
     await harm_kit.start(table)

@@ -138,7 +138,7 @@ async def test_minions_die_from_one_hit_and_the_squad_falls(table: Table) -> Non
 
 
 async def test_area_option_caps_minions_and_a_plain_strike_fills_the_pool(table: Table) -> None:
-    """Issue 21: "Only area damage is capped per minion. A non-area strike that names several minions of one
+    """ "Only area damage is capped per minion. A non-area strike that names several minions of one
     squad puts its full damage into the pool, and may drop more minions than it named. `/strike area:true`
     ... says which is which." """
     await harm_kit.start(table)
@@ -158,7 +158,7 @@ async def test_area_option_caps_minions_and_a_plain_strike_fills_the_pool(table:
 
 
 async def test_halved_strike_halves_before_immunity(table: Table) -> None:
-    """draw-steel-combat.txt "DAMAGE IMMUNITY": "Damage immunity should be the last thing applied"."""
+    """Draw Steel, Combat, "DAMAGE IMMUNITY": "Damage immunity should be the last thing applied"."""
     await harm_kit.start(table)
     result = await table.alice.slash(
         table.channel, "strike", targets="Ogre", damage="16/16/16", type="fire", halved=True

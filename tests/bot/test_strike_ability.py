@@ -1,4 +1,4 @@
-"""/strike ability: through SimCord (issue 20 §3): the fixture heroes' abilities with their kit bonuses, the
+"""/strike ability: through SimCord: the fixture heroes' abilities with their kit bonuses, the
 fixture monsters' abilities and free strikes, potency conditions landing on the tracker, forced movement
 after stability, heroic resources and Malice spent or refused, a squad of minions, the options beside
 `ability`, the autocomplete and hostile ability names."""
@@ -28,7 +28,7 @@ def dice() -> Loaded:
 
 async def test_a_heros_ability_adds_its_characteristic_and_kit_bonus(table: Table, dice: Loaded) -> None:
     """ "Roll: 2d10 plus the highest of the ability's characteristics" and "the kit damage bonus added to
-    Melee or Ranged weapon abilities" (issue 20 §3): Brannoc's Crushing Blow, tier 3,
+    Melee or Ranged weapon abilities": Brannoc's Crushing Blow, tier 3,
     8 + M2 + Wolfpelt 3 = 13; push 3 against the wyrm's stability 4 moves it 0."""
     await kit.start(table)
     dice.load(9, 8)
@@ -45,7 +45,7 @@ async def test_a_heros_ability_adds_its_characteristic_and_kit_bonus(table: Tabl
 
 
 async def test_a_size_2_monster_pushes_a_1m_hero_one_square_farther(table: Table, dice: Loaded) -> None:
-    """draw-steel-combat.txt "BIG VERSUS LITTLE": "When a larger creature force moves a smaller target with a
+    """Draw Steel, Combat, "BIG VERSUS LITTLE": "When a larger creature force moves a smaller target with a
     melee weapon ability, the distance of the forced movement is increased by 1." A size 2 cleaver's Hook Axe
     (Melee, Strike, Weapon), tier 2 "push 3", against Brannoc (1M, stability 2): 3 + 1 - 2 = 2 squares.
     Knockback (Melee, no Weapon keyword) gets no +1."""
@@ -92,7 +92,7 @@ async def test_encounter_add_takes_a_size(table: Table) -> None:
 
 
 async def test_a_natural_19_is_a_critical_only_on_a_main_action(table: Table, dice: Loaded) -> None:
-    """ "Critical: only when the ability is a main action." (issue 20 §3) Knockback is a maneuver."""
+    """ "Critical: only when the ability is a main action." Knockback is a maneuver."""
     await kit.start(table)
     dice.load(10, 9, 10, 9)
     main = ok(
@@ -108,7 +108,7 @@ async def test_a_natural_19_is_a_critical_only_on_a_main_action(table: Table, di
 
 async def test_a_potency_condition_lands_and_the_cost_is_spent(table: Table, dice: Loaded) -> None:
     """ "a potency condition lands when the target's characteristic is below the potency, and is added to the
-    tracker with its duration" and "the heroic-resource ... cost is spent" (issue 20 §3): Blood Price
+    tracker with its duration" and "the heroic-resource ... cost is spent": Blood Price
     (5 Rage), tier 2: M < [average] = 1 against the brawler's M -1."""
     await kit.start(table, resources={"Brannoc": 6})
     dice.load(6, 6)
@@ -127,7 +127,7 @@ async def test_a_potency_condition_lands_and_the_cost_is_spent(table: Table, dic
 
 
 async def test_not_enough_heroic_resource_or_malice_refuses_in_one_line(table: Table, dice: Loaded) -> None:
-    """ "the strike is refused when there isn't enough" (issue 20 §3): nothing changes."""
+    """ "the strike is refused when there isn't enough": nothing changes."""
     await kit.start(table, malice=2, resources={"Brannoc": 4})
     before = await kit.current(table)
     hero = refused(
@@ -170,7 +170,7 @@ async def test_a_monster_ability_spends_malice_and_its_written_potency_lands(
 
 
 async def test_a_squad_of_minions_and_area_damage_capped_per_minion(table: Table, dice: Loaded) -> None:
-    """ "the Area keyword makes a minion squad's damage capped per minion" (issue 20 §3): Sweep Back (Area
+    """ "the Area keyword makes a minion squad's damage capped per minion": Sweep Back (Area
     Melee Weapon, 3 Rage) tier 1 deals 2 + M2 + Wolfpelt 1 = 5 to two slingers of Stamina 3: the two die,
     the third lives."""
     await kit.start(table, resources={"Brannoc": 3})
@@ -200,7 +200,7 @@ async def test_a_minion_strikes_with_its_squads_ability(table: Table, dice: Load
 
 async def test_the_free_strikes(table: Table, dice: Loaded) -> None:
     """ "Free Strike: for a hero: melee and ranged, with the kit's damage and distance; for a monster: its
-    free-strike damage and type." (issue 20 §3) Never a critical: a free strike isn't an ability used as a
+    free-strike damage and type." Never a critical: a free strike isn't an ability used as a
     main action."""
     await kit.start(table)
     dice.load(10, 10, 4, 4)
@@ -219,8 +219,8 @@ async def test_the_free_strikes(table: Table, dice: Loaded) -> None:
 
 
 async def test_options_beside_ability_override_and_add(table: Table, dice: Loaded) -> None:
-    """ "Options: damage, bonus, edges, banes and surges still work beside ability, as overrides and extras"
-    (issue 20 §3)."""
+    """ "Options: damage, bonus, edges, banes and surges still work beside ability, as overrides and
+    extras"."""
     await kit.start(table)
     await harm_kit.edit(table, lambda enc: dataclasses.replace(enc, surges={"Brannoc": 3}))
     dice.load(5, 5)

@@ -183,7 +183,7 @@ async def test_a_player_cant_award_or_reset_tokens(party: Table) -> None:
 
 
 async def test_manage_server_counts_as_director_manage_channels_doesnt(party: Table) -> None:
-    """Issue 19: server Directors are the Director role's members "and members with **Manage Server** at the
+    """Server Directors are the Director role's members "and members with **Manage Server** at the
     server level"."""
     mo = party.add_channel_manager("mo")
     refused(await mo.slash(party.channel, "tokens award"), "Only a server Director")
@@ -238,8 +238,9 @@ async def test_surges_and_saves_need_combat(party: Table) -> None:
 
 @pytest.mark.parametrize("dice", [FixedDice([3, 3, 3])])
 async def test_spend_save_only_after_a_failed_save(party: Table, dice: FixedDice) -> None:
-    """draw-steel-basics.md "Spending Hero Tokens": "You can spend a hero token when you fail a saving throw,
-    letting you succeed on the save instead." -- refused with no failed save; offered on the failure."""
+    """Draw Steel, The Basics, "Spending Hero Tokens": "You can spend a hero token when you fail a saving
+    throw, letting you succeed on the save instead." -- refused with no failed save; offered on the
+    failure."""
     await set_tokens(party, 3)
     await start_encounter(
         party,

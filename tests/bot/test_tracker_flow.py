@@ -31,7 +31,7 @@ def custom_ids(message: discord.Message) -> list[str]:
 
 async def shows_the_stored_version(table: Table, message: discord.Message) -> None:
     """The tracker's controls carry the channel's current version, so a press on it is never stale; the
-    embed shows no "Version N" footer (issue 22 §4: the version stays inside the buttons' ids)."""
+    embed shows no "Version N" footer (the version stays inside the buttons' ids)."""
     stored = await table.store.view(kit.key(table))
     assert stored.encounter is not None
     assert message.embeds[0].footer.text is None

@@ -1,11 +1,11 @@
-"""/recover (Catch Breath) in the action economy and /turn speed on SimCord (issue 21, "Play flow").
+"""/recover (Catch Breath) in the action economy and /turn speed on SimCord.
 
-draw-steel-combat.txt "Taking a Turn": "Each creature in combat ... gets to take a main action, a maneuver,
+Draw Steel, Combat, "Taking a Turn": "Each creature in combat ... gets to take a main action, a maneuver,
 and a move action on their turn"; "Catch Breath": "A creature who uses the Catch Breath maneuver spends a
-Recovery". teams-combat.md and fast-slow-turns-combat.md have no maneuvers: there Catch Breath costs an
+Recovery". Teams Combat and Shadow of the Demon Lord, Combat have no maneuvers: there Catch Breath costs an
 action.
-fast-slow-turns-combat.md "Anatomy of a Round": "players who want to take a turn (fast or slow) do so in that
-part of the round".
+Shadow of the Demon Lord, Combat, "Anatomy of a Round": "players who want to take a turn (fast or slow) do so
+in that part of the round".
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""A round never sticks on SimCord (issue 21, "Play flow"): when the last creature still to act is killed by
+"""A round never sticks on SimCord: when the last creature still to act is killed by
 `/stamina damage`, struck down off-turn by `/strike`, or taken out with `/encounter remove`, the next round
 starts by itself, and `/turn act` goes on.
 
-draw-steel-turn-order.txt "End of Round": "Once all creatures on both sides of a battle have acted, the combat
+Draw Steel, Combat, "End of Round": "Once all creatures on both sides of a battle have acted, the combat
 round ends and a new combat round begins."
 """
 
@@ -76,7 +76,7 @@ SAID: dict[str, tuple[str, str, dict[str, Any]]] = {
 async def test_a_round_that_starts_outside_a_turn_is_announced_and_the_next_side_pinged(
     table: Table, way: str
 ) -> None:
-    """draw-steel-turn-order.txt "End of Round": "Once all creatures on both sides of a battle have acted, the
+    """Draw Steel, Combat, "End of Round": "Once all creatures on both sides of a battle have acted, the
     combat round ends and a new combat round begins." Monsters "Malice": the Director gains Malice at the
     start of each round (2 heroes + round 2). The reply says so as a turn's end does, and the side that picks
     first is pinged in it (but not the member who typed the command)."""
@@ -92,7 +92,7 @@ async def test_a_round_that_starts_outside_a_turn_is_announced_and_the_next_side
 
 
 async def test_damage_that_starts_a_round_asks_about_an_objective_whose_time_is_up(table: Table) -> None:
-    """draw-steel-combat.txt "Objective Endings": a counter that hits 0 as round 2 starts is announced with
+    """Draw Steel, Combat, "Objective Endings": a counter that hits 0 as round 2 starts is announced with
     the Director's buttons in the damage reply that started it."""
     await _goblin_2_last(table)
     kit.ok(
@@ -112,7 +112,7 @@ async def test_damage_inside_a_running_round_says_nothing_of_rounds(table: Table
 
 
 async def test_a_creature_added_while_nobody_can_act_starts_the_round_and_says_so(table: Table) -> None:
-    """draw-steel-turn-order.txt "End of Round": the round waiting for somebody able to act begins when a
+    """Draw Steel, Combat, "End of Round": the round waiting for somebody able to act begins when a
     creature joins, and the reply to /encounter add says so."""
     await kit.ready(table)
     for name, amount in (("Goblin 1", 20), ("Goblin 2", 20), ("Bree", 60), ("Ash", 60)):

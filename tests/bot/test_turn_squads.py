@@ -1,8 +1,8 @@
-"""A minion squad takes its turn through every way the bot offers it (issue 21, "Play flow"): `/turn act` with
+"""A minion squad takes its turn through every way the bot offers it: `/turn act` with
 the name the autocomplete and the tracker offer, the tracker's select, a minion's name, `/turn skip`; and an
 enemy group's members act one after another.
 
-draw-steel-turn-order.txt "Enemies Act In Groups": "When a group of enemies acts, the Director chooses a
+Draw Steel, Combat, "Enemies Act In Groups": "When a group of enemies acts, the Director chooses a
 single creature or minion squad to take a turn. Once that turn is over, the Director chooses another creature
 in that group to take a turn, continuing until all members of the group have taken their turn."
 """

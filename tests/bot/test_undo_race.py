@@ -1,4 +1,4 @@
-"""Undo checks and acts in one transaction (issue 19, "Holes to close"): the permission is judged by the store
+"""Undo checks and acts in one transaction: the permission is judged by the store
 on the very change it undoes, for /encounter undo and the tracker's Undo button."""
 
 from __future__ import annotations

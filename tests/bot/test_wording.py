@@ -1,4 +1,4 @@
-"""The words of the turn replies and pings, through the real commands on SimCord (issue 22 §4): the Director
+"""The words of the turn replies and pings, through the real commands on SimCord: the Director
 is one person, so the Director *picks*, *skips*, *chooses* and *goes* first; the heroes and the players
 *pick*."""
 

@@ -3,7 +3,7 @@
 Our own: invented heroes, monsters, a group and an encounter in Forge Steel's shape, with what the importer
 must compute for them (`tests/fixtures/forgesteel/`, README.md there); every test runs on them.
 
-Real exports (`../shared/fixtures/forgesteel/` beside the repository or a parent of it, or the folder
+Real exports (a `shared/fixtures/forgesteel/` folder beside the repository or a parent of it, or the folder
 `FORGESTEEL_FIXTURES` names) are an extra conformance suite: a test that needs them skips with a one-line
 reason when they are absent, or fails with `REQUIRE_FORGESTEEL=1` (as CI runs).
 """

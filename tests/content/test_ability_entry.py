@@ -1,5 +1,5 @@
 """Hand-entered abilities (bot.content.ability_entry): options read into a card, edits, the hero's list and
-its limits, each refusal one line (issue 20 §1). Table-driven."""
+its limits, each refusal one line. Table-driven."""
 
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ AMBUSH = read_encounter(invented_bytes("Bog Ambush.ds-encounter"))
 
 
 def test_minions_brought_in_together_are_one_squad_sharing_their_stamina() -> None:
-    """Monsters: "minions become one squad per group of `count` with the shared pool" (issue 20 §5)."""
+    """Monsters: "minions become one squad per group of `count` with the shared pool"."""
     encounter, brought = add_monsters(new_encounter_state(), SLINGER, 4, "director")
     assert brought.squad == "Bogling Slinger squad"
     assert brought.names == tuple(f"Bogling Slinger {n}" for n in range(1, 5))

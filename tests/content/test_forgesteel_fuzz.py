@@ -1,5 +1,5 @@
 """Fuzz: mutated Forge Steel monster, group and encounter files never crash the readers with anything but
-the typed `ForgeSteelError` (issue 20 §6: "Fuzz the importers with hypothesis: mutated fixtures never crash
+the typed `ForgeSteelError` ("Fuzz the importers with hypothesis: mutated fixtures never crash
 them")."""
 
 from __future__ import annotations

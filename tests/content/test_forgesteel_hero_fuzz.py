@@ -1,5 +1,5 @@
 """Fuzz: mutated Forge Steel hero files (deleted keys, wrong types, huge numbers, nested junk, damaged bytes)
-never crash the hero import with anything but the typed one-line `ForgeSteelError` (issue 20 §6: "mutated
+never crash the hero import with anything but the typed one-line `ForgeSteelError` ("mutated
 fixtures never crash them and never store half a hero": `read_hero` returns a whole value or raises, and the
 roster sheet built from what it returns is valid or refused the same way)."""
 

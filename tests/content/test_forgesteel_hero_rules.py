@@ -1,5 +1,5 @@
 """The hero import's rules on small invented heroes: Bonus values, kits, which features count, older files,
-warnings for what couldn't be used, and the one-line refusals (issue 20 §4 and §6)."""
+warnings for what couldn't be used, and the one-line refusals."""
 
 from __future__ import annotations
 

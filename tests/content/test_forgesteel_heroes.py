@@ -1,7 +1,7 @@
 """The Forge Steel hero import reproduces what Forge Steel itself computes for every fixture hero
 (`expected-heroes.json`): characteristics, Stamina, winded and dead thresholds, Recoveries and recovery value,
 stability, speed, size, potency, surge damage, heroic resources and their gains, kits and kit damage bonuses,
-immunities and weaknesses, the choices left open, and every ability card (issue 20 §4: "Your import must
+immunities and weaknesses, the choices left open, and every ability card ("Your import must
 reproduce every value for every fixture")."""
 
 from __future__ import annotations

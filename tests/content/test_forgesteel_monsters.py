@@ -101,7 +101,7 @@ def _check_monster(monster: Monster, want: dict[str, Any], *, group: str) -> Non
 
 @pytest.mark.parametrize(("read", "want"), LONE)
 def test_lone_monster_matches_forge_steel(read: Reader, want: dict[str, Any]) -> None:
-    """Issue 20 §5: "A monster's Stamina is its `stamina` plus its Bonus features. Its immunities and
+    """ "A monster's Stamina is its `stamina` plus its Bonus features. Its immunities and
     weaknesses come from the 'Damage Modifier' features. Its free strike, organization ..., characteristics,
     encounter value and abilities are read too." A lone file carries no group name."""
     _check_monster(read_monster(read(want["file"])), want, group="")
@@ -109,7 +109,7 @@ def test_lone_monster_matches_forge_steel(read: Reader, want: dict[str, Any]) ->
 
 @pytest.mark.parametrize(("read", "group", "want"), MEMBERS)
 def test_group_member_matches_forge_steel(read: Reader, group: dict[str, Any], want: dict[str, Any]) -> None:
-    """Issue 20 §5: "Monsters from a group keep their group's name"."""
+    """ "Monsters from a group keep their group's name"."""
     (monster,) = [m for m in read_monster_group(read(group["file"])).monsters if m.id == want["id"]]
     _check_monster(monster, want, group=group["name"])
 
@@ -165,7 +165,7 @@ def test_a_malice_features_power_roll_is_kept() -> None:
 
 @pytest.mark.parametrize(("read", "want", "group"), ENCOUNTERS)
 def test_encounter_slots(read: Reader, want: dict[str, Any], group: dict[str, Any]) -> None:
-    """Issue 20 §5: "`/encounter import file:` takes a `.ds-encounter`. Its slots name monsters by id"."""
+    """ "`/encounter import file:` takes a `.ds-encounter`. Its slots name monsters by id"."""
     encounter = read_encounter(read(want["file"]))
     assert encounter.name == want["name"]
     ids = tuple(slot["monsterID"] for g in want["groups"] for slot in g["slots"])
@@ -245,7 +245,7 @@ def _feature(kind: str, data: Any, name: str = "F") -> dict[str, Any]:
 
 
 def test_bonus_features_raise_stamina_stability_speed_and_free_strike() -> None:
-    """Issue 20 §5: "A monster's Stamina is its `stamina` plus its Bonus features" (a value, per level, per
+    """ "A monster's Stamina is its `stamina` plus its Bonus features" (a value, per level, per
     echelon, characteristic multipliers)."""
     bonus = {
         "valueCharacteristics": [],
@@ -285,7 +285,7 @@ def test_bonus_features_raise_stamina_stability_speed_and_free_strike() -> None:
 
 
 def test_damage_modifiers_net_immunity_against_weakness() -> None:
-    """Issue 20 §5: "Its immunities and weaknesses come from the 'Damage Modifier' features"."""
+    """ "Its immunities and weaknesses come from the 'Damage Modifier' features"."""
 
     def dm(kind: str, dtype: str, value: int) -> dict[str, Any]:
         return {
@@ -451,7 +451,7 @@ ENCOUNTER = {"id": "e", "name": "Ambush", "groups": [], "terrain": []}
 def test_bad_files_are_refused_in_one_line(
     read: Any, data: bytes, error: type[ForgeSteelError], says: str
 ) -> None:
-    """Issue 20 §6: "a file over 2 MB, not JSON, JSON of the wrong kind (a monster given to `/hero import`),
+    """ "a file over 2 MB, not JSON, JSON of the wrong kind (a monster given to `/hero import`),
     or an unknown newer format each get a one-line refusal that says what to upload instead"."""
     with pytest.raises(error) as raised:
         read(data)
@@ -519,7 +519,7 @@ FILES = {
     ("reader", "kind", "says"), WRONG_KINDS, ids=[f"{k}-to-{r.__name__}" for r, k, _ in WRONG_KINDS]
 )
 def test_exports_of_the_wrong_kind(read: Reader, suite: str, reader: Any, kind: str, says: str) -> None:
-    """Issue 20 §6: "JSON of the wrong kind (a monster given to `/hero import`)" is refused in one line."""
+    """ "JSON of the wrong kind (a monster given to `/hero import`)" is refused in one line."""
     with pytest.raises(WrongKind, match=re.escape(says)):
         reader(read(FILES[suite][kind]))
 

@@ -41,5 +41,5 @@ def test_melee_and_ranged_are_kept_apart() -> None:
 def test_a_bonus_applies_to_weapon_abilities_of_its_reach(
     reach: Reach, keywords: tuple[str, ...], applies: bool
 ) -> None:
-    """ "the kit damage bonus added to Melee or Ranged weapon abilities" (issue 20 §3)."""
+    """ "the kit damage bonus added to Melee or Ranged weapon abilities"."""
     assert KitDamageBonus("Kit", reach, (1, 2, 3)).applies_to(keywords) is applies

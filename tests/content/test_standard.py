@@ -1,4 +1,4 @@
-"""The standard abilities every creature has (issue 20 §3; draw-steel-combat.txt "Standard Free Strikes",
+"""The standard abilities every creature has (Draw Steel, Combat, "Standard Free Strikes",
 "Grab", "Knockback", "Charge")."""
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def test_hero_free_strikes_take_the_kits_distance() -> None:
 
 
 def test_monster_free_strike_from_its_stat_block() -> None:
-    """Issue 20 §3: "for a monster: its free-strike damage and type"."""
+    """ "for a monster: its free-strike damage and type"."""
     slinger = read_monster(invented_bytes("Bogling Slinger.ds-monster"))
     strike, *_ = monster_standard_abilities(slinger)
     assert strike.distance == "Melee 1 or Ranged 10"

@@ -51,7 +51,7 @@ DAMAGE_CASES: list[tuple[str, AbilityDamage | None]] = [
 
 @pytest.mark.parametrize(("text", "damage"), DAMAGE_CASES)
 def test_damage(text: str, damage: AbilityDamage | None) -> None:
-    """Issue 20 §2: damage is "the base plus characteristic letters, with the damage type"; "M or A" means the
+    """Damage is "the base plus characteristic letters, with the damage type"; "M or A" means the
     highest of them."""
     assert parse_tier(text).damage == damage
 
@@ -126,7 +126,7 @@ def _without_text(effects: tuple[ConditionEffect, ...]) -> tuple[ConditionEffect
 
 @pytest.mark.parametrize(("text", "effects"), EFFECT_CASES)
 def test_condition_effects(text: str, effects: tuple[ConditionEffect, ...]) -> None:
-    """Issue 20 §2: "potency conditions: a characteristic against a number or against weak / average /
+    """ "potency conditions: a characteristic against a number or against weak / average /
     strong ... Each comes with its condition and duration (EoT, save ends)"."""
     parsed = parse_tier(text)
     assert _without_text(parsed.effects) == effects
@@ -145,7 +145,7 @@ FORCED_CASES: list[tuple[str, tuple[ForcedMovement, ...]]] = [
 
 @pytest.mark.parametrize(("text", "forced"), FORCED_CASES)
 def test_forced_movement(text: str, forced: tuple[ForcedMovement, ...]) -> None:
-    """Issue 20 §2: "forced movement: push, pull or slide N, vertical or not"."""
+    """ "forced movement: push, pull or slide N, vertical or not"."""
     assert parse_tier(text).forced == forced
 
 
@@ -165,7 +165,7 @@ UNREAD_CASES: list[tuple[str, tuple[str, ...]]] = [
 
 @pytest.mark.parametrize(("text", "unread"), UNREAD_CASES)
 def test_what_is_not_understood_stays_text(text: str, unread: tuple[str, ...]) -> None:
-    """Issue 20 §2: "Anything the parser doesn't understand stays text and is shown. It is never dropped and
+    """ "Anything the parser doesn't understand stays text and is shown. It is never dropped and
     never guessed"."""
     parsed = parse_tier(text)
     assert parsed.unread == unread
@@ -190,13 +190,13 @@ def test_a_potency_whose_effect_is_not_conditions_keeps_its_test() -> None:
     ],
 )
 def test_potency(test: PotencyTest, striker: Characteristics, potency: int) -> None:
-    """Issue 20 §2: weak / average / strong "are the hero's highest characteristic − 2, − 1 and ± 0; for a
+    """Weak / average / strong "are the hero's highest characteristic − 2, − 1 and ± 0; for a
     monster the number is written out"."""
     assert test.potency(striker) == potency
 
 
 def test_potency_lands_when_the_target_is_below_it() -> None:
-    """Issue 20 §3: "a potency condition lands when the target's characteristic is below the potency"."""
+    """ "a potency condition lands when the target's characteristic is below the potency"."""
     test = PotencyTest(M, value=2)
     assert test.check(Characteristics(might=1), Characteristics()).lands
     assert not test.check(Characteristics(might=2), Characteristics()).lands
@@ -225,7 +225,7 @@ def test_dice_damage_comes_to_what_forge_steel_shows() -> None:
 
 
 def test_forced_movement_reduced_by_stability() -> None:
-    """Issue 20 §3: forced movement is "reduced by the target's stability" ("push 2 → 1, stability 1")."""
+    """Forced movement is "reduced by the target's stability" ("push 2 → 1, stability 1")."""
     assert ForcedMovement(ForcedKind.PUSH, 2).reduced_by(1) == 1
     assert ForcedMovement(ForcedKind.PUSH, 2).reduced_by(5) == 0
 
@@ -249,7 +249,7 @@ FIXTURE_TEXTS_PARSED = 101
 
 
 def test_fixture_tier_texts_floor() -> None:
-    """Issue 20 §2: "A test runs the parser over every tier text in the Forge Steel fixtures ... records how
+    """ "A test runs the parser over every tier text in the Forge Steel fixtures ... records how
     many texts parse fully"; docs/abilities.md states the figure and lists the rest."""
     texts = tier_texts(real_bytes)
     parsed = [t for t in texts if parse_tier(t).fully_parsed]

@@ -1,4 +1,4 @@
-"""A strike by ability (bot/rules/encounter/ability_strike.py, issue 20 §3): the roll's characteristic and
+"""A strike by ability (bot/rules/encounter/ability_strike.py): the roll's characteristic and
 bonus, criticals only on main actions, damage from the tier text with the kit bonus on Melee or Ranged Weapon
 abilities, potency conditions landing, forced movement reduced by stability, the cost spent or refused, and
 the standard abilities every creature has. Creatures are built directly: the fixture monsters from the
@@ -89,7 +89,7 @@ def table(*abilities: Ability, resource: int = 0, malice: int = 0) -> Encounter:
 @pytest.mark.parametrize(
     ("ability", "scores", "characteristic", "bonus"),
     [
-        # "2d10 plus the highest of the ability's characteristics, plus its stated bonus" (issue 20 §3)
+        # "2d10 plus the highest of the ability's characteristics, plus its stated bonus"
         (card("Slam", ("1 damage",) * 3), M2_A2, Characteristic.MIGHT, 2),
         (
             card("Rush", ("1 damage",) * 3, characteristics=(Characteristic.MIGHT, Characteristic.AGILITY)),
@@ -122,7 +122,7 @@ def test_the_roll_adds_the_highest_listed_characteristic_and_the_stated_bonus(
 def test_a_critical_only_when_the_ability_is_a_main_action(
     action: ActionType, made_as: RollAction, critical: bool
 ) -> None:
-    """ "Critical: only when the ability is a main action." (issue 20 §3) A natural 19 is tier 3 always."""
+    """ "Critical: only when the ability is a main action." A natural 19 is tier 3 always."""
     ability = card("Swing", ("1 damage", "2 damage", "3 damage"), action=action)
     assert action_of(ability) is made_as
     _, done = strike_with(table(ability), roll(10, 9), "Brannoc", "Swing", ["Ogre"])
@@ -139,7 +139,7 @@ def test_the_free_strike_is_made_as_a_free_strike_and_is_never_a_critical() -> N
 @pytest.mark.parametrize(
     ("keywords", "bonuses", "tier3"),
     [
-        # "the kit damage bonus added to Melee or Ranged weapon abilities" (issue 20 §3)
+        # "the kit damage bonus added to Melee or Ranged weapon abilities"
         (("Melee", "Strike", "Weapon"), (IRONCLAD,), 9 + 2 + 4),
         (("Area", "Melee", "Weapon"), (IRONCLAD,), 9 + 2 + 4),
         (("Melee", "Strike", "Magic"), (IRONCLAD,), 9 + 2),
@@ -159,7 +159,7 @@ def test_the_kit_bonus_goes_to_melee_or_ranged_weapon_abilities_only(
 
 
 def test_the_hero_free_strike_takes_the_kit_bonus_exactly_once() -> None:
-    """standard.py's free strikes carry raw tiers ("2 / 5 / 7 + M or A"): the kit adds +0/+0/+4 once."""
+    """Standard.py's free strikes carry raw tiers ("2 / 5 / 7 + M or A"): the kit adds +0/+0/+4 once."""
     melee, ranged = hero_free_strikes()
     plan = plan_ability(melee, M2_A2, (IRONCLAD,))
     assert plan.damage is not None and [plan.damage.amount(t, M2_A2) for t in (1, 2, 3)] == [4, 7, 13]
@@ -226,7 +226,7 @@ def find_card(abilities: tuple[HeroAbility, ...], name: str) -> Ability:
 def test_the_damage_type_comes_from_the_text_and_area_damage_is_capped_per_minion(
     keywords: tuple[str, ...], killed: int
 ) -> None:
-    """ "the Area keyword makes a minion squad's damage capped per minion" (issue 20 §3): 9 poison damage to
+    """ "the Area keyword makes a minion squad's damage capped per minion": 9 poison damage to
     two Cleavers (Stamina 3 each, a pool of 9) kills those two; without Area the pool takes it all."""
     breath = card("Breath", ("9 poison damage",) * 3, keywords=keywords, characteristics=())
     enc = table(breath)
@@ -243,7 +243,7 @@ def test_the_damage_type_comes_from_the_text_and_area_damage_is_capped_per_minio
 @pytest.mark.parametrize(
     ("tier_text", "target", "lands"),
     [
-        # "a potency condition lands when the target's characteristic is below the potency" (issue 20 §3);
+        # "a potency condition lands when the target's characteristic is below the potency";
         # Brannoc's highest is 2: weak 0, average 1, strong 2
         ("2 damage; M < [weak] slowed (EoT)", "Ogre", False),  # M1 vs 0
         ("2 damage; M < [strong] slowed (EoT)", "Ogre", True),  # M1 vs 2
@@ -320,7 +320,7 @@ BIG_VERSUS_LITTLE = [
 def test_a_larger_striker_with_a_melee_weapon_ability_moves_a_smaller_target_farther(
     striker: str, target: str, keywords: tuple[str, ...], stability: int, squares: int, larger: int
 ) -> None:
-    """draw-steel-combat.txt "BIG VERSUS LITTLE": "When a larger creature force moves a smaller target with a
+    """Draw Steel, Combat, "BIG VERSUS LITTLE": "When a larger creature force moves a smaller target with a
     melee weapon ability, the distance of the forced movement is increased by 1. If a smaller creature force
     moves a larger target with a melee weapon ability, the distance doesn't change." "STABILITY": "When a
     creature is force moved, they can reduce that movement up to a number of squares equal to their
@@ -362,7 +362,7 @@ def test_the_cost_is_spent_or_the_strike_refused(
     striker: str, resource: int, malice: int, refused: str | None, left: int | None
 ) -> None:
     """ "Cost: the heroic-resource or Malice cost is spent, and the strike is refused when there isn't
-    enough." (issue 20 §3)"""
+    enough." """
     ability = card("Big One", ("3 damage",) * 3, cost=3)
     enc = table(ability, resource=resource, malice=malice)
     enc = enc.with_creature(dataclasses.replace(enc.creature(striker), abilities=(ability,)))

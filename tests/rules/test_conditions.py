@@ -157,7 +157,7 @@ def test_bleeding_damage_due() -> None:
 
 
 def test_a_dying_hero_bleeds_without_the_condition() -> None:
-    """draw-steel-combat.txt "Dying and Death": "While dying, ... Additionally, you are bleeding"."""
+    """Draw Steel, Combat, "Dying and Death": "While dying, ... Additionally, you are bleeding"."""
     assert bleeding_damage_due([], BleedingTrigger.MAIN_ACTION, dying=True)
     assert not bleeding_damage_due([], BleedingTrigger.MAIN_ACTION)
 
@@ -175,7 +175,7 @@ def test_a_dying_hero_bleeds_without_the_condition() -> None:
 def test_only_might_and_agility_rolls_make_a_creature_bleed(
     characteristic: str | None, test: bool, trigger: BleedingTrigger | None
 ) -> None:
-    """Issue 21: "makes a test or ability roll using Might or Agility"."""
+    """ "makes a test or ability roll using Might or Agility"."""
     assert roll_trigger(characteristic, test=test) is trigger
 
 

@@ -1,4 +1,4 @@
-"""Characteristics (draw-steel-basics.md "Characteristics"), names and the creature stat block."""
+"""Characteristics (Draw Steel, The Basics, "Characteristics"), names and the creature stat block."""
 
 from __future__ import annotations
 

@@ -41,7 +41,7 @@ F = DamageType.FIRE
 HERO = Vitals(max_stamina=30, stamina=30, recoveries=8, max_recoveries=8, is_hero=True)
 
 
-# draw-steel-combat.txt, "DAMAGE IMMUNITY", "DAMAGE WEAKNESS", "Temporary Stamina" and draw-steel-basics.md
+# Draw Steel, Combat, "DAMAGE IMMUNITY", "DAMAGE WEAKNESS", "Temporary Stamina" and Draw Steel, The Basics,
 # "Round Down": every worked example in the text. (vitals, amount, type, immunities, weaknesses, halved,
 # damage dealt, temporary after, Stamina after)
 EXAMPLES = [
@@ -136,7 +136,7 @@ def test_bad_amounts_refused() -> None:
 
 
 def test_kill_and_knock_out() -> None:
-    """draw-steel-combat.txt "Director-Controlled Creatures" die at 0; "Knocking Creatures Out"."""
+    """Draw Steel, Combat, "Director-Controlled Creatures" die at 0; "Knocking Creatures Out"."""
     goblin = Vitals(15, 15)
     record = apply_damage(goblin, 15)
     assert record.killed and record.after.dead
@@ -150,7 +150,7 @@ def test_kill_and_knock_out() -> None:
 # --- tiered damage ----------------------------------------------------------------------------------------
 M3 = Characteristics(might=3, agility=1, presence=-1)
 
-# Tiered damage text as abilities print it (brief; draw-steel-combat.txt "Damage Types" for the types).
+# Tiered damage text as abilities print it (Draw Steel, Combat, "Damage Types" for the types).
 PARSE = [
     ("3/6/9", (3, 6, 9), DamageType.UNTYPED),
     ("2+M/5+M/7+M", (5, 8, 10), DamageType.UNTYPED),
@@ -214,7 +214,7 @@ def test_tiered_parse_dice_errors(text: str) -> None:
 
 
 def test_tier_dice_rolled_with_the_flat_part() -> None:
-    """A d3 is a d6 read 1-2/3-4/5-6 (draw-steel-basics.md "D3s"); the total never goes below 0."""
+    """A d3 is a d6 read 1-2/3-4/5-6 (Draw Steel, The Basics, "D3s"); the total never goes below 0."""
     rolled = TieredDamage.parse("2d3+M/1/1").roll(1, M3, FixedDice([6, 1]))
     assert rolled is not None and rolled.dice.results == (3, 1) and rolled.total == 3 + 1 + 3
     assert rolled.format() == "2d3 [3, 1] + 3 = 7"
@@ -238,7 +238,7 @@ def test_tier_out_of_range() -> None:
     assert TierDamage(3, Characteristic.MIGHT, -1).format() == "3-M"
 
 
-# --- surges and potency (Heroes ch. 7 "Surges", "Potency", per the brief) ---------------------------------
+# --- surges and potency (Heroes ch. 7 "Surges", "Potency") ---------------------------------
 @pytest.mark.parametrize(("surges", "extra"), [(0, 0), (1, 3), (2, 6), (3, 9)])
 def test_surge_damage(surges: int, extra: int) -> None:
     assert surge_damage(surges, M3) == extra
@@ -306,7 +306,7 @@ def test_modifier_parse_errors(imm: str, weak: str) -> None:
 
 
 # --- other damage -----------------------------------------------------------------------------------------
-# draw-steel-combat.txt "Falling" (and "Vertical Forced Movement": the goblin falls 5 squares, taking 10).
+# Draw Steel, Combat, "Falling" (and "Vertical Forced Movement": the goblin falls 5 squares, taking 10).
 FALLS = [
     (1, 0, False, Fall(1, 0, False)),
     (2, 0, False, Fall(2, 4, True)),
@@ -331,7 +331,7 @@ def test_fall_negative() -> None:
 
 
 def test_slams() -> None:
-    """draw-steel-combat.txt "Slamming Into Creatures": slide 5, 1 square moved, both take 4.
+    """Draw Steel, Combat, "Slamming Into Creatures": slide 5, 1 square moved, both take 4.
     "Hurling Through Objects": 1 square left into an unbroken wall: 1 + 2 = 3."""
     assert slam_creature(4) == 4
     assert slam_object(1) == 3
@@ -340,7 +340,7 @@ def test_slams() -> None:
 
 
 def test_suffocation() -> None:
-    """draw-steel-combat.txt "Suffocating": Might rounds (minimum 1), then 1d6 at the end of each round."""
+    """Draw Steel, Combat, "Suffocating": Might rounds (minimum 1), then 1d6 at the end of each round."""
     assert breath_rounds(-1) == 1 and breath_rounds(3) == 3
     assert suffocation_damage(FixedDice([]), 3, 3) == 0
     assert suffocation_damage(FixedDice([5]), 4, 3) == 5
@@ -383,7 +383,7 @@ def test_pipeline_properties(
     assert load(DamageRecord, to_data(record)) == record
 
 
-# draw-steel-combat.txt "HURLING THROUGH OBJECTS": (remaining, material, thickness, broken, damage, left).
+# Draw Steel, Combat, "HURLING THROUGH OBJECTS": (remaining, material, thickness, broken, damage, left).
 HURLS = [
     # the worked example: the null slides a commando 5, 1 square moved, into a thick wooden wall: 5 + 3.
     (4, Material.WOOD, 2, 1, 8, 0),

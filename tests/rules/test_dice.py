@@ -1,4 +1,4 @@
-"""Dice: d10/d6/d3/d100 (draw-steel-basics.md "Dice", "D3s", "D100s") and /dice expressions."""
+"""Dice: d10/d6/d3/d100 (Draw Steel, The Basics, "Dice", "D3s", "D100s") and /dice expressions."""
 
 from __future__ import annotations
 
@@ -32,13 +32,13 @@ def test_d10_and_d6_faces() -> None:
         d10(FixedDice([11]))
 
 
-# draw-steel-basics.md "D3s": a d6 read 1-2 → 1, 3-4 → 2, 5-6 → 3.
+# Draw Steel, The Basics, "D3s": a d6 read 1-2 → 1, 3-4 → 2, 5-6 → 3.
 @pytest.mark.parametrize(("face", "value"), [(1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (6, 3)])
 def test_d3(face: int, value: int) -> None:
     assert d3(FixedDice([face])) == value
 
 
-# draw-steel-basics.md "D100s": tens then ones; a 10 counts as 0; both 0/10 → 100; 10 and 9 → 09.
+# Draw Steel, The Basics, "D100s": tens then ones; a 10 counts as 0; both 0/10 → 100; 10 and 9 → 09.
 @pytest.mark.parametrize(
     ("tens", "ones", "value"), [(5, 3, 53), (10, 9, 9), (10, 10, 100), (1, 10, 10), (9, 9, 99)]
 )

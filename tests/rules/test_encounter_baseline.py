@@ -53,7 +53,7 @@ def banes_on(enc: Encounter, attacker: str, target: str) -> tuple[int, int, tupl
 
 
 def test_defend_gives_a_double_bane_until_the_start_of_the_defenders_next_turn() -> None:
-    """draw-steel-combat.txt "Defend": "When a creature takes the Defend main action, ability rolls made
+    """Draw Steel, Combat, "Defend": "When a creature takes the Defend main action, ability rolls made
     against them have a double bane until the start of their next turn." """
     enc = act(running(), "Ash", Controller.PLAYERS)
     enc = baseline.defend(enc, "Ash")
@@ -74,7 +74,7 @@ def test_defend_gives_a_double_bane_until_the_start_of_the_defenders_next_turn()
 
 
 def test_defend_gives_nothing_while_the_defender_has_someone_taunted() -> None:
-    """draw-steel-combat.txt "Defend": "A creature gains no benefit from this action while another creature
+    """Draw Steel, Combat, "Defend": "A creature gains no benefit from this action while another creature
     is taunted by them." """
     enc = baseline.defend(act(running(), "Ash", Controller.PLAYERS), "Ash")
     taunting, _ = harm.add_condition(enc, "Goblin 1", Condition.TAUNTED, Duration.EOT, source="Ash")
@@ -93,7 +93,7 @@ def test_defend_and_aid_are_taken_on_the_creatures_own_turn() -> None:
 
 
 def test_aid_attack_gives_an_allys_next_roll_against_that_enemy_an_edge() -> None:
-    """draw-steel-combat.txt "Aid Attack": "The next ability roll an ally makes against that enemy before the
+    """Draw Steel, Combat, "Aid Attack": "The next ability roll an ally makes against that enemy before the
     start of the aiding creature's next turn gains an edge." """
     enc = baseline.aid(act(running(), "Ash", Controller.PLAYERS), "Ash", "Goblin 1")
     now = current(enc.turns)
@@ -112,7 +112,7 @@ def test_aid_attack_gives_an_allys_next_roll_against_that_enemy_an_edge() -> Non
 
 
 def test_aid_attack_ends_at_the_start_of_the_aiders_next_turn() -> None:
-    """draw-steel-combat.txt "Aid Attack": "before the start of the aiding creature's next turn"."""
+    """Draw Steel, Combat, "Aid Attack": "before the start of the aiding creature's next turn"."""
     enc = baseline.aid(act(running(), "Ash", Controller.PLAYERS), "Ash", "Goblin 1")
     for name, by in (("Goblin 1", Controller.DIRECTOR), ("Bree", Controller.PLAYERS)):
         enc = act(end(enc), name, by)
@@ -134,9 +134,9 @@ def test_aid_attack_ends_at_the_start_of_the_aiders_next_turn() -> None:
 def test_a_strike_is_a_critical_only_as_a_main_action(
     action: RollAction, critical: bool, used: tuple[ActionKind, ...]
 ) -> None:
-    """draw-steel-basics.md "Natural Roll": "on certain types of power rolls, this is a critical hit" — a
+    """Draw Steel, The Basics, "Natural Roll": "on certain types of power rolls, this is a critical hit" — a
     natural 19 or 20 on a free strike or a triggered action is tier 3 but no critical; a free strike on
-    one's own turn is a main action (draw-steel-combat.txt "Free Strikes": "Every creature can use a free
+    one's own turn is a main action (Draw Steel, Combat, "Free Strikes": "Every creature can use a free
     strike ability as a main action on their turn")."""
     enc = act(running(), "Ash", Controller.PLAYERS)
     enc, result = harm.strike(enc, roll(10, 9), "Ash", ["Goblin 1"], DAMAGE, action=action)

@@ -27,7 +27,7 @@ def table() -> Encounter:
 
 
 def test_a_dying_hero_is_bleeding_until_they_stop_dying() -> None:
-    """draw-steel-combat.txt "Dying and Death": "When your Stamina is 0 or lower, you are dying. ...
+    """Draw Steel, Combat, "Dying and Death": "When your Stamina is 0 or lower, you are dying. ...
     Additionally, you are bleeding, and this instance of the condition can't be negated or removed in any way
     until you are no longer dying." """
     enc, _ = harm.damage(table(), "Ash", 30)
@@ -48,7 +48,7 @@ def test_a_dying_hero_with_the_condition_too_keeps_bleeding_when_it_is_removed()
 
 @pytest.mark.parametrize("trigger", list(BleedingTrigger))
 def test_a_bleeding_creature_loses_1d6_plus_its_level(trigger: BleedingTrigger) -> None:
-    """Issue 21: "whenever a bleeding creature uses a main action or a triggered action, or makes a test or
+    """ "whenever a bleeding creature uses a main action or a triggered action, or makes a test or
     ability roll using Might or Agility, it loses Stamina equal to 1d6 + its level once that is resolved.
     Nothing prevents this loss." """
     enc, _ = harm.damage(table(), "Ash", 30)  # dying: Stamina 0

@@ -147,7 +147,7 @@ def test_turn_start_gains_the_heroic_resource_and_frees_the_token_benefit() -> N
 
 
 def test_any_turn_start_frees_every_heros_token_benefit() -> None:
-    """draw-steel-basics.md "Hero Tokens": one benefit per turn — anyone's turn is a new window."""
+    """Draw Steel, The Basics, "Hero Tokens": one benefit per turn — anyone's turn is a new window."""
     enc = begin(_encounter(), FixedDice([]), first="heroes").encounter
     ash = end_turn(act(enc, "Ash", Controller.PLAYERS, FixedDice([])).encounter).encounter
     spent = dataclasses.replace(ash, tokens_used=("Ash",))

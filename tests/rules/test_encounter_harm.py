@@ -201,7 +201,7 @@ def test_strike_letters_surges_and_type() -> None:
 
 
 def test_area_strike_on_several_minions_of_a_squad_kills_only_those_hit() -> None:
-    """Issue 21: only area damage is capped per minion (`area=True`), and only minions in the area die."""
+    """Only area damage is capped per minion (`area=True`), and only minions in the area die."""
     enc, result = harm.strike(
         table(), roll(10, 10), "Ash", ["Minion 1", "Minion 3"], TieredDamage.parse("9/9/9"), area=True
     )
@@ -212,7 +212,7 @@ def test_area_strike_on_several_minions_of_a_squad_kills_only_those_hit() -> Non
 
 
 def test_strike_on_several_minions_without_area_puts_its_full_damage_into_the_pool() -> None:
-    """Issue 21: "A non-area strike that names several minions of one squad puts its full damage into the
+    """ "A non-area strike that names several minions of one squad puts its full damage into the
     pool, and may drop more minions than it named." """
     enc, result = harm.strike(
         table(), roll(10, 10), "Ash", ["Minion 1", "Minion 3"], TieredDamage.parse("7/7/7")
@@ -225,7 +225,7 @@ def test_strike_on_several_minions_without_area_puts_its_full_damage_into_the_po
 
 
 def test_strike_on_a_squad_applies_weakness_once() -> None:
-    """Issue 21: "Weakness and immunity apply once to the squad's whole damage, after the per-minion area
+    """ "Weakness and immunity apply once to the squad's whole damage, after the per-minion area
     cap, not once per minion." """
     base = table()
     pack = [c for c in base.creatures if c.squad_id == "Pack"]
@@ -241,7 +241,7 @@ def test_strike_on_a_squad_applies_weakness_once() -> None:
 
 
 def test_halved_strike_and_damage_halve_before_immunity() -> None:
-    """draw-steel-combat.txt "DAMAGE IMMUNITY": "if an ally first halved the damage with a triggered action,
+    """Draw Steel, Combat, "DAMAGE IMMUNITY": "if an ally first halved the damage with a triggered action,
     your hero would take 4 damage before immunity is applied, with immunity then reducing the damage to 0"."""
     _, hit = harm.damage(table(), "Ogre", 8, DamageType.FIRE, halved=True)
     assert hit.dealt == 0 and [s.name for s in hit.steps][:2] == ["halved", "immunity"]
@@ -275,7 +275,7 @@ def test_dice_damage_is_rolled_once_per_tier_and_each_target_there_takes_it() ->
 
 def test_dice_damage_then_surges_weakness_and_immunity() -> None:
     """The rolled total is the damage the tier gives: surges add to it on the first target, then weakness and
-    immunity apply to the whole (draw-steel-combat.txt "DAMAGE WEAKNESS": weakness first, then immunity)."""
+    immunity apply to the whole (Draw Steel, Combat, "DAMAGE WEAKNESS": weakness first, then immunity)."""
     enc = dataclasses.replace(table(), surges={"Ash": 1})
     _, result = harm.strike(
         enc,
@@ -311,7 +311,7 @@ def test_dice_damage_to_a_squad_is_one_roll_capped_per_minion_in_an_area() -> No
 
 
 def test_a_d3_in_the_damage_is_read_as_the_basics_say() -> None:
-    """draw-steel-basics.md "D3s": a d3 is a d6 read 1-2 → 1, 3-4 → 2, 5-6 → 3."""
+    """Draw Steel, The Basics, "D3s": a d3 is a d6 read 1-2 → 1, 3-4 → 2, 5-6 → 3."""
     _, result = harm.strike(
         table(), roll(1, 2), "Ash", ["Goblin 1"], TieredDamage.parse("1d3"), dice=FixedDice([6])
     )

@@ -1,6 +1,6 @@
-"""Objectives with round counters and villain actions (bot/rules/encounter/objectives.py, issue 22 §3).
+"""Objectives with round counters and villain actions (bot/rules/encounter/objectives.py).
 
-draw-steel-combat.txt "Objective Endings": "HOLD THEM OFF ... protect a particular position for a number of
+Draw Steel, Combat, "Objective Endings": "HOLD THEM OFF ... protect a particular position for a number of
 rounds determined by you"; "STOP THE ACTION ... Objectives in this category have a timer associated with
 them."
 """

@@ -1,6 +1,6 @@
-"""The hero token that saves a hero (bot.rules.encounter.rescue): draw-steel-basics.md "Spending Hero Tokens":
-"You can spend 2 hero tokens on your turn or when you take damage (no action required) to regain Stamina
-equal to your Recovery value before taking the damage"."""
+"""The hero token that saves a hero (bot.rules.encounter.rescue): Draw Steel, The Basics, "Spending Hero
+Tokens": "You can spend 2 hero tokens on your turn or when you take damage (no action required) to regain
+Stamina equal to your Recovery value before taking the damage"."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def test_no_offer_to_a_hero_dying_already_nor_after_a_benefit_this_turn() -> Non
 
 
 def test_refused_once_anything_else_changed() -> None:
-    """Issue 21: "It is refused once anything else has changed the encounter." """
+    """ "It is refused once anything else has changed the encounter." """
     enc = hurt(33)
     assert live_rescues(enc, 6) == ()
     with pytest.raises(RescueError, match="Too late"):

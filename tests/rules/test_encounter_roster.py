@@ -123,7 +123,7 @@ def test_a_sheet_edited_mid_fight_goes_into_play_and_other_creatures_are_untouch
 
 
 def test_renaming_a_roster_hero_renames_their_creature_everywhere_the_encounter_names_it() -> None:
-    """Issue 19: "Renaming a hero renames its creature in the running encounter too" (a creature's id is its
+    """ "Renaming a hero renames its creature in the running encounter too" (a creature's id is its
     name, so every place that refers to it follows)."""
     from bot.rules import codec
     from bot.rules.conditions import Condition, Duration

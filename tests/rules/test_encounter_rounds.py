@@ -1,8 +1,8 @@
-"""Rounds that never stick (bot/rules/encounter/rounds.py, issue 21 "Play flow"): when the last creature still
+"""Rounds that never stick (bot/rules/encounter/rounds.py): when the last creature still
 to act in a round dies, is knocked out or is removed outside a turn, the next round starts by itself, as it
 does when a turn ends; the same when a whole side is gone.
 
-draw-steel-turn-order.txt "End of Round": "Once all creatures on both sides of a battle have acted, the combat
+Draw Steel, Combat, "End of Round": "Once all creatures on both sides of a battle have acted, the combat
 round ends and a new combat round begins." "Creatures Take Turns": "The creatures who have yet to act get to
 take their turns in any order they choose, without turns in between from the other side."
 """
@@ -88,7 +88,7 @@ def test_the_last_creature_to_act_gone_outside_a_turn_starts_the_next_round(how:
     assert after.turns.phase is Phase.IN_ROUND and after.turns.round == 2
     assert after.malice.value == malice + 2 + 2  # Monsters "Malice": + heroes in the fight + the round
     assert eligible(after.turns)
-    # the change tells the round it started, with its Malice, for the reply (issue 21, "A round that sticks")
+    # the change tells the round it started, with its Malice, for the reply
     assert rounds.news_since(enc, after) == RoundNews((2,), 4)
     assert rounds.news_since(after, harm.damage(after, "Ash", 1)[0]) is None
     # and play goes on: somebody acts in round 2, then ends their turn

@@ -1,7 +1,7 @@
 """A minion squad's turn in the encounter aggregate (bot/rules/encounter/flow.py), in every turn structure.
 
-draw-steel-turn-order.txt "Enemies Act In Groups": "When a group of enemies acts, the Director chooses a
-single creature or minion squad to take a turn." draw-steel-combat.txt "Alternative Turn Order": "have each
+Draw Steel, Combat, "Enemies Act In Groups": "When a group of enemies acts, the Director chooses a
+single creature or minion squad to take a turn." Draw Steel, Combat, "Alternative Turn Order": "have each
 hero, enemy, and group of enemies make an Agility test" (a squad tests once, with its minions' Agility).
 """
 

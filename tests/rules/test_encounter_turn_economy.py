@@ -1,13 +1,13 @@
-"""Catch Breath in the action economy, and choosing fast or slow turns (issue 21, "Play flow").
+"""Catch Breath in the action economy, and choosing fast or slow turns.
 
-draw-steel-combat.txt "Catch Breath": "A creature who uses the Catch Breath maneuver spends a Recovery and
+Draw Steel, Combat, "Catch Breath": "A creature who uses the Catch Breath maneuver spends a Recovery and
 regains Stamina equal to their recovery value." "Taking a Turn": "Each creature in combat ... gets to take a
 main action, a maneuver, and a move action on their turn." So with the action economy enforced, Catch Breath
-off the hero's turn is refused, as the turn engine refuses other maneuvers; teams-combat.md and
-fast-slow-turns-combat.md have no maneuvers, so there it costs an action.
+off the hero's turn is refused, as the turn engine refuses other maneuvers; Teams Combat and
+Shadow of the Demon Lord, Combat have no maneuvers, so there it costs an action.
 
-fast-slow-turns-combat.md "Anatomy of a Round": "During each round, players who want to take a turn (fast or
-slow) do so in that part of the round, in any order they choose."
+Shadow of the Demon Lord, Combat, "Anatomy of a Round": "During each round, players who want to take a turn
+(fast or slow) do so in that part of the round, in any order they choose."
 """
 
 from __future__ import annotations

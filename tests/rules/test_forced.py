@@ -1,4 +1,4 @@
-"""Forced movement (bot.rules.forced): distance, stability, size, and slams — draw-steel-combat.txt "Forced
+"""Forced movement (bot.rules.forced): distance, stability, size, and slams — Draw Steel, Combat, "Forced
 Movement", "STABILITY", "SLAMMING INTO CREATURES", "SLAMMING INTO OBJECTS", "HURLING THROUGH OBJECTS"."""
 
 from __future__ import annotations

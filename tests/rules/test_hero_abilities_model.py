@@ -1,4 +1,4 @@
-"""The roster sheet keeps what a hero plays with (issue 20 §1): abilities, kit damage bonuses, stability,
+"""The roster sheet keeps what a hero plays with: abilities, kit damage bonuses, stability,
 speed, size, the recovery value's bonus and the heroic resource's gains; an older stored sheet still loads,
 and a roster hero's creature carries the abilities and kit bonuses into the encounter."""
 

@@ -50,7 +50,7 @@ def test_gain_triggers_read_from_the_class_wording(words: str, trigger: GainTrig
 
 
 def test_gain_spend_and_set() -> None:
-    """draw-steel-basics.md "Heroic Resources": "you spend your Heroic Resources to activate your most
+    """Draw Steel, The Basics, "Heroic Resources": "you spend your Heroic Resources to activate your most
     powerful abilities" -- never more than you have."""
     enc, hero, value = gain(_fight(), "ash", 3)
     assert (hero, value) == ("Ash", 3)
@@ -104,7 +104,7 @@ def test_a_start_of_turn_gain_from_the_imported_gains() -> None:
 
 
 def test_allies_help_a_dying_hero_spend_a_recovery() -> None:
-    """draw-steel-combat.txt "Dying and Death": "While you are dying, ... your allies can help you spend
+    """Draw Steel, Combat, "Dying and Death": "While you are dying, ... your allies can help you spend
     Recoveries in combat"; "Heal": "The target creature can spend a Recovery to regain Stamina"."""
     enc, _ = damage(_fight(), "Ash", 35)  # -5: dying
     assert enc.creature("Ash").vitals.dying
@@ -117,7 +117,7 @@ def test_allies_help_a_dying_hero_spend_a_recovery() -> None:
 
 
 def test_a_director_creature_regains_a_third_of_its_stamina() -> None:
-    """draw-steel-combat.txt "No Recoveries": "a Director-controlled creature regains Stamina equal to
+    """Draw Steel, Combat, "No Recoveries": "a Director-controlled creature regains Stamina equal to
     one-third of their Stamina maximum"."""
     enc, _ = damage(_fight(), "Ogre", 20)
     _, healing = spend_recovery(enc, "Ogre")

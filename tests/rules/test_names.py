@@ -1,6 +1,6 @@
 """Names (heroes, creatures, squads, groups, teams, custom conditions): invisible characters are stripped, a
 name empty after that is refused, and every comparison uses one key (`bot.rules.names.name_key`); and the
-per-creature condition limit (issue 19, "Holes to close")."""
+per-creature condition limit."""
 
 from __future__ import annotations
 
@@ -32,13 +32,13 @@ INVISIBLES = [ZWSP, ZWJ, RLO, WJ, BOM, HANGUL_FILLER, "\u2066", "\u00ad", "\ufe0
     ],
 )
 def test_invisible_characters_are_stripped(text: str, name: str) -> None:
-    """Issue 19: "invisible and format characters are stripped (zero-width, bidi overrides)"."""
+    """ "invisible and format characters are stripped (zero-width, bidi overrides)"."""
     assert clean_name(text) == name
 
 
 @pytest.mark.parametrize("text", [ZWSP, f"{ZWSP} {RLO}", HANGUL_FILLER * 3, "".join(INVISIBLES)])
 def test_a_name_empty_after_stripping_is_refused(text: str) -> None:
-    """Issue 19: "a name that is empty after that is refused"."""
+    """ "a name that is empty after that is refused"."""
     with pytest.raises(BadNameError, match="empty"):
         clean_name(text)
 
@@ -54,7 +54,7 @@ def test_a_name_empty_after_stripping_is_refused(text: str) -> None:
     ],
 )
 def test_names_compare_by_one_key(a: str, b: str) -> None:
-    """Issue 19: "names compare by one key (NFKC, casefold, invisibles removed), so `Ash` and `Ash`
+    """ "names compare by one key (NFKC, casefold, invisibles removed), so `Ash` and `Ash`
     followed by a zero-width space are the same name"."""
     assert name_key(a) == name_key(b)
 
@@ -133,7 +133,7 @@ def test_apply_condition_key_uses_the_name_key() -> None:
 
 
 def test_at_most_twenty_conditions_per_creature() -> None:
-    """Issue 19: "at most 20 conditions per creature (today ~6,800 /condition add fill the state to its size
+    """ "at most 20 conditions per creature (today ~6,800 /condition add fill the state to its size
     limit, and then every change to that encounter fails)"; the refusal is one line; re-imposing a condition
     the creature already has is still fine at the limit."""
     enc = mixed_roster()

@@ -33,9 +33,10 @@ def dice_for(natural: int) -> tuple[int, int]:
     return (first, natural - first)
 
 
-# --- The independent oracle, written from draw-steel-basics.md "Power Rolls" -------------------------------
+# --- The independent oracle, written from Draw Steel, The Basics, "Power Rolls"
+# -------------------------------
 def oracle_tier(edges: int, banes: int, natural: int, bonus: int, autos: tuple[int, ...]) -> int:
-    """draw-steel-basics.md: "Power Roll Outcomes", "Edges and Banes", "Rolling With Edges and Banes",
+    """Draw Steel, The Basics: "Power Roll Outcomes", "Edges and Banes", "Rolling With Edges and Banes",
     "Automatic Tier Outcomes", "Natural Roll"."""
     # Natural Roll: a natural 19 or 20 is always tier 3 regardless of any modifiers.
     if natural in (19, 20):
@@ -76,7 +77,7 @@ AUTOS: list[tuple[int, ...]] = [(), (1,), (2,), (3,), (1, 1), (1, 3), (2, 3, 2),
 
 @pytest.mark.parametrize(("edges", "banes"), list(itertools.product(range(4), range(4))))
 def test_whole_edge_bane_matrix(edges: int, banes: int) -> None:
-    """draw-steel-basics.md "Power Rolls": 0–3 edges × 0–3 banes × naturals 2–20 × bonus −5..+5 × automatic
+    """Draw Steel, The Basics, "Power Rolls": 0–3 edges × 0–3 banes × naturals 2–20 × bonus −5..+5 × automatic
     tiers (none, 1, 2, 3, identical, conflicting) against the oracle above."""
     for natural in range(2, 21):
         for bonus in range(-5, 6):
@@ -88,7 +89,7 @@ def test_whole_edge_bane_matrix(edges: int, banes: int) -> None:
                 assert roll.tier == oracle_tier(edges, banes, natural, bonus, autos), (natural, bonus, autos)
 
 
-# draw-steel-basics.md, "Rolling With Edges and Banes" (each count capped at 2, "Why Cap?").
+# Draw Steel, The Basics, "Rolling With Edges and Banes" (each count capped at 2, "Why Cap?").
 NET_TABLE = [
     (0, 0, NetEdge.NONE),
     (1, 0, NetEdge.EDGE),
@@ -121,7 +122,7 @@ def test_modifier_and_total(edges: int, banes: int, mod: int) -> None:
     assert roll.total == 13 + mod
 
 
-# draw-steel-basics.md, "Power Roll Outcomes": ≤11 tier 1, 12–16 tier 2, ≥17 tier 3.
+# Draw Steel, The Basics, "Power Roll Outcomes": ≤11 tier 1, 12–16 tier 2, ≥17 tier 3.
 @pytest.mark.parametrize(("total", "tier"), [(-3, 1), (11, 1), (12, 2), (16, 2), (17, 3), (30, 3)])
 def test_tier_for_total(total: int, tier: int) -> None:
     assert tier_for_total(total) == tier
@@ -161,7 +162,7 @@ def test_three_dice_keep_highest_and_lowest() -> None:
     assert rolled.natural == 19 and rolled.tier == 3
 
 
-# draw-steel-basics.md, "Natural Roll" and "Critical Hit" (ability roll as a main action).
+# Draw Steel, The Basics, "Natural Roll" and "Critical Hit" (ability roll as a main action).
 CRIT_TABLE = [
     ((9, 10), RollKind.ABILITY, True, True),
     ((10, 10), RollKind.ABILITY, True, True),
@@ -213,7 +214,7 @@ def test_per_target_evaluation_gives_different_tiers() -> None:
     assert roll.with_target(0, 0, auto_tiers=(3,)).tier == 3
 
 
-# Heroes ch. 11 "Tests" (from the brief): outcome by difficulty and tier.
+# Heroes ch. 11 "Tests": outcome by difficulty and tier.
 TEST_TABLE = [
     (Difficulty.EASY, 1, TestOutcome.SUCCESS_WITH_CONSEQUENCE),
     (Difficulty.EASY, 2, TestOutcome.SUCCESS),
@@ -245,9 +246,9 @@ def test_natural_19_test_is_success_with_reward(difficulty: Difficulty) -> None:
 def test_a_downgraded_natural_19_or_20_test_takes_the_lower_tier(
     dice: tuple[int, int], difficulty: Difficulty, tier: int, expected: TestOutcome
 ) -> None:
-    """draw-steel-basics.md "Downgrade a Power Roll": "you can downgrade it to select the outcome of a lower
-    tier" — a natural 19 or 20 test downgraded is no longer a success with a reward (a hard test downgraded
-    to tier 2 fails); only a critical hit keeps its extra action after a downgrade."""
+    """Draw Steel, The Basics, "Downgrade a Power Roll": "you can downgrade it to select the outcome of a
+    lower tier" — a natural 19 or 20 test downgraded is no longer a success with a reward (a hard test
+    downgraded to tier 2 fails); only a critical hit keeps its extra action after a downgrade."""
     roll = PowerRoll(dice=dice, kind=RollKind.TEST).downgrade(tier)
     assert roll.outcome(difficulty) is expected
     assert not roll.critical
@@ -259,7 +260,7 @@ def test_outcome_needs_a_test() -> None:
 
 
 def test_reroll_keeps_new_roll() -> None:
-    """draw-steel-basics.md "Spending Hero Tokens": reroll a test; you must use the new roll."""
+    """Draw Steel, The Basics, "Spending Hero Tokens": reroll a test; you must use the new roll."""
     first = roll_power(FixedDice([1, 1]), bonus=1, kind=RollKind.TEST, edges=1)
     second = reroll(FixedDice([2, 3]), first)
     assert second.dice == (2, 3) and second.bonus == 1 and second.edges == 1
@@ -269,7 +270,7 @@ def test_reroll_keeps_new_roll() -> None:
         reroll(FixedDice([1, 1]), PowerRoll(dice=(1, 1), kind=RollKind.ABILITY))
 
 
-# Heroes ch. 11 "Opposed Power Rolls" (from the brief): no tiers; double edge +4, double bane −4.
+# Heroes ch. 11 "Opposed Power Rolls": no tiers; double edge +4, double bane −4.
 OPPOSED = [(0, 0, 12), (1, 0, 14), (2, 0, 16), (0, 1, 10), (0, 2, 8), (2, 1, 14), (1, 1, 12)]
 
 

@@ -1,5 +1,5 @@
-"""Hero tokens, Victories, respite, Malice, heroic resources (draw-steel-basics.md "Hero Tokens",
-"Victories", "Respite"; Malice and heroic resources as the brief gives them)."""
+"""Hero tokens, Victories, respite, Malice, heroic resources (Draw Steel, The Basics, "Hero Tokens",
+"Victories", "Respite"; Monsters "Malice"; Heroes ch. 5, the classes' heroic resources)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ from bot.rules.resources import (
 from bot.rules.stamina import Vitals
 
 
-# draw-steel-basics.md "Earning Hero Tokens" and "Optional Rule: Hero Tokens Don't Reset".
+# Draw Steel, The Basics, "Earning Hero Tokens" and "Optional Rule: Hero Tokens Don't Reset".
 @pytest.mark.parametrize(
     ("pool", "heroes", "reset", "expected"), [(0, 4, True, 4), (7, 4, True, 4), (7, 4, False, 7)]
 )
@@ -46,7 +46,7 @@ def test_start_session(pool: int, heroes: int, reset: bool, expected: int) -> No
     assert tokens == HeroTokens(expected, ())
 
 
-# draw-steel-basics.md "Spending Hero Tokens": costs.
+# Draw Steel, The Basics, "Spending Hero Tokens": costs.
 @pytest.mark.parametrize(
     ("benefit", "cost"),
     [(TokenBenefit.SURGES, 1), (TokenBenefit.SAVE, 1), (TokenBenefit.REROLL, 1), (TokenBenefit.STAMINA, 2)],

@@ -38,7 +38,7 @@ def _turn(enc: Encounter, who: str) -> Encounter:
 
 
 def test_a_save_due_at_the_end_of_the_round_stays_due_into_the_next() -> None:
-    """Issue 21: "A save that falls due stays due until it is rolled, whatever starts in between." The Imp
+    """ "A save that falls due stays due until it is rolled, whatever starts in between." The Imp
     takes the round's last turn; round 2 begins; its save is still owed, and rolled once."""
     enc = _turn(_turn(_fight(), "Ash"), "Imp")
     assert enc.turns.round == 2
@@ -62,7 +62,7 @@ def test_no_save_beyond_those_owed() -> None:
 
 
 def test_heal_grants_one_extra_save() -> None:
-    """draw-steel-combat.txt "Heal": the target "can make a saving throw against one effect they are
+    """Draw Steel, Combat, "Heal": the target "can make a saving throw against one effect they are
     suffering that is ended by a saving throw"."""
     enc, owed = saves.grant_save(_fight(), "Ash")
     assert owed.extra and owed.condition is Condition.DAZED
@@ -73,8 +73,8 @@ def test_heal_grants_one_extra_save() -> None:
 
 
 def test_a_hero_token_only_right_after_a_failed_save() -> None:
-    """draw-steel-basics.md "Spending Hero Tokens": "You can spend a hero token when you fail a saving throw,
-    letting you succeed on the save instead.\""""
+    """Draw Steel, The Basics, "Spending Hero Tokens": "You can spend a hero token when you fail a saving
+    throw, letting you succeed on the save instead." """
     enc = _turn(_fight(), "Ash")
     with pytest.raises(RuleError, match="just failed"):
         saves.token_save(enc, "Ash")
@@ -141,7 +141,7 @@ def test_saves_rolled_never_exceed_turn_ends_plus_extra(steps: list[str], rolls:
 
 
 def test_a_granted_save_names_its_condition_when_there_is_a_choice() -> None:
-    """draw-steel-combat.txt "Heal": a saving throw "against one effect they are suffering that is ended by a
+    """Draw Steel, Combat, "Heal": a saving throw "against one effect they are suffering that is ended by a
     saving throw" -- one effect: with two such conditions the condition is named; with none, no save (the
     refusals `harm.save` checked, here on the one save rule)."""
     enc, _ = add_condition(_fight(), "Imp", Condition.CUSTOM, Duration.SAVE, custom_text="marked")

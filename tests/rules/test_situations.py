@@ -48,7 +48,7 @@ TABLE = [
 def test_each_situation_gives_what_its_text_says(
     situation: Situation, sentence: str, counts: tuple[int, int]
 ) -> None:
-    """draw-steel-combat.txt "Flanking", "High Ground", "Cover", "Concealment", squeezing: each quoted in
+    """Draw Steel, Combat, "Flanking", "High Ground", "Cover", "Concealment", squeezing: each quoted in
     the table beside what it gives."""
     rule = SITUATIONS[situation]
     assert sentence in rule.source
@@ -99,8 +99,8 @@ def test_situations_are_read_by_name() -> None:
     [("3", (3,), 3), ("3,1", (3, 1), 2), ("2, 2", (2, 2), 2), ("1,2,3", (1, 2, 3), 2)],
 )
 def test_automatic_tiers_from_several_effects(text: str, tiers: tuple[int, ...], tier: int) -> None:
-    """draw-steel-basics.md "Automatic Tier Outcomes": "If you are under multiple effects that each grant you
-    a different automatic outcome, those effects cancel each other out and all automatic outcomes are
+    """Draw Steel, The Basics, "Automatic Tier Outcomes": "If you are under multiple effects that each grant
+    you a different automatic outcome, those effects cancel each other out and all automatic outcomes are
     ignored. If multiple effects grant you the same automatic outcome, you obtain that outcome." (natural
     7 + 6 = 13: tier 2 when they cancel)."""
     assert parse_auto_tiers(text) == tiers
@@ -125,7 +125,7 @@ def test_bad_automatic_tiers_get_a_hint(text: str) -> None:
     ],
 )
 def test_a_critical_hit_only_on_a_main_action(text: str | None, action: RollAction, critical: bool) -> None:
-    """draw-steel-basics.md "Natural Roll": "on certain types of power rolls, this is a critical hit" — an
+    """Draw Steel, The Basics, "Natural Roll": "on certain types of power rolls, this is a critical hit" — an
     ability roll made as a main action; a natural 19 or 20 on a free strike or a triggered action is tier 3
     and no critical."""
     made_as = RollAction.from_text(text)

@@ -1,4 +1,4 @@
-"""Minion squads (Draw Steel Monsters "Minions", as the brief gives them)."""
+"""Minion squads (Draw Steel Monsters, "Minions")."""
 
 from __future__ import annotations
 
@@ -82,11 +82,11 @@ def test_modifiers_apply_once_per_squad() -> None:
     assert damage_squad(squad(), 11, ["m1"], halved=True).pool_loss == 5
 
 
-# Issue 21, "Minion squads": "Weakness and immunity apply once to the squad's whole damage, after the
+# "Weakness and immunity apply once to the squad's whole damage, after the
 # per-minion area cap, not once per minion. Four 5-Stamina minions with fire weakness 3, hit by an area of 2
 # fire on three of them: the pool loses 9, not 15." (amount, hit, weakness, immunity, pool loss, killed)
 ONCE_AFTER_CAP = [
-    pytest.param(2, ("m1", "m2", "m3"), "fire 3", "", 9, ("m1",), id="the issue's vector: 9, not 15"),
+    pytest.param(2, ("m1", "m2", "m3"), "fire 3", "", 9, ("m1",), id="the example: 9, not 15"),
     pytest.param(7, ("m1", "m2"), "fire 3", "", 13, ("m1", "m2"), id="cap 5 each, then +3 once"),
     pytest.param(2, ("m1", "m2", "m3"), "", "fire 4", 2, (), id="immunity once: 6 − 4"),
     pytest.param(9, ("m1",), "fire 10", "", 9, ("m1",), id="only minions in the area die: pool 11"),
@@ -103,7 +103,7 @@ def test_area_modifiers_once_after_the_cap(
 
 
 def test_non_area_damage_to_several_minions_goes_to_the_pool_in_full() -> None:
-    """Issue 21: "Only area damage is capped per minion. A non-area strike that names several minions of one
+    """ "Only area damage is capped per minion. A non-area strike that names several minions of one
     squad puts its full damage into the pool, and may drop more minions than it named." """
     record = damage_squad(squad(), [8, 8], ["m1", "m2"])
     assert record.pool_loss == 16 and record.killed == ("m1", "m2", "m3")
@@ -112,7 +112,7 @@ def test_non_area_damage_to_several_minions_goes_to_the_pool_in_full() -> None:
 
 
 def test_halving_comes_before_the_area_cap_and_weakness() -> None:
-    """draw-steel-combat.txt "DAMAGE IMMUNITY": "if an ally first halved the damage ... immunity then
+    """Draw Steel, Combat, "DAMAGE IMMUNITY": "if an ally first halved the damage ... immunity then
     reducing the damage": each minion's damage is halved, capped, then weakness applies once."""
     mods = DamageModifiers.parse("", "fire 3")
     record = damage_squad(

@@ -29,7 +29,7 @@ def hero(stamina: int, max_stamina: int = 30, recoveries: int = 3, temporary: in
     return Vitals(max_stamina, stamina, temporary, recoveries, 8, is_hero=True)
 
 
-# draw-steel-combat.txt "Winded" (≤ half max, rounded down), "Dying and Death" (hero: dying at ≤ 0, dead at
+# Draw Steel, Combat, "Winded" (≤ half max, rounded down), "Dying and Death" (hero: dying at ≤ 0, dead at
 # −winded value), "Director-Controlled Creatures" (dead at 0). (vitals, winded, dying, dead)
 STATES = [
     (hero(30), False, False, False),
@@ -69,7 +69,7 @@ def test_recovery_value() -> None:
 
 
 def test_temporary_stamina() -> None:
-    """draw-steel-combat.txt "Temporary Stamina": 10 when you have 5 gives 10, not 15; disappears at the end
+    """Draw Steel, Combat, "Temporary Stamina": 10 when you have 5 gives 10, not 15; disappears at the end
     of an encounter; regaining Stamina can't restore it."""
     v = gain_temporary(hero(20, temporary=5), 10)
     assert v.temporary == 10
@@ -90,7 +90,7 @@ def test_heal_caps_at_max() -> None:
 
 
 def test_catch_breath() -> None:
-    """draw-steel-combat.txt "Catch Breath": spend a Recovery, regain the recovery value; not while dying."""
+    """Draw Steel, Combat, "Catch Breath": spend a Recovery, regain the recovery value; not while dying."""
     v = catch_breath(hero(5))
     assert (v.stamina, v.recoveries) == (15, 2)
     assert catch_breath(hero(28)).stamina == 30
@@ -103,7 +103,7 @@ def test_catch_breath() -> None:
 
 
 def test_spend_recovery_while_dying_and_for_director_creatures() -> None:
-    """draw-steel-combat.txt "Dying and Death": allies can help you spend Recoveries; "No Recoveries": a
+    """Draw Steel, Combat, "Dying and Death": allies can help you spend Recoveries; "No Recoveries": a
     Director creature regains a third of its Stamina maximum."""
     assert spend_recovery(hero(-4)).stamina == 6
     assert spend_recovery(hero(0), extra=2).stamina == 12
@@ -112,7 +112,7 @@ def test_spend_recovery_while_dying_and_for_director_creatures() -> None:
 
 
 def test_knock_out_and_wake() -> None:
-    """draw-steel-combat.txt "Knocking Creatures Out"."""
+    """Draw Steel, Combat, "Knocking Creatures Out"."""
     goblin = lose_stamina(Vitals(10, 4), 6)
     assert goblin.dead
     out = knock_out(goblin)
@@ -132,7 +132,7 @@ def test_knock_out_and_wake() -> None:
 
 
 def test_regaining_stamina_wakes_a_knocked_out_creature() -> None:
-    """draw-steel-combat.txt "Knocking Creatures Out": they remain unconscious "if no one does anything to
+    """Draw Steel, Combat, "Knocking Creatures Out": they remain unconscious "if no one does anything to
     wake them"; healing them does. A Director creature counts from 0 ("They then gain 1 Stamina"); a hero
     wakes once above the Stamina they'd die at, and is dying if still at 0 or below."""
     goblin = knock_out(lose_stamina(Vitals(10, 4), 9))
@@ -147,8 +147,8 @@ def test_regaining_stamina_wakes_a_knocked_out_creature() -> None:
 
 
 def test_stamina_lost_outright_passes_temporary_stamina() -> None:
-    """Bleeding (issue 21): "it loses Stamina equal to 1d6 + its level ... Nothing prevents this loss.";
-    temporary Stamina only absorbs damage (draw-steel-combat.txt "Temporary Stamina": "Whenever you take
+    """Bleeding: "it loses Stamina equal to 1d6 + its level ... Nothing prevents this loss.";
+    temporary Stamina only absorbs damage (Draw Steel, Combat, "Temporary Stamina": "Whenever you take
     damage while you have temporary Stamina")."""
     assert lose_stamina_outright(hero(10, temporary=5), 4) == hero(6, temporary=5)
     with pytest.raises(StaminaError):
@@ -164,7 +164,7 @@ def test_lose_stamina_knock_out_instead() -> None:
 
 
 def test_respite() -> None:
-    """draw-steel-basics.md "Respite": regain all Recoveries and Stamina."""
+    """Draw Steel, The Basics, "Respite": regain all Recoveries and Stamina."""
     assert respite(hero(-3, recoveries=0)) == hero(30, recoveries=8)
     with pytest.raises(StaminaError):
         respite(hero(-20))

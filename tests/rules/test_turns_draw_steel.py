@@ -1,4 +1,4 @@
-"""Draw Steel turn order scenarios (draw-steel-turn-order.txt; draw-steel-combat.txt "Combat Round" ff.)."""
+"""Draw Steel turn order scenarios (Draw Steel, Combat; Draw Steel, Combat, "Combat Round" ff.)."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def started(state: TurnState, first: str = "heroes", roll: int = 7) -> TurnState
 
 
 def test_four_heroes_against_six_enemies_ends_with_two_enemies_back_to_back() -> None:
-    """draw-steel-turn-order.txt "Creatures Take Turns": four heroes, six enemies; after four turns each, the
+    """Draw Steel, Combat, "Creatures Take Turns": four heroes, six enemies; after four turns each, the
     two enemies left act one after the other to end the round."""
     state = started(encounter(HEROES, ENEMIES))
     sides = []
@@ -80,7 +80,7 @@ def test_four_heroes_against_six_enemies_ends_with_two_enemies_back_to_back() ->
 
 
 def test_side_that_went_first_in_round_1_goes_first_in_round_3() -> None:
-    """draw-steel-turn-order.txt "End of Round"."""
+    """Draw Steel, Combat, "End of Round"."""
     state = started(encounter(("h1", "h2"), ("e1", "e2", "e3")), first="director", roll=3)
     for _ in range(3):
         assert picking_side(state) == "director"
@@ -96,7 +96,7 @@ def test_side_that_went_first_in_round_1_goes_first_in_round_3() -> None:
 
 
 def test_all_of_one_side_surprised_means_the_other_side_goes_first_without_a_roll() -> None:
-    """draw-steel-turn-order.txt "Determine Who Goes First": no roll (FixedDice([]) would raise)."""
+    """Draw Steel, Combat, "Determine Who Goes First": no roll (FixedDice([]) would raise)."""
     state = encounter(("h1", "h2"), ("e1", "e2"))
     state = mark_surprised(state, "e1").state
     state = mark_surprised(state, "e2").state
@@ -139,7 +139,7 @@ def test_party_uses_its_lowest_threshold() -> None:
 
 
 def test_surprised_until_end_of_round_1_and_gives_an_edge() -> None:
-    """draw-steel-turn-order.txt "Determine Surprise": surprised creatures still act in Draw Steel, ability
+    """Draw Steel, Combat, "Determine Surprise": surprised creatures still act in Draw Steel, ability
     rolls against them gain an edge, and the surprise ends at the end of round 1."""
     state = encounter(("h1",), ("e1", "e2"))
     state = mark_surprised(state, "e1").state
@@ -157,7 +157,7 @@ def test_surprised_until_end_of_round_1_and_gives_an_edge() -> None:
 
 
 def test_group_members_act_one_after_another() -> None:
-    """draw-steel-combat.txt "Enemies Act In Groups": the Director picks a creature or squad of a group, then
+    """Draw Steel, Combat, "Enemies Act In Groups": the Director picks a creature or squad of a group, then
     another of that group, until all have acted; then the heroes pick."""
     state = encounter(("h1", "h2"))
     state = add(
@@ -237,7 +237,7 @@ def test_override_needs_owner_or_director() -> None:
 
 
 def test_director_can_pick_for_the_heroes_after_the_argument_timer() -> None:
-    """draw-steel-turn-order.txt "Argument Timer": the Director chooses a hero to act."""
+    """Draw Steel, Combat, "Argument Timer": the Director chooses a hero to act."""
     state = started(encounter(("h1", "h2"), ("e1",)))
     assert current(start_turn(state, "h2", D).state) is not None
 
@@ -365,7 +365,7 @@ def test_power_roll_modifiers_read_the_encounter() -> None:
 
 
 def test_one_hero_notices_the_zombies_so_the_heroes_arent_all_surprised() -> None:
-    """draw-steel-turn-order.txt "Determine Surprise": the heroes fail to notice the tavern zombies, but one
+    """Draw Steel, Combat, "Determine Surprise": the heroes fail to notice the tavern zombies, but one
     hero does: the rest are surprised, that hero isn't -- so who goes first is rolled for."""
     state = encounter(("h1", "h2", "h3"), ("z1", "z2"))
     state = mark_surprised(state, "h1").state
@@ -377,7 +377,7 @@ def test_one_hero_notices_the_zombies_so_the_heroes_arent_all_surprised() -> Non
 
 
 def test_marauders_all_surprised_heroes_go_first_and_surprise_gives_edges_all_round_1() -> None:
-    """draw-steel-turn-order.txt "Determine Surprise": the heroes sneak up on a camp; each marauder is
+    """Draw Steel, Combat, "Determine Surprise": the heroes sneak up on a camp; each marauder is
     surprised; the heroes go first without a roll."""
     state = encounter(("h1", "h2"), ("m1", "m2", "m3"))
     for m in ("m1", "m2", "m3"):

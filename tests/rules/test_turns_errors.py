@@ -1,5 +1,5 @@
 """Table-driven refusals: every illegal request raises its typed error, with a one-line message, and changes
-nothing. Also the action economy (draw-steel-combat.txt "Taking a Turn"; fast/slow; teams)."""
+nothing. Also the action economy (Draw Steel, Combat, "Taking a Turn"; fast/slow; teams)."""
 
 from __future__ import annotations
 

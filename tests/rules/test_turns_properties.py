@@ -324,7 +324,7 @@ def test_memoised_queries_keep_a_bounded_number_of_states() -> None:
         assert len(kept) <= MEMO_SIZE
 
 
-# --- the encounter aggregate: rounds never stick (issue 21, "Play flow") -----------------------------------
+# --- the encounter aggregate: rounds never stick -----------------------------------
 
 ENCOUNTER_PROPS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TEAM_SIDES = (
@@ -437,7 +437,7 @@ def encounter_operations(enc: Encounter, data: st.DataObject) -> Callable[[Encou
 def test_removals_deaths_and_knock_outs_never_leave_an_encounter_no_command_can_advance(
     data: st.DataObject,
 ) -> None:
-    """draw-steel-turn-order.txt "End of Round": "Once all creatures on both sides of a battle have acted,
+    """Draw Steel, Combat, "End of Round": "Once all creatures on both sides of a battle have acted,
     the combat round ends and a new combat round begins." Random deaths, knock-outs, removals and additions
     at random moments (on and off turns, the last creature still to act included) never leave a round that
     no command can advance."""

@@ -1,4 +1,4 @@
-"""Teams (teams-combat.md), fast/slow (fast-slow-turns-combat.md) and Agility (draw-steel-combat.txt
+"""Teams (Teams Combat), fast/slow (Shadow of the Demon Lord, Combat) and Agility (Draw Steel, Combat,
 "Alternative Turn Order") scenarios on the one engine."""
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def teams(players: tuple[str, ...], guards: tuple[str, ...], sides: tuple[Side, 
 
 
 def test_teams_example_alternates_from_the_highest_initiative() -> None:
-    """teams-combat.md "Initiative and Rounds": players (who attacked) go first, then the guards."""
+    """Teams Combat, "Initiative and Rounds": players (who attacked) go first, then the guards."""
     state = next_round(teams(("roland", "clementine"), ("captain", "guard"))).state
     assert state.round == 1
     for who, side in [
@@ -75,7 +75,7 @@ def test_teams_example_alternates_from_the_highest_initiative() -> None:
 
 
 def test_lopsided_teams() -> None:
-    """teams-combat.md: four players against two guards: after two turns each, the players take the rest."""
+    """Teams Combat: four players against two guards: after two turns each, the players take the rest."""
     state = next_round(teams(("p1", "p2", "p3", "p4"), ("g1", "g2"))).state
     for who in ("p1", "g1", "p2", "g2"):
         state = take_turn(state, who).state
@@ -86,7 +86,7 @@ def test_lopsided_teams() -> None:
 
 
 def test_knocked_out_character_revived_mid_round_acts_at_the_next_opportunity() -> None:
-    """teams-combat.md: Roland is knocked out before his turn; Clementine revives him on her turn; the turn
+    """Teams Combat: Roland is knocked out before his turn; Clementine revives him on her turn; the turn
     passes to the guards; then the players may give Roland the next turn."""
     state = next_round(teams(("roland", "clementine", "petra"), ("g1", "g2", "g3"))).state
     state = take_turn(state, "petra").state
@@ -118,7 +118,7 @@ def test_three_teams_rotate_and_a_team_with_no_one_left_is_skipped() -> None:
 
 
 def test_surprise_round_goblins_alone_but_clementine_cannot_be_surprised() -> None:
-    """teams-combat.md "Surprise": the surprising team takes round 0 alone; a character who can't be surprised
+    """Teams Combat, "Surprise": the surprising team takes round 0 alone; a character who can't be surprised
     acts in it too, in team order; then normal rounds begin."""
     sides = (Side("goblins", D, "Goblins"), Side("players", H, "Players"))
     state = encounter(mode=Mode.TEAMS, sides=sides)
@@ -175,7 +175,7 @@ def fast_slow(players: tuple[str, ...], monsters: tuple[str, ...]) -> TurnState:
 
 
 def test_example_of_a_round() -> None:
-    """fast-slow-turns-combat.md "Example of a Round", played out."""
+    """Shadow of the Demon Lord, Combat, "Example of a Round", played out."""
     state = next_round(
         fast_slow(("shawn", "angela", "jerry", "david"), ("rat1", "rat2", "rat3", "rat4"))
     ).state

@@ -175,5 +175,5 @@ _guilds = itertools.count(700_000)
 )
 @given(data=st.data())
 def test_a_mutated_group_is_stored_whole_or_not_at_all(migrated: Target, data: st.DataObject) -> None:
-    """Issue 20 §6: "mutated fixtures never crash them and never store half" (here a monster group)."""
+    """ "mutated fixtures never crash them and never store half" (here a monster group)."""
     asyncio.run(_import(migrated, next(_guilds), _mutated_group(data)))

@@ -48,7 +48,7 @@ async def names(store: Store, key: ChannelKey) -> set[str]:
 
 
 async def test_a_thread_plays_with_its_parents_roster_and_pool(store: Store, target: Target) -> None:
-    """Issue 19: "a thread's encounter uses its parent channel's heroes and tokens"."""
+    """ "a thread's encounter uses its parent channel's heroes and tokens"."""
     channel, thread = place()
     await store.mutate(channel, PLAYER, "hero.create", add_hero("Ash"))
     await store.mutate(thread, PLAYER, "hero.create", add_hero("Bree"))
@@ -102,7 +102,7 @@ async def test_undo_in_a_thread_keeps_what_the_campaign_changed_since(store: Sto
 
 
 async def test_a_warm_command_in_a_thread_reads_nothing_more(store: Store, target: Target) -> None:
-    """Issue 19: "The campaign lookup adds no query to a warm command on SQLite"."""
+    """ "The campaign lookup adds no query to a warm command on SQLite"."""
     if target.backend != "sqlite":
         pytest.skip("counts SQLite's statements")
     channel, thread = place()
@@ -166,7 +166,7 @@ def _end(table: Table) -> Change[None]:
 
 
 async def test_at_most_200_heroes_per_campaign(store: Store) -> None:
-    """Issue 19: "at most 200 heroes per campaign", with a clear one-line refusal."""
+    """ "at most 200 heroes per campaign", with a clear one-line refusal."""
     channel, thread = place()
 
     def many(table: Table) -> Change[int]:
@@ -198,7 +198,7 @@ async def test_at_most_10_heroes_per_member(store: Store) -> None:
 async def test_migration_merges_a_threads_old_roster_into_its_parents_campaign(
     target: Target, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Issue 19: rosters and pools made in threads are merged into their parent's campaign; a name clash is
+    """Rosters and pools made in threads are merged into their parent's campaign; a name clash is
     kept apart (`Ash (thread name)`) and reported in the log; nothing is dropped. Built on the previous
     schema (0001_initial): the old rows had no parent, so the merge runs when the thread is first seen."""
     store = await target.open(migrate=False)

@@ -1,6 +1,6 @@
 """A full disk or a read-only database: the change gets one clear line ("The bot can't save right now: the
 server's disk is full. Nothing changed."), nothing is written, and the store logs it once at ERROR, not a
-traceback per command (issue 19, "Holes to close")."""
+traceback per command."""
 
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ async def test_sqlite_refusing_writes_is_one_line_logged_once(
     kind: type[CannotSave],
     line: str,
 ) -> None:
-    """Issue 19: 'Disk full or a read-only database: the command gets "The bot can't save right now: the
+    """'Disk full or a read-only database: the command gets "The bot can't save right now: the
     server's disk is full. Nothing changed." and it is logged once at ERROR, not a traceback per command.'"""
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
     key = ChannelKey(10, 20)

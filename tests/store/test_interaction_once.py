@@ -1,6 +1,6 @@
 """An interaction is applied at most once across processes: its id is saved with its event under a unique
 constraint, so a second process (the other copy of a shard during a rolling restart) applying the same
-command gets `AlreadyApplied` and writes nothing (issue 19, "Holes to close"). Likewise a `once` key
+command gets `AlreadyApplied` and writes nothing. Likewise a `once` key
 (`AlreadyDone`). Two stores on one database are two processes to it (their own engines and connections)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The roster compares hero names by the rules' one name key (issue 19: "names compare by one key (NFKC,
+"""The roster compares hero names by the rules' one name key ("names compare by one key (NFKC,
 casefold, invisibles removed), so `Ash` and `Ash` followed by a zero-width space are the same name")."""
 
 from __future__ import annotations

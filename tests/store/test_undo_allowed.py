@@ -1,5 +1,5 @@
 """`Store.undo(allowed=...)`: the permission check runs on the event the undo reverts, inside the undo's own
-check-and-act; a refusal writes nothing (issue 19, "Undo checks and acts in one transaction")."""
+check-and-act; a refusal writes nothing."""
 
 from __future__ import annotations
 

@@ -1,42 +1,10 @@
 """A loopback fake Discord for driving the real `python -m bot` process over HTTP and a websocket.
 
-Speaks just enough of Discord's REST API (v10) and gateway protocol for discord.py 2.7.1, following
-/work/shared/notes/fake-discord-checklist.md: login (`/users/@me`, `/oauth2/applications/@me`), command sync
-(`PUT .../commands`), `GET /gateway/bot` for sharded bots, the interaction callback with its `with_response`
-body, webhook followups and channel messages; on the gateway HELLO → IDENTIFY → READY → GUILD_CREATE,
-heartbeat ACKs, RESUME → RESUMED, and INTERACTION_CREATE dispatches.
-
-Usage (every wait is bounded: `within` seconds, then `TimeoutError`):
-
-    fake = FakeDiscord()
-    await fake.start()                       # binds 127.0.0.1 on a random port
-    env = {"DISCORD_API_BASE": fake.api_base, "DISCORD_GATEWAY_URL": fake.gateway_url, ...}
-    ... start the bot ...
-    await fake.wait_for_commands(within=10) # the bot's PUT of its commands
-    await fake.wait_until_ready(within=10)  # READY and every GUILD_CREATE sent
-    sent = await fake.slash("dice", {"expression": "2d6"}, user=fake.guild.members[1])
-    callback = await fake.wait_for_callback(sent, within=3)
-    callback.json["data"]["content"]
-    await fake.stop()
-
-For benchmarks and multi-process tests: `add_guild(name, shard_id=)` and `add_channel(name, guild)` (before
-the bot connects), `wait_for_shards({0, 1}, within=)` (several bot processes, each its own shards),
-`ready_shards()`, `preload_commands(list)` (for a bot that syncs none),
-`inject(Fault("POST", "/callback", 429), times=2)` (rate-limit and 5xx injection; the requests it answered
-are listed in `fake.injected`). Dispatching to a guild whose shard has no live session raises `NoSession`.
-
-Uploads: `upload(filename, data)` keeps a file as Discord's CDN would and returns its attachment object (its
-URL on this fake); pass it in `slash(..., raw_options=[...{"type": 11, "value": id}], resolved={"attachments":
-{id: attachment}})`. `fake.downloads` lists the attachment ids served.
-
-Every request is recorded in `fake.requests` (`Recorded`: method, path below the API base, query, json, files,
-monotonic time); routes the fake does not know answer 404 and are listed in `fake.unknown_routes`.
-
-Transcript: with `fake.recording = True`, `fake.transcript()` is what the channel showed, in order, as JSON
-(for tools/render_transcript.py): each slash command or click sent (`invoke`: who, what), each message the bot
-posted (`send`, with its embeds, components and flags: `EPHEMERAL` marks an "only you" reply), each edit with
-the message's new state (`edit`), each deletion (`delete`), each pin or unpin that succeeded (`pin`), and the
-`mark(name)`s a script put between them.
+Speaks just enough of Discord's REST API (v10) and gateway protocol for discord.py 2.7.1: login, command sync,
+`GET /gateway/bot` for sharded bots, interaction callbacks, webhook followups and channel messages; on the
+gateway HELLO → IDENTIFY → READY → GUILD_CREATE, heartbeats, RESUME and INTERACTION_CREATE. Every wait is
+bounded (`within` seconds, then `TimeoutError`). Its API (guilds and shards, uploads, fault injection, the
+recorded requests and the transcript): docs/dev/bot.md, *Wire*.
 """
 
 from __future__ import annotations

@@ -1,19 +1,11 @@
-"""Fault injection for the fault tests (issue 6 part 4): a database that is locked or unreachable, a gateway
-that drops, Discord answering 429/5xx, a bot process killed with SIGKILL.
+"""Fault injection for the fault tests: a database that is locked or unreachable, a gateway that drops,
+Discord answering 429/5xx, a bot process killed with SIGKILL.
 
-- `SqliteLock(path)`: another connection holds SQLite's write lock (`BEGIN EXCLUSIVE`) until `release()`.
-- `TcpProxy(host, port)`: a loopback TCP proxy in front of PostgreSQL that the test controls: `cut()` closes
-  every live connection and refuses new ones, `restore()` listens again on the same port, and
-  `drop_at(marker, forward=...)` kills the connection that sends `marker` (e.g. `b"COMMIT"`) either just
-  before or just after passing it on, so a COMMIT is lost in flight.
-- `FaultyDiscord`: `tests.wire.fake_discord.FakeDiscord` plus what the fault tests need on top of it: it
-  records RESUMEs (`resumes`), drops the gateway connection abruptly (`drop_gateway()`: no close frame),
-  keeps events dispatched while no session is up and replays them to the session that resumes (`missed`,
-  `replayed`), refuses new gateway connections while `gateway_down`, and dispatches a recorded
-  INTERACTION_CREATE again (`replay(interaction_id)`).
-  REST faults (429 with `retry_after`, 5xx) use the fake's own `inject(Fault(...))`.
-- `BotRun`: a `python -m bot` process against the fake (`spawn`, `kill` = SIGKILL, `stop` = SIGTERM,
-  `unless_it_exits`), `bot_env(fake, database_url)` its environment.
+`SqliteLock(path)` holds SQLite's write lock; `TcpProxy(host, port)` stands in front of PostgreSQL and can
+`cut()`, `restore()` or `drop_at(marker)` (a COMMIT lost in flight); `FaultyDiscord` is the fake Discord that
+also drops its gateway, refuses reconnects, keeps and replays missed events and replays an interaction;
+`BotRun` is a `python -m bot` process against it (`spawn`, `kill`, `stop`), `bot_env` its environment.
+REST faults use the fake's own `inject(Fault(...))`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The bestiary over the wire: the production bot (in-process) against the loopback fake Discord, which
-serves the uploaded files at the attachment URLs it puts in the interaction's resolved data (issue 20 §6:
-"Download the attachment from the URL in the interaction's resolved attachment, whatever its host")."""
+serves the uploaded files at the attachment URLs it puts in the interaction's resolved data ("Download the
+attachment from the URL in the interaction's resolved attachment, whatever its host")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Faults (issue 6 part 4) against the real `python -m bot` process and the loopback fake Discord.
+"""Faults against the real `python -m bot` process and the loopback fake Discord.
 
 - the gateway drops (abruptly, mid-command, or Discord asks for a reconnect): the bot RESUMEs the same
   session, answers what was in flight, and handles what Discord replays on the resume exactly once;

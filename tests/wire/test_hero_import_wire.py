@@ -1,5 +1,5 @@
 """/hero import over the wire: the production bot (in-process) against the loopback fake Discord, which serves
-the uploaded hero at the attachment URL it puts in the interaction's resolved data (issue 20 §4, §6: "Download
+the uploaded hero at the attachment URL it puts in the interaction's resolved data ("Download
 the attachment from the URL in the interaction's resolved attachment, whatever its host"; "Defer the
 interaction while reading the file")."""
 

@@ -1,4 +1,4 @@
-"""Reminders across real processes (issue 22 §2, "Done when": nudges across a restart, and exactly once with
+"""Reminders across real processes (nudges across a restart, and exactly once with
 two processes on PostgreSQL), with `python -m bot` against the loopback fake Discord.
 
 - A command moves nothing but makes the tracker refresh; the bot sets the nudge in the database. The bot is

@@ -1,4 +1,4 @@
-"""Scale-out (issue 6 part 3): several `python -m bot` processes, each with its own `SHARD_IDS` of one
+"""Scale-out: several `python -m bot` processes, each with its own `SHARD_IDS` of one
 `SHARD_COUNT`, on one PostgreSQL database, each connected to the fake gateway as its shards.
 
 A scripted load runs across every guild's channels while one process is killed with SIGKILL and restarted:
@@ -257,7 +257,7 @@ async def check_store(
 
 
 def answered_by(output: str) -> dict[int, set[str]]:
-    """guild id -> outcomes logged by one process."""
+    """Guild id -> outcomes logged by one process."""
     seen: dict[int, set[str]] = {}
     for _command, guild, _channel, outcome in LOG_LINE.findall(output):
         seen.setdefault(int(guild), set()).add(outcome)

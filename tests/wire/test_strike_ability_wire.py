@@ -1,4 +1,4 @@
-"""Strikes by ability over the wire (issue 20 "Done when": "The three heroes, the goblins, the solo dragon and
+"""Strikes by ability over the wire ("The three heroes, the goblins, the solo dragon and
 the Goblin Ambush play a full encounter in a wire-level test: strikes by ability, kit bonuses, potency
 conditions landing, a squad of minions, the free strike"), played with our own fixtures: the production bot
 in-process against the loopback fake Discord. The Bogling group and the Cinder Wyrm are uploaded

@@ -1,5 +1,5 @@
-"""The transcript recorder (tests/wire/fake_discord.py) and its renderer (tools/render_transcript.py, issue 22
-§5: "turns a recorded wire-level test run into an HTML page that looks like a Discord channel: messages,
+"""The transcript recorder (tests/wire/fake_discord.py) and its renderer (tools/render_transcript.py:
+"turns a recorded wire-level test run into an HTML page that looks like a Discord channel: messages,
 embeds, buttons, ephemeral notes marked")."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ body as `sections`: a `roll` (characteristics, bonus, tier1..tier3), `text`, `fi
 Files from before sections keep `powerRoll`, `preEffect`, `effect`, `spend`, `persistence` and
 `alternateEffects` instead; both are read. Tier texts are kept raw (`bot.rules.tiers` reads them).
 
-Rules: draw-steel-combat.txt, "Power Rolls" (the roll adds the highest of its characteristics).
+Rules: Draw Steel, Combat, "Power Rolls" (the roll adds the highest of its characteristics).
 
 Public API: `read_ability(fields) -> Ability`, `format_distance(fields) -> str`.
 """

@@ -4,7 +4,7 @@ Forge Steel's `Encounter` (`src/models/encounter.ts`) holds groups of slots; a s
 `monsterID` (found in a monster group, not in the file), a `count`, and `customization`. A slot of minions
 counts groups of four: the slot brings `count × 4 + minionCountAdjustment` minions, any other slot `count`
 creatures (Forge Steel's `MonsterLogic.getRoleMultiplier` and its encounter runner). The file has no stat
-blocks: the bot resolves the ids in the server's bestiary and says which it couldn't (issue 20 §5).
+blocks: the bot resolves the ids in the server's bestiary and says which it couldn't.
 
 Public API: `EncounterSlot` (with `creatures(organization)`), `EncounterFile` (with `monster_ids`,
 `missing(known)`),

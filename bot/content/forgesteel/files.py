@@ -1,21 +1,11 @@
 """A Forge Steel export as uploaded: its size, its JSON, what kind of export it is, and typed field access.
 
-Forge Steel (github.com/andyaiken/forgesteel) exports an object as `JSON.stringify(obj, null, '\\t')` into
-`<name>.ds-<kind>` (older files: `.drawsteel-<kind>`); the files carry no version, so the kind is told by the
-fields the object has (`src/models`: a Hero has ancestry/class/career, a Monster role/stamina/features, a
-MonsterGroup monsters/malice, an Encounter groups of slots). A file is hostile until read (issue 20 §6): over
-`MAX_BYTES`, not JSON, the wrong kind, or a shape this code doesn't know each raise a one-line
-`ForgeSteelError` saying what to upload instead.
-
-A file is also refused while it is read, never after: a reader counts what could multiply its work
-(`at_most`: too many features, abilities ...; `TooMany`) and its lists are read within a CPU budget
-(`ReadBudget`, checked cooperatively as `Fields` hands out lists; `OverBudget`), so no file under 2 MB costs
-more than a fraction of a second.
-
-Public API: `MAX_BYTES`, `Kind`, `kind_of`, `load_export(data, *wanted, budget=None) -> Fields`, `Fields`
-(typed access that raises `UnknownFormat` on a wrong shape), `ReadBudget`, `READ_CPU_SECONDS`, `at_most`,
-the errors `ForgeSteelError`, `FileTooLarge`, `NotJson`, `WrongKind`, `UnknownFormat`, `BadValue`,
-`TooMany`, `OverBudget`.
+A file is hostile until read, and refused while it is read, never after: over `MAX_BYTES`, not JSON, the
+wrong kind, an unknown shape, too many of something (`at_most`) or over its CPU budget (`ReadBudget`) each
+raise a one-line `ForgeSteelError` saying what to upload instead (docs/architecture.md, *Reading Forge Steel
+files*). Public API: `MAX_BYTES`, `Kind`, `kind_of`, `load_export`, `Fields`, `ReadBudget`,
+`READ_CPU_SECONDS`, `at_most`; the errors `ForgeSteelError`, `FileTooLarge`, `NotJson`, `WrongKind`,
+`UnknownFormat`, `BadValue`, `TooMany`, `OverBudget`.
 """
 
 from __future__ import annotations

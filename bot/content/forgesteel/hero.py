@@ -1,21 +1,10 @@
 """A Forge Steel hero export (`.ds-hero`, or an older `.drawsteel-hero`) read into the sheet the bot plays.
 
-The file is JSON of Forge Steel's `Hero` (`src/models/hero.ts`): ancestry, culture, career, class (level,
-characteristics, `featuresByLevel`, abilities, subclasses with `selected`), complication, `features`,
-`state`. It stores no maximum Stamina or Recoveries: they are computed here from the features that count
-(`hero_features`), the kits and the Bonus features (`hero_stats`), as Forge Steel computes them. Abilities
-come from `hero_abilities`, with the distance and damage the kits and features add (`hero_bonuses`), heroic
-resources from `hero_resources` (issue 20 §4). Skills and languages are sorted as Forge Steel sorts names: a
-leading "A" or "The" ignored.
-
-Nothing is dropped in silence: a choice left open, an id not in the file, a feature type or Bonus field the
-bot doesn't know, a bonus it doesn't apply, each becomes one line of `warnings`. A file over 2 MB, not JSON,
-of another kind (a monster given as a hero) or of an unknown shape raises a one-line `ForgeSteelError`
-saying what to upload instead (issue 20 §6); so does a value the rules refuse (`BadValue`), a count over
-what Forge Steel writes (`TooMany`, counted while reading) and a file that takes more CPU to read than
-`READ_CPU_SECONDS` (`OverBudget`): reading is linear in the file's size, and the budget is the backstop.
-
-Public API: `read_hero(data) -> ImportedHero`, `ImportedHero`, `Potency`, `HeroState`.
+Features (`hero_features`), numbers (`hero_stats`), abilities (`hero_abilities`, with `hero_bonuses`) and
+heroic resources (`hero_resources`) are computed as Forge Steel computes them; nothing is dropped in silence
+(`warnings`), and a file the bot can't read raises a one-line `ForgeSteelError` (docs/architecture.md,
+*Reading Forge Steel files*). Public API: `read_hero(data) -> ImportedHero`, `ImportedHero`, `Potency`,
+`HeroState`.
 """
 
 from __future__ import annotations
@@ -55,7 +44,7 @@ _NOT_APPLIED = {
 
 @dataclass(frozen=True, slots=True)
 class Potency:
-    """The hero's potencies: highest characteristic − 2, − 1 and ± 0 (draw-steel-combat.txt, "Potency")."""
+    """The hero's potencies: highest characteristic − 2, − 1 and ± 0 (Draw Steel, Combat, "Potency")."""
 
     weak: int
     average: int
@@ -120,7 +109,7 @@ class ImportedHero:
 
     @property
     def winded(self) -> int:
-        """Winded at half the Stamina maximum, rounded down (draw-steel-combat.txt, "Stamina")."""
+        """Winded at half the Stamina maximum, rounded down (Draw Steel, Combat, "Stamina")."""
         return self.stamina // 2
 
     @property
@@ -137,7 +126,7 @@ class ImportedHero:
 
     @property
     def surge_damage(self) -> int:
-        """A surge adds damage equal to the highest characteristic (draw-steel-combat.txt, "Surges")."""
+        """A surge adds damage equal to the highest characteristic (Draw Steel, Combat, "Surges")."""
         return self.characteristics.highest
 
     @property

@@ -1,23 +1,6 @@
-"""A Forge Steel hero's abilities, as the cards the bot keeps.
-
-Where they come from (Forge Steel's `HeroLogic.getAbilities`, read, not copied):
-- every Ability feature that counts (the ancestry's, a kit's signature ability, a chosen subclass ability
-  ...: `hero_features`);
-- the class abilities a Class Ability feature names by `selectedIDs`, looked up among the class's
-  `abilities` and the selected subclass's (or wherever the feature's `source` says: unselected subclasses,
-  the Ability features of the class's and subclasses' levels, options of their choices included; all of
-  these with `allowAnySource`);
-- an ability's `package` section shows the hero's Package Content features of the same tag (a Null's
-  Inertial Shield shows Metakinetic Mastery);
-- `abilityCustomizations` rename an ability, change its cost or power-roll characteristic, or add notes;
-- the kits' and features' distance and damage bonuses, and a customization's, go on the cards
-  (`hero_bonuses`).
-They are listed as Forge Steel lists them: by usage, then signature before costs (lowest first), then name.
-An ability this code can't read, or an id not in the file, is reported, never dropped in silence.
-
-Reading is linear in the file: each source of class abilities is indexed once, the Package Content texts
-once by tag, an ability named twice is read once; the abilities named are counted against `ABILITIES_MAX`
-and the cards' text against `CARDS_TEXT_MAX` as they are read, and a file over either is refused there.
+"""A Forge Steel hero's abilities, as the cards the bot keeps (as Forge Steel's `HeroLogic.getAbilities`:
+docs/architecture.md, *Reading Forge Steel files*). An ability this code can't read, or an id not in the
+file, is reported, never dropped in silence; reading is linear in the file.
 
 Public API: `HeroAbility`, `HeroAbilities`, `hero_abilities(hero, features, bonuses) -> HeroAbilities`.
 """

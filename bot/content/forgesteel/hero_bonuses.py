@@ -1,18 +1,6 @@
 """What a Forge Steel hero's kits and features add to its ability cards: distance and damage, as Forge Steel
-shows the cards (its `HeroLogic.getDistanceBonus` / `getFeatureDamageBonuses` and `AbilityLogic.getDistance`
-/ `getTierEffect`, read, not copied).
-
-Rules:
-- Distance: each Melee or Ranged distance of a card is lengthened by the best kit's melee distance bonus (the
-  card has the Melee and Weapon keywords) or ranged distance bonus (Ranged and Weapon), plus every Ability
-  Distance feature whose keywords the card all has (a feature naming none: every card), plus the distance
-  bonus customized in Forge Steel. A card both Melee and Ranged counts as melee for its Melee distance and as
-  ranged for its Ranged distance. Areas, auras, `within`, Self and special distances stay as written.
-- Damage: every Ability Damage feature whose keywords the card all has, plus the damage bonus customized in
-  Forge Steel, is added to each tier that deals damage (`Ability.damage_bonuses`, added at the strike).
-- The free strikes are built at the strike from the sheet: their distance takes the same bonuses (the sheet's
-  melee and ranged distance bonus); an Ability Damage feature that would reach them, or a card whose tier
-  damage the bot can't read, is reported with how much and which abilities.
+shows the cards (how: docs/architecture.md, *Reading Forge Steel files*). A bonus that would reach the free
+strikes, or a card whose tier damage the bot can't read, is reported.
 
 Public API: `FeatureBonus`, `CardBonuses`, `folded(keywords)`, `card_bonuses(...)`, `distance_bonus(...)`,
 `with_bonuses(card, raw, bonuses, custom, warnings)`, `free_strike_distances(bonuses)`,

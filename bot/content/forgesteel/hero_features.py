@@ -1,24 +1,6 @@
-"""Which features a Forge Steel hero has: every feature that counts at its level, chosen options expanded.
-
-A Forge Steel `Hero` (`src/models/hero.ts`) keeps whole copies of its ancestry, culture, career, class and
-complication, each with its features; what counts (Forge Steel's `HeroLogic.getFeatures`, read, not copied):
-- the ancestry's features; the culture's language, environment, organization and upbringing; the career's
-  features; the complication's; the hero's own (`features`, "Customization"); the selected feature of each
-  title held (`state.titles`); the features of the items carried (`state.inventory`, their levels up to the
-  hero's, their selected customizations, an imbued treasure's enhancements: `_Walk.imbued`);
-- the class's `featuresByLevel` up to the class level, and those of each subclass with `selected` set;
-- inside those, what was chosen: a Choice's `selected` options, a Multiple Features' `features`, a Kit's
-  kits' features, a Perk's perks, a Domain's default features, a Domain Feature's, an Ancestry Feature
-  Choice's, a Tagged Feature Choice's, an Item Choice's items', a Title choice's titles' selected features.
-
-A choice with fewer picks than it allows is *open* (`OpenChoice`): a Choice spends `count` points (or the
-ancestry points, `count: "ancestry"`) on options of `value` points each, so it is open while an unpicked
-option still fits; every other choice is open while it has fewer than `count` picks. A feature type this
-code doesn't know is reported, never dropped in silence.
-
-The features are counted as they are walked: a file with more than `FEATURES_MAX` that count, or nested
-deeper than Forge Steel nests them, is refused there (`TooMany`, `UnknownFormat`); `HeroFeatures` indexes
-them by type once, so every reader's lookup is a dictionary's.
+"""Which features a Forge Steel hero has: every feature that counts at its level, chosen options expanded, and
+the choices left open (as Forge Steel's `HeroLogic.getFeatures`: docs/architecture.md, *Reading Forge Steel
+files*). A feature type this code doesn't know is reported, never dropped in silence.
 
 Public API: `ActiveFeature`, `OpenChoice`, `HeroFeatures`, `hero_features(hero, level)`,
 `open_choices(features, ancestry_points)`, `KNOWN_TYPES`, `FEATURES_MAX`, `MAX_DEPTH`.

@@ -4,7 +4,7 @@ Each Heroic Resource feature that counts is a resource (`heroic`: the class's Fe
 a level-10 resource). A heroic resource's gains are its own, plus every Heroic Resource Gain feature's, plus
 its domains' gains for a resource of that name; a gain feature's `replacesTags` removes the gains it
 improves on (Fury level 4: "take-damage 2" replaces "take-damage"). An epic resource keeps its own gains
-(Forge Steel's `HeroLogic.getHeroicResources`, read, not copied; draw-steel-basics.md, "Heroic Resources").
+(Forge Steel's `HeroLogic.getHeroicResources`, read, not copied; Draw Steel, The Basics, "Heroic Resources").
 Every resource lists the shared gains, so their count is capped (`RESOURCES_MAX`) before they are read.
 
 Public API: `ResourceGain`, `HeroResource`, `hero_resources(features)`, `RESOURCES_MAX`.

@@ -1,19 +1,8 @@
 """An imported Forge Steel hero as the roster sheet the bot keeps (`bot.rules.hero.HeroSheet`).
 
-The sheet takes the computed maximum Stamina and Recoveries (and the recovery value's bonus over a third of
-the maximum), characteristics, immunities and weaknesses, level, the heroic resource with its start-of-turn
-gain and every other gain, the abilities (cards), the kits' damage and distance bonuses, stability, speed and
-size, the Forge Steel id (a re-import finds the sheet by it), ancestry, class and subclass.
-
-The file's play state (Stamina damage, temporary Stamina, Recoveries used, Victories, XP) is taken only when
-the player asks for it (`use_state`, issue 20 §4), each value brought within what the rules allow (Stamina
-no lower than the hero's death at the negative winded value, Recoveries from 0 to the maximum).
-
-A hero with more abilities than a sheet keeps (`ABILITIES_MAX`), or whose sheet would be larger than
-`SHEET_BYTES_MAX` as data, is refused in one line: nothing is kept of it.
-
-`read_upload(data, use_state, cpu_seconds)` is the whole CPU work of an import (`read_hero`, then
-`to_sheet`) as one picklable call, for the process `/hero import` reads files in.
+The file's play state is taken only with `use_state`, brought within what the rules allow; a hero over
+`ABILITIES_MAX` cards or `SHEET_BYTES_MAX` as data is refused in one line. `read_upload(data, use_state,
+cpu_seconds)` is an import's whole CPU work as one picklable call, for `bot.hero_reader`'s worker.
 
 Public API: `to_sheet(hero, use_state=False, claimable=False) -> HeroSheet`, `SHEET_BYTES_MAX`, `HeroUpload`,
 `read_upload`.

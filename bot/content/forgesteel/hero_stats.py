@@ -1,22 +1,7 @@
-"""A Forge Steel hero's numbers, computed from the features that count (Forge Steel doesn't store them).
+"""A Forge Steel hero's numbers, computed from the features that count (Forge Steel doesn't store them),
+as its `HeroLogic` derives them (docs/architecture.md, *Reading Forge Steel files*).
 
-As Forge Steel's `HeroLogic` derives them (read, not copied), with the rules they follow:
-- characteristics: the class's `characteristics` plus every Characteristic Bonus feature;
-- a Bonus feature (or a damage modifier) is worth its `value`, plus the highest of its `valueCharacteristics`
-  times `valueCharacteristicMultiplier`, plus `valuePerLevel` per level above 1, plus `valuePerEchelon` per
-  echelon (the monster reader's rule, `bot.content.forgesteel.monster`);
-- Stamina: the best kit's Stamina times the echelon, plus the Bonus features on Stamina;
-- winded at half the Stamina maximum (rounded down), dead at its negative (draw-steel-combat.txt,
-  "Stamina"); recovery value a third of the maximum (rounded down) plus Bonus features; Recoveries the
-  Bonus features on Recoveries ("Recoveries and Recovery Value");
-- stability: the best kit's plus Bonus features; disengage 1 plus the best kit's plus Bonus features;
-  speed the best Speed feature (else 5) plus the best kit's plus Bonus features; save threshold the lowest
-  of 6 and the Save Threshold features; size the largest Size feature (else 1M);
-- potency: the highest characteristic − 2 (weak), − 1 (average), ± 0 (strong); surge damage the highest
-  characteristic (draw-steel-combat.txt, "Potency", "Surges");
-- immunities and weaknesses: per damage type the largest of each (a hero's are not netted, unlike a
-  monster's); `Damage` means all damage.
-
+Rules: Draw Steel, Combat, "Stamina", "Recoveries and Recovery Value", "Potency", "Surges".
 Public API: `scores`, `bonus_total`, `read_kit`, `hero_kits`, `KITS_MAX`, `damage_modifiers`, `Size`,
 `hero_size`, `base_speed`, `save_threshold`, `BONUS_FIELDS`.
 """

@@ -1,31 +1,10 @@
-"""Forge Steel monsters and monster groups (`.ds-monster`, `.ds-monster-group`) read into stat blocks.
+"""Forge Steel monsters and monster groups (`.ds-monster`, `.ds-monster-group`) read into stat blocks
+(`bot.content.monster`), as Forge Steel's `MonsterLogic` computes the values a table plays with (how:
+docs/architecture.md, *Reading Forge Steel files*).
 
-What a stat block holds and how it is derived, as Forge Steel's `src/models/monster.ts` stores a monster and
-its `MonsterLogic` computes the values a table plays with (issue 20 §5):
-- Stamina is `stamina` plus the Bonus features on Stamina; stability, speed and free-strike damage likewise
-  take their Bonus features. A Bonus's value is its `value`, plus the highest of its `valueCharacteristics`
-  times `valueCharacteristicMultiplier`, plus `valuePerLevel` per level above 1, plus `valuePerEchelon` per
-  echelon (`bot.content.monster.echelon`).
-- Characteristics are the listed scores plus the Characteristic Bonus features.
-- Immunities and weaknesses come from the Damage Modifier features: per damage type the largest immunity and
-  the largest weakness; whichever is larger stays, less the other (`Damage` means all damage).
-- Features inside Multiple Features and the selected options of a Choice count as the monster's own.
-- The free strike's distance is 5, or the longest Ranged distance of a signature ability if longer.
-- A retainer its hero has levelled (`retainer.level`) is of that level, gains the features of its levels
-  (`featuresByLevel`), 9 Stamina a level and 2 free-strike damage at each level divisible by 3.
-- Abilities (Ability features) keep their Malice costs; villain actions are abilities used as villain
-  actions. Every other feature is a trait, kept with its text.
-Older files name organizations Band (now Horde) and Troop (now Elite), lack an organization (Platoon) or a
-free-strike type (untyped damage), or give speed modes as one string; these are read as Forge Steel's own
-updater reads them. A lone `.ds-monster` doesn't carry its group's name (Forge Steel looks it up in its
-sourcebooks), so `group` is empty there; a group's monsters keep the group's name.
-
-Rules: draw-steel-combat.txt, "Stamina" (winded at half), "DAMAGE IMMUNITY", "DAMAGE WEAKNESS", "Free
-Strikes".
-
-The stat block itself is `bot.content.monster`. Public API: `read_monster(data) -> Monster`,
-`read_monster_group(data) -> MonsterGroup`; `characteristic(name)` and `modifier_value(data, scores, level)`
-(the hero import shares them).
+Rules: Draw Steel, Combat, "Stamina" (winded at half), "DAMAGE IMMUNITY", "DAMAGE WEAKNESS", "Free
+Strikes". Public API: `read_monster(data) -> Monster`, `read_monster_group(data) -> MonsterGroup`;
+`characteristic(name)` and `modifier_value(data, scores, level)` (the hero import shares them).
 """
 
 from __future__ import annotations
@@ -93,8 +72,10 @@ def characteristic(name: str) -> Characteristic:
 
 
 def modifier_value(data: Fields, scores: dict[Characteristic, int], level: int) -> int:
-    """A Bonus or damage modifier's value for this monster (see the module docstring). A value taken from a
-    controlling hero (`valueFromController`, for summons and companions) is 0 for a monster on its own."""
+    """A Bonus or damage modifier's value for this monster: its `value`, plus the highest of its
+    `valueCharacteristics` times `valueCharacteristicMultiplier`, plus `valuePerLevel` per level above 1, plus
+    `valuePerEchelon` per echelon (`bot.content.monster.echelon`). A value taken from a controlling
+    hero (`valueFromController`, for summons and companions) is 0 for a monster on its own."""
     value = 0 if data.raw("valueFromController") else data.integer("value")
     names = data.texts("valueCharacteristics")
     if names:

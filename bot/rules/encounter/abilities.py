@@ -1,7 +1,7 @@
-"""The abilities a creature of the encounter may use: its own cards, then the standard ones every creature has
-(issue 20 §3).
+"""The abilities a creature of the encounter may use: its own cards, then the standard ones
+every creature has.
 
-Rules (draw-steel-combat.txt "Free Strikes", "Standard Free Strikes", "Grab", "Knockback", "Charge"; the
+Rules (Draw Steel, Combat, "Free Strikes", "Standard Free Strikes", "Grab", "Knockback", "Charge"; the
 cards are `bot.rules.standard`'s):
 - a hero has the Melee and Ranged Weapon Free Strikes, Grab, Knockback and Charge (a roster hero whose kit
   lengthens the free strikes carries its own: `bot.rules.encounter.roster.carried_abilities`);

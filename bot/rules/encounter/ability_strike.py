@@ -1,39 +1,10 @@
 """A strike by ability (`/strike ability:`): the ability card read for its striker, the strike made, and each
-target's tier effects applied (issue 20 §3).
+target's tier effects applied. The abilities a creature may use are `bot.rules.encounter.abilities`'.
 
-Rules:
-- draw-steel-combat.txt "Power Rolls" and draw-steel-basics.md "Power Rolls": the roll is 2d10 plus the
-  highest of the ability's characteristics (the striker's scores) plus its stated bonus (a monster's card
-  writes `2d10 + 2`); the options' bonus is added to it.
-- draw-steel-basics.md "Natural Roll" / Heroes ch. 7 "Critical Hit": a critical only on an ability used as a
-  main action (`action_of`: main -> main, maneuver -> maneuver, triggered and free triggered -> triggered, a
-  free strike -> free strike; any other action type costs no action of the turn and is made as triggered,
-  which never is a critical).
-- Damage: each tier's damage from its text (`bot.rules.tiers.parse_tier`; its dice, if any, rolled by
-  `harm.strike` with the flat part, kit bonus included, added to them), with the kit's damage bonus for
-  Melee or Ranged Weapon abilities (`bot.rules.kit.KitDamageBonus.applies_to`, issue 20 §3); with several
-  bonuses that apply (two kits, or an ability both Melee and Ranged), the best one per tier, since "the
-  better one always applies" (`bot.rules.kit`); then the card's own damage bonuses (a hero's features:
-  `bot.rules.ability.Ability.damage_bonuses`) on each damaging tier. The Area keyword makes the damage to
-  minions area damage (capped per minion: `bot.rules.squads`).
-- Potency (Heroes ch. 7 "Potency"): a potency effect lands when the target's characteristic is lower than the
-  potency (`bot.rules.tiers.PotencyTest`); 2 surges raise it by 1 against one target
-  (`bot.rules.damage.raised_potency`); conditions that land are added with their duration
-  (`bot.rules.encounter.harm.add_condition`; a condition the card gives no duration, grabbed or prone, lasts
-  until removed).
-- draw-steel-combat.txt "Forced Movement", "BIG VERSUS LITTLE", "STABILITY": forced movement is 1 longer
-  when a larger striker moves a smaller target with a melee weapon ability (the card's Melee and Weapon
-  keywords, or Weapon with `melee:true`), then shown reduced by the target's stability
-  (`bot.rules.forced.forced_distance`, `size_bonus`).
-- Cost (draw-steel-basics.md "Heroic Resources"; Monsters "Malice"): a hero's ability spends its heroic
-  resource, a Director creature's spends Malice; not enough refuses the whole strike (`pay_cost`).
-- Bleeding (Heroes ch. 5 "Bleeding"): a main or triggered action, or an ability roll using Might or
-  Agility, makes a bleeding striker lose Stamina once resolved (`bleeding_trigger`; the cog calls
-  `bot.rules.encounter.bleeding.bleed`).
-
-Public API: `AbilityStrikeError`, `StrikeOptions`, `AbilityPlan`, `plan_ability`, `action_of`,
-`bleeding_trigger`, `Paid`, `pay_cost`, `Landed`, `Moved`, `TargetEffects`, `AbilityStrike`, `strike_with`.
-The abilities a creature may use are `bot.rules.encounter.abilities`'.
+Rules, each where it is applied: Draw Steel, The Basics and Combat, "Power Rolls" (`plan_ability`); The
+Basics, "Natural Roll" and Heroes ch. 7 "Critical Hit" (`action_of`); Heroes ch. 7 "Potency" (`strike_with`);
+Draw Steel, Combat, "Forced Movement", "BIG VERSUS LITTLE", "STABILITY" (`Moved`); The Basics, "Heroic
+Resources" and Monsters, "Malice" (`pay_cost`); Heroes ch. 5 "Bleeding" (`bleeding_trigger`).
 """
 
 from __future__ import annotations
@@ -84,7 +55,9 @@ _ACTIONS = {
 
 
 def action_of(ability: Ability) -> RollAction:
-    """What the ability's roll is made as (see the module docstring): the free strike is a free strike."""
+    """What the ability's roll is made as: main -> main, maneuver -> maneuver, triggered and free triggered ->
+    triggered, the free strike -> free strike; any other action type costs no action of the turn and is made
+    as triggered. Only a main action's natural 19 or 20 is a critical (Heroes ch. 7 "Critical Hit")."""
     if is_free_strike(ability):
         return RollAction.FREE_STRIKE
     return _ACTIONS.get(ability.action, RollAction.TRIGGERED)
@@ -123,8 +96,12 @@ def plan_ability(
     ability: Ability, scores: Characteristics, kit_bonuses: Sequence[KitDamageBonus] = ()
 ) -> AbilityPlan:
     """Read `ability` for a striker with `scores` and these kit bonuses; refuses one with no power roll.
-    Damage letters are read from `scores` ("3 + M or A damage": the highest of them). The damage type is the
-    first damaging tier's (a card names one type for its damage)."""
+    The roll is 2d10 plus the highest of the card's characteristics plus its stated bonus (a monster's card
+    writes `2d10 + 2`). Each tier's damage is its text's (`bot.rules.tiers.parse_tier`), letters read from
+    `scores` ("3 + M or A damage": the highest of them), plus the kit damage bonus for Melee or Ranged Weapon
+    abilities (the best one per tier when several apply: "the better one always applies") and the card's own
+    damage bonuses; the Area keyword makes damage to minions area damage (capped per minion). The damage type
+    is the first damaging tier's (a card names one type for its damage)."""
     spec = ability.power_roll
     if spec is None:
         raise AbilityStrikeError(
@@ -227,7 +204,9 @@ class Landed:
 @dataclass(frozen=True, slots=True)
 class Moved:
     """Forced movement on one target: the card's movement, the target's stability, the squares left, and the
-    squares added because a larger striker moved a smaller target with a melee weapon ability (1 or 0)."""
+    squares added because a larger striker moved a smaller target with a melee weapon ability (1 or 0: the
+    card's Melee and Weapon keywords, or Weapon with `melee:true`); the distance shown is after the target's
+    stability (`bot.rules.forced.forced_distance`, `size_bonus`)."""
 
     movement: ForcedMovement
     stability: int
@@ -349,7 +328,9 @@ def strike_with(
     """Strike `targets` with the attacker's ability named `ability_name` (their own or a standard one):
     `roll` is the dice with the options' bonus, edges and banes; the ability's bonus is added here. The cost
     is paid, the strike made (`harm.strike`), then each target living after the damage gets its tier's
-    conditions (potency checked), forced movement and text. `resource_name` is what a hero's heroic resource
+    conditions, forced movement and text. A potency effect lands when the target's characteristic is lower
+    than the potency; 2 surges raise it by 1 against one target (`raise_potency`); a condition the card gives
+    no duration (grabbed, prone) lasts until removed. `resource_name` is what a hero's heroic resource
     is called (their sheet's: "Ferocity"); `dice` roll a tier's damage dice ("2d6 + 7 + A damage")."""
     striker = harm.target(encounter, attacker)
     ability = find_ability(striker, ability_name)

@@ -1,6 +1,6 @@
 """The baseline actions that change later power rolls: Defend (a main action) and Aid Attack (a maneuver).
 
-Rules: draw-steel-combat.txt,
+Rules: Draw Steel, Combat,
 - "Defend": "When a creature takes the Defend main action, ability rolls made against them have a double bane
   until the start of their next turn. [...] A creature gains no benefit from this action while another
   creature is taunted by them." (The double edge on tests to resist effects is left to the table.)

@@ -1,12 +1,12 @@
 """Bleeding on the encounter aggregate: who bleeds, and the Stamina a bleeding creature loses.
 
 Rules:
-- draw-steel-combat.txt "Dying and Death": "When your Stamina is 0 or lower, you are dying. ... Additionally,
+- Draw Steel, Combat, "Dying and Death": "When your Stamina is 0 or lower, you are dying. ... Additionally,
   you are bleeding, and this instance of the condition can't be negated or removed in any way until you are
   no longer dying." So a dying hero bleeds without a stored condition: the bleeding is read from their
   Stamina (`bleeding_while_dying`), begins when they start dying and ends when they stop, and undo needs
   nothing more.
-- Heroes ch. 5 "Bleeding" (as issue 21 quotes it; ../shared/rules doesn't): "whenever a bleeding creature
+- Heroes ch. 5 "Bleeding": "whenever a bleeding creature
   uses a main action or a triggered action, or makes a test or ability roll using Might or Agility, it loses
   Stamina equal to 1d6 + its level once that is resolved. Nothing prevents this loss." — `bleed`, through
   `bot.rules.conditions.bleeding_damage_due`, `bot.rules.damage.bleeding_damage` and

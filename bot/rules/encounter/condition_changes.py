@@ -1,8 +1,8 @@
 """Conditions on the encounter aggregate: imposing a condition and ending one; and `SaveResult`, what a saving
 throw came to (the saves themselves, when they fall due and how they are rolled: `bot.rules.encounter.saves`).
 
-Rules (texts in ../shared/rules/): conditions without stacking (`bot.rules.conditions`) — through
-`bot.rules.turns.add_condition` and `remove_condition`; draw-steel-combat.txt "Dying and Death" (the bleeding
+Rules (Draw Steel, Combat): conditions without stacking (`bot.rules.conditions`) — through
+`bot.rules.turns.add_condition` and `remove_condition`; Draw Steel, Combat, "Dying and Death" (the bleeding
 of a dying hero can't be removed while they are dying).
 
 Public API: `SaveResult`, `add_condition`, `remove_condition`; `CONDITIONS_MAX`.
@@ -72,7 +72,7 @@ def remove_condition(
     creature = target(encounter, name)
     stored = any(c.condition is Condition.BLEEDING for c in encounter.turns.conditions_of(creature.id))
     if condition is Condition.BLEEDING and not stored and creature.vitals.dying:
-        # draw-steel-combat.txt "Dying and Death": "this instance of the condition can't be negated or removed
+        # Draw Steel, Combat, "Dying and Death": "this instance of the condition can't be negated or removed
         # in any way until you are no longer dying" (`bot.rules.encounter.bleeding`)
         raise HarmError(
             f"{creature.id} bleeds because they are dying: it ends when their Stamina is above 0."

@@ -1,29 +1,10 @@
 """Running an encounter: beginning combat, taking turns, the rounds that follow, and ending it.
 
-The turn engine (`bot.rules.turns`) decides who may act; this module hangs the resources on its transitions:
-- begin (draw-steel-turn-order.txt "Determine Who Goes First"; draw-steel-combat.txt "Alternative Turn
-  Order"; teams-combat.md "Initiative and Rounds"; fast-slow-turns-combat.md "Anatomy of a Round"): Draw Steel
-  and Agility roll the d10 (6 or higher: the players choose the side that goes first, otherwise the Director),
-  unless the Director names the first side outright; Agility also rolls each unit's Agility test (2d10 +
-  Agility) for the order within a side; teams take the Director's team order; fast/slow rolls nothing. At the
-  start of combat the Director's Malice is the heroes' average Victories (Monsters "Malice"; rounding from the
-  guild setting) and each hero's heroic resource equals their Victories (draw-steel-basics.md "Heroic
-  Resources").
-- round start (Monsters "Malice"): Malice + the heroes still in the fight + the round number (`rounds`).
-- turn start (draw-steel-basics.md "Heroic Resources", "Spending Hero Tokens"): the hero gains the class's
-  per-turn amount of the heroic resource and may use a hero-token benefit again; draw-steel-combat.txt
-  "Defend", "Aid Attack": the entry's Defend and its creatures' Aid Attacks end (`baseline.turn_started`).
-- turn end (draw-steel-combat.txt "Conditions"): end-of-turn conditions end, "save ends" conditions prompt a
-  saving throw (the engine's `SaveDue` events), owed until rolled (`bot.rules.encounter.saves`). When a
-  round ends, the next one starts at once (`rounds.carry_on`, which every change that can end a round
-  calls): this bot has nothing to choose between rounds.
-- end (draw-steel-basics.md "Victories For Combat"; draw-steel-combat.txt "Temporary Stamina", "End of
-  Combat"): 1 Victory to each surviving hero when the objective was achieved (the roster's Victories only
-  when a server Director ends it or confirms them: `award`); temporary Stamina, surges, Malice and heroic
-  resources cleared; roster heroes' sheets get their Stamina, Recoveries and Victories back.
-
-Every function is pure: `Encounter` in, `Flow` (the new encounter and what happened) out; a refusal raises a
-`RuleError` and changes nothing.
+The turn engine (`bot.rules.turns`) decides who may act; this module hangs the resources on its transitions.
+Rules, each where it is applied: Draw Steel, Combat, "Determine Who Goes First", "Alternative Turn Order";
+Teams Combat, "Initiative and Rounds"; Shadow of the Demon Lord, Combat, "Anatomy of a Round"; Monsters,
+"Malice"; The Basics, "Heroic Resources", "Victories For Combat" (`begin`, `_turn_started`, `end_turn`,
+`finish`). Every function is pure: `Encounter` in, `Flow` out; a refusal raises a `RuleError`.
 Public API: `Flow`, `begin`, `choose_first_side`, `act`, `end_turn`, `skip`, `pass_part`, `choose_speed`,
 `finish`, `Finish`, `award_unawarded`, `side_named`.
 """
@@ -105,9 +86,14 @@ def begin(
     victories: Mapping[str, int] | None = None,
     rounding: Rounding = Rounding.DOWN,
 ) -> Flow:
-    """Begin combat (see the module docstring). `first` (a side's id or name) sets the first side outright
-    (Draw Steel, Agility); `team_order` lists teams by id or name in initiative order (teams; default: the
-    order they were made); `victories` are the heroes' Victories (creature id -> count).
+    """Begin combat. Draw Steel and Agility roll the d10 (6 or higher: the players choose the side that goes
+    first, otherwise the Director); Agility also rolls each unit's Agility test (2d10 + Agility) for the order
+    within a side; teams take the Director's team order; fast/slow rolls nothing. The Director's Malice starts
+    at the heroes' average Victories (Monsters "Malice"; rounding from the guild setting) and each hero's
+    heroic resource at their Victories (Draw Steel, The Basics, "Heroic Resources"). `first` (a side's id or
+    name) sets the first side outright (Draw Steel, Agility); `team_order` lists teams by id or name in
+    initiative order (teams; default: the order they were made); `victories` are the heroes' Victories
+    (creature id -> count).
 
     Draw Steel and Agility without `first`: the d10 is rolled; unless every creature of one side is surprised
     (then the other side goes first with no roll) the winner must still choose with `choose_first_side`, and
@@ -157,7 +143,7 @@ def begin(
 
 
 def _refuse_surprised_first(encounter: Encounter, side: Side) -> None:
-    """draw-steel-turn-order.txt "Determine Who Goes First": "If all the creatures on one side are surprised,
+    """Draw Steel, Combat, "Determine Who Goes First": "If all the creatures on one side are surprised,
     then a creature on the other side gets to act first" -- so a Director naming the first side can't name a
     side whose every living creature is surprised while the other side isn't."""
     state = encounter.turns
@@ -184,7 +170,7 @@ def _turn_started(
     encounter: Encounter, events: Sequence[Event], dice: Dice, gains: Mapping[str, str]
 ) -> Flow:
     """The acting hero gains their heroic resource; every hero may use a hero-token benefit again
-    (draw-steel-basics.md "Hero Tokens": "only one hero token benefit per turn" — each turn, anyone's, is a
+    (Draw Steel, The Basics, "Hero Tokens": "only one hero token benefit per turn" — each turn, anyone's, is a
     new window, so a hero who spent one on their own turn can still spend one when hit on an enemy's)."""
     updated = encounter
     gained: list[tuple[str, int]] = []
@@ -230,8 +216,9 @@ def act(
 
 
 def end_turn(encounter: Encounter) -> Flow:
-    """End the turn in progress (end-of-turn conditions end, saves come due); a finished round starts the
-    next one."""
+    """End the turn in progress (Draw Steel, Combat, "Conditions": end-of-turn conditions end, "save ends"
+    conditions prompt a saving throw, owed until rolled: `bot.rules.encounter.saves`); a finished round starts
+    the next one at once (`rounds.carry_on`: the bot has nothing to choose between rounds)."""
     transition = turns.end_turn(encounter.turns)
     ended = saves.owe_turn_end_saves(encounter.with_turns(transition.state), transition.events)
     return _settle(ended, transition.events)
@@ -244,16 +231,17 @@ def skip(encounter: Encounter, side: str) -> Flow:
 
 
 def pass_part(encounter: Encounter, controller: Controller, entries: Collection[str] | None = None) -> Flow:
-    """Fast/slow (fast-slow-turns-combat.md "Anatomy of a Round"): the controller's creatures that haven't
-    chosen (only `entries` when given: one player's) wait for the slow turns ("we're done with fast
+    """Fast/slow (Shadow of the Demon Lord, Combat, "Anatomy of a Round"): the controller's creatures that
+    haven't chosen (only `entries` when given: one player's) wait for the slow turns ("we're done with fast
     turns"); a finished round starts the next one."""
     transition = turns.pass_part(encounter.turns, controller, entries)
     return _settle(encounter.with_turns(transition.state), transition.events)
 
 
 def choose_speed(encounter: Encounter, entry_id: str, speed: Speed) -> Flow:
-    """Fast/slow (fast-slow-turns-combat.md "Anatomy of a Round", "Fast Turns", "Slow Turns"): a creature's
-    player (or the GM) chooses its fast or slow turn this round; a finished part or round moves on."""
+    """Fast/slow (Shadow of the Demon Lord, Combat, "Anatomy of a Round", "Fast Turns", "Slow Turns"): a
+    creature's player (or the GM) chooses its fast or slow turn this round; a finished part or round moves
+    on."""
     transition = turns.set_speed(encounter.turns, entry_id, speed)
     return _settle(encounter.with_turns(transition.state), transition.events)
 
@@ -273,7 +261,10 @@ class Finish:
 def finish(
     encounter: Encounter, *, victory: bool, sheets: Mapping[str, HeroSheet], award: bool = True
 ) -> Finish:
-    """End the encounter (module docstring, "end"). `sheets` are the roster heroes' sheets (roster hero id ->
+    """End the encounter (Draw Steel, The Basics, "Victories For Combat"; Combat, "Temporary Stamina", "End of
+    Combat"): 1 Victory to each surviving hero when the objective was achieved; temporary Stamina, surges,
+    Malice and heroic resources cleared; roster heroes' sheets get their Stamina, Recoveries and Victories
+    back. `sheets` are the roster heroes' sheets (roster hero id ->
     sheet); the result's `sheets` are those of the heroes in this encounter, updated.
 
     Victories are the campaign's, awarded by a server Director ("The Director awards Victories"): without

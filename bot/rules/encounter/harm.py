@@ -1,22 +1,9 @@
-"""Harm and help on the encounter aggregate, in one place for its callers: damage, healing, temporary
+"""Harm and help on the encounter aggregate, in one import for its callers: damage, healing, temporary
 Stamina, a Director's Stamina correction, Catch Breath, strikes, conditions, saving throws, surges and Malice.
 
-Every function is pure over `Encounter` (returns a new one, or raises a `RuleError` and changes nothing) and
-keeps the turn engine's entry flags in step with Stamina (`sync`). Each concern lives in its own module, with
-the rules it implements named there:
-- `sync` — the harm error, looking a creature up, the turn entry's flags kept in step with Stamina (a round
-  that ends because of it gives way to the next), an action used on the creature's own turn;
-- `stamina_changes` — damage (draw-steel-combat.txt "Damage", "Dying and Death", "Knocking Creatures Out";
-  minions' squad pools), healing, waking, temporary Stamina, the Director's correction, Catch Breath;
-- `strikes` — strikes with per-target tiers (draw-steel-basics.md "Power Rolls"), their cost on the
-  striker's turn, surges;
-- `condition_changes` — conditions and saving throws;
-- `malice` — Malice gained or spent outside the start of a round (Monsters, "Malice").
-
-Public API: `Hit`, `StrikeTarget`, `StrikeResult`, `Healing`, `SaveResult`, `target`, `damage`, `heal`,
-`wake`, `give_temporary`, `set_stamina`, `catch_breath`, `strike`, `add_condition`, `remove_condition`,
-`gain_surges`, `spend_surges`, `gain_malice`, `spend_malice`, `HarmError`; `TOKEN_SURGES`; limits
-`STRIKE_TARGETS_MAX`, `AMOUNT_MAX`, `MALICE_MAX`, `SURGES_MAX`, `CONDITIONS_MAX`.
+Every function is pure over `Encounter` (a new one, or a `RuleError` and nothing changed). Each concern lives
+in its own module, with the rules it implements named there: `sync`, `stamina_changes`, `strikes`,
+`condition_changes`, `malice` (docs/architecture.md, *The rules core*).
 """
 
 from bot.rules.encounter.condition_changes import (

@@ -1,6 +1,6 @@
 """Helping another creature: the Heal main action, and every effect that lets a creature spend a Recovery.
 
-Rules (draw-steel-combat.txt):
+Rules (Draw Steel, Combat):
 - "Heal": "A creature who uses the Heal main action employs medicine or inspiring words to make an adjacent
   creature feel better and stay in the fight. The target creature can spend a Recovery to regain Stamina, or
   can make a saving throw against one effect they are suffering that is ended by a saving throw." (Being

@@ -1,7 +1,7 @@
 """A hero's heroic resource in the encounter: gained, spent, set, and the gains that come by themselves.
 
-Rules: draw-steel-basics.md "Heroic Resources" ("you spend your Heroic Resources to activate your most
-powerful abilities"); draw-steel-combat.txt "Combat Start" (a heroic ability can't be used "without spending
+Rules: Draw Steel, The Basics, "Heroic Resources" ("you spend your Heroic Resources to activate your most
+powerful abilities"); Draw Steel, Combat, "Combat Start" (a heroic ability can't be used "without spending
 their Heroic Resource on it"); each class's gains (Heroes ch. 5) as `bot.rules.resources.ResourceGain`s:
 the start of the hero's turn is `flow.act`'s, and taking damage (every time, or the first time each combat
 round) and becoming winded or dying are `triggered_gains`' (comparing the encounter before and after a

@@ -1,6 +1,6 @@
 """The encounter aggregate the store keeps: creatures, minion squads, the turn state, Malice.
 
-Rules: draw-steel-combat.txt (the whole combat chapter) through the modules this builds on; Malice as the
+Rules: Draw Steel, Combat (the whole combat chapter) through the modules this builds on; Malice as the
 Monsters book gives it (`bot.rules.resources`).
 
 Identity: a creature's id is its (cleaned) name, unique in the encounter ignoring case, so every message the
@@ -54,7 +54,7 @@ class NameTaken(EncounterError):
 
 @dataclass(frozen=True, slots=True)
 class AidAttack:
-    """An Aid Attack in force (draw-steel-combat.txt "Aid Attack"): `aider` chose `enemy` (creature ids)."""
+    """An Aid Attack in force (Draw Steel, Combat, "Aid Attack"): `aider` chose `enemy` (creature ids)."""
 
     aider: str
     enemy: str

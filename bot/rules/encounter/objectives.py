@@ -1,7 +1,7 @@
 """Objectives with round counters, and the villain actions a leader or solo uses once per encounter.
 
 Rules:
-- draw-steel-combat.txt "How Combat Ends": "the Director can set objectives when they build the encounter.
+- Draw Steel, Combat, "How Combat Ends": "the Director can set objectives when they build the encounter.
   Once the heroes achieve those objectives ... the Director can end the encounter"; "Objective Endings":
   "HOLD THEM OFF ... protect a particular position for a number of rounds determined by you", "STOP THE
   ACTION ... Objectives in this category have a timer associated with them. If the heroes don't achieve the
@@ -10,7 +10,7 @@ Rules:
   the start of each round (`count_down`, called by `rounds.start_round`, the one round-start rule); when it
   hits 0 the Director decides whether the encounter ends in victory. The Director marks an objective
   achieved or failed (`resolve`); an open objective stays open until then.
-- Villain actions (Draw Steel: Monsters, "Villain Actions", as issue 22 §3 gives it): a leader or solo has
+- Villain actions (Draw Steel: Monsters, "Villain Actions"): a leader or solo has
   three villain actions, each usable once per encounter. They come from the stat block (abilities of
   `ActionType.VILLAIN` a bestiary creature carries) or, for a creature without them, the Director names up to
   three (`name_villain_action`); `use_villain_action` marks one used, and a second use is refused.

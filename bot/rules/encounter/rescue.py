@@ -1,6 +1,6 @@
 """The hero token that saves a hero: when damage would make a hero dying or dead and the party has 2 hero
 tokens, the hero's player may spend them to regain Stamina equal to the recovery value BEFORE taking that
-damage (draw-steel-basics.md "Spending Hero Tokens": "You can spend 2 hero tokens on your turn or when you
+damage (Draw Steel, The Basics, "Spending Hero Tokens": "You can spend 2 hero tokens on your turn or when you
 take damage (no action required) to regain Stamina equal to your Recovery value before taking the damage").
 
 The bot can't ask before the damage lands, so it offers the spend with the damage's reply: the offer

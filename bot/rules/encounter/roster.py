@@ -1,19 +1,16 @@
 """Who is in the encounter: adding creatures (one, several numbered, a minion squad), bringing in a roster
 hero, removing a creature or a whole squad.
 
-Rules: draw-steel-combat.txt "Enemies Act In Groups" (groups), Monsters "Minions" (squads share a Stamina
-pool; `bot.rules.squads`), draw-steel-turn-order.txt "Determine Surprise" (creatures that can't be
-surprised); draw-steel-basics.md "Heroic Resources" (a hero who joins a combat already under way starts
-with their Victories, as at the start of combat); draw-steel-combat.txt "Stamina", "Temporary Stamina" (a
+Rules: Draw Steel, Combat, "Enemies Act In Groups" (groups), Monsters "Minions" (squads share a Stamina
+pool; `bot.rules.squads`), Draw Steel, Combat, "Determine Surprise" (creatures that can't be
+surprised); Draw Steel, The Basics, "Heroic Resources" (a hero who joins a combat already under way starts
+with their Victories, as at the start of combat); Draw Steel, Combat, "Stamina", "Temporary Stamina" (a
 roster hero who leaves keeps the Stamina and Recoveries spent; temporary Stamina ends with their encounter);
-draw-steel-turn-order.txt "End of Round" (removing the last creature still to act ends the round, and the next
+Draw Steel, Combat, "End of Round" (removing the last creature still to act ends the round, and the next
 one starts: `rounds.carry_on`).
-A roster hero's creature carries the sheet's abilities, its kit damage bonuses and stability (issue 20 §1)
-and its size (issue 21, for forced movement),
-as a stat block's creature carries its Free Strike and abilities (`bot.content.bestiary`); its two free
-strikes come first only when a kit lengthens their distance (`bot.rules.standard.hero_free_strikes`):
-otherwise they are the standard ones every hero has, which a strike finds by name when the creature doesn't
-carry its own.
+A roster hero's creature carries the sheet's abilities, kit damage bonuses, stability and size, as a stat
+block's carries its Free Strike and abilities; its own free strikes only when a kit lengthens their distance
+(`bot.rules.standard.hero_free_strikes`), else a strike finds the standard ones by name.
 Public API: `NewCreatures`, `add_creatures`, `add_hero`, `carried_abilities`, `remove`, `written_back`.
 """
 
@@ -192,7 +189,7 @@ def add_hero(
     """Bring a roster hero in with its current Stamina, Recoveries, characteristics and damage modifiers.
 
     Once combat has begun (the d10 rolled or round 1 started) the hero's heroic resource starts at their
-    Victories, as `flow.begin` gives the heroes present at the start (draw-steel-basics.md "Heroic
+    Victories, as `flow.begin` gives the heroes present at the start (Draw Steel, The Basics, "Heroic
     Resources")."""
     if hero_id in encounter.roster.values():
         raise EncounterError(f"{name} is already in this encounter.")
@@ -249,7 +246,7 @@ def written_back(
 ) -> dict[str, HeroSheet]:
     """The roster sheets of the heroes `creature_ids` (default: every roster hero) as they leave this
     encounter: the Stamina, Recoveries and knocked-out state they have now, temporary Stamina gone
-    (draw-steel-combat.txt "Temporary Stamina": it disappears at the end of an encounter). `sheets` are the
+    (Draw Steel, Combat, "Temporary Stamina": it disappears at the end of an encounter). `sheets` are the
     roster sheets by roster hero id; the result maps roster hero id -> updated sheet.
 
     Call it with the encounter from BEFORE `remove` (a roster hero removed mid-fight keeps their wounds) and

@@ -1,25 +1,11 @@
 """Rounds that roll over: once a round is over the next one starts by itself, however the round ended.
 
-draw-steel-turn-order.txt "End of Round": "Once all creatures on both sides of a battle have acted, the combat
-round ends and a new combat round begins." The turn engine ends a round as soon as nobody can act any more
-(`bot.rules.turns`): after a turn ends or a side is skipped, and also when the last creature still to act
-dies, is knocked out or leaves outside a turn (a free strike, a Director's damage, a removal). Every
-encounter change that can end a round calls `carry_on`, which starts the next round at once with its Malice
-(Monsters "Malice": + the heroes still in the fight + the round number). The same holds when a whole side is
-gone: the other side's creatures act one after another ("Creatures Take Turns").
-
-When nobody could act in a new round (every creature dead, knocked out or gone), the encounter waits between
-rounds: the next round starts as soon as a creature can act again (healed awake, or added), or the Director
-ends the encounter.
-
-Objectives' round counters count down here too, at the start of each round (`objectives.count_down`:
-draw-steel-combat.txt "Objective Endings", "HOLD THEM OFF", "STOP THE ACTION"); `Rounds.due` names those that
-hit 0, for the Director to decide whether the encounter ends in victory.
-
-`carry_on` also keeps what it started on the encounter (`Encounter.round_news`), so that a change outside a
-turn (damage, a strike, a removal) that ended the round can tell its rounds: `news_since(before, after)`.
-
-Public API: `Rounds`, `heroes_in_fight`, `start_round`, `carry_on`, `news_since`.
+Draw Steel, Combat, "End of Round": "Once all creatures on both sides of a battle have acted, the combat
+round ends and a new combat round begins." Every change that can end a round calls `carry_on`, which starts
+the next with its Malice (Monsters "Malice") and counts the objectives down (Draw Steel, Combat, "Objective
+Endings"); with nobody able to act it waits until someone can. `news_since(before, after)` tells a change
+outside a turn the rounds it started. Public API: `Rounds`, `heroes_in_fight`, `start_round`, `carry_on`,
+`news_since`.
 """
 
 from __future__ import annotations
@@ -76,7 +62,7 @@ def _round_started(encounter: Encounter, events: Sequence[Event]) -> tuple[Encou
 
 def start_round(encounter: Encounter, prior: Sequence[Event] = ()) -> Rounds:
     """Start the next round (round 1 from setup; teams with a surprise: round 0). A first round that surprise
-    keeps everyone out of is over at once (teams-combat.md "Surprise", fast-slow-turns-combat.md
+    keeps everyone out of is over at once (Teams Combat, "Surprise", Shadow of the Demon Lord, Combat,
     "Surprise"): the round after it starts then."""
     events = list(prior)
     gained = 0

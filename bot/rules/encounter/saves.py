@@ -1,13 +1,13 @@
 """Saving throws an encounter owes: when they fall due, how many, and the hero token that turns a failure.
 
-Rules (texts in ../shared/rules/ and the conditions chapter they point to):
+Rules (Draw Steel, Combat, and the conditions chapter it points to):
 - A "save ends" condition gets one saving throw (d10, 6 or higher ends it) at the end of each of the affected
   creature's turns (the conditions chapter; the turn engine's `SaveDue` events). A save that falls due stays
   due until it is rolled, whatever starts in between (the next turn, the next round).
-- draw-steel-combat.txt "Heal": "The target creature ... can make a saving throw against one effect they are
+- Draw Steel, Combat, "Heal": "The target creature ... can make a saving throw against one effect they are
   suffering that is ended by a saving throw" -- an extra save, as other abilities grant (`grant_save`).
 - No other saves: a creature rolls only the saves it is owed.
-- draw-steel-basics.md "Spending Hero Tokens": "You can spend a hero token when you fail a saving throw,
+- Draw Steel, The Basics, "Spending Hero Tokens": "You can spend a hero token when you fail a saving throw,
   letting you succeed on the save instead." -- only right after the failure (`token_save`): until the turn
   engine moves on (a turn starts or ends).
 
@@ -196,7 +196,7 @@ def open_failures(encounter: Encounter, creature_id: str | None = None) -> tuple
 
 def token_save(encounter: Encounter, creature_id: str) -> tuple[Encounter, str]:
     """A hero token turns the hero's save that just failed into a success: the condition ends
-    (draw-steel-basics.md "Spending Hero Tokens"). Returns the condition's label. Spending the token is
+    (Draw Steel, The Basics, "Spending Hero Tokens"). Returns the condition's label. Spending the token is
     `bot.hero_tokens.spend_benefit`'s job."""
     failures = open_failures(encounter, creature_id)
     if not failures:

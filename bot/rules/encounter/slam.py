@@ -2,7 +2,7 @@
 through the one damage pipeline (`bot.rules.encounter.harm.damage`: untyped damage, so a damage immunity
 reduces it).
 
-Rules: draw-steel-combat.txt "SLAMMING INTO CREATURES" ("both creatures take 1 damage for each square
+Rules: Draw Steel, Combat, "SLAMMING INTO CREATURES" ("both creatures take 1 damage for each square
 remaining in the first creature's forced movement"), "SLAMMING INTO OBJECTS" ("2 damage plus 1 damage for
 each square remaining"), "HURLING THROUGH OBJECTS" (the table of materials), and "If a creature is killed by
 damage from an ability or effect that also force moves them, a second creature they are slammed into still

@@ -1,11 +1,11 @@
 """Stamina changes on the encounter aggregate: damage, healing, waking, temporary Stamina, a Director's
 Stamina correction and Catch Breath; each keeps the turn entry's flags in step (`sync.sync`).
 
-Rules (texts in ../shared/rules/):
-- draw-steel-combat.txt "Damage", "DAMAGE IMMUNITY", "DAMAGE WEAKNESS", "Temporary Stamina", "Stamina",
+Rules (Draw Steel, The Basics and Combat):
+- Draw Steel, Combat, "Damage", "DAMAGE IMMUNITY", "DAMAGE WEAKNESS", "Temporary Stamina", "Stamina",
   "Winded", "Dying and Death", "Knocking Creatures Out" — through `bot.rules.creature.take_damage` /
   `bot.rules.damage.apply_damage` (the one pipeline) and `bot.rules.stamina`.
-- draw-steel-combat.txt "Catch Breath", draw-steel-basics.md "Recoveries" — `bot.rules.stamina.catch_breath`.
+- Draw Steel, Combat, "Catch Breath", Draw Steel, The Basics, "Recoveries" — `bot.rules.stamina.catch_breath`.
 - Minions (Monsters, "Minions"; `bot.rules.squads`): damage to one minion goes to the squad's pool and can
   kill several; when one effect hits several minions of the same squad, each counts at most its own Stamina
   and only those hit die (the squads module's area rule); minions never regain Stamina nor gain temporary
@@ -129,9 +129,9 @@ def damage(
     halved: bool = False,
 ) -> tuple[Encounter, Hit]:
     """Deal `amount` damage of `dtype` to one creature (halving, weakness, immunity, temporary Stamina, then
-    Stamina: draw-steel-combat.txt "DAMAGE IMMUNITY": "if an ally first halved the damage ... immunity then
+    Stamina: Draw Steel, Combat, "DAMAGE IMMUNITY": "if an ally first halved the damage ... immunity then
     reducing the damage"; a minion's damage goes to its squad's pool and may kill several minions). With
-    `knock_out`, damage that would kill knocks the creature out instead (draw-steel-combat.txt "Knocking
+    `knock_out`, damage that would kill knocks the creature out instead (Draw Steel, Combat, "Knocking
     Creatures Out"; minions have no such choice: their squad's pool decides)."""
     check_amount(amount, "damage")
     return hit_creature(encounter, target(encounter, name), amount, dtype, knock_out=knock_out, halved=halved)
@@ -153,7 +153,7 @@ def heal(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, Heali
 
 
 def wake(encounter: Encounter, name: str) -> tuple[Encounter, Healing]:
-    """A knocked-out creature wakes after an hour nobody woke it (draw-steel-combat.txt "Knocking Creatures
+    """A knocked-out creature wakes after an hour nobody woke it (Draw Steel, Combat, "Knocking Creatures
     Out": a Director creature gains 1 Stamina; a hero spends a Recovery, and can't without one:
     `bot.rules.stamina.wake`)."""
     creature = target(encounter, name)
@@ -201,7 +201,7 @@ def set_stamina(encounter: Encounter, name: str, amount: int) -> tuple[Encounter
 def catch_breath(encounter: Encounter, name: str) -> tuple[Encounter, Healing]:
     """Catch Breath: a hero spends a Recovery to regain their recovery value
     (`bot.rules.stamina.catch_breath`: not while dying, not for Director creatures, nor without
-    Recoveries). It is a maneuver (draw-steel-combat.txt "Maneuvers"): on the hero's own turn it uses one, and
+    Recoveries). It is a maneuver (Draw Steel, Combat, "Maneuvers"): on the hero's own turn it uses one, and
     with the action economy enforced it is refused off their turn in a round."""
     creature = target(encounter, name)
     if creature.vitals.dead:

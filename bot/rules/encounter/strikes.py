@@ -1,16 +1,16 @@
 """Strikes on the encounter aggregate: one power roll against several targets, each with its own edges and
 banes and tier damage, what the strike uses of the striker's turn, and the surges that add to it.
 
-Rules (texts in ../shared/rules/):
-- draw-steel-basics.md "Power Rolls" (one roll, each target its own edges and banes: `PowerRoll.with_target`),
-  "Natural Roll" (a critical on a main action), "Critical Hit" (an extra main action);
-  draw-steel-turn-order.txt "Determine Surprise" (an ability roll against a surprised creature gains an edge)
-  and the conditions' edges and banes — through `bot.rules.turns.power_roll_modifiers`.
-- draw-steel-combat.txt "Taking a Turn": a strike made as a main action or a maneuver uses it on the
+Rules (Draw Steel, The Basics and Combat):
+- Draw Steel, The Basics, "Power Rolls" (one roll, each target its own edges and banes:
+  `PowerRoll.with_target`), "Natural Roll" (a critical on a main action), "Critical Hit" (an extra main
+  action); Draw Steel, Combat, "Determine Surprise" (an ability roll against a surprised creature gains an
+  edge) and the conditions' edges and banes — through `bot.rules.turns.power_roll_modifiers`.
+- Draw Steel, Combat, "Taking a Turn": a strike made as a main action or a maneuver uses it on the
   striker's own turn (`_strike_cost`).
-- Surges (Heroes ch. 7 as the project brief gives them): each surge spent adds the striker's highest
+- Surges (Heroes ch. 7 "Surges"): each surge spent adds the striker's highest
   characteristic to ONE target's damage (`bot.rules.damage.surge_damage`); a strike spends them on its first
-  target that takes damage; draw-steel-basics.md "Spending Hero Tokens": a hero token buys 2 surges.
+  target that takes damage; Draw Steel, The Basics, "Spending Hero Tokens": a hero token buys 2 surges.
 - Minions (Monsters, "Minions"): the damage to several minions of one squad is one effect on its pool
   (`stamina_changes.hit_squad`).
 - Damage dice ("2d6 + 7 + A damage"): a tier's dice are rolled with the injected `Dice` once a strike, the
@@ -42,7 +42,7 @@ from bot.rules.turns import ActionKind, main_kind, maneuver_kind, power_roll_mod
 STRIKE_TARGETS_MAX = 10
 """Most targets one strike names (a reply stays readable)."""
 TOKEN_SURGES = 2
-"""Surges one hero token buys (draw-steel-basics.md "Spending Hero Tokens": "spend a hero token to gain 2
+"""Surges one hero token buys (Draw Steel, The Basics, "Spending Hero Tokens": "spend a hero token to gain 2
 surges")."""
 SURGES_MAX = 99
 """Most surges one `gain_surges` call gives (a bound, not a rule)."""
@@ -122,8 +122,8 @@ def strike(
     halved: bool = False,
     dice: Dice | None = None,
 ) -> tuple[Encounter, StrikeResult]:
-    """An ability roll against `targets` (draw-steel-basics.md "Power Rolls"): one `roll` (its edges and banes
-    are the ability's own), each target evaluated with its own extra edges and banes from the encounter
+    """An ability roll against `targets` (Draw Steel, The Basics, "Power Rolls"): one `roll` (its edges and
+    banes are the ability's own), each target evaluated with its own extra edges and banes from the encounter
     (surprised, conditions: `power_roll_modifiers`) and dealt its tier's damage, letters read from the
     attacker's characteristics; `surges` are spent from the attacker's surges on the first target; `melee`
     counts for the conditions that care (a melee strike against a prone target gains an edge); `knock_out`
@@ -141,7 +141,7 @@ def strike(
     )
     cost = _strike_cost(encounter, action)
     if cost is not None:
-        # a critical hit gives an extra main action (draw-steel-basics.md "Critical Hit"): it is given back
+        # a critical hit gives an extra main action (Draw Steel, The Basics, "Critical Hit"): it is given back
         encounter = use_on_turn(encounter, striker.id, cost, given_back=roll.critical)
     kind = _damage_kind(tiered, dtype)
     bonus = _surge_bonus(encounter, striker, surges, tiered)
@@ -250,7 +250,7 @@ def _tier_dice(
     dice: Dice | None,
     rolls: dict[int, RolledDamage | None],
 ) -> RolledDamage | None:
-    """A tier's damage dice, rolled once a strike: like its one power roll (draw-steel-basics.md "Power
+    """A tier's damage dice, rolled once a strike: like its one power roll (Draw Steel, The Basics, "Power
     Rolls"), every target the strike reaches at that tier takes the same roll. The total is the damage
     before surges, weakness and immunity. None for a tier of flat damage."""
     if tier not in rolls:
@@ -261,7 +261,7 @@ def _tier_dice(
 
 
 def _strike_cost(encounter: Encounter, action: RollAction) -> ActionKind | None:
-    """What a strike uses of the striker's own turn (draw-steel-combat.txt "Taking a Turn"): a main action
+    """What a strike uses of the striker's own turn (Draw Steel, Combat, "Taking a Turn"): a main action
     (also a free strike on one's turn: "Every creature can use a free strike ability as a main action on
     their turn"), or a maneuver; a triggered action is the turn engine's once-a-round budget, not tracked
     here."""
@@ -305,8 +305,8 @@ def _apply_strike_damage(
 
 
 def gain_surges(encounter: Encounter, name: str, count: int = TOKEN_SURGES) -> tuple[Encounter, int]:
-    """A creature gains `count` surges (a hero token buys `TOKEN_SURGES`: draw-steel-basics.md "Spending Hero
-    Tokens"); returns the new encounter and the creature's surges now. Surges end with the encounter
+    """A creature gains `count` surges (a hero token buys `TOKEN_SURGES`: Draw Steel, The Basics, "Spending
+    Hero Tokens"); returns the new encounter and the creature's surges now. Surges end with the encounter
     (`flow.finish`)."""
     if not 1 <= count <= SURGES_MAX:
         raise HarmError(f"Gain from 1 to {SURGES_MAX} surges at a time.")

@@ -3,8 +3,8 @@ may give, and the turn entry's flags kept in step with Stamina.
 
 A creature that dies gets `dead`, one knocked out `unconscious`, a minion squad whose minions all died `dead`
 (`bot.rules.turns.set_flags`); healing or a correction that brings one back clears them; a round that ends
-because of it gives way to the next (`rounds.carry_on`: draw-steel-turn-order.txt "End of Round"). An action
-used on the creature's own turn is recorded (draw-steel-combat.txt "Taking a Turn";
+because of it gives way to the next (`rounds.carry_on`: Draw Steel, Combat, "End of Round"). An action
+used on the creature's own turn is recorded (Draw Steel, Combat, "Taking a Turn";
 `bot.rules.turns.use_action`).
 
 Public API: `HarmError`, `Healing`, `AMOUNT_MAX`, `target`, `living_minion`, `check_amount`, `sync`,

@@ -1,20 +1,9 @@
 """The turn engine: one pure model for Draw Steel, its Agility variant, teams, and fast/slow turns.
 
-`model` holds the state, `policy` the per-mode differences, `queries` everything derived, the
-transitions (`steps` shared by `entries`, `order`, `rounds`, `taking_turns`, `condition_changes`),
-`actions` the per-turn action economy, `events` and `errors` what transitions report.
-
-One model: a `TurnState` has ordered `sides` (sides or teams, each controlled by the players or the Director)
-and `entries` (a creature or a minion squad; `group` ties enemy-group members together; `turns_per_round` 2
-for solos), plus this round's `turns` log. Who picks next and who may act are derived from that log:
-- Draw Steel: sides take picks in rotation from `first.side` (from the d10 roll and the chooser's choice);
-  a side with nobody able is passed over, so the other side's creatures act back to back; a group is one
-  pick whose members act one after another; overrides don't count as picks.
-- Agility: the same rotation; within the picking side only the next unit in Agility order may be picked.
-- Teams: the same rotation over any number of teams in initiative order (`sides`), starting with
-  `sides[0]` every round; with a surprise, round 0 belongs to those who aren't surprised.
-- Fast/slow: no rotation; the fast part then the slow part, players' creatures first in each, derived from
-  each entry's speed choice and the part of each turn taken.
+`model` holds the state, `policy` the per-mode differences, `queries` everything derived, the transitions
+(`steps` shared by `entries`, `order`, `rounds`, `taking_turns`, `condition_changes`), `actions` the per-turn
+action economy, `events` and `errors` what transitions report. How one model serves every mode:
+docs/architecture.md, *The turn engine*.
 
 Typical flow: `new_encounter` -> `add_entry`... -> `mark_surprised` -> `determine_first`/`choose_first`
 (Draw Steel, Agility) or `set_team_order` (teams) -> `next_round` -> (`start_turn` -> `end_turn`)... ->

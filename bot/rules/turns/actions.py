@@ -1,14 +1,14 @@
 """Action economy per turn: shown to the acting player, tracked in the turn record, and refused only when the
 table turns enforcement on (`TurnState.enforce_actions`).
 
-- Draw Steel / Agility (draw-steel-combat.txt "Taking a Turn", "Triggered Actions and Free Triggered Actions",
+- Draw Steel / Agility (Draw Steel, Combat, "Taking a Turn", "Triggered Actions and Free Triggered Actions",
   "Free Maneuvers"): a main action, a maneuver and a move action; the main action can become a maneuver or a
   move action; free maneuvers as you like; one triggered action per round (on or off your turn); free
   triggered actions don't count. Surprised: no triggered or free triggered actions. Dazed: only one of main
   action, maneuver or move action, and no triggered actions, free triggered actions or free maneuvers.
-- Fast/slow (fast-slow-turns-combat.md "Fast Turns", "Slow Turns", "Extra Actions"): fast turn an action OR a
-  move; slow turn an action AND a move; one extra action (TRIGGERED) per round.
-- Teams (teams-combat.md "Actions in Combat"): three actions per turn (move at most once), one reaction per
+- Fast/slow (Shadow of the Demon Lord, Combat, "Fast Turns", "Slow Turns", "Extra Actions"): fast turn an
+  action OR a move; slow turn an action AND a move; one extra action (TRIGGERED) per round.
+- Teams (Teams Combat, "Actions in Combat"): three actions per turn (move at most once), one reaction per
   round, recovered at the start of each of the creature's turns.
 """
 
@@ -45,13 +45,13 @@ _KINDS[Mode.AGILITY] = _KINDS[Mode.DRAW_STEEL]
 
 
 def main_kind(mode: Mode) -> ActionKind:
-    """What an ability used on a creature's turn costs: Draw Steel's main action (draw-steel-combat.txt
-    "Taking a Turn"), the other games' action (fast-slow-turns-combat.md, teams-combat.md)."""
+    """What an ability used on a creature's turn costs: Draw Steel's main action (Draw Steel, Combat,
+    "Taking a Turn"), the other games' action (Shadow of the Demon Lord, Combat, Teams Combat)."""
     return ActionKind.MAIN if ActionKind.MAIN in _KINDS[mode] else ActionKind.ACTION
 
 
 def maneuver_kind(mode: Mode) -> ActionKind:
-    """What a maneuver (Catch Breath) costs: Draw Steel's maneuver (draw-steel-combat.txt "Maneuvers"); the
+    """What a maneuver (Catch Breath) costs: Draw Steel's maneuver (Draw Steel, Combat, "Maneuvers"); the
     other games have no maneuvers, so an action."""
     return ActionKind.MANEUVER if ActionKind.MANEUVER in _KINDS[mode] else ActionKind.ACTION
 

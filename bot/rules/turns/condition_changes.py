@@ -1,6 +1,6 @@
 """Conditions in the turn engine: imposed (no stacking: `bot.rules.conditions.apply_condition`), removed,
 and saving throws (a d10, 6 or higher ends the condition: `bot.rules.conditions.save_succeeds`;
-draw-steel-basics.md "Spending Hero Tokens": a token ends a save-ends condition).
+Draw Steel, The Basics, "Spending Hero Tokens": a token ends a save-ends condition).
 """
 
 from __future__ import annotations
@@ -91,8 +91,8 @@ def roll_save(
 def succeed_save(
     state: TurnState, creature_id: str, condition: Condition, custom_text: str = ""
 ) -> Transition:
-    """A hero token turns a failed saving throw into a success (draw-steel-basics.md "Spending Hero Tokens"):
-    the condition ends. Spending the token is the resources module's job."""
+    """A hero token turns a failed saving throw into a success (Draw Steel, The Basics, "Spending Hero
+    Tokens"): the condition ends. Spending the token is the resources module's job."""
     inst = _find(state, creature_id, condition, custom_text)
     if inst.duration is not Duration.SAVE:
         raise err.NoSave(creature_id, inst.label)

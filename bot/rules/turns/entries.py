@@ -1,6 +1,6 @@
-"""The turn engine's roster: entries added, removed, knocked out, revived or killed (draw-steel-combat.txt
+"""The turn engine's roster: entries added, removed, knocked out, revived or killed (Draw Steel, Combat,
 "Dying and Death", "Knocking Creatures Out": the dead and the unconscious take no turns). A removal or a
-change that leaves nobody able to act ends the round (`steps.settle`; draw-steel-turn-order.txt "End of
+change that leaves nobody able to act ends the round (`steps.settle`; Draw Steel, Combat, "End of
 Round").
 """
 

@@ -14,8 +14,8 @@ from bot.rules.turns.errors import BadSetup
 
 
 class Mode(enum.StrEnum):
-    """The four turn structures (draw-steel-combat.txt "Combat Round" / "Alternative Turn Order",
-    teams-combat.md "Initiative and Rounds", fast-slow-turns-combat.md "Anatomy of a Round")."""
+    """The four turn structures (Draw Steel, Combat, "Combat Round" / "Alternative Turn Order",
+    Teams Combat, "Initiative and Rounds", Shadow of the Demon Lord, Combat, "Anatomy of a Round")."""
 
     DRAW_STEEL = "draw-steel"
     AGILITY = "agility"
@@ -36,7 +36,8 @@ class EntryKind(enum.StrEnum):
 
 
 class Speed(enum.StrEnum):
-    """fast-slow-turns-combat.md: a fast turn is an action OR a move; a slow turn an action AND a move."""
+    """Shadow of the Demon Lord, Combat: a fast turn is an action OR a move; a slow turn an action AND a
+    move."""
 
     FAST = "fast"
     SLOW = "slow"
@@ -50,8 +51,8 @@ class Phase(enum.StrEnum):
 
 
 class ActionKind(enum.StrEnum):
-    """Action economy units (draw-steel-combat.txt "Taking a Turn"; teams-combat.md "Actions in Combat";
-    fast-slow-turns-combat.md "Fast Turns" / "Slow Turns")."""
+    """Action economy units (Draw Steel, Combat, "Taking a Turn"; Teams Combat, "Actions in Combat";
+    Shadow of the Demon Lord, Combat, "Fast Turns" / "Slow Turns")."""
 
     MAIN = "main"
     MANEUVER = "maneuver"
@@ -76,7 +77,7 @@ class Side:
 class Entry:
     """One thing that takes turns: a creature or a minion squad (`members` are its minions' ids).
 
-    `group` names the enemy group it belongs to (draw-steel-combat.txt "Enemies Act In Groups"): a group is
+    `group` names the enemy group it belongs to (Draw Steel, Combat, "Enemies Act In Groups"): a group is
     one pick and its members act one after another. `turns_per_round` is 2 for solo creatures (and, in
     fast/slow, a creature that gets both a fast and a slow turn)."""
 
@@ -119,7 +120,7 @@ class TurnRecord:
 
 @dataclass(frozen=True, slots=True)
 class FirstTurn:
-    """draw-steel-turn-order.txt "Determine Who Goes First": the d10 roll (None when one side was all
+    """Draw Steel, Combat, "Determine Who Goes First": the d10 roll (None when one side was all
     surprised), the threshold it had to meet, who chooses, and the chosen side."""
 
     roll: int | None = None

@@ -1,7 +1,7 @@
-"""Who goes first and in what order: surprise (draw-steel-turn-order.txt "Determine Surprise"), the d10 for
+"""Who goes first and in what order: surprise (Draw Steel, Combat, "Determine Surprise"), the d10 for
 the first side and the chooser's pick ("Determine Who Goes First"), the teams' initiative order
-(teams-combat.md "Initiative and Rounds"), and the Agility variant's order and swaps
-(draw-steel-turn-order.txt "Alternative Turn Order").
+(Teams Combat, "Initiative and Rounds"), and the Agility variant's order and swaps
+(Draw Steel, Combat, "Alternative Turn Order").
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ DEFAULT_FIRST_THRESHOLD = 6
 
 
 def mark_surprised(state: TurnState, entry_id: str) -> Transition:
-    """draw-steel-turn-order.txt "Determine Surprise": at the start, a creature not ready for combat is
+    """Draw Steel, Combat, "Determine Surprise": at the start, a creature not ready for combat is
     surprised until the end of the first round (teams: the surprise round, round 0)."""
     if state.phase is not Phase.SETUP or (state.first is not None and policy(state.mode).rolls_first):
         raise err.WrongPhase("Mark surprise at the start of combat, before deciding who goes first.")
@@ -47,7 +47,7 @@ def first_turn_threshold(lowered_to: Iterable[int] = ()) -> int:
 
 
 def determine_first(state: TurnState, dice: Dice, threshold: int = DEFAULT_FIRST_THRESHOLD) -> Transition:
-    """draw-steel-turn-order.txt "Determine Who Goes First": if every creature on one side is surprised, the
+    """Draw Steel, Combat, "Determine Who Goes First": if every creature on one side is surprised, the
     other side goes first with no roll; otherwise roll a d10: `threshold` (6) or higher, the players choose
     the side that goes first, otherwise the Director does (then call `choose_first`)."""
     if not policy(state.mode).rolls_first:
@@ -88,7 +88,7 @@ def choose_first(state: TurnState, side_id: str, by: Controller) -> Transition:
 
 
 def set_team_order(state: TurnState, side_ids: Iterable[str]) -> Transition:
-    """teams-combat.md "Initiative and Rounds": the team that started combat first, the attacked team next,
+    """Teams Combat, "Initiative and Rounds": the team that started combat first, the attacked team next,
     the rest in the order the GM sets. Only before combat starts."""
     if state.phase is not Phase.SETUP:
         raise err.WrongPhase("Set the team order before the first round.")
@@ -110,7 +110,7 @@ def _units(state: TurnState) -> dict[str, str]:
 def record_agility(
     state: TurnState, totals: Mapping[str, int], dice: Dice, modifiers: Mapping[str, int] | None = None
 ) -> Transition:
-    """draw-steel-combat.txt "Alternative Turn Order": record each hero's, enemy's and enemy group's Agility
+    """Draw Steel, Combat, "Alternative Turn Order": record each hero's, enemy's and enemy group's Agility
     test total; creatures on the same side with tied totals reroll (2d10 + their Agility modifier) among
     themselves until the tie is broken."""
     if state.mode is not Mode.AGILITY:
@@ -151,7 +151,7 @@ def roll_agility(state: TurnState, dice: Dice, modifiers: Mapping[str, int]) -> 
 
 def swap_agility(state: TurnState, first: str, second: str) -> Transition:
     """At the start of a new round, at the Director's discretion, a hero swaps places in the order with a
-    willing hero (draw-steel-combat.txt "Alternative Turn Order"). Only before anyone acts in the round."""
+    willing hero (Draw Steel, Combat, "Alternative Turn Order"). Only before anyone acts in the round."""
     if state.mode is not Mode.AGILITY:
         raise err.WrongPhase("Swapping places is part of the Agility turn order.")
     if state.phase is Phase.ENDED or (state.phase is Phase.IN_ROUND and state.turns):

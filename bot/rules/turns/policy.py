@@ -1,15 +1,15 @@
 """Per-mode policy: the only place the four turn structures differ. The transition core and the queries
 consult these flags; there is one engine, not four.
 
-- DRAW_STEEL (draw-steel-turn-order.txt): two sides alternate picks, starting with the side chosen after the
+- DRAW_STEEL (Draw Steel, Combat): two sides alternate picks, starting with the side chosen after the
   d10 roll; a group is one pick; surprised creatures act but can't take triggered actions until round 1 ends.
-- AGILITY (draw-steel-combat.txt "Alternative Turn Order"): as Draw Steel, but within a side the next unit is
+- AGILITY (Draw Steel, Combat, "Alternative Turn Order"): as Draw Steel, but within a side the next unit is
   fixed by the Agility test totals, highest first.
-- TEAMS (teams-combat.md "Initiative and Rounds", "Surprise"): any number of teams pick in initiative order
+- TEAMS (Teams Combat, "Initiative and Rounds", "Surprise"): any number of teams pick in initiative order
   (the order of `TurnState.sides`), skipping a team with no one left; a surprise gives round 0 to the
   creatures who aren't surprised.
-- FAST_SLOW (fast-slow-turns-combat.md "Anatomy of a Round"): a round is a fast part then a slow part; in each
-  the players' creatures act first in any order, then the GM's; surprised creatures can't act in round 1.
+- FAST_SLOW (Shadow of the Demon Lord, Combat, "Anatomy of a Round"): a round is a fast part then a slow part;
+  in each the players' creatures act first in any order, then the GM's; the surprised can't act in round 1.
 """
 
 from __future__ import annotations

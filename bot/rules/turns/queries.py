@@ -1,10 +1,11 @@
 """Derived queries: who picks next, who may act, who has acted. Nothing here is stored in the state.
 
-Rules: draw-steel-turn-order.txt "Creatures Take Turns" (alternation; when one side has no one left the other
+Rules: Draw Steel, Combat, "Creatures Take Turns" (alternation; when one side has no one left the other
 side's creatures act one after another) and "End of Round" (the side that went first in round 1 goes first in
-every round); draw-steel-combat.txt "Enemies Act In Groups"; "Alternative Turn Order"; teams-combat.md
-"Initiative and Rounds"; fast-slow-turns-combat.md "Anatomy of a Round". Solo creatures (Draw Steel: Monsters,
-"Solo Turns") never take two turns in a row -- unless no other creature can act, so the round can finish.
+every round); Draw Steel, Combat, "Enemies Act In Groups"; "Alternative Turn Order"; Teams Combat,
+"Initiative and Rounds"; Shadow of the Demon Lord, Combat, "Anatomy of a Round". Solo creatures (Draw Steel:
+Monsters, "Solo Turns") never take two turns in a row -- unless no other creature can act, so the round can
+finish.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Rounds in the turn engine: the next round started, the Director ending one early, a side's remaining turns
-skipped, and the encounter's end (draw-steel-turn-order.txt "End of Round"; draw-steel-combat.txt "End of
+skipped, and the encounter's end (Draw Steel, Combat, "End of Round"; Draw Steel, Combat, "End of
 Combat": conditions end except those until removed).
 """
 
@@ -63,7 +63,7 @@ def skip_side(state: TurnState, side_id: str) -> Transition:
 
 def end_encounter(state: TurnState) -> Transition:
     """End combat: conditions that last until the end of the encounter (and shorter ones) end; conditions
-    'until removed' stay (draw-steel-combat.txt "End of Combat")."""
+    'until removed' stay (Draw Steel, Combat, "End of Combat")."""
     refuse_ended(state)
     expired = expire(
         state, [c for c in state.conditions if c.duration is not Duration.UNTIL_REMOVED], "encounter"

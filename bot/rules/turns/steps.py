@@ -1,19 +1,9 @@
 """The steps every turn-engine transition shares: looking an entry up, the phase guards, conditions expired,
 and the round ended as soon as nobody can act (`settle`).
 
-The transitions are pure functions `f(state, ...) -> Transition(new_state, events)` shared by every mode
-(`entries`, `order`, `rounds`, `taking_turns`, `condition_changes`).
-
-A refused request raises a typed `TurnError` and changes nothing: states are immutable values, so the caller's
-old state is untouched (which is also what makes undo exact: keep the old state).
-
-Design decisions (see the module docstrings of `policy` and `queries` for the rule texts):
-- The round ends automatically (RoundEnded) as soon as no turn is in progress and nobody can act any more
-  (after end_turn, skip_side, remove_entry, set_flags); the next round starts only with `next_round`, so
-  end-of-round effects and between-round choices (Agility swaps) have a place.
-- An out-of-order turn (`override=True`) uses up the entry's turn but isn't its side's pick: the side that
-  would have picked next still picks next.
-- Conditions end, and saves are prompted, at the end of the AFFECTED creature's turn, never the source's.
+The transitions are pure functions `f(state, ...) -> Transition(new_state, events)` shared by every mode; a
+refused request raises a typed `TurnError` and changes nothing (states are immutable, so undo is exact).
+The design decisions they follow: docs/architecture.md, *The turn engine*.
 """
 
 from __future__ import annotations
@@ -76,7 +66,7 @@ def surprise_round(state: TurnState) -> int:
 
 def close_round(state: TurnState, early: bool) -> Transition:
     """End the round; end-of-round effects resolve players' creatures first, then the Director's
-    (fast-slow-turns-combat.md "End of the Round"): here, surprise ending after the first round."""
+    (Shadow of the Demon Lord, Combat, "End of the Round"): here, surprise ending after the first round."""
     events: list[Event] = [RoundEnded(state.round, early)]
     new = replace(state, phase=Phase.BETWEEN_ROUNDS)
     if state.round == surprise_round(state):

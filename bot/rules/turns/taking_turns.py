@@ -1,7 +1,7 @@
-"""Taking turns in the turn engine: picking a creature (draw-steel-turn-order.txt "Creatures Take Turns", the
+"""Taking turns in the turn engine: picking a creature (Draw Steel, Combat, "Creatures Take Turns", the
 Director's out-of-order turn, "Argument Timer"), ending its turn (end-of-turn conditions end and "save ends"
 ones prompt a save: `bot.rules.conditions`), and the fast/slow variant's speed choices and passes
-(fast-slow-turns-combat.md).
+(Shadow of the Demon Lord, Combat).
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def start_turn(
         part = pick.speed
     record = TurnRecord(entry.id, entry.side, entry.group, override, part)
     reacted = state.reacted
-    if state.mode is Mode.TEAMS:  # teams-combat.md: reactions are recovered at the start of each turn
+    if state.mode is Mode.TEAMS:  # Teams Combat: reactions are recovered at the start of each turn
         reacted = tuple(r for r in reacted if r not in entry.creature_ids)
     new_entry = replace(entry, speed=part) if part is not None else entry
     new = replace(state.with_entry(new_entry), turns=(*state.turns, record), reacted=reacted)
@@ -122,9 +122,9 @@ def end_turn(state: TurnState) -> Transition:
 
 
 def set_speed(state: TurnState, entry_id: str, speed: Speed) -> Transition:
-    """fast-slow-turns-combat.md "Anatomy of a Round": "players who want to take a turn (fast or slow) do so
-    in that part of the round": choose a fast turn (action OR move) or a slow turn (action AND move) for this
-    round; SLOW also means "wait for the slow turns". No fast turn once the slow turns have begun."""
+    """Shadow of the Demon Lord, Combat, "Anatomy of a Round": "players who want to take a turn (fast or slow)
+    do so in that part of the round": choose a fast turn (action OR move) or a slow turn (action AND move) for
+    this round; SLOW also means "wait for the slow turns". No fast turn once the slow turns have begun."""
     if state.mode is not Mode.FAST_SLOW:
         raise err.WrongPhase("Fast and slow turns are only used in the fast/slow turn structure.")
     require_round(state)

@@ -1,12 +1,7 @@
 """Campaigns: a thread's parent and the campaign a channel joined, on `channels`.
 
-A campaign is a channel with all its threads (docs/store.md, *Campaigns*): its roster (`heroes.channel_id`)
-and hero-token pool (`channels.tokens`) stay on the campaign's home channel, as every channel's did before,
-so no row moves here and nothing is dropped. The old schema never stored a thread's parent, so it cannot
-tell which rows are threads: a thread's own roster and pool from before this revision are merged into its
-parent's campaign the first time a command in the thread tells the store its parent (`Store._adopt`,
-bot/store/campaigns.py): a hero whose name the campaign has is renamed `Ash (thread name)`, and the merge is
-logged.
+No row moves and nothing is dropped: a thread's own roster and pool from before this revision are merged
+into its parent's campaign the first time a command there names its parent (docs/store.md, *Campaigns*).
 
 Revision ID: 0002_campaigns
 Revises: 0001_initial
