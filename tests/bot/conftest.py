@@ -34,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import math
 import shutil
-import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -226,8 +225,10 @@ def slow_commits(env: Env, monkeypatch: pytest.MonkeyPatch, cog: str, seconds: f
     Discord's patience, without slowing the test."""
     bot = env.bot
     assert isinstance(bot, DrawSteelBot)
-    assert ".".join(cog.split(".")[:2]) in bot.extensions  # its feature's package is loaded
-    loaded = sys.modules[cog]  # the module its package's extension loaded
+    package, *inner = cog.split(".")[1:]
+    loaded: Any = bot.extensions[f"exts.{package}"]  # the feature's package the bot loaded, then its module
+    for name in inner:
+        loaded = getattr(loaded, name)
     real_commit = loaded.commit
 
     async def slow_commit(*args: Any, **kwargs: Any) -> Any:
