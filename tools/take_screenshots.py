@@ -178,6 +178,9 @@ async def session(fake: Any) -> None:
     fake.mark("strike")
     await run("strike", alice, targets="Goblin 1, Goblin 2", damage="3+M/6+M/9+M", bonus=2, type="fire")
     fake.mark("strike-done")
+    # the turn ping links the tracker once the bot has posted (and pinned) it: on a busy machine that post
+    # may still be on its way after the strike's answer
+    await fake.wait_until(lambda: any(m.get("pinned") for m in fake.messages.values()), within=WITHIN)
     fake.mark("ping")
     await run("turn", alice, "end")
     fake.mark("ping-done")
