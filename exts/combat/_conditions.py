@@ -19,6 +19,7 @@ The rules are `bot.rules.encounter.harm` (over `bot.rules.turns.add_condition` /
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
@@ -29,14 +30,15 @@ from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
 from bot.options import CONDITION_CHOICES, check_text, read_condition
-from bot.permissions import Refused, controls, require_controls
-from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
+from bot.permissions import Refused, controls
+from bot.play import Caller, play
 from bot.replies import fail, inert, send
 from bot.rules.conditions import ConditionInstance, Duration
-from bot.rules.encounter import harm, saves
+from bot.rules.encounter import Encounter, harm, saves
 from bot.rules.encounter.harm import SaveResult
-from bot.store import Change, Table
+from bot.store import Table
 from bot.ui.combat import DURATION_TEXT, condition_reply, save_summary
+from exts.combat._stamina import guard
 from exts.turn._replies import send_saves
 
 NAME_TEXT_MAX = 100
@@ -52,6 +54,14 @@ def read_duration(text: str | None) -> Duration:
     if duration is None:
         fail("Pick a duration: eot, save, encounter or until-removed.")
     return duration
+
+
+@dataclass(frozen=True, slots=True)
+class Added:
+    """A condition imposed on a creature (None: it already had it)."""
+
+    creature_id: str
+    added: ConditionInstance | None
 
 
 class Conditions(commands.Cog):
@@ -98,34 +108,29 @@ class Conditions(commands.Cog):
         check_text(source, "source's name", NAME_TEXT_MAX)
         kind, words = read_condition(condition, text)
         lasts = read_duration(duration)
-        in_time = InTime(interaction)
-        who = await in_time.run(caller_of(interaction, self.bot))
-        actor, director = who.actor, who.director
         from_ = source if source is not None and source.strip() else None
+        label = words or kind.value
 
-        def change(table: Table) -> Change[tuple[str, ConditionInstance | None]]:
-            encounter = encounter_of(table)
+        def step(who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, Added]:
             creature = harm.target(encounter, target)
-            in_fight = director or any(controls(actor, c.owner_id, False) for c in encounter.creatures)
-            if not in_fight:
+            mine = (controls(who.actor, c.owner_id, False) for c in encounter.creatures)
+            if not who.director and not any(mine):
                 raise Refused(
                     "Only the Director or a player with a creature in this encounter can impose conditions."
                 )
             updated, added = harm.add_condition(
                 encounter, creature.id, kind, lasts, custom_text=words, source=from_
             )
-            put_encounter(table, updated)
-            label = words or kind.value
-            summary = (
-                f"{creature.id} is {added.label} ({DURATION_TEXT[added.duration]})"
-                if added is not None
-                else f"{creature.id} is already {label}"
-            )
-            return Change(summary, (creature.id, added))
+            return updated, Added(creature.id, added)
 
-        committed = await in_time.run(commit(interaction, "condition.add", change))
-        creature_id, added = committed.value
-        await send(interaction, content=condition_reply(creature_id, added, words or kind.value))
+        def summary(done: Added) -> str:
+            if done.added is None:
+                return f"{done.creature_id} is already {label}"
+            return f"{done.creature_id} is {done.added.label} ({DURATION_TEXT[done.added.duration]})"
+
+        played = await play(interaction, "condition.add", step, summary)
+        done = played.result
+        await send(interaction, content=condition_reply(done.creature_id, done.added, label))
 
     @condition.command(name="remove", description="End a condition on a creature now.")
     @app_commands.describe(
@@ -138,27 +143,16 @@ class Conditions(commands.Cog):
     ) -> None:
         check_text(target, "name", NAME_TEXT_MAX)
         kind, words = read_condition(condition, text)
-        in_time = InTime(interaction)
-        who = await in_time.run(caller_of(interaction, self.bot))
-        actor, director = who.actor, who.director
         label = words or kind.value
 
-        def change(table: Table) -> Change[str]:
-            encounter = encounter_of(table)
-            creature = harm.target(encounter, target)
-            require_controls(
-                actor,
-                creature.owner_id,
-                director,
-                creature=creature.id,
-                action=f"end {creature.id}'s conditions",
-            )
-            updated, creature_id = harm.remove_condition(encounter, creature.id, kind, words)
-            put_encounter(table, updated)
-            return Change(f"{creature_id} is no longer {label}", creature_id)
+        def step(who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, str]:
+            creature_id = guard(encounter, who, target, "end {name}'s conditions")
+            return harm.remove_condition(encounter, creature_id, kind, words)
 
-        committed = await in_time.run(commit(interaction, "condition.remove", change))
-        await send(interaction, content=f"**{inert(committed.value)}** is no longer {inert(label)}.")
+        played = await play(
+            interaction, "condition.remove", step, lambda creature_id: f"{creature_id} is no longer {label}"
+        )
+        await send(interaction, content=f"**{inert(played.result)}** is no longer {inert(label)}.")
 
     @app_commands.command(
         name="save", description="Roll a saving throw: d10, 6 or higher ends the condition."
@@ -182,24 +176,15 @@ class Conditions(commands.Cog):
         chosen = read_condition(condition, text) if condition is not None else None
         if chosen is None and text:
             fail("The text option names a custom condition: add condition: custom.")
-        in_time = InTime(interaction)
-        who = await in_time.run(caller_of(interaction, self.bot))
-        actor, director = who.actor, who.director
         dice = self.bot.dice
 
-        def change(table: Table) -> Change[tuple[list[SaveResult], bool]]:
-            encounter = encounter_of(table)
-            creature = harm.target(encounter, target)
-            require_controls(
-                actor, creature.owner_id, director, creature=creature.id, action=f"roll {creature.id}'s saves"
-            )
+        def step(who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, SaveResult]:
+            creature_id = guard(encounter, who, target, "roll {name}'s saves")
             kind, words = chosen if chosen is not None else (None, "")
-            updated, result = saves.roll_owed(encounter, dice, creature.id, kind, words)
-            put_encounter(table, updated)
-            return Change(save_summary(result), ([result], bool(saves.open_failures(updated))))
+            return saves.roll_owed(encounter, dice, creature_id, kind, words)
 
-        committed = await in_time.run(commit(interaction, "save", change))
-        await send_saves(interaction, committed, *committed.value)
+        played = await play(interaction, "save", step, save_summary)
+        await send_saves(interaction, played, [played.result], bool(saves.open_failures(played.after)))
 
 
 async def setup(bot: DrawSteelBot) -> None:

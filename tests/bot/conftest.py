@@ -49,6 +49,7 @@ from simcord.enums import OverwriteType
 from simcord.env import Env
 
 from bot import in_time
+from bot import play as play_module
 from bot.client import DrawSteelBot, create_bot
 from bot.error_hook import REGISTRY
 from bot.rules.dice import Dice, SeededDice
@@ -228,11 +229,17 @@ def slow_commits(env: Env, monkeypatch: pytest.MonkeyPatch, cog: str, seconds: f
     assert isinstance(bot, DrawSteelBot)
     assert ".".join(cog.split(".")[:2]) in bot.extensions  # its feature's package is loaded
     loaded = sys.modules[cog]  # the module its package's extension loaded
-    real_commit = loaded.commit
+    # its own `commit` calls, and those of `bot.play.play` when it changes the encounter through that
+    modules = [m for m in (loaded, play_module) if hasattr(loaded, "play" if m is play_module else "commit")]
+    assert modules, f"{cog} commits nothing"
+    for module in modules:
+        monkeypatch.setattr(module, "commit", _slowed(module.commit, seconds))
+    monkeypatch.setattr(in_time, "DEFER_AFTER", 0.01)
 
+
+def _slowed(real_commit: Any, seconds: float) -> Any:
     async def slow_commit(*args: Any, **kwargs: Any) -> Any:
         await asyncio.sleep(seconds)
         return await real_commit(*args, **kwargs)
 
-    monkeypatch.setattr(loaded, "commit", slow_commit)
-    monkeypatch.setattr(in_time, "DEFER_AFTER", 0.01)
+    return slow_commit
