@@ -27,6 +27,7 @@ from bot.permissions import (
     actor_from_interaction,
     is_director,
     require,
+    require_controls,
     standing,
     undo_rule,
 )
@@ -79,6 +80,11 @@ class Caller:
         """`bot.permissions.require` for the caller: `Refused` unless they may do `RULES[key]` here."""
         at = self.standing(owner_id=owner_id, in_encounter=in_encounter)
         require(key, at, director_role_id=self.settings.director_role_id, action=action)
+
+    def require_controls(self, owner_id: int | None, name: str, action: str) -> None:
+        """`bot.permissions.require_controls` for the caller: `Refused` unless they control the creature
+        `name` (its player's, `owner_id`; None: the Director's) and so may `action` it ("end Ash's turn")."""
+        require_controls(self.actor, owner_id, self.director, creature=name, action=action)
 
 
 #: Where `caller_of` leaves its judgement on the interaction, for `commit` to check.
