@@ -24,7 +24,6 @@ ALLOWED: dict[str, int] = {
     "EncounterCog.add": 92,
     "Heroes.edit": 90,
     "Tokens.spend": 66,
-    "Roll.roll": 65,
     "BestiaryCog.add": 61,
 }
 

@@ -28,19 +28,19 @@ from bot.help import HelpEntry
 from bot.hero_tokens import spend_benefit
 from bot.permissions import actor_from_interaction, require_self
 from bot.play import (
+    Caller,
     InTime,
     active_encounter,
     channel_key,
     commit,
-    encounter_of,
     hero_of_member,
-    put_encounter,
+    play,
     sheet_of,
 )
 from bot.replies import edit_response, fail, send
 from bot.rules.characteristics import Characteristic
 from bot.rules.conditions import BleedingTrigger, roll_trigger
-from bot.rules.encounter import creature_of_hero
+from bot.rules.encounter import Encounter, creature_of_hero
 from bot.rules.encounter.bleeding import Bleed, bleed, is_bleeding
 from bot.rules.power import Difficulty, RollAction, RollKind, parse_auto_tiers, reroll, roll_power
 from bot.rules.resources import TokenBenefit
@@ -351,16 +351,7 @@ class Roll(commands.Cog):
         situation_modifiers(situations, RollUse(test=chosen_kind is RollKind.TEST))
         text = RollText.from_input(label, tiers)
         trait = _characteristic(characteristic) if characteristic is not None else None
-        score = 0
-        if trait is not None:
-            table = await self.bot.store.view(channel_key(interaction))
-            hero = hero_of_member(table, interaction.user.id)
-            if hero is None:
-                fail(
-                    f"You have no hero in this channel to read {trait.value} from: give bonus:<number> "
-                    "instead, or create a hero with /hero create."
-                )
-            score = sheet_of(hero).characteristics.get(trait)
+        score = await self._score(interaction, trait) if trait is not None else 0
         rolled = roll_power(self.bot.dice, bonus=bonus + score, edges=edges, banes=banes)
         card = RollCard(
             dice=(rolled.dice[0], rolled.dice[1]),
@@ -387,6 +378,17 @@ class Roll(commands.Cog):
             await self.bot.store.save_roll(interaction.id, channel_key(interaction), card.encode())
         await send(interaction, content=content, embed=embed, view=view, ephemeral=hidden)
 
+    async def _score(self, interaction: discord.Interaction[Any], trait: Characteristic) -> int:
+        """The roller's hero's score in `trait` (refused when they have no hero in this channel)."""
+        table = await self.bot.store.view(channel_key(interaction))
+        hero = hero_of_member(table, interaction.user.id)
+        if hero is None:
+            fail(
+                f"You have no hero in this channel to read {trait.value} from: give bonus:<number> "
+                "instead, or create a hero with /hero create."
+            )
+        return sheet_of(hero).characteristics.get(trait)
+
     async def _bleed(self, interaction: discord.Interaction[Any], trigger: BleedingTrigger) -> Bleed | None:
         """A Might or Agility roll by a bleeding hero of this channel's encounter: they lose 1d6 + their level
         Stamina once it is resolved (`bot.rules.encounter.bleeding.bleed`), one event of its own."""
@@ -398,12 +400,13 @@ class Roll(commands.Cog):
             return None
         dice = self.bot.dice
 
-        def change(table: Table) -> Change[Bleed | None]:
-            updated, bled = bleed(encounter_of(table), dice, creature_id, trigger)
-            put_encounter(table, updated)
-            return Change(bleed_summary(bled) if bled else "no bleeding", bled)
+        def step(_who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, Bleed | None]:
+            return bleed(encounter, dice, creature_id, trigger)
 
-        return (await commit(interaction, "bleeding", change)).value
+        def summary(bled: Bleed | None) -> str:
+            return bleed_summary(bled) if bled else "no bleeding"
+
+        return (await play(interaction, "bleeding", step, summary)).result
 
 
 async def setup(bot: DrawSteelBot) -> None:
