@@ -29,7 +29,7 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
-from bot.options import CONDITION_CHOICES, check_text, read_condition
+from bot.options import CONDITION_CHOICES, limited, read_condition
 from bot.permissions import Refused, controls
 from bot.play import Caller, play
 from bot.replies import fail, inert, send
@@ -38,10 +38,10 @@ from bot.rules.encounter import Encounter, harm, saves
 from bot.rules.encounter.harm import SaveResult
 from bot.store import Table
 from bot.ui.combat import DURATION_TEXT, condition_reply, save_summary
-from exts.combat._stamina import guard
+from exts.combat._stamina import NAME_TEXT_MAX, Name, guard
 from exts.turn._replies import send_saves
 
-NAME_TEXT_MAX = 100
+SourceName = app_commands.Transform[str, limited(NAME_TEXT_MAX, "source's name")]
 DURATIONS = [Duration.EOT, Duration.SAVE, Duration.ENCOUNTER, Duration.UNTIL_REMOVED]
 DURATION_CHOICES = [
     app_commands.Choice(name=f"{d.value}: {DURATION_TEXT[d]}", value=d.value) for d in DURATIONS
@@ -98,14 +98,12 @@ class Conditions(commands.Cog):
     async def add(
         self,
         interaction: discord.Interaction[Any],
-        target: str,
+        target: Name,
         condition: str,
         duration: str | None = None,
         text: str | None = None,
-        source: str | None = None,
+        source: SourceName | None = None,
     ) -> None:
-        check_text(target, "name", NAME_TEXT_MAX)
-        check_text(source, "source's name", NAME_TEXT_MAX)
         kind, words = read_condition(condition, text)
         lasts = read_duration(duration)
         from_ = source if source is not None and source.strip() else None
@@ -139,9 +137,8 @@ class Conditions(commands.Cog):
     @app_commands.choices(condition=CONDITION_CHOICES)
     @app_commands.autocomplete(target=autocomplete.creatures)
     async def remove(
-        self, interaction: discord.Interaction[Any], target: str, condition: str, text: str | None = None
+        self, interaction: discord.Interaction[Any], target: Name, condition: str, text: str | None = None
     ) -> None:
-        check_text(target, "name", NAME_TEXT_MAX)
         kind, words = read_condition(condition, text)
         label = words or kind.value
 
@@ -168,11 +165,10 @@ class Conditions(commands.Cog):
     async def save(
         self,
         interaction: discord.Interaction[Any],
-        target: str,
+        target: Name,
         condition: str | None = None,
         text: str | None = None,
     ) -> None:
-        check_text(target, "name", NAME_TEXT_MAX)
         chosen = read_condition(condition, text) if condition is not None else None
         if chosen is None and text:
             fail("The text option names a custom condition: add condition: custom.")

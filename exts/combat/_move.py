@@ -19,7 +19,6 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
-from bot.options import check_text
 from bot.play import Caller, play
 from bot.replies import fail
 from bot.rules.encounter import Encounter, harm
@@ -28,6 +27,7 @@ from bot.rules.encounter.slam import SlamResult, slam_into
 from bot.rules.forced import DISTANCE_MAX, Into, Material
 from bot.store import Table
 from exts.combat._move_views import slam_reply, slam_summary
+from exts.combat._stamina import Name
 from exts.tracker._controls import rescue_view
 from exts.turn._replies import reply_played
 
@@ -41,7 +41,6 @@ class Slammed:
     result: SlamResult
 
 
-NAME_TEXT_MAX = 100
 THICKNESS_MAX = 20
 INTO_CHOICES = [app_commands.Choice(name=i.value, value=i.value) for i in Into]
 MATERIAL_CHOICES = [app_commands.Choice(name=m.value, value=m.value) for m in Material]
@@ -78,15 +77,13 @@ class Move(commands.Cog):
     async def slam(
         self,
         interaction: discord.Interaction[Any],
-        target: str,
+        target: Name,
         squares_left: app_commands.Range[int, 1, DISTANCE_MAX],
         into: str,
-        other: str | None = None,
+        other: Name | None = None,
         material: str | None = None,
         thickness: app_commands.Range[int, 1, THICKNESS_MAX] = 1,
     ) -> None:
-        check_text(target, "name", NAME_TEXT_MAX)
-        check_text(other, "name", NAME_TEXT_MAX)
         if into not in {i.value for i in Into}:
             fail("into is creature or object: e.g. into:object.")
         if material is not None and material not in {m.value for m in Material}:

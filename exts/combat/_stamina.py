@@ -22,7 +22,7 @@ from bot import autocomplete
 from bot.autocomplete import own_creature
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
-from bot.options import check_text
+from bot.options import limited
 from bot.permissions import require, require_controls, server_standing
 from bot.play import (
     Caller,
@@ -61,6 +61,8 @@ from exts.tracker._controls import rescue_view
 from exts.turn._replies import reply_played
 
 NAME_TEXT_MAX = 100
+#: A creature's name typed in an option; a longer one is refused before the command runs.
+Name = app_commands.Transform[str, limited(NAME_TEXT_MAX, "name")]
 BLEED_TRIGGERS = {
     BleedingTrigger.MAIN_ACTION.value: "a main action",
     BleedingTrigger.TRIGGERED_ACTION.value: "a triggered action",
@@ -148,7 +150,6 @@ class Stamina(commands.Cog):
     ) -> None:
         """`fn` on the creature `name` (a guarded change of its Stamina); the reply says `verb`, or for a
         creature whose Stamina players don't see `secret_verb` when given (a verb that names a Stamina)."""
-        check_text(name, "name", NAME_TEXT_MAX)
 
         def step(who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, Vitals]:
             updated, result = fn(encounter, guard(encounter, who, name, action))
@@ -180,13 +181,12 @@ class Stamina(commands.Cog):
     async def damage(
         self,
         interaction: discord.Interaction[Any],
-        target: str,
+        target: Name,
         amount: int,
         dtype: str | None = None,
         knock_out: bool = False,
         halved: bool = False,
     ) -> None:
-        check_text(target, "name", NAME_TEXT_MAX)
         kind = DamageType.parse(dtype or "")
 
         def step(who: Caller, encounter: Encounter, table: Table) -> tuple[Encounter, Hit]:
@@ -203,7 +203,7 @@ class Stamina(commands.Cog):
     @stamina.command(name="heal", description="A creature regains Stamina (never above its maximum).")
     @app_commands.describe(target="Who regains Stamina", amount="Stamina regained")
     @app_commands.autocomplete(target=autocomplete.creatures)
-    async def heal(self, interaction: discord.Interaction[Any], target: str, amount: int) -> None:
+    async def heal(self, interaction: discord.Interaction[Any], target: Name, amount: int) -> None:
         await self._vitals(
             interaction,
             "stamina.heal",
@@ -217,7 +217,7 @@ class Stamina(commands.Cog):
     )
     @app_commands.describe(target="Who gains temporary Stamina", amount="Temporary Stamina")
     @app_commands.autocomplete(target=autocomplete.creatures)
-    async def temp(self, interaction: discord.Interaction[Any], target: str, amount: int) -> None:
+    async def temp(self, interaction: discord.Interaction[Any], target: Name, amount: int) -> None:
         await self._vitals(
             interaction,
             "stamina.temp",
@@ -229,7 +229,7 @@ class Stamina(commands.Cog):
     @stamina.command(name="wake", description="A knocked-out creature wakes up after an hour.")
     @app_commands.describe(target="Who wakes (a Director creature gains 1 Stamina, a hero spends a Recovery)")
     @app_commands.autocomplete(target=autocomplete.creatures)
-    async def wake(self, interaction: discord.Interaction[Any], target: str) -> None:
+    async def wake(self, interaction: discord.Interaction[Any], target: Name) -> None:
         await self._vitals(
             interaction, "stamina.wake", target, lambda enc, cid: harm.wake(enc, cid), "wakes up"
         )
@@ -242,9 +242,8 @@ class Stamina(commands.Cog):
     @app_commands.choices(trigger=BLEED_CHOICES)
     @app_commands.autocomplete(target=autocomplete.creatures)
     async def bleed_cmd(
-        self, interaction: discord.Interaction[Any], target: str, trigger: str | None = None
+        self, interaction: discord.Interaction[Any], target: Name, trigger: str | None = None
     ) -> None:
-        check_text(target, "name", NAME_TEXT_MAX)
         cause = BleedingTrigger(trigger) if trigger in BLEED_TRIGGERS else BleedingTrigger.MAIN_ACTION
         dice = self.bot.dice
 
@@ -261,7 +260,7 @@ class Stamina(commands.Cog):
     @stamina.command(name="set", description="Set a creature's Stamina outright (a correction).")
     @app_commands.describe(target="Whose Stamina", amount="The new Stamina, from 0 to the maximum")
     @app_commands.autocomplete(target=autocomplete.creatures)
-    async def set(self, interaction: discord.Interaction[Any], target: str, amount: int) -> None:
+    async def set(self, interaction: discord.Interaction[Any], target: Name, amount: int) -> None:
         await self._vitals(
             interaction,
             "stamina.set",
@@ -275,8 +274,7 @@ class Stamina(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(target="The hero who catches their breath (default: your hero)")
     @app_commands.autocomplete(target=autocomplete.creatures)
-    async def recover(self, interaction: discord.Interaction[Any], target: str | None = None) -> None:
-        check_text(target, "name", NAME_TEXT_MAX)
+    async def recover(self, interaction: discord.Interaction[Any], target: Name | None = None) -> None:
         in_time = InTime(interaction)
         seen = await in_time.run(self.bot.store.view(channel_key(interaction), shared=True, fresh=False))
         if seen.encounter is None or not seen.encounter.active:

@@ -36,7 +36,7 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
-from bot.options import check_text
+from bot.options import check_text, limited
 from bot.permissions import require_controls
 from bot.play import Caller, play, sheet_of
 from bot.replies import fail
@@ -135,10 +135,10 @@ class Strike(commands.Cog):
     async def strike(
         self,
         interaction: discord.Interaction[Any],
-        targets: str,
-        damage: str | None = None,
+        targets: app_commands.Transform[str, limited(TARGETS_TEXT_MAX, "list of targets")],
+        damage: app_commands.Transform[str, limited(TEXT_MAX, "damage")] | None = None,
         dtype: str | None = None,
-        attacker: str | None = None,
+        attacker: app_commands.Transform[str, limited(TEXT_MAX, "attacker's name")] | None = None,
         bonus: int = 0,
         edges: int = 0,
         banes: int = 0,
@@ -154,9 +154,6 @@ class Strike(commands.Cog):
         ability: app_commands.Range[str, 1, ABILITY_TEXT_MAX] | None = None,
         raise_potency: bool = False,
     ) -> None:
-        check_text(targets, "list of targets", TARGETS_TEXT_MAX)
-        check_text(damage, "damage", TEXT_MAX)
-        check_text(attacker, "attacker's name", TEXT_MAX)
         _check_roll(bonus, edges, banes)
         if raise_potency and ability is None:
             fail("raise_potency spends surges on an ability's potency: name the ability with ability.")

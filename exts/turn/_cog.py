@@ -26,7 +26,7 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
-from bot.options import CONDITION_CHOICES
+from bot.options import CONDITION_CHOICES, Text
 from bot.play import Caller, Played, play
 from bot.replies import UserError, fail, inert, send
 from bot.rules.dice import Dice
@@ -58,6 +58,13 @@ from exts.turn._replies import reply_and_ping, send_saves
 from exts.turn._views import skip_text, turn_end_text, turn_start_text
 
 NAME_MAX = 100
+#: A creature's name in a /turn option; a longer one is refused before the command runs.
+Combatant = app_commands.Transform[
+    str, Text(NAME_MAX, f"Names are at most {NAME_MAX} characters: pick one from the list.")
+]
+HeroName = app_commands.Transform[
+    str, Text(NAME_MAX, f"Names are at most {NAME_MAX} characters: type a hero's name.")
+]
 
 
 # --- the operations (commands and buttons share them) ----------------------------------------------------
@@ -330,9 +337,9 @@ class Turn(commands.Cog):
     @turn.command(name="act", description="Start a creature's turn.")
     @app_commands.describe(combatant="Who acts now (default: your only creature that may)")
     @app_commands.autocomplete(combatant=actable)
-    async def act_cmd(self, interaction: discord.Interaction[Any], combatant: str | None = None) -> None:
-        if combatant is not None and len(combatant) > NAME_MAX:
-            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
+    async def act_cmd(
+        self, interaction: discord.Interaction[Any], combatant: Combatant | None = None
+    ) -> None:
         await do_act(interaction, self.bot, combatant)
 
     @turn.command(name="end", description="End the turn in progress.")
@@ -346,9 +353,9 @@ class Turn(commands.Cog):
         combatant="Whose turn passes (leave out: the Director skips the side that picks now)"
     )
     @app_commands.autocomplete(combatant=actable)
-    async def skip_cmd(self, interaction: discord.Interaction[Any], combatant: str | None = None) -> None:
-        if combatant is not None and len(combatant) > NAME_MAX:
-            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
+    async def skip_cmd(
+        self, interaction: discord.Interaction[Any], combatant: Combatant | None = None
+    ) -> None:
         await do_skip(interaction, self.bot, combatant)
 
     @turn.command(name="speed", description="Fast/slow turns: choose a creature's fast or slow turn.")
@@ -358,18 +365,14 @@ class Turn(commands.Cog):
     )
     @app_commands.autocomplete(combatant=still_to_act)
     async def speed_cmd(
-        self, interaction: discord.Interaction[Any], speed: Speed, combatant: str | None = None
+        self, interaction: discord.Interaction[Any], speed: Speed, combatant: Combatant | None = None
     ) -> None:
-        if combatant is not None and len(combatant) > NAME_MAX:
-            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
         await do_speed(interaction, combatant, speed)
 
     @turn.command(name="swap", description="Agility order: two heroes swap places at the start of a round.")
     @app_commands.rename(other="with")
     @app_commands.describe(hero="A hero", other="The willing hero they swap places with")
-    async def swap_cmd(self, interaction: discord.Interaction[Any], hero: str, other: str) -> None:
-        if len(hero) > NAME_MAX or len(other) > NAME_MAX:
-            fail(f"Names are at most {NAME_MAX} characters: type a hero's name.")
+    async def swap_cmd(self, interaction: discord.Interaction[Any], hero: HeroName, other: HeroName) -> None:
         await do_swap(interaction, hero, other)
 
     # --- baseline actions that change rolls: Defend, Aid Attack (issue 21, power rolls) ---------------------
@@ -378,9 +381,9 @@ class Turn(commands.Cog):
     )
     @app_commands.describe(combatant="Who defends (default: the creature whose turn it is, if yours)")
     @app_commands.autocomplete(combatant=autocomplete.creatures)
-    async def defend_cmd(self, interaction: discord.Interaction[Any], combatant: str | None = None) -> None:
-        if combatant is not None and len(combatant) > NAME_MAX:
-            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
+    async def defend_cmd(
+        self, interaction: discord.Interaction[Any], combatant: Combatant | None = None
+    ) -> None:
         await do_defend(interaction, combatant)
 
     @turn.command(
@@ -391,10 +394,8 @@ class Turn(commands.Cog):
     )
     @app_commands.autocomplete(target=autocomplete.creatures, combatant=autocomplete.creatures)
     async def aid_cmd(
-        self, interaction: discord.Interaction[Any], target: str, combatant: str | None = None
+        self, interaction: discord.Interaction[Any], target: Combatant, combatant: Combatant | None = None
     ) -> None:
-        if len(target) > NAME_MAX or (combatant is not None and len(combatant) > NAME_MAX):
-            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
         await do_aid(interaction, target, combatant)
 
     # --- /turn heal (the Heal main action: exts/turn/_heal.py) ---------------------------------------------

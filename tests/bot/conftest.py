@@ -34,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import math
 import shutil
-import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -227,8 +226,12 @@ def slow_commits(env: Env, monkeypatch: pytest.MonkeyPatch, cog: str, seconds: f
     Discord's patience, without slowing the test."""
     bot = env.bot
     assert isinstance(bot, DrawSteelBot)
-    assert ".".join(cog.split(".")[:2]) in bot.extensions  # its feature's package is loaded
-    loaded = sys.modules[cog]  # the module its package's extension loaded
+    package, _, part = cog.rpartition(".")
+    assert package in bot.extensions  # its feature's package is loaded
+    # the module that package's extension loaded (read from the package: unloading an extension drops its
+    # submodules from sys.modules, and the tests' extensions are executed once, so an earlier test's bot
+    # may have dropped it)
+    loaded = getattr(bot.extensions[package], part)
     # its own `commit` calls, and those of `bot.play.play` when it changes the encounter through that
     modules = [m for m in (loaded, play_module) if hasattr(loaded, "play" if m is play_module else "commit")]
     assert modules, f"{cog} commits nothing"
