@@ -1,20 +1,7 @@
-"""Conditions and saving throws (/condition add | remove, /save).
-
-- `/condition add target: Ogre condition: slowed duration: save` imposes a condition (no stacking: the longer
-  duration stays; frightened and taunted take the newest source). `duration` is eot (until the end of the
-  creature's next turn), save (save ends), encounter or until-removed (the default); `text` names a custom
-  condition; `source` is the creature that imposed it (frightened of, taunted by, grabbed by).
-- `/condition remove target: Ogre condition: slowed` ends it now.
-- `/save target: Ogre` rolls a save the creature is owed (d10, 6 or higher ends the condition): one at the end
-  of each of its turns, plus the extra ones Heal or an ability grants (`bot.rules.encounter.saves`); name
-  `condition` when it is owed saves against several. A hero's failed save carries the button that spends a
-  hero token to succeed instead.
-
-Who may: the Director, anything. A player may impose a condition on any creature while they control a
-creature in the encounter (their abilities impose conditions), and may remove a condition from, or roll a save
-for, only the creatures they control. Surprise is set up with /encounter surprise, not here.
-The rules are `bot.rules.encounter.harm` (over `bot.rules.turns.add_condition` / `remove_condition` /
-`roll_save`).
+"""Conditions and saving throws (/condition add | remove, /save), through `bot.rules.encounter.harm` and
+`bot.rules.encounter.saves`. Who may: the Director, anything; a player imposes a condition while they control
+a creature in the encounter (their abilities impose conditions), and removes one from, or rolls a save for,
+only the creatures they control. A hero's failed save carries the hero-token button.
 """
 
 from __future__ import annotations

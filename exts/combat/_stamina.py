@@ -23,7 +23,7 @@ from bot.autocomplete import own_creature
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
 from bot.options import limited
-from bot.permissions import require, require_controls, server_standing
+from bot.permissions import require, server_standing
 from bot.play import (
     Caller,
     InTime,
@@ -75,13 +75,7 @@ BLEED_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in 
 def guard(encounter: Encounter, who: Caller, name: str, action: str) -> str:
     """The creature's id, once the caller may `action` it (its player or the Director)."""
     creature = harm.target(encounter, name)
-    require_controls(
-        who.actor,
-        creature.owner_id,
-        who.director,
-        creature=creature.id,
-        action=action.format(name=creature.id),
-    )
+    who.require_controls(creature.owner_id, creature.id, action.format(name=creature.id))
     return creature.id
 
 

@@ -1,27 +1,8 @@
-"""Ability rolls applied to creatures (/strike), and the glue the combat-action exts share (`caller`,
-`TYPE_CHOICES`; the creature a member controls is `bot.autocomplete.own_creature`).
-
-`/strike targets: Goblin 1, Goblin 2 damage: 2+M/5+M/7+M type: fire`: one power roll (a main action, so a
-natural 19 or 20 is a critical, unless `action` says it is made as something else), each target its own tier
-from its own edges and banes (the conditions in the encounter: surprised, restrained, ...; plus the
-command's `edges` and `banes`) and its own damage steps. The rules are `bot.rules.encounter.harm.strike`; the
-reply is `bot.ui.combat.strike_reply`.
-
-`ability: Brutal Slam` strikes with one of the attacker's abilities (their own cards, then the standard
-Free Strike, Grab, Knockback and Charge): the roll adds the card's characteristic and bonus, the damage,
-potency conditions, forced movement and cost come from the card (`bot.rules.encounter.ability_strike`; the
-reply is `exts.combat._ability_strike_views`); `damage` and `type` then replace the card's, `bonus`, `edges`,
-`banes`
-and `surges` add to it, and `raise_potency` spends 2 surges on the first target's potency.
-
-Without `ability`, `bonus` is the roll's whole bonus: type the characteristic score plus any bonuses minus
-penalties. Letters in `damage` (M, A, R, I, P) are read from the
-attacker's characteristics; dice in it (`2d6+3` for every tier, or `2d6+2/2d6+5/2d6+8`) are rolled once a
-tier as the strike is applied, like a card's "2d6 + 7 + A damage" (the reply shows each die and the total);
-`surges` are spent from the attacker's surges, all on the first target.
-`auto_tier: 3,1` names automatic tiers from several effects (they cancel when they differ); `situation:
-flanking, high ground` names situational edges and banes (`bot.rules.situations`); Defend and Aid Attack
-recorded on the encounter apply per target by themselves.
+"""/strike: one power roll against creatures of the channel's encounter, each target's damage and effects
+applied (`bot.rules.encounter.harm.strike`), or with `ability:` one of the attacker's cards
+(`bot.rules.encounter.ability_strike`). The options are explained to players in docs/commands.md; the replies
+are `bot.ui.combat.strike_reply` and `exts.combat._ability_strike_views`. `TYPE_CHOICES` is shared by the
+commands that name a damage type.
 """
 
 from __future__ import annotations
@@ -37,7 +18,6 @@ from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
 from bot.options import check_text, limited
-from bot.permissions import require_controls
 from bot.play import Caller, play, sheet_of
 from bot.replies import fail
 from bot.rules.damage import DamageType, TieredDamage
@@ -223,13 +203,7 @@ class StrikeOrder:
         if who is None:
             who = autocomplete.own_creature(encounter, caller.actor.user_id, option="attacker")
         striker = harm.target(encounter, who)
-        require_controls(
-            caller.actor,
-            striker.owner_id,
-            caller.director,
-            creature=striker.id,
-            action=f"strike with {striker.id}",
-        )
+        caller.require_controls(striker.owner_id, striker.id, f"strike with {striker.id}")
         used: AbilityStrike | None = None
         if self.ability is not None:
             named = resource_name(table, encounter, striker.id)

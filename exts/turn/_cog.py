@@ -1,16 +1,8 @@
-"""Taking turns (/turn act | end | skip | speed | swap), the baseline actions that change rolls (/turn defend
-| aid: `bot.rules.encounter.baseline`), and the tracker's Act / End turn / Save buttons and its select menu.
-
-Rules: `bot.rules.encounter.flow` (turn start: heroic resource, hero-token benefit; turn end: conditions,
-saves; rounds roll over with Malice) over the turn engine `bot.rules.turns`. Who may: `bot.permissions` — a
-player acts, ends and skips turns only for creatures they control; the Director for any, and a Director's
-pick of someone not up now is an out-of-order turn (an override).
-
-Play-by-post: after a turn ends or a side is skipped, the side that picks next is pinged (`exts.turn._pings`).
-
-Beside it: `exts.turn._glue` (tracker presses checked, entries by name and their controllers, the
-autocompletes), `exts.turn._order` (/turn speed and /turn swap), `exts.turn._actions` (/turn defend | aid),
-`exts.turn._heal` (/turn heal).
+"""Taking turns (/turn act | end | skip | speed | swap | defend | aid | heal) and the tracker's Act / End
+turn / Save buttons and its select menu, over `bot.rules.encounter.flow`. Who may: a player for the
+creatures they control; the Director for any (a Director's pick of someone not up now is an out-of-order
+turn). `_order`, `_actions` and `_heal` hold the steps of some commands; `_glue` the presses' checks and the
+autocompletes.
 """
 
 from __future__ import annotations
@@ -314,7 +306,7 @@ class Turn(commands.Cog):
             "/turn swap hero: Ash with: Bree",
             "Agility order: at the start of a round the Director lets two heroes swap places.",
         ),
-        # --- baseline actions that change rolls (issue 21, power rolls) ---
+        # --- baseline actions that change rolls ---
         HelpEntry(
             "turn defend",
             "/turn defend",
@@ -375,7 +367,7 @@ class Turn(commands.Cog):
     async def swap_cmd(self, interaction: discord.Interaction[Any], hero: HeroName, other: HeroName) -> None:
         await do_swap(interaction, hero, other)
 
-    # --- baseline actions that change rolls: Defend, Aid Attack (issue 21, power rolls) ---------------------
+    # --- baseline actions that change rolls: Defend, Aid Attack ------------------------------------------
     @turn.command(
         name="defend", description="Defend (main action): double bane on ability rolls against you."
     )

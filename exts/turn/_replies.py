@@ -1,18 +1,7 @@
 """Replies to changes that move the turns on: the side that picks next pinged in the same message
-(`exts.turn._pings`), and the rounds a change outside a turn started by itself.
-
-A round ends when nobody is left to act, also outside a turn: a free strike, `/stamina damage`, `/strike`
-or `/encounter remove` that kills, knocks out or removes the last creature still to act
-(draw-steel-turn-order.txt "End of Round": "Once all creatures on both sides of a battle have acted, the
-combat round ends and a new combat round begins"; `bot.rules.encounter.rounds.carry_on`). Such a reply
-says so as a turn's end does: "Round N begins" with its Malice, the objectives whose counter hit 0 with the
-Director's buttons, who picks now, and the side that picks is pinged.
-
-A moment is pinged once: the same people are not pinged again for the same encounter, round and pick (the
-same side with the same creatures still to act), as when a player loops `/turn end` and `/encounter undo`
-(`PingMemory`: the last moment pinged in each channel, kept by this process).
-
-Public API: `reply_and_ping`, `reply_with_rounds`, `reply_played`, `send_saves`, `PingMemory`.
+(`exts.turn._pings`), the rounds a change outside a turn started by itself (`reply_with_rounds`), the saves'
+replies with their hero-token button, and `PingMemory`, so the same people are not pinged twice for the same
+moment.
 """
 
 from __future__ import annotations
