@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
-from bot.options import check_text, limited
+from bot.options import limited
 from bot.play import Caller, play, sheet_of
 from bot.replies import fail
 from bot.rules.damage import DamageType, TieredDamage
@@ -57,7 +57,6 @@ def tier_effects(effect: str | None) -> tuple[str, str, str] | None:
     """The effect per tier: one text for all three, or three texts separated by ';'."""
     if effect is None or not effect.strip():
         return None
-    check_text(effect, "effect", TEXT_MAX)
     parts = [p.strip() for p in effect.split(";")]
     if len(parts) == 1:
         return (parts[0], parts[0], parts[0])
@@ -123,7 +122,7 @@ class Strike(commands.Cog):
         edges: int = 0,
         banes: int = 0,
         surges: int = 0,
-        effect: str | None = None,
+        effect: app_commands.Transform[str, limited(TEXT_MAX, "effect")] | None = None,
         melee: bool = False,
         knock_out: bool = False,
         action: str | None = None,
