@@ -5,6 +5,9 @@ Each refuses the command with `bot.replies.fail` and a one-line reason that says
 
 from __future__ import annotations
 
+from typing import Any
+
+import discord
 from discord import app_commands
 
 from bot.replies import fail
@@ -19,7 +22,33 @@ CONDITION_CHOICES = [app_commands.Choice(name=c.value, value=c.value) for c in C
 def check_text(value: str | None, what: str, limit: int) -> None:
     """Refuse a text option longer than `limit` characters (None passes: the option was left out)."""
     if value is not None and len(value) > limit:
-        fail(f"The {what} can be at most {limit} characters: type a shorter one.")
+        fail(_too_long(what, limit))
+
+
+def _too_long(what: str, limit: int) -> str:
+    return f"The {what} can be at most {limit} characters: type a shorter one."
+
+
+class Text(app_commands.Transformer):
+    """A text option (`app_commands.Transform[str, Text(...)]`) of at most `limit` characters: a longer one is
+    refused with `refusal` as it arrives, before the command runs. The limit is not declared to Discord
+    (`app_commands.Range` would): the synced command stays as it is, and an overlong name typed or pasted
+    gets the bot's one-line hint of what to type instead."""
+
+    def __init__(self, limit: int, refusal: str) -> None:
+        self.limit = limit
+        self.refusal = refusal
+
+    async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> str:
+        text = str(value)
+        if len(text) > self.limit:
+            fail(self.refusal)
+        return text
+
+
+def limited(limit: int, what: str) -> Text:
+    """`Text` refusing as `check_text` does: "The name can be at most 100 characters: ..."."""
+    return Text(limit, _too_long(what, limit))
 
 
 def check_range(value: int, low: int, high: int, what: str) -> None:

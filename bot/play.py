@@ -27,6 +27,7 @@ from bot.permissions import (
     actor_from_interaction,
     is_director,
     require,
+    require_controls,
     standing,
     undo_rule,
 )
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 R = TypeVar("R")
 log = logging.getLogger("bot.play")
+
 
 @dataclass(frozen=True, slots=True)
 class Caller:
@@ -78,6 +80,11 @@ class Caller:
         """`bot.permissions.require` for the caller: `Refused` unless they may do `RULES[key]` here."""
         at = self.standing(owner_id=owner_id, in_encounter=in_encounter)
         require(key, at, director_role_id=self.settings.director_role_id, action=action)
+
+    def require_controls(self, owner_id: int | None, name: str, action: str) -> None:
+        """`bot.permissions.require_controls` for the caller: `Refused` unless they control the creature
+        `name` (its player's, `owner_id`; None: the Director's) and so may `action` it ("end Ash's turn")."""
+        require_controls(self.actor, owner_id, self.director, creature=name, action=action)
 
 
 #: Where `caller_of` leaves its judgement on the interaction, for `commit` to check.
@@ -277,8 +284,9 @@ async def commit(
 @dataclass(frozen=True, slots=True)
 class Played(Generic[R]):
     """What one command did to the channel's encounter, for its reply: the rules core's result, the encounter
-    before and after, the Director creatures whose Stamina the players don't see (`hidden_stamina`), and the
-    rounds the change started (`news_since`: a turn ping is owed)."""
+    before and after, the Director creatures whose Stamina the players don't see (`hidden_stamina`), the
+    rounds the change started (`news_since`: a turn ping is owed), the channel's version and encounter as
+    committed (for the reply's buttons), and who acted."""
 
     result: R
     before: Encounter
@@ -286,6 +294,8 @@ class Played(Generic[R]):
     hidden: frozenset[str]
     news: RoundNews | None
     version: int
+    caller: Caller
+    encounter_id: int | None = None
 
 
 #: A command's step: the caller and the channel's encounter (and its `Table`, for the roster and the
@@ -301,12 +311,15 @@ async def play(
     *,
     rule: str | None = None,
     details: Callable[[Encounter, R], dict[str, Any]] | None = None,
+    once: str | None = None,
+    in_time: InTime | None = None,
 ) -> Played[R]:
     """The one way a command changes the channel's encounter: load who is acting (`caller_of`), check `rule`
     (`Caller.require`, for a rule that needs no particular creature), change the encounter with `step` and
     commit it as one store transaction of `kind` whose event says `summary(result)` (`commit`), all within
-    Discord's time (`InTime`). The caller replies from the `Played` it returns."""
-    in_time = InTime(interaction)
+    Discord's time (`InTime`; `in_time` when the command already started its clock). `once` is
+    `commit`'s. The caller replies from the `Played` it returns."""
+    in_time = in_time or InTime(interaction)
     who = await in_time.run(caller_of(interaction, interaction.client))
     if rule is not None:
         who.require(rule)
@@ -316,11 +329,13 @@ async def play(
         after, result = step(who, before, table)
         put_encounter(table, after)
         hidden = hidden_stamina(after, who.settings.show_monster_stamina)
-        played = Played(result, before, after, hidden, news_since(before, after), table.version + 1)
+        played = Played(result, before, after, hidden, news_since(before, after), table.version + 1, who)
         return Change(summary(result), played, details(after, result) if details is not None else {})
 
-    committed = await in_time.run(commit(interaction, kind, change))
-    return committed.value
+    committed = await in_time.run(commit(interaction, kind, change, once=once))
+    return dataclasses.replace(
+        committed.value, version=committed.version, encounter_id=committed.encounter_id
+    )
 
 
 def may_undo(caller: Caller) -> Callable[[Table, Event], None]:

@@ -1,24 +1,12 @@
-"""Conditions and saving throws (/condition add | remove, /save).
-
-- `/condition add target: Ogre condition: slowed duration: save` imposes a condition (no stacking: the longer
-  duration stays; frightened and taunted take the newest source). `duration` is eot (until the end of the
-  creature's next turn), save (save ends), encounter or until-removed (the default); `text` names a custom
-  condition; `source` is the creature that imposed it (frightened of, taunted by, grabbed by).
-- `/condition remove target: Ogre condition: slowed` ends it now.
-- `/save target: Ogre` rolls a save the creature is owed (d10, 6 or higher ends the condition): one at the end
-  of each of its turns, plus the extra ones Heal or an ability grants (`bot.rules.encounter.saves`); name
-  `condition` when it is owed saves against several. A hero's failed save carries the button that spends a
-  hero token to succeed instead.
-
-Who may: the Director, anything. A player may impose a condition on any creature while they control a
-creature in the encounter (their abilities impose conditions), and may remove a condition from, or roll a save
-for, only the creatures they control. Surprise is set up with /encounter surprise, not here.
-The rules are `bot.rules.encounter.harm` (over `bot.rules.turns.add_condition` / `remove_condition` /
-`roll_save`).
+"""Conditions and saving throws (/condition add | remove, /save), through `bot.rules.encounter.harm` and
+`bot.rules.encounter.saves`. Who may: the Director, anything; a player imposes a condition while they control
+a creature in the encounter (their abilities impose conditions), and removes one from, or rolls a save for,
+only the creatures they control. A hero's failed save carries the hero-token button.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
@@ -28,18 +16,19 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
-from bot.options import CONDITION_CHOICES, check_text, read_condition
-from bot.permissions import Refused, controls, require_controls
-from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
+from bot.options import CONDITION_CHOICES, limited, read_condition
+from bot.permissions import Refused, controls
+from bot.play import Caller, play
 from bot.replies import fail, inert, send
 from bot.rules.conditions import ConditionInstance, Duration
-from bot.rules.encounter import harm, saves
+from bot.rules.encounter import Encounter, harm, saves
 from bot.rules.encounter.harm import SaveResult
-from bot.store import Change, Table
+from bot.store import Table
 from bot.ui.combat import DURATION_TEXT, condition_reply, save_summary
+from exts.combat._stamina import NAME_TEXT_MAX, Name, guard
 from exts.turn._replies import send_saves
 
-NAME_TEXT_MAX = 100
+SourceName = app_commands.Transform[str, limited(NAME_TEXT_MAX, "source's name")]
 DURATIONS = [Duration.EOT, Duration.SAVE, Duration.ENCOUNTER, Duration.UNTIL_REMOVED]
 DURATION_CHOICES = [
     app_commands.Choice(name=f"{d.value}: {DURATION_TEXT[d]}", value=d.value) for d in DURATIONS
@@ -52,6 +41,14 @@ def read_duration(text: str | None) -> Duration:
     if duration is None:
         fail("Pick a duration: eot, save, encounter or until-removed.")
     return duration
+
+
+@dataclass(frozen=True, slots=True)
+class Added:
+    """A condition imposed on a creature (None: it already had it)."""
+
+    creature_id: str
+    added: ConditionInstance | None
 
 
 class Conditions(commands.Cog):
@@ -88,44 +85,37 @@ class Conditions(commands.Cog):
     async def add(
         self,
         interaction: discord.Interaction[Any],
-        target: str,
+        target: Name,
         condition: str,
         duration: str | None = None,
         text: str | None = None,
-        source: str | None = None,
+        source: SourceName | None = None,
     ) -> None:
-        check_text(target, "name", NAME_TEXT_MAX)
-        check_text(source, "source's name", NAME_TEXT_MAX)
         kind, words = read_condition(condition, text)
         lasts = read_duration(duration)
-        in_time = InTime(interaction)
-        who = await in_time.run(caller_of(interaction, self.bot))
-        actor, director = who.actor, who.director
         from_ = source if source is not None and source.strip() else None
+        label = words or kind.value
 
-        def change(table: Table) -> Change[tuple[str, ConditionInstance | None]]:
-            encounter = encounter_of(table)
+        def step(who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, Added]:
             creature = harm.target(encounter, target)
-            in_fight = director or any(controls(actor, c.owner_id, False) for c in encounter.creatures)
-            if not in_fight:
+            mine = (controls(who.actor, c.owner_id, False) for c in encounter.creatures)
+            if not who.director and not any(mine):
                 raise Refused(
                     "Only the Director or a player with a creature in this encounter can impose conditions."
                 )
             updated, added = harm.add_condition(
                 encounter, creature.id, kind, lasts, custom_text=words, source=from_
             )
-            put_encounter(table, updated)
-            label = words or kind.value
-            summary = (
-                f"{creature.id} is {added.label} ({DURATION_TEXT[added.duration]})"
-                if added is not None
-                else f"{creature.id} is already {label}"
-            )
-            return Change(summary, (creature.id, added))
+            return updated, Added(creature.id, added)
 
-        committed = await in_time.run(commit(interaction, "condition.add", change))
-        creature_id, added = committed.value
-        await send(interaction, content=condition_reply(creature_id, added, words or kind.value))
+        def summary(done: Added) -> str:
+            if done.added is None:
+                return f"{done.creature_id} is already {label}"
+            return f"{done.creature_id} is {done.added.label} ({DURATION_TEXT[done.added.duration]})"
+
+        played = await play(interaction, "condition.add", step, summary)
+        done = played.result
+        await send(interaction, content=condition_reply(done.creature_id, done.added, label))
 
     @condition.command(name="remove", description="End a condition on a creature now.")
     @app_commands.describe(
@@ -134,31 +124,19 @@ class Conditions(commands.Cog):
     @app_commands.choices(condition=CONDITION_CHOICES)
     @app_commands.autocomplete(target=autocomplete.creatures)
     async def remove(
-        self, interaction: discord.Interaction[Any], target: str, condition: str, text: str | None = None
+        self, interaction: discord.Interaction[Any], target: Name, condition: str, text: str | None = None
     ) -> None:
-        check_text(target, "name", NAME_TEXT_MAX)
         kind, words = read_condition(condition, text)
-        in_time = InTime(interaction)
-        who = await in_time.run(caller_of(interaction, self.bot))
-        actor, director = who.actor, who.director
         label = words or kind.value
 
-        def change(table: Table) -> Change[str]:
-            encounter = encounter_of(table)
-            creature = harm.target(encounter, target)
-            require_controls(
-                actor,
-                creature.owner_id,
-                director,
-                creature=creature.id,
-                action=f"end {creature.id}'s conditions",
-            )
-            updated, creature_id = harm.remove_condition(encounter, creature.id, kind, words)
-            put_encounter(table, updated)
-            return Change(f"{creature_id} is no longer {label}", creature_id)
+        def step(who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, str]:
+            creature_id = guard(encounter, who, target, "end {name}'s conditions")
+            return harm.remove_condition(encounter, creature_id, kind, words)
 
-        committed = await in_time.run(commit(interaction, "condition.remove", change))
-        await send(interaction, content=f"**{inert(committed.value)}** is no longer {inert(label)}.")
+        played = await play(
+            interaction, "condition.remove", step, lambda creature_id: f"{creature_id} is no longer {label}"
+        )
+        await send(interaction, content=f"**{inert(played.result)}** is no longer {inert(label)}.")
 
     @app_commands.command(
         name="save", description="Roll a saving throw: d10, 6 or higher ends the condition."
@@ -174,32 +152,22 @@ class Conditions(commands.Cog):
     async def save(
         self,
         interaction: discord.Interaction[Any],
-        target: str,
+        target: Name,
         condition: str | None = None,
         text: str | None = None,
     ) -> None:
-        check_text(target, "name", NAME_TEXT_MAX)
         chosen = read_condition(condition, text) if condition is not None else None
         if chosen is None and text:
             fail("The text option names a custom condition: add condition: custom.")
-        in_time = InTime(interaction)
-        who = await in_time.run(caller_of(interaction, self.bot))
-        actor, director = who.actor, who.director
         dice = self.bot.dice
 
-        def change(table: Table) -> Change[tuple[list[SaveResult], bool]]:
-            encounter = encounter_of(table)
-            creature = harm.target(encounter, target)
-            require_controls(
-                actor, creature.owner_id, director, creature=creature.id, action=f"roll {creature.id}'s saves"
-            )
+        def step(who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, SaveResult]:
+            creature_id = guard(encounter, who, target, "roll {name}'s saves")
             kind, words = chosen if chosen is not None else (None, "")
-            updated, result = saves.roll_owed(encounter, dice, creature.id, kind, words)
-            put_encounter(table, updated)
-            return Change(save_summary(result), ([result], bool(saves.open_failures(updated))))
+            return saves.roll_owed(encounter, dice, creature_id, kind, words)
 
-        committed = await in_time.run(commit(interaction, "save", change))
-        await send_saves(interaction, committed, *committed.value)
+        played = await play(interaction, "save", step, save_summary)
+        await send_saves(interaction, played, [played.result], bool(saves.open_failures(played.after)))
 
 
 async def setup(bot: DrawSteelBot) -> None:

@@ -1,9 +1,8 @@
 """The Director's Malice (/malice show | gain | spend).
 
-Anyone at the table sees the Malice; only the Director gains or spends it (the issue's permissions: "Only the
-Director ... spends Malice"). The rules are `bot.rules.encounter.harm.gain_malice` / `spend_malice` (over
-`bot.rules.resources.spend_malice`: never below 0). Malice gained at the start of each round is the turn
-flow's job, not this command's.
+Anyone at the table sees the Malice; only the Director gains or spends it (docs/permissions.md). The rules are
+`bot.rules.encounter.harm.gain_malice` / `spend_malice` (never below 0). Malice gained at the start of each
+round is the turn flow's job, not this command's.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ hurled through the object (the table in draw-steel-combat.txt "HURLING THROUGH O
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
@@ -18,26 +19,28 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
-from bot.options import check_text
-from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
+from bot.play import Caller, play
 from bot.replies import fail
 from bot.rules.encounter import Encounter, harm
-from bot.rules.encounter.model import RoundNews
 from bot.rules.encounter.rescue import offer_rescues
-from bot.rules.encounter.rounds import news_since
 from bot.rules.encounter.slam import SlamResult, slam_into
 from bot.rules.forced import DISTANCE_MAX, Into, Material
-from bot.store import Change, Table
-from bot.ui.format import hidden_stamina
+from bot.store import Table
 from exts.combat._move_views import slam_reply, slam_summary
+from exts.combat._stamina import Name
 from exts.tracker._controls import rescue_view
-from exts.turn._replies import reply_with_rounds
+from exts.turn._replies import reply_played
 
-Slammed = tuple[str, str | None, SlamResult, frozenset[str], Encounter, RoundNews | None]
-"""What a slam's change gives the reply: who was moved, what they hit, the damage, whose Stamina is hidden,
-the encounter after and the rounds it started (`rounds.news_since`)."""
 
-NAME_TEXT_MAX = 100
+@dataclass(frozen=True, slots=True)
+class Slammed:
+    """A slam: who was moved, the creature they hit (if any) and the damage."""
+
+    moved: str
+    second: str | None
+    result: SlamResult
+
+
 THICKNESS_MAX = 20
 INTO_CHOICES = [app_commands.Choice(name=i.value, value=i.value) for i in Into]
 MATERIAL_CHOICES = [app_commands.Choice(name=m.value, value=m.value) for m in Material]
@@ -74,41 +77,34 @@ class Move(commands.Cog):
     async def slam(
         self,
         interaction: discord.Interaction[Any],
-        target: str,
+        target: Name,
         squares_left: app_commands.Range[int, 1, DISTANCE_MAX],
         into: str,
-        other: str | None = None,
+        other: Name | None = None,
         material: str | None = None,
         thickness: app_commands.Range[int, 1, THICKNESS_MAX] = 1,
     ) -> None:
-        check_text(target, "name", NAME_TEXT_MAX)
-        check_text(other, "name", NAME_TEXT_MAX)
         if into not in {i.value for i in Into}:
             fail("into is creature or object: e.g. into:object.")
         if material is not None and material not in {m.value for m in Material}:
             fail("material is glass, wood, stone or metal (leave it out for an object that won't break).")
         what = Into(into)
         stuff = Material(material) if material is not None else None
-        in_time = InTime(interaction)
-        who = await in_time.run(caller_of(interaction, self.bot))
-        who.require("/move slam")
 
-        def change(table: Table) -> Change[Slammed]:
-            encounter = encounter_of(table)
+        def step(_who: Caller, encounter: Encounter, table: Table) -> tuple[Encounter, Slammed]:
             moved = harm.target(encounter, target).id
             second = harm.target(encounter, other).id if other is not None else None
             updated, result = slam_into(encounter, moved, squares_left, what, second, stuff, thickness)
             updated = offer_rescues(updated, result.hits, table.tokens, table.version + 1)
-            put_encounter(table, updated)
-            hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
-            news = news_since(encounter, updated)
-            return Change(slam_summary(moved, result), (moved, second, result, hidden, updated, news))
+            return updated, Slammed(moved, second, result)
 
-        committed = await in_time.run(commit(interaction, "move.slam", change))
-        moved, second, result, hidden, after, news = committed.value
-        view = rescue_view(committed.encounter_id, committed.version, after)
-        text = slam_reply(moved, result, second, hidden)
-        await reply_with_rounds(interaction, who, text, after, news, committed, view=view)
+        played = await play(
+            interaction, "move.slam", step, lambda s: slam_summary(s.moved, s.result), rule="/move slam"
+        )
+        slammed = played.result
+        view = rescue_view(played.encounter_id, played.version, played.after)
+        text = slam_reply(slammed.moved, slammed.result, slammed.second, played.hidden)
+        await reply_played(interaction, played, text, view=view)
 
 
 async def setup(bot: DrawSteelBot) -> None:

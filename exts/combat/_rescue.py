@@ -11,6 +11,7 @@ The damage commands make the offers (`offer_rescues`) and attach the button
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -18,30 +19,35 @@ import discord
 from bot.client import DrawSteelBot
 from bot.hero_tokens import spend_benefit
 from bot.permissions import require
-from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
+from bot.play import Caller, encounter_of, play, put_encounter
 from bot.replies import inert, send
+from bot.rules.encounter import Encounter
 from bot.rules.encounter.rescue import TOO_LATE, RescueError, RescueResult, rescue
 from bot.rules.resources import TokenBenefit
-from bot.store import Change, Table
+from bot.store import Table
 from bot.ui.combat import rescue_reply, rescue_summary
-from bot.ui.format import hidden_stamina, stamina_details
+from bot.ui.format import stamina_details
 from bot.ui.persistent import number
 from exts.tracker._controls import set_handler
 
 
+@dataclass(frozen=True, slots=True)
+class Rescued:
+    """A rescue: the hero, the regain and damage again, and the hero tokens left."""
+
+    hero_id: str
+    result: RescueResult
+    pool: int
+
+
 async def on_rescue(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
     """The rescue button: spend 2 hero tokens, regain the recovery value, then take the same damage."""
-    bot = interaction.client
-    assert isinstance(bot, DrawSteelBot)
     index = number(arg)
-    in_time = InTime(interaction)
-    who = await in_time.run(caller_of(interaction, bot))
 
-    def change(table: Table) -> Change[tuple[RescueResult, int, frozenset[str]]]:
+    def step(who: Caller, encounter: Encounter, table: Table) -> tuple[Encounter, Rescued]:
         doc = table.encounter
         if doc is None or not doc.active or doc.id != eid or table.version != ver:
             raise RescueError(TOO_LATE)
-        encounter = encounter_of(table)
         if not 0 <= index < len(encounter.rescues):
             raise RescueError(TOO_LATE)
         hero = encounter.creature(encounter.rescues[index].creature_id)
@@ -55,13 +61,16 @@ async def on_rescue(interaction: discord.Interaction[Any], eid: int, ver: int, a
         updated, result = rescue(encounter, index, table.version)
         put_encounter(table, updated)
         pool = spend_benefit(table, hero.id, TokenBenefit.STAMINA).pool
-        after = encounter_of(table)
-        hidden = hidden_stamina(after, who.settings.show_monster_stamina)
-        details = {"hero": hero.id, "use": "regain", **stamina_details(after, result.creature_id)}
-        return Change(rescue_summary(result), (result, pool, hidden), details)
+        return encounter_of(table), Rescued(hero.id, result, pool)
 
-    committed = await in_time.run(commit(interaction, "tokens.rescue", change))
-    await send(interaction, content=rescue_reply(*committed.value))
+    def details(after: Encounter, done: Rescued) -> dict[str, Any]:
+        return {"hero": done.hero_id, "use": "regain", **stamina_details(after, done.result.creature_id)}
+
+    played = await play(
+        interaction, "tokens.rescue", step, lambda done: rescue_summary(done.result), details=details
+    )
+    done = played.result
+    await send(interaction, content=rescue_reply(done.result, done.pool, played.hidden))
 
 
 async def setup(bot: DrawSteelBot) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
@@ -21,16 +22,15 @@ from bot import autocomplete
 from bot.autocomplete import own_creature
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
-from bot.options import check_text
-from bot.permissions import Actor, require, require_controls, server_standing
+from bot.options import limited
+from bot.permissions import require, server_standing
 from bot.play import (
+    Caller,
     InTime,
     active_encounter,
-    caller_of,
     channel_key,
     commit,
-    encounter_of,
-    put_encounter,
+    play,
     put_sheet,
     sheet_of,
 )
@@ -40,11 +40,9 @@ from bot.rules.damage import DamageType
 from bot.rules.encounter import Encounter, harm
 from bot.rules.encounter.bleeding import Bleed, bleed
 from bot.rules.encounter.harm import Healing, Hit
-from bot.rules.encounter.model import RoundNews
 from bot.rules.encounter.rescue import offer_rescues
-from bot.rules.encounter.rounds import news_since
 from bot.rules.hero import sheet_spend_recovery
-from bot.rules.turns import ActionKind, maneuver_kind
+from bot.rules.turns import maneuver_kind
 from bot.store import Change, Table
 from bot.ui.combat import (
     bleed_reply,
@@ -56,13 +54,15 @@ from bot.ui.combat import (
     healing_summary,
     temporary_verb,
 )
-from bot.ui.format import hidden_stamina, stamina_details
+from bot.ui.format import stamina_details
 from exts.combat._strike import TYPE_CHOICES
 from exts.heroes._cog import hero_or_mine
 from exts.tracker._controls import rescue_view
-from exts.turn._replies import reply_with_rounds
+from exts.turn._replies import reply_played
 
 NAME_TEXT_MAX = 100
+#: A creature's name typed in an option; a longer one is refused before the command runs.
+Name = app_commands.Transform[str, limited(NAME_TEXT_MAX, "name")]
 BLEED_TRIGGERS = {
     BleedingTrigger.MAIN_ACTION.value: "a main action",
     BleedingTrigger.TRIGGERED_ACTION.value: "a triggered action",
@@ -72,13 +72,19 @@ BLEED_TRIGGERS = {
 BLEED_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in BLEED_TRIGGERS.items()]
 
 
-def _guard(encounter: Encounter, actor: Actor, director: bool, name: str, action: str) -> str:
-    """The creature's id, once the actor may `action` it (its player or the Director)."""
+def guard(encounter: Encounter, who: Caller, name: str, action: str) -> str:
+    """The creature's id, once the caller may `action` it (its player or the Director)."""
     creature = harm.target(encounter, name)
-    require_controls(
-        actor, creature.owner_id, director, creature=creature.id, action=action.format(name=creature.id)
-    )
+    who.require_controls(creature.owner_id, creature.id, action.format(name=creature.id))
     return creature.id
+
+
+@dataclass(frozen=True, slots=True)
+class Vitals:
+    """A change of a creature's Stamina and the verb its reply says."""
+
+    healing: Healing
+    said: str
 
 
 class Stamina(commands.Cog):
@@ -138,28 +144,22 @@ class Stamina(commands.Cog):
     ) -> None:
         """`fn` on the creature `name` (a guarded change of its Stamina); the reply says `verb`, or for a
         creature whose Stamina players don't see `secret_verb` when given (a verb that names a Stamina)."""
-        check_text(name, "name", NAME_TEXT_MAX)
-        in_time = InTime(interaction)
-        who = await in_time.run(caller_of(interaction, self.bot))
-        actor, director = who.actor, who.director
 
-        def change(table: Table) -> Change[tuple[Healing, frozenset[str], str, Encounter, RoundNews | None]]:
-            encounter = encounter_of(table)
-            creature_id = _guard(encounter, actor, director, name, action)
-            updated, result = fn(encounter, creature_id)
-            put_encounter(table, updated)
-            hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
-            said = verb if isinstance(verb, str) else verb(result)
-            news = news_since(encounter, updated)  # a creature awake again: a waiting round may start
-            details = stamina_details(updated, result.target)
-            return Change(healing_summary(result, said), (result, hidden, said, updated, news), details)
+        def step(who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, Vitals]:
+            updated, result = fn(encounter, guard(encounter, who, name, action))
+            return updated, Vitals(result, verb if isinstance(verb, str) else verb(result))
 
-        committed = await in_time.run(commit(interaction, kind, change))
-        result, hidden, said, after, news = committed.value
-        if secret_verb is not None and result.target in hidden:
+        played = await play(
+            interaction,
+            kind,
+            step,
+            lambda v: healing_summary(v.healing, v.said),
+            details=lambda after, v: stamina_details(after, v.healing.target),
+        )
+        result, said = played.result.healing, played.result.said
+        if secret_verb is not None and result.target in played.hidden:
             said = secret_verb
-        text = healing_reply(result, said, hidden)
-        await reply_with_rounds(interaction, who, text, after, news, committed)
+        await reply_played(interaction, played, healing_reply(result, said, played.hidden))
 
     @stamina.command(name="damage", description="Deal damage to a creature (weakness and immunity apply).")
     @app_commands.rename(dtype="type")
@@ -175,40 +175,29 @@ class Stamina(commands.Cog):
     async def damage(
         self,
         interaction: discord.Interaction[Any],
-        target: str,
+        target: Name,
         amount: int,
         dtype: str | None = None,
         knock_out: bool = False,
         halved: bool = False,
     ) -> None:
-        check_text(target, "name", NAME_TEXT_MAX)
         kind = DamageType.parse(dtype or "")
-        in_time = InTime(interaction)
-        who = await in_time.run(caller_of(interaction, self.bot))
-        actor, director = who.actor, who.director
 
-        def change(table: Table) -> Change[tuple[Hit, frozenset[str], Encounter, RoundNews | None]]:
-            encounter = encounter_of(table)
-            creature_id = _guard(encounter, actor, director, target, "change {name}'s Stamina")
+        def step(who: Caller, encounter: Encounter, table: Table) -> tuple[Encounter, Hit]:
+            creature_id = guard(encounter, who, target, "change {name}'s Stamina")
             updated, hit = harm.damage(
                 encounter, creature_id, amount, kind, knock_out=knock_out, halved=halved
             )
-            updated = offer_rescues(updated, [hit], table.tokens, table.version + 1)
-            put_encounter(table, updated)
-            hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
-            return Change(damage_summary(hit), (hit, hidden, updated, news_since(encounter, updated)))
+            return offer_rescues(updated, [hit], table.tokens, table.version + 1), hit
 
-        committed = await in_time.run(commit(interaction, "stamina.damage", change))
-        hit, hidden, after, news = committed.value
-        view = rescue_view(committed.encounter_id, committed.version, after)
-        await reply_with_rounds(
-            interaction, who, damage_reply(hit, hidden), after, news, committed, view=view
-        )
+        played = await play(interaction, "stamina.damage", step, damage_summary)
+        view = rescue_view(played.encounter_id, played.version, played.after)
+        await reply_played(interaction, played, damage_reply(played.result, played.hidden), view=view)
 
     @stamina.command(name="heal", description="A creature regains Stamina (never above its maximum).")
     @app_commands.describe(target="Who regains Stamina", amount="Stamina regained")
     @app_commands.autocomplete(target=autocomplete.creatures)
-    async def heal(self, interaction: discord.Interaction[Any], target: str, amount: int) -> None:
+    async def heal(self, interaction: discord.Interaction[Any], target: Name, amount: int) -> None:
         await self._vitals(
             interaction,
             "stamina.heal",
@@ -222,7 +211,7 @@ class Stamina(commands.Cog):
     )
     @app_commands.describe(target="Who gains temporary Stamina", amount="Temporary Stamina")
     @app_commands.autocomplete(target=autocomplete.creatures)
-    async def temp(self, interaction: discord.Interaction[Any], target: str, amount: int) -> None:
+    async def temp(self, interaction: discord.Interaction[Any], target: Name, amount: int) -> None:
         await self._vitals(
             interaction,
             "stamina.temp",
@@ -234,7 +223,7 @@ class Stamina(commands.Cog):
     @stamina.command(name="wake", description="A knocked-out creature wakes up after an hour.")
     @app_commands.describe(target="Who wakes (a Director creature gains 1 Stamina, a hero spends a Recovery)")
     @app_commands.autocomplete(target=autocomplete.creatures)
-    async def wake(self, interaction: discord.Interaction[Any], target: str) -> None:
+    async def wake(self, interaction: discord.Interaction[Any], target: Name) -> None:
         await self._vitals(
             interaction, "stamina.wake", target, lambda enc, cid: harm.wake(enc, cid), "wakes up"
         )
@@ -247,32 +236,25 @@ class Stamina(commands.Cog):
     @app_commands.choices(trigger=BLEED_CHOICES)
     @app_commands.autocomplete(target=autocomplete.creatures)
     async def bleed_cmd(
-        self, interaction: discord.Interaction[Any], target: str, trigger: str | None = None
+        self, interaction: discord.Interaction[Any], target: Name, trigger: str | None = None
     ) -> None:
-        check_text(target, "name", NAME_TEXT_MAX)
         cause = BleedingTrigger(trigger) if trigger in BLEED_TRIGGERS else BleedingTrigger.MAIN_ACTION
-        in_time = InTime(interaction)
-        who = await in_time.run(caller_of(interaction, self.bot))
         dice = self.bot.dice
 
-        def change(table: Table) -> Change[tuple[Bleed, frozenset[str], Encounter, RoundNews | None]]:
-            encounter = encounter_of(table)
-            creature_id = _guard(encounter, who.actor, who.director, target, "change {name}'s Stamina")
+        def step(who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, Bleed]:
+            creature_id = guard(encounter, who, target, "change {name}'s Stamina")
             updated, bled = bleed(encounter, dice, creature_id, cause)
             if bled is None:
                 fail(f"{inert(creature_id)} isn't bleeding (nor dying): nothing to lose.")
-            put_encounter(table, updated)
-            hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
-            return Change(bleed_summary(bled), (bled, hidden, updated, news_since(encounter, updated)))
+            return updated, bled
 
-        committed = await in_time.run(commit(interaction, "stamina.bleed", change))
-        bled, hidden, after, news = committed.value
-        await reply_with_rounds(interaction, who, bleed_reply(bled, hidden), after, news, committed)
+        played = await play(interaction, "stamina.bleed", step, bleed_summary)
+        await reply_played(interaction, played, bleed_reply(played.result, played.hidden))
 
     @stamina.command(name="set", description="Set a creature's Stamina outright (a correction).")
     @app_commands.describe(target="Whose Stamina", amount="The new Stamina, from 0 to the maximum")
     @app_commands.autocomplete(target=autocomplete.creatures)
-    async def set(self, interaction: discord.Interaction[Any], target: str, amount: int) -> None:
+    async def set(self, interaction: discord.Interaction[Any], target: Name, amount: int) -> None:
         await self._vitals(
             interaction,
             "stamina.set",
@@ -286,31 +268,30 @@ class Stamina(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(target="The hero who catches their breath (default: your hero)")
     @app_commands.autocomplete(target=autocomplete.creatures)
-    async def recover(self, interaction: discord.Interaction[Any], target: str | None = None) -> None:
-        check_text(target, "name", NAME_TEXT_MAX)
+    async def recover(self, interaction: discord.Interaction[Any], target: Name | None = None) -> None:
         in_time = InTime(interaction)
         seen = await in_time.run(self.bot.store.view(channel_key(interaction), shared=True, fresh=False))
         if seen.encounter is None or not seen.encounter.active:
             await self._recover_outside_combat(interaction, in_time, target)
             return
-        who = await in_time.run(caller_of(interaction, self.bot))
-        actor, director = who.actor, who.director
 
-        def change(table: Table) -> Change[tuple[Healing, ActionKind, frozenset[str]]]:
-            encounter = encounter_of(table)
+        def step(who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, Healing]:
             name = target if target is not None and target.strip() else None
             if name is None:
-                name = own_creature(encounter, actor.user_id, option="target", heroes_only=True)
-            creature_id = _guard(encounter, actor, director, name, "have {name} catch their breath")
-            updated, result = harm.catch_breath(encounter, creature_id)
-            put_encounter(table, updated)
-            cost = maneuver_kind(updated.turns.mode)
-            hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
-            summary = healing_summary(result, "catches their breath")
-            return Change(summary, (result, cost, hidden), stamina_details(updated, result.target))
+                name = own_creature(encounter, who.actor.user_id, option="target", heroes_only=True)
+            creature_id = guard(encounter, who, name, "have {name} catch their breath")
+            return harm.catch_breath(encounter, creature_id)
 
-        committed = await in_time.run(commit(interaction, "recover", change))
-        await send(interaction, content=catch_breath_reply(*committed.value))
+        played = await play(
+            interaction,
+            "recover",
+            step,
+            lambda result: healing_summary(result, "catches their breath"),
+            details=lambda after, result: stamina_details(after, result.target),
+            in_time=in_time,
+        )
+        cost = maneuver_kind(played.after.turns.mode)
+        await send(interaction, content=catch_breath_reply(played.result, cost, played.hidden))
 
     async def _recover_outside_combat(
         self, interaction: discord.Interaction[Any], in_time: InTime, target: str | None

@@ -1,31 +1,13 @@
-"""Ability rolls applied to creatures (/strike), and the glue the combat-action exts share (`caller`,
-`TYPE_CHOICES`; the creature a member controls is `bot.autocomplete.own_creature`).
-
-`/strike targets: Goblin 1, Goblin 2 damage: 2+M/5+M/7+M type: fire`: one power roll (a main action, so a
-natural 19 or 20 is a critical, unless `action` says it is made as something else), each target its own tier
-from its own edges and banes (the conditions in the encounter: surprised, restrained, ...; plus the
-command's `edges` and `banes`) and its own damage steps. The rules are `bot.rules.encounter.harm.strike`; the
-reply is `bot.ui.combat.strike_reply`.
-
-`ability: Brutal Slam` strikes with one of the attacker's abilities (their own cards, then the standard
-Free Strike, Grab, Knockback and Charge): the roll adds the card's characteristic and bonus, the damage,
-potency conditions, forced movement and cost come from the card (`bot.rules.encounter.ability_strike`; the
-reply is `exts.combat._ability_strike_views`); `damage` and `type` then replace the card's, `bonus`, `edges`,
-`banes`
-and `surges` add to it, and `raise_potency` spends 2 surges on the first target's potency.
-
-Without `ability`, `bonus` is the roll's whole bonus: type the characteristic score plus any bonuses minus
-penalties. Letters in `damage` (M, A, R, I, P) are read from the
-attacker's characteristics; dice in it (`2d6+3` for every tier, or `2d6+2/2d6+5/2d6+8`) are rolled once a
-tier as the strike is applied, like a card's "2d6 + 7 + A damage" (the reply shows each die and the total);
-`surges` are spent from the attacker's surges, all on the first target.
-`auto_tier: 3,1` names automatic tiers from several effects (they cancel when they differ); `situation:
-flanking, high ground` names situational edges and banes (`bot.rules.situations`); Defend and Aid Attack
-recorded on the encounter apply per target by themselves.
+"""/strike: one power roll against creatures of the channel's encounter, each target's damage and effects
+applied (`bot.rules.encounter.harm.strike`), or with `ability:` one of the attacker's cards
+(`bot.rules.encounter.ability_strike`). The options are explained to players in docs/commands.md; the replies
+are `bot.ui.combat.strike_reply` and `exts.combat._ability_strike_views`. `TYPE_CHOICES` is shared by the
+commands that name a damage type.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
@@ -35,9 +17,8 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
-from bot.options import check_text
-from bot.permissions import require_controls
-from bot.play import InTime, caller_of, commit, encounter_of, put_encounter, sheet_of
+from bot.options import limited
+from bot.play import Caller, play, sheet_of
 from bot.replies import fail
 from bot.rules.damage import DamageType, TieredDamage
 from bot.rules.dice import ReplayDice
@@ -45,22 +26,16 @@ from bot.rules.encounter import Encounter, harm
 from bot.rules.encounter.ability_strike import AbilityStrike, StrikeOptions, strike_with
 from bot.rules.encounter.bleeding import Bleed, bleed, strike_trigger
 from bot.rules.encounter.harm import StrikeResult
-from bot.rules.encounter.model import RoundNews
 from bot.rules.encounter.rescue import offer_rescues
-from bot.rules.encounter.rounds import news_since
-from bot.rules.power import RollAction, parse_auto_tiers, roll_power
+from bot.rules.power import PowerRoll, RollAction, parse_auto_tiers, roll_power
 from bot.rules.situations import parse_situations
-from bot.store import Change, Table
+from bot.store import Table
 from bot.ui.combat import bleed_reply, bleed_summary, strike_reply, strike_summary
-from bot.ui.format import hidden_stamina
 from exts.combat._ability_strike_views import ability_strike_reply, ability_strike_summary
 from exts.rolls._cog import ACTION_CHOICES, AUTO_TEXT_MAX, SITUATION_TEXT_MAX
 from exts.tracker._controls import rescue_view
-from exts.turn._replies import reply_with_rounds
+from exts.turn._replies import reply_played
 
-Struck = tuple[StrikeResult, AbilityStrike | None, frozenset[str], Bleed | None, Encounter, RoundNews | None]
-"""What a strike's change gives the reply: the strike, the ability's (if any), whose Stamina is hidden, the
-striker's bleeding, the encounter after, and the rounds it started (`rounds.news_since`)."""
 TYPE_CHOICES = [app_commands.Choice(name=t.value, value=t.value) for t in DamageType]
 TEXT_MAX = 300
 TARGETS_TEXT_MAX = 1000
@@ -82,7 +57,6 @@ def tier_effects(effect: str | None) -> tuple[str, str, str] | None:
     """The effect per tier: one text for all three, or three texts separated by ';'."""
     if effect is None or not effect.strip():
         return None
-    check_text(effect, "effect", TEXT_MAX)
     parts = [p.strip() for p in effect.split(";")]
     if len(parts) == 1:
         return (parts[0], parts[0], parts[0])
@@ -140,15 +114,15 @@ class Strike(commands.Cog):
     async def strike(
         self,
         interaction: discord.Interaction[Any],
-        targets: str,
-        damage: str | None = None,
+        targets: app_commands.Transform[str, limited(TARGETS_TEXT_MAX, "list of targets")],
+        damage: app_commands.Transform[str, limited(TEXT_MAX, "damage")] | None = None,
         dtype: str | None = None,
-        attacker: str | None = None,
+        attacker: app_commands.Transform[str, limited(TEXT_MAX, "attacker's name")] | None = None,
         bonus: int = 0,
         edges: int = 0,
         banes: int = 0,
         surges: int = 0,
-        effect: str | None = None,
+        effect: app_commands.Transform[str, limited(TEXT_MAX, "effect")] | None = None,
         melee: bool = False,
         knock_out: bool = False,
         action: str | None = None,
@@ -159,101 +133,120 @@ class Strike(commands.Cog):
         ability: app_commands.Range[str, 1, ABILITY_TEXT_MAX] | None = None,
         raise_potency: bool = False,
     ) -> None:
-        check_text(targets, "list of targets", TARGETS_TEXT_MAX)
-        check_text(damage, "damage", TEXT_MAX)
-        check_text(attacker, "attacker's name", TEXT_MAX)
-        if not -BONUS_LIMIT <= bonus <= BONUS_LIMIT:
-            fail(
-                f"The bonus runs from -{BONUS_LIMIT} to {BONUS_LIMIT}: type your characteristic plus bonuses."
-            )
-        if not (0 <= edges <= EDGES_MAX and 0 <= banes <= EDGES_MAX):
-            fail("Edges and banes are counts from 0 to 2 (more counts as 2): e.g. edges: 1.")
+        _check_roll(bonus, edges, banes)
         if raise_potency and ability is None:
             fail("raise_potency spends surges on an ability's potency: name the ability with ability.")
-        tiered = TieredDamage.parse(damage) if damage is not None and damage.strip() else None
-        kind = DamageType.parse(dtype) if dtype is not None and dtype.strip() else None
         effects = tier_effects(effect)
-        names = targets.split(",")
-        in_time = InTime(interaction)
-        caller = await in_time.run(caller_of(interaction, self.bot))
-        actor, director = caller.actor, caller.director
-        # power rolls (issue 21): what the strike is made as, automatic tiers, situations named
-        made_as = RollAction.from_text(action) if action is not None and action.strip() else None
-        auto_tiers = parse_auto_tiers(auto_tier)
-        situations = parse_situations(situation)
-        roll = roll_power(self.bot.dice, bonus=bonus, edges=edges, banes=banes, auto_tiers=auto_tiers)
-        # damage dice and bleeding are rolled inside the change, which the store may run again: the same dice
-        dice = ReplayDice(self.bot.dice)
         options = StrikeOptions(
-            damage=tiered,
-            dtype=kind,
+            damage=TieredDamage.parse(damage) if damage is not None and damage.strip() else None,
+            dtype=DamageType.parse(dtype) if dtype is not None and dtype.strip() else None,
             surges=surges,
             raise_potency=raise_potency,
-            action=made_as,
+            action=RollAction.from_text(action) if action is not None and action.strip() else None,
             melee=melee,
             area=area,
             knock_out=knock_out,
             halved=halved,
-            situations=situations,
+            situations=parse_situations(situation),
         )
-
-        def change(table: Table) -> Change[Struck]:
-            dice.rewind()
-            encounter = encounter_of(table)
-            who = attacker if attacker is not None and attacker.strip() else None
-            if who is None:
-                who = autocomplete.own_creature(encounter, actor.user_id, option="attacker")
-            striker = harm.target(encounter, who)
-            require_controls(
-                actor, striker.owner_id, director, creature=striker.id, action=f"strike with {striker.id}"
-            )
-            used: AbilityStrike | None = None
-            if ability is not None:
-                named = resource_name(table, encounter, striker.id)
-                updated, used = strike_with(
-                    encounter, roll, striker.id, ability, names, options, resource_name=named, dice=dice
-                )
-                result, trigger = used.strike, used.bleeding
-            else:
-                updated, result = harm.strike(
-                    encounter,
-                    roll,
-                    striker.id,
-                    names,
-                    tiered,
-                    kind,
-                    surges,
-                    melee=melee,
-                    knock_out=knock_out,
-                    action=made_as or RollAction.MAIN,
-                    situations=situations,
-                    area=area,
-                    halved=halved,
-                    dice=dice,
-                )
-                # a bleeding striker loses Stamina once a main or triggered action is resolved
-                trigger = strike_trigger(made_as or RollAction.MAIN)
-            bled = None
-            if trigger is not None:
-                updated, bled = bleed(updated, dice, striker.id, trigger)
-            hits = [t.hit for t in result.targets if t.hit is not None]
-            updated = offer_rescues(updated, hits, table.tokens, table.version + 1)
-            put_encounter(table, updated)
-            hidden = hidden_stamina(updated, caller.settings.show_monster_stamina)
-            summary = ability_strike_summary(used) if used is not None else strike_summary(result)
-            summary += f"; {bleed_summary(bled)}" if bled is not None else ""
-            news = news_since(encounter, updated)
-            return Change(summary, (result, used, hidden, bled, updated, news))
-
-        committed = await in_time.run(commit(interaction, "strike", change))
-        result, used, hidden, bled, after, news = committed.value
-        if used is not None:
-            text = ability_strike_reply(used, effects, hidden)
+        roll = roll_power(
+            self.bot.dice, bonus=bonus, edges=edges, banes=banes, auto_tiers=parse_auto_tiers(auto_tier)
+        )
+        # damage dice and bleeding are rolled inside the change, which the store may run again: the same dice
+        order = StrikeOrder(attacker, ability, targets.split(","), roll, options, ReplayDice(self.bot.dice))
+        played = await play(interaction, "strike", order.step, Struck.summary)
+        struck, hidden = played.result, played.hidden
+        if struck.used is not None:
+            text = ability_strike_reply(struck.used, effects, hidden)
         else:
-            text = strike_reply(result, effects, hidden)
-        text += f"\n{bleed_reply(bled, hidden)}" if bled is not None else ""
-        view = rescue_view(committed.encounter_id, committed.version, after)
-        await reply_with_rounds(interaction, caller, text, after, news, committed, view=view)
+            text = strike_reply(struck.result, effects, hidden)
+        text += f"\n{bleed_reply(struck.bled, hidden)}" if struck.bled is not None else ""
+        view = rescue_view(played.encounter_id, played.version, played.after)
+        await reply_played(interaction, played, text, view=view)
+
+
+def _check_roll(bonus: int, edges: int, banes: int) -> None:
+    if not -BONUS_LIMIT <= bonus <= BONUS_LIMIT:
+        fail(f"The bonus runs from -{BONUS_LIMIT} to {BONUS_LIMIT}: type your characteristic plus bonuses.")
+    if not (0 <= edges <= EDGES_MAX and 0 <= banes <= EDGES_MAX):
+        fail("Edges and banes are counts from 0 to 2 (more counts as 2): e.g. edges: 1.")
+
+
+@dataclass(frozen=True, slots=True)
+class Struck:
+    """A strike: its result, the ability's (if one was named) and the striker's bleeding."""
+
+    result: StrikeResult
+    used: AbilityStrike | None
+    bled: Bleed | None
+
+    def summary(self) -> str:
+        said = ability_strike_summary(self.used) if self.used is not None else strike_summary(self.result)
+        return said + (f"; {bleed_summary(self.bled)}" if self.bled is not None else "")
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeOrder:
+    """What /strike was asked to do, ready to run against the channel's encounter (`step`)."""
+
+    attacker: str | None
+    ability: str | None
+    names: list[str]
+    roll: PowerRoll
+    options: StrikeOptions
+    dice: ReplayDice
+
+    def step(self, caller: Caller, encounter: Encounter, table: Table) -> tuple[Encounter, Struck]:
+        self.dice.rewind()
+        who = self.attacker if self.attacker is not None and self.attacker.strip() else None
+        if who is None:
+            who = autocomplete.own_creature(encounter, caller.actor.user_id, option="attacker")
+        striker = harm.target(encounter, who)
+        caller.require_controls(striker.owner_id, striker.id, f"strike with {striker.id}")
+        used: AbilityStrike | None = None
+        if self.ability is not None:
+            named = resource_name(table, encounter, striker.id)
+            updated, used = strike_with(
+                encounter,
+                self.roll,
+                striker.id,
+                self.ability,
+                self.names,
+                self.options,
+                resource_name=named,
+                dice=self.dice,
+            )
+            result, trigger = used.strike, used.bleeding
+        else:
+            updated, result = self._plain(encounter, striker.id)
+            # a bleeding striker loses Stamina once a main or triggered action is resolved
+            trigger = strike_trigger(self.options.action or RollAction.MAIN)
+        bled = None
+        if trigger is not None:
+            updated, bled = bleed(updated, self.dice, striker.id, trigger)
+        hits = [t.hit for t in result.targets if t.hit is not None]
+        updated = offer_rescues(updated, hits, table.tokens, table.version + 1)
+        return updated, Struck(result, used, bled)
+
+    def _plain(self, encounter: Encounter, striker_id: str) -> tuple[Encounter, StrikeResult]:
+        """A strike without an ability: the damage and options typed."""
+        o = self.options
+        return harm.strike(
+            encounter,
+            self.roll,
+            striker_id,
+            self.names,
+            o.damage,
+            o.dtype,
+            o.surges,
+            melee=o.melee,
+            knock_out=o.knock_out,
+            action=o.action or RollAction.MAIN,
+            situations=o.situations,
+            area=o.area,
+            halved=o.halved,
+            dice=self.dice,
+        )
 
 
 async def setup(bot: DrawSteelBot) -> None:

@@ -1,14 +1,6 @@
-"""`/roll`: a power roll, with its Downgrade buttons and (on a test) a Reroll button that spends a hero token.
-
-The rules are the rules core's (`bot.rules.power`, draw-steel-basics.md "Power Rolls"; "Hero Tokens" for the
-reroll, spent through `bot.hero_tokens.spend_benefit`); the reply is rendered by `exts.rolls._views`. This cog
-reads the options, rolls with the bot's dice, and wires the buttons.
-
-The buttons are `DynamicItem`s, so they work after a restart. The roll itself (`exts.rolls._views.RollCard`)
-is kept in the store by the interaction that made the reply (`Store.save_roll`); a button's custom id names
-only that, and a press reads the roll back from the store, for the message it is on; the label and tier
-outcomes are read back from the message's embed. Only the member who rolled may press them; a press edits
-the roll message in place.
+"""`/roll`: a power roll (`bot.rules.power`), with its Downgrade buttons and (on a test) a Reroll button that
+spends a hero token (`bot.hero_tokens.spend_benefit`). The reply is rendered by `exts.rolls._views`; the
+buttons are `DynamicItem`s that read the roll back from the store (docs/architecture.md, "The features").
 """
 
 from __future__ import annotations
@@ -28,19 +20,19 @@ from bot.help import HelpEntry
 from bot.hero_tokens import spend_benefit
 from bot.permissions import actor_from_interaction, require_self
 from bot.play import (
+    Caller,
     InTime,
     active_encounter,
     channel_key,
     commit,
-    encounter_of,
     hero_of_member,
-    put_encounter,
+    play,
     sheet_of,
 )
 from bot.replies import edit_response, fail, send
 from bot.rules.characteristics import Characteristic
 from bot.rules.conditions import BleedingTrigger, roll_trigger
-from bot.rules.encounter import creature_of_hero
+from bot.rules.encounter import Encounter, creature_of_hero
 from bot.rules.encounter.bleeding import Bleed, bleed, is_bleeding
 from bot.rules.power import Difficulty, RollAction, RollKind, parse_auto_tiers, reroll, roll_power
 from bot.rules.resources import TokenBenefit
@@ -148,11 +140,11 @@ class Kept:
     card: RollCard
 
 
-async def _kept_roll(interaction: discord.Interaction[Any], state: str, in_time: InTime) -> Kept:
+async def _kept_roll(interaction: discord.Interaction[Any], state: str, in_time: InTime, action: str) -> Kept:
     """The roll the pressed button belongs to, from the store: never from the custom id, which the pressing
     client may forge (it re-rendered another member's roll as a natural 20). The id must be the pressed
     message's own roll (the interaction that made it, as Discord says); `CardError` otherwise, or when the
-    roll is gone (an older bot's button, or older than the store keeps)."""
+    roll is gone (an older bot's button, or older than the store keeps). Only its roller may `action` it."""
     try:
         roll_id = number(state)
     except ForgedId:
@@ -165,7 +157,9 @@ async def _kept_roll(interaction: discord.Interaction[Any], state: str, in_time:
     stored = await in_time.run(interaction.client.store.roll(roll_id, channel_key(interaction)))
     if stored is None:
         raise CardError()
-    return Kept(roll_id, RollCard.decode(stored))
+    card = RollCard.decode(stored)
+    _require_roller(interaction, card, action)
+    return Kept(roll_id, card)
 
 
 async def _edit_roll_message(
@@ -213,9 +207,8 @@ class DowngradeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=D
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         in_time = InTime(interaction, update=True)
-        kept = await _kept_roll(interaction, self.state, in_time)
+        kept = await _kept_roll(interaction, self.state, in_time, "downgrade")
         card = kept.card
-        _require_roller(interaction, card, "downgrade")
         downgraded = dataclasses.replace(kept, card=card.downgrade(self.tier))
         await _edit_roll_message(interaction, downgraded, read_text(interaction.message, card.kind), in_time)
 
@@ -245,9 +238,8 @@ class RerollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RERO
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         in_time = InTime(interaction, update=True)
-        kept = await _kept_roll(interaction, self.state, in_time)
+        kept = await _kept_roll(interaction, self.state, in_time, "reroll")
         card = kept.card
-        _require_roller(interaction, card, "reroll")
         if card.kind is not RollKind.TEST:
             fail("A hero token rerolls a test, not an ability roll: downgrade it instead, or roll again.")
         if card.rerolled:
@@ -351,16 +343,7 @@ class Roll(commands.Cog):
         situation_modifiers(situations, RollUse(test=chosen_kind is RollKind.TEST))
         text = RollText.from_input(label, tiers)
         trait = _characteristic(characteristic) if characteristic is not None else None
-        score = 0
-        if trait is not None:
-            table = await self.bot.store.view(channel_key(interaction))
-            hero = hero_of_member(table, interaction.user.id)
-            if hero is None:
-                fail(
-                    f"You have no hero in this channel to read {trait.value} from: give bonus:<number> "
-                    "instead, or create a hero with /hero create."
-                )
-            score = sheet_of(hero).characteristics.get(trait)
+        score = await self._score(interaction, trait) if trait is not None else 0
         rolled = roll_power(self.bot.dice, bonus=bonus + score, edges=edges, banes=banes)
         card = RollCard(
             dice=(rolled.dice[0], rolled.dice[1]),
@@ -387,6 +370,17 @@ class Roll(commands.Cog):
             await self.bot.store.save_roll(interaction.id, channel_key(interaction), card.encode())
         await send(interaction, content=content, embed=embed, view=view, ephemeral=hidden)
 
+    async def _score(self, interaction: discord.Interaction[Any], trait: Characteristic) -> int:
+        """The roller's hero's score in `trait` (refused when they have no hero in this channel)."""
+        table = await self.bot.store.view(channel_key(interaction))
+        hero = hero_of_member(table, interaction.user.id)
+        if hero is None:
+            fail(
+                f"You have no hero in this channel to read {trait.value} from: give bonus:<number> "
+                "instead, or create a hero with /hero create."
+            )
+        return sheet_of(hero).characteristics.get(trait)
+
     async def _bleed(self, interaction: discord.Interaction[Any], trigger: BleedingTrigger) -> Bleed | None:
         """A Might or Agility roll by a bleeding hero of this channel's encounter: they lose 1d6 + their level
         Stamina once it is resolved (`bot.rules.encounter.bleeding.bleed`), one event of its own."""
@@ -398,12 +392,13 @@ class Roll(commands.Cog):
             return None
         dice = self.bot.dice
 
-        def change(table: Table) -> Change[Bleed | None]:
-            updated, bled = bleed(encounter_of(table), dice, creature_id, trigger)
-            put_encounter(table, updated)
-            return Change(bleed_summary(bled) if bled else "no bleeding", bled)
+        def step(_who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, Bleed | None]:
+            return bleed(encounter, dice, creature_id, trigger)
 
-        return (await commit(interaction, "bleeding", change)).value
+        def summary(bled: Bleed | None) -> str:
+            return bleed_summary(bled) if bled else "no bleeding"
+
+        return (await play(interaction, "bleeding", step, summary)).result
 
 
 async def setup(bot: DrawSteelBot) -> None:

@@ -1,23 +1,7 @@
-"""The renderer of a power roll reply (`/roll`): its text, its embed, its buttons and their custom ids.
-
-Rules shown here come from `bot.rules.power` only (draw-steel-basics.md, "Power Rolls": natural roll, edges
-and banes, automatic tier outcomes, downgrades, criticals; "Hero Tokens": rerolling a test); this module only
-words them.
-
-Contract labels (the Discord issue): the reply shows `Dice: 7 + 9` (the two kept d10 faces), `Total: 18`,
-`Tier 3` and `Critical`, each as its own line of the embed's description and again, joined by " · ", in the
-message content (one line), so any client reading the message sees them.
-
-A reply's buttons must work after a restart, and a press carries whatever custom id its client sends, so the
-roll is kept in the store (`RollCard.encode`, at most ~60 characters: the dice faces, bonus, characteristic,
-edges, banes, automatic tier, kind, difficulty, the roller's id, the downgrade and whether a hero token
-rerolled it), keyed by the interaction that made the reply; the buttons' custom ids carry only that key
-(`roll:dg:<tier>:<roll id>`, `roll:rr:<roll id>`), which a press must match with the message's own
-interaction. The free text (label and the three tier outcomes) is read back from the message's embed
-(`read_text`).
-
-Public API: `RollCard`, `RollText`, `ButtonSpec`, `render_roll`, `roll_buttons`, `read_text`,
-`DOWNGRADE_TEMPLATE`, `REROLL_TEMPLATE`, `downgrade_id`, `reroll_id`, `CardError`, `LABEL_MAX`, `TIERS_MAX`.
+"""The renderer of a power roll reply (`/roll`): its text, its embed, its buttons and their custom ids. The
+rules come from `bot.rules.power` (draw-steel-basics.md "Power Rolls"; "Hero Tokens" for the reroll); the
+contract labels `Dice: 7 + 9`, `Total: 18`, `Tier 3` and `Critical` stand each on its own line of the embed
+and again, joined by " · ", in the message content. `RollCard` is the roll as the store keeps it.
 """
 
 from __future__ import annotations

@@ -6,18 +6,17 @@ creatures they control, the Director for any (`bot.permissions.require_controls`
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot.autocomplete import own_creature
-from bot.client import DrawSteelBot
-from bot.permissions import require_controls
-from bot.play import Caller, InTime, caller_of, commit, encounter_of, put_encounter
+from bot.play import Caller, play
 from bot.replies import send
 from bot.rules.encounter import Encounter, baseline
 from bot.rules.turns import current
-from bot.store import Change, Table
+from bot.store import Table
 from bot.ui.combat import aid_reply, defend_reply
 from exts.turn._views import creatures_of
 
@@ -35,44 +34,41 @@ def acting_creature(encounter: Encounter, who: Caller, name: str | None) -> str:
     return own_creature(encounter, who.actor.user_id, option="combatant")
 
 
-async def do_defend(interaction: discord.Interaction[Any], bot: DrawSteelBot, name: str | None) -> None:
+async def do_defend(interaction: discord.Interaction[Any], name: str | None) -> None:
     """The Defend main action (`bot.rules.encounter.baseline.defend`), for a creature the caller controls."""
-    in_time = InTime(interaction)
-    who = await in_time.run(caller_of(interaction, bot))
 
-    def change(table: Table) -> Change[str]:
-        encounter = encounter_of(table)
-        creature = encounter.creature(acting_creature(encounter, who, name))
-        require_controls(
-            who.actor,
-            creature.owner_id,
-            who.director,
-            creature=creature.id,
-            action=f"have {creature.id} defend",
-        )
-        put_encounter(table, baseline.defend(encounter, creature.id))
-        return Change(f"{creature.id} defends", creature.id)
+    def step(who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, str]:
+        creature_id = _acting(encounter, who, name, "have {name} defend")
+        return baseline.defend(encounter, creature_id), creature_id
 
-    committed = await in_time.run(commit(interaction, "turn.defend", change))
-    await send(interaction, content=defend_reply(committed.value))
+    played = await play(interaction, "turn.defend", step, lambda creature_id: f"{creature_id} defends")
+    await send(interaction, content=defend_reply(played.result))
 
 
-async def do_aid(
-    interaction: discord.Interaction[Any], bot: DrawSteelBot, target: str, name: str | None
-) -> None:
+async def do_aid(interaction: discord.Interaction[Any], target: str, name: str | None) -> None:
     """The Aid Attack maneuver (`bot.rules.encounter.baseline.aid`), for a creature the caller controls."""
-    in_time = InTime(interaction)
-    who = await in_time.run(caller_of(interaction, bot))
 
-    def change(table: Table) -> Change[tuple[str, str]]:
-        encounter = encounter_of(table)
-        creature = encounter.creature(acting_creature(encounter, who, name))
-        require_controls(
-            who.actor, creature.owner_id, who.director, creature=creature.id, action=f"have {creature.id} aid"
-        )
+    def step(who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, Aided]:
+        creature_id = _acting(encounter, who, name, "have {name} aid")
         enemy = encounter.find(target).id
-        put_encounter(table, baseline.aid(encounter, creature.id, enemy))
-        return Change(f"{creature.id} aids the attack on {enemy}", (creature.id, enemy))
+        return baseline.aid(encounter, creature_id, enemy), Aided(creature_id, enemy)
 
-    committed = await in_time.run(commit(interaction, "turn.aid", change))
-    await send(interaction, content=aid_reply(*committed.value))
+    played = await play(
+        interaction, "turn.aid", step, lambda aided: f"{aided.helper} aids the attack on {aided.enemy}"
+    )
+    await send(interaction, content=aid_reply(played.result.helper, played.result.enemy))
+
+
+@dataclass(frozen=True, slots=True)
+class Aided:
+    """An Aid Attack: the creature aiding and the enemy attacked."""
+
+    helper: str
+    enemy: str
+
+
+def _acting(encounter: Encounter, who: Caller, name: str | None, action: str) -> str:
+    """`acting_creature`, once the caller may `action` it (its player or the Director)."""
+    creature = encounter.creature(acting_creature(encounter, who, name))
+    who.require_controls(creature.owner_id, creature.id, action.format(name=creature.id))
+    return creature.id

@@ -1,21 +1,14 @@
-"""Taking turns (/turn act | end | skip | speed | swap), the baseline actions that change rolls (/turn defend
-| aid: `bot.rules.encounter.baseline`), and the tracker's Act / End turn / Save buttons and its select menu.
-
-Rules: `bot.rules.encounter.flow` (turn start: heroic resource, hero-token benefit; turn end: conditions,
-saves; rounds roll over with Malice) over the turn engine `bot.rules.turns`. Who may: `bot.permissions` — a
-player acts, ends and skips turns only for creatures they control; the Director for any, and a Director's
-pick of someone not up now is an out-of-order turn (an override).
-
-Play-by-post: after a turn ends or a side is skipped, the side that picks next is pinged (`exts.turn._pings`).
-
-Beside it: `exts.turn._glue` (tracker presses checked, entries by name and their controllers, the
-autocompletes), `exts.turn._order` (/turn speed and /turn swap), `exts.turn._actions` (/turn defend | aid),
-`exts.turn._heal` (/turn heal).
+"""Taking turns (/turn act | end | skip | speed | swap | defend | aid | heal) and the tracker's Act / End
+turn / Save buttons and its select menu, over `bot.rules.encounter.flow`. Who may: a player for the
+creatures they control; the Director for any (a Director's pick of someone not up now is an out-of-order
+turn). `_order`, `_actions` and `_heal` hold the steps of some commands; `_glue` the presses' checks and the
+autocompletes.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 import discord
@@ -25,9 +18,8 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
-from bot.options import CONDITION_CHOICES
-from bot.permissions import require_controls
-from bot.play import Caller, InTime, caller_of, commit, encounter_of, put_encounter
+from bot.options import CONDITION_CHOICES, Text
+from bot.play import Caller, Played, play
 from bot.replies import UserError, fail, inert, send
 from bot.rules.dice import Dice
 from bot.rules.encounter import Encounter, saves
@@ -36,7 +28,7 @@ from bot.rules.encounter.harm import SaveResult
 from bot.rules.encounter.helping import HealUse
 from bot.rules.turns import Controller, Entry, Mode, Speed, current, eligible, picking
 from bot.rules.turns.events import SaveDue
-from bot.store import Change, Table
+from bot.store import Table
 from bot.ui.combat import save_reply
 from bot.ui.persistent import optional_number
 from exts.tracker._controls import act_choice_view, set_handler
@@ -58,6 +50,13 @@ from exts.turn._replies import reply_and_ping, send_saves
 from exts.turn._views import skip_text, turn_end_text, turn_start_text
 
 NAME_MAX = 100
+#: A creature's name in a /turn option; a longer one is refused before the command runs.
+Combatant = app_commands.Transform[
+    str, Text(NAME_MAX, f"Names are at most {NAME_MAX} characters: pick one from the list.")
+]
+HeroName = app_commands.Transform[
+    str, Text(NAME_MAX, f"Names are at most {NAME_MAX} characters: type a hero's name.")
+]
 
 
 # --- the operations (commands and buttons share them) ----------------------------------------------------
@@ -84,6 +83,22 @@ def own_eligible(encounter: Encounter, who: Caller) -> list[tuple[int, Entry]]:
     ]
 
 
+@dataclass(frozen=True, slots=True)
+class Turned:
+    """A change of the turns: what the event says, the creature whose turn it was ("" for a whole side), the
+    flow, the saves the Director's creatures rolled, and the roster heroes' resource names."""
+
+    summary: str
+    entry_id: str
+    flow: Flow
+    rolled: list[SaveResult] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)
+
+
+def _said(turned: Turned) -> str:
+    return turned.summary
+
+
 async def do_act(
     interaction: discord.Interaction[Any],
     bot: DrawSteelBot,
@@ -93,144 +108,128 @@ async def do_act(
 ) -> None:
     """`name` (or the creature at place `at` of the turn order, or, without either, the caller's only
     creature that may act now) starts its turn; with several, they are offered as buttons (`Several`)."""
-    in_time = InTime(interaction)
-    who = await in_time.run(caller_of(interaction, bot))
     dice = bot.dice
 
-    def change(table: Table) -> Change[tuple[str, Flow, dict[str, str]]]:
+    def step(who: Caller, encounter: Encounter, table: Table) -> tuple[Encounter, Turned]:
         check_expected(table, expect)
-        encounter = encounter_of(table)
-        if at is not None:
-            if not 0 <= at < len(encounter.turns.entries):
-                fail("That creature has left the encounter: press Act on the tracker again.")
-            entry = encounter.turns.entries[at]
-        elif name is None:
-            mine = own_eligible(encounter, who)
-            if not mine:
-                fail("None of your creatures may act now: pick one with /turn act combatant: <name>.")
-            if len(mine) > 1:
-                assert table.encounter is not None and table.encounter.id is not None
-                raise Several(table.encounter.id, table.version, tuple((i, e.id) for i, e in mine))
-            entry = mine[0][1]
-        else:
-            entry = entry_named(encounter, name)
-        require_controls(
-            who.actor,
-            owner_of(encounter, entry),
-            who.director,
-            creature=entry.id,
-            action=f"have {entry.id} act",
-        )
+        entry = _to_act(encounter, who, table, name, at)
+        who.require_controls(owner_of(encounter, entry), entry.id, f"have {entry.id} act")
         override = (
             who.director and entry.id not in eligible(encounter.turns) and current(encounter.turns) is None
         )
         sheets = roster_sheets(table, encounter)
         gains = {cid: sheet.turn_gain for cid, sheet in sheets.items()}
         flow = act(encounter, entry.id, who.by, dice, override=override, gains=gains)
-        put_encounter(table, flow.encounter)
         how = " (out of order)" if override else ""
         names = {cid: sheet.resource_name for cid, sheet in sheets.items()}
-        return Change(f"{entry.id} starts their turn{how}", (entry.id, flow, names))
+        return flow.encounter, Turned(f"{entry.id} starts their turn{how}", entry.id, flow, names=names)
 
     try:
-        committed = await in_time.run(commit(interaction, "turn.act", change))
+        played = await play(interaction, "turn.act", step, _said)
     except Several as several:
         view = act_choice_view(several.encounter_id, several.version, several.choices)
         await send(interaction, content=str(several), view=view, ephemeral=True)
         return
-    entry_id, flow, names = committed.value
-    await send(interaction, content=turn_start_text(flow.encounter, entry_id, flow.gains, names))
+    turned = played.result
+    await send(
+        interaction,
+        content=turn_start_text(turned.flow.encounter, turned.entry_id, turned.flow.gains, turned.names),
+    )
+
+
+def _to_act(encounter: Encounter, who: Caller, table: Table, name: str | None, at: int | None) -> Entry:
+    """The entry that starts its turn: at place `at`, named, or the caller's only one that may act now."""
+    if at is not None:
+        if not 0 <= at < len(encounter.turns.entries):
+            fail("That creature has left the encounter: press Act on the tracker again.")
+        return encounter.turns.entries[at]
+    if name is not None:
+        return entry_named(encounter, name)
+    mine = own_eligible(encounter, who)
+    if not mine:
+        fail("None of your creatures may act now: pick one with /turn act combatant: <name>.")
+    if len(mine) > 1:
+        assert table.encounter is not None and table.encounter.id is not None
+        raise Several(table.encounter.id, table.version, tuple((i, e.id) for i, e in mine))
+    return mine[0][1]
+
+
+async def _reply_turned(interaction: discord.Interaction[Any], played: Played[Turned], text: str) -> None:
+    """A turn change's reply (with the due objectives' buttons), pinging who picks next."""
+    flow = played.result.flow
+    due = due_view(played.encounter_id, played.version, flow.due)
+    await reply_and_ping(interaction, played.caller, text, flow.encounter, view=due)
 
 
 async def do_end(
     interaction: discord.Interaction[Any], bot: DrawSteelBot, expect: tuple[int, int] | None = None
 ) -> None:
     """End the turn in progress (its controller or the Director)."""
-    in_time = InTime(interaction)
-    who = await in_time.run(caller_of(interaction, bot))
     dice = bot.dice
 
-    def change(table: Table) -> Change[tuple[str, Flow, list[SaveResult]]]:
+    def step(who: Caller, encounter: Encounter, table: Table) -> tuple[Encounter, Turned]:
         check_expected(table, expect)
-        encounter = encounter_of(table)
         cur = current(encounter.turns)
         if cur is None:
             fail("Nobody is taking a turn right now: start one with /turn act.")
         entry = encounter.turns.entry(cur.entry)
         assert entry is not None
-        require_controls(
-            who.actor,
-            owner_of(encounter, entry),
-            who.director,
-            creature=entry.id,
-            action=f"end {entry.id}'s turn",
-        )
+        who.require_controls(owner_of(encounter, entry), entry.id, f"end {entry.id}'s turn")
         flow, rolled = director_saves(end_turn(encounter), dice, who.settings.auto_saves)
-        put_encounter(table, flow.encounter)
-        return Change(f"{entry.id}'s turn ends", (entry.id, flow, rolled))
+        return flow.encounter, Turned(f"{entry.id}'s turn ends", entry.id, flow, rolled)
 
-    committed = await in_time.run(commit(interaction, "turn.end", change))
-    entry_id, flow, rolled = committed.value
-    due = due_view(committed.encounter_id, committed.version, flow.due)
-    text = with_saves(turn_end_text(entry_id, flow), rolled)
-    await reply_and_ping(interaction, who, text, flow.encounter, view=due)
+    played = await play(interaction, "turn.end", step, _said)
+    turned = played.result
+    await _reply_turned(
+        interaction, played, with_saves(turn_end_text(turned.entry_id, turned.flow), turned.rolled)
+    )
 
 
 async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name: str | None) -> None:
     """Without a name, the Director skips the picking side's remaining turns this round; with one, that
     combatant's turn passes (it starts and ends at once)."""
-    in_time = InTime(interaction)
-    who = await in_time.run(caller_of(interaction, bot))
     dice = bot.dice
 
-    def change(table: Table) -> Change[tuple[str, Flow, list[SaveResult]]]:
-        encounter = encounter_of(table)
+    def step(who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, Turned]:
         if name is None:
-            pick = picking(encounter.turns)
-            if pick is None:
-                fail("Nobody is picking right now: end the turn in progress with /turn end first.")
-            if encounter.turns.mode is Mode.FAST_SLOW and pick.speed is Speed.FAST:
-                if not who.director and pick.controller is not Controller.PLAYERS:
-                    fail("Only the Director can move the Director's creatures to the slow turns.")
-                # a player passes for their own creatures only; the Director for the whole part
-                mine = (
-                    None
-                    if who.director
-                    else [e.id for e in encounter.turns.entries if controlled(encounter, e, who)]
-                )
-                flow = pass_part(encounter, pick.controller, mine)
-                if mine is not None and not flow.events:
-                    fail("None of your creatures waits for a fast turn: pass one with /turn skip combatant:.")
-                put_encounter(table, flow.encounter)
-                done = f"The {pick.controller.value}" if mine is None else "A player's creatures"
-                return Change(f"{done} are done with fast turns", ("", flow, []))
-            if not who.director:
-                fail("Only the Director can skip a side's turns: to pass your own turn, add combatant.")
-            flow = skip(encounter, pick.sides[0])
-            put_encounter(table, flow.encounter)
-            return Change(f"The {pick.sides[0]} side's turns are skipped", ("", flow, []))
+            turned = _skip_side(encounter, who)
+            return turned.flow.encounter, turned
         entry = entry_named(encounter, name)
-        require_controls(
-            who.actor,
-            owner_of(encounter, entry),
-            who.director,
-            creature=entry.id,
-            action=f"skip {entry.id}'s turn",
-        )
+        who.require_controls(owner_of(encounter, entry), entry.id, f"skip {entry.id}'s turn")
         override = who.director and entry.id not in eligible(encounter.turns)
         started = act(encounter, entry.id, who.by, dice, override=override)
         flow, rolled = director_saves(end_turn(started.encounter), dice, who.settings.auto_saves)
         flow = dataclasses.replace(flow, events=(*started.events, *flow.events))
-        put_encounter(table, flow.encounter)
-        return Change(f"{entry.id} passes their turn", (entry.id, flow, rolled))
+        return flow.encounter, Turned(f"{entry.id} passes their turn", entry.id, flow, rolled)
 
-    committed = await in_time.run(commit(interaction, "turn.skip", change))
-    entry_id, flow, rolled = committed.value
-    text = with_saves(skip_text(flow), rolled)
-    if entry_id:
-        text = f"⏭️ **{inert(entry_id)}** passes their turn.\n" + text
-    due = due_view(committed.encounter_id, committed.version, flow.due)
-    await reply_and_ping(interaction, who, text, flow.encounter, view=due)
+    played = await play(interaction, "turn.skip", step, _said)
+    text = with_saves(skip_text(played.result.flow), played.result.rolled)
+    if played.result.entry_id:
+        text = f"⏭️ **{inert(played.result.entry_id)}** passes their turn.\n" + text
+    await _reply_turned(interaction, played, text)
+
+
+def _skip_side(encounter: Encounter, who: Caller) -> Turned:
+    """The picking side's turns skipped (the Director), or in fast/slow turns its fast part passed (a player:
+    for their own creatures)."""
+    pick = picking(encounter.turns)
+    if pick is None:
+        fail("Nobody is picking right now: end the turn in progress with /turn end first.")
+    if encounter.turns.mode is Mode.FAST_SLOW and pick.speed is Speed.FAST:
+        if not who.director and pick.controller is not Controller.PLAYERS:
+            fail("Only the Director can move the Director's creatures to the slow turns.")
+        # a player passes for their own creatures only; the Director for the whole part
+        mine = (
+            None if who.director else [e.id for e in encounter.turns.entries if controlled(encounter, e, who)]
+        )
+        flow = pass_part(encounter, pick.controller, mine)
+        if mine is not None and not flow.events:
+            fail("None of your creatures waits for a fast turn: pass one with /turn skip combatant:.")
+        done = f"The {pick.controller.value}" if mine is None else "A player's creatures"
+        return Turned(f"{done} are done with fast turns", "", flow)
+    if not who.director:
+        fail("Only the Director can skip a side's turns: to pass your own turn, add combatant.")
+    return Turned(f"The {pick.sides[0]} side's turns are skipped", "", skip(encounter, pick.sides[0]))
 
 
 async def do_save(
@@ -238,26 +237,23 @@ async def do_save(
 ) -> None:
     """The Save button: the caller's creatures roll every save they are owed (d10, 6+ each); the Director's
     press rolls the Director's creatures' (or, when they owe none, everyone's)."""
-    in_time = InTime(interaction)
-    who = await in_time.run(caller_of(interaction, bot))
     dice = bot.dice
 
-    def change(table: Table) -> Change[tuple[list[SaveResult], bool]]:
+    def step(who: Caller, encounter: Encounter, table: Table) -> tuple[Encounter, list[SaveResult]]:
         check_expected(table, expect)
-        encounter = encounter_of(table)
         owing = list(dict.fromkeys(s.creature_id for s in saves.due(encounter)))
         ids = [c for c in owing if controlled(encounter, encounter.entry_of(c), who)]
         if who.director:
             ids = [c for c in ids if c in saves.director_creatures(encounter)] or ids
         if not ids:
             fail("None of your creatures has a save due: a save comes at the end of a creature's turn.")
-        encounter, results = saves.roll_all(encounter, dice, ids)
-        put_encounter(table, encounter)
-        summary = "; ".join(f"{r.target} saves against {r.label}: {r.roll}" for r in results)
-        return Change(summary[:300], (results, bool(saves.open_failures(encounter))))
+        return saves.roll_all(encounter, dice, ids)
 
-    committed = await in_time.run(commit(interaction, "save", change))
-    await send_saves(interaction, committed, *committed.value)
+    def summary(results: list[SaveResult]) -> str:
+        return "; ".join(f"{r.target} saves against {r.label}: {r.roll}" for r in results)[:300]
+
+    played = await play(interaction, "save", step, summary)
+    await send_saves(interaction, played, played.result, bool(saves.open_failures(played.after)))
 
 
 def director_saves(flow: Flow, dice: Dice, auto: bool) -> tuple[Flow, list[SaveResult]]:
@@ -310,7 +306,7 @@ class Turn(commands.Cog):
             "/turn swap hero: Ash with: Bree",
             "Agility order: at the start of a round the Director lets two heroes swap places.",
         ),
-        # --- baseline actions that change rolls (issue 21, power rolls) ---
+        # --- baseline actions that change rolls ---
         HelpEntry(
             "turn defend",
             "/turn defend",
@@ -333,9 +329,9 @@ class Turn(commands.Cog):
     @turn.command(name="act", description="Start a creature's turn.")
     @app_commands.describe(combatant="Who acts now (default: your only creature that may)")
     @app_commands.autocomplete(combatant=actable)
-    async def act_cmd(self, interaction: discord.Interaction[Any], combatant: str | None = None) -> None:
-        if combatant is not None and len(combatant) > NAME_MAX:
-            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
+    async def act_cmd(
+        self, interaction: discord.Interaction[Any], combatant: Combatant | None = None
+    ) -> None:
         await do_act(interaction, self.bot, combatant)
 
     @turn.command(name="end", description="End the turn in progress.")
@@ -349,9 +345,9 @@ class Turn(commands.Cog):
         combatant="Whose turn passes (leave out: the Director skips the side that picks now)"
     )
     @app_commands.autocomplete(combatant=actable)
-    async def skip_cmd(self, interaction: discord.Interaction[Any], combatant: str | None = None) -> None:
-        if combatant is not None and len(combatant) > NAME_MAX:
-            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
+    async def skip_cmd(
+        self, interaction: discord.Interaction[Any], combatant: Combatant | None = None
+    ) -> None:
         await do_skip(interaction, self.bot, combatant)
 
     @turn.command(name="speed", description="Fast/slow turns: choose a creature's fast or slow turn.")
@@ -361,30 +357,26 @@ class Turn(commands.Cog):
     )
     @app_commands.autocomplete(combatant=still_to_act)
     async def speed_cmd(
-        self, interaction: discord.Interaction[Any], speed: Speed, combatant: str | None = None
+        self, interaction: discord.Interaction[Any], speed: Speed, combatant: Combatant | None = None
     ) -> None:
-        if combatant is not None and len(combatant) > NAME_MAX:
-            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
-        await do_speed(interaction, self.bot, combatant, speed)
+        await do_speed(interaction, combatant, speed)
 
     @turn.command(name="swap", description="Agility order: two heroes swap places at the start of a round.")
     @app_commands.rename(other="with")
     @app_commands.describe(hero="A hero", other="The willing hero they swap places with")
-    async def swap_cmd(self, interaction: discord.Interaction[Any], hero: str, other: str) -> None:
-        if len(hero) > NAME_MAX or len(other) > NAME_MAX:
-            fail(f"Names are at most {NAME_MAX} characters: type a hero's name.")
-        await do_swap(interaction, self.bot, hero, other)
+    async def swap_cmd(self, interaction: discord.Interaction[Any], hero: HeroName, other: HeroName) -> None:
+        await do_swap(interaction, hero, other)
 
-    # --- baseline actions that change rolls: Defend, Aid Attack (issue 21, power rolls) ---------------------
+    # --- baseline actions that change rolls: Defend, Aid Attack ------------------------------------------
     @turn.command(
         name="defend", description="Defend (main action): double bane on ability rolls against you."
     )
     @app_commands.describe(combatant="Who defends (default: the creature whose turn it is, if yours)")
     @app_commands.autocomplete(combatant=autocomplete.creatures)
-    async def defend_cmd(self, interaction: discord.Interaction[Any], combatant: str | None = None) -> None:
-        if combatant is not None and len(combatant) > NAME_MAX:
-            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
-        await do_defend(interaction, self.bot, combatant)
+    async def defend_cmd(
+        self, interaction: discord.Interaction[Any], combatant: Combatant | None = None
+    ) -> None:
+        await do_defend(interaction, combatant)
 
     @turn.command(
         name="aid", description="Aid Attack (maneuver): an ally's next roll against an enemy gains an edge."
@@ -394,11 +386,9 @@ class Turn(commands.Cog):
     )
     @app_commands.autocomplete(target=autocomplete.creatures, combatant=autocomplete.creatures)
     async def aid_cmd(
-        self, interaction: discord.Interaction[Any], target: str, combatant: str | None = None
+        self, interaction: discord.Interaction[Any], target: Combatant, combatant: Combatant | None = None
     ) -> None:
-        if len(target) > NAME_MAX or (combatant is not None and len(combatant) > NAME_MAX):
-            fail(f"Names are at most {NAME_MAX} characters: pick one from the list.")
-        await do_aid(interaction, self.bot, target, combatant)
+        await do_aid(interaction, target, combatant)
 
     # --- /turn heal (the Heal main action: exts/turn/_heal.py) ---------------------------------------------
     @turn.command(name="heal", description="The Heal main action: an ally spends a Recovery or makes a save.")

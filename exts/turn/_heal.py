@@ -15,16 +15,15 @@ import discord
 from bot.autocomplete import own_creature
 from bot.client import DrawSteelBot
 from bot.options import read_condition
-from bot.permissions import require_controls
-from bot.play import InTime, caller_of, commit, encounter_of, put_encounter
+from bot.play import Caller, play
 from bot.replies import inert, send
 from bot.rules.conditions import Condition
-from bot.rules.encounter import harm, saves
+from bot.rules.encounter import Encounter, harm, saves
 from bot.rules.encounter.helping import HealOutcome, HealUse, heal_action
 from bot.rules.turns import current
-from bot.store import Change, Table
+from bot.store import Table
 from bot.ui.combat import healing_reply, healing_summary, save_summary
-from bot.ui.format import hidden_stamina, stamina_details
+from bot.ui.format import stamina_details
 from exts.turn._replies import send_saves
 
 
@@ -40,45 +39,43 @@ async def do_heal(
     chosen: tuple[Condition | None, str] = (
         read_condition(condition, text) if condition is not None else (None, "")
     )
-    in_time = InTime(interaction)
-    who = await in_time.run(caller_of(interaction, bot))
     dice = bot.dice
 
-    def change(table: Table) -> Change[tuple[HealOutcome, bool, frozenset[str]]]:
-        encounter = encounter_of(table)
-        name = healer if healer is not None and healer.strip() else None
-        if name is None:
-            now = current(encounter.turns)
-            up = encounter.turns.entry(now.entry) if now is not None else None
-            mine = [
-                c.id
-                for c in encounter.creatures
-                if up is not None
-                and c.id in up.creature_ids
-                and (who.director or c.owner_id == who.actor.user_id)
-            ]
-            name = mine[0] if mine else own_creature(encounter, who.actor.user_id, option="healer")
-        helper = harm.target(encounter, name)
-        require_controls(
-            who.actor, helper.owner_id, who.director, creature=helper.id, action=f"have {helper.id} use Heal"
-        )
-        updated, outcome = heal_action(encounter, dice, helper.id, target, use, *chosen)
-        put_encounter(table, updated)
-        if outcome.healing is not None:
-            summary = healing_summary(outcome.healing, f"is healed by {outcome.healer} (1 Recovery)")
-            details = stamina_details(updated, outcome.healing.target)
-        else:
-            assert outcome.save is not None
-            summary = f"{outcome.healer} uses Heal: " + save_summary(outcome.save)
-            details = {}
-        hidden = hidden_stamina(updated, who.settings.show_monster_stamina)
-        return Change(summary, (outcome, bool(saves.open_failures(updated)), hidden), details)
+    def step(who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, HealOutcome]:
+        helper = harm.target(encounter, _healer(encounter, who, healer))
+        who.require_controls(helper.owner_id, helper.id, f"have {helper.id} use Heal")
+        return heal_action(encounter, dice, helper.id, target, use, *chosen)
 
-    committed = await in_time.run(commit(interaction, "turn.heal", change))
-    outcome, failed, hidden = committed.value
+    played = await play(interaction, "turn.heal", step, _summary, details=_details)
+    outcome = played.result
     if outcome.healing is not None:
         verb = f"spends a Recovery, helped by **{inert(outcome.healer)}**'s Heal"
-        await send(interaction, content="🩹 " + healing_reply(outcome.healing, verb, hidden))
+        await send(interaction, content="🩹 " + healing_reply(outcome.healing, verb, played.hidden))
         return
     assert outcome.save is not None
-    await send_saves(interaction, committed, [outcome.save], failed)
+    await send_saves(interaction, played, [outcome.save], bool(saves.open_failures(played.after)))
+
+
+def _healer(encounter: Encounter, who: Caller, healer: str | None) -> str:
+    """The healer named, else the caller's creature taking its turn, else the caller's own creature."""
+    if healer is not None and healer.strip():
+        return healer
+    now = current(encounter.turns)
+    up = encounter.turns.entry(now.entry) if now is not None else None
+    mine = [
+        c.id
+        for c in encounter.creatures
+        if up is not None and c.id in up.creature_ids and (who.director or c.owner_id == who.actor.user_id)
+    ]
+    return mine[0] if mine else own_creature(encounter, who.actor.user_id, option="healer")
+
+
+def _summary(outcome: HealOutcome) -> str:
+    if outcome.healing is not None:
+        return healing_summary(outcome.healing, f"is healed by {outcome.healer} (1 Recovery)")
+    assert outcome.save is not None
+    return f"{outcome.healer} uses Heal: " + save_summary(outcome.save)
+
+
+def _details(after: Encounter, outcome: HealOutcome) -> dict[str, Any]:
+    return stamina_details(after, outcome.healing.target) if outcome.healing is not None else {}

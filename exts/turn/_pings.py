@@ -1,19 +1,7 @@
-"""Play-by-post pings: when a side must pick (after a turn ends, when a round starts, at the start of combat),
-one message pings exactly the members who control that side's creatures still to act, or the Director (the
-Director role when one is set, else the encounter's Director) for creatures nobody else controls. Allowed
-mentions list exactly those members and that role; nothing else the bot sends ever pings.
-
-`pick_ping(...)` and `chooser_ping(...)` are pure (they return a `Ping` or None). `reply(...)` answers the
-command that moved the turns on with the ping in the same message: one message and one notification, and no
-extra post in the channel (Discord limits how fast a bot may post in one channel; an interaction's reply is
-not counted against that). Only when the reply can't carry it does `post(...)` send the ping on its own with
-the bot token: after a deferral (the reply then edits the "thinking…" message, and an edit pings nobody) or
-when the two together would be too long. The guild setting `turn_pings` turns pings off.
-
-Every ping for a pick carries a two-line status (`status_lines`): who may act now (a hero with their
-Stamina and conditions) and the round, with a jump link to the tracker
-(`exts.tracker._service.TrackerService.link`:
-the tracker may be far up the channel, or stay at the top of a forum post).
+"""Play-by-post pings: who is pinged when a side must pick (`pick_ping`, `chooser_ping`: pure), and sending it
+in the reply that moved the turns on (`reply`), or on its own with the bot token when the reply can't carry it
+(`post`). Allowed mentions list exactly the members and role pinged; nothing else the bot sends pings.
+`status_lines` gives a ping's two-line status with a jump link to the tracker.
 """
 
 from __future__ import annotations

@@ -1,18 +1,7 @@
 """Replies to changes that move the turns on: the side that picks next pinged in the same message
-(`exts.turn._pings`), and the rounds a change outside a turn started by itself.
-
-A round ends when nobody is left to act, also outside a turn: a free strike, `/stamina damage`, `/strike`
-or `/encounter remove` that kills, knocks out or removes the last creature still to act
-(draw-steel-turn-order.txt "End of Round": "Once all creatures on both sides of a battle have acted, the
-combat round ends and a new combat round begins"; `bot.rules.encounter.rounds.carry_on`). Such a reply
-says so as a turn's end does: "Round N begins" with its Malice, the objectives whose counter hit 0 with the
-Director's buttons, who picks now, and the side that picks is pinged.
-
-A moment is pinged once: the same people are not pinged again for the same encounter, round and pick (the
-same side with the same creatures still to act), as when a player loops `/turn end` and `/encounter undo`
-(`PingMemory`: the last moment pinged in each channel, kept by this process).
-
-Public API: `reply_and_ping`, `reply_with_rounds`, `PingMemory`.
+(`exts.turn._pings`), the rounds a change outside a turn started by itself (`reply_with_rounds`), the saves'
+replies with their hero-token button, and `PingMemory`, so the same people are not pinged twice for the same
+moment.
 """
 
 from __future__ import annotations
@@ -20,23 +9,35 @@ from __future__ import annotations
 import weakref
 from collections import OrderedDict
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
-from bot.play import Caller, channel_key
+from bot.play import Caller, Played, channel_key
 from bot.replies import send
 from bot.rules.encounter import Encounter
 from bot.rules.encounter.harm import SaveResult
 from bot.rules.encounter.model import RoundNews
 from bot.rules.turns import picking, waiting
-from bot.store.table import ChannelKey, Committed
+from bot.store.table import ChannelKey
 from bot.ui.combat import save_reply
 from exts.tracker._controls import token_save_view
 from exts.tracker._objectives import due_view
 from exts.tracker._service import tracker_for
 from exts.turn import _pings as pings
 from exts.turn._views import news_lines
+
+
+class Versioned(Protocol):
+    """A committed change's encounter and channel version (`Committed`, `Played`): what a reply's buttons
+    are bound to."""
+
+    @property
+    def encounter_id(self) -> int | None: ...
+
+    @property
+    def version(self) -> int: ...
+
 
 #: Channels whose last pinged moment `PingMemory` keeps (the oldest is forgotten first).
 MOMENTS_KEPT = 4096
@@ -115,7 +116,7 @@ async def reply_with_rounds(
     content: str,
     encounter: Encounter,
     news: RoundNews | None,
-    committed: Committed[Any],
+    committed: Versioned,
     *,
     view: discord.ui.View | None = None,
 ) -> None:
@@ -130,8 +131,19 @@ async def reply_with_rounds(
     await reply_and_ping(interaction, who, text, encounter, view=_joined(view, due))
 
 
+async def reply_played(
+    interaction: discord.Interaction[Any],
+    played: Played[Any],
+    content: str,
+    *,
+    view: discord.ui.View | None = None,
+) -> None:
+    """`reply_with_rounds` for a change made with `bot.play.play`."""
+    await reply_with_rounds(interaction, played.caller, content, played.after, played.news, played, view=view)
+
+
 async def send_saves(
-    interaction: discord.Interaction[Any], committed: Committed[Any], results: list[SaveResult], failed: bool
+    interaction: discord.Interaction[Any], committed: Versioned, results: list[SaveResult], failed: bool
 ) -> None:
     """The saves' replies; when a hero's save just failed (`failed`), the button that spends a hero token to
     succeed instead (draw-steel-basics.md "Spending Hero Tokens")."""

@@ -48,6 +48,7 @@ from simcord.enums import OverwriteType
 from simcord.env import Env
 
 from bot import in_time
+from bot import play as play_module
 from bot.client import DrawSteelBot, create_bot
 from bot.error_hook import REGISTRY
 from bot.rules.dice import Dice, SeededDice
@@ -225,15 +226,23 @@ def slow_commits(env: Env, monkeypatch: pytest.MonkeyPatch, cog: str, seconds: f
     Discord's patience, without slowing the test."""
     bot = env.bot
     assert isinstance(bot, DrawSteelBot)
-    package, *inner = cog.split(".")[1:]
-    loaded: Any = bot.extensions[f"exts.{package}"]  # the feature's package the bot loaded, then its module
-    for name in inner:
-        loaded = getattr(loaded, name)
-    real_commit = loaded.commit
+    package, _, part = cog.rpartition(".")
+    assert package in bot.extensions  # its feature's package is loaded
+    # the module that package's extension loaded (read from the package: unloading an extension drops its
+    # submodules from sys.modules, and the tests' extensions are executed once, so an earlier test's bot
+    # may have dropped it)
+    loaded = getattr(bot.extensions[package], part)
+    # its own `commit` calls, and those of `bot.play.play` when it changes the encounter through that
+    modules = [m for m in (loaded, play_module) if hasattr(loaded, "play" if m is play_module else "commit")]
+    assert modules, f"{cog} commits nothing"
+    for module in modules:
+        monkeypatch.setattr(module, "commit", _slowed(module.commit, seconds))
+    monkeypatch.setattr(in_time, "DEFER_AFTER", 0.01)
 
+
+def _slowed(real_commit: Any, seconds: float) -> Any:
     async def slow_commit(*args: Any, **kwargs: Any) -> Any:
         await asyncio.sleep(seconds)
         return await real_commit(*args, **kwargs)
 
-    monkeypatch.setattr(loaded, "commit", slow_commit)
-    monkeypatch.setattr(in_time, "DEFER_AFTER", 0.01)
+    return slow_commit
