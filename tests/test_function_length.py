@@ -23,8 +23,6 @@ ALLOWED: dict[str, int] = {
     # the command callbacks, until one helper runs a state-changing command
     "Strike.strike": 117,
     "EncounterCog.add": 92,
-    "Heroes.edit": 90,
-    "Tokens.spend": 66,
     "Roll.roll": 65,
     "BestiaryCog.add": 61,
 }

@@ -34,7 +34,7 @@ from bot.content.forgesteel.files import BadValue
 from bot.content.forgesteel.hero import ImportedHero
 from bot.hero_reader import READER
 from bot.permissions import actor_from_interaction, require_controls
-from bot.play import active_encounter, channel_key, commit, idle_elsewhere, put_sheet, sheet_of
+from bot.play import Member, active_encounter, apply, channel_key, idle_elsewhere, put_sheet, sheet_of
 from bot.replies import fail, inert
 from bot.rules import codec
 from bot.rules.encounter import creature_of_hero
@@ -105,7 +105,7 @@ async def import_hero(
             fail(f"{inert(before.name)} is in the encounter in <#{where}>: import them again after it ends.")
     actor = actor_from_interaction(interaction)
 
-    def change(table: Table) -> Change[Imported]:
+    def change(_who: Member, table: Table) -> Change[Imported]:
         target = matching(table, found, name, owner)
         if target is None:
             other = table.hero_named(name)
@@ -138,4 +138,4 @@ async def import_hero(
         summary = f"Hero {target.name} imported again"
         return Change(summary, Imported(view, True, found.warnings), {"hero": target.name})
 
-    return (await commit(interaction, "hero.import", change)).value
+    return await apply(interaction, "hero.import", change)
