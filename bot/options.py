@@ -5,6 +5,9 @@ Each refuses the command with `bot.replies.fail` and a one-line reason that says
 
 from __future__ import annotations
 
+from typing import Any
+
+import discord
 from discord import app_commands
 
 from bot.replies import fail
@@ -41,3 +44,34 @@ def read_condition(text: str, custom: str | None) -> tuple[Condition, str]:
     if condition is not Condition.CUSTOM and words:
         fail("The text option names a custom condition: pick condition: custom, or leave the text out.")
     return condition, words
+
+
+class Text(app_commands.Transformer):
+    """A text option of at most `limit` characters, refused in one line (`check_text`) before the command
+    runs. The limit is the bot's, not told to Discord, so the refusal says what to type instead."""
+
+    def __init__(self, what: str, limit: int) -> None:
+        self.what = what
+        self.limit = limit
+
+    async def transform(self, interaction: discord.Interaction[Any], value: str) -> str:
+        check_text(value, self.what, self.limit)
+        return value
+
+
+class Bounded(app_commands.Transformer):
+    """A whole-number option from `low` to `high`, refused in one line (`check_range`) before the command
+    runs. The bounds are the bot's, not told to Discord, so the refusal says what to type instead."""
+
+    def __init__(self, what: str, low: int, high: int) -> None:
+        self.what = what
+        self.low = low
+        self.high = high
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.integer
+
+    async def transform(self, interaction: discord.Interaction[Any], value: int) -> int:
+        check_range(value, self.low, self.high, self.what)
+        return value

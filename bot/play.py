@@ -279,8 +279,9 @@ async def commit(
 @dataclass(frozen=True, slots=True)
 class Played(Generic[R]):
     """What one command did to the channel's encounter, for its reply: the rules core's result, the encounter
-    before and after, the Director creatures whose Stamina the players don't see (`hidden_stamina`), and the
-    rounds the change started (`news_since`: a turn ping is owed)."""
+    before and after, the Director creatures whose Stamina the players don't see (`hidden_stamina`), the
+    rounds the change started (`news_since`: a turn ping is owed), the channel's version and encounter as
+    committed (for the reply's buttons), and who acted."""
 
     result: R
     before: Encounter
@@ -288,6 +289,8 @@ class Played(Generic[R]):
     hidden: frozenset[str]
     news: RoundNews | None
     version: int
+    caller: Caller
+    encounter_id: int | None = None
 
 
 #: A command's step: the caller and the channel's encounter (and its `Table`, for the roster and the
@@ -303,12 +306,15 @@ async def play(
     *,
     rule: str | None = None,
     details: Callable[[Encounter, R], dict[str, Any]] | None = None,
+    once: str | None = None,
+    in_time: InTime | None = None,
 ) -> Played[R]:
     """The one way a command changes the channel's encounter: load who is acting (`caller_of`), check `rule`
     (`Caller.require`, for a rule that needs no particular creature), change the encounter with `step` and
     commit it as one store transaction of `kind` whose event says `summary(result)` (`commit`), all within
-    Discord's time (`InTime`). The caller replies from the `Played` it returns."""
-    in_time = InTime(interaction)
+    Discord's time (`InTime`; `in_time` when the command already started its clock). `once` is
+    `commit`'s. The caller replies from the `Played` it returns."""
+    in_time = in_time or InTime(interaction)
     who = await in_time.run(caller_of(interaction, interaction.client))
     if rule is not None:
         who.require(rule)
@@ -318,11 +324,13 @@ async def play(
         after, result = step(who, before, table)
         put_encounter(table, after)
         hidden = hidden_stamina(after, who.settings.show_monster_stamina)
-        played = Played(result, before, after, hidden, news_since(before, after), table.version + 1)
+        played = Played(result, before, after, hidden, news_since(before, after), table.version + 1, who)
         return Change(summary(result), played, details(after, result) if details is not None else {})
 
-    committed = await in_time.run(commit(interaction, kind, change))
-    return committed.value
+    committed = await in_time.run(commit(interaction, kind, change, once=once))
+    return dataclasses.replace(
+        committed.value, version=committed.version, encounter_id=committed.encounter_id
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ A moment is pinged once: the same people are not pinged again for the same encou
 same side with the same creatures still to act), as when a player loops `/turn end` and `/encounter undo`
 (`PingMemory`: the last moment pinged in each channel, kept by this process).
 
-Public API: `reply_and_ping`, `reply_with_rounds`, `PingMemory`.
+Public API: `reply_and_ping`, `reply_with_rounds`, `reply_played`, `send_saves`, `PingMemory`.
 """
 
 from __future__ import annotations
@@ -20,23 +20,35 @@ from __future__ import annotations
 import weakref
 from collections import OrderedDict
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
-from bot.play import Caller, channel_key
+from bot.play import Caller, Played, channel_key
 from bot.replies import send
 from bot.rules.encounter import Encounter
 from bot.rules.encounter.harm import SaveResult
 from bot.rules.encounter.model import RoundNews
 from bot.rules.turns import picking, waiting
-from bot.store.table import ChannelKey, Committed
+from bot.store.table import ChannelKey
 from bot.ui.combat import save_reply
 from exts.tracker._controls import token_save_view
 from exts.tracker._objectives import due_view
 from exts.tracker._service import tracker_for
 from exts.turn import _pings as pings
 from exts.turn._views import news_lines
+
+
+class Versioned(Protocol):
+    """A committed change's encounter and channel version (`Committed`, `Played`): what a reply's buttons
+    are bound to."""
+
+    @property
+    def encounter_id(self) -> int | None: ...
+
+    @property
+    def version(self) -> int: ...
+
 
 #: Channels whose last pinged moment `PingMemory` keeps (the oldest is forgotten first).
 MOMENTS_KEPT = 4096
@@ -115,7 +127,7 @@ async def reply_with_rounds(
     content: str,
     encounter: Encounter,
     news: RoundNews | None,
-    committed: Committed[Any],
+    committed: Versioned,
     *,
     view: discord.ui.View | None = None,
 ) -> None:
@@ -130,8 +142,19 @@ async def reply_with_rounds(
     await reply_and_ping(interaction, who, text, encounter, view=_joined(view, due))
 
 
+async def reply_played(
+    interaction: discord.Interaction[Any],
+    played: Played[Any],
+    content: str,
+    *,
+    view: discord.ui.View | None = None,
+) -> None:
+    """`reply_with_rounds` for a change made with `bot.play.play`."""
+    await reply_with_rounds(interaction, played.caller, content, played.after, played.news, played, view=view)
+
+
 async def send_saves(
-    interaction: discord.Interaction[Any], committed: Committed[Any], results: list[SaveResult], failed: bool
+    interaction: discord.Interaction[Any], committed: Versioned, results: list[SaveResult], failed: bool
 ) -> None:
     """The saves' replies; when a hero's save just failed (`failed`), the button that spends a hero token to
     succeed instead (draw-steel-basics.md "Spending Hero Tokens")."""
