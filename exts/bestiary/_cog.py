@@ -1,4 +1,4 @@
-"""The server bestiary (/monster import | add | list | show | remove), issue 20 §5.
+"""The server bestiary (/monster import | add | list | show | remove).
 
 The bestiary belongs to the server: only a server Director changes it
 (`exts.bestiary._service.require_server_director`); anyone may list it or read a stat block (the replies are

@@ -1,13 +1,12 @@
-"""The server bestiary's glue, shared by `/monster` (exts/bestiary/_cog.py) and `/encounter add monster:` and
-`/encounter import` (exts/encounter.py calls in here): who may change the bestiary, reading uploaded Forge
-Steel files, stat blocks to and from the store, the monster-name autocomplete, and bringing stored stat
-blocks into the channel's encounter.
+"""The server bestiary's glue, shared by `/monster` and by `/encounter add monster:` and `/encounter import`:
+who may change the bestiary, reading uploaded Forge Steel files, stat blocks to and from the store, the
+monster-name autocomplete, and bringing stored stat blocks into the channel's encounter.
 
-Who may (issue 20 §5): only a server Director changes the bestiary (`require_server_director`, the one place
+Who may: only a server Director changes the bestiary (`require_server_director`, the one place
 that decides it); anyone may read it. Bringing monsters into an encounter is its Director's, like adding
 any Director creature.
 
-Files are hostile until read (issue 20 §6): the command is deferred, the file downloaded with
+Files are hostile until read: the command is deferred, the file downloaded with
 `bot.attachments.download` (2 MB, 10 s) and read by `bot.content.forgesteel`; a bad file is refused in one
 line and nothing is stored.
 

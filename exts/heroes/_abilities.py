@@ -1,4 +1,4 @@
-"""A hero's ability cards (/ability add | edit | remove | show | list), issue 20 §1.
+"""A hero's ability cards (/ability add | edit | remove | show | list).
 
 A hero without Forge Steel types their cards by hand (`bot.content.ability_entry` reads the options and keeps
 the limits); a Forge Steel import brings them (`/hero import`). The cards live on the roster sheet

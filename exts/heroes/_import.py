@@ -1,8 +1,7 @@
 """`/hero import`'s glue (exts/heroes/_cog.py calls in here): a Forge Steel hero export read into the
-campaign's
-roster (issue 20 §4).
+campaign's roster.
 
-- The file is hostile until read (issue 20 §6): the command is deferred, the file downloaded with
+- The file is hostile until read: the command is deferred, the file downloaded with
   `bot.attachments.download` (2 MB, 10 s) and read by `bot.content.forgesteel.hero.read_hero` into the sheet
   (`to_sheet`); a bad file is refused in one line and nothing is stored.
 - The reading runs off the event loop, in a process of its own (`bot.hero_reader`), within the reader's CPU
