@@ -9,14 +9,13 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import discord
 
-from bot.client import DrawSteelBot
+from bot.client import DrawSteelBot, PerBot
 from bot.replies import post
 from bot.rules import codec
 from bot.rules.encounter import Encounter
@@ -259,12 +258,9 @@ class ReminderService:
         return self.bot.store
 
 
-_SERVICES: weakref.WeakKeyDictionary[DrawSteelBot, ReminderService] = weakref.WeakKeyDictionary()
+_SERVICES = PerBot(ReminderService)
 
 
 def reminders_for(bot: DrawSteelBot) -> ReminderService:
     """The bot's reminder service (one per bot, created on first use)."""
-    service = _SERVICES.get(bot)
-    if service is None or service.closed:
-        service = _SERVICES[bot] = ReminderService(bot)
-    return service
+    return _SERVICES(bot)

@@ -9,14 +9,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
-from bot.client import DrawSteelBot
+from bot.client import DrawSteelBot, PerBot
 from bot.play import encounter_of
 from bot.replies import edit, post
 from bot.rules import codec
@@ -467,12 +466,9 @@ class TrackerService:
         return self.bot.store
 
 
-_SERVICES: weakref.WeakKeyDictionary[DrawSteelBot, TrackerService] = weakref.WeakKeyDictionary()
+_SERVICES = PerBot(TrackerService)
 
 
 def tracker_for(bot: DrawSteelBot) -> TrackerService:
     """The bot's tracker service (one per bot, created on first use)."""
-    service = _SERVICES.get(bot)
-    if service is None or service.closed:
-        service = _SERVICES[bot] = TrackerService(bot)
-    return service
+    return _SERVICES(bot)
