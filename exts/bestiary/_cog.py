@@ -20,7 +20,7 @@ from discord.ext import commands
 from bot.client import DrawSteelBot
 from bot.content.monster import Monster, Organization
 from bot.help import HelpEntry
-from bot.options import Bounded, Text, check_text
+from bot.options import Bounded, Text
 from bot.play import InTime
 from bot.replies import fail, inert, send
 from bot.rules.characteristics import Characteristics
@@ -43,6 +43,7 @@ NAME_MAX = 64
 TEXT_MAX = 100
 STAMINA_MAX = 999
 NUMBER_MAX = 99
+MonsterName = app_commands.Transform[str, Text("monster's name", TEXT_MAX)]
 
 
 def _guild(interaction: discord.Interaction[Any]) -> int:
@@ -165,8 +166,7 @@ class BestiaryCog(commands.Cog):
     @monster.command(name="show", description="A monster's stat block with its abilities.")
     @app_commands.describe(monster="The monster (from this server's bestiary)")
     @app_commands.autocomplete(monster=monster_choices)
-    async def show(self, interaction: discord.Interaction[Any], monster: str) -> None:
-        check_text(monster, "monster's name", TEXT_MAX)
+    async def show(self, interaction: discord.Interaction[Any], monster: MonsterName) -> None:
         stored = await InTime(interaction).run(self.bot.store.find_monster(_guild(interaction), monster))
         if stored is None:
             fail(
@@ -177,8 +177,7 @@ class BestiaryCog(commands.Cog):
     @monster.command(name="remove", description="Remove a monster from this server's bestiary.")
     @app_commands.describe(monster="The monster (from this server's bestiary)")
     @app_commands.autocomplete(monster=monster_choices)
-    async def remove(self, interaction: discord.Interaction[Any], monster: str) -> None:
-        check_text(monster, "monster's name", TEXT_MAX)
+    async def remove(self, interaction: discord.Interaction[Any], monster: MonsterName) -> None:
         guild = _guild(interaction)
         in_time = InTime(interaction)
         await in_time.run(require_server_director(interaction, self.bot, "/monster remove"))

@@ -23,7 +23,7 @@ from discord.ext import commands
 
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
-from bot.options import check_text
+from bot.options import Text
 from bot.play import Caller, channel_key, encounter_of, play
 from bot.replies import send
 from bot.rules.creature import Creature
@@ -46,6 +46,10 @@ from exts.tracker import _objectives as render
 CHOICES_MAX = 25
 VALUE_MAX = 100
 NAME_MAX = 100
+
+ObjectiveKey = app_commands.Transform[str, Text("objective", OBJECTIVE_TEXT_MAX)]
+CreatureName = app_commands.Transform[str, Text("creature's name", NAME_MAX)]
+ActionName = app_commands.Transform[str, Text("villain action's name", NAME_MAX)]
 
 
 async def _encounter(interaction: discord.Interaction[Any]) -> Encounter:
@@ -150,7 +154,6 @@ async def add(interaction: discord.Interaction[Any], text: str, rounds: int | No
 
 
 async def settle(interaction: discord.Interaction[Any], key: str, outcome: Outcome) -> None:
-    check_text(key, "objective", OBJECTIVE_TEXT_MAX)
 
     def step(_who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, Settled]:
         updated, objective = resolve(encounter, key, outcome)
@@ -185,7 +188,6 @@ async def _villain_action(
 
 
 async def name_action(interaction: discord.Interaction[Any], creature: str, action: str) -> None:
-    check_text(creature, "creature's name", NAME_MAX)
 
     def change(encounter: Encounter, found: Creature) -> tuple[Encounter, VillainAction]:
         updated, named = name_villain_action(encounter, found, action)
@@ -196,8 +198,6 @@ async def name_action(interaction: discord.Interaction[Any], creature: str, acti
 
 
 async def use_action(interaction: discord.Interaction[Any], creature: str, action: str) -> None:
-    check_text(creature, "creature's name", NAME_MAX)
-    check_text(action, "villain action's name", NAME_MAX)
 
     def change(encounter: Encounter, found: Creature) -> tuple[Encounter, VillainAction]:
         updated, used = use_villain_action(encounter, found, action)
@@ -231,13 +231,13 @@ class ObjectiveCommands(app_commands.Group):
     @app_commands.command(name="done", description="Director: the heroes achieved an objective.")
     @app_commands.describe(objective="An open objective")
     @app_commands.autocomplete(objective=_open_objectives)
-    async def done_cmd(self, interaction: discord.Interaction[Any], objective: str) -> None:
+    async def done_cmd(self, interaction: discord.Interaction[Any], objective: ObjectiveKey) -> None:
         await settle(interaction, objective, Outcome.ACHIEVED)
 
     @app_commands.command(name="fail", description="Director: the heroes failed an objective.")
     @app_commands.describe(objective="An open objective")
     @app_commands.autocomplete(objective=_open_objectives)
-    async def fail_cmd(self, interaction: discord.Interaction[Any], objective: str) -> None:
+    async def fail_cmd(self, interaction: discord.Interaction[Any], objective: ObjectiveKey) -> None:
         await settle(interaction, objective, Outcome.FAILED)
 
 
@@ -250,7 +250,9 @@ class VillainCommands(app_commands.Group):
     @app_commands.command(name="name", description="Director: name a villain action (up to 3 a creature).")
     @app_commands.describe(creature="A leader or solo", action="The villain action's name")
     @app_commands.autocomplete(creature=_villains)
-    async def name_cmd(self, interaction: discord.Interaction[Any], creature: str, action: str) -> None:
+    async def name_cmd(
+        self, interaction: discord.Interaction[Any], creature: CreatureName, action: str
+    ) -> None:
         await name_action(interaction, creature, action)
 
     @app_commands.command(
@@ -258,7 +260,9 @@ class VillainCommands(app_commands.Group):
     )
     @app_commands.describe(creature="A leader or solo", action="One of its villain actions not used yet")
     @app_commands.autocomplete(creature=_villains, action=_actions)
-    async def use_cmd(self, interaction: discord.Interaction[Any], creature: str, action: str) -> None:
+    async def use_cmd(
+        self, interaction: discord.Interaction[Any], creature: CreatureName, action: ActionName
+    ) -> None:
         await use_action(interaction, creature, action)
 
 
