@@ -9,8 +9,9 @@ globally, and to `DEV_GUILD_ID` at once when set. New features plug in by adding
 from __future__ import annotations
 
 import logging
+import weakref
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 import discord
 import yarl
@@ -191,3 +192,29 @@ def _pin_gateway(bot: DrawSteelBot, gateway: yarl.URL) -> None:
         return shards, str(gateway), limits
 
     bot.http.get_bot_gateway = get_bot_gateway  # type: ignore[method-assign]
+
+
+class _Service(Protocol):
+    @property
+    def closed(self) -> bool: ...
+
+
+S = TypeVar("S", bound=_Service)
+
+
+class PerBot(Generic[S]):
+    """One service per bot (the tracker's, the reminders'), made on first use, and made again once closed."""
+
+    def __init__(self, make: Callable[[DrawSteelBot], S]) -> None:
+        self._make = make
+        self._services: weakref.WeakKeyDictionary[DrawSteelBot, S] = weakref.WeakKeyDictionary()
+
+    def __call__(self, bot: DrawSteelBot) -> S:
+        service = self._services.get(bot)
+        if service is None or service.closed:
+            service = self._services[bot] = self._make(bot)
+        return service
+
+    def clear(self) -> None:
+        """Forget every bot's service (a test's fresh start)."""
+        self._services.clear()

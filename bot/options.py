@@ -29,28 +29,6 @@ def _too_long(what: str, limit: int) -> str:
     return f"The {what} can be at most {limit} characters: type a shorter one."
 
 
-class Text(app_commands.Transformer):
-    """A text option (`app_commands.Transform[str, Text(...)]`) of at most `limit` characters: a longer one is
-    refused with `refusal` as it arrives, before the command runs. The limit is not declared to Discord
-    (`app_commands.Range` would): the synced command stays as it is, and an overlong name typed or pasted
-    gets the bot's one-line hint of what to type instead."""
-
-    def __init__(self, limit: int, refusal: str) -> None:
-        self.limit = limit
-        self.refusal = refusal
-
-    async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> str:
-        text = str(value)
-        if len(text) > self.limit:
-            fail(self.refusal)
-        return text
-
-
-def limited(limit: int, what: str) -> Text:
-    """`Text` refusing as `check_text` does: "The name can be at most 100 characters: ..."."""
-    return Text(limit, _too_long(what, limit))
-
-
 def check_range(value: int, low: int, high: int, what: str) -> None:
     """Refuse a number option outside `low`..`high`."""
     if not low <= value <= high:
@@ -70,3 +48,39 @@ def read_condition(text: str, custom: str | None) -> tuple[Condition, str]:
     if condition is not Condition.CUSTOM and words:
         fail("The text option names a custom condition: pick condition: custom, or leave the text out.")
     return condition, words
+
+
+class Text(app_commands.Transformer):
+    """A text option (`app_commands.Transform[str, Text(...)]`) of at most `limit` characters: a longer one is
+    refused in one line before the command runs ("The name can be at most 100 characters: ...", or
+    `refusal`). The limit is the bot's, not declared to Discord as `app_commands.Range` would: the synced
+    command stays as it is, and an overlong name typed or pasted gets the bot's hint of what to type
+    instead."""
+
+    def __init__(self, what: str, limit: int, refusal: str | None = None) -> None:
+        self.limit = limit
+        self.refusal = refusal if refusal is not None else _too_long(what, limit)
+
+    async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> str:
+        text = str(value)
+        if len(text) > self.limit:
+            fail(self.refusal)
+        return text
+
+
+class Bounded(app_commands.Transformer):
+    """A whole-number option from `low` to `high`, refused in one line (`check_range`) before the command
+    runs. The bounds are the bot's, not told to Discord, so the refusal says what to type instead."""
+
+    def __init__(self, what: str, low: int, high: int) -> None:
+        self.what = what
+        self.low = low
+        self.high = high
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.integer
+
+    async def transform(self, interaction: discord.Interaction[Any], value: int) -> int:
+        check_range(value, self.low, self.high, self.what)
+        return value

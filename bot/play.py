@@ -28,6 +28,7 @@ from bot.permissions import (
     is_director,
     require,
     require_controls,
+    server_standing,
     standing,
     undo_rule,
 )
@@ -336,6 +337,55 @@ async def play(
     return dataclasses.replace(
         committed.value, version=committed.version, encounter_id=committed.encounter_id
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """Who changes the campaign outside an encounter (the roster, the hero-token pool, progress): the member,
+    where they stand at server level (`bot.permissions.server_standing`: no encounter's Director counts) and
+    the server's Director role."""
+
+    actor: Actor
+    at: Standing
+    role: int | None
+
+    @property
+    def server_director(self) -> bool:
+        return self.at.server_director
+
+    def require(
+        self, key: str, *, owner_id: int | None = None, action: str | None = None, whose: str | None = None
+    ) -> None:
+        """`bot.permissions.require` for the member: `Refused` unless they may do `RULES[key]`, as the owner
+        of the thing when `owner_id` is theirs."""
+        at = dataclasses.replace(self.at, owner=owner_id is not None and owner_id == self.actor.user_id)
+        require(key, at, director_role_id=self.role, action=action, whose=whose)
+
+
+#: A campaign change: the member and the channel's `Table` in; the event (`Change`) whose value is the
+#: command's result out. Refusals raise (`fail`, `Member.require`).
+Alteration = Callable[[Member, Table], Change[T]]
+
+
+async def apply(
+    interaction: discord.Interaction[Any],
+    kind: str,
+    change: Alteration[T],
+    *,
+    rule: str | None = None,
+    once: str | None = None,
+) -> T:
+    """The one way a command changes the campaign outside the running encounter (heroes, hero tokens,
+    Victories): load who is acting (`server_standing`), check `rule` (`Member.require`), run `change` as one
+    store transaction of `kind` (`commit`), all within Discord's time (`InTime`). Returns the change's
+    result, for the reply."""
+    in_time = InTime(interaction)
+    actor, at, role = await in_time.run(server_standing(interaction, interaction.client.store))
+    member = Member(actor, at, role)
+    if rule is not None:
+        member.require(rule)
+    committed = await in_time.run(commit(interaction, kind, functools.partial(change, member), once=once))
+    return committed.value
 
 
 def may_undo(caller: Caller) -> Callable[[Table, Event], None]:

@@ -1,4 +1,4 @@
-"""The server bestiary (/monster import | add | list | show | remove), issue 20 §5.
+"""The server bestiary (/monster import | add | list | show | remove).
 
 The bestiary belongs to the server: only a server Director changes it
 (`exts.bestiary._service.require_server_director`); anyone may list it or read a stat block (the replies are
@@ -20,7 +20,7 @@ from discord.ext import commands
 from bot.client import DrawSteelBot
 from bot.content.monster import Monster, Organization
 from bot.help import HelpEntry
-from bot.options import check_range, check_text
+from bot.options import Bounded, Text
 from bot.play import InTime
 from bot.replies import fail, inert, send
 from bot.rules.characteristics import Characteristics
@@ -43,6 +43,7 @@ NAME_MAX = 64
 TEXT_MAX = 100
 STAMINA_MAX = 999
 NUMBER_MAX = 99
+MonsterName = app_commands.Transform[str, Text("monster's name", TEXT_MAX)]
 
 
 def _guild(interaction: discord.Interaction[Any]) -> int:
@@ -114,39 +115,23 @@ class BestiaryCog(commands.Cog):
     async def add(
         self,
         interaction: discord.Interaction[Any],
-        name: str,
-        stamina: int,
-        level: int = 1,
+        name: app_commands.Transform[str, Text("name", NAME_MAX)],
+        stamina: app_commands.Transform[int, Bounded("Stamina", 1, STAMINA_MAX)],
+        level: app_commands.Transform[int, Bounded("Level", 0, LEVEL_MAX)] = 1,
         organization: str = Organization.PLATOON.value,
-        role: str = "",
-        characteristics: str | None = None,
-        free_strike: int = 0,
-        immunity: str | None = None,
-        weakness: str | None = None,
-        stability: int = 0,
-        speed: int = 5,
-        size: str = "1M",
-        group: str = "",
-        keywords: str = "",
-        ev: int = 0,
+        role: app_commands.Transform[str, Text("role", NAME_MAX)] = "",
+        characteristics: app_commands.Transform[str, Text("characteristics", TEXT_MAX)] | None = None,
+        free_strike: app_commands.Transform[int, Bounded("Free strike damage", 0, NUMBER_MAX)] = 0,
+        immunity: app_commands.Transform[str, Text("immunity", TEXT_MAX)] | None = None,
+        weakness: app_commands.Transform[str, Text("weakness", TEXT_MAX)] | None = None,
+        stability: app_commands.Transform[int, Bounded("Stability", 0, NUMBER_MAX)] = 0,
+        speed: app_commands.Transform[int, Bounded("Speed", 0, NUMBER_MAX)] = 5,
+        size: app_commands.Transform[str, Text("size", 8)] = "1M",
+        group: app_commands.Transform[str, Text("group name", NAME_MAX)] = "",
+        keywords: app_commands.Transform[str, Text("keywords", TEXT_MAX)] = "",
+        ev: app_commands.Transform[int, Bounded("Encounter value", 0, STAMINA_MAX)] = 0,
     ) -> None:
         guild = _guild(interaction)
-        for value, what, limit in (
-            (name, "name", NAME_MAX),
-            (group, "group name", NAME_MAX),
-            (role, "role", NAME_MAX),
-            (size, "size", 8),
-            (characteristics, "characteristics", TEXT_MAX),
-            (immunity, "immunity", TEXT_MAX),
-            (weakness, "weakness", TEXT_MAX),
-            (keywords, "keywords", TEXT_MAX),
-        ):
-            check_text(value, what, limit)
-        check_range(stamina, 1, STAMINA_MAX, "Stamina")
-        check_range(level, 0, LEVEL_MAX, "Level")
-        for number, what in ((free_strike, "Free strike damage"), (stability, "Stability"), (speed, "Speed")):
-            check_range(number, 0, NUMBER_MAX, what)
-        check_range(ev, 0, STAMINA_MAX, "Encounter value")
         try:
             org = Organization(organization)
         except ValueError:
@@ -181,8 +166,7 @@ class BestiaryCog(commands.Cog):
     @monster.command(name="show", description="A monster's stat block with its abilities.")
     @app_commands.describe(monster="The monster (from this server's bestiary)")
     @app_commands.autocomplete(monster=monster_choices)
-    async def show(self, interaction: discord.Interaction[Any], monster: str) -> None:
-        check_text(monster, "monster's name", TEXT_MAX)
+    async def show(self, interaction: discord.Interaction[Any], monster: MonsterName) -> None:
         stored = await InTime(interaction).run(self.bot.store.find_monster(_guild(interaction), monster))
         if stored is None:
             fail(
@@ -193,8 +177,7 @@ class BestiaryCog(commands.Cog):
     @monster.command(name="remove", description="Remove a monster from this server's bestiary.")
     @app_commands.describe(monster="The monster (from this server's bestiary)")
     @app_commands.autocomplete(monster=monster_choices)
-    async def remove(self, interaction: discord.Interaction[Any], monster: str) -> None:
-        check_text(monster, "monster's name", TEXT_MAX)
+    async def remove(self, interaction: discord.Interaction[Any], monster: MonsterName) -> None:
         guild = _guild(interaction)
         in_time = InTime(interaction)
         await in_time.run(require_server_director(interaction, self.bot, "/monster remove"))

@@ -1,13 +1,12 @@
-"""The server bestiary's glue, shared by `/monster` (exts/bestiary/_cog.py) and `/encounter add monster:` and
-`/encounter import` (exts/encounter.py calls in here): who may change the bestiary, reading uploaded Forge
-Steel files, stat blocks to and from the store, the monster-name autocomplete, and bringing stored stat
-blocks into the channel's encounter.
+"""The server bestiary's glue, shared by `/monster` and by `/encounter add monster:` and `/encounter import`:
+who may change the bestiary, reading uploaded Forge Steel files, stat blocks to and from the store, the
+monster-name autocomplete, and bringing stored stat blocks into the channel's encounter.
 
-Who may (issue 20 §5): only a server Director changes the bestiary (`require_server_director`, the one place
+Who may: only a server Director changes the bestiary (`require_server_director`, the one place
 that decides it); anyone may read it. Bringing monsters into an encounter is its Director's, like adding
 any Director creature.
 
-Files are hostile until read (issue 20 §6): the command is deferred, the file downloaded with
+Files are hostile until read: the command is deferred, the file downloaded with
 `bot.attachments.download` (2 MB, 10 s) and read by `bot.content.forgesteel`; a bad file is refused in one
 line and nothing is stored.
 
@@ -32,13 +31,13 @@ from bot.content.forgesteel.files import Kind, load_export
 from bot.content.forgesteel.monster import read_monster, read_monster_group
 from bot.content.monster import Monster
 from bot.permissions import require, server_standing
-from bot.play import InTime, caller_of, channel_key, commit, encounter_of, put_encounter
+from bot.play import Caller, InTime, caller_of, channel_key, play
 from bot.replies import fail, inert, send
 from bot.rules import codec
-from bot.rules.encounter import COUNT_MAX, Encounter, fold
+from bot.rules.encounter import Encounter, fold
 from bot.rules.encounter.flow import side_named
 from bot.rules.turns import Controller, Mode, Side
-from bot.store import Change, Table
+from bot.store import Table
 from bot.store.bestiary import NewMonster, StoredMonster
 from exts.bestiary._views import brought_text
 from exts.turn._views import side_label
@@ -106,16 +105,30 @@ def _director_side(encounter: Encounter, side: str | None) -> Side:
     )
 
 
-def _label(encounter: Encounter, side: Side) -> str:
+def side_words(encounter: Encounter, side: Side) -> str:
+    """The reply's words for the side creatures joined ("the Director's side", a team's name)."""
     if side.controller is Controller.DIRECTOR and encounter.turns.mode is not Mode.TEAMS:
         return "the Director's side"
     return side_label(encounter, side.id)
 
 
-def _summary(brought: tuple[Brought, ...], label: str) -> str:
-    names = [n for b in brought for n in b.names]
+def joined(names: Sequence[str], label: str) -> str:
+    """The event's summary when creatures join a side: "Goblin 1..Goblin 8 joined the Director's side"."""
     shown = ", ".join(names) if len(names) <= 5 else f"{names[0]}..{names[-1]}"
     return f"{shown} joined {label}"[:300]
+
+
+@dataclass(frozen=True, slots=True)
+class Landed:
+    """Monsters brought into the encounter, for the reply: the side's words and what each stat block
+    brought."""
+
+    label: str
+    brought: tuple[Brought, ...]
+
+    @property
+    def summary(self) -> str:
+        return joined([n for b in self.brought for n in b.names], self.label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,12 +154,7 @@ async def add_from_bestiary(
     `replaced` are the options given that a stat block decides itself: refused, rather than ignored."""
     if replaced:
         fail(f"A stat block brings its own {', '.join(replaced)}: leave them out with monster:.")
-    if not 1 <= count <= COUNT_MAX:
-        fail(f"Count must be a number from 1 to {COUNT_MAX}.")
-    in_time = InTime(interaction)
-    who = await in_time.run(caller_of(interaction, bot))
-    who.require("/encounter add monster:")
-    stored = await in_time.run(bot.store.find_monster(channel_key(interaction).guild_id, monster))
+    stored = await InTime(interaction).run(bot.store.find_monster(channel_key(interaction).guild_id, monster))
     if stored is None:
         fail(
             f"This server's bestiary has no monster called {inert(' '.join(monster.split())[:64])}: pick one "
@@ -154,19 +162,17 @@ async def add_from_bestiary(
         )
     block = stat_block_of(stored)
 
-    def change(table: Table) -> Change[tuple[str, Brought]]:
-        encounter = encounter_of(table)
+    def step(_who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, Landed]:
         chosen = _director_side(encounter, where.side)
         updated, brought = add_monsters(
             encounter, block, count, chosen.id, name=where.name, squad=where.squad, group=where.group
         )
-        put_encounter(table, updated)
-        label = _label(updated, chosen)
-        return Change(_summary((brought,), label), (label, brought))
+        return updated, Landed(side_words(updated, chosen), (brought,))
 
-    committed = await in_time.run(commit(interaction, "encounter.add", change))
-    label, brought = committed.value
-    await send(interaction, content=brought_text((brought,), label))
+    played = await play(
+        interaction, "encounter.add", step, lambda landed: landed.summary, rule="/encounter add monster:"
+    )
+    await send(interaction, content=brought_text(played.result.brought, played.result.label))
 
 
 async def import_encounter(
@@ -178,8 +184,7 @@ async def import_encounter(
 ) -> None:
     """`/encounter import`: a Forge Steel encounter's monsters, resolved by id in the monsters uploaded with
     it (`group`) and then in the server's bestiary, into this channel's encounter."""
-    in_time = InTime(interaction)
-    who = await in_time.run(caller_of(interaction, bot))
+    who = await InTime(interaction).run(caller_of(interaction, bot))
     who.require("/encounter import")
     await defer_for_file(interaction)
     plan = read_encounter(await download(file, what=ENCOUNTER_FILE))
@@ -191,17 +196,14 @@ async def import_encounter(
         stored = await bot.store.monsters_by_source(channel_key(interaction).guild_id, wanted)
         monsters.update({i: stat_block_of(s) for i, s in stored.items()})
 
-    def change(table: Table) -> Change[tuple[str, tuple[Brought, ...]]]:
-        encounter = encounter_of(table)
+    def step(_who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, Landed]:
         chosen = _director_side(encounter, side)
         updated, brought = add_encounter_file(encounter, plan, monsters, chosen.id)
         if not brought:
             fail("That encounter brings no monsters: add some to it in Forge Steel, or use /encounter add.")
-        put_encounter(table, updated)
-        label = _label(updated, chosen)
-        return Change(_summary(brought, label), (label, brought))
+        return updated, Landed(side_words(updated, chosen), tuple(brought))
 
-    committed = await commit(interaction, "encounter.import", change)
-    label, brought = committed.value
+    played = await play(interaction, "encounter.import", step, lambda landed: landed.summary)
+    label, brought = played.result.label, played.result.brought
     title = f"📥 **{inert(plan.name)}**\n" if plan.name else ""
     await send(interaction, content=title + brought_text(brought, label))

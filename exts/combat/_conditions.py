@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
-from bot.options import CONDITION_CHOICES, limited, read_condition
+from bot.options import CONDITION_CHOICES, Text, read_condition
 from bot.permissions import Refused, controls
 from bot.play import Caller, play
 from bot.replies import fail, inert, send
@@ -28,7 +28,7 @@ from bot.ui.combat import DURATION_TEXT, condition_reply, save_summary
 from exts.combat._stamina import NAME_TEXT_MAX, Name, guard
 from exts.turn._replies import send_saves
 
-SourceName = app_commands.Transform[str, limited(NAME_TEXT_MAX, "source's name")]
+SourceName = app_commands.Transform[str, Text("source's name", NAME_TEXT_MAX)]
 DURATIONS = [Duration.EOT, Duration.SAVE, Duration.ENCOUNTER, Duration.UNTIL_REMOVED]
 DURATION_CHOICES = [
     app_commands.Choice(name=f"{d.value}: {DURATION_TEXT[d]}", value=d.value) for d in DURATIONS

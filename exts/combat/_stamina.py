@@ -22,7 +22,7 @@ from bot import autocomplete
 from bot.autocomplete import own_creature
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
-from bot.options import limited
+from bot.options import Text
 from bot.permissions import require, server_standing
 from bot.play import (
     Caller,
@@ -62,7 +62,7 @@ from exts.turn._replies import reply_played
 
 NAME_TEXT_MAX = 100
 #: A creature's name typed in an option; a longer one is refused before the command runs.
-Name = app_commands.Transform[str, limited(NAME_TEXT_MAX, "name")]
+Name = app_commands.Transform[str, Text("name", NAME_TEXT_MAX)]
 BLEED_TRIGGERS = {
     BleedingTrigger.MAIN_ACTION.value: "a main action",
     BleedingTrigger.TRIGGERED_ACTION.value: "a triggered action",

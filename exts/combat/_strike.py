@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
-from bot.options import limited
+from bot.options import Text
 from bot.play import Caller, play, sheet_of
 from bot.replies import fail
 from bot.rules.damage import DamageType, TieredDamage
@@ -114,15 +114,15 @@ class Strike(commands.Cog):
     async def strike(
         self,
         interaction: discord.Interaction[Any],
-        targets: app_commands.Transform[str, limited(TARGETS_TEXT_MAX, "list of targets")],
-        damage: app_commands.Transform[str, limited(TEXT_MAX, "damage")] | None = None,
+        targets: app_commands.Transform[str, Text("list of targets", TARGETS_TEXT_MAX)],
+        damage: app_commands.Transform[str, Text("damage", TEXT_MAX)] | None = None,
         dtype: str | None = None,
-        attacker: app_commands.Transform[str, limited(TEXT_MAX, "attacker's name")] | None = None,
+        attacker: app_commands.Transform[str, Text("attacker's name", TEXT_MAX)] | None = None,
         bonus: int = 0,
         edges: int = 0,
         banes: int = 0,
         surges: int = 0,
-        effect: app_commands.Transform[str, limited(TEXT_MAX, "effect")] | None = None,
+        effect: app_commands.Transform[str, Text("effect", TEXT_MAX)] | None = None,
         melee: bool = False,
         knock_out: bool = False,
         action: str | None = None,

@@ -11,6 +11,8 @@ Director bring in a roster hero), and removes their own creatures.
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
@@ -19,15 +21,16 @@ from discord.ext import commands
 
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
-from bot.options import check_range, check_text
-from bot.permissions import actor_from_interaction, require, require_controls, standing
+from bot.options import Bounded, Text
+from bot.permissions import require, require_controls
 from bot.play import (
+    Caller,
     InTime,
-    caller_of,
+    Member,
+    Played,
+    apply,
     channel_key,
-    commit,
-    encounter_of,
-    put_encounter,
+    play,
     put_sheet,
     sheet_of,
     sheets_of,
@@ -37,6 +40,7 @@ from bot.rules import codec, turns
 from bot.rules.characteristics import Characteristics
 from bot.rules.damage import DamageModifiers
 from bot.rules.encounter import (
+    COUNT_MAX,
     Encounter,
     NewCreatures,
     add_creatures,
@@ -46,8 +50,6 @@ from bot.rules.encounter import (
     written_back,
 )
 from bot.rules.encounter.flow import Flow, begin, side_named
-from bot.rules.encounter.model import RoundNews
-from bot.rules.encounter.rounds import news_since
 from bot.rules.forced import MEDIUM, Size
 from bot.rules.names import clean_name
 from bot.rules.resources import Rounding
@@ -62,6 +64,8 @@ from exts.encounter._options import (
     STAMINA_MAX,
     TEXT_MAX,
     TURNS_MAX,
+    Name,
+    SideName,
     entries,
     roster,
     sides,
@@ -71,8 +75,94 @@ from exts.encounter._record import post_log, post_status
 from exts.tracker._controls import end_confirm_view, first_choice_view
 from exts.turn import _pings as pings
 from exts.turn._glue import entry_named, owner_of
-from exts.turn._replies import reply_and_ping, reply_with_rounds
-from exts.turn._views import added_text, begin_text, side_label, started_text
+from exts.turn._replies import reply_and_ping, reply_played
+from exts.turn._views import added_text, begin_text, started_text
+
+
+@dataclass(frozen=True, slots=True)
+class Added:
+    """What `/encounter add` brought in: the side's words for the reply ("the Director's side") and the
+    creatures' names."""
+
+    label: str
+    names: tuple[str, ...]
+
+
+def _add(
+    who: Caller, encounter: Encounter, spec: NewCreatures, side: str | None, owner: int | None
+) -> tuple[Encounter, Added]:
+    """`/encounter add`: the creatures `spec` describes, on `side` (default: the players' side for a creature
+    with a player, else the Director's); a player's creatures are always theirs."""
+    if not who.director:
+        owner = who.actor.user_id
+    chosen = side_named(encounter, side) if side else None
+    if chosen is None:
+        controller = Controller.PLAYERS if owner is not None else Controller.DIRECTOR
+        chosen = next(
+            (s for s in encounter.turns.sides if s.controller is controller), encounter.turns.sides[0]
+        )
+    if chosen.controller is Controller.DIRECTOR:
+        who.require("/encounter add side:director")
+    is_hero = owner is not None and spec.squad is None and chosen.controller is Controller.PLAYERS
+    spec = dataclasses.replace(spec, side=chosen.id, is_hero=is_hero, owner_id=owner)
+    updated, names = add_creatures(encounter, spec)
+    return updated, Added(bestiary.side_words(updated, chosen), tuple(names))
+
+
+def _bring_hero(
+    who: Caller, encounter: Encounter, table: Table, name: str, side: str | None
+) -> tuple[Encounter, str]:
+    """`/encounter hero`: a roster hero joins the encounter (on `side`, default the players'); returns their
+    creature's id."""
+    found = table.hero_named(name)
+    if found is None:
+        fail("No roster hero by that name here: pick one from the list, or make one with /hero create.")
+    # the roster is the campaign's: only the hero's player or a server Director brings them in, never an
+    # encounter's Director as such (whoever started it could otherwise wound anyone's hero)
+    owner = None if sheet_of(found).claimable else found.owner_id
+    require(
+        "/encounter hero",
+        who.standing(owner_id=owner),
+        director_role_id=who.settings.director_role_id,
+        action=f"bring {inert(found.name)} in",
+        whose=None if owner is None else found.name,
+    )
+    if side:
+        side_id = side_named(encounter, side).id
+    else:
+        players = (s.id for s in encounter.turns.sides if s.controller is Controller.PLAYERS)
+        side_id = next(players, encounter.turns.sides[0].id)
+    updated, creature_id = add_hero(encounter, found.id, found.owner_id, found.name, sheet_of(found), side_id)
+    table.rely_on_roster()  # deleted or re-imported meanwhile (even in another process): run again
+    return updated, creature_id
+
+
+def _remove(who: Caller, encounter: Encounter, table: Table, name: str) -> tuple[Encounter, tuple[str, ...]]:
+    """`/encounter remove`: a creature (or a whole squad) leaves; a roster hero's sheet takes their state."""
+    entry = entry_named(encounter, name)
+    action = f"remove {entry.id}"
+    require_controls(who.actor, owner_of(encounter, entry), who.director, creature=entry.id, action=action)
+    updated, gone = remove(encounter, entry.id)
+    for hero_id, sheet in written_back(encounter, sheets_of(table), gone).items():
+        put_sheet(table.heroes[hero_id], sheet)
+    return updated, gone
+
+
+def _surprise(encounter: Encounter, names: list[str]) -> tuple[Encounter, tuple[str, ...]]:
+    """`/encounter surprise`: the named creatures are surprised (each once)."""
+    state = encounter.turns
+    marked: list[str] = []
+    for n in names:
+        entry = entry_named(encounter, n)
+        if entry.id not in marked:
+            state = turns.mark_surprised(state, entry.id).state
+            marked.append(entry.id)
+    return encounter.with_turns(state), tuple(marked)
+
+
+def _begun(flow: Flow) -> str:
+    text = begin_text(flow)
+    return (text.splitlines()[0] if text else "Combat begins")[:300]
 
 
 class EncounterCog(commands.Cog):
@@ -142,37 +232,26 @@ class EncounterCog(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         mode: str = Mode.DRAW_STEEL.value,
-        name: str = "Encounter",
-        teams: str | None = None,
+        name: Name = "Encounter",
+        teams: app_commands.Transform[str, Text("teams list", LIST_MAX)] | None = None,
     ) -> None:
-        check_text(name, "name", 64)
-        check_text(teams, "teams list", LIST_MAX)
         try:
             chosen = Mode(mode)
         except ValueError:
             fail("Pick a mode: draw-steel, agility, teams or fast-slow.")
         sides = teams_of(teams, chosen)
         clean = clean_name(name)
-        in_time = InTime(interaction)
-        settings = await in_time.run(self.bot.store.get_settings(channel_key(interaction).guild_id))
-        role = settings.director_role_id
-        require(
-            "/encounter start",
-            standing(actor_from_interaction(interaction), director_role_id=role),
-            director_role_id=role,
-        )
-        state = (
-            new_encounter_state(chosen, sides, enforce_actions=settings.enforce_action_economy)
-            if sides
-            else (new_encounter_state(chosen, enforce_actions=settings.enforce_action_economy))
-        )
-        user_id = interaction.user.id
+        settings = await self.bot.store.get_settings(channel_key(interaction).guild_id)
+        enforce = settings.enforce_action_economy
+        state = new_encounter_state(chosen, sides, enforce_actions=enforce) if sides else (
+            new_encounter_state(chosen, enforce_actions=enforce)
+        )  # fmt: skip
 
-        def change(table: Table) -> Change[None]:
-            table.begin_encounter(clean, user_id, codec.to_data(state))
+        def change(who: Member, table: Table) -> Change[None]:
+            table.begin_encounter(clean, who.actor.user_id, codec.to_data(state))
             return Change(f"Encounter {clean} started ({chosen.value})", None)
 
-        await in_time.run(commit(interaction, "encounter.start", change))
+        await apply(interaction, "encounter.start", change, rule="/encounter start")
         await send(interaction, content=started_text(clean, chosen, [s.name for s in sides or ()]))
 
     @encounter.command(name="add", description="Add creatures to the encounter.")
@@ -197,26 +276,23 @@ class EncounterCog(commands.Cog):
     async def add(
         self,
         interaction: discord.Interaction[Any],
-        name: str | None = None,
-        stamina: int | None = None,
-        side: str | None = None,
+        name: Name | None = None,
+        stamina: app_commands.Transform[int, Bounded("Stamina", 1, STAMINA_MAX)] | None = None,
+        side: SideName | None = None,
         player: discord.Member | None = None,
-        count: int = 1,
-        squad: str | None = None,
-        group: str | None = None,
-        turns: int = 1,
-        characteristics: str | None = None,
-        immunity: str | None = None,
-        weakness: str | None = None,
-        recoveries: int = 0,
+        count: app_commands.Transform[int, Bounded("Count", 1, COUNT_MAX)] = 1,
+        squad: app_commands.Transform[str, Text("squad name", 64)] | None = None,
+        group: app_commands.Transform[str, Text("group name", 64)] | None = None,
+        turns: app_commands.Transform[int, Bounded("Turns per round", 1, TURNS_MAX)] = 1,
+        characteristics: app_commands.Transform[str, Text("characteristics", TEXT_MAX)] | None = None,
+        immunity: app_commands.Transform[str, Text("immunity", TEXT_MAX)] | None = None,
+        weakness: app_commands.Transform[str, Text("weakness", TEXT_MAX)] | None = None,
+        recoveries: app_commands.Transform[int, Bounded("Recoveries", 0, RECOVERIES_MAX)] = 0,
         can_be_surprised: bool = True,
-        monster: str | None = None,
-        size: str | None = None,
+        monster: app_commands.Transform[str, Text("monster's name", 64)] | None = None,
+        size: app_commands.Transform[str, Text("size", TEXT_MAX)] | None = None,
     ) -> None:
-        for value, what in ((name, "name"), (side, "side"), (squad, "squad name"), (group, "group name")):
-            check_text(value, what, 64)
         if monster is not None:
-            check_text(monster, "monster's name", 64)
             given = {"stamina": stamina, "player": player, "characteristics": characteristics}
             given |= {"immunity": immunity, "weakness": weakness, "size": size}
             replaced = [option for option, value in given.items() if value is not None]
@@ -225,67 +301,33 @@ class EncounterCog(commands.Cog):
             return
         if name is None or stamina is None:
             fail("Give the creature's name and stamina, or pick a stat block with monster:.")
-        for value, what in (
-            (characteristics, "characteristics"),
-            (immunity, "immunity"),
-            (weakness, "weakness"),
-            (size, "size"),
-        ):
-            check_text(value, what, TEXT_MAX)
-        check_range(stamina, 1, STAMINA_MAX, "Stamina")
-        check_range(count, 1, 40, "Count")
-        check_range(turns, 1, TURNS_MAX, "Turns per round")
-        check_range(recoveries, 0, RECOVERIES_MAX, "Recoveries")
-        stats = Characteristics.parse(characteristics) if characteristics else Characteristics()
-        modifiers = DamageModifiers.parse(immunity or "", weakness or "")
-        bulk = Size.parse(size) if size else MEDIUM
-        in_time = InTime(interaction)
-        who = await in_time.run(caller_of(interaction, self.bot))
+        spec = NewCreatures(
+            name=name,
+            stamina=stamina,
+            side="",
+            count=count,
+            squad=squad,
+            group=group,
+            turns=turns,
+            characteristics=Characteristics.parse(characteristics) if characteristics else Characteristics(),
+            modifiers=DamageModifiers.parse(immunity or "", weakness or ""),
+            recoveries=recoveries,
+            can_be_surprised=can_be_surprised,
+            size=Size.parse(size) if size else MEDIUM,
+        )
         owner = player.id if player is not None else None
-        if owner not in (None, who.actor.user_id):
-            who.require("/encounter add player:")
-        if not who.director:
-            owner = who.actor.user_id
-
-        def change(table: Table) -> Change[tuple[tuple[str, ...], Encounter, RoundNews | None]]:
-            encounter = encounter_of(table)
-            chosen = side_named(encounter, side) if side else None
-            if chosen is None:
-                controller = Controller.PLAYERS if owner is not None else Controller.DIRECTOR
-                chosen = next(
-                    (s for s in encounter.turns.sides if s.controller is controller), encounter.turns.sides[0]
-                )
-            if chosen.controller is Controller.DIRECTOR:
-                who.require("/encounter add side:director")
-            spec = NewCreatures(
-                name=name,
-                stamina=stamina,
-                side=chosen.id,
-                is_hero=owner is not None and squad is None and chosen.controller is Controller.PLAYERS,
-                owner_id=owner,
-                count=count,
-                squad=squad,
-                group=group,
-                turns=turns,
-                characteristics=stats,
-                modifiers=modifiers,
-                recoveries=recoveries,
-                can_be_surprised=can_be_surprised,
-                size=bulk,
-            )
-            updated, names = add_creatures(encounter, spec)
-            put_encounter(table, updated)
-            label = side_label(updated, chosen.id)
-            if chosen.controller is Controller.DIRECTOR and updated.turns.mode is not Mode.TEAMS:
-                label = "the Director's side"
-            shown = ", ".join(names) if len(names) <= 5 else f"{names[0]}..{names[-1]}"
-            news = news_since(encounter, updated)  # somebody able to act again: a waiting round starts
-            return Change(f"{shown} joined {label}"[:300], ((label, *names), updated, news))
-
-        committed = await in_time.run(commit(interaction, "encounter.add", change))
-        (label, *names), after, news = committed.value
-        text = added_text(names, label, clean_name(squad) if squad else None)
-        await reply_with_rounds(interaction, who, text, after, news, committed)
+        rule = "/encounter add player:" if owner not in (None, interaction.user.id) else None
+        played = await play(
+            interaction,
+            "encounter.add",
+            lambda who, encounter, _table: _add(who, encounter, spec, side, owner),
+            lambda added: bestiary.joined(added.names, added.label),
+            rule=rule,
+        )
+        text = added_text(
+            list(played.result.names), played.result.label, clean_name(squad) if squad else None
+        )
+        await reply_played(interaction, played, text)
 
     @encounter.command(name="import", description="Bring in a Forge Steel encounter's monsters.")
     @app_commands.describe(
@@ -299,108 +341,57 @@ class EncounterCog(commands.Cog):
         interaction: discord.Interaction[Any],
         file: discord.Attachment,
         group: discord.Attachment | None = None,
-        side: str | None = None,
+        side: SideName | None = None,
     ) -> None:
-        check_text(side, "side", 64)
         await bestiary.import_encounter(interaction, self.bot, file, group, side)
 
     @encounter.command(name="hero", description="Bring a roster hero into the encounter.")
     @app_commands.describe(name="The roster hero (see /hero show)", side="Their side (default heroes)")
     @app_commands.autocomplete(name=roster, side=sides)
-    async def hero(self, interaction: discord.Interaction[Any], name: str, side: str | None = None) -> None:
-        check_text(name, "name", 64)
-        check_text(side, "side", 64)
-        in_time = InTime(interaction)
-        who = await in_time.run(caller_of(interaction, self.bot))
-
-        def change(table: Table) -> Change[str]:
-            found = table.hero_named(name)
-            if found is None:
-                fail(
-                    "No roster hero by that name here: pick one from the list, or make one with /hero create."
-                )
-            # the roster is the campaign's: only the hero's player or a server Director brings them in, never
-            # an encounter's Director as such (whoever started it could otherwise wound anyone's hero)
-            owner = None if sheet_of(found).claimable else found.owner_id
-            require(
-                "/encounter hero",
-                who.standing(owner_id=owner),
-                director_role_id=who.settings.director_role_id,
-                action=f"bring {inert(found.name)} in",
-                whose=None if owner is None else found.name,
-            )
-            encounter = encounter_of(table)
-            if side:
-                side_id = side_named(encounter, side).id
-            else:
-                side_id = next(
-                    (s.id for s in encounter.turns.sides if s.controller is Controller.PLAYERS),
-                    encounter.turns.sides[0].id,
-                )
-            updated, creature_id = add_hero(
-                encounter, found.id, found.owner_id, found.name, sheet_of(found), side_id
-            )
-            put_encounter(table, updated)
-            table.rely_on_roster()  # deleted or re-imported meanwhile (even in another process): run again
-            return Change(f"{creature_id} joined the encounter", creature_id)
-
-        committed = await in_time.run(commit(interaction, "encounter.hero", change))
-        await send(interaction, content=f"➕ **{inert(committed.value)}** joined the encounter.")
+    async def hero(
+        self, interaction: discord.Interaction[Any], name: Name, side: SideName | None = None
+    ) -> None:
+        played = await play(
+            interaction,
+            "encounter.hero",
+            lambda who, encounter, table: _bring_hero(who, encounter, table, name, side),
+            lambda creature_id: f"{creature_id} joined the encounter",
+        )
+        await send(interaction, content=f"➕ **{inert(played.result)}** joined the encounter.")
 
     @encounter.command(name="remove", description="Remove a creature (or a whole minion squad).")
     @app_commands.describe(name="The creature or squad")
     @app_commands.autocomplete(name=entries)
-    async def remove_cmd(self, interaction: discord.Interaction[Any], name: str) -> None:
-        check_text(name, "name", TEXT_MAX)
-        in_time = InTime(interaction)
-        who = await in_time.run(caller_of(interaction, self.bot))
-
-        def change(table: Table) -> Change[tuple[tuple[str, ...], Encounter, RoundNews | None]]:
-            encounter = encounter_of(table)
-            entry = entry_named(encounter, name)
-            require_controls(
-                who.actor,
-                owner_of(encounter, entry),
-                who.director,
-                creature=entry.id,
-                action=f"remove {entry.id}",
-            )
-            updated, gone = remove(encounter, entry.id)
-            sheets = sheets_of(table)
-            for hero_id, sheet in written_back(encounter, sheets, gone).items():
-                put_sheet(table.heroes[hero_id], sheet)
-            put_encounter(table, updated)
-            return Change(f"{', '.join(gone)} removed"[:300], (gone, updated, news_since(encounter, updated)))
-
-        committed = await in_time.run(commit(interaction, "encounter.remove", change))
-        gone, after, news = committed.value
-        text = f"➖ {', '.join(inert(n) for n in gone)} left the encounter."
-        await reply_with_rounds(interaction, who, text, after, news, committed)
+    async def remove_cmd(
+        self, interaction: discord.Interaction[Any], name: app_commands.Transform[str, Text("name", TEXT_MAX)]
+    ) -> None:
+        played = await play(
+            interaction,
+            "encounter.remove",
+            lambda who, encounter, table: _remove(who, encounter, table, name),
+            lambda gone: f"{', '.join(gone)} removed"[:300],
+        )
+        text = f"➖ {', '.join(inert(n) for n in played.result)} left the encounter."
+        await reply_played(interaction, played, text)
 
     @encounter.command(name="surprise", description="Mark creatures surprised (before the encounter begins).")
     @app_commands.describe(combatants="Names separated by commas, e.g. Goblin 1, Goblin 2")
-    async def surprise(self, interaction: discord.Interaction[Any], combatants: str) -> None:
-        check_text(combatants, "list", LIST_MAX)
+    async def surprise(
+        self,
+        interaction: discord.Interaction[Any],
+        combatants: app_commands.Transform[str, Text("list", LIST_MAX)],
+    ) -> None:
         names = [n.strip() for n in combatants.split(",") if n.strip()]
         if not names:
             fail("Name the surprised combatants separated by commas, e.g. Goblin 1, Goblin 2.")
-        in_time = InTime(interaction)
-        await in_time.run(director_check(interaction, self.bot, "/encounter surprise"))
-
-        def change(table: Table) -> Change[tuple[str, ...]]:
-            encounter = encounter_of(table)
-            state = encounter.turns
-            marked: list[str] = []
-            for n in names:
-                entry = entry_named(encounter, n)
-                if entry.id not in marked:
-                    state = turns.mark_surprised(state, entry.id).state
-                    marked.append(entry.id)
-            put_encounter(table, encounter.with_turns(state))
-            return Change(f"Surprised: {', '.join(marked)}"[:300], tuple(marked))
-
-        committed = await in_time.run(commit(interaction, "encounter.surprise", change))
-        await send(interaction, content=f"😲 Surprised: {', '.join(inert(n) for n in committed.value)}.")
+        played = await play(
+            interaction,
+            "encounter.surprise",
+            lambda _who, encounter, _table: _surprise(encounter, names),
+            lambda marked: f"Surprised: {', '.join(marked)}"[:300],
+            rule="/encounter surprise",
+        )
+        await send(interaction, content=f"😲 Surprised: {', '.join(inert(n) for n in played.result)}.")
 
     @encounter.command(name="begin", description="Begin combat: who goes first, then round 1.")
     @app_commands.describe(
@@ -409,19 +400,15 @@ class EncounterCog(commands.Cog):
     )
     @app_commands.autocomplete(first=sides)
     async def begin_cmd(
-        self, interaction: discord.Interaction[Any], first: str | None = None, order: str | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        first: SideName | None = None,
+        order: app_commands.Transform[str, Text("order", LIST_MAX)] | None = None,
     ) -> None:
-        check_text(first, "side", 64)
-        check_text(order, "order", LIST_MAX)
-        in_time = InTime(interaction)
-        who = await in_time.run(director_check(interaction, self.bot, "/encounter begin"))
         dice = self.bot.dice
-        rounding = Rounding(who.settings.malice_rounding)
         team_order = [t.strip() for t in (order or "").split(",") if t.strip()]
 
-        def change(table: Table) -> Change[tuple[int, Flow]]:
-            doc = table.require_encounter()
-            encounter = encounter_of(table)
+        def step(who: Caller, encounter: Encounter, table: Table) -> tuple[Encounter, Flow]:
             if team_order and encounter.turns.mode is not Mode.TEAMS:
                 fail("Only the teams mode takes an order: leave it out.")
             victories = {
@@ -429,19 +416,22 @@ class EncounterCog(commands.Cog):
                 for cid, hid in encounter.roster.items()
                 if hid in table.heroes
             }
+            rounding = Rounding(who.settings.malice_rounding)
             flow = begin(
                 encounter, dice, first=first, team_order=team_order, victories=victories, rounding=rounding
             )
-            put_encounter(table, flow.encounter)
-            summary = begin_text(flow).splitlines()[0] if begin_text(flow) else "Combat begins"
-            assert doc.id is not None
-            return Change(summary[:300], (doc.id, flow))
+            return flow.encounter, flow
 
-        committed = await in_time.run(commit(interaction, "encounter.begin", change))
-        eid, flow = committed.value
+        played = await play(interaction, "encounter.begin", step, _begun, rule="/encounter begin")
+        await self._begun_reply(interaction, played)
+
+    async def _begun_reply(self, interaction: discord.Interaction[Any], played: Played[Flow]) -> None:
+        """The reply to `/encounter begin`: who picks the side that goes first (pinged), or round 1."""
+        flow, who = played.result, played.caller
         state = flow.encounter.turns
         if state.phase is turns.Phase.SETUP and state.first is not None and state.first.chooser is not None:
-            view = first_choice_view(eid, committed.version, flow.encounter)
+            assert played.encounter_id is not None
+            view = first_choice_view(played.encounter_id, played.version, flow.encounter)
             ping = pings.chooser_ping(
                 flow.encounter,
                 state.first.chooser,

@@ -11,21 +11,25 @@ Director undoes it, a player only their own, a hero-token spend only its spender
 from __future__ import annotations
 
 import contextlib
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot.client import DrawSteelBot
-from bot.permissions import RULES, Refused, allowed, require, server_standing
+from bot.permissions import RULES, Refused, allowed
 from bot.play import (
     Caller,
     InTime,
+    Member,
+    apply,
     caller_of,
     channel_key,
     commit,
     encounter_of,
     may_undo,
     outside_encounter,
+    play,
     put_encounter,
     put_sheet,
     sheets_of,
@@ -53,15 +57,10 @@ async def director_check(interaction: discord.Interaction[Any], bot: DrawSteelBo
 
 async def on_first(interaction: discord.Interaction[Any], eid: int, ver: int, side: str) -> None:
     """A who-goes-first button: the winner of the d10 roll picks the side that goes first."""
-    bot = interaction.client
-    in_time = InTime(interaction)
-    who = await in_time.run(caller_of(interaction, bot))
 
-    def change(table: Table) -> Change[Flow]:
-        doc = table.require_encounter()
-        if doc.id != eid:
+    def step(who: Caller, encounter: Encounter, table: Table) -> tuple[Encounter, Flow]:
+        if table.require_encounter().id != eid:
             fail("That encounter is over: start a new one with /encounter start.")
-        encounter = encounter_of(table)
         first = encounter.turns.first
         if first is None or first.chooser is None or first.side is not None:
             fail("Who goes first is already settled: carry on with /turn act.")
@@ -74,23 +73,36 @@ async def on_first(interaction: discord.Interaction[Any], eid: int, ver: int, si
             said = controller_does(chooser, "choose")
             raise Refused(f"{said[0].upper()}{said[1:]} which side goes first.")
         flow = choose_first_side(encounter, side, chooser)
-        put_encounter(table, flow.encounter)
-        return Change(f"{side_named(encounter, side).name or side} go first", flow)
+        return flow.encounter, flow
 
-    committed = await in_time.run(commit(interaction, "encounter.first", change))
-    await reply_and_ping(interaction, who, begin_text(committed.value), committed.value.encounter)
+    played = await play(
+        interaction,
+        "encounter.first",
+        step,
+        lambda flow: f"{side_named(flow.encounter, side).name or side} go first",
+    )
+    await reply_and_ping(interaction, played.caller, begin_text(played.result), played.result.encounter)
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """An encounter just ended: its name and what ending it did (`Finish`)."""
+
+    name: str
+    done: Finish
 
 
 async def on_end_confirmed(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
     """End the encounter; its Victories are written when a server Director ends it, else they wait for one
-    to press the summary's Award button (`on_award`)."""
+    to press the summary's Award button (`on_award`). Through `commit` rather than `play`: the change ends
+    the encounter, after which there is no running encounter for `play` to put back."""
     bot = interaction.client
     in_time = InTime(interaction)
     who = await in_time.run(director_check(interaction, bot, "enc:endok"))
     victory = arg != "0"
     award = allowed(RULES["enc:award"].authority, who.standing())
 
-    def change(table: Table) -> Change[tuple[str, Finish]]:
+    def change(table: Table) -> Change[Ended]:
         doc = table.require_encounter()
         if doc.id != eid:
             fail("That encounter is over already.")
@@ -101,10 +113,10 @@ async def on_end_confirmed(interaction: discord.Interaction[Any], eid: int, ver:
             put_sheet(table.heroes[hero_id], sheet)
         put_encounter(table, done.encounter)
         table.end_encounter()
-        return Change(f"Encounter {doc.name} ended", (doc.name, done))
+        return Change(f"Encounter {doc.name} ended", Ended(doc.name, done))
 
     committed = await in_time.run(commit(interaction, "encounter.end", change))
-    name, done = committed.value
+    name, done = committed.value.name, committed.value.done
     pending = done.encounter.unawarded
     view = award_view(eid, committed.version, len(pending)) if pending else None
     await send(interaction, content=finish_text(name, done, committed.encounter_id), view=view)
@@ -114,18 +126,15 @@ async def on_award(interaction: discord.Interaction[Any], eid: int, ver: int, ar
     """A server Director awards the Victories an ended encounter kept waiting (`Encounter.unawarded`, read
     from the stored encounter, never from the button), once: a second press awards nothing."""
     bot = interaction.client
-    in_time = InTime(interaction)
     key = channel_key(interaction)
-    _, at, role = await in_time.run(server_standing(interaction, bot.store))
-    require("enc:award", at, director_role_id=role)
-    found = await in_time.run(bot.store.find_encounter(eid, guild_id=key.guild_id))
+    found = await InTime(interaction).run(bot.store.find_encounter(eid, guild_id=key.guild_id))
     if found is None or found.channel_id != key.channel_id or found.active:
         fail("That encounter isn't one that ended here: award Victories with /victories award instead.")
     ended = codec.load(Encounter, found.state)
     if not ended.unawarded:
         fail("That encounter has no Victories waiting: award them with /victories award instead.")
 
-    def change(table: Table) -> Change[tuple[str, ...]]:
+    def change(_who: Member, table: Table) -> Change[tuple[str, ...]]:
         awarded = award_unawarded(ended, sheets_of(table))
         if not awarded:
             fail("Those heroes aren't on the roster any more: award Victories with /victories award.")
@@ -136,10 +145,10 @@ async def on_award(interaction: discord.Interaction[Any], eid: int, ver: int, ar
         return Change(summary[:200], names, {"count": 1, "encounter": eid})
 
     try:
-        committed = await in_time.run(commit(interaction, "victories.award", change, once=f"award:{eid}"))
+        awarded = await apply(interaction, "victories.award", change, rule="enc:award", once=f"award:{eid}")
     except AlreadyDone:
         fail("Those Victories are awarded already.")
-    names = ", ".join(inert(n) for n in committed.value)
+    names = ", ".join(inert(n) for n in awarded)
     await send(interaction, content=f"🏆 The Director awards 1 Victory each to {names}.")
 
 

@@ -8,12 +8,13 @@ tracker. When a counter hits 0 as a round starts, the reply that started the rou
 
 The commands are subgroups of `/encounter`: this cog attaches `ObjectiveCommands` and `VillainCommands` to the
 encounter cog's group when it loads (the package's `setup` adds the encounter cog first), before the commands
-are
-synced.
+are synced.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
@@ -22,9 +23,10 @@ from discord.ext import commands
 
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
-from bot.options import check_text
-from bot.play import InTime, caller_of, channel_key, commit, encounter_of, put_encounter
+from bot.options import Text
+from bot.play import Caller, channel_key, encounter_of, play
 from bot.replies import send
+from bot.rules.creature import Creature
 from bot.rules.encounter import Encounter, UnknownCreature, fold
 from bot.rules.encounter.objectives import (
     OBJECTIVE_TEXT_MAX,
@@ -38,18 +40,16 @@ from bot.rules.encounter.objectives import (
     villain_actions,
     villain_used,
 )
-from bot.store import Change, Table
+from bot.store import Table
 from exts.tracker import _objectives as render
 
 CHOICES_MAX = 25
 VALUE_MAX = 100
 NAME_MAX = 100
 
-
-async def _director(interaction: discord.Interaction[Any], in_time: InTime, key: str) -> None:
-    """Only the encounter's Director (`bot.permissions.RULES[key]`)."""
-    who = await in_time.run(caller_of(interaction, interaction.client))
-    who.require(key)
+ObjectiveKey = app_commands.Transform[str, Text("objective", OBJECTIVE_TEXT_MAX)]
+CreatureName = app_commands.Transform[str, Text("creature's name", NAME_MAX)]
+ActionName = app_commands.Transform[str, Text("villain action's name", NAME_MAX)]
 
 
 async def _encounter(interaction: discord.Interaction[Any]) -> Encounter:
@@ -121,72 +121,92 @@ async def _actions(interaction: discord.Interaction[Any], current: str) -> list[
 # --- the operations -----------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """An objective just achieved or failed, and how many are still open."""
+
+    objective: Objective
+    open_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class VillainAction:
+    """A villain action just named or used: the creature, the action, and its villain actions (named: all of
+    them; used: those left)."""
+
+    creature: str
+    action: str
+    actions: tuple[str, ...]
+
+
+def _counted(objective: Objective) -> str:
+    counter = f" ({objective.left} rounds)" if objective.left is not None else ""
+    return f"Objective: {objective.text}{counter}"[:300]
+
+
 async def add(interaction: discord.Interaction[Any], text: str, rounds: int | None) -> None:
-    in_time = InTime(interaction)
-    await _director(interaction, in_time, "/encounter objective add")
+    def step(_who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, Objective]:
+        updated = add_objective(encounter, text, rounds)
+        return updated, updated.objectives[-1]
 
-    def change(table: Table) -> Change[Objective]:
-        updated = add_objective(encounter_of(table), text, rounds)
-        put_encounter(table, updated)
-        objective = updated.objectives[-1]
-        counter = f" ({objective.left} rounds)" if objective.left is not None else ""
-        return Change(f"Objective: {objective.text}{counter}"[:300], objective)
-
-    committed = await in_time.run(commit(interaction, "objective.add", change))
-    await send(interaction, content=render.added_text(committed.value))
+    played = await play(interaction, "objective.add", step, _counted, rule="/encounter objective add")
+    await send(interaction, content=render.added_text(played.result))
 
 
 async def settle(interaction: discord.Interaction[Any], key: str, outcome: Outcome) -> None:
-    check_text(key, "objective", OBJECTIVE_TEXT_MAX)
-    in_time = InTime(interaction)
-    await _director(interaction, in_time, "/encounter objective done")
 
-    def change(table: Table) -> Change[tuple[Objective, int]]:
-        updated, objective = resolve(encounter_of(table), key, outcome)
-        put_encounter(table, updated)
-        return Change(
-            f"Objective {outcome.value}: {objective.text}"[:300], (objective, len(open_ones(updated)))
-        )
+    def step(_who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, Settled]:
+        updated, objective = resolve(encounter, key, outcome)
+        return updated, Settled(objective, len(open_ones(updated)))
 
-    committed = await in_time.run(commit(interaction, f"objective.{outcome.value}", change))
-    objective, open_left = committed.value
-    await send(interaction, content=render.resolved_text(objective, open_left))
+    played = await play(
+        interaction,
+        f"objective.{outcome.value}",
+        step,
+        lambda done: f"Objective {outcome.value}: {done.objective.text}"[:300],
+        rule="/encounter objective done",
+    )
+    await send(interaction, content=render.resolved_text(played.result.objective, played.result.open_left))
+
+
+async def _villain_action(
+    interaction: discord.Interaction[Any],
+    verb: str,
+    creature: str,
+    change: Callable[[Encounter, Creature], tuple[Encounter, VillainAction]],
+) -> VillainAction:
+    """`/encounter villain <verb>`: the Director changes a creature's villain actions as `change` says."""
+    said = "has" if verb == "name" else "uses"
+    played = await play(
+        interaction,
+        f"villain.{verb}",
+        lambda _who, encounter, _table: change(encounter, encounter.find(creature)),
+        lambda done: f"{done.creature} {said} the villain action {done.action}"[:300],
+        rule=f"/encounter villain {verb}",
+    )
+    return played.result
 
 
 async def name_action(interaction: discord.Interaction[Any], creature: str, action: str) -> None:
-    check_text(creature, "creature's name", NAME_MAX)
-    in_time = InTime(interaction)
-    await _director(interaction, in_time, "/encounter villain name")
 
-    def change(table: Table) -> Change[tuple[str, str, tuple[str, ...]]]:
-        encounter = encounter_of(table)
-        found = encounter.find(creature)
+    def change(encounter: Encounter, found: Creature) -> tuple[Encounter, VillainAction]:
         updated, named = name_villain_action(encounter, found, action)
-        put_encounter(table, updated)
-        actions = villain_actions(updated, found)
-        return Change(f"{found.id} has the villain action {named}"[:300], (found.id, named, actions))
+        return updated, VillainAction(found.id, named, villain_actions(updated, found))
 
-    committed = await in_time.run(commit(interaction, "villain.name", change))
-    await send(interaction, content=render.named_text(*committed.value))
+    done = await _villain_action(interaction, "name", creature, change)
+    await send(interaction, content=render.named_text(done.creature, done.action, done.actions))
 
 
 async def use_action(interaction: discord.Interaction[Any], creature: str, action: str) -> None:
-    check_text(creature, "creature's name", NAME_MAX)
-    check_text(action, "villain action's name", NAME_MAX)
-    in_time = InTime(interaction)
-    await _director(interaction, in_time, "/encounter villain use")
 
-    def change(table: Table) -> Change[tuple[str, str, tuple[str, ...]]]:
-        encounter = encounter_of(table)
-        found = encounter.find(creature)
+    def change(encounter: Encounter, found: Creature) -> tuple[Encounter, VillainAction]:
         updated, used = use_villain_action(encounter, found, action)
-        put_encounter(table, updated)
         spent = villain_used(updated, found)
         left = tuple(a for a in villain_actions(updated, found) if a not in spent)
-        return Change(f"{found.id} uses the villain action {used}"[:300], (found.id, used, left))
+        return updated, VillainAction(found.id, used, left)
 
-    committed = await in_time.run(commit(interaction, "villain.use", change))
-    await send(interaction, content=render.used_text(*committed.value))
+    done = await _villain_action(interaction, "use", creature, change)
+    await send(interaction, content=render.used_text(done.creature, done.action, done.actions))
 
 
 # --- the subgroups of /encounter ----------------------------------------------------------------------------
@@ -211,13 +231,13 @@ class ObjectiveCommands(app_commands.Group):
     @app_commands.command(name="done", description="Director: the heroes achieved an objective.")
     @app_commands.describe(objective="An open objective")
     @app_commands.autocomplete(objective=_open_objectives)
-    async def done_cmd(self, interaction: discord.Interaction[Any], objective: str) -> None:
+    async def done_cmd(self, interaction: discord.Interaction[Any], objective: ObjectiveKey) -> None:
         await settle(interaction, objective, Outcome.ACHIEVED)
 
     @app_commands.command(name="fail", description="Director: the heroes failed an objective.")
     @app_commands.describe(objective="An open objective")
     @app_commands.autocomplete(objective=_open_objectives)
-    async def fail_cmd(self, interaction: discord.Interaction[Any], objective: str) -> None:
+    async def fail_cmd(self, interaction: discord.Interaction[Any], objective: ObjectiveKey) -> None:
         await settle(interaction, objective, Outcome.FAILED)
 
 
@@ -230,7 +250,9 @@ class VillainCommands(app_commands.Group):
     @app_commands.command(name="name", description="Director: name a villain action (up to 3 a creature).")
     @app_commands.describe(creature="A leader or solo", action="The villain action's name")
     @app_commands.autocomplete(creature=_villains)
-    async def name_cmd(self, interaction: discord.Interaction[Any], creature: str, action: str) -> None:
+    async def name_cmd(
+        self, interaction: discord.Interaction[Any], creature: CreatureName, action: str
+    ) -> None:
         await name_action(interaction, creature, action)
 
     @app_commands.command(
@@ -238,7 +260,9 @@ class VillainCommands(app_commands.Group):
     )
     @app_commands.describe(creature="A leader or solo", action="One of its villain actions not used yet")
     @app_commands.autocomplete(creature=_villains, action=_actions)
-    async def use_cmd(self, interaction: discord.Interaction[Any], creature: str, action: str) -> None:
+    async def use_cmd(
+        self, interaction: discord.Interaction[Any], creature: CreatureName, action: ActionName
+    ) -> None:
         await use_action(interaction, creature, action)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.options import Text
 from bot.play import channel_key, encounter_of
 from bot.replies import fail
 from bot.rules.encounter import fold
@@ -22,6 +23,11 @@ TURNS_MAX = 3
 RECOVERIES_MAX = 99
 TEAMS_MAX = 10
 TEAM_NAME_MAX = 32
+NAME_MAX = 64
+
+#: A creature's, hero's or side's name as an option (Discord limits it; `Text` refuses a longer one).
+Name = app_commands.Transform[str, Text("name", NAME_MAX)]
+SideName = app_commands.Transform[str, Text("side", NAME_MAX)]
 
 
 def teams_of(text: str | None, mode: Mode) -> tuple[Side, ...] | None:

@@ -1,4 +1,4 @@
-"""A hero's ability cards (/ability add | edit | remove | show | list), issue 20 §1.
+"""A hero's ability cards (/ability add | edit | remove | show | list).
 
 A hero without Forge Steel types their cards by hand (`bot.content.ability_entry` reads the options and keeps
 the limits); a Forge Steel import brings them (`/hero import`). The cards live on the roster sheet
@@ -6,13 +6,14 @@ the limits); a Forge Steel import brings them (`/hero import`). The cards live o
 change too (`bot.rules.encounter.into_play`). Each command works on the caller's hero, or on `hero:`.
 
 Who may: the hero's player or a Director changes a hero's cards (`bot.permissions.require_controls`, as for
-`/hero edit`); anyone may show or list them. Every change is one `bot.play.commit`.
+`/hero edit`); anyone may show or list them. Every change is one `bot.play.apply`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
@@ -38,8 +39,16 @@ from bot.content.ability_entry import (
     replace_ability,
 )
 from bot.help import HelpEntry
-from bot.permissions import require, server_standing
-from bot.play import active_encounter, channel_key, commit, hero_of_member, put_encounter, put_sheet, sheet_of
+from bot.play import (
+    Member,
+    active_encounter,
+    apply,
+    channel_key,
+    hero_of_member,
+    put_encounter,
+    put_sheet,
+    sheet_of,
+)
 from bot.replies import fail, inert, send
 from bot.rules.ability import Ability, ActionType
 from bot.rules.encounter import in_play, into_play
@@ -112,6 +121,25 @@ async def any_abilities(
     return await _ability_names(interaction, current, standard=True)
 
 
+@dataclass(frozen=True, slots=True)
+class CardEdit:
+    """What an `/ability` change does to a hero's cards: all of them after, the event's summary, and the card
+    the reply shows."""
+
+    cards: tuple[Ability, ...]
+    summary: str
+    card: Ability
+
+
+@dataclass(frozen=True, slots=True)
+class CardsChanged:
+    """An `/ability` change, for its reply: the hero's name, their sheet after, and the card shown."""
+
+    hero: str
+    sheet: HeroSheet
+    card: Ability
+
+
 class Abilities(commands.Cog):
     """A hero's ability cards (/ability)."""
 
@@ -145,35 +173,31 @@ class Abilities(commands.Cog):
         interaction: discord.Interaction[Any],
         hero: str | None,
         kind: str,
-        edit: Callable[[Hero, HeroSheet], tuple[tuple[Ability, ...], str, Ability]],
-    ) -> tuple[str, HeroSheet, Ability]:
-        """Change the cards of `hero` (or the caller's): `edit(hero, sheet) -> (cards, summary, card shown)`;
-        the hero's creature in this channel's running encounter takes them too."""
-        actor, at, role = await server_standing(interaction, self.bot.store)
+        edit: Callable[[Hero, HeroSheet], CardEdit],
+    ) -> CardsChanged:
+        """Change the cards of `hero` (or the caller's) as `edit(hero, sheet)` says; the hero's creature in
+        this channel's running encounter takes them too."""
 
-        def change(table: Table) -> Change[tuple[str, HeroSheet, Ability]]:
-            target = hero_or_mine(table, hero, actor.user_id)
+        def change(who: Member, table: Table) -> Change[CardsChanged]:
+            target = hero_or_mine(table, hero, who.actor.user_id)
             sheet = sheet_of(target)
             owner = None if sheet.claimable else target.owner_id
-            require(
-                "/ability add",
-                dataclasses.replace(at, owner=owner == actor.user_id),
-                director_role_id=role,
-                action=f"change {inert(target.name)}'s abilities",
-                whose=None if owner is None else target.name,
+            action = f"change {inert(target.name)}'s abilities"
+            who.require(
+                "/ability add", owner_id=owner, action=action, whose=None if owner is None else target.name
             )
-            cards, summary, shown = edit(target, sheet)
-            changed = dataclasses.replace(sheet, abilities=cards)
+            done = edit(target, sheet)
+            changed = dataclasses.replace(sheet, abilities=done.cards)
             put_sheet(target, changed)
             encounter = active_encounter(table)
             live = None if encounter is None else in_play(encounter, target.id, sheet)
             if encounter is not None and live is not None:
                 put_encounter(
-                    table, into_play(encounter, target.id, dataclasses.replace(live, abilities=cards))
+                    table, into_play(encounter, target.id, dataclasses.replace(live, abilities=done.cards))
                 )
-            return Change(summary, (target.name, changed, shown), {"hero": target.name})
+            return Change(done.summary, CardsChanged(target.name, changed, done.card), {"hero": target.name})
 
-        return (await commit(interaction, kind, change)).value
+        return await apply(interaction, kind, change)
 
     # -- /ability add ------------------------------------------------------------------------------------
     @ability.command(name="add", description="Add an ability card to your hero (or hero:, for a Director).")
@@ -215,10 +239,13 @@ class Abilities(commands.Cog):
             )
         )
 
-        def edit(target: Hero, sheet: HeroSheet) -> tuple[tuple[Ability, ...], str, Ability]:
-            return add_ability(sheet.abilities, card), f"{target.name} gained the ability {card.name}", card
+        def edit(target: Hero, sheet: HeroSheet) -> CardEdit:
+            return CardEdit(
+                add_ability(sheet.abilities, card), f"{target.name} gained the ability {card.name}", card
+            )
 
-        who, sheet, _ = await self._change(interaction, hero, "ability.add", edit)
+        done = await self._change(interaction, hero, "ability.add", edit)
+        who, sheet = done.hero, done.sheet
         await send(
             interaction,
             content=f"{inert(card.name)} is now one of {inert(who)}'s abilities ({len(sheet.abilities)}).",
@@ -267,13 +294,14 @@ class Abilities(commands.Cog):
         if form == AbilityForm():
             fail("Give at least one thing to change, e.g. /ability edit ability:Mind Spike cost:3.")
 
-        def change(target: Hero, sheet: HeroSheet) -> tuple[tuple[Ability, ...], str, Ability]:
+        def change(target: Hero, sheet: HeroSheet) -> CardEdit:
             index, card = _card(target, sheet, ability)
             edited = edit_ability(card, form)
             cards = replace_ability(sheet.abilities, index, edited)
-            return cards, f"{target.name}'s ability {card.name} changed", edited
+            return CardEdit(cards, f"{target.name}'s ability {card.name} changed", edited)
 
-        who, sheet, edited = await self._change(interaction, hero, "ability.edit", change)
+        done = await self._change(interaction, hero, "ability.edit", change)
+        who, sheet, edited = done.hero, done.sheet, done.card
         await send(
             interaction,
             content=f"{inert(who)}'s {inert(edited.name)} is changed.",
@@ -290,12 +318,13 @@ class Abilities(commands.Cog):
         ability: app_commands.Range[str, 1, TEXT_MAX],
         hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
     ) -> None:
-        def change(target: Hero, sheet: HeroSheet) -> tuple[tuple[Ability, ...], str, Ability]:
+        def change(target: Hero, sheet: HeroSheet) -> CardEdit:
             index, card = _card(target, sheet, ability)
             cards = (*sheet.abilities[:index], *sheet.abilities[index + 1 :])
-            return cards, f"{target.name} lost the ability {card.name}", card
+            return CardEdit(cards, f"{target.name} lost the ability {card.name}", card)
 
-        who, sheet, removed = await self._change(interaction, hero, "ability.remove", change)
+        done = await self._change(interaction, hero, "ability.remove", change)
+        who, sheet, removed = done.hero, done.sheet, done.card
         await send(
             interaction,
             content=f"{inert(removed.name)} is no longer one of {inert(who)}'s abilities "

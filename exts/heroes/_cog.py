@@ -2,7 +2,7 @@
 
 Rules live in `bot.rules.hero` (the sheet, its limits, edits and who may claim a hero); names through
 `bot.rules.names.clean_name` (via `Table.add_hero`, which refuses duplicates ignoring case); who may do what
-through `bot.permissions`. Every change is one `bot.play.commit`.
+through `bot.permissions`. Every change is one `bot.play.apply`.
 
 Ownership: a hero belongs to one member (`Hero.owner_id`). A player creates heroes for themselves; a server
 Director (`bot.permissions`: the Director role or Manage Server; never an encounter's starter as such) may
@@ -25,9 +25,10 @@ from bot.client import DrawSteelBot
 from bot.help import HelpEntry
 from bot.permissions import hero_player, require, server_standing
 from bot.play import (
+    Member,
     active_encounter,
+    apply,
     channel_key,
-    commit,
     fighting_where,
     hero_of_member,
     idle_elsewhere,
@@ -113,6 +114,47 @@ def _optional(text: str | None, read: Any) -> Any:
     return None if text is None else read(text)
 
 
+def _edit_hero(
+    who: Member, table: Table, name: str | None, rename: str | None, edit: SheetEdit
+) -> Change[HeroView]:
+    """`/hero edit`: its owner or a server Director changes a roster hero (in the running encounter, the hero
+    as they are there, and both)."""
+    target = hero_or_mine(table, name, who.actor.user_id)
+    sheet = sheet_of(target)
+    owner = None if sheet.claimable else target.owner_id
+    whose = None if owner is None else target.name
+    who.require("/hero edit", owner_id=owner, action=f"edit {inert(target.name)}", whose=whose)
+    old_name = target.name
+    encounter = active_encounter(table)
+    live = None if encounter is None else in_play(encounter, target.id, sheet)
+    if rename is not None and rename != target.name:
+        _rename(table, target, rename, in_encounter=live is not None)
+        encounter = active_encounter(table)
+    if not edit.empty:
+        edited = edit_sheet(sheet if live is None else live, edit)
+        put_sheet(target, edited)
+        if encounter is not None and live is not None:
+            put_encounter(table, into_play(encounter, target.id, edited))
+    return Change(f"Hero {old_name} edited", view_of(target), {"hero": target.name})
+
+
+def _rename_there(name: str, where: int) -> str:
+    return f"{inert(name)} is in the encounter in <#{where}>: rename them there (their creature too)."
+
+
+def _rename(table: Table, target: Hero, rename: str, *, in_encounter: bool) -> None:
+    """Rename a roster hero, and their creature when they are in the running encounter."""
+    other = table.hero_named(rename)
+    if other is not None and other.id != target.id:
+        fail(f"There is already a hero named {inert(rename)} in this campaign: pick another name.")
+    old_name = target.name
+    idle_elsewhere(table, target.id, lambda where: _rename_there(old_name, where))
+    target.name = rename
+    encounter = active_encounter(table)
+    if in_encounter and encounter is not None:
+        put_encounter(table, rename_hero(encounter, target.id, rename))
+
+
 class Heroes(commands.Cog):
     """The channel's hero roster (/hero)."""
 
@@ -174,26 +216,26 @@ class Heroes(commands.Cog):
         player: discord.Member | None = None,
     ) -> None:
         clean = clean_name(name)
-        _, at, role = await server_standing(interaction, self.bot.store)
-        director = at.server_director
-        caller = interaction.user.id
-        owner = hero_player(caller, player, at, director_role_id=role, key="/hero create player:")
-        sheet = new_sheet(
-            stamina,
-            recoveries,
-            Characteristics.parse(characteristics) if characteristics else None,
-            DamageModifiers(read_immunity(immunity or "none"), read_weakness(weakness or "none")),
-            level=level,
-            resource_name=resource,
-            resource_gain=resource_gain,
-            claimable=director and owner == caller,
-        )
+        scores = Characteristics.parse(characteristics) if characteristics else None
+        modifiers = DamageModifiers(read_immunity(immunity or "none"), read_weakness(weakness or "none"))
 
-        def change(table: Table) -> Change[HeroView]:
+        def change(who: Member, table: Table) -> Change[HeroView]:
+            caller = who.actor.user_id
+            owner = hero_player(caller, player, who.at, director_role_id=who.role, key="/hero create player:")
+            sheet = new_sheet(
+                stamina,
+                recoveries,
+                scores,
+                modifiers,
+                level=level,
+                resource_name=resource,
+                resource_gain=resource_gain,
+                claimable=who.server_director and owner == caller,
+            )
             hero = table.add_hero(owner, clean, codec.to_data(sheet))
             return Change(f"Hero {hero.name} created", view_of(hero), {"hero": hero.name, "owner": owner})
 
-        created = (await commit(interaction, "hero.create", change)).value
+        created = await apply(interaction, "hero.create", change)
         await send(
             interaction,
             content=f"{inert(created.name)} joins the roster. {stamina_text(created.sheet.vitals)}",
@@ -282,65 +324,25 @@ class Heroes(commands.Cog):
         )
         if edit.empty and rename is None:
             fail("Give at least one field to change, e.g. /hero edit stamina:33 or new_name:Ash.")
-        actor, at, role = await server_standing(interaction, self.bot.store)
         if rename is not None:
-            named = hero_or_mine(
-                await self.bot.store.view(channel_key(interaction), shared=True), hero, actor.user_id
-            )
-            where = await fighting_in(self.bot, interaction, named.id)
-            if where is not None and where != interaction.channel_id:
-                fail(
-                    f"{inert(named.name)} is in the encounter in <#{where}>: "
-                    "rename them there (their creature too)."
-                )
-
-        def change(table: Table) -> Change[HeroView]:
-            target = hero_or_mine(table, hero, actor.user_id)
-            sheet = sheet_of(target)
-            owner = None if sheet.claimable else target.owner_id
-            mine = dataclasses.replace(at, owner=owner == actor.user_id)
-            require(
-                "/hero edit",
-                mine,
-                director_role_id=role,
-                action=f"edit {inert(target.name)}",
-                whose=None if owner is None else target.name,
-            )
-            old_name = target.name
-            # in the running encounter, an edit applies to the hero as they are there, and to both
-            encounter = active_encounter(table)
-            live = None if encounter is None else in_play(encounter, target.id, sheet)
-            if rename is not None and rename != target.name:
-                other = table.hero_named(rename)
-                if other is not None and other.id != target.id:
-                    fail(
-                        f"There is already a hero named {inert(rename)} in this campaign: pick another name."
-                    )
-                idle_elsewhere(
-                    table,
-                    target.id,
-                    lambda where: (
-                        f"{inert(old_name)} is in the encounter in <#{where}>: rename them there "
-                        "(their creature too)."
-                    ),
-                )
-                target.name = rename
-                if encounter is not None and live is not None:  # their creature takes the new name too
-                    encounter = rename_hero(encounter, target.id, rename)
-                    put_encounter(table, encounter)
-            if not edit.empty:
-                edited = edit_sheet(sheet if live is None else live, edit)
-                put_sheet(target, edited)
-                if encounter is not None and live is not None:
-                    put_encounter(table, into_play(encounter, target.id, edited))
-            return Change(f"Hero {old_name} edited", view_of(target), {"hero": target.name})
-
-        edited = (await commit(interaction, "hero.edit", change)).value
+            await self._rename_here(interaction, hero)
+        edited = await apply(
+            interaction, "hero.edit", lambda who, table: _edit_hero(who, table, hero, rename, edit)
+        )
         await send(
             interaction,
             content=f"{inert(edited.name)} updated. {stamina_text(edited.sheet.vitals)}",
             embed=hero_embed(edited),
         )
+
+    async def _rename_here(self, interaction: discord.Interaction[Any], hero: str | None) -> None:
+        """A hero in a running encounter of another channel is renamed there (their creature too): a quick
+        answer before asking anything (the change checks again as it commits: `idle_elsewhere`)."""
+        table = await self.bot.store.view(channel_key(interaction), shared=True)
+        named = hero_or_mine(table, hero, interaction.user.id)
+        where = await fighting_in(self.bot, interaction, named.id)
+        if where is not None and where != interaction.channel_id:
+            fail(_rename_there(named.name, where))
 
     # -- /hero show -----------------------------------------------------------------------------------------
     @hero.command(name="show", description="Show one hero's sheet, or this channel's whole roster.")
@@ -399,7 +401,7 @@ class Heroes(commands.Cog):
             fail(f"{inert(name)} is not on the roster any more.")
         await self._may_delete(interaction, table, target)
 
-        def change(table: Table) -> Change[str]:
+        def change(_who: Member, table: Table) -> Change[str]:
             hero = table.heroes.get(hero_id)
             if hero is None:
                 fail(f"{inert(name)} is not on the roster any more.")
@@ -414,7 +416,7 @@ class Heroes(commands.Cog):
             table.remove_hero(hero_id)
             return Change(f"Hero {hero.name} deleted", hero.name, {"hero": hero.name})
 
-        deleted = (await commit(interaction, "hero.delete", change)).value
+        deleted = await apply(interaction, "hero.delete", change)
         await send(interaction, content=f"{inert(deleted)} is deleted from the roster.")
 
     # -- /hero claim ----------------------------------------------------------------------------------------
@@ -432,16 +434,13 @@ class Heroes(commands.Cog):
     ) -> None:
         if player is not None and player.bot:
             fail("Bots can't play heroes: pick a member, or leave player out.")
-        _, at, role = await server_standing(interaction, self.bot.store)
-        director = at.server_director
-        caller = interaction.user.id
         new_owner = player.id if player is not None else None
-        if new_owner is not None and new_owner != caller:
-            require("/hero claim player:", at, director_role_id=role)
+        rule = "/hero claim player:" if new_owner is not None and new_owner != interaction.user.id else None
 
-        def change(table: Table) -> Change[HeroView]:
+        def change(who: Member, table: Table) -> Change[HeroView]:
             target = require_hero(table, hero)
-            owner, sheet = claim(sheet_of(target), target.owner_id, caller, new_owner, director)
+            caller = who.actor.user_id
+            owner, sheet = claim(sheet_of(target), target.owner_id, caller, new_owner, who.server_director)
             target.owner_id = owner
             put_sheet(target, sheet)
             follow_in_encounter(table, target)
@@ -449,7 +448,7 @@ class Heroes(commands.Cog):
                 f"Hero {target.name} claimed", view_of(target), {"hero": target.name, "owner": owner}
             )
 
-        claimed = (await commit(interaction, "hero.claim", change)).value
+        claimed = await apply(interaction, "hero.claim", change, rule=rule)
         who = "is open to claim" if claimed.sheet.claimable else f"is now played by <@{claimed.owner_id}>"
         await send(interaction, content=f"{inert(claimed.name)} {who}.", embed=hero_embed(claimed))
 

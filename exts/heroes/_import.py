@@ -1,8 +1,7 @@
 """`/hero import`'s glue (exts/heroes/_cog.py calls in here): a Forge Steel hero export read into the
-campaign's
-roster (issue 20 §4).
+campaign's roster.
 
-- The file is hostile until read (issue 20 §6): the command is deferred, the file downloaded with
+- The file is hostile until read: the command is deferred, the file downloaded with
   `bot.attachments.download` (2 MB, 10 s) and read by `bot.content.forgesteel.hero.read_hero` into the sheet
   (`to_sheet`); a bad file is refused in one line and nothing is stored.
 - The reading runs off the event loop, in a process of its own (`bot.hero_reader`), within the reader's CPU
@@ -34,7 +33,7 @@ from bot.content.forgesteel.files import BadValue
 from bot.content.forgesteel.hero import ImportedHero
 from bot.hero_reader import READER
 from bot.permissions import actor_from_interaction, require_controls
-from bot.play import active_encounter, channel_key, commit, idle_elsewhere, put_sheet, sheet_of
+from bot.play import Member, active_encounter, apply, channel_key, idle_elsewhere, put_sheet, sheet_of
 from bot.replies import fail, inert
 from bot.rules import codec
 from bot.rules.encounter import creature_of_hero
@@ -105,7 +104,7 @@ async def import_hero(
             fail(f"{inert(before.name)} is in the encounter in <#{where}>: import them again after it ends.")
     actor = actor_from_interaction(interaction)
 
-    def change(table: Table) -> Change[Imported]:
+    def change(_who: Member, table: Table) -> Change[Imported]:
         target = matching(table, found, name, owner)
         if target is None:
             other = table.hero_named(name)
@@ -138,4 +137,4 @@ async def import_hero(
         summary = f"Hero {target.name} imported again"
         return Change(summary, Imported(view, True, found.warnings), {"hero": target.name})
 
-    return (await commit(interaction, "hero.import", change)).value
+    return await apply(interaction, "hero.import", change)

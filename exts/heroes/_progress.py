@@ -15,8 +15,7 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
-from bot.permissions import require, server_standing
-from bot.play import channel_key, commit, put_sheet, sheet_of
+from bot.play import Member, apply, channel_key, put_sheet, sheet_of
 from bot.replies import fail, inert, send
 from bot.rules.hero import award_sheet_victories, sheet_respite
 from bot.store import Change, Hero, Table
@@ -69,12 +68,8 @@ class Progress(commands.Cog):
             ]
             await send(interaction, embed=victories_embed(shown))
             return
-        if not 1 <= award <= AWARD_MAX:
-            fail(f"Award from 1 to {AWARD_MAX} Victories at a time.")
-        _, at, role = await server_standing(interaction, self.bot.store)
-        require("/victories award:", at, director_role_id=role)
 
-        def change(table: Table) -> Change[list[HeroView]]:
+        def change(_who: Member, table: Table) -> Change[list[HeroView]]:
             heroes = _targets(table, hero)
             for target in heroes:
                 put_sheet(target, award_sheet_victories(sheet_of(target), award))
@@ -83,7 +78,7 @@ class Progress(commands.Cog):
                 f"{award} Victories to {names}"[:200], [view_of(h) for h in heroes], {"count": award}
             )
 
-        awarded = (await commit(interaction, "victories.award", change)).value
+        awarded = await apply(interaction, "victories.award", change, rule="/victories award:")
         who = inert(awarded[0].name) if len(awarded) == 1 else "each hero"
         await send(
             interaction,
@@ -94,10 +89,7 @@ class Progress(commands.Cog):
     @app_commands.command(name="respite", description="Director: a respite for every hero of the roster.")
     @app_commands.guild_only()
     async def respite(self, interaction: discord.Interaction[Any]) -> None:
-        _, at, role = await server_standing(interaction, self.bot.store)
-        require("/respite", at, director_role_id=role)
-
-        def change(table: Table) -> Change[list[HeroView]]:
+        def change(_who: Member, table: Table) -> Change[list[HeroView]]:
             if table.encounter is not None and table.encounter.active:
                 fail("A respite can't happen during combat: end the encounter first with /encounter end.")
             heroes = _targets(table, None)
@@ -105,7 +97,7 @@ class Progress(commands.Cog):
                 put_sheet(target, sheet_respite(sheet_of(target)))
             return Change("Respite", [view_of(h) for h in heroes], {"heroes": len(heroes)})
 
-        rested = (await commit(interaction, "respite", change)).value
+        rested = await apply(interaction, "respite", change, rule="/respite")
         dead = [inert(h.name) for h in rested if h.sheet.vitals.dead]
         note = f" ({', '.join(dead)}: dead, not restored)" if dead else ""
         await send(

@@ -9,6 +9,7 @@ the rest (a class trigger the bot can't see) and for corrections. Who may: the h
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
@@ -19,12 +20,11 @@ from bot import autocomplete
 from bot.autocomplete import own_creature
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
-from bot.options import check_text
 from bot.permissions import require_controls
-from bot.play import InTime, caller_of, commit, encounter_of, put_encounter, sheet_of
+from bot.play import Caller, play, sheet_of
 from bot.replies import inert, send
 from bot.rules.encounter import Encounter, harm, heroic
-from bot.store import Change, Table
+from bot.store import Table
 
 NAME_TEXT_MAX = 100
 AMOUNT_MAX = heroic.RESOURCE_MAX
@@ -34,6 +34,17 @@ def resource_name(table: Table, encounter: Encounter, creature_id: str) -> str:
     """The hero's resource's name: their roster sheet's, else "heroic resource"."""
     hero = table.heroes.get(encounter.roster.get(creature_id, ""))
     return sheet_of(hero).resource_name if hero is not None else "heroic resource"
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceChanged:
+    """A `/resource` change, for its reply: the hero, what happened ("gains 2 wrath"), the resource's name
+    and its value now."""
+
+    hero: str
+    said: str
+    called: str
+    value: int
 
 
 class Resource(commands.Cog):
@@ -63,12 +74,7 @@ class Resource(commands.Cog):
         fn: Callable[[Encounter, str, str], tuple[Encounter, str, int]],
         verb: str,
     ) -> None:
-        check_text(hero, "name", NAME_TEXT_MAX)
-        in_time = InTime(interaction)
-        who = await in_time.run(caller_of(interaction, self.bot))
-
-        def change(table: Table) -> Change[str]:
-            encounter = encounter_of(table)
+        def step(who: Caller, encounter: Encounter, table: Table) -> tuple[Encounter, ResourceChanged]:
             name = hero if hero is not None and hero.strip() else None
             if name is None:
                 name = own_creature(encounter, who.actor.user_id, option="hero", heroes_only=True)
@@ -82,13 +88,14 @@ class Resource(commands.Cog):
             )
             called = resource_name(table, encounter, creature.id)
             updated, hero_id, value = fn(encounter, creature.id, called)
-            put_encounter(table, updated)
-            said = verb.format(name=called)
-            text = f"⚡ **{inert(hero_id)}** {inert(said)} · {inert(called)}: **{value}**"
-            return Change(f"{hero_id} {said}: {value} now", text)
+            return updated, ResourceChanged(hero_id, verb.format(name=called), called, value)
 
-        committed = await in_time.run(commit(interaction, kind, change))
-        await send(interaction, content=committed.value)
+        played = await play(
+            interaction, kind, step, lambda done: f"{done.hero} {done.said}: {done.value} now"
+        )
+        done = played.result
+        text = f"⚡ **{inert(done.hero)}** {inert(done.said)} · {inert(done.called)}: **{done.value}**"
+        await send(interaction, content=text)
 
     @resource.command(name="gain", description="A hero gains heroic resource.")
     @app_commands.describe(amount="How much", hero="The hero (default: yours)")
@@ -97,7 +104,7 @@ class Resource(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         amount: app_commands.Range[int, 1, AMOUNT_MAX],
-        hero: str | None = None,
+        hero: app_commands.Range[str, 0, NAME_TEXT_MAX] | None = None,
     ) -> None:
         await self._change(
             interaction,
@@ -114,7 +121,7 @@ class Resource(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         amount: app_commands.Range[int, 1, AMOUNT_MAX],
-        hero: str | None = None,
+        hero: app_commands.Range[str, 0, NAME_TEXT_MAX] | None = None,
     ) -> None:
         await self._change(
             interaction,
@@ -131,7 +138,7 @@ class Resource(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         amount: app_commands.Range[int, 0, AMOUNT_MAX],
-        hero: str | None = None,
+        hero: app_commands.Range[str, 0, NAME_TEXT_MAX] | None = None,
     ) -> None:
         await self._change(
             interaction,

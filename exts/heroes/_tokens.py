@@ -10,6 +10,7 @@ Reroll button does it in one click) and regaining Stamina equal to the recovery 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, ClassVar, Literal
 
@@ -21,8 +22,17 @@ from bot import autocomplete
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
 from bot.hero_tokens import Spender, resolve_hero, spend_benefit
-from bot.permissions import RULES, allowed, require, server_standing
-from bot.play import active_encounter, channel_key, commit, encounter_of, put_encounter, put_sheet, sheet_of
+from bot.permissions import RULES, allowed
+from bot.play import (
+    Member,
+    active_encounter,
+    apply,
+    channel_key,
+    encounter_of,
+    put_encounter,
+    put_sheet,
+    sheet_of,
+)
 from bot.replies import fail, inert, send
 from bot.rules.encounter import Encounter, saves
 from bot.rules.encounter.harm import TOKEN_SURGES, gain_surges
@@ -57,13 +67,10 @@ def token_save(table: Table, creature_id: str) -> str:
 async def do_token_save(interaction: discord.Interaction[Any], bot: DrawSteelBot, encounter_id: int) -> None:
     """The button on a failed save's reply: the presser's hero (a server Director: any hero, `RULES`
     "enc:tsave") whose save just failed spends a hero token to succeed instead."""
-    actor, at, _ = await server_standing(interaction, bot.store)
     authority = RULES["enc:tsave"].authority
 
-    def may(creature_owner: int | None) -> bool:
-        return allowed(authority, replace(at, owner=creature_owner == actor.user_id))
-
-    def change(table: Table) -> Change[str]:
+    def change(who: Member, table: Table) -> Change[str]:
+        actor, at = who.actor, who.at
         doc = table.encounter
         if doc is None or not doc.active or doc.id != encounter_id:
             fail("That encounter is over: a hero token turns a save only right after it fails.")
@@ -85,7 +92,8 @@ async def do_token_save(interaction: discord.Interaction[Any], bot: DrawSteelBot
         )
         return Change(f"{hero} spent hero tokens (save)", text, {"hero": hero, "use": "save"})
 
-    await send(interaction, content=(await commit(interaction, "tokens.spend", change)).value)
+    text = await apply(interaction, "tokens.spend", change)
+    await send(interaction, content=text)
 
 
 async def _on_token_save(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
@@ -97,6 +105,62 @@ def party_size(table: Table, encounter: Encounter | None) -> int:
     who is not on it (added with /encounter add player:)."""
     extra = 0 if encounter is None else sum(1 for c in encounter.heroes() if c.id not in encounter.roster)
     return len(table.heroes) + extra
+
+
+def _spend(member: Member, table: Table, who: str | int, use: Use) -> Change[str]:
+    """`/tokens spend`: the hero's player (or a server Director) spends hero tokens for one benefit."""
+    spender = resolve_hero(table, who)
+    owner = spender.owner_id
+    if spender.roster is not None and sheet_of(spender.roster).claimable:
+        owner = None
+    action = f"spend hero tokens for {inert(spender.name)}"
+    member.require("/tokens spend", owner_id=owner, action=action, whose=spender.name)
+    spent, said = _BENEFITS[use](table, spender)
+    text = f"{inert(spender.name)} spends {said} Hero tokens left: {spent.pool}."
+    return Change(f"{spender.name} spent hero tokens ({use})", text, {"hero": spender.name, "use": use})
+
+
+def _surges(table: Table, spender: Spender) -> tuple[HeroTokens, str]:
+    cid = _in_encounter(spender, "surges")
+    spent = spend_benefit(table, cid, TokenBenefit.SURGES)
+    encounter, surges = gain_surges(encounter_of(table), cid, TOKEN_SURGES)
+    put_encounter(table, encounter)
+    return spent, f"a hero token: +{TOKEN_SURGES} surges ({surges} now)."
+
+
+def _save(table: Table, spender: Spender) -> tuple[HeroTokens, str]:
+    label = token_save(table, _in_encounter(spender, "saves"))
+    return HeroTokens(table.tokens), f"a hero token: the save succeeds and {inert(label)} ends."
+
+
+def _reroll(table: Table, spender: Spender) -> tuple[HeroTokens, str]:
+    spent = spend_benefit(table, spender.creature_id or spender.name, TokenBenefit.REROLL)
+    return spent, "a hero token: reroll the test and keep the new roll."
+
+
+def _regain(table: Table, spender: Spender) -> tuple[HeroTokens, str]:
+    spent = spend_benefit(table, spender.creature_id or spender.name, TokenBenefit.STAMINA)
+    if spender.creature_id is not None:
+        encounter = encounter_of(table)
+        creature = encounter.creature(spender.creature_id)
+        vitals = regain_recovery_value(creature.vitals)
+        put_encounter(table, encounter.with_creature(dataclasses.replace(creature, vitals=vitals)))
+    elif spender.roster is not None:
+        sheet = sheet_of(spender.roster)
+        vitals = regain_recovery_value(sheet.vitals)
+        put_sheet(spender.roster, dataclasses.replace(sheet, vitals=vitals))
+    else:  # resolve_hero always finds a creature or a roster hero
+        fail("No hero to heal: name one from /hero show.")
+    return spent, f"2 hero tokens and regains {vitals.recovery_value} Stamina. {stamina_text(vitals)}."
+
+
+#: What each `use` of `/tokens spend` does: the pool after and the reply's words after "spends".
+_BENEFITS: dict[str, Callable[[Table, Spender], tuple[HeroTokens, str]]] = {
+    "surges": _surges,
+    "save": _save,
+    "reroll": _reroll,
+    "regain": _regain,
+}
 
 
 class Tokens(commands.Cog):
@@ -131,16 +195,11 @@ class Tokens(commands.Cog):
     async def award(
         self, interaction: discord.Interaction[Any], count: app_commands.Range[int, 1, AWARD_MAX] = 1
     ) -> None:
-        if not 1 <= count <= AWARD_MAX:
-            fail(f"Award from 1 to {AWARD_MAX} hero tokens.")
-        _, at, role = await server_standing(interaction, self.bot.store)
-        require("/tokens award", at, director_role_id=role)
-
-        def change(table: Table) -> Change[int]:
+        def change(_who: Member, table: Table) -> Change[int]:
             table.tokens = award_tokens(HeroTokens(table.tokens), count).pool
             return Change(f"{count} hero token(s) awarded", table.tokens, {"count": count})
 
-        pool = (await commit(interaction, "tokens.award", change)).value
+        pool = await apply(interaction, "tokens.award", change, rule="/tokens award")
         await send(interaction, content=f"The Director awards {count} hero token(s). Hero tokens: {pool}.")
 
     @tokens.command(name="spend", description="Spend hero tokens for a benefit.")
@@ -158,74 +217,18 @@ class Tokens(commands.Cog):
         hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
         condition: app_commands.Range[str, 1, TEXT_MAX] | None = None,
     ) -> None:
-        if use not in ("surges", "save", "reroll", "regain"):
-            fail("Pick use: surges, save, reroll or regain.")
-        actor, at, role = await server_standing(interaction, self.bot.store)
-        who: str | int = " ".join(hero.split()) if hero is not None else actor.user_id
+        who: str | int = " ".join(hero.split()) if hero is not None else interaction.user.id
         if isinstance(who, str) and not who:
             fail("Name the hero who spends, or leave hero out for yours.")
-
-        def change(table: Table) -> Change[str]:
-            spender = resolve_hero(table, who)
-            owner = spender.owner_id
-            if spender.roster is not None and sheet_of(spender.roster).claimable:
-                owner = None
-            require(
-                "/tokens spend",
-                dataclasses.replace(at, owner=owner is not None and owner == actor.user_id),
-                director_role_id=role,
-                action=f"spend hero tokens for {inert(spender.name)}",
-                whose=spender.name,
-            )
-            name = inert(spender.name)
-            if use == "surges":
-                cid = _in_encounter(spender, "surges")
-                spent = spend_benefit(table, cid, TokenBenefit.SURGES)
-                encounter, surges = gain_surges(encounter_of(table), cid, TOKEN_SURGES)
-                put_encounter(table, encounter)
-                text = f"{name} spends a hero token: +{TOKEN_SURGES} surges ({surges} now)."
-            elif use == "save":
-                cid = _in_encounter(spender, "saves")
-                label = token_save(table, cid)
-                spent = HeroTokens(table.tokens)
-                text = f"{name} spends a hero token: the save succeeds and {inert(label)} ends."
-            elif use == "reroll":
-                spent = spend_benefit(table, spender.creature_id or spender.name, TokenBenefit.REROLL)
-                text = f"{name} spends a hero token: reroll the test and keep the new roll."
-            else:
-                spent = spend_benefit(table, spender.creature_id or spender.name, TokenBenefit.STAMINA)
-                if spender.creature_id is not None:
-                    encounter = encounter_of(table)
-                    creature = encounter.creature(spender.creature_id)
-                    vitals = regain_recovery_value(creature.vitals)
-                    put_encounter(
-                        table, encounter.with_creature(dataclasses.replace(creature, vitals=vitals))
-                    )
-                elif spender.roster is not None:
-                    sheet = sheet_of(spender.roster)
-                    vitals = regain_recovery_value(sheet.vitals)
-                    put_sheet(spender.roster, dataclasses.replace(sheet, vitals=vitals))
-                else:  # resolve_hero always finds a creature or a roster hero
-                    fail("No hero to heal: name one from /hero show.")
-                text = (
-                    f"{name} spends 2 hero tokens and regains {vitals.recovery_value} Stamina. "
-                    f"{stamina_text(vitals)}."
-                )
-            text += f" Hero tokens left: {spent.pool}."
-            return Change(
-                f"{spender.name} spent hero tokens ({use})", text, {"hero": spender.name, "use": use}
-            )
-
-        await send(interaction, content=(await commit(interaction, "tokens.spend", change)).value)
+        text = await apply(interaction, "tokens.spend", lambda member, table: _spend(member, table, who, use))
+        await send(interaction, content=text)
 
     @tokens.command(name="reset", description="Director, start of a session: reset the hero-token pool.")
     async def reset(self, interaction: discord.Interaction[Any]) -> None:
-        _, at, role = await server_standing(interaction, self.bot.store)
-        require("/tokens reset", at, director_role_id=role)
         key = channel_key(interaction)
         settings = await self.bot.store.get_settings(key.guild_id)
 
-        def change(table: Table) -> Change[int]:
+        def change(_who: Member, table: Table) -> Change[int]:
             encounter = active_encounter(table)
             tokens = start_session(
                 HeroTokens(table.tokens), party_size(table, encounter), settings.tokens_reset_per_session
@@ -235,7 +238,7 @@ class Tokens(commands.Cog):
                 put_encounter(table, dataclasses.replace(encounter, tokens_used=()))
             return Change("Hero tokens reset for a new session", tokens.pool, {"pool": tokens.pool})
 
-        pool = (await commit(interaction, "tokens.reset", change)).value
+        pool = await apply(interaction, "tokens.reset", change, rule="/tokens reset")
         how = (
             "one per hero in the campaign"
             if settings.tokens_reset_per_session

@@ -1,32 +1,6 @@
-"""Reminders that survive restarts (issue 22 §2): nudges and the argument timer.
-
-Public API:
-
-    service = reminders_for(bot)        # the bot's one ReminderService (created on first use)
-    service.observe(key, seen)          # the tracker's observer: what a refresh showed (schedules, returns)
-    await service.fire_due()            # fire every reminder due now (-> how many this process fired)
-    await service.start() / await service.close()   # the loop that fires them (`python -m bot` only)
-
-What is reminded
-- **Nudges** (`/settings nudge_after:12h`): when the side that must pick hasn't picked for that long, the
-  members it pings (`exts.turn._pings.pick_ping`) are pinged once more with the tracker's jump link; after a
-  second interval the encounter's Director is told who is waited on. Then nothing more for that wait, so
-  nobody is pinged more than once an interval.
-- **The argument timer** (`/settings argument_timer:30s`): when a players' side is to pick and nobody has
-  picked when it runs out, the Director gets a button per candidate (`exts.reminders._views.ArgumentPick`).
-
-Where the due times live: the store's `reminders` table (`bot.store.reminders`), one row per encounter and
-kind, with the wait it is for (`turn_key`: the round, the turns taken, who picks and from whom). Nothing is
-kept only in memory, so a restarted process, or another shard's, fires what fell due while this one was
-down; claiming a row is a compare-and-set, so exactly one process fires it.
-
-Scheduling costs a command nothing: the tracker service tells `observe` what each refresh showed (it runs
-after the reply, coalesced, in the background); when the wait changed since this process last wrote it, one
-background write sets (or clears) the encounter's reminders. A wait that is already set keeps its due time
-(the store's upsert compares the turn key), so a restart never postpones a reminder. A guild with both
-settings off writes nothing. Any change that moves the turn on changes the key: the pending reminder is
-replaced (or deleted when nobody picks); a reminder whose wait is no longer the encounter's when it falls due
-is dropped without a word.
+"""Reminders that survive restarts: nudges and the argument timer, scheduled from the tracker's refreshes and
+fired by one loop per process. What is reminded, where the due times live, and the public API:
+docs/architecture.md, "Reminders".
 """
 
 from __future__ import annotations
@@ -35,14 +9,13 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import discord
 
-from bot.client import DrawSteelBot
+from bot.client import DrawSteelBot, PerBot
 from bot.replies import post
 from bot.rules import codec
 from bot.rules.encounter import Encounter
@@ -285,12 +258,9 @@ class ReminderService:
         return self.bot.store
 
 
-_SERVICES: weakref.WeakKeyDictionary[DrawSteelBot, ReminderService] = weakref.WeakKeyDictionary()
+_SERVICES = PerBot(ReminderService)
 
 
 def reminders_for(bot: DrawSteelBot) -> ReminderService:
     """The bot's reminder service (one per bot, created on first use)."""
-    service = _SERVICES.get(bot)
-    if service is None or service.closed:
-        service = _SERVICES[bot] = ReminderService(bot)
-    return service
+    return _SERVICES(bot)

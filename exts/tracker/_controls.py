@@ -1,21 +1,8 @@
 """The tracker's controls: persistent buttons (Act / End turn / Undo / Save) and the select menu of who may
 act, each carrying the encounter id and the channel's state version in its custom id; plus the buttons of the
-who-goes-first choice and of the end-of-encounter confirmation.
-
-Owned by the encounter/turn work (exts/encounter/, exts/turn/_cog.py); the tracker service
-(exts/tracker/_service.py)
-attaches `tracker_view(...)` to every tracker message it posts or edits.
-
-Custom ids (at most 100 characters): `enc:<action>:<encounter id>:<version>[:<argument>]` for buttons
-(`act`, `end`, `undo`, `save`; `act` with a creature's place in the turn order: one of the creatures a bare
-Act offers, `act_choice_view`; `first` with the side id; `endok` with 1/0 for the objective, `endno`;
-`award` under an end summary whose Victories wait for a server Director;
-`rescue` with the offer's index: the hero-token rescue of `bot.rules.encounter.rescue`, on the tracker and
-on the damage's reply; `tsave` on a failed save's reply) and
-`enc:pick:<encounter id>:<version>` for the select. The items are `DynamicItem`s in a `PersistentView`, so
-they work after a restart (`bot.ui.persistent` answers them); what a press does is a handler the exts
-register with `set_handler(action, fn)` (this module stays free of exts). A press on a tracker whose
-version is not the channel's newest is refused by the handler.
+who-goes-first choice and of the end-of-encounter confirmation. The tracker service attaches `tracker_view`
+to every tracker message; the features register what a press does (`set_handler`). The custom ids:
+docs/architecture.md, "The tracker message".
 """
 
 from __future__ import annotations

@@ -1,70 +1,7 @@
-"""The live tracker service: one message per encounter, edited in place with the bot token.
-
-Public API (stable; other exts use it):
-
-    service = tracker_for(bot)                  # the bot's one TrackerService (created on first use)
-    await service.on_commit(key, committed)     # the commit listener (registered by exts/tracker/_cog.py)
-    service.note_interaction(key)               # an interaction arrived there (the scroll heuristic)
-    service.schedule(key, encounter_id=None)    # ask for a refresh; returns at once (coalesced)
-    service.schedule_guild(guild_id)            # refresh a guild's trackers (its settings changed)
-    await service.refresh(key)                  # refresh now and wait until the message is edited
-    await service.repost(key)                   # post the tracker anew at the bottom (-> message id or None)
-    service.claim_ask(key)                      # may a repost asked for (/encounter status) go ahead now?
-    service.link(key)                           # the tracker's jump link, as far as this process knows it
-    await service.find_link(key, encounter_id)  # the same, read from the store when not known here
-    service.observers.append(fn)                # fn(key, seen): each refresh's newest state (`Seen`)
-
-How it works
-- Posting: the first committed change of a channel with an active encounter posts the tracker with the bot
-  token (`bot.get_partial_messageable(...).send`), never through an interaction webhook (those tokens expire
-  after 15 minutes; play-by-post encounters last days), and stores its id with `Store.set_tracker`, so a
-  restarted bot edits the same message (`Store.tracker_of` gives it back).
-- Editing: later changes edit that message (`PartialMessage.edit`, `PATCH /channels/{id}/messages/{id}`) with
-  the newest state read from the store, the controls of `exts.tracker._controls.tracker_view` attached, and
-  allowed mentions none (an edit never pings).
-- Never blocking a command: `on_commit` (awaited by `bot.play.commit` after the store commit) only marks the
-  channel dirty and starts the channel's worker task if none runs; it returns at once.
-- Coalescing: one worker per channel renders the newest stored state each pass; changes that arrive while an
-  edit is in flight set the dirty flag again and produce exactly one more edit, with the newest state — a
-  burst of N commits costs at most two edits. A channel's passes start at least `EDIT_GAP` apart (plus up
-  to `EDIT_JITTER` of it, at random): a change after a quiet spell shows at once, a fast run of them (a live
-  table, a Director clicking through turns) shows its newest state every `EDIT_GAP` or so instead of one
-  edit per change (Discord rate-limits a channel's message edits anyway). `repost` and the worker share a
-  per-channel lock.
-- Pacing: the trackers' requests start at most `TRACKER_RATE` a second in all, in turn (`_Pacer`), so a bot
-  busy in many channels stays within Discord's global rate limit instead of being refused by it. A refresh
-  pass waits for its turn before it reads and renders the state, so it sends the newest state, gathers the
-  changes made meanwhile (coalescing: busy trackers simply refresh less often), and many trackers refreshing
-  at once (a hundred channels waking up together) render one at a time at that rate instead of taking the
-  bot's time all at once: the commands, which never wait for their trackers, keep it.
-- Failures: a deleted tracker (404 on edit) is replaced by a new message whose id is stored; missing
-  permissions (403) and other client errors are logged and never raised; after a 403 on posting, the next
-  `POST_RETRY_AFTER` changes don't ask again (`repost`, e.g. `/encounter status`, always does).
-  discord.py itself retries 429s and 500/502/504 a few times; a 5xx that still comes back (503: discord.py
-  never retries it) and a store that is busy or unreachable are retried after `RETRY_DELAYS`, then given up
-  until the next change. Nothing is lost: every refresh renders the newest state.
-- End of an encounter: the tracker is edited one last time to a final summary (`render_final`) without
-  controls, unpinned, and the channel's tracker is forgotten.
-- Pins: every tracker message the service posts (the first one, and each repost) is pinned, so the channel's
-  pins always lead to it (deleting the old one removes its pin). Pinning needs the Pin Messages permission
-  (Manage Messages on older servers); without it the service says so once per encounter, in one message in
-  the channel naming the permission, and carries on unpinned.
-- Observers: after each refresh, `observers` (plain functions) get the newest state seen (`Seen`): the
-  reminders (`exts.reminders._service`) schedule from there, in the background, never on a command's path.
-
-Scroll heuristic (no privileged intents, no message-content or guild-message events): the bot cannot see
-other people's messages, but it sees every interaction in the channel, and nearly each one leaves a message
-there (a command's reply, a button's follow-up). The service counts the interactions (slash commands,
-buttons, menus, modals; not autocomplete) in each channel since its tracker was posted (`note_interaction`,
-called by exts/tracker/_cog.py's interaction hook); when a change arrives after `REPOST_AFTER` of them,
-the tracker is reposted at the bottom instead of edited (the new message is posted, its id stored, then the
-old one deleted). The count lives in memory (a restart starts again from 0); `/encounter status` reposts on
-demand for what the heuristic cannot see (players' chatter), at most once every `ASK_GAP` seconds a channel
-(`claim_ask`: more often, the member gets a jump link to the tracker where it is).
-
-Forum posts: in a thread of a forum channel the tracker never moves (it stays where it was posted; the
-turn pings link to it instead): neither the scroll heuristic nor `repost` posts it anew there while the
-message exists.
+"""The live tracker service: one message per encounter, posted and edited in place with the bot token after
+each committed change (coalesced, paced across channels, never on a command's path), reposted when it has
+scrolled up, pinned, and summed up when the encounter ends. How it works, and its public API:
+docs/architecture.md, "The tracker message".
 """
 
 from __future__ import annotations
@@ -72,14 +9,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
-from bot.client import DrawSteelBot
+from bot.client import DrawSteelBot, PerBot
 from bot.play import encounter_of
 from bot.replies import edit, post
 from bot.rules import codec
@@ -99,15 +35,14 @@ POST_RETRY_AFTER = 10
 #: Seconds to wait before retrying a refresh the store refused as busy or unreachable, or Discord answered
 #: with a 5xx (then give up: the next change renders the newest state anyway).
 RETRY_DELAYS: tuple[float, ...] = (1.0, 3.0)
-#: Seconds between the starts of two refreshes of one channel's tracker (see "Coalescing"): one edit a
-#: second, within what Discord lets a bot edit in one channel (about five edits in five seconds; at 0.5 a
-#: busy channel's tracker ran into it, and its renders took a tenth of a busy bot's CPU at 10 in flight).
+#: Seconds between the starts of two refreshes of one channel's tracker (docs/architecture.md,
+#: "Coalescing"): one edit a second, within what Discord lets a bot edit in one channel (about five edits in
+#: five seconds; a shorter gap runs into that limit, and spends the bot's time rendering states nobody sees).
 EDIT_GAP = 1.0
 #: Up to this fraction of `EDIT_GAP` is added at random to each gap, so that channels whose refreshes began
 #: together (a guild's trackers after `/settings`, every busy channel after a restart) drift apart instead
-#: of refreshing in the same instant for as long as they stay busy: at 10 busy channels in lockstep, their
-#: ten refreshes at once held up every command in flight (the p99 of the wire benchmark's `/strike` at 10
-#: in flight 11.8 → 10.4 ms).
+#: of refreshing in the same instant for as long as they stay busy: refreshes in lockstep hold up every
+#: command in flight at once.
 EDIT_JITTER = 0.5
 #: Seconds between two reposts asked for in one channel (`/encounter status`, `claim_ask`): each is a new
 #: message and a "pinned a message" notice, so asking more often gets a jump link to the tracker instead.
@@ -531,12 +466,9 @@ class TrackerService:
         return self.bot.store
 
 
-_SERVICES: weakref.WeakKeyDictionary[DrawSteelBot, TrackerService] = weakref.WeakKeyDictionary()
+_SERVICES = PerBot(TrackerService)
 
 
 def tracker_for(bot: DrawSteelBot) -> TrackerService:
     """The bot's tracker service (one per bot, created on first use)."""
-    service = _SERVICES.get(bot)
-    if service is None or service.closed:
-        service = _SERVICES[bot] = TrackerService(bot)
-    return service
+    return _SERVICES(bot)

@@ -52,10 +52,10 @@ from exts.turn._views import skip_text, turn_end_text, turn_start_text
 NAME_MAX = 100
 #: A creature's name in a /turn option; a longer one is refused before the command runs.
 Combatant = app_commands.Transform[
-    str, Text(NAME_MAX, f"Names are at most {NAME_MAX} characters: pick one from the list.")
+    str, Text("name", NAME_MAX, f"Names are at most {NAME_MAX} characters: pick one from the list.")
 ]
 HeroName = app_commands.Transform[
-    str, Text(NAME_MAX, f"Names are at most {NAME_MAX} characters: type a hero's name.")
+    str, Text("name", NAME_MAX, f"Names are at most {NAME_MAX} characters: type a hero's name.")
 ]
 
 

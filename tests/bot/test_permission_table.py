@@ -153,7 +153,7 @@ def test_the_kinds_undo_decides_on_are_the_kinds_commands_commit() -> None:
     source = "\n".join(
         p.read_text(encoding="utf-8") for d in ("bot", "exts") for p in (root / d).rglob("*.py")
     )
-    committed = set(re.findall(r'(?:commit|play)\(\s*\w+,\s*"([a-z._]+)"', source))
+    committed = set(re.findall(r'(?:commit|play|apply)\(\s*\w+,\s*"([a-z._]+)"', source))
     committed |= set(re.findall(r'self\._change\(\s*\w+,\s*\w+,\s*"([a-z._]+)"', source))
     named = CAMPAIGN_CHANGES | TOKEN_SPENDS
     assert not named - committed, named - committed
