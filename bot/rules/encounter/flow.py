@@ -86,18 +86,12 @@ def begin(
     victories: Mapping[str, int] | None = None,
     rounding: Rounding = Rounding.DOWN,
 ) -> Flow:
-    """Begin combat. Draw Steel and Agility roll the d10 (6 or higher: the players choose the side that goes
-    first, otherwise the Director); Agility also rolls each unit's Agility test (2d10 + Agility) for the order
-    within a side; teams take the Director's team order; fast/slow rolls nothing. The Director's Malice starts
-    at the heroes' average Victories (Monsters "Malice"; rounding from the guild setting) and each hero's
-    heroic resource at their Victories (Draw Steel, The Basics, "Heroic Resources"). `first` (a side's id or
-    name) sets the first side outright (Draw Steel, Agility); `team_order` lists teams by id or name in
-    initiative order (teams; default: the order they were made); `victories` are the heroes' Victories
-    (creature id -> count).
-
-    Draw Steel and Agility without `first`: the d10 is rolled; unless every creature of one side is surprised
-    (then the other side goes first with no roll) the winner must still choose with `choose_first_side`, and
-    the first round starts then."""
+    """Begin combat. Draw Steel and Agility roll the d10 (6 or higher: the players choose who goes first,
+    with `choose_first_side`, unless one side is all surprised; `first`, a side's id or name, sets it
+    outright); Agility also rolls each unit's Agility test (2d10 + Agility) for the order within a side; teams
+    follow `team_order` (ids or names; default: as made); fast/slow rolls nothing. The Director's Malice starts
+    at the heroes' average `victories` (Monsters "Malice"; `rounding` from the guild setting) and each hero's
+    heroic resource at their Victories (Draw Steel, The Basics, "Heroic Resources")."""
     state = encounter.turns
     if state.phase is not Phase.SETUP or (state.first is not None and state.first.side is not None):
         raise EncounterError("This encounter has already begun: carry on with /turn act.")
