@@ -88,10 +88,10 @@ def begin(
 ) -> Flow:
     """Begin combat. Draw Steel and Agility roll the d10 (6 or higher: the players choose who goes first,
     with `choose_first_side`, unless one side is all surprised; `first`, a side's id or name, sets it
-    outright); Agility also rolls each unit's Agility test (2d10 + Agility) for the order within a side; teams
-    follow `team_order` (ids or names; default: as made); fast/slow rolls nothing. The Director's Malice starts
-    at the heroes' average `victories` (Monsters "Malice"; `rounding` from the guild setting) and each hero's
-    heroic resource at their Victories (Draw Steel, The Basics, "Heroic Resources")."""
+    outright); Agility also rolls each unit's Agility test (2d10 + Agility) for the order within a side;
+    teams follow `team_order` (ids or names; default: as made); fast/slow rolls nothing. The Director's Malice
+    starts at the heroes' average `victories` (Monsters "Malice"; `rounding` from the guild setting) and each
+    hero's heroic resource at their Victories (Draw Steel, The Basics, "Heroic Resources")."""
     state = encounter.turns
     if state.phase is not Phase.SETUP or (state.first is not None and state.first.side is not None):
         raise EncounterError("This encounter has already begun: carry on with /turn act.")
