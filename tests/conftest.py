@@ -32,17 +32,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: not item.nodeid.startswith("tests/wire/"))
 
 
-_executed: dict[str, ModuleType] = {}
+_executed: dict[str, dict[str, ModuleType]] = {}
 
 
 async def _load_executed_once(self: commands.Bot, spec: importlib.machinery.ModuleSpec, key: str) -> None:
-    """discord.py's `_load_from_module_spec`, executing the module only the first time."""
-    module = _executed.get(key)
-    if module is None:
+    """discord.py's `_load_from_module_spec`, executing the extension's package only the first time. Its
+    modules go back into `sys.modules` each time (an unloaded extension's are dropped from there), so a late
+    import inside them finds the very modules the bot runs."""
+    modules = _executed.get(key)
+    if modules is None:
         await _load_from_module_spec(self, spec, key)
-        _executed[key] = self.extensions[key]
+        _executed[key] = {
+            name: module
+            for name, module in sys.modules.items()
+            if name == key or name.startswith(f"{key}.")
+        }
         return
-    sys.modules[key] = module
+    sys.modules.update(modules)
+    module = modules[key]
     await module.setup(self)
     self._BotBase__extensions[key] = module  # type: ignore[attr-defined]  # what discord.py's own does
 
