@@ -21,6 +21,7 @@ from bot.rules.turns import Controller, picking, waiting
 from bot.rules.turns.policy import policy
 from bot.store import ChannelKey
 from bot.ui.format import stamina_text
+from exts.tracker._service import tracker_for
 from exts.turn._views import condition_text, controller_does, creatures_of, side_does
 
 log = logging.getLogger("bot.pings")
@@ -189,8 +190,6 @@ async def reply(
 
 async def _linked(client: Any, key: ChannelKey, ping: Ping) -> Ping:
     """`ping` with the tracker's jump link after its round line (when the tracker is known)."""
-    from exts.tracker._service import tracker_for  # the tracker service imports the renderers of bot.ui
-
     service = tracker_for(client)
     link = service.link(key)
     if link is None:
