@@ -8,7 +8,7 @@ Public API:
   `Appeal` (what an argument appeals to), `Offer` (the six offers by Interest).
 - `Negotiation` (the state the store keeps), `Trait` (a motivation or pitfall with its revealed flag),
   `Argument` (one argument made), `ArgueResult`, `DiscoverResult`.
-- `start(npc, attitude, motivations, pitfalls)`, `roll_test(dice, ...)`, `argue(state, ...)`,
+- `start(npc, attitude, motivations, pitfalls)`, `begin(npc, interest, patience, ...)`, `roll_test(dice, ...)`, `argue(state, ...)`,
   `discover(state, hero, roll)`, `reveal(state, motivation, pitfall)`, `take_lie_interest(state)`,
   `call_for_offer(state)`, `offer_for(interest)`.
 """
@@ -199,9 +199,9 @@ class Negotiation:
     already appealed to (`used`), the arguments made, and whether the heroes called for the offer."""
 
     npc: str
-    attitude: Attitude
     interest: int
     patience: int
+    attitude: Attitude | None = None
     motivations: tuple[Trait, ...] = ()
     pitfalls: tuple[Trait, ...] = ()
     used: tuple[Motivation, ...] = ()
@@ -247,12 +247,29 @@ def start(
     motivations: Iterable[Motivation | Trait],
     pitfalls: Iterable[Motivation | Trait],
 ) -> Negotiation:
-    """A negotiation with the Interest and Patience the first attitude sets ("Interest and Patience"); the
-    NPC has one or more motivations and one or more pitfalls, none of them both ("Motivations and
-    Pitfalls")."""
+    """A negotiation with the Interest and Patience the first attitude sets ("Interest and Patience")."""
+    return begin(npc, attitude.interest, attitude.patience, motivations, pitfalls, attitude)
+
+
+def begin(
+    npc: str,
+    interest: int,
+    patience: int,
+    motivations: Iterable[Motivation | Trait],
+    pitfalls: Iterable[Motivation | Trait],
+    attitude: Attitude | None = None,
+) -> Negotiation:
+    """A negotiation at the Interest and Patience given (a Forge Steel file's), which must leave it running
+    ("Ending a Negotiation"); the NPC has one or more motivations and one or more pitfalls, none of them
+    both ("Motivations and Pitfalls")."""
     name = " ".join(npc.split())
     if not name or len(name) > NPC_MAX:
         raise NegotiationError(f"Name the NPC in 1 to {NPC_MAX} characters: e.g. npc:Baron Vell.")
+    if not LOW < interest < HIGH or not LOW < patience <= HIGH:
+        raise NegotiationError(
+            f"A negotiation starts at Interest 1 to 4 and Patience 1 to 5, not {interest} and {patience}: "
+            "one of those would end it at once."
+        )
     wants, fears = _traits(motivations), _traits(pitfalls)
     if not wants or not fears:
         raise NegotiationError(
@@ -264,7 +281,7 @@ def start(
         raise NegotiationError(
             f"{', '.join(sorted(both))} can't be both a motivation and a pitfall: keep it in one list."
         )
-    return Negotiation(name, attitude, attitude.interest, attitude.patience, wants, fears)
+    return Negotiation(name, interest, patience, attitude, wants, fears)
 
 
 def roll_test(dice: Dice, bonus: int = 0, edges: int = 0, banes: int = 0) -> PowerRoll:

@@ -19,6 +19,7 @@ from bot.rules.negotiation import (
     Offer,
     Row,
     argue,
+    begin,
     call_for_offer,
     discover,
     offer_for,
@@ -333,3 +334,13 @@ def test_npc_name_checked() -> None:
 def test_motivation_required_for_a_motivation_appeal() -> None:
     with pytest.raises(NegotiationError, match="Name the motivation"):
         argue(baron(), "Ash", Appeal.MOTIVATION, None, test_roll(17))
+
+
+def test_begin_at_given_numbers() -> None:
+    """A negotiation may start at any Interest and Patience that don't end it at once ("The negotiation ends
+    when Interest reaches 0 or 5, or Patience reaches 0")."""
+    state = begin("Vell", 4, 1, [GREED], [PEACE])
+    assert (state.interest, state.patience, state.attitude) == (4, 1, None)
+    for interest, patience in ((0, 3), (5, 3), (2, 0), (2, 6)):
+        with pytest.raises(NegotiationError, match="one of those would end it"):
+            begin("Vell", interest, patience, [GREED], [PEACE])
