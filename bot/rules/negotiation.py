@@ -8,9 +8,9 @@ Public API:
   `Appeal` (what an argument appeals to), `Offer` (the six offers by Interest).
 - `Negotiation` (the state the store keeps), `Trait` (a motivation or pitfall with its revealed flag),
   `Argument` (one argument made), `ArgueResult`, `DiscoverResult`.
-- `start(npc, attitude, motivations, pitfalls)`, `begin(npc, interest, patience, ...)`, `roll_test(dice, ...)`, `argue(state, ...)`,
-  `discover(state, hero, roll)`, `reveal(state, motivation, pitfall)`, `take_lie_interest(state)`,
-  `call_for_offer(state)`, `offer_for(interest)`.
+- `start(npc, attitude, motivations, pitfalls)`, `begin(npc, interest, patience, ...)`,
+  `roll_test(dice, ...)`, `argue(state, ...)`, `discover(state, roll)`, `reveal(state, motivation, pitfall)`,
+  `take_lie_interest(state)`, `call_for_offer(state)`, `offer_for(interest)`.
 """
 
 from __future__ import annotations

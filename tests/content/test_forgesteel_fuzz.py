@@ -1,5 +1,5 @@
-"""Fuzz: mutated Forge Steel monster, group, encounter and negotiation files never crash the readers with anything but
-the typed `ForgeSteelError` ("Fuzz the importers with hypothesis: mutated fixtures never crash
+"""Fuzz: mutated Forge Steel monster, group, encounter and negotiation files never crash the readers with
+anything but the typed `ForgeSteelError` ("Fuzz the importers with hypothesis: mutated fixtures never crash
 them")."""
 
 from __future__ import annotations
