@@ -344,6 +344,8 @@ def argue(
         raise NegotiationError("Name the motivation the argument appeals to: e.g. motivation:greed.")
     named = None if appeal is Appeal.NONE else motivation
     row = _row(state, appeal, named)
+    if row is Row.PITFALL and named is not None and not state.is_pitfall(named):
+        named = None  # the Director's call that it touched a pitfall: the name given isn't one to record
     tier = 1 if row is Row.PITFALL or repeated else roll.tier
     interest, patience = _TABLE[row][tier - 1]
     if row is Row.NO_MOTIVATION and roll.natural >= CRITICAL_NATURAL:

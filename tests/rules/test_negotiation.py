@@ -344,3 +344,11 @@ def test_begin_at_given_numbers() -> None:
     for interest, patience in ((0, 3), (5, 3), (2, 0), (2, 6)):
         with pytest.raises(NegotiationError, match="one of those would end it"):
             begin("Vell", interest, patience, [GREED], [PEACE])
+
+
+def test_a_pitfall_call_naming_no_pitfall_records_no_name() -> None:
+    """ "mentions a pitfall (automatically tier 1)" at the Director's word: a name given that isn't one of the
+    NPC's pitfalls is neither revealed nor recorded (it may be a hidden motivation)."""
+    result = argue(baron(), "Ash", Appeal.PITFALL, GREED, test_roll(17))
+    assert result.row is Row.PITFALL and result.argument.motivation is None and result.revealed is None
+    assert result.state.hidden() == baron().hidden() and result.state.used == ()
