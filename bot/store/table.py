@@ -230,6 +230,8 @@ class GuildSettings:
     nudge_after: int | None = None
     #: seconds the players may take to agree who goes next before the Director picks (None: off)
     argument_timer: int | None = None
+    #: players see a negotiation's Interest and Patience as numbers (False: as words)
+    negotiation_numbers: bool = True
 
 
 #: The limits of the timed settings, in seconds (inclusive).
