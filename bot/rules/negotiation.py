@@ -10,7 +10,7 @@ Public API:
   `Argument` (one argument made), `ArgueResult`, `DiscoverResult`.
 - `start(npc, attitude, motivations, pitfalls)`, `begin(npc, interest, patience, ...)`,
   `roll_test(dice, ...)`, `argue(state, ...)`, `discover(state, roll)`, `reveal(state, motivation, pitfall)`,
-  `take_lie_interest(state)`, `call_for_offer(state)`, `offer_for(interest)`.
+  `reveal_owed`, `take_lie_interest(state)`, `call_for_offer(state)`, `offer_for(interest)`.
 """
 
 from __future__ import annotations
@@ -207,6 +207,8 @@ class Negotiation:
     used: tuple[Motivation, ...] = ()
     arguments: tuple[Argument, ...] = ()
     called: bool = False
+    owed: bool = False
+    """A tier 3 discovery whose motivation or pitfall the Director hasn't picked yet (`reveal_owed`)."""
 
     @property
     def ended(self) -> bool:
@@ -417,16 +419,25 @@ def discover(state: Negotiation, roll: PowerRoll) -> DiscoverResult:
         new = dataclasses.replace(state, patience=clamp(state.patience - 1))
         return DiscoverResult(new, 1, roll.natural, -1)
     choices = state.hidden() if tier == 3 else ()
-    return DiscoverResult(state, tier, roll.natural, 0, choices)
+    new = dataclasses.replace(state, owed=True) if choices else state
+    return DiscoverResult(new, tier, roll.natural, 0, choices)
 
 
 def reveal(state: Negotiation, motivation: Motivation, pitfall: bool) -> tuple[Negotiation, Trait]:
-    """Reveal one hidden motivation or pitfall (a tier 3 discovery, or the Director's word)."""
+    """Reveal one hidden motivation or pitfall (the Director's word); a discovery owed one is then paid."""
     new, trait = _revealed(state, motivation, pitfall)
     if trait is None:
         what = "pitfall" if pitfall else "motivation"
         raise NegotiationError(f"That isn't a hidden {what} of {state.npc}: pick one still hidden.")
-    return new, trait
+    return dataclasses.replace(new, owed=False), trait
+
+
+def reveal_owed(state: Negotiation, motivation: Motivation, pitfall: bool) -> tuple[Negotiation, Trait]:
+    """The one motivation or pitfall a tier 3 discovery reveals, the Director's pick ("Discovering
+    Motivations and Pitfalls"): once per such discovery."""
+    if not state.owed:
+        raise NegotiationError("No discovery is owed a motivation or pitfall now: it was revealed already.")
+    return reveal(state, motivation, pitfall)
 
 
 def call_for_offer(state: Negotiation) -> Negotiation:

@@ -24,6 +24,7 @@ from bot.rules.negotiation import (
     discover,
     offer_for,
     reveal,
+    reveal_owed,
     roll_test,
     start,
     take_lie_interest,
@@ -265,9 +266,12 @@ def test_discovery_tier_2() -> None:
 def test_discovery_tier_3() -> None:
     """ "tier 3: one motivation or pitfall revealed" (the Director picks which)."""
     result = discover(baron(), test_roll(17))
-    assert result.tier == 3 and result.state.patience == 3
+    assert result.tier == 3 and result.state.patience == 3 and result.state.owed
     assert result.choices == ((GREED, False), (LEGACY, False), (PEACE, True))
-    shown, _ = reveal(result.state, PEACE, pitfall=True)
+    shown, _ = reveal_owed(result.state, PEACE, pitfall=True)
+    assert not shown.owed and shown.hidden() == ((GREED, False), (LEGACY, False))
+    with pytest.raises(NegotiationError, match="revealed already"):
+        reveal_owed(shown, GREED, pitfall=False)  # one per tier 3, however often the Director clicks
     assert discover(shown, test_roll(20)).choices == ((GREED, False), (LEGACY, False))
 
 
