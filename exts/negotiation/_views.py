@@ -9,10 +9,16 @@ players see Interest and Patience as words, and changes as which way they went.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
 import discord
 
 from bot.embeds import Colour, Field, make_embed
-from bot.replies import inert
+from bot.error_hook import guarded
+from bot.replies import fail, inert
 from bot.rules.negotiation import (
     HIGH,
     ArgueResult,
@@ -24,6 +30,11 @@ from bot.rules.negotiation import (
 )
 from bot.rules.power import PowerRoll
 from bot.ui.combat import roll_line
+from bot.ui.persistent import NUMBER, ForgedId, PersistentView, number
+from exts.tracker._service import SceneView, SceneWait
+
+CHOICES_MAX = 24
+"""Buttons in one pick (Discord holds 25 a message; a negotiation has at most twelve traits)."""
 
 INTEREST_WORDS = (
     "against the idea",
@@ -229,3 +240,177 @@ def reveal_reply(state: Negotiation, motivation: Motivation, pitfall: bool) -> s
 def reveal_label(motivation: Motivation, pitfall: bool) -> str:
     """A button the Director (alone) sees to reveal one trait."""
     return f"{'Pitfall' if pitfall else 'Motivation'}: {motivation.value}"
+
+
+# --- the scene the channel keeps, its tracker and its buttons ----------------------------------------------
+KIND = "negotiation"
+"""The scene kind a negotiation's encounter row names (`bot.play.play_scene`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    """What the channel keeps: the negotiation, and whether players see its numbers (the server's
+    `negotiation_numbers` as of the newest step, so the tracker needs no settings to render it)."""
+
+    negotiation: Negotiation
+    numbers: bool = True
+
+
+def scene_view(name: str, scene: Scene, encounter_id: int, version: int, active: bool) -> SceneView:
+    """The tracker of a negotiation: the players' view; once it is over, the Director's close buttons."""
+    state = scene.negotiation
+    view = close_view(encounter_id, version) if active and state.ended else None
+    return SceneView(public_embed(state, scene.numbers), view, SceneWait(None))
+
+
+#: What a press of a negotiation button does: `handler(interaction, encounter id, version, argument)`
+#: (registered by the extension's `setup`, so this module stays free of the store).
+Handler = Callable[[discord.Interaction[Any], int, int, str], Awaitable[None]]
+_HANDLERS: dict[str, Handler] = {}
+BUTTON_TEMPLATE = (
+    rf"neg:(?P<action>reveal|pick|lie|close):(?P<eid>{NUMBER}):(?P<ver>{NUMBER})"
+    r"(?::(?P<arg>[a-z0-9: ]{1,40}))?"
+)
+
+
+def set_handler(action: str, handler: Handler) -> None:
+    _HANDLERS[action] = handler
+
+
+class NegotiationButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
+    """A negotiation's button: the Director's pick of what a discovery reveals, the lie's extra Interest, the
+    close with Victories. Its custom id says which negotiation (encounter id) and state (version)."""
+
+    def __init__(
+        self,
+        action: str,
+        encounter_id: int,
+        version: int,
+        arg: str = "",
+        *,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        suffix = f":{arg}" if arg else ""
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=style,
+                custom_id=f"neg:{action}:{encounter_id}:{version}{suffix}"[:100],
+            )
+        )
+        self.action, self.encounter_id, self.version, self.arg = action, encounter_id, version, arg
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> NegotiationButton:
+        action = match["action"]
+        return cls(action, number(match["eid"]), number(match["ver"]), match["arg"] or "", label=action)
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        handler = _HANDLERS.get(self.action)
+        if handler is None:
+            fail("This button isn't available right now: use the /negotiation command instead.")
+        await handler(interaction, self.encounter_id, self.version, self.arg)
+
+
+def close_view(encounter_id: int, version: int) -> discord.ui.View:
+    """Under the offer: the Director closes the negotiation, with 1 Victory each or none."""
+    view = PersistentView()
+    view.add_item(
+        NegotiationButton(
+            "close",
+            encounter_id,
+            version,
+            "1",
+            label="Award 1 Victory each and close",
+            style=discord.ButtonStyle.success,
+        )
+    )
+    view.add_item(NegotiationButton("close", encounter_id, version, "0", label="Close without Victories"))
+    return view
+
+
+def reveal_view(encounter_id: int, version: int) -> discord.ui.View:
+    """Under a tier 3 discovery: the Director opens the pick (seen by them alone)."""
+    view = PersistentView()
+    label = "Director: pick what is revealed"
+    view.add_item(
+        NegotiationButton("reveal", encounter_id, version, label=label, style=discord.ButtonStyle.primary)
+    )
+    return view
+
+
+def pick_view(
+    encounter_id: int, version: int, choices: tuple[tuple[Motivation, bool], ...]
+) -> discord.ui.View:
+    """The Director's pick (an ephemeral message): one button per hidden motivation or pitfall; one click
+    reveals it."""
+    view = PersistentView()
+    for motivation, pitfall in choices[:CHOICES_MAX]:
+        arg = f"{'p' if pitfall else 'm'}:{motivation.value}"
+        view.add_item(
+            NegotiationButton("pick", encounter_id, version, arg, label=reveal_label(motivation, pitfall))
+        )
+    return view
+
+
+def lie_view(encounter_id: int, version: int) -> discord.ui.View:
+    """Under an argument made as a lie that didn't raise Interest: the Director may take 1 more."""
+    view = PersistentView()
+    label = "Director: caught lying, take 1 more Interest"
+    view.add_item(
+        NegotiationButton("lie", encounter_id, version, label=label, style=discord.ButtonStyle.danger)
+    )
+    return view
+
+
+def read_pick(arg: str) -> tuple[Motivation, bool]:
+    """A pick button's argument (`m:greed`, `p:higher authority`) as the trait it reveals."""
+    side, _, name = arg.partition(":")
+    if side not in ("m", "p") or name not in {m.value for m in Motivation}:
+        raise ForgedId()
+    return Motivation(name), side == "p"
+
+
+def started_text(state: Negotiation) -> str:
+    return (
+        f"🤝 **{title(state)}** begins. Heroes: argue with /negotiation argue, or read what moves "
+        f"{inert(state.npc)} with /negotiation discover."
+    )
+
+
+def lie_text(state: Negotiation, numbers: bool) -> str:
+    return (
+        f"🤥 Caught in a lie: {change_text('Interest', -1, numbers)} "
+        f"(now {interest_text(state.interest, numbers)})."
+    )
+
+
+def closed_text(state: Negotiation, victories: int, awarded: tuple[str, ...]) -> str:
+    if not victories or not awarded:
+        return f"{title(state)} is closed."
+    each = f"{victories} Victor{'y' if victories == 1 else 'ies'}"
+    return f"{title(state)} is closed: {each} each to {', '.join(inert(n) for n in awarded)}."
+
+
+def motivation_choices(state: Negotiation | None, director: bool, current: str) -> list[tuple[str, str]]:
+    """`motivation:`'s autocomplete as (label, value): all twelve motivations containing `current`, the
+    NPC's revealed motivations and pitfalls first and marked. For players nothing else is marked and the
+    rest keep the twelve's order, so the list tells nothing hidden; the Director's marks every one of the
+    NPC's."""
+    key = " ".join(current.casefold().split())
+    names = [m for m in Motivation if key in m.value]
+    marks: dict[Motivation, str] = {}
+    if state is not None:
+        for traits, what in ((state.motivations, "motivation"), (state.pitfalls, "pitfall")):
+            for t in traits:
+                if t.revealed:
+                    marks[t.motivation] = f"{what}, revealed"
+                elif director:
+                    marks[t.motivation] = f"{what}, hidden"
+    revealed = [m for m in names if m in marks and (director or "revealed" in marks[m])]
+    ordered = revealed + [m for m in names if m not in revealed]
+    return [(f"{m.value} ({marks[m]})" if m in marks else m.value, m.value) for m in ordered]
