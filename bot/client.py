@@ -30,6 +30,7 @@ log = logging.getLogger("bot.client")
 COGS: tuple[str, ...] = (
     "exts.rolls",
     "exts.encounter",
+    "exts.montage",
     "exts.bestiary",
     "exts.turn",
     "exts.tracker",

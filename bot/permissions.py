@@ -161,6 +161,21 @@ RULES: dict[str, Rule] = {
     "/encounter log": Rule(Authority.ANYONE, "get the encounter's log"),
     "/encounter log (full)": Rule(Authority.ENCOUNTER_DIRECTOR, "get the full log"),
     "/encounter end": Rule(Authority.ENCOUNTER_DIRECTOR, "end the encounter"),
+    "/montage start": Rule(Authority.START, "start a montage"),
+    "/montage challenge add": Rule(Authority.ENCOUNTER_DIRECTOR, "describe the montage's challenges"),
+    "/montage challenge remove": Rule(Authority.ENCOUNTER_DIRECTOR, "remove the montage's challenges"),
+    "/montage challenge list": Rule(Authority.ANYONE, "list the montage's challenges"),
+    "/montage test": Rule(Authority.CONTROLLER, "test with that hero"),
+    "/montage assist": Rule(Authority.CONTROLLER, "assist with that hero"),
+    "/montage reroll": Rule(Authority.CONTROLLER, "reroll for that hero"),
+    "/montage next": Rule(Authority.ENCOUNTER_DIRECTOR, "end the montage's round"),
+    "/montage outcome": Rule(Authority.ENCOUNTER_DIRECTOR, "write the montage's outcomes"),
+    "/montage end": Rule(Authority.ENCOUNTER_DIRECTOR, "end the montage"),
+    "/montage award": Rule(Authority.ENCOUNTER_DIRECTOR, "close the montage"),
+    "/montage award victories:": Rule(Authority.SERVER_DIRECTOR, "award Victories"),
+    "/montage import": Rule(Authority.ENCOUNTER_DIRECTOR, "import the montage's challenges"),
+    "/montage status": Rule(Authority.ANYONE, "show the montage"),
+    "mtg:close": Rule(Authority.ENCOUNTER_DIRECTOR, "close the montage"),
     "enc:first": Rule(Authority.IN_ENCOUNTER, "choose which side goes first"),
     "enc:endok": Rule(Authority.ENCOUNTER_DIRECTOR, "end the encounter"),
     "enc:endno": Rule(Authority.ANYONE, "keep the encounter going"),
@@ -225,7 +240,7 @@ CAMPAIGN_CHANGES = frozenset(
 )
 #: Changes that spend the party's hero tokens in the fight (`/tokens spend`, the rescue and failed-save
 #: buttons, a roll's Reroll).
-TOKEN_SPENDS = frozenset({"tokens.spend", "tokens.rescue", "token"})
+TOKEN_SPENDS = frozenset({"tokens.spend", "tokens.rescue", "token", "montage.reroll"})
 
 
 def undo_rule(kind: str) -> str | None:

@@ -10,7 +10,9 @@ them (`bot.permissions` rule `/encounter log (full)`).
 
 from __future__ import annotations
 
+import dataclasses
 import io
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -19,6 +21,7 @@ from bot.client import DrawSteelBot
 from bot.permissions import RULES, actor_from_interaction, allowed, standing
 from bot.play import InTime, caller_of, channel_key, encounter_of
 from bot.replies import fail, send
+from bot.store import COMBAT, Event, scene_kind
 from exts.encounter._views import players_view
 from exts.tracker._service import tracker_for
 from exts.tracker._views import TrackerView, render_tracker
@@ -54,6 +57,28 @@ async def post_status(interaction: discord.Interaction[Any], bot: DrawSteelBot, 
     await send(interaction, content=service.where_text(key), ephemeral=True)
 
 
+def _no_state(event: Event) -> Event:
+    return dataclasses.replace(event, patch=None, details={})
+
+
+async def _scene_secrets(
+    interaction: discord.Interaction[Any], bot: DrawSteelBot, eid: int
+) -> Callable[[Event], Event] | None:
+    """A scene other than combat (a montage) keeps the Director's secrets in its state and undo patches:
+    the players' log leaves both out (None: the full log, for its Director or combat's own rules)."""
+    key = channel_key(interaction)
+    found = await bot.store.find_encounter(eid, guild_id=key.guild_id)
+    if found is None or scene_kind(found.state) == COMBAT:
+        return None
+    settings = await bot.store.get_settings(key.guild_id)
+    at = standing(
+        actor_from_interaction(interaction),
+        director_role_id=settings.director_role_id,
+        encounter_director_id=found.director_id,
+    )
+    return None if allowed(RULES["/encounter log (full)"].authority, at) else _no_state
+
+
 async def post_log(interaction: discord.Interaction[Any], bot: DrawSteelBot, number: int | None) -> None:
     """The log of the encounter running here, else the last one that ended here (or the ended one `number`),
     as Markdown and JSON files."""
@@ -72,7 +97,10 @@ async def post_log(interaction: discord.Interaction[Any], bot: DrawSteelBot, num
         eid = info.id
     settings = await in_time.run(store.get_settings(key.guild_id))
     hide = None
-    if not settings.show_monster_stamina:
+    secret = await in_time.run(_scene_secrets(interaction, bot, eid))
+    if secret is not None:
+        hide = secret
+    elif not settings.show_monster_stamina:
         found = await in_time.run(store.find_encounter(eid, guild_id=key.guild_id))
         assert found is not None
         role = settings.director_role_id

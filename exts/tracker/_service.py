@@ -20,7 +20,7 @@ from bot.play import encounter_of
 from bot.replies import edit, post
 from bot.rules import codec
 from bot.rules.encounter import Encounter
-from bot.store import ChannelKey, Committed, Store
+from bot.store import COMBAT, ChannelKey, Committed, Store, scene_kind
 from bot.store.errors import CannotSave, StoreUnavailable
 from exts.tracker._controls import tracker_view
 from exts.tracker._views import TrackerView, render_final, render_tracker
@@ -110,14 +110,54 @@ class _Pacer:
 
 
 @dataclass(frozen=True, slots=True)
+class SceneWait:
+    """Who a scene other than combat (a montage...) waits for, for the reminders: the wait's `key` (None:
+    nobody is waited on; a new key is a new wait), the members it pings with `content`, their names, and
+    what the Director may do about it (`hint`)."""
+
+    key: str | None
+    user_ids: tuple[int, ...] = ()
+    content: str = ""
+    names: tuple[str, ...] = ()
+    hint: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SceneView:
+    """A scene's tracker: its embed, its controls and who it waits for."""
+
+    embed: discord.Embed
+    view: discord.ui.View | None
+    wait: SceneWait
+
+
+#: A scene kind's tracker: (its name, state data, encounter id, version, active) -> `SceneView`. The
+#: features register theirs (`register_scene`), so the tracker renders them without importing upward.
+SceneRenderer = Callable[[str, dict[str, Any], int, int, bool], SceneView]
+_SCENES: dict[str, SceneRenderer] = {}
+
+
+def register_scene(kind: str, renderer: SceneRenderer) -> None:
+    """Render the channel's scenes of `kind` (its feature's `setup` calls this)."""
+    _SCENES[kind] = renderer
+
+
+def scene_renderer(kind: str) -> SceneRenderer | None:
+    """The renderer of a scene kind (None for combat, or a kind no loaded feature renders)."""
+    return _SCENES.get(kind)
+
+
+@dataclass(frozen=True, slots=True)
 class Seen:
-    """What a refresh showed: an encounter's newest state (`active` False: it just ended) at `version`."""
+    """What a refresh showed: an encounter's newest state (`active` False: it just ended) at `version`; for a
+    scene other than combat, `encounter` is None and `wait` says who it waits for."""
 
     encounter_id: int
-    encounter: Encounter
+    encounter: Encounter | None
     version: int
     director_id: int
     active: bool
+    wait: SceneWait | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,6 +382,9 @@ class TrackerService:
         table = await store.view(key, shared=True)
         doc = table.encounter
         settings = await store.get_settings(key.guild_id)
+        if doc is not None and doc.active and doc.id is not None and doc.kind != COMBAT:
+            slot.encounter_id = doc.id
+            return self._scene(doc.id, doc.name, doc.state, table.version, doc.director_id, True)
         if doc is not None and doc.active and doc.id is not None:
             encounter = encounter_of(table)
             view = TrackerView(doc.name, table.tokens, settings.show_monster_stamina)
@@ -354,10 +397,29 @@ class TrackerService:
         info = await store.find_encounter(slot.encounter_id, guild_id=key.guild_id)
         if info is None or info.active or info.channel_id != key.channel_id:
             return None
+        if scene_kind(info.state) != COMBAT:
+            return self._scene(info.id, info.name, info.state, table.version, info.director_id, False)
         ended = codec.load(Encounter, info.state)
         view = TrackerView(info.name, table.tokens, settings.show_monster_stamina)
         seen = Seen(info.id, ended, table.version, info.director_id, False)
         return _Rendered(info.id, render_final(ended, view), None, False, seen)
+
+    def _scene(
+        self,
+        encounter_id: int,
+        name: str,
+        state: dict[str, Any],
+        version: int,
+        director_id: int,
+        active: bool,
+    ) -> _Rendered | None:
+        """A scene other than combat, rendered by its feature's renderer (None when no loaded one does)."""
+        renderer = scene_renderer(scene_kind(state))
+        if renderer is None:
+            return None
+        shown = renderer(name, state, encounter_id, version, active)
+        seen = Seen(encounter_id, None, version, director_id, active, shown.wait)
+        return _Rendered(encounter_id, shown.embed, shown.view, active, seen)
 
     async def _message_id(self, key: ChannelKey, slot: _Slot, encounter_id: int) -> int | None:
         """The tracker message of `encounter_id`: remembered, or read from the store (after a restart)."""
