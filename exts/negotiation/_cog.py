@@ -118,12 +118,17 @@ class NegotiationCog(commands.Cog):
     """Negotiations (/negotiation)."""
 
     help_entries: ClassVar[tuple[HelpEntry, ...]] = (
+        HelpEntry("negotiation", "/negotiation status", "Negotiate with an NPC in this channel."),
         HelpEntry(
             "negotiation start",
             "/negotiation start npc:Baron Vell attitude:neutral motivations:greed, legacy pitfalls:peace",
             "Director: start a negotiation; the motivations and pitfalls stay hidden.",
         ),
-        HelpEntry("negotiation import", "/negotiation import file:", "Director: a Forge Steel negotiation."),
+        HelpEntry(
+            "negotiation import",
+            "/negotiation import file: Baron Vell.ds-negotiation",
+            "Director: a Forge Steel negotiation.",
+        ),
         HelpEntry("negotiation argue", "/negotiation argue motivation:greed", "Your hero makes an argument."),
         HelpEntry("negotiation discover", "/negotiation discover", "Your hero reads what moves the NPC."),
         HelpEntry("negotiation offer", "/negotiation offer", "Stop and ask for the NPC's offer."),
@@ -160,7 +165,7 @@ class NegotiationCog(commands.Cog):
             return Change(f"Negotiation with {started.npc} started", None)
 
         await apply(interaction, event, change, rule="/negotiation start")
-        await send(interaction, content=started_text(started), embed=public_embed(started, numbers))
+        await send(interaction, content=started_text(started))  # the tracker shows the players' view
         await send(interaction, embed=director_embed(started), ephemeral=True)
 
     @negotiation.command(
