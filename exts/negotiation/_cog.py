@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import autocomplete
 from bot.attachments import defer_for_file, download
 from bot.client import DrawSteelBot
 from bot.content.forgesteel.negotiation import read_negotiation
@@ -212,7 +213,7 @@ class NegotiationCog(commands.Cog):
         lie="True: the argument is a lie (the Director may take 1 more Interest)",
     )
     @app_commands.choices(appeals=_APPEALS, characteristic=_TRAITS)
-    @app_commands.autocomplete(motivation=motivation_autocomplete)
+    @app_commands.autocomplete(motivation=motivation_autocomplete, hero=autocomplete.heroes)
     async def argue(
         self,
         interaction: discord.Interaction[Any],
@@ -259,6 +260,7 @@ class NegotiationCog(commands.Cog):
         banes="Banes",
     )
     @app_commands.choices(characteristic=_TRAITS)
+    @app_commands.autocomplete(hero=autocomplete.heroes)
     async def discover(
         self,
         interaction: discord.Interaction[Any],

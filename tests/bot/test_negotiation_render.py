@@ -29,6 +29,7 @@ from exts.negotiation._views import (
     director_embed,
     discover_reply,
     discover_summary,
+    motivation_choices,
     offer_text,
     public_embed,
 )
@@ -136,3 +137,27 @@ def test_no_public_text_or_log_line_names_a_hidden_trait(
         for numbers in (True, False):
             assert not mentions(text(public_embed(state, numbers)), names(state, hidden_only=True))
         assert not mentions(offer_text(state, True), names(state, hidden_only=False))
+
+
+_TRAIT_SETS = st.lists(st.sampled_from(list(Motivation)), min_size=2, max_size=6, unique=True)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_TRAIT_SETS, _TRAIT_SETS, st.sampled_from(["", "e", "pow", "higher"]))
+def test_the_players_autocomplete_tells_nothing_hidden(
+    first: list[Motivation], second: list[Motivation], typed: str
+) -> None:
+    """The players' autocomplete of `motivation:` offers the twelve names and marks only revealed ones: two
+    NPCs with different hidden motivations and pitfalls give players the very same list; a revealed one
+    comes first, marked. The Director's marks the hidden ones too."""
+    one = start("Vell", Attitude.OPEN, first[:1], first[1:])
+    two = start("Vell", Attitude.OPEN, second[:1], second[1:])
+    assert motivation_choices(one, False, typed) == motivation_choices(two, False, typed)
+    assert [v for _, v in motivation_choices(one, False, "")] == [m.value for m in Motivation]
+    shown, _ = reveal(one, first[1], pitfall=True)
+    assert motivation_choices(shown, False, "")[0] == (
+        f"{first[1].value} (pitfall, revealed)",
+        first[1].value,
+    )
+    director = dict(motivation_choices(one, True, ""))
+    assert f"{first[0].value} (motivation, hidden)" in director
