@@ -82,9 +82,46 @@ class MontageCog(commands.Cog):
     """Montage tests (/montage)."""
 
     help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("montage start", "/montage start name:Chase difficulty:moderate", "Start a montage test."),
-        HelpEntry("montage test", "/montage test challenge:Climb characteristic:might", "Your hero's test."),
-        HelpEntry("montage assist", "/montage assist hero:Ash", "Assist another hero's test this round."),
+        HelpEntry("montage", "/montage start name: Flood difficulty: easy", "Run a montage test here."),
+        HelpEntry(
+            "montage start",
+            "/montage start name: Flood difficulty: moderate heroes: Ash, Bree",
+            "Start a montage; its limits follow the difficulty and the number of heroes.",
+        ),
+        HelpEntry("montage challenge", "/montage challenge list", "The challenges the heroes can try."),
+        HelpEntry(
+            "montage challenge add",
+            "/montage challenge add name: Climb characteristics: Might skills: Climb uses: 2",
+            "Director: describe a challenge (its characteristics, skills, uses, difficulty).",
+        ),
+        HelpEntry(
+            "montage challenge remove", "/montage challenge remove name: Climb", "Director: remove one."
+        ),
+        HelpEntry("montage challenge list", "/montage challenge list", "List the challenges and uses left."),
+        HelpEntry(
+            "montage test",
+            "/montage test challenge: Climb characteristic: might",
+            "Your hero's test this round: counted as a success or a failure.",
+        ),
+        HelpEntry(
+            "montage assist", "/montage assist hero: Ash", "Assist another hero's test: an edge or a bane."
+        ),
+        HelpEntry("montage reroll", "/montage reroll", "Spend a hero token to reroll your newest test."),
+        HelpEntry("montage next", "/montage next", "Director: end the round; who hasn't acted does nothing."),
+        HelpEntry(
+            "montage outcome",
+            "/montage outcome result: total success text: You reach the pass.",
+            "Director: what an outcome means (secret until the montage ends that way).",
+        ),
+        HelpEntry("montage end", "/montage end", "Director: end the montage now."),
+        HelpEntry(
+            "montage award",
+            "/montage award victories: 1 malice: 2",
+            "Director: close it (Victories, Malice).",
+        ),
+        HelpEntry("montage status", "/montage status", "The montage as it stands (only you see it)."),
+        HelpEntry("montage undo", "/montage undo", "Undo the montage's newest change."),
+        HelpEntry("montage log", "/montage log", "The montage's log as files."),
     )
 
     montage = app_commands.Group(name="montage", description="Montage tests", guild_only=True)
@@ -288,8 +325,8 @@ class MontageCog(commands.Cog):
             spend_benefit(table, acting.name, TokenBenefit.REROLL)
             return after, attempt
 
-        played = await self._play(
-            interaction, service.REROLL, step, lambda a: f"Hero token: {_tested_summary(a)} (rerolled)"
+        played = await play_scene(
+            interaction, KIND, Montage, "montage.reroll", step, lambda a: f"Hero token: {_tested_summary(a)}"
         )
         text = (
             f"🪙 Hero token spent. {attempt_text(played.after, played.result, None)}\n"

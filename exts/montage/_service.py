@@ -19,12 +19,11 @@ from bot.store import Table
 from exts.montage._views import KIND
 
 #: The event kinds a montage writes (the log, undo).
-START, CHALLENGE, TEST, ASSIST, REROLL, ROUND, OUTCOME, END, CLOSE = (
+START, CHALLENGE, TEST, ASSIST, ROUND, OUTCOME, END, CLOSE = (
     "montage.start",
     "montage.challenge",
     "montage.test",
     "montage.assist",
-    "montage.reroll",
     "montage.round",
     "montage.outcome",
     "montage.end",
