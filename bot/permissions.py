@@ -173,6 +173,7 @@ RULES: dict[str, Rule] = {
     "/montage end": Rule(Authority.ENCOUNTER_DIRECTOR, "end the montage"),
     "/montage award": Rule(Authority.ENCOUNTER_DIRECTOR, "close the montage"),
     "/montage award victories:": Rule(Authority.SERVER_DIRECTOR, "award Victories"),
+    "/montage import": Rule(Authority.ENCOUNTER_DIRECTOR, "import the montage's challenges"),
     "/montage status": Rule(Authority.ANYONE, "show the montage"),
     "/montage undo": Rule(Authority.CONTROLLER, "undo it", UNDOER),
     "/montage log": Rule(Authority.ANYONE, "get the montage's log"),

@@ -259,6 +259,20 @@ def closed_text(montage: Montage, awarded: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+def imported_text(montage: Montage, done: Any) -> str:
+    """The import's public reply: the challenges added and how many secrets came (never their texts)."""
+    lines = [
+        f"📥 Forge Steel montage: {len(done.added)} challenge{'s' if len(done.added) != 1 else ''} added."
+    ]
+    lines.append(challenges_text(montage))
+    if done.outcomes or done.twists:
+        lines.append(
+            f"The Director got {len(done.outcomes)} outcome texts and {done.twists} twists (kept secret)."
+        )
+    lines.extend(f"⚠️ {inert(w)}" for w in done.warnings[:10])
+    return "\n".join(lines)
+
+
 def secrets_text(montage: Montage) -> str:
     """What only the Director sees: the outcome texts written and the twists."""
     lines = []

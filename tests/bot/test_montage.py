@@ -15,6 +15,7 @@ from bot.settings import Settings
 from bot.store import ChannelKey, Store
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table, build_bot
+from tests.bot.files_kit import CdnServer, fixture, refusal
 
 
 class Scripted:
@@ -180,3 +181,25 @@ async def test_the_directors_secrets_stay_hidden(table: Table) -> None:
     message = log.response or log.followups[0]
     for attachment in message.attachments:
         assert secret not in (await attachment.read()).decode()
+
+
+async def test_a_forge_steel_montage_is_imported(table: Table, cdn_server: CdnServer) -> None:
+    await ready(table)
+    upload = fixture("Flooded Causeway.ds-montage")
+    refused = refusal(table.env, await table.alice.slash(table.channel, "montage import", file=upload))
+    assert "Director" in refused
+    result = await table.director.slash(table.channel, "montage import", file=upload)
+    text = kit.ok(result)
+    has(text, "3 challenges added", "Read the Tide", "The Far Shore", "Luck")
+    secret = "Everyone reaches the shore before dark."
+    assert secret not in text and "Undertow" not in text  # the outcome texts and twists are the Director's
+    private = [m for m in result.followups if m.ephemeral]
+    assert private and secret in private[-1].content and "Undertow" in private[-1].content
+    [tracker] = montage_trackers(table.channel)
+    has(kit.body(tracker), "Wade the Shallows", "2 of 2 uses left", "The tide is coming in")
+    assert secret not in kit.body(tracker)
+    wrong = refusal(
+        table.env,
+        await table.director.slash(table.channel, "montage import", file=fixture("Bog Ambush.ds-encounter")),
+    )
+    assert "use /encounter import for it" in wrong
