@@ -16,6 +16,7 @@ from bot.store import ChannelKey, Store
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table, build_bot
 from tests.bot.files_kit import CdnServer, fixture, refusal
+from tests.bot.test_reminders import HOUR, Clock, service_of
 
 
 class Scripted:
@@ -203,3 +204,53 @@ async def test_a_forge_steel_montage_is_imported(table: Table, cdn_server: CdnSe
         await table.director.slash(table.channel, "montage import", file=fixture("Bog Ambush.ds-encounter")),
     )
     assert "use /encounter import for it" in wrong
+
+
+async def test_heroes_who_havent_acted_are_nudged_then_the_director_told(table: Table) -> None:
+    """The reminders' nudge (`/settings nudge_after`) for a montage: the players whose heroes haven't acted
+    this round are pinged once more; after a second interval the Director is told who is waited on."""
+    clock = Clock()
+    await table.store.update_settings(table.guild.id, nudge_after=HOUR)
+    service = service_of(table, clock)
+    await ready(table)
+    dice_of(table).push(10, 10)
+    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    await service.flush()
+    before = len(kit.pings(table))
+    clock.advance(HOUR)
+    assert await service.fire_due() == 1
+    [(text, users, _)] = kit.pings(table)[before:]
+    assert text.startswith("⏰ Still waiting after 1h:") and "Bree still to act" in text
+    assert users == [table.bob.id]  # Ash has acted: alice isn't pinged
+    clock.advance(HOUR)
+    assert await service.fire_due() == 1
+    [(note, users, _)] = kit.pings(table)[before + 1 :]
+    assert users == [table.director.id] and "Bree" in note and "/montage next" in note
+    clock.advance(10 * HOUR)
+    assert await service.fire_due() == 0
+    # Bree acts: the round moves on and the wait is a new one
+    dice_of(table).push(10, 10)
+    kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Swim"))
+    await service.flush()
+    assert await service.fire_due() == 0
+
+
+async def test_a_hero_token_rerolls_the_newest_test(table: Table, store: Store) -> None:
+    await ready(table)
+    kit.ok(await table.director.slash(table.channel, "tokens award", count=1))
+    dice_of(table).push(1, 1)
+    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    refused = kit.refused(await table.bob.slash(table.channel, "montage reroll", hero="Ash"))
+    assert "Ash" in refused
+    dice_of(table).push(10, 10)
+    text = kit.ok(await table.alice.slash(table.channel, "montage reroll"))
+    has(text, "Hero token spent", "success", "Successes 1/2 · Failures 0/2")
+    assert (await store.view(ChannelKey(table.guild.id, table.channel.id))).tokens == 0
+    refused = kit.refused(await table.alice.slash(table.channel, "montage reroll"))
+    assert "already rerolled" in refused
+    # the new round's reply pings the players still to act
+    dice_of(table).push(1, 1)
+    result = await table.bob.slash(table.channel, "montage test", challenge="Swim")
+    assert result.response is not None and result.response.message is not None
+    users, _ = kit.pinged(table, result.response.message)
+    assert users == [table.alice.id]  # round 2: Ash (alice); Bree's player moved it on
