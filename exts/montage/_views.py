@@ -40,12 +40,20 @@ CHALLENGES_SHOWN = 15
 
 
 def roll_text(roll: PowerRoll) -> str:
-    """`7 + 5 + 2 (edge) = 16, tier 2`."""
+    """`9 + 8 + 2, bane −2 = 17, tier 3` (a double edge or bane moves the tier instead)."""
     parts = [" + ".join(str(d) for d in roll.dice)]
     if roll.bonus:
-        parts.append(f"{'+' if roll.bonus > 0 else '−'} {abs(roll.bonus)}")
-    net = "" if roll.net is NetEdge.NONE else f" ({roll.net.value})"
-    return f"{' '.join(parts)}{net} = {roll.total}, tier {roll.tier}"
+        parts.append(f" {'+' if roll.bonus > 0 else '−'} {abs(roll.bonus)}")
+    parts.append(_NET_TEXT.get(roll.net, ""))
+    return f"{''.join(parts)} = {roll.total}, tier {roll.tier}"
+
+
+_NET_TEXT = {
+    NetEdge.EDGE: ", edge +2",
+    NetEdge.BANE: ", bane −2",
+    NetEdge.DOUBLE_EDGE: " (double edge: one tier up)",
+    NetEdge.DOUBLE_BANE: " (double bane: one tier down)",
+}
 
 
 def count_text(montage: Montage) -> str:

@@ -102,7 +102,7 @@ async def test_a_whole_montage_from_start_to_close(table: Table, store: Store) -
 
     dice_of(table).push(9, 8)  # Ash climbs: 17 + 2 - 2 (the bane) = 17, a success; round 2 begins
     text = kit.ok(await table.alice.slash(table.channel, "montage test", challenge="climb"))
-    has(text, "Ash** tries **Climb**", "(bane)", "success", "Successes 1/2", "Round 2 of 2** begins")
+    has(text, "Ash** tries **Climb**", "9 + 8 + 2, bane −2 = 17", "success", "Successes 1/2", "Round 2 of 2** begins")
     [tracker] = montage_trackers(table.channel)
     has(kit.body(tracker), "Successes 1/2", "Round 2 of 2", "1 of 2 uses left")
 
