@@ -175,6 +175,8 @@ RULES: dict[str, Rule] = {
     "/montage award victories:": Rule(Authority.SERVER_DIRECTOR, "award Victories"),
     "/montage import": Rule(Authority.ENCOUNTER_DIRECTOR, "import the montage's challenges"),
     "/montage status": Rule(Authority.ANYONE, "show the montage"),
+    "/montage undo": Rule(Authority.CONTROLLER, "undo it", UNDOER),
+    "/montage log": Rule(Authority.ANYONE, "get the montage's log"),
     "mtg:close": Rule(Authority.ENCOUNTER_DIRECTOR, "close the montage"),
     "/negotiation start": Rule(Authority.START, "start a negotiation"),
     "/negotiation import": Rule(Authority.START, "start a negotiation"),

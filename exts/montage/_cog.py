@@ -11,7 +11,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.attachments import defer_for_file, download
 from bot.client import DrawSteelBot
+from bot.content.forgesteel.montage import read_montage
 from bot.help import HelpEntry
 from bot.hero_tokens import spend_benefit
 from bot.options import Bounded, Text
@@ -36,6 +38,7 @@ from exts.montage._views import (
     close_view,
     closed_text,
     count_text,
+    imported_text,
     progress_text,
     render_montage,
     secrets_text,
@@ -43,6 +46,7 @@ from exts.montage._views import (
 )
 from exts.tracker._service import tracker_for
 
+MONTAGE_FILE = "a `.ds-montage` file exported from Forge Steel"
 NAME_MAX = 80
 TEXT_MAX = 300
 OUTCOME_MAX = 1000
@@ -82,9 +86,51 @@ class MontageCog(commands.Cog):
     """Montage tests (/montage)."""
 
     help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("montage start", "/montage start name:Chase difficulty:moderate", "Start a montage test."),
-        HelpEntry("montage test", "/montage test challenge:Climb characteristic:might", "Your hero's test."),
-        HelpEntry("montage assist", "/montage assist hero:Ash", "Assist another hero's test this round."),
+        HelpEntry("montage", "/montage start name: Flood difficulty: easy", "Run a montage test here."),
+        HelpEntry(
+            "montage start",
+            "/montage start name: Flood difficulty: moderate heroes: Ash, Bree",
+            "Start a montage; its limits follow the difficulty and the number of heroes.",
+        ),
+        HelpEntry("montage challenge", "/montage challenge list", "The challenges the heroes can try."),
+        HelpEntry(
+            "montage challenge add",
+            "/montage challenge add name: Climb characteristics: Might skills: Climb uses: 2",
+            "Director: describe a challenge (its characteristics, skills, uses, difficulty).",
+        ),
+        HelpEntry(
+            "montage challenge remove", "/montage challenge remove name: Climb", "Director: remove one."
+        ),
+        HelpEntry("montage challenge list", "/montage challenge list", "List the challenges and uses left."),
+        HelpEntry(
+            "montage test",
+            "/montage test challenge: Climb characteristic: might",
+            "Your hero's test this round: counted as a success or a failure.",
+        ),
+        HelpEntry(
+            "montage assist", "/montage assist hero: Ash", "Assist another hero's test: an edge or a bane."
+        ),
+        HelpEntry("montage reroll", "/montage reroll", "Spend a hero token to reroll your newest test."),
+        HelpEntry("montage next", "/montage next", "Director: end the round; who hasn't acted does nothing."),
+        HelpEntry(
+            "montage outcome",
+            "/montage outcome result: total success text: You reach the pass.",
+            "Director: what an outcome means (secret until the montage ends that way).",
+        ),
+        HelpEntry("montage end", "/montage end", "Director: end the montage now."),
+        HelpEntry(
+            "montage award",
+            "/montage award victories: 1 malice: 2",
+            "Director: close it (Victories, Malice).",
+        ),
+        HelpEntry(
+            "montage import",
+            "/montage import file: Flooded Causeway.ds-montage",
+            "Director: a Forge Steel montage's challenges, uses, twists and outcome texts.",
+        ),
+        HelpEntry("montage status", "/montage status", "The montage as it stands (only you see it)."),
+        HelpEntry("montage undo", "/montage undo", "Undo the montage's newest change."),
+        HelpEntry("montage log", "/montage log", "The montage's log as files."),
     )
 
     montage = app_commands.Group(name="montage", description="Montage tests", guild_only=True)
@@ -288,8 +334,8 @@ class MontageCog(commands.Cog):
             spend_benefit(table, acting.name, TokenBenefit.REROLL)
             return after, attempt
 
-        played = await self._play(
-            interaction, service.REROLL, step, lambda a: f"Hero token: {_tested_summary(a)} (rerolled)"
+        played = await play_scene(
+            interaction, KIND, Montage, "montage.reroll", step, lambda a: f"Hero token: {_tested_summary(a)}"
         )
         text = (
             f"🪙 Hero token spent. {attempt_text(played.after, played.result, None)}\n"
@@ -379,6 +425,24 @@ class MontageCog(commands.Cog):
         content = secrets_text(montage) if who.director else None
         tracker_for(self.bot).schedule(channel_key(interaction))
         await send(interaction, content=content, embed=render_montage(doc.name, montage), ephemeral=True)
+
+    @montage.command(name="import", description="Director: bring in a Forge Steel montage's challenges.")
+    @app_commands.describe(file="A .ds-montage file exported from Forge Steel")
+    async def import_cmd(self, interaction: discord.Interaction[Any], file: discord.Attachment) -> None:
+        who = await InTime(interaction).run(caller_of(interaction, self.bot))
+        who.require("/montage import")
+        await defer_for_file(interaction)
+        read = read_montage(await download(file, what=MONTAGE_FILE))
+        played = await self._play(
+            interaction,
+            service.CHALLENGE,
+            service.import_step(read),
+            lambda done: f"Imported {len(done.added)} challenges from Forge Steel",
+            "/montage import",
+        )
+        await send(interaction, content=imported_text(played.after, played.result))
+        if played.result.outcomes or played.result.twists:  # the Director's secrets: only they see them
+            await send(interaction, content=secrets_text(played.after), ephemeral=True)
 
     @montage.command(name="undo", description="Undo the montage's newest change (players: only their own).")
     async def undo(self, interaction: discord.Interaction[Any]) -> None:

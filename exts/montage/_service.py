@@ -4,8 +4,10 @@ gives each roster hero their Victories and ends the row."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
+from bot.content.forgesteel.montage import ImportedMontage
 from bot.play import Caller, SceneStep, put_scene, put_sheet, sheet_of
 from bot.replies import fail
 from bot.rules import montage as rules
@@ -19,12 +21,11 @@ from bot.store import Table
 from exts.montage._views import KIND
 
 #: The event kinds a montage writes (the log, undo).
-START, CHALLENGE, TEST, ASSIST, REROLL, ROUND, OUTCOME, END, CLOSE = (
+START, CHALLENGE, TEST, ASSIST, ROUND, OUTCOME, END, CLOSE = (
     "montage.start",
     "montage.challenge",
     "montage.test",
     "montage.assist",
-    "montage.reroll",
     "montage.round",
     "montage.outcome",
     "montage.end",
@@ -137,6 +138,44 @@ def close_step(victories: int, malice: int) -> SceneStep[Montage, tuple[str, ...
             awarded.append(roster.name)
         table.end_encounter()
         return closed, tuple(awarded)
+
+    return step
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    """What an import added to the running montage, and what it couldn't."""
+
+    added: tuple[str, ...]
+    outcomes: tuple[str, ...]
+    twists: int
+    warnings: tuple[str, ...]
+
+
+def import_step(read: ImportedMontage) -> SceneStep[Montage, Imported]:
+    """Add a Forge Steel montage's challenges, outcome texts and twists to the running montage (a challenge
+    whose name is taken is left out, with a warning; the scene fills an empty description)."""
+
+    def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Imported]:
+        warnings = list(read.warnings)
+        added = []
+        for challenge in read.challenges:
+            try:
+                montage = rules.add_challenge(montage, challenge)
+            except rules.MontageError as error:
+                warnings.append(f"{challenge.name} left out: {error}")
+                continue
+            added.append(challenge.name)
+        for outcome in rules.MontageOutcome:
+            text = read.outcomes.get(outcome.value)
+            if text:
+                montage = rules.write_outcome(montage, outcome, text)
+        montage = dataclasses.replace(
+            montage,
+            twists=(*montage.twists, *read.twists),
+            description=montage.description or read.scene,
+        )
+        return montage, Imported(tuple(added), tuple(read.outcomes), len(read.twists), tuple(warnings))
 
     return step
 

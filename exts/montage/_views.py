@@ -40,12 +40,20 @@ CHALLENGES_SHOWN = 15
 
 
 def roll_text(roll: PowerRoll) -> str:
-    """`7 + 5 + 2 (edge) = 16, tier 2`."""
+    """`9 + 8 + 2, bane −2 = 17, tier 3` (a double edge or bane moves the tier instead)."""
     parts = [" + ".join(str(d) for d in roll.dice)]
     if roll.bonus:
-        parts.append(f"{'+' if roll.bonus > 0 else '−'} {abs(roll.bonus)}")
-    net = "" if roll.net is NetEdge.NONE else f" ({roll.net.value})"
-    return f"{' '.join(parts)}{net} = {roll.total}, tier {roll.tier}"
+        parts.append(f" {'+' if roll.bonus > 0 else '−'} {abs(roll.bonus)}")
+    parts.append(_NET_TEXT.get(roll.net, ""))
+    return f"{''.join(parts)} = {roll.total}, tier {roll.tier}"
+
+
+_NET_TEXT = {
+    NetEdge.EDGE: ", edge +2",
+    NetEdge.BANE: ", bane −2",
+    NetEdge.DOUBLE_EDGE: " (double edge: one tier up)",
+    NetEdge.DOUBLE_BANE: " (double bane: one tier down)",
+}
 
 
 def count_text(montage: Montage) -> str:
@@ -256,6 +264,20 @@ def closed_text(montage: Montage, awarded: Sequence[str]) -> str:
             f"😈 {montage.malice} Malice carried into the next fight: the Director adds it with "
             f"/malice gain amount:{montage.malice} once it begins."
         )
+    return "\n".join(lines)
+
+
+def imported_text(montage: Montage, done: Any) -> str:
+    """The import's public reply: the challenges added and how many secrets came (never their texts)."""
+    lines = [
+        f"📥 Forge Steel montage: {len(done.added)} challenge{'s' if len(done.added) != 1 else ''} added."
+    ]
+    lines.append(challenges_text(montage))
+    if done.outcomes or done.twists:
+        lines.append(
+            f"The Director got {len(done.outcomes)} outcome texts and {done.twists} twists (kept secret)."
+        )
+    lines.extend(f"⚠️ {inert(w)}" for w in done.warnings[:10])
     return "\n".join(lines)
 
 

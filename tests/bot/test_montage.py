@@ -15,6 +15,8 @@ from bot.settings import Settings
 from bot.store import ChannelKey, Store
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table, build_bot
+from tests.bot.files_kit import CdnServer, fixture, refusal
+from tests.bot.test_reminders import HOUR, Clock, service_of
 
 
 class Scripted:
@@ -100,7 +102,7 @@ async def test_a_whole_montage_from_start_to_close(table: Table, store: Store) -
 
     dice_of(table).push(9, 8)  # Ash climbs: 17 + 2 - 2 (the bane) = 17, a success; round 2 begins
     text = kit.ok(await table.alice.slash(table.channel, "montage test", challenge="climb"))
-    has(text, "Ash** tries **Climb**", "(bane)", "success", "Successes 1/2", "Round 2 of 2** begins")
+    has(text, "Ash** tries **Climb**", "9 + 8 + 2, bane −2 = 17", "success", "Successes 1/2", "Round 2 of 2** begins")
     [tracker] = montage_trackers(table.channel)
     has(kit.body(tracker), "Successes 1/2", "Round 2 of 2", "1 of 2 uses left")
 
@@ -180,3 +182,75 @@ async def test_the_directors_secrets_stay_hidden(table: Table) -> None:
     message = log.response or log.followups[0]
     for attachment in message.attachments:
         assert secret not in (await attachment.read()).decode()
+
+
+async def test_a_forge_steel_montage_is_imported(table: Table, cdn_server: CdnServer) -> None:
+    await ready(table)
+    upload = fixture("Flooded Causeway.ds-montage")
+    refused = refusal(table.env, await table.alice.slash(table.channel, "montage import", file=upload))
+    assert "Director" in refused
+    result = await table.director.slash(table.channel, "montage import", file=upload)
+    text = kit.ok(result)
+    has(text, "3 challenges added", "Read the Tide", "The Far Shore", "Luck")
+    secret = "Everyone reaches the shore before dark."
+    assert secret not in text and "Undertow" not in text  # the outcome texts and twists are the Director's
+    private = [m for m in result.followups if m.ephemeral]
+    assert private and secret in private[-1].content and "Undertow" in private[-1].content
+    [tracker] = montage_trackers(table.channel)
+    has(kit.body(tracker), "Wade the Shallows", "2 of 2 uses left", "The tide is coming in")
+    assert secret not in kit.body(tracker)
+    wrong = refusal(
+        table.env,
+        await table.director.slash(table.channel, "montage import", file=fixture("Bog Ambush.ds-encounter")),
+    )
+    assert "use /encounter import for it" in wrong
+
+
+async def test_heroes_who_havent_acted_are_nudged_then_the_director_told(table: Table) -> None:
+    """The reminders' nudge (`/settings nudge_after`) for a montage: the players whose heroes haven't acted
+    this round are pinged once more; after a second interval the Director is told who is waited on."""
+    clock = Clock()
+    await table.store.update_settings(table.guild.id, nudge_after=HOUR)
+    service = service_of(table, clock)
+    await ready(table)
+    dice_of(table).push(10, 10)
+    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    await service.flush()
+    before = len(kit.pings(table))
+    clock.advance(HOUR)
+    assert await service.fire_due() == 1
+    [(text, users, _)] = kit.pings(table)[before:]
+    assert text.startswith("⏰ Still waiting after 1h:") and "Bree still to act" in text
+    assert users == [table.bob.id]  # Ash has acted: alice isn't pinged
+    clock.advance(HOUR)
+    assert await service.fire_due() == 1
+    [(note, users, _)] = kit.pings(table)[before + 1 :]
+    assert users == [table.director.id] and "Bree" in note and "/montage next" in note
+    clock.advance(10 * HOUR)
+    assert await service.fire_due() == 0
+    # Bree acts: the round moves on and the wait is a new one
+    dice_of(table).push(10, 10)
+    kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Swim"))
+    await service.flush()
+    assert await service.fire_due() == 0
+
+
+async def test_a_hero_token_rerolls_the_newest_test(table: Table, store: Store) -> None:
+    await ready(table)
+    kit.ok(await table.director.slash(table.channel, "tokens award", count=1))
+    dice_of(table).push(1, 1)
+    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    refused = kit.refused(await table.bob.slash(table.channel, "montage reroll", hero="Ash"))
+    assert "Ash" in refused
+    dice_of(table).push(10, 10)
+    text = kit.ok(await table.alice.slash(table.channel, "montage reroll"))
+    has(text, "Hero token spent", "success", "Successes 1/2 · Failures 0/2")
+    assert (await store.view(ChannelKey(table.guild.id, table.channel.id))).tokens == 0
+    refused = kit.refused(await table.alice.slash(table.channel, "montage reroll"))
+    assert "already rerolled" in refused
+    # the new round's reply pings the players still to act
+    dice_of(table).push(1, 1)
+    result = await table.bob.slash(table.channel, "montage test", challenge="Swim")
+    assert result.response is not None and result.response.message is not None
+    users, _ = kit.pinged(table, result.response.message)
+    assert users == [table.alice.id]  # round 2: Ash (alice); Bree's player moved it on

@@ -109,6 +109,7 @@ class Kind(enum.StrEnum):
     MONSTER_GROUP = "monster group"
     ENCOUNTER = "encounter"
     NEGOTIATION = "negotiation"
+    MONTAGE = "montage"
     SOURCEBOOK = "sourcebook"
 
     @property
@@ -126,6 +127,7 @@ _EXTENSIONS = {
     Kind.MONSTER_GROUP: ".ds-monster-group",
     Kind.ENCOUNTER: ".ds-encounter",
     Kind.NEGOTIATION: ".ds-negotiation",
+    Kind.MONTAGE: ".ds-montage",
     Kind.SOURCEBOOK: ".ds-sourcebook",
 }
 _COMMANDS = {
@@ -134,6 +136,7 @@ _COMMANDS = {
     Kind.MONSTER_GROUP: "/monster import",
     Kind.ENCOUNTER: "/encounter import",
     Kind.NEGOTIATION: "/negotiation import",
+    Kind.MONTAGE: "/montage import",
     Kind.SOURCEBOOK: "",
 }
 #: The fields that tell each kind, checked in this order (a sourcebook holds monster groups).
@@ -144,6 +147,7 @@ _MARKERS: tuple[tuple[Kind, frozenset[str]], ...] = (
     (Kind.MONSTER, frozenset({"role", "stamina", "features"})),
     (Kind.ENCOUNTER, frozenset({"groups"})),
     (Kind.NEGOTIATION, frozenset({"interest", "patience", "motivations", "pitfalls"})),
+    (Kind.MONTAGE, frozenset({"sections", "outcomes"})),
 )
 
 
