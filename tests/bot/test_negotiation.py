@@ -209,6 +209,10 @@ async def test_import_undo_and_a_restart(
     [tracker] = trackers(table.channel)
     assert "Interest\n2/5" in kit.body(tracker) and "Patience\n4/5" in kit.body(tracker)
 
+    dice_of(table).push(9, 8)  # Bree reads him: 17 + I1, tier 3
+    shown = await table.bob.slash(table.channel, "negotiation discover")
+    assert shown.response is not None
+
     restarted = Scripted()
     await table.env.restart_bot(build_bot(settings, store, restarted))
     restarted.push(9, 9)  # Ash appeals to higher authority: 18 + 2, tier 3
@@ -216,6 +220,14 @@ async def test_import_undo_and_a_restart(
     assert "Interest 3/5, Patience 4/5" in text
     [again] = trackers(table.channel)
     assert again.id == tracker.id  # the same tracker, edited after the restart
+    # the discovery's button still works after the restart: the Director picks, one click reveals
+    pick = await table.director.click(shown.response.message, label="Director: pick what is revealed")
+    assert pick.response is not None and kit.labels(pick.response.message) == [
+        "Motivation: greed",
+        "Pitfall: freedom",
+    ]
+    revealed = kit.ok(await table.director.click(pick.response.message, label="Motivation: greed"))
+    assert "motivation is revealed: **greed**" in revealed
 
 
 async def test_refusals_are_one_line(table: Table) -> None:
