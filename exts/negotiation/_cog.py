@@ -390,7 +390,7 @@ async def on_lie(interaction: discord.Interaction[Any], eid: int, _ver: int, _ar
         rule="neg:lie",
     )
     await send(interaction, content=lie_text(played.after.negotiation, played.after.numbers))
-    if played.after.negotiation.ended and not played.before.negotiation.ended:
+    if played.after.negotiation.ended:  # the offer follows Interest: a lie at the end changes it
         view = close_view(played.encounter_id or 0, played.version)
         await send(interaction, content=offer_text(played.after.negotiation, played.after.numbers), view=view)
 

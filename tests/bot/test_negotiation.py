@@ -259,3 +259,32 @@ async def test_refusals_are_one_line(table: Table) -> None:
     assert "Ash" in refused
     refused = kit.refused(await table.director.slash(table.channel, "encounter start"))
     assert "negotiation is already running" in refused
+
+
+async def test_a_lie_at_the_end_changes_the_offer(table: Table) -> None:
+    """ "A hero caught in a lie that didn't raise Interest may lose 1 more Interest": taken after the
+    argument that ended the negotiation, the offer follows the new Interest and is posted again."""
+    await table.configure_director_role()
+    await heroes(table)
+    kit.ok(
+        await table.director.slash(
+            table.channel,
+            "negotiation start",
+            npc="Vell",
+            attitude="suspicious",
+            motivations="greed",
+            pitfalls="peace",
+        )
+    )
+    dice_of(table).push(6, 6)  # 12 + P2, tier 2 with no motivation: Interest +0, Patience −1
+    kit.ok(await table.alice.slash(table.channel, "negotiation argue", appeals="none"))
+    dice_of(table).push(6, 6)
+    lied = await table.alice.slash(table.channel, "negotiation argue", appeals="none", lie=True)
+    assert lied.response is not None
+    (offer,) = lied.followups
+    assert "run out of patience" in offer.content and "No, but…" in offer.content
+    label = "Director: caught lying, take 1 more Interest"
+    taken = await table.director.click(lied.response.message, label=label)
+    assert taken.response is not None and "now 1/5" in taken.response.content
+    (again,) = taken.followups
+    assert "No." in again.content and "Award 1 Victory each and close" in kit.labels(again.message)
