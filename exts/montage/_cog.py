@@ -17,15 +17,26 @@ from bot.content.forgesteel.montage import read_montage
 from bot.help import HelpEntry
 from bot.hero_tokens import spend_benefit
 from bot.options import Bounded, Text
-from bot.play import Caller, InTime, Member, Staged, apply, caller_of, channel_key, play_scene, scene_of
+from bot.play import (
+    Caller,
+    InTime,
+    Member,
+    NoScene,
+    Staged,
+    apply,
+    caller_of,
+    channel_key,
+    play_scene,
+    scene_of,
+)
 from bot.replies import fail, inert, send
 from bot.rules import montage as rules
 from bot.rules.characteristics import Characteristic
 from bot.rules.montage import Challenge, Montage, MontageDifficulty, MontageOutcome
-from bot.rules.names import clean_name
+from bot.rules.names import clean_name, name_key
 from bot.rules.power import Difficulty
 from bot.rules.resources import TokenBenefit
-from bot.store import Change, Table
+from bot.store import Change, NoEncounter, Table
 from exts.encounter._controls import do_undo
 from exts.encounter._record import post_log
 from exts.montage import _service as service
@@ -48,6 +59,7 @@ from exts.tracker._service import tracker_for
 
 MONTAGE_FILE = "a `.ds-montage` file exported from Forge Steel"
 NAME_MAX = 80
+CHOICES_MAX = 25
 TEXT_MAX = 300
 OUTCOME_MAX = 1000
 Name = app_commands.Transform[str, Text("name", NAME_MAX)]
@@ -80,6 +92,49 @@ def _pinged(before: Montage, after: Montage, mover: int) -> list[int]:
     if after.round == before.round or after.over:
         return []
     return [h.owner_id for h in after.waiting() if h.owner_id and h.owner_id != mover]
+
+
+async def _caller(interaction: discord.Interaction[Any], bot: DrawSteelBot) -> Caller:
+    """Who acts in the channel's montage (`NoScene` when nothing runs here)."""
+    try:
+        return await caller_of(interaction, bot)
+    except NoEncounter:
+        raise NoScene(KIND) from None
+
+
+async def _running(interaction: discord.Interaction[Any]) -> Montage | None:
+    try:
+        table = await interaction.client.store.view(channel_key(interaction), shared=True, fresh=False)
+        return scene_of(table, Montage, KIND)
+    except Exception:  # an autocomplete offers nothing rather than failing
+        return None
+
+
+def _choices(names: list[str], current: str) -> list[app_commands.Choice[str]]:
+    typed = name_key(current)
+    return [app_commands.Choice(name=n, value=n) for n in names if typed in name_key(n)][:CHOICES_MAX]
+
+
+async def challenge_names(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """The running montage's challenges."""
+    montage = await _running(interaction)
+    return _choices([c.name for c in montage.challenges], current) if montage else []
+
+
+async def hero_names(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    """The running montage's heroes still to act this round."""
+    montage = await _running(interaction)
+    return _choices([h.name for h in montage.waiting()], current) if montage else []
+
+
+async def any_hero_names(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """The running montage's heroes."""
+    montage = await _running(interaction)
+    return _choices([h.name for h in montage.heroes], current) if montage else []
 
 
 class MontageCog(commands.Cog):
@@ -237,6 +292,7 @@ class MontageCog(commands.Cog):
 
     @challenge.command(name="remove", description="Director: take a challenge away.")
     @app_commands.describe(name="The challenge")
+    @app_commands.autocomplete(name=challenge_names)
     async def challenge_remove(self, interaction: discord.Interaction[Any], name: Name) -> None:
         def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Challenge]:
             return rules.remove_challenge(montage, name)
@@ -266,6 +322,7 @@ class MontageCog(commands.Cog):
         hero="The hero who tests (default: yours)",
     )
     @app_commands.choices(characteristic=_TRAITS, difficulty=_TESTS)
+    @app_commands.autocomplete(challenge=challenge_names, hero=hero_names)
     async def test(
         self,
         interaction: discord.Interaction[Any],
@@ -298,6 +355,7 @@ class MontageCog(commands.Cog):
         helper="The assisting hero (default: yours)",
     )
     @app_commands.choices(characteristic=_TRAITS)
+    @app_commands.autocomplete(hero=hero_names, helper=hero_names)
     async def assist(
         self,
         interaction: discord.Interaction[Any],
@@ -323,6 +381,7 @@ class MontageCog(commands.Cog):
 
     @montage.command(name="reroll", description="Spend a hero token to reroll your hero's newest test.")
     @app_commands.describe(hero="The hero whose test is rerolled (default: yours)")
+    @app_commands.autocomplete(hero=any_hero_names)
     async def reroll(self, interaction: discord.Interaction[Any], hero: Name | None = None) -> None:
         dice = self.bot.dice
 
@@ -418,7 +477,7 @@ class MontageCog(commands.Cog):
     )
     async def status(self, interaction: discord.Interaction[Any]) -> None:
         in_time = InTime(interaction)
-        who = await in_time.run(caller_of(interaction, self.bot))
+        who = await in_time.run(_caller(interaction, self.bot))
         table = await in_time.run(self.bot.store.view(channel_key(interaction), shared=True))
         montage = scene_of(table, Montage, KIND)
         doc = table.require_encounter()
@@ -429,7 +488,7 @@ class MontageCog(commands.Cog):
     @montage.command(name="import", description="Director: bring in a Forge Steel montage's challenges.")
     @app_commands.describe(file="A .ds-montage file exported from Forge Steel")
     async def import_cmd(self, interaction: discord.Interaction[Any], file: discord.Attachment) -> None:
-        who = await InTime(interaction).run(caller_of(interaction, self.bot))
+        who = await InTime(interaction).run(_caller(interaction, self.bot))
         who.require("/montage import")
         await defer_for_file(interaction)
         read = read_montage(await download(file, what=MONTAGE_FILE))

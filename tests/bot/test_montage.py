@@ -102,7 +102,14 @@ async def test_a_whole_montage_from_start_to_close(table: Table, store: Store) -
 
     dice_of(table).push(9, 8)  # Ash climbs: 17 + 2 - 2 (the bane) = 17, a success; round 2 begins
     text = kit.ok(await table.alice.slash(table.channel, "montage test", challenge="climb"))
-    has(text, "Ash** tries **Climb**", "9 + 8 + 2, bane −2 = 17", "success", "Successes 1/2", "Round 2 of 2** begins")
+    has(
+        text,
+        "Ash** tries **Climb**",
+        "9 + 8 + 2, bane −2 = 17",
+        "success",
+        "Successes 1/2",
+        "Round 2 of 2** begins",
+    )
     [tracker] = montage_trackers(table.channel)
     has(kit.body(tracker), "Successes 1/2", "Round 2 of 2", "1 of 2 uses left")
 
@@ -254,3 +261,15 @@ async def test_a_hero_token_rerolls_the_newest_test(table: Table, store: Store) 
     assert result.response is not None and result.response.message is not None
     users, _ = kit.pinged(table, result.response.message)
     assert users == [table.alice.id]  # round 2: Ash (alice); Bree's player moved it on
+
+
+async def test_the_autocompletes_offer_the_montages_challenges_and_heroes(table: Table) -> None:
+    await ready(table)
+    offered = await table.alice.autocomplete(table.channel, "montage test", "challenge", "cl")
+    assert [c["value"] for c in offered] == ["Climb"]
+    dice_of(table).push(10, 10)
+    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    offered = await table.bob.autocomplete(table.channel, "montage assist", "hero", "")
+    assert [c["value"] for c in offered] == ["Bree"]  # Ash has acted this round
+    refused = kit.refused(await table.director.slash(table.thread, "montage status"))
+    assert "No montage is running here" in refused
