@@ -222,7 +222,8 @@ def target_line(
     compact: bool = False,
 ) -> str:
     """`**Goblin 1** — Tier 3: 9 fire damage · Stamina: 1/10` (its own total when its edges and banes differ
-    from the headline's, `headline_roll`; the tier it was downgraded from; `compact`: the name clipped, no
+    from the headline's, `headline_roll`; Defend's and Aid Attack's reasons; the tier it was downgraded from;
+    `compact`: the name clipped, no
     damage steps, no effect)."""
     own = target.roll
     name = (
@@ -237,7 +238,8 @@ def target_line(
         extra.append(f"Total: {own.total}")
         if own.net in _NET:
             extra.append(_NET[own.net])
-        extra.extend(inert(reason) for reason in target.reasons)
+    # why this target's edges and banes are what they are, even when the headline shows them
+    extra.extend(inert(reason) for reason in target.reasons)
     if own.downgraded_to is not None:
         extra.append(f"downgraded from tier {own.undowngraded_tier}")
     if extra:
