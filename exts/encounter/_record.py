@@ -1,5 +1,6 @@
 """What the encounter shows on request: the tracker again (/encounter status, at most once every 30 s a
-channel, else a jump link to it; `private`: the Director's exact tracker, seen only by them) and the log
+channel, else a jump link to it; `private`: the Director's exact tracker with the villain actions, seen only
+by them) and the log
 (/encounter log).
 
 While `show_monster_stamina` is off, players' copies of the log show no Director creature's exact Stamina
@@ -27,7 +28,7 @@ from exts.tracker._service import tracker_for
 from exts.tracker._views import TrackerView, render_tracker
 from exts.turn._glue import repost_tracker
 
-PRIVATE_NOTE = "Only you see this: exact Stamina"
+PRIVATE_NOTE = "Only you see this: exact Stamina and villain actions"
 
 
 async def post_status(interaction: discord.Interaction[Any], bot: DrawSteelBot, private: bool) -> None:
@@ -38,7 +39,7 @@ async def post_status(interaction: discord.Interaction[Any], bot: DrawSteelBot, 
         who.require("/encounter status private:")
         table = await in_time.run(bot.store.view(channel_key(interaction), shared=True))
         doc = table.require_encounter()
-        view = TrackerView(doc.name, table.tokens, True, PRIVATE_NOTE)
+        view = TrackerView(doc.name, table.tokens, True, PRIVATE_NOTE, private=True)
         await send(interaction, embed=render_tracker(encounter_of(table), view), ephemeral=True)
         return
     key = channel_key(interaction)

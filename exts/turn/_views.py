@@ -1,8 +1,8 @@
 """What /encounter and /turn replies say: pure functions from the rules' results to text (every name inert).
 
 - `started_text`, `added_text`, `begin_text`, `first_choice_text`, `round_lines`, `news_lines`,
-  `turn_start_text`, `turn_end_text`, `speed_text`, `next_pick_text`, `finish_text`, `summary` (one line for
-  the encounter's log).
+  `turn_start_text`, `turn_end_text` (with `villain_reminder_lines`), `speed_text`, `next_pick_text`,
+  `finish_text`, `summary` (one line for the encounter's log).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from bot.rules.turns.events import (
     SideSkipped,
     SpeedChosen,
 )
-from exts.tracker._objectives import due_lines, summary_lines
+from exts.tracker._objectives import due_lines, summary_lines, villain_reminder_lines
 
 
 def creatures_of(encounter: Encounter, entry: Entry) -> tuple[str, ...]:
@@ -204,6 +204,7 @@ def turn_start_text(
 
 def turn_end_text(entry_id: str, flow: Flow) -> str:
     lines = [f"⏹️ **{inert(entry_id)}**'s turn ends."]
+    lines += villain_reminder_lines(flow)
     lines += _event_lines(flow.encounter, flow.events)
     lines += round_lines(flow)
     nxt = next_pick_text(flow.encounter)
@@ -213,7 +214,7 @@ def turn_end_text(entry_id: str, flow: Flow) -> str:
 
 
 def skip_text(flow: Flow) -> str:
-    lines = _event_lines(flow.encounter, flow.events) + round_lines(flow)
+    lines = villain_reminder_lines(flow) + _event_lines(flow.encounter, flow.events) + round_lines(flow)
     nxt = next_pick_text(flow.encounter)
     if nxt:
         lines.append(nxt)
