@@ -95,9 +95,9 @@ async def test_in_a_forum_post_the_tracker_stays_where_it_is(
     assert jump_link(table.guild.id, post.id, tracker.id) in ended
 
 
-async def test_a_turn_ping_links_the_tracker_and_says_who_may_act_and_the_round(table: Table) -> None:
-    """ "Every turn ping carries a jump link to the tracker, plus a two-line status: who may act now and the
-    round. For a hero, add their Stamina and conditions." """
+async def test_a_turn_ping_is_the_pick_line_once_with_the_heroes_state_and_the_tracker_link(table: Table) -> None:
+    """Every turn ping carries a jump link to the tracker; whom the side may pick is said once, in the pick
+    line the mentions stand in front of, each hero with their Stamina and conditions."""
     await kit.start(table)
     await kit.add_party(table)
     kit.ok(await table.director.slash(table.channel, "stamina damage", target="Ash", amount=5))
@@ -109,11 +109,12 @@ async def test_a_turn_ping_links_the_tracker_and_says_who_may_act_and_the_round(
     text = await kit.begin(table)
     link = jump_link(table.guild.id, table.channel.id, kit.tracker(table.channel).id)
     lines = text.splitlines()
-    who = next(line for line in lines if line.startswith("Who may act now:"))
-    assert "**Ash** (Stamina: 25/30, slowed" in who and "**Bree** (Stamina: 24/24)" in who
-    assert "Goblin" not in who
-    round_line = lines[lines.index(who) + 1]
-    assert round_line.startswith("Round 1") and f"[Jump to the tracker]({link})" in round_line
+    [pick] = [line for line in lines if "Next:" in line]
+    assert pick == lines[-1] and pick.startswith(f"<@{table.alice.id}> <@{table.bob.id}> Next: the heroes")
+    assert "**Ash** (Stamina: 25/30, slowed" in pick and "**Bree** (Stamina: 24/24)" in pick
+    assert "Goblin" not in pick and pick.endswith(f"[Jump to the tracker]({link})")
+    assert text.count("Ash") == text.count("Bree") == 1 and "Who may act now" not in text
     kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Ash"))
     ended = kit.ok(await table.alice.slash(table.channel, "turn end"))
-    assert "Who may act now: **Goblin 1**, **Goblin 2**" in ended and link in ended
+    assert "Next: the Director picks who acts with /turn act: **Goblin 1**, **Goblin 2**" in ended
+    assert link in ended
