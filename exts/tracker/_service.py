@@ -426,8 +426,8 @@ class TrackerService:
     async def _drop_pin_notice(self, key: ChannelKey, slot: _Slot, message_id: int) -> None:
         """Delete Discord's "pinned a message" notice for the tracker just pinned: the channel's pins lead to
         the tracker, and the notice is one more line in the channel for every repost. Without the intents
-        the bot sees no messages, so it reads the few posted after the tracker; without the permission to
-        delete (Manage Messages), the notice stays."""
+        the bot sees no messages, so it reads the few posted after the tracker. The notice's author is the
+        bot (who pinned), so it may delete it; when Discord refuses (no Read Message History), it stays."""
         await self._turn(slot)
         try:
             async for message in self._channel(key).history(
