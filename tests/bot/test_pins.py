@@ -133,7 +133,7 @@ async def test_in_a_forum_post_the_tracker_stays_where_it_is(
     assert jump_link(table.guild.id, post.id, tracker.id) in ended
 
 
-async def test_a_turn_ping_is_the_pick_line_once_with_the_heroes_state_and_the_tracker_link(table: Table) -> None:
+async def test_a_turn_ping_is_the_pick_line_once_with_the_heroes_state_and_the_link(table: Table) -> None:
     """Every turn ping carries a jump link to the tracker; whom the side may pick is said once, in the pick
     line the mentions stand in front of, each hero with their Stamina and conditions."""
     await kit.start(table)

@@ -76,3 +76,25 @@ async def test_the_director_picks_a_fast_turn(table: Table) -> None:
     text = kit.ok(await table.bob.slash(table.channel, "turn skip"))
     assert "Next: the Director picks a fast turn" in text
     assert "the Director picks a fast turn" in kit.pings(table)[-1][0]
+
+
+async def test_a_turn_start_says_only_what_is_not_available_in_the_books_words(table: Table) -> None:
+    """Draw Steel, Combat, "Free Maneuvers", "Triggered Actions and Free Triggered Actions": a fresh turn says
+    nothing of its actions; a dazed hero's names what dazed takes away, as the book names it ("free
+    maneuver", never "free-maneuver")."""
+    await kit.ready(table)
+    fresh = kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Ash"))
+    assert fresh.splitlines() == ["▶️ **Ash** starts their turn — round 1."]
+    kit.ok(await table.alice.slash(table.channel, "turn end"))
+    kit.ok(await table.director.slash(table.channel, "turn act", combatant="Goblin 1"))
+    kit.ok(await table.director.slash(table.channel, "turn end"))
+    kit.ok(
+        await table.director.slash(
+            table.channel, "condition add", target="Bree", condition="dazed", duration="save"
+        )
+    )
+    dazed = kit.ok(await table.bob.slash(table.channel, "turn act", combatant="Bree"))
+    assert "Not available now: free maneuver, triggered action, free triggered action." in dazed
+    assert "can still use" not in dazed
+    said = [m.content for m in table.channel.history()]
+    assert not [text for text in said if "free-maneuver" in text or "free-triggered" in text]

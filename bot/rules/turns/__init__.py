@@ -59,8 +59,8 @@ from bot.rules.turns.rounds import end_encounter, end_round, next_round, skip_si
 from bot.rules.turns.taking_turns import end_turn, pass_part, set_speed, start_turn
 
 __all__ = [
-    "DEFAULT_SIDES",
     "ACTION_NAMES",
+    "DEFAULT_SIDES",
     "ActionBudget",
     "ActionKind",
     "Controller",
