@@ -25,7 +25,7 @@ from exts.tracker._controls import token_save_view
 from exts.tracker._objectives import due_view
 from exts.tracker._service import tracker_for
 from exts.turn import _pings as pings
-from exts.turn._views import news_lines
+from exts.turn._views import news_lines, next_pick_text
 
 
 class Versioned(Protocol):
@@ -87,9 +87,10 @@ async def reply_and_ping(
     *,
     view: discord.ui.View | None = None,
 ) -> None:
-    """Answer with `content` (and `view`), pinging the side that picks next in the same message
-    (`exts.turn._pings.reply`): not the caller, who reads the reply (nor, when the caller is a Director, the
-    Director's side), and not the people this channel's last ping already called for this very moment."""
+    """Answer with `content` (and `view`) and, last, who picks next (`next_pick_text`), said once: pinging
+    that side in the same line (`exts.turn._pings.reply`), but not the caller, who reads the reply (nor, when
+    the caller is a Director, the Director's side), and not the people this channel's last ping already
+    called for this very moment."""
     mover = pings.Mover(who.actor.user_id, who.director)
     ping = pings.pick_ping(
         encounter, director_id=who.director_id, director_role_id=who.settings.director_role_id, mover=mover
@@ -98,7 +99,8 @@ async def reply_and_ping(
         key = channel_key(interaction)
         if not ping_memory(interaction.client).first(key, _moment(interaction.client, key, encounter, ping)):
             ping = None
-    await pings.reply(interaction, content, ping, enabled=who.settings.turn_pings, view=view)
+    pick = next_pick_text(encounter)
+    await pings.reply(interaction, content, ping, enabled=who.settings.turn_pings, view=view, pick=pick)
 
 
 def _joined(view: discord.ui.View | None, more: discord.ui.View | None) -> discord.ui.View | None:
