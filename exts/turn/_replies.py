@@ -86,10 +86,12 @@ async def reply_and_ping(
     encounter: Encounter,
     *,
     view: discord.ui.View | None = None,
+    also: pings.Ping | None = None,
 ) -> None:
     """Answer with `content` (and `view`), pinging the side that picks next in the same message
     (`exts.turn._pings.reply`): not the caller, who reads the reply (nor, when the caller is a Director, the
-    Director's side), and not the people this channel's last ping already called for this very moment."""
+    Director's side), and not the people this channel's last ping already called for this very moment; and
+    pinging `also` (`exts.turn._pings.fall_ping`)."""
     mover = pings.Mover(who.actor.user_id, who.director)
     ping = pings.pick_ping(
         encounter, director_id=who.director_id, director_role_id=who.settings.director_role_id, mover=mover
@@ -98,6 +100,7 @@ async def reply_and_ping(
         key = channel_key(interaction)
         if not ping_memory(interaction.client).first(key, _moment(interaction.client, key, encounter, ping)):
             ping = None
+    ping = pings.joined(ping, also)
     await pings.reply(interaction, content, ping, enabled=who.settings.turn_pings, view=view)
 
 
@@ -119,16 +122,17 @@ async def reply_with_rounds(
     committed: Versioned,
     *,
     view: discord.ui.View | None = None,
+    also: pings.Ping | None = None,
 ) -> None:
     """Answer a change outside a turn with `content` (and `view`); when it started rounds (`news`, from
     `bot.rules.encounter.rounds.news_since`), add their lines and the due objectives' buttons, and ping the
-    side that picks next, as the end of a turn does."""
+    side that picks next, as the end of a turn does; ping `also` either way."""
     if news is None:
-        await send(interaction, content=content, view=view)
+        await pings.reply(interaction, content, also, enabled=who.settings.turn_pings, view=view)
         return
     text = "\n".join([content, *news_lines(encounter, news)])
     due = due_view(committed.encounter_id, committed.version, news.due)
-    await reply_and_ping(interaction, who, text, encounter, view=_joined(view, due))
+    await reply_and_ping(interaction, who, text, encounter, view=_joined(view, due), also=also)
 
 
 async def reply_played(
@@ -138,8 +142,13 @@ async def reply_played(
     *,
     view: discord.ui.View | None = None,
 ) -> None:
-    """`reply_with_rounds` for a change made with `bot.play.play`."""
-    await reply_with_rounds(interaction, played.caller, content, played.after, played.news, played, view=view)
+    """`reply_with_rounds` for a change made with `bot.play.play`, pinging the players whose heroes it left
+    dying, dead or unconscious (`exts.turn._pings.fall_ping`)."""
+    who = played.caller
+    fell = pings.fall_ping(played.before, played.after, pings.Mover(who.actor.user_id, who.director))
+    await reply_with_rounds(
+        interaction, who, content, played.after, played.news, played, view=view, also=fell
+    )
 
 
 async def send_saves(

@@ -25,6 +25,7 @@ from bot.rules.turns.events import (
     SideSkipped,
     SpeedChosen,
 )
+from bot.ui.combat import dying_warnings
 from exts.tracker._objectives import due_lines, summary_lines
 
 
@@ -198,6 +199,7 @@ def turn_start_text(
         value = encounter.resources.get(hero, 0)
         what = (resource_names or {}).get(hero, "heroic resource")
         lines.append(f"{inert(hero)} gains {amount} {inert(what)} (now {value}).")
+    lines += dying_warnings(encounter, ids)
     lines.append(inert(budget(turns, entry_id).summary))
     return "\n".join(lines)
 
