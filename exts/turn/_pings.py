@@ -1,8 +1,7 @@
 """Play-by-post pings: who is pinged when a side must pick (`pick_ping`, `chooser_ping`: pure), and sending it
 in the reply that moved the turns on (`reply`), or on its own with the bot token when the reply can't carry it
 (`post`). Allowed mentions list exactly the members and role pinged; nothing else the bot sends pings.
-`status_lines` gives a ping's two-line status with a jump link to the tracker. `fall_ping`: a hero's player is
-told when the hero falls dying, dead or unconscious, in the reply to the change that did it.
+`status_lines` gives a ping's two-line status with a jump link to the tracker.
 """
 
 from __future__ import annotations
@@ -18,12 +17,10 @@ from bot import replies
 from bot.play import channel_key
 from bot.replies import MAX_CONTENT, inert, send
 from bot.rules.encounter import Encounter
-from bot.rules.encounter.rescue import RESCUE_COST, rescue_of
-from bot.rules.stamina import Vitals
 from bot.rules.turns import Controller, picking, waiting
 from bot.rules.turns.policy import policy
 from bot.store import ChannelKey
-from bot.ui.format import stamina_text, state_label
+from bot.ui.format import grave_state, stamina_text
 from exts.tracker._service import tracker_for
 from exts.turn._views import condition_text, controller_does, creatures_of, side_does
 
@@ -143,59 +140,11 @@ def status_lines(encounter: Encounter) -> tuple[str, str]:
         conditions = [condition_text(c) for c in turns.conditions_of(creature.id)]
         if len(conditions) > STATUS_CONDITIONS:
             conditions[STATUS_CONDITIONS:] = [f"and {len(conditions) - STATUS_CONDITIONS} more"]
-        details = [stamina_text(creature.vitals), *grave(creature.vitals), *conditions]
+        details = [stamina_text(creature.vitals), *grave_state(creature.vitals), *conditions]
         names.append(f"**{inert(entry_id)}** ({', '.join(details)})")
     if len(names) > STATUS_NAMES:
         names[STATUS_NAMES:] = [f"and {len(names) - STATUS_NAMES} more"]
     return f"Who may act now: {', '.join(names) or 'nobody'}", f"Round {turns.round}"
-
-
-#: The states a hero's player is pinged about, and the status names (`bot.ui.format.state_label`).
-GRAVE = ("dying", "dead", "knocked out")
-
-
-def grave(vitals: Vitals) -> tuple[str, ...]:
-    """ "dying", "dead" or "knocked out" when a hero is (nothing otherwise): every view says it."""
-    state = state_label(vitals)
-    return (state,) if state in GRAVE else ()
-
-
-def fall_ping(before: Encounter, after: Encounter, mover: Mover | None = None) -> Ping | None:
-    """The ping for the players whose heroes a change left dying, dead or unconscious (`GRAVE`), saying the
-    hero-token rescue still open to them (`bot.rules.encounter.rescue`); never `mover`, who reads the reply
-    (None when nobody is to be told)."""
-    users: list[int] = []
-    lines: list[str] = []
-    was = {c.id: grave(c.vitals) for c in before.creatures}
-    for hero in after.heroes():
-        state = grave(hero.vitals)
-        owner = hero.owner_id
-        if not state or was.get(hero.id, state) == state or owner is None:
-            continue
-        if mover is not None and owner == mover.user_id:
-            continue
-        name = inert(hero.id)
-        line = f"<@{owner}> — **{name}** is {state[0]} ({stamina_text(hero.vitals)})."
-        offer = rescue_of(after, hero.id)
-        if offer is not None:
-            line += (
-                f" Spend {RESCUE_COST} hero tokens to regain {offer.regain} Stamina before that damage: the "
-                f"button on its reply or on the tracker, until {name}'s next turn starts."
-            )
-        users.append(owner)
-        lines.append(line)
-    if not lines:
-        return None
-    return Ping("\n".join(lines), tuple(dict.fromkeys(users)), ())
-
-
-def joined(first: Ping | None, second: Ping | None) -> Ping | None:
-    """One ping saying both, pinging everyone either pings."""
-    if first is None or second is None:
-        return first or second
-    users = tuple(dict.fromkeys((*first.user_ids, *second.user_ids)))
-    roles = tuple(dict.fromkeys((*first.role_ids, *second.role_ids)))
-    return Ping(f"{first.content}\n{second.content}", users, roles)
 
 
 def chooser_ping(

@@ -24,6 +24,7 @@ from bot.ui.combat import save_reply
 from exts.tracker._controls import token_save_view
 from exts.tracker._objectives import due_view
 from exts.tracker._service import tracker_for
+from exts.turn import _falls as falls
 from exts.turn import _pings as pings
 from exts.turn._views import news_lines
 
@@ -91,7 +92,7 @@ async def reply_and_ping(
     """Answer with `content` (and `view`), pinging the side that picks next in the same message
     (`exts.turn._pings.reply`): not the caller, who reads the reply (nor, when the caller is a Director, the
     Director's side), and not the people this channel's last ping already called for this very moment; and
-    pinging `also` (`exts.turn._pings.fall_ping`)."""
+    pinging `also` (`exts.turn._falls.fall_ping`)."""
     mover = pings.Mover(who.actor.user_id, who.director)
     ping = pings.pick_ping(
         encounter, director_id=who.director_id, director_role_id=who.settings.director_role_id, mover=mover
@@ -100,7 +101,7 @@ async def reply_and_ping(
         key = channel_key(interaction)
         if not ping_memory(interaction.client).first(key, _moment(interaction.client, key, encounter, ping)):
             ping = None
-    ping = pings.joined(ping, also)
+    ping = falls.joined(also, ping)  # the fall first: the pick and its status stay last
     await pings.reply(interaction, content, ping, enabled=who.settings.turn_pings, view=view)
 
 
@@ -143,9 +144,9 @@ async def reply_played(
     view: discord.ui.View | None = None,
 ) -> None:
     """`reply_with_rounds` for a change made with `bot.play.play`, pinging the players whose heroes it left
-    dying, dead or unconscious (`exts.turn._pings.fall_ping`)."""
+    dying, dead or unconscious (`exts.turn._falls.fall_ping`)."""
     who = played.caller
-    fell = pings.fall_ping(played.before, played.after, pings.Mover(who.actor.user_id, who.director))
+    fell = falls.fall_ping(played.before, played.after, pings.Mover(who.actor.user_id, who.director))
     await reply_with_rounds(
         interaction, who, content, played.after, played.news, played, view=view, also=fell
     )
