@@ -158,3 +158,19 @@ async def test_the_token_regain_answers_the_rescue_off_the_heros_turn(table: Tab
 
     assert "regains 10 Stamina before the damage. Stamina: 8/30 · winded." in text
     assert LABEL not in kit.labels(kit.tracker(table.channel))
+
+
+async def test_the_fall_that_ends_the_round_pings_in_the_same_reply(table: Table) -> None:
+    """Ash, the last to act, dies outside a turn: the round ends there, and the reply that says so pings
+    Ash's player too (one message, one notification)."""
+    await table.configure_director_role()
+    await kit.ready(table, first="director")
+    for member, name in ((table.director, "Goblin 1"), (table.bob, "Bree"), (table.director, "Goblin 2")):
+        kit.ok(await member.slash(table.channel, "turn act", combatant=name))
+        kit.ok(await member.slash(table.channel, "turn end"))
+
+    text = kit.ok(await table.director.slash(table.channel, "stamina damage", target="Ash", amount=50))
+
+    assert "Round 2 begins" in text and f"<@{table.alice.id}> — **Ash** is dead" in text
+    content, users, _roles = kit.pings(table)[-1]
+    assert content == text and table.alice.id in users
