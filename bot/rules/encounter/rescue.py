@@ -16,7 +16,7 @@ Off a damage, the spend is the hero's own turn's (`token_regain`).
 
 Public API: `Rescue`, `RescueResult`, `RescueError`, `OVER`, `RESCUE_COST`, `live_rescues(encounter)`,
 `offer_rescues(encounter, hits, tokens, version)`, `find_rescue`, `rescue_of`, `rescue(encounter, offer)`,
-`turn_started`, `token_regain`.
+`turn_started`, `own_turn`, `token_regain`.
 """
 
 from __future__ import annotations
