@@ -172,6 +172,23 @@ def bleed_summary(bled: Bleed) -> str:
     )
 
 
+def dying_warnings(encounter: Encounter, creature_ids: Collection[str]) -> list[str]:
+    """At the start of a turn, a line per dying hero acting: what bleeding costs them (draw-steel-combat.txt
+    "Dying and Death": "you are bleeding"; Heroes, "Bleeding": a main action, a triggered action, or a test
+    or ability roll using Might or Agility costs 1d6 + level Stamina once resolved) and where they die."""
+    lines = []
+    for creature in encounter.creatures:
+        vitals = creature.vitals
+        if creature.id in creature_ids and vitals.dying:
+            name = inert(creature.id)
+            lines.append(
+                f"🩸 **{name}** is dying ({stamina_text(vitals)}) and bleeding: a main action, a triggered "
+                f"action, or a Might or Agility test or ability roll costs 1d6 + {creature.level} Stamina "
+                f"once it is resolved; at {vitals.death_at} Stamina, {name} dies."
+            )
+    return lines
+
+
 def rescue_reply(result: RescueResult, pool: int, hidden: Collection[str]) -> str:
     """`🛡️ **Ash** spends 2 hero tokens and regains 10 Stamina before the damage · Stamina: 8/30 · ...`."""
     secret = result.creature_id in hidden

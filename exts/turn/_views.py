@@ -29,8 +29,8 @@ from bot.rules.turns.events import (
     SideSkipped,
     SpeedChosen,
 )
-from bot.ui.combat import save_reply
-from bot.ui.format import stamina_text
+from bot.ui.combat import dying_warnings, save_reply
+from bot.ui.format import grave_state, stamina_text
 from exts.tracker._objectives import due_lines, summary_lines, villain_reminder_lines
 
 
@@ -173,7 +173,8 @@ def pick_names(encounter: Encounter) -> str:
         conditions = [condition_text(c) for c in turns.conditions_of(creature.id)]
         if len(conditions) > PICK_CONDITIONS:
             conditions[PICK_CONDITIONS:] = [f"and {len(conditions) - PICK_CONDITIONS} more"]
-        names.append(f"**{inert(entry_id)}** ({', '.join([stamina_text(creature.vitals), *conditions])})")
+        details = [stamina_text(creature.vitals), *grave_state(creature.vitals), *conditions]
+        names.append(f"**{inert(entry_id)}** ({', '.join(details)})")
     if len(names) > PICK_NAMES:
         names[PICK_NAMES:] = [f"and {len(names) - PICK_NAMES} more"]
     return ", ".join(names)
@@ -246,6 +247,7 @@ def turn_start_lines(
             if hero == entry_id
             else f"{inert(hero)} gains {amount} {what} (now {value})."
         )
+    lines += dying_warnings(encounter, ids)
     unavailable = budget(turns, entry_id).summary
     if unavailable:
         lines.append(inert(unavailable))

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from bot.rules import resources, stamina, turns
 from bot.rules.dice import Dice
-from bot.rules.encounter import baseline, objectives, rounds, saves
+from bot.rules.encounter import baseline, objectives, rescue, rounds, saves
 from bot.rules.encounter.model import Encounter, EncounterError, fold
 from bot.rules.encounter.roster import written_back
 from bot.rules.hero import HeroSheet, award_sheet_victories
@@ -165,7 +165,8 @@ def choose_first_side(encounter: Encounter, side: str, by: Controller) -> Flow:
 def _turn_started(
     encounter: Encounter, events: Sequence[Event], dice: Dice, gains: Mapping[str, str]
 ) -> Flow:
-    """The acting hero gains their heroic resource; every hero may use a hero-token benefit again
+    """The acting hero gains their heroic resource, and their hero-token rescue still open ends
+    (`rescue.turn_started`); every hero may use a hero-token benefit again
     (Draw Steel, The Basics, "Hero Tokens": "only one hero token benefit per turn" — each turn, anyone's, is a
     new window, so a hero who spent one on their own turn can still spend one when hit on an enemy's)."""
     updated = encounter
@@ -177,6 +178,7 @@ def _turn_started(
         updated = baseline.turn_started(updated, event.entry)
         entry = updated.turns.entry(event.entry)
         ids = updated.creatures_in(entry) if entry is not None else ()
+        updated = rescue.turn_started(updated, ids)  # a hero-token rescue is open until the hero's next turn
         heroes = [cid for cid in ids if updated.creature(cid).is_hero]
         res = dict(updated.resources)
         for hero in heroes:

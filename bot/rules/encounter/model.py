@@ -81,8 +81,8 @@ class Encounter:
     non-zero); `resources` each hero's heroic resource value (creature id -> value); `roster` links a hero
     creature to the channel roster hero it came from (creature id -> roster hero id); `tokens_used` the heroes
     who used a hero-token benefit this turn; `defending` the entries whose Defend main action is in force,
-    `aids` the Aid Attack maneuvers in force (`bot.rules.encounter.baseline`); `rescues` the last damage's
-    offers to spend 2 hero tokens to regain Stamina before it (`bot.rules.encounter.rescue`); `saves_due`
+    `aids` the Aid Attack maneuvers in force (`bot.rules.encounter.baseline`); `rescues` the open offers
+    to spend 2 hero tokens to regain Stamina before a damage (`bot.rules.encounter.rescue`); `saves_due`
     the saving throws owed and `failed_saves` the heroes' failed saves still open to a hero token
     (`bot.rules.encounter.saves`); `resource_gained` the heroic resource gains already taken that come once
     a round (`bot.rules.encounter.heroic`); `objectives` the Director's objectives with their round counters,
