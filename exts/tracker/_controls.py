@@ -29,7 +29,7 @@ RESCUES_SHOWN = 5
 LABEL_MAX = 100
 
 BUTTON_TEMPLATE = (
-    rf"enc:(?P<action>act|end|undo|save|tsave|first|endok|endno|award|rescue):(?P<eid>{NUMBER}):(?P<ver>{NUMBER})"
+    rf"enc:(?P<action>act|end|undo|save|tsave|first|endok|endno|award|rescue|view):(?P<eid>{NUMBER}):(?P<ver>{NUMBER})"
     r"(?::(?P<arg>.*))?"
 )
 SELECT_TEMPLATE = rf"enc:pick:(?P<eid>{NUMBER}):(?P<ver>{NUMBER})"
@@ -211,6 +211,13 @@ def award_view(encounter_id: int, version: int, heroes: int) -> discord.ui.View:
     view.add_item(
         ControlButton("award", encounter_id, version, label=label, style=discord.ButtonStyle.success)
     )
+    return view
+
+
+def private_view(encounter_id: int, version: int) -> discord.ui.View:
+    """Under the Director's private tracker: Refresh shows the encounter as it is now."""
+    view = PersistentView()
+    view.add_item(ControlButton("view", encounter_id, version, label="Refresh"))
     return view
 
 
