@@ -3,8 +3,8 @@ Victories; a channel may join another channel's campaign and leave it again (doc
 
 The channel whose rows hold a campaign's roster and pool is its home (the campaign's id). A thread records
 its parent the first time the store sees it; a thread's roster and pool from before campaigns (revision
-0002_campaigns) are merged into its parent's campaign then, once (`adopt`): the old schema never knew a
-thread's parent, only an interaction in the thread does.
+0002_campaigns) are merged into its parent's campaign then, once (`adopt`), or when the bot connects
+(`unplaced` lists the candidates): the old schema never knew a thread's parent, only Discord does.
 """
 
 from __future__ import annotations
