@@ -200,6 +200,24 @@ async def test_end_turn_pressed_right_after_your_own_strike_is_carried_out(table
     assert (await kit.stored(table)).turns.turns[-1].ended is True
 
 
+async def test_a_pick_made_for_the_same_pick_is_carried_out_and_one_made_before_it_is_refused(
+    table: Table,
+) -> None:
+    """The select depends on the pick under way: a change that leaves the heroes picking in round 1 leaves
+    it good; once a turn was taken since, the same pick is another pick, and the press is refused."""
+    await kit.ready(table)
+    old = kit.tracker(table.channel)
+    await harm_kit.edit(table, lambda enc: dataclasses.replace(enc, surges={"Bree": 1}))
+    text = kit.ok(await table.alice.select(old, ["Ash"], custom_id=select_id(old)))
+    assert "**Ash** starts their turn" in text
+    kit.ok(await table.alice.slash(table.channel, "turn end"))
+    kit.ok(await table.director.slash(table.channel, "turn skip", combatant="Goblin 1"))
+    tracker = kit.tracker(table.channel)
+    forge(table, tracker, "enc:pick:", select_id(old))
+    assert "out of date" in kit.refused(await table.bob.select(tracker, ["Bree"], custom_id=select_id(old)))
+    assert [t.entry for t in (await kit.stored(table)).turns.turns] == ["Ash", "Goblin 1"]
+
+
 async def test_a_press_whose_turn_has_changed_is_refused_note_first(table: Table) -> None:
     """Ash's End turn pressed after Ash's turn ended and a goblin's began: refused, the note says the fresh
     tracker is below it, and it is (posted after the note); the goblin's turn goes on."""
