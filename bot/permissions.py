@@ -152,6 +152,7 @@ RULES: dict[str, Rule] = {
     "/encounter begin": Rule(Authority.ENCOUNTER_DIRECTOR, "begin the encounter"),
     "/encounter status": Rule(Authority.ANYONE, "post the tracker"),
     "/encounter status private:": Rule(Authority.ENCOUNTER_DIRECTOR, "see the private tracker"),
+    "enc:view": Rule(Authority.ENCOUNTER_DIRECTOR, "see the private tracker"),
     "/encounter undo": Rule(Authority.CONTROLLER, "undo it", UNDOER),
     "/encounter undo (hero tokens)": Rule(
         Authority.OWNER_OR_SERVER_DIRECTOR,

@@ -32,7 +32,7 @@ class GuildSettingsModel(SQLModel, table=True):
     turn_pings: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False))
     tokens_reset_per_session: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False))
     malice_rounding: str = Field(default="down", sa_column=sa.Column(sa.String(8), nullable=False))
-    show_monster_stamina: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False))
+    show_monster_stamina: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False))
     enforce_action_economy: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False))
     auto_saves: bool = Field(
         default=True, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.true())

@@ -83,6 +83,23 @@ async def test_at_0_the_director_is_asked_and_ends_it_in_victory(table: Table, s
     assert "✅ Hold the bridge — achieved\n❌ Stop the ritual — failed" in kit.body(final)
 
 
+async def test_end_in_victory_at_0_achieves_the_objective_whose_time_is_up(table: Table) -> None:
+    """The Director answers the question at a counter's 0 with End in victory, resolving nothing first: the
+    summary says the objective was achieved (not "not resolved"); one without a counter stays unresolved."""
+    await kit.ready(table)
+    kit.ok(
+        await table.director.slash(table.channel, "encounter objective add", text="Hold the bridge", rounds=2)
+    )
+    kit.ok(await table.director.slash(table.channel, "encounter objective add", text="Save the mayor"))
+    await next_round(table)
+    kit.ok(await table.director.slash(table.channel, "turn skip"))
+    asked = await table.director.slash(table.channel, "turn skip")
+    assert "Time is up for **Hold the bridge**" in kit.ok(asked)
+    assert asked.response is not None
+    ended = kit.ok(await table.director.click(asked.response.message, label="End in victory"))
+    assert "Objectives:\n✅ Hold the bridge — achieved\n🎯 Save the mayor — not resolved" in ended
+
+
 async def test_keep_fighting_leaves_the_encounter_running(table: Table) -> None:
     await kit.ready(table)
     kit.ok(

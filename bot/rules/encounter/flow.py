@@ -266,7 +266,8 @@ def finish(
     encounter: Encounter, *, victory: bool, sheets: Mapping[str, HeroSheet], award: bool = True
 ) -> Finish:
     """End the encounter (Draw Steel, The Basics, "Victories For Combat"; Combat, "Temporary Stamina", "End of
-    Combat"): 1 Victory to each surviving hero when the objective was achieved; temporary Stamina, surges,
+    Combat"): 1 Victory to each surviving hero when the objective was achieved (in victory, an objective
+    whose counter ran out is achieved: `objectives.achieve_due`); temporary Stamina, surges,
     Malice and heroic resources cleared; roster heroes' sheets get their Stamina, Recoveries and Victories
     back. `sheets` are the roster heroes' sheets (roster hero id ->
     sheet); the result's `sheets` are those of the heroes in this encounter, updated.
@@ -287,7 +288,7 @@ def finish(
         dataclasses.replace(c, vitals=stamina.end_of_encounter(c.vitals)) for c in encounter.creatures
     )
     ended = dataclasses.replace(
-        encounter,
+        objectives.achieve_due(encounter) if victory else encounter,
         turns=transition.state,
         creatures=creatures,
         surges={},

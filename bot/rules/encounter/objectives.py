@@ -20,9 +20,9 @@ Rules:
   Director's, shown on their private tracker only).
 
 Public API: `Outcome`, `Objective`, `OBJECTIVES_MAX`, `OBJECTIVE_TEXT_MAX`, `ROUNDS_MAX`, `VILLAIN_ACTIONS`,
-`ACTION_NAME_MAX`, `ObjectiveError`, `add_objective`, `find_objective`, `resolve`, `count_down`, `open_ones`,
-`villain_actions`, `villain_used`, `unused_villains`, `name_villain_action`, `use_villain_action`,
-`villain_round`, `remind_villain`.
+`ACTION_NAME_MAX`, `ObjectiveError`, `add_objective`, `find_objective`, `resolve`, `count_down`,
+`achieve_due`, `open_ones`, `villain_actions`, `villain_used`, `unused_villains`, `name_villain_action`,
+`use_villain_action`, `villain_round`, `remind_villain`.
 """
 
 from __future__ import annotations
@@ -123,6 +123,19 @@ def count_down(encounter: Encounter, round_number: int) -> tuple[Encounter, tupl
                 due.append(objective.text)
         objectives.append(objective)
     return dataclasses.replace(encounter, objectives=tuple(objectives)), tuple(due)
+
+
+def achieve_due(encounter: Encounter) -> Encounter:
+    """The encounter ends in victory: each open objective whose counter ran out (`Objective.due`) is
+    achieved. "How Combat Ends": once the heroes achieve the objectives "the Director can end the
+    encounter"; at a counter's 0 the Director was asked whether the encounter ends in victory, and ending it
+    in victory answers that the objective was met."""
+    if not any(o.due for o in encounter.objectives):
+        return encounter
+    objectives = tuple(
+        dataclasses.replace(o, outcome=Outcome.ACHIEVED) if o.due else o for o in encounter.objectives
+    )
+    return dataclasses.replace(encounter, objectives=objectives)
 
 
 # --- villain actions -------------------------------------------------------------------------------------
