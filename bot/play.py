@@ -39,9 +39,10 @@ from bot.rules.encounter import Encounter, heroic
 from bot.rules.encounter.model import RoundNews
 from bot.rules.encounter.rounds import news_since
 from bot.rules.hero import HeroSheet
+from bot.rules.resources import GainTrigger, ResourceGain, read_gain_trigger
 from bot.rules.turns import Controller
 from bot.store import Change, Committed, Event, GuildSettings, Hero, Table
-from bot.ui.format import hidden_stamina
+from bot.ui.format import gain_line, hidden_stamina
 
 if TYPE_CHECKING:
     from bot.client import DrawSteelBot
@@ -287,7 +288,8 @@ class Played(Generic[R]):
     """What one command did to the channel's encounter, for its reply: the rules core's result, the encounter
     before and after, the Director creatures whose Stamina the players don't see (`hidden_stamina`), the
     rounds the change started (`news_since`: a turn ping is owed), the channel's version and encounter as
-    committed (for the reply's buttons), and who acted."""
+    committed (for the reply's buttons), who acted, the natural rolls of the power rolls it made and the
+    heroic resource gains they and the change brought (`gained`: the reply's lines)."""
 
     result: R
     before: Encounter
@@ -297,6 +299,13 @@ class Played(Generic[R]):
     version: int
     caller: Caller
     encounter_id: int | None = None
+    naturals: tuple[int, ...] = ()
+    gained: tuple[str, ...] = ()
+
+    @property
+    def gains_said(self) -> str:
+        """The heroic resource gains the change brought by itself, a line each after the reply's text."""
+        return "".join(f"\n{line}" for line in self.gained)
 
 
 #: A command's step: the caller and the channel's encounter (and its `Table`, for the roster and the
@@ -314,12 +323,14 @@ async def play(
     details: Callable[[Encounter, R], dict[str, Any]] | None = None,
     once: str | None = None,
     in_time: InTime | None = None,
+    naturals: Callable[[R], tuple[int, ...]] | None = None,
 ) -> Played[R]:
     """The one way a command changes the channel's encounter: load who is acting (`caller_of`), check `rule`
     (`Caller.require`, for a rule that needs no particular creature), change the encounter with `step` and
     commit it as one store transaction of `kind` whose event says `summary(result)` (`commit`), all within
     Discord's time (`InTime`; `in_time` when the command already started its clock). `once` is
-    `commit`'s. The caller replies from the `Played` it returns."""
+    `commit`'s; `naturals(result)` the natural rolls of the power rolls the step made (gains answer a
+    natural 19 or 20). The caller replies from the `Played` it returns."""
     in_time = in_time or InTime(interaction)
     who = await in_time.run(caller_of(interaction, interaction.client))
     if rule is not None:
@@ -330,7 +341,9 @@ async def play(
         after, result = step(who, before, table)
         put_encounter(table, after)
         hidden = hidden_stamina(after, who.settings.show_monster_stamina)
-        played = Played(result, before, after, hidden, news_since(before, after), table.version + 1, who)
+        rolled = naturals(result) if naturals is not None else ()
+        news = news_since(before, after)
+        played = Played(result, before, after, hidden, news, table.version + 1, who, naturals=rolled)
         return Change(summary(result), played, details(after, result) if details is not None else {})
 
     committed = await in_time.run(commit(interaction, kind, change, once=once))
@@ -414,10 +427,27 @@ def outside_encounter(event: Event) -> bool:
 CORRECTIONS = frozenset({"stamina.set", "resource.set"})
 
 
+def _gains_of(table: Table, encounter: Encounter) -> dict[str, tuple[ResourceGain, ...]]:
+    """Each roster hero's gains by creature id; a gain a sheet kept as OTHER is read again from its words (a
+    hero imported before the bot knew that trigger)."""
+    out = {}
+    for creature_id, hero_id in encounter.roster.items():
+        hero = table.heroes.get(hero_id)
+        if hero is not None:
+            out[creature_id] = tuple(
+                dataclasses.replace(g, trigger=read_gain_trigger(g.text))
+                if g.trigger is GainTrigger.OTHER and g.text
+                else g
+                for g in sheet_of(hero).resource_gains
+            )
+    return out
+
+
 def _with_resource_gains(dice: Dice, change: Callable[[Table], Change[T]]) -> Callable[[Table], Change[T]]:
-    """`change`, then the heroic resource gains it brought about by itself: a roster hero who took damage or
-    became winded or dying gains what their sheet's `resource_gains` say (`heroic.triggered_gains`); the
-    event's summary says so."""
+    """`change`, then the heroic resource gains it brought about by itself: what the roster heroes' sheets'
+    `resource_gains` say for the damage, Malice, winded and dead heroes and natural rolls it brought
+    (`heroic.triggered_gains`); the event's summary says so, and so does a `Played` value (`gained`), for
+    the reply."""
 
     def gained(table: Table) -> Change[T]:
         before = active_encounter(table)
@@ -425,18 +455,21 @@ def _with_resource_gains(dice: Dice, change: Callable[[Table], Change[T]]) -> Ca
         after = active_encounter(table)
         if before is None or after is None or after is before or not after.roster:
             return result
-        gains = {
-            creature_id: sheet_of(table.heroes[hero_id]).resource_gains
-            for creature_id, hero_id in after.roster.items()
-            if hero_id in table.heroes
-        }
+        gains = _gains_of(table, after)
         if not any(gains.values()):
             return result
-        updated, got = heroic.triggered_gains(before, after, gains, dice)
+        played = result.value if isinstance(result.value, Played) else None
+        naturals = played.naturals if played is not None else ()
+        updated, got = heroic.triggered_gains(before, after, gains, dice, naturals)
         if not got:
             return result
         put_encounter(table, updated)
-        note = ", ".join(f"{creature_id} gains {amount} heroic resource" for creature_id, amount in got)
+        names = {cid: sheet_of(table.heroes[hid]).resource_name for cid, hid in after.roster.items()}
+        said = [(g, names.get(g.hero, "heroic resource"), updated.resources.get(g.hero, 0)) for g in got]
+        note = "; ".join(gain_line(*one, bold=False) for one in said)
+        if played is not None:
+            value: Any = dataclasses.replace(played, after=updated, gained=tuple(gain_line(*o) for o in said))
+            return dataclasses.replace(result, summary=f"{result.summary}; {note}", value=value)
         return dataclasses.replace(result, summary=f"{result.summary}; {note}")
 
     return gained

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.replies import inert
 from bot.rules.encounter import Encounter
+from bot.rules.encounter.heroic import Gained
+from bot.rules.resources import GainTrigger
 from bot.rules.stamina import Vitals
 from bot.rules.turns import Controller
 
@@ -73,3 +76,25 @@ def stamina_details(encounter: Encounter, creature_id: str) -> dict[str, Any]:
     after the change): players see it unless the creature is one whose Stamina the setting may hide."""
     hidden = hidden_stamina(encounter, show_monster_stamina=False)
     return {STAMINA_OF: creature_id, PLAYERS_SEE: creature_id not in hidden}
+
+
+#: Why a gain came, as a reply says it (`bot.rules.resources.GainTrigger`).
+_GAIN_WHY = {
+    GainTrigger.TAKE_DAMAGE: "took damage",
+    GainTrigger.FIRST_DAMAGE_EACH_ROUND: "took damage, the first time this round",
+    GainTrigger.WINDED_OR_DYING: "became winded or dying",
+    GainTrigger.FIRST_WINDED_OR_DYING: "became winded or dying, the first time this encounter",
+    GainTrigger.MALICE_ABILITY_EACH_ROUND: "the Director used an ability that costs Malice, the first time "
+    "this round",
+    GainTrigger.FIRST_HERO_WINDED: "a hero became winded, the first time this encounter",
+    GainTrigger.NATURAL_19_OR_20: "a natural 19 or 20",
+    GainTrigger.HERO_DIES: "a hero died",
+}
+
+
+def gain_line(gained: Gained, resource: str, value: int, *, bold: bool = True) -> str:
+    """A heroic resource gain that came by itself: `**Quill** gains 1 Discipline (why): now 3.`"""
+    why = _GAIN_WHY.get(gained.trigger, "a class trigger")
+    if not bold:  # an event's summary: plain words
+        return f"{gained.hero} gains {gained.amount} {resource} ({why}): now {value}"
+    return f"**{inert(gained.hero)}** gains {gained.amount} {inert(resource)} ({why}): now {value}."

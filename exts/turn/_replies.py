@@ -138,8 +138,10 @@ async def reply_played(
     *,
     view: discord.ui.View | None = None,
 ) -> None:
-    """`reply_with_rounds` for a change made with `bot.play.play`."""
-    await reply_with_rounds(interaction, played.caller, content, played.after, played.news, played, view=view)
+    """`reply_with_rounds` for a change made with `bot.play.play`, with the heroic resource gains it
+    brought."""
+    text = content + played.gains_said
+    await reply_with_rounds(interaction, played.caller, text, played.after, played.news, played, view=view)
 
 
 async def send_saves(
