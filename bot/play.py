@@ -219,6 +219,15 @@ def sheets_of(table: Table) -> dict[str, HeroSheet]:
     return {hero_id: sheet_of(hero) for hero_id, hero in table.heroes.items()}
 
 
+def resource_names(table: Table, encounter: Encounter) -> dict[str, str]:
+    """What each roster hero of `encounter` calls their heroic resource (creature id -> "Ferocity")."""
+    return {
+        creature_id: sheet_of(table.heroes[hero_id]).resource_name
+        for creature_id, hero_id in encounter.roster.items()
+        if hero_id in table.heroes
+    }
+
+
 def fighting_where(running: Iterable[tuple[int, dict[str, Any]]], hero_id: str) -> int | None:
     """The channel of the first of the `running` encounters (channel id, state data: the campaign's, as
     `Store.running_encounters` gives them) that has this roster hero, if any."""
@@ -464,7 +473,7 @@ def _with_resource_gains(dice: Dice, change: Callable[[Table], Change[T]]) -> Ca
         if not got:
             return result
         put_encounter(table, updated)
-        names = {cid: sheet_of(table.heroes[hid]).resource_name for cid, hid in after.roster.items()}
+        names = resource_names(table, after)
         said = [(g, names.get(g.hero, "heroic resource"), updated.resources.get(g.hero, 0)) for g in got]
         note = "; ".join(gain_line(*one, bold=False) for one in said)
         if played is not None:

@@ -17,7 +17,7 @@ import discord
 
 from bot.client import DrawSteelBot
 from bot.permissions import RULES, actor_from_interaction, allowed, standing
-from bot.play import InTime, caller_of, channel_key, encounter_of
+from bot.play import InTime, caller_of, channel_key, encounter_of, resource_names
 from bot.replies import fail, send
 from exts.encounter._views import players_view
 from exts.tracker._service import tracker_for
@@ -35,8 +35,9 @@ async def post_status(interaction: discord.Interaction[Any], bot: DrawSteelBot, 
         who.require("/encounter status private:")
         table = await in_time.run(bot.store.view(channel_key(interaction), shared=True))
         doc = table.require_encounter()
-        view = TrackerView(doc.name, table.tokens, True, PRIVATE_NOTE)
-        await send(interaction, embed=render_tracker(encounter_of(table), view), ephemeral=True)
+        encounter = encounter_of(table)
+        view = TrackerView(doc.name, table.tokens, True, PRIVATE_NOTE, resource_names(table, encounter))
+        await send(interaction, embed=render_tracker(encounter, view), ephemeral=True)
         return
     key = channel_key(interaction)
     table = await in_time.run(bot.store.view(key))

@@ -16,7 +16,7 @@ from typing import Any
 import discord
 
 from bot.client import DrawSteelBot, PerBot
-from bot.play import encounter_of
+from bot.play import encounter_of, resource_names
 from bot.replies import edit, post
 from bot.rules import codec
 from bot.rules.encounter import Encounter
@@ -344,7 +344,8 @@ class TrackerService:
         settings = await store.get_settings(key.guild_id)
         if doc is not None and doc.active and doc.id is not None:
             encounter = encounter_of(table)
-            view = TrackerView(doc.name, table.tokens, settings.show_monster_stamina)
+            names = resource_names(table, encounter)
+            view = TrackerView(doc.name, table.tokens, settings.show_monster_stamina, resource_names=names)
             slot.encounter_id = doc.id
             controls = tracker_view(doc.id, table.version, encounter)
             seen = Seen(doc.id, encounter, table.version, doc.director_id, True)

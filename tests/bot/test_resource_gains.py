@@ -44,6 +44,7 @@ async def test_the_null_gains_discipline_when_the_director_spends_malice_once_a_
     text = kit.ok(await table.director.slash(table.channel, "malice spend", amount=1))
     assert f"{MALICE_GAIN}, the first time this round): now 1." in text
     assert (await kit.stored(table)).resources["Quill"] == 1
+    assert "Discipline 1" in kit.body(kit.tracker(table.channel))  # the class's word, on the tracker too
     text = kit.ok(await table.director.slash(table.channel, "malice spend", amount=1))
     assert "gains" not in text
     assert (await kit.stored(table)).resources["Quill"] == 1
