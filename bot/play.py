@@ -40,7 +40,7 @@ from bot.rules.encounter.model import RoundNews
 from bot.rules.encounter.rounds import news_since
 from bot.rules.hero import HeroSheet
 from bot.rules.resources import GainTrigger, ResourceGain, read_gain_trigger
-from bot.rules.turns import Controller
+from bot.rules.turns import Controller, current
 from bot.store import Change, Committed, Event, GuildSettings, Hero, Table
 from bot.ui.format import gain_line, hidden_stamina
 
@@ -280,6 +280,7 @@ async def commit(
         change = _judged_on(caller, change)
     if kind not in CORRECTIONS:
         change = _with_resource_gains(bot.dice, change)
+    change = _with_log_marks(change)
     result: Committed[T] = await bot.store.mutate(
         key, interaction.user.id, kind, change, shared=True, interaction_id=interaction.id, once=once
     )
@@ -474,7 +475,7 @@ def _with_resource_gains(dice: Dice, change: Callable[[Table], Change[T]]) -> Ca
             return result
         put_encounter(table, updated)
         names = resource_names(table, after)
-        said = [(g, names.get(g.hero, "heroic resource"), updated.resources.get(g.hero, 0)) for g in got]
+        said = [(g, names.get(g.hero, "heroic resource")) for g in got]
         note = "; ".join(gain_line(*one, bold=False) for one in said)
         if played is not None:
             value: Any = dataclasses.replace(played, after=updated, gained=tuple(gain_line(*o) for o in said))
@@ -482,6 +483,60 @@ def _with_resource_gains(dice: Dice, change: Callable[[Table], Change[T]]) -> Ca
         return dataclasses.replace(result, summary=f"{result.summary}; {note}")
 
     return gained
+
+
+#: An event's details: the creatures the change touched (Stamina, conditions, heroic resource, surges) and
+#: those whose turn it ended, by creature id (the "My hero" card reads the log by them).
+TOUCHED = "creatures"
+TURN_ENDED = "turn_ended"
+
+
+def _touched(before: Encounter, after: Encounter) -> list[str]:
+    """The creatures `after` differs from `before` in: the creature itself, its conditions, its heroic
+    resource or surges (in the encounter's order)."""
+    was = {c.id: c for c in before.creatures}
+    out = []
+    for creature in after.creatures:
+        old, cid = was.get(creature.id), creature.id
+        if (
+            (old is not creature and old != creature)
+            or before.turns.conditions_of(cid) != after.turns.conditions_of(cid)
+            or before.resources.get(cid, 0) != after.resources.get(cid, 0)
+            or before.surges.get(cid, 0) != after.surges.get(cid, 0)
+        ):
+            out.append(cid)
+    return out
+
+
+def _turn_ended(before: Encounter, after: Encounter) -> list[str]:
+    """The creatures whose turn was in progress before the change and isn't after it."""
+    turn = current(before.turns)
+    if turn is None:
+        return []
+    now = current(after.turns)
+    if now is not None and now.entry == turn.entry and len(after.turns.turns) == len(before.turns.turns):
+        return []
+    entry = next((e for e in before.turns.entries if e.id == turn.entry), None)
+    return list(entry.creature_ids) if entry is not None else []
+
+
+def _with_log_marks(change: Callable[[Table], Change[T]]) -> Callable[[Table], Change[T]]:
+    """`change`, its event's details naming the creatures it touched and whose turn it ended (`TOUCHED`,
+    `TURN_ENDED`)."""
+
+    def marked(table: Table) -> Change[T]:
+        before = active_encounter(table)
+        result = change(table)
+        after = active_encounter(table)
+        if before is None or after is None or after is before:
+            return result
+        marks = {TOUCHED: _touched(before, after), TURN_ENDED: _turn_ended(before, after)}
+        marks = {key: ids for key, ids in marks.items() if ids}
+        if not marks:
+            return result
+        return dataclasses.replace(result, details={**result.details, **marks})
+
+    return marked
 
 
 def _judged_on(caller: Caller, change: Callable[[Table], Change[T]]) -> Callable[[Table], Change[T]]:

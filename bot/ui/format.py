@@ -5,6 +5,9 @@ Contract labels: `Stamina: 12/30` is how a creature's Stamina is always written.
 
 from __future__ import annotations
 
+import dataclasses
+import re
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.replies import inert
@@ -13,6 +16,7 @@ from bot.rules.encounter.heroic import Gained
 from bot.rules.resources import GainTrigger
 from bot.rules.stamina import Vitals
 from bot.rules.turns import Controller
+from bot.store import Event
 
 BAR_WIDTH = 10
 
@@ -78,6 +82,38 @@ def stamina_details(encounter: Encounter, creature_id: str) -> dict[str, Any]:
     return {STAMINA_OF: creature_id, PLAYERS_SEE: creature_id not in hidden}
 
 
+# What players see of the log while Director creatures' Stamina is hidden (exts/encounter/_views.py says why)
+STAMINA_SET = re.compile(r"Stamina set to -?\d+")
+STAMINA_CHANGE = re.compile(r"Stamina -?\d+ → -?\d+")
+
+
+def players_see_numbers(event: Event, undone: Event | None = None) -> bool:
+    """Whether players may see the exact Stamina in `event`'s summary: its details (an undo's: those of the
+    event it undoes, `undone`) say whose it is and that players saw it."""
+    details = (undone.details if undone is not None else {}) if event.undoes is not None else event.details
+    return isinstance(details.get(STAMINA_OF), str) and details.get(PLAYERS_SEE) is True
+
+
+def players_summary(summary: str, shown: bool) -> str:
+    """`summary` without exact Stamina unless `shown` (`players_see_numbers`)."""
+    if shown:
+        return summary
+    return STAMINA_CHANGE.sub("Stamina hidden", STAMINA_SET.sub("Stamina set", summary))
+
+
+def players_view(events: Iterable[Event]) -> Callable[[Event], Event]:
+    """The players' copy of each event of this encounter's log: the summary through `players_summary`, no
+    undo patch."""
+    by_seq = {event.seq: event for event in events}
+
+    def hide(event: Event) -> Event:
+        undone = by_seq.get(event.undoes) if event.undoes is not None else None
+        summary = players_summary(event.summary, players_see_numbers(event, undone))
+        return dataclasses.replace(event, summary=summary, patch=None)
+
+    return hide
+
+
 #: Why a gain came, as a reply says it (`bot.rules.resources.GainTrigger`).
 _GAIN_WHY = {
     GainTrigger.TAKE_DAMAGE: "took damage",
@@ -92,9 +128,9 @@ _GAIN_WHY = {
 }
 
 
-def gain_line(gained: Gained, resource: str, value: int, *, bold: bool = True) -> str:
+def gain_line(gained: Gained, resource: str, *, bold: bool = True) -> str:
     """A heroic resource gain that came by itself: `**Quill** gains 1 Discipline (why): now 3.`"""
     why = _GAIN_WHY.get(gained.trigger, "a class trigger")
     if not bold:  # an event's summary: plain words
-        return f"{gained.hero} gains {gained.amount} {resource} ({why}): now {value}"
-    return f"**{inert(gained.hero)}** gains {gained.amount} {inert(resource)} ({why}): now {value}."
+        return f"{gained.hero} gains {gained.amount} {resource} ({why}): now {gained.value}"
+    return f"**{inert(gained.hero)}** gains {gained.amount} {inert(resource)} ({why}): now {gained.value}."

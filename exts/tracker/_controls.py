@@ -29,12 +29,12 @@ RESCUES_SHOWN = 5
 LABEL_MAX = 100
 
 BUTTON_TEMPLATE = (
-    rf"enc:(?P<action>act|end|undo|save|tsave|first|endok|endno|award|rescue):(?P<eid>{NUMBER}):(?P<ver>{NUMBER})"
+    rf"enc:(?P<action>act|end|undo|save|me|tsave|first|endok|endno|award|rescue):(?P<eid>{NUMBER}):(?P<ver>{NUMBER})"
     r"(?::(?P<arg>.*))?"
 )
 SELECT_TEMPLATE = rf"enc:pick:(?P<eid>{NUMBER}):(?P<ver>{NUMBER})"
 
-LABELS = {"act": "Act", "end": "End turn", "undo": "Undo", "save": "Save"}
+LABELS = {"act": "Act", "end": "End turn", "undo": "Undo", "save": "Save", "me": "My hero"}
 
 
 def set_handler(action: str, handler: Handler) -> None:
@@ -120,8 +120,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (ControlButton, P
 
 
 def tracker_view(encounter_id: int, version: int, encounter: Encounter) -> discord.ui.View:
-    """The controls for a tracker showing `encounter` at channel `version`: Act / End turn / Undo / Save and,
-    while somebody may be picked, the select of who may act (at most 25)."""
+    """The controls for a tracker showing `encounter` at channel `version`: Act / End turn / Undo / Save / My
+    hero and, while somebody may be picked, the select of who may act (at most 25)."""
     view = PersistentView()
     turns = encounter.turns
     running = turns.phase is Phase.IN_ROUND
@@ -132,6 +132,7 @@ def tracker_view(encounter_id: int, version: int, encounter: Encounter) -> disco
     view.add_item(ControlButton("end", encounter_id, version, disabled=not in_turn))
     view.add_item(ControlButton("undo", encounter_id, version))
     view.add_item(ControlButton("save", encounter_id, version, disabled=not turns.conditions))
+    view.add_item(ControlButton("me", encounter_id, version))  # a late player's card, seen only by them
     who = list(eligible(turns))[:SELECT_MAX]
     if running and not in_turn and who:
         view.add_item(PickSelect(encounter_id, version, who))

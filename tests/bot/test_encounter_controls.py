@@ -87,12 +87,13 @@ def test_tracker_controls_carry_the_encounter_and_version_within_limits() -> Non
     enc = begin(party(count=38), FixedDice([]), first="director").encounter
     view = tracker_view(123456789012345678, 987654, enc)
     ids = _ids(view)
-    assert ids[:4] == [f"enc:{a}:123456789012345678:987654" for a in ("act", "end", "undo", "save")]
-    assert ids[4] == "enc:pick:123456789012345678:987654"
+    buttons = ("act", "end", "undo", "save", "me")
+    assert ids[:5] == [f"enc:{a}:123456789012345678:987654" for a in buttons]
+    assert ids[5] == "enc:pick:123456789012345678:987654"
     assert all(len(i) <= 100 for i in ids)
-    for custom_id in ids[:4]:
+    for custom_id in ids[:5]:
         assert re.fullmatch(BUTTON_TEMPLATE, custom_id)
-    assert re.fullmatch(SELECT_TEMPLATE, ids[4])
+    assert re.fullmatch(SELECT_TEMPLATE, ids[5])
     [select] = [i for row in view.to_components() for i in row["components"] if i["type"] == 3]
     assert len(select["options"]) == 25  # Discord's limit, though 38 goblins may act
 

@@ -101,11 +101,13 @@ def set_value(encounter: Encounter, name: str, value: int) -> tuple[Encounter, s
 
 @dataclass(frozen=True, slots=True)
 class Gained:
-    """A gain that came by itself: the hero (creature id), the amount, and why (`GainTrigger`)."""
+    """A gain that came by itself: the hero (creature id), the amount, why (`GainTrigger`) and the hero's
+    value after it."""
 
     hero: str
     amount: int
     trigger: GainTrigger
+    value: int = 0
 
 
 def _took_damage(before: Vitals, after: Vitals) -> bool:
@@ -203,5 +205,5 @@ def triggered_gains(
             if amount:
                 value = min(RESOURCE_MAX, updated.resources.get(creature.id, 0) + amount)
                 updated = dataclasses.replace(updated, resources={**updated.resources, creature.id: value})
-                gained.append(Gained(creature.id, amount, g.trigger))
+                gained.append(Gained(creature.id, amount, g.trigger, value))
     return updated, tuple(gained)
