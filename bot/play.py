@@ -397,12 +397,13 @@ async def apply(
     *,
     rule: str | None = None,
     once: str | None = None,
+    in_time: InTime | None = None,
 ) -> T:
     """The one way a command changes the campaign outside the running encounter (heroes, hero tokens,
     Victories): load who is acting (`server_standing`), check `rule` (`Member.require`), run `change` as one
-    store transaction of `kind` (`commit`), all within Discord's time (`InTime`). Returns the change's
-    result, for the reply."""
-    in_time = InTime(interaction)
+    store transaction of `kind` (`commit`), all within Discord's time (`in_time`, or a fresh `InTime`).
+    Returns the change's result, for the reply."""
+    in_time = in_time if in_time is not None else InTime(interaction)
     actor, at, role = await in_time.run(server_standing(interaction, interaction.client.store))
     member = Member(actor, at, role)
     if rule is not None:
