@@ -6,10 +6,16 @@ Malice, and Lark, whose Drama comes the first time any hero is winded in the enc
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from bot.content.bestiary import add_monsters
+from bot.play import put_sheet, sheet_of
 from bot.rules.dice import Dice, FixedDice
+from bot.rules.resources import GainTrigger, ResourceGain
+from bot.store import Change, ChannelKey
+from bot.store import Table as StoreTable
 from tests.bot import encounter_kit as kit
 from tests.bot import harm_kit
 from tests.bot.ability_kit import BOGLINGS
@@ -94,3 +100,27 @@ async def test_the_troubadour_gains_drama_when_a_hero_is_first_winded_and_when_a
     text = kit.ok(await table.director.slash(table.channel, "stamina damage", target="Quill", amount=30))
     assert "**Lark** gains 10 Drama (a hero died): now 12." in text
     assert (await kit.stored(table)).resources["Lark"] == 12
+
+
+async def test_a_sheet_imported_before_the_bot_knew_a_trigger_gains_by_it(table: Table) -> None:
+    """A roster sheet keeps each gain's words: one stored as a trigger the bot didn't know then ("other") is
+    read again from them, so the Null's Malice gain comes without importing the hero again."""
+    kit.ok(await table.alice.slash(table.channel, "hero create", name="Vey", stamina=24, recoveries=8))
+    words = "The first time each combat round that the Director uses an ability that costs Malice"
+
+    def change(t: StoreTable) -> Change[None]:
+        hero = t.hero_named("Vey")
+        assert hero is not None
+        old = ResourceGain(GainTrigger.OTHER, "1", words)
+        put_sheet(
+            hero, dataclasses.replace(sheet_of(hero), resource_name="Discipline", resource_gains=(old,))
+        )
+        return Change("setup", None)
+
+    await table.store.mutate(ChannelKey(table.guild.id, table.channel.id), table.director.id, "setup", change)
+    await kit.start(table)
+    kit.ok(await table.alice.slash(table.channel, "encounter hero", name="Vey"))
+    await kit.add(table, name="Ogre", stamina=60, side="director")
+    await kit.begin(table)
+    text = kit.ok(await table.director.slash(table.channel, "malice spend", amount=1))
+    assert "**Vey** gains 1 Discipline (the Director used an ability that costs Malice" in text
