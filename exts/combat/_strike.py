@@ -157,7 +157,9 @@ class Strike(commands.Cog):
         )
         # damage dice and bleeding are rolled inside the change, which the store may run again: the same dice
         order = StrikeOrder(attacker, ability, targets.split(","), roll, options, ReplayDice(self.bot.dice))
-        played = await play(interaction, "strike", order.step, Struck.summary)
+        played = await play(
+            interaction, "strike", order.step, Struck.summary, naturals=lambda s: (s.result.roll.natural,)
+        )
         struck, hidden = played.result, played.hidden
         if struck.used is not None:
             text = ability_strike_reply(struck.used, effects, hidden)

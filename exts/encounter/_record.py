@@ -19,7 +19,7 @@ import discord
 
 from bot.client import DrawSteelBot
 from bot.permissions import RULES, actor_from_interaction, allowed, standing
-from bot.play import InTime, caller_of, channel_key, encounter_of
+from bot.play import InTime, caller_of, channel_key, encounter_of, resource_names
 from bot.replies import edit_response, fail, send
 from bot.store import COMBAT, Event, Table, scene_kind
 from exts.encounter._views import players_view
@@ -35,8 +35,10 @@ def private_tracker(table: Table) -> discord.Embed:
     """The Director's private tracker: the encounter as it is in `table`, every creature's exact Stamina and
     the villain actions."""
     doc = table.require_encounter()
-    view = TrackerView(doc.name, table.tokens, True, PRIVATE_NOTE, private=True)
-    return render_tracker(encounter_of(table), view)
+    encounter = encounter_of(table)
+    names = resource_names(table, encounter)
+    view = TrackerView(doc.name, table.tokens, True, PRIVATE_NOTE, private=True, resource_names=names)
+    return render_tracker(encounter, view)
 
 
 def private_controls(table: Table) -> discord.ui.View:

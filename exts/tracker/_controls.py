@@ -33,12 +33,12 @@ LABEL_MAX = 100
 #: A press's moment (`moment`) in its custom id: `~` and 8 hex digits after the version.
 MOMENT = r"(?:~(?P<moment>[0-9a-f]{8}))?"
 BUTTON_TEMPLATE = (
-    rf"enc:(?P<action>act|end|undo|save|tsave|first|endok|endno|award|rescue|view):(?P<eid>{NUMBER}):(?P<ver>{NUMBER})"
-    rf"{MOMENT}(?::(?P<arg>.*))?"
+    rf"enc:(?P<action>act|end|undo|save|me|tsave|first|endok|endno|award|rescue|view):(?P<eid>{NUMBER})"
+    rf":(?P<ver>{NUMBER}){MOMENT}(?::(?P<arg>.*))?"
 )
 SELECT_TEMPLATE = rf"enc:pick:(?P<eid>{NUMBER}):(?P<ver>{NUMBER}){MOMENT}"
 
-LABELS = {"act": "Act", "end": "End turn", "undo": "Undo", "save": "Save"}
+LABELS = {"act": "Act", "end": "End turn", "undo": "Undo", "save": "Save", "me": "My hero"}
 
 
 def moment(encounter: Encounter, action: str) -> str:
@@ -158,8 +158,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (ControlButton, P
 
 
 def tracker_view(encounter_id: int, version: int, encounter: Encounter) -> discord.ui.View:
-    """The controls for a tracker showing `encounter` at channel `version`: Act / End turn / Undo / Save and,
-    while somebody may be picked, the select of who may act (at most 25)."""
+    """The controls for a tracker showing `encounter` at channel `version`: Act / End turn / Undo / Save / My
+    hero and, while somebody may be picked, the select of who may act (at most 25)."""
     view = PersistentView()
     turns = encounter.turns
     running = turns.phase is Phase.IN_ROUND
@@ -173,6 +173,7 @@ def tracker_view(encounter_id: int, version: int, encounter: Encounter) -> disco
     view.add_item(ControlButton("undo", encounter_id, version))
     saving = moment(encounter, "save")
     view.add_item(ControlButton("save", encounter_id, version, disabled=not turns.conditions, at=saving))
+    view.add_item(ControlButton("me", encounter_id, version))  # a late player's card, seen only by them
     who = list(eligible(turns))[:SELECT_MAX]
     if running and not in_turn and who:
         view.add_item(PickSelect(encounter_id, version, who, at=acts))

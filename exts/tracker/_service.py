@@ -17,7 +17,7 @@ from typing import Any
 import discord
 
 from bot.client import DrawSteelBot, PerBot
-from bot.play import encounter_of
+from bot.play import encounter_of, resource_names
 from bot.replies import edit, post
 from bot.rules import codec
 from bot.rules.encounter import Encounter
@@ -393,7 +393,8 @@ class TrackerService:
             return self._scene(doc.id, doc.name, doc.state, table.version, doc.director_id, True)
         if doc is not None and doc.active and doc.id is not None:
             encounter = encounter_of(table)
-            view = TrackerView(doc.name, table.tokens, settings.show_monster_stamina)
+            names = resource_names(table, encounter)
+            view = TrackerView(doc.name, table.tokens, settings.show_monster_stamina, resource_names=names)
             slot.encounter_id = doc.id
             controls = tracker_view(doc.id, table.version, encounter)
             seen = Seen(doc.id, encounter, table.version, doc.director_id, True)

@@ -147,13 +147,12 @@ async def reply_played(
     *,
     view: discord.ui.View | None = None,
 ) -> None:
-    """`reply_with_rounds` for a change made with `bot.play.play`, pinging the players whose heroes it left
-    dying, dead or unconscious (`exts.turn._falls.fall_ping`)."""
+    """`reply_with_rounds` for a change made with `bot.play.play`, with the heroic resource gains it brought,
+    pinging the players whose heroes it left dying, dead or unconscious (`exts.turn._falls.fall_ping`)."""
     who = played.caller
     fell = falls.fall_ping(played.before, played.after, pings.Mover(who.actor.user_id, who.director))
-    await reply_with_rounds(
-        interaction, who, content, played.after, played.news, played, view=view, also=fell
-    )
+    text = content + played.gains_said
+    await reply_with_rounds(interaction, who, text, played.after, played.news, played, view=view, also=fell)
 
 
 async def send_saves(

@@ -118,7 +118,7 @@ async def test_heroes_boglings_and_the_cinder_wyrm_strike_by_ability(
         )
         await game.say("owner", "encounter", "start")
         ambush = await game.upload("encounter", "import", "Bog Ambush.ds-encounter")
-        assert "as the squad **Bogling Slinger squad** (Bogling Slinger)" in ambush
+        assert "as the squad **Bogling Slinger squad**\n" in ambush
         await game.say("owner", "encounter", "add", monster="Cinder Wyrm")
         await _roster(game)
         await game.say("alice", "encounter", "hero", name="Brannoc")
