@@ -43,8 +43,9 @@ def montage_trackers(channel: ChannelHandle) -> list[discord.Message]:
     return [m for m in channel.history() if m.embeds and (m.embeds[0].title or "").startswith("🏔️")]
 
 
-async def heroes(table: Table) -> None:
-    for who, name, traits in ((table.alice, "Ash", "M2 A1"), (table.bob, "Bree", "M0 A2")):
+async def heroes(table: Table, ash: str = "M2 A1", bree: str = "M0 A2") -> None:
+    """Ash (alice) and Bree (bob) on the roster: 30 Stamina, 8 Recoveries and these characteristics."""
+    for who, name, traits in ((table.alice, "Ash", ash), (table.bob, "Bree", bree)):
         made = await who.slash(
             table.channel, "hero create", name=name, stamina=30, recoveries=8, characteristics=traits
         )

@@ -10,6 +10,7 @@ import re
 import discord
 import pytest
 from simcord import ChannelHandle
+from simcord.results import InteractionResult
 
 from bot.rules.dice import Dice
 from bot.settings import Settings
@@ -18,6 +19,7 @@ from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table, build_bot
 from tests.bot.files_kit import CdnServer, fixture
 from tests.bot.test_montage import Scripted
+from tests.bot.test_montage import heroes as montage_heroes
 
 HIDDEN = ("greed", "legacy", "peace")
 
@@ -55,11 +57,19 @@ def public_text(channel: ChannelHandle) -> str:
 
 
 async def heroes(table: Table) -> None:
-    for who, name, traits in ((table.alice, "Ash", "P2 I0"), (table.bob, "Bree", "P0 I1")):
-        made = await who.slash(
-            table.channel, "hero create", name=name, stamina=30, recoveries=8, characteristics=traits
-        )
-        kit.ok(made)
+    await montage_heroes(table, ash="P2 I0", bree="P0 I1")
+
+
+async def start_vell(table: Table, attitude: str, motivations: str = "greed") -> InteractionResult:
+    """The Director's /negotiation start with Vell, whose pitfall is peace."""
+    return await table.director.slash(
+        table.channel,
+        "negotiation start",
+        npc="Vell",
+        attitude=attitude,
+        motivations=motivations,
+        pitfalls="peace",
+    )
 
 
 async def ready(table: Table) -> None:
@@ -151,16 +161,7 @@ async def test_it_ends_by_itself(table: Table) -> None:
     (Interest 1) hit on its pitfall is at 0: the offer "No, and…" is posted at once."""
     await table.configure_director_role()
     await heroes(table)
-    kit.ok(
-        await table.director.slash(
-            table.channel,
-            "negotiation start",
-            npc="Vell",
-            attitude="hostile",
-            motivations="greed",
-            pitfalls="peace",
-        )
-    )
+    kit.ok(await start_vell(table, "hostile"))
     dice_of(table).push(10, 10)
     argued = await table.alice.slash(table.channel, "negotiation argue", motivation="peace")
     assert argued.response is not None and "touches a pitfall: peace" in argued.response.content
@@ -174,16 +175,7 @@ async def test_players_see_words_when_the_director_chooses(table: Table) -> None
     await table.configure_director_role()
     kit.ok(await table.director.slash(table.channel, "settings", negotiation_numbers=False))
     await heroes(table)
-    kit.ok(
-        await table.director.slash(
-            table.channel,
-            "negotiation start",
-            npc="Vell",
-            attitude="open",
-            motivations="greed",
-            pitfalls="peace",
-        )
-    )
+    kit.ok(await start_vell(table, "open"))
     [tracker] = trackers(table.channel)
     assert "listening" in kit.body(tracker) and "3/5" not in kit.body(tracker)
     mine = await table.director.slash(table.channel, "negotiation status")
@@ -234,27 +226,9 @@ async def test_refusals_are_one_line(table: Table) -> None:
     await heroes(table)
     refused = kit.refused(await table.alice.slash(table.channel, "negotiation argue"))
     assert "No negotiation is running here" in refused
-    refused = kit.refused(
-        await table.director.slash(
-            table.channel,
-            "negotiation start",
-            npc="Vell",
-            attitude="open",
-            motivations="money",
-            pitfalls="peace",
-        )
-    )
+    refused = kit.refused(await start_vell(table, "open", "money"))
     assert "isn't a motivation" in refused
-    kit.ok(
-        await table.director.slash(
-            table.channel,
-            "negotiation start",
-            npc="Vell",
-            attitude="open",
-            motivations="greed",
-            pitfalls="peace",
-        )
-    )
+    kit.ok(await start_vell(table, "open"))
     refused = kit.refused(await table.bob.slash(table.channel, "negotiation argue", hero="Ash"))
     assert "Ash" in refused
     refused = kit.refused(await table.director.slash(table.channel, "encounter start"))
@@ -266,16 +240,7 @@ async def test_a_lie_at_the_end_changes_the_offer(table: Table) -> None:
     argument that ended the negotiation, the offer follows the new Interest and is posted again."""
     await table.configure_director_role()
     await heroes(table)
-    kit.ok(
-        await table.director.slash(
-            table.channel,
-            "negotiation start",
-            npc="Vell",
-            attitude="suspicious",
-            motivations="greed",
-            pitfalls="peace",
-        )
-    )
+    kit.ok(await start_vell(table, "suspicious"))
     dice_of(table).push(6, 6)  # 12 + P2, tier 2 with no motivation: Interest +0, Patience −1
     kit.ok(await table.alice.slash(table.channel, "negotiation argue", appeals="none"))
     dice_of(table).push(6, 6)
