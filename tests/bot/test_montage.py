@@ -10,33 +10,18 @@ import discord
 import pytest
 from simcord import ChannelHandle
 
-from bot.rules.dice import Dice
 from bot.settings import Settings
 from bot.store import ChannelKey, Store
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table, build_bot
 from tests.bot.files_kit import CdnServer, fixture, refusal
+from tests.bot.roll_kit import Loaded, loaded
 from tests.bot.test_reminders import HOUR, Clock, service_of
 
 
-class Scripted:
-    """Dice that give the queued results first (then 5s): a test's outcome is chosen by the test."""
-
-    def __init__(self) -> None:
-        self.queue: list[int] = []
-
-    def push(self, *results: int) -> None:
-        self.queue.extend(results)
-
-    def randint(self, low: int, high: int) -> int:
-        value = self.queue.pop(0) if self.queue else 5
-        assert low <= value <= high
-        return value
-
-
 @pytest.fixture
-def dice() -> Dice:
-    return Scripted()
+def dice() -> Loaded:
+    return Loaded()
 
 
 def montage_trackers(channel: ChannelHandle) -> list[discord.Message]:
@@ -68,12 +53,6 @@ async def ready(table: Table) -> None:
     )
 
 
-def dice_of(table: Table) -> Scripted:
-    bot = table.env.bot
-    assert isinstance(bot.dice, Scripted)  # type: ignore[attr-defined]
-    return bot.dice  # type: ignore[attr-defined,no-any-return]
-
-
 def has(text: str, *parts: Iterable[str] | str) -> None:
     for part in parts:
         assert part in text, (part, text)
@@ -89,7 +68,7 @@ async def test_a_whole_montage_from_start_to_close(table: Table, store: Store) -
     assert secret not in kit.body(tracker)  # hidden until the montage ends that way
     assert tracker.pinned
 
-    dice_of(table).push(3, 4)  # Bree assists Ash: 7 + 2 = 9, a failure: a bane
+    loaded(table).load(3, 4)  # Bree assists Ash: 7 + 2 = 9, a failure: a bane
     text = kit.ok(
         await table.bob.slash(table.channel, "montage assist", hero="Ash", characteristic="agility")
     )
@@ -101,7 +80,7 @@ async def test_a_whole_montage_from_start_to_close(table: Table, store: Store) -
     )
     assert "Bree" in refused  # a player tests only with their own hero
 
-    dice_of(table).push(9, 8)  # Ash climbs: 17 + 2 - 2 (the bane) = 17, a success; round 2 begins
+    loaded(table).load(9, 8)  # Ash climbs: 17 + 2 - 2 (the bane) = 17, a success; round 2 begins
     text = kit.ok(await table.alice.slash(table.channel, "montage test", challenge="climb"))
     has(
         text,
@@ -114,7 +93,7 @@ async def test_a_whole_montage_from_start_to_close(table: Table, store: Store) -
     [tracker] = montage_trackers(table.channel)
     has(kit.body(tracker), "Successes 1/2", "Round 2 of 2", "1 of 2 uses left")
 
-    dice_of(table).push(10, 9)  # Bree swims: natural 19, a success: total success
+    loaded(table).load(10, 9)  # Bree swims: natural 19, a success: total success
     text = kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Swim"))
     has(text, "Total success", secret, "/montage award")
     [tracker] = montage_trackers(table.channel)
@@ -135,9 +114,9 @@ async def test_a_whole_montage_from_start_to_close(table: Table, store: Store) -
 
 async def test_the_close_button_awards_one_victory(table: Table, store: Store) -> None:
     await ready(table)
-    dice_of(table).push(10, 10)
+    loaded(table).load(10, 10)
     kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
-    dice_of(table).push(10, 10)
+    loaded(table).load(10, 10)
     result = await table.bob.slash(table.channel, "montage test", challenge="Swim")
     message = result.response.message if result.response is not None else None
     assert message is not None and "Award 1 Victory each and close" in kit.labels(message)
@@ -149,7 +128,7 @@ async def test_the_close_button_awards_one_victory(table: Table, store: Store) -
 
 async def test_undo_and_a_restart_mid_way(table: Table, settings: Settings, store: Store) -> None:
     await ready(table)
-    dice_of(table).push(1, 1)
+    loaded(table).load(1, 1)
     text = kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
     has(text, "failure", "Failures 1/2")
     undone = kit.ok(await table.alice.slash(table.channel, "montage undo"))
@@ -157,11 +136,11 @@ async def test_undo_and_a_restart_mid_way(table: Table, settings: Settings, stor
     [tracker] = montage_trackers(table.channel)
     has(kit.body(tracker), "Failures 0/2", "To act: Ash, Bree")
 
-    dice_of(table).push(10, 10)
+    loaded(table).load(10, 10)
     kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
-    restarted = Scripted()
+    restarted = Loaded()
     await table.env.restart_bot(build_bot(settings, store, restarted))
-    restarted.push(1, 1)
+    restarted.load(1, 1)
     text = kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Swim"))
     has(text, "Successes 1/2 · Failures 1/2", "Round 2 of 2** begins")
     [again] = montage_trackers(table.channel)
@@ -221,7 +200,7 @@ async def test_heroes_who_havent_acted_are_nudged_then_the_director_told(table: 
     await table.store.update_settings(table.guild.id, nudge_after=HOUR)
     service = service_of(table, clock)
     await ready(table)
-    dice_of(table).push(10, 10)
+    loaded(table).load(10, 10)
     kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
     await service.flush()
     before = len(kit.pings(table))
@@ -237,7 +216,7 @@ async def test_heroes_who_havent_acted_are_nudged_then_the_director_told(table: 
     clock.advance(10 * HOUR)
     assert await service.fire_due() == 0
     # Bree acts: the round moves on and the wait is a new one
-    dice_of(table).push(10, 10)
+    loaded(table).load(10, 10)
     kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Swim"))
     await service.flush()
     assert await service.fire_due() == 0
@@ -246,18 +225,18 @@ async def test_heroes_who_havent_acted_are_nudged_then_the_director_told(table: 
 async def test_a_hero_token_rerolls_the_newest_test(table: Table, store: Store) -> None:
     await ready(table)
     kit.ok(await table.director.slash(table.channel, "tokens award", count=1))
-    dice_of(table).push(1, 1)
+    loaded(table).load(1, 1)
     kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
     refused = kit.refused(await table.bob.slash(table.channel, "montage reroll", hero="Ash"))
     assert "Ash" in refused
-    dice_of(table).push(10, 10)
+    loaded(table).load(10, 10)
     text = kit.ok(await table.alice.slash(table.channel, "montage reroll"))
     has(text, "Hero token spent", "success", "Successes 1/2 · Failures 0/2")
     assert (await store.view(ChannelKey(table.guild.id, table.channel.id))).tokens == 0
     refused = kit.refused(await table.alice.slash(table.channel, "montage reroll"))
     assert "already rerolled" in refused
     # the new round's reply pings the players still to act
-    dice_of(table).push(1, 1)
+    loaded(table).load(1, 1)
     result = await table.bob.slash(table.channel, "montage test", challenge="Swim")
     assert result.response is not None and result.response.message is not None
     users, _ = kit.pinged(table, result.response.message)
@@ -268,7 +247,7 @@ async def test_the_autocompletes_offer_the_montages_challenges_and_heroes(table:
     await ready(table)
     offered = await table.alice.autocomplete(table.channel, "montage test", "challenge", "cl")
     assert [c["value"] for c in offered] == ["Climb"]
-    dice_of(table).push(10, 10)
+    loaded(table).load(10, 10)
     kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
     offered = await table.bob.autocomplete(table.channel, "montage assist", "hero", "")
     assert [c["value"] for c in offered] == ["Bree"]  # Ash has acted this round
