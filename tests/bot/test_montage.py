@@ -273,3 +273,14 @@ async def test_the_autocompletes_offer_the_montages_challenges_and_heroes(table:
     assert [c["value"] for c in offered] == ["Bree"]  # Ash has acted this round
     refused = kit.refused(await table.director.slash(table.thread, "montage status"))
     assert "No montage is running here" in refused
+
+
+async def test_recoveries_are_spent_as_outside_combat_during_a_montage(table: Table, store: Store) -> None:
+    await ready(table)
+    refused = kit.refused(await table.director.slash(table.channel, "stamina damage", target="Ash", amount=1))
+    assert "A montage is running here: use /montage" in refused  # combat's commands leave a montage alone
+    text = kit.ok(await table.alice.slash(table.channel, "recover"))
+    assert "**Ash** spends a Recovery (out of combat)" in text
+    stored = await store.view(ChannelKey(table.guild.id, table.channel.id))
+    [ash] = [h for h in stored.heroes.values() if h.name == "Ash"]
+    assert ash.data["vitals"]["recoveries"] == 7
