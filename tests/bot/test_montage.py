@@ -132,7 +132,9 @@ async def test_a_whole_montage_from_start_to_close(table: Table, store: Store) -
     await kit.start(table)
 
 
-async def test_the_close_button_awards_one_victory(table: Table, store: Store) -> None:
+async def test_the_close_button_awards_one_victory_after_a_restart(
+    table: Table, settings: Settings, store: Store
+) -> None:
     await ready(table)
     dice_of(table).push(10, 10)
     kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
@@ -141,7 +143,10 @@ async def test_the_close_button_awards_one_victory(table: Table, store: Store) -
     message = result.response.message if result.response is not None else None
     assert message is not None and "Award 1 Victory each and close" in kit.labels(message)
     kit.refused(await table.bob.click(message, label="Award 1 Victory each and close"))
+    await table.env.restart_bot(build_bot(settings, store, Scripted()))  # the button is persistent
     kit.ok(await table.director.click(message, label="Award 1 Victory each and close"))
+    again = kit.refused(await table.director.click(message, label="Award 1 Victory each and close"))
+    assert "No montage is running here" in again
     stored = await store.view(ChannelKey(table.guild.id, table.channel.id))
     assert {h.data["progress"]["victories"] for h in stored.heroes.values()} == {1}
 
