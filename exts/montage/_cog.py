@@ -5,7 +5,9 @@ Director closes it with Victories and Malice for the next fight. Undo and the lo
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, ClassVar
+import enum
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
 
 import discord
 from discord import app_commands
@@ -22,6 +24,7 @@ from bot.play import (
     InTime,
     Member,
     NoScene,
+    SceneStep,
     Staged,
     apply,
     caller_of,
@@ -68,6 +71,20 @@ _DIFFICULTIES = [app_commands.Choice(name=d.value, value=d.value) for d in Monta
 _TESTS = [app_commands.Choice(name=d.value, value=d.value) for d in Difficulty]
 _TRAITS = [app_commands.Choice(name=c.value.capitalize(), value=c.value) for c in Characteristic]
 _OUTCOMES = [app_commands.Choice(name=o.value, value=o.value) for o in MontageOutcome]
+
+
+_TEST_HINT = "difficulty is easy, medium or hard"
+_TRAIT_HINT = "characteristic is might, agility, reason, intuition or presence"
+E = TypeVar("E", bound=enum.Enum)
+R = TypeVar("R")
+
+
+def _pick(kind: type[E], text: str, hint: str) -> E:
+    """The choice typed (a client may send any text): refused in one line saying what to pick."""
+    found = next((member for member in kind if member.value == text.strip().lower()), None)
+    if found is None:
+        fail(f"{hint}: pick one from the list.")
+    return found
 
 
 def _traits(text: str | None) -> tuple[Characteristic, ...]:
@@ -202,10 +219,10 @@ class MontageCog(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         event: str,
-        step: Any,
-        summary: Any,
+        step: SceneStep[Montage, R],
+        summary: Callable[[R], str],
         rule: str | None = None,
-    ) -> Staged[Montage, Any]:
+    ) -> Staged[Montage, R]:
         return await play_scene(interaction, KIND, Montage, event, step, summary, rule=rule)
 
     @montage.command(name="start", description="Start a montage test in this channel.")
@@ -225,7 +242,7 @@ class MontageCog(commands.Cog):
         description: Words | None = None,
     ) -> None:
         clean = clean_name(name)
-        level = MontageDifficulty(difficulty)
+        level = _pick(MontageDifficulty, difficulty, "difficulty is easy, moderate or hard")
 
         def change(who: Member, table: Table) -> Change[Montage]:
             started = rules.start(clean, level, service.starting_heroes(table, heroes))
@@ -273,7 +290,7 @@ class MontageCog(commands.Cog):
             _traits(characteristics),
             tuple(service.split_names(skills)),
             uses,
-            Difficulty(difficulty) if difficulty else None,
+            _pick(Difficulty, difficulty, _TEST_HINT) if difficulty else None,
             description or "",
         )
 
@@ -334,7 +351,7 @@ class MontageCog(commands.Cog):
         bonus: app_commands.Range[int, -10, 10] = 0,
         hero: Name | None = None,
     ) -> None:
-        chosen = Difficulty(difficulty) if difficulty else None
+        chosen = _pick(Difficulty, difficulty, _TEST_HINT) if difficulty else None
         step = service.trial_step(self.bot.dice, hero, challenge, characteristic, bonus, edges, banes, chosen)
         played = await self._play(interaction, service.TEST, step, lambda t: _tested_summary(t.attempt))
         tested = played.result
@@ -365,7 +382,7 @@ class MontageCog(commands.Cog):
         helper: Name | None = None,
     ) -> None:
         dice = self.bot.dice
-        trait = Characteristic(characteristic) if characteristic else None
+        trait = _pick(Characteristic, characteristic, _TRAIT_HINT) if characteristic else None
 
         def step(who: Caller, montage: Montage, table: Table) -> tuple[Montage, rules.Assist]:
             acting = service.acting_hero(montage, who, helper, "assist with")
@@ -430,7 +447,7 @@ class MontageCog(commands.Cog):
         result: str,
         text: app_commands.Transform[str, Text("outcome text", OUTCOME_MAX)],
     ) -> None:
-        chosen = MontageOutcome(result)
+        chosen = _pick(MontageOutcome, result, "result is total success, partial success or total failure")
 
         def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, MontageOutcome]:
             return rules.write_outcome(montage, chosen, text), chosen

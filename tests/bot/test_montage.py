@@ -10,9 +10,12 @@ import discord
 import pytest
 from simcord import ChannelHandle
 
+from bot.replies import UserError
 from bot.rules.dice import Dice
+from bot.rules.montage import MontageDifficulty
 from bot.settings import Settings
 from bot.store import ChannelKey, Store
+from exts.montage._cog import _pick
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table, build_bot
 from tests.bot.files_kit import CdnServer, fixture, refusal
@@ -289,3 +292,10 @@ async def test_recoveries_are_spent_as_outside_combat_during_a_montage(table: Ta
     stored = await store.view(ChannelKey(table.guild.id, table.channel.id))
     [ash] = [h for h in stored.heroes.values() if h.name == "Ash"]
     assert ash.data["vitals"]["recoveries"] == 7
+
+
+def test_a_choice_outside_the_list_is_refused_in_one_line() -> None:
+    """Discord (and SimCord) only send listed choices; a client that sends another gets one line."""
+    with pytest.raises(UserError, match="difficulty is easy, moderate or hard: pick one from the list"):
+        _pick(MontageDifficulty, "brutal", "difficulty is easy, moderate or hard")
+    assert _pick(MontageDifficulty, " Hard", "") is MontageDifficulty.HARD
