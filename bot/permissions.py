@@ -178,6 +178,8 @@ RULES: dict[str, Rule] = {
     "/montage undo": Rule(Authority.CONTROLLER, "undo it", UNDOER),
     "/montage log": Rule(Authority.ANYONE, "get the montage's log"),
     "mtg:close": Rule(Authority.ENCOUNTER_DIRECTOR, "close the montage"),
+    "mtg:undo": Rule(Authority.CONTROLLER, "undo it", UNDOER),
+    "mtg:reroll": Rule(Authority.CONTROLLER, "reroll for that hero"),
     "enc:first": Rule(Authority.IN_ENCOUNTER, "choose which side goes first"),
     "enc:endok": Rule(Authority.ENCOUNTER_DIRECTOR, "end the encounter"),
     "enc:endno": Rule(Authority.ANYONE, "keep the encounter going"),

@@ -40,6 +40,7 @@ from bot.rules.names import clean_name, name_key
 from bot.rules.power import Difficulty
 from bot.rules.resources import TokenBenefit
 from bot.store import Change, NoEncounter, Table
+from bot.ui.persistent import number
 from exts.encounter._controls import do_undo
 from exts.encounter._record import post_log
 from exts.montage import _service as service
@@ -56,6 +57,7 @@ from exts.montage._views import (
     progress_text,
     render_montage,
     secrets_text,
+    test_reply_view,
     turn_ping,
 )
 from exts.tracker._service import tracker_for
@@ -359,9 +361,7 @@ class MontageCog(commands.Cog):
         said = attempt_text(played.after, tested.attempt, trait)
         text = f"{said}\n{progress_text(played.before, played.after)}"
         ping = _pinged(played.before, played.after, interaction.user.id)
-        view = (
-            close_view(played.encounter_id or 0, played.version, played.after) if played.after.over else None
-        )
+        view = test_reply_view(played.encounter_id or 0, played.version, played.after, tested.attempt)
         await send(interaction, content=text, mentions=_mentions(ping), view=view)
 
     @montage.command(name="assist", description="Your hero assists another hero's test this round.")
@@ -400,27 +400,7 @@ class MontageCog(commands.Cog):
     @app_commands.describe(hero="The hero whose test is rerolled (default: yours)")
     @app_commands.autocomplete(hero=any_hero_names)
     async def reroll(self, interaction: discord.Interaction[Any], hero: Name | None = None) -> None:
-        dice = self.bot.dice
-
-        def step(who: Caller, montage: Montage, table: Table) -> tuple[Montage, rules.Attempt]:
-            acting = service.acting_hero(montage, who, hero, "reroll for")
-            after, attempt = rules.reroll_last(montage, dice, acting.name)
-            if table.tokens < TokenBenefit.REROLL.cost:
-                fail("The party has no hero tokens left: the Director can award one with /tokens award.")
-            spend_benefit(table, acting.name, TokenBenefit.REROLL)
-            return after, attempt
-
-        played = await play_scene(
-            interaction, KIND, Montage, "montage.reroll", step, lambda a: f"Hero token: {_tested_summary(a)}"
-        )
-        text = (
-            f"🪙 Hero token spent. {attempt_text(played.after, played.result, None)}\n"
-            f"{progress_text(played.before, played.after)}"
-        )
-        view = (
-            close_view(played.encounter_id or 0, played.version, played.after) if played.after.over else None
-        )
-        await send(interaction, content=text, view=view)
+        await reroll_test(interaction, hero)
 
     @montage.command(
         name="next", description="Director: end the round (heroes who haven't acted do nothing)."
@@ -555,8 +535,46 @@ async def close_montage(
     await send(interaction, content=closed_text(played.after, played.result))
 
 
-async def on_close(interaction: discord.Interaction[Any], eid: int, ver: int, victories: int) -> None:
-    await close_montage(interaction, victories, 0, (eid, ver))
+async def reroll_test(
+    interaction: discord.Interaction[Any], hero: str | None, eid: int | None = None
+) -> None:
+    """A hero token rerolls the montage's newest test: `hero`'s (default: the caller's own; from the button,
+    `eid` the montage it was under: the newest test's hero, whoever it is, if the presser controls them)."""
+    dice = interaction.client.dice
+
+    def step(who: Caller, montage: Montage, table: Table) -> tuple[Montage, rules.Attempt]:
+        if eid is not None and table.require_encounter().id != eid:
+            fail("That montage is over: reroll with /montage reroll in the running one.")
+        name = hero if eid is None or not montage.attempts else montage.attempts[-1].hero
+        acting = service.acting_hero(montage, who, name, "reroll for")
+        after, attempt = rules.reroll_last(montage, dice, acting.name)
+        if table.tokens < TokenBenefit.REROLL.cost:
+            fail("The party has no hero tokens left: the Director can award one with /tokens award.")
+        spend_benefit(table, acting.name, TokenBenefit.REROLL)
+        return after, attempt
+
+    played = await play_scene(
+        interaction, KIND, Montage, "montage.reroll", step, lambda a: f"Hero token: {_tested_summary(a)}"
+    )
+    text = (
+        f"🪙 Hero token spent. {attempt_text(played.after, played.result, None)}\n"
+        f"{progress_text(played.before, played.after)}"
+    )
+    view = close_view(played.encounter_id or 0, played.version, played.after) if played.after.over else None
+    await send(interaction, content=text, view=view)
+
+
+async def on_close(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
+    await close_montage(interaction, number(arg), 0, (eid, ver))
+
+
+async def on_reroll(interaction: discord.Interaction[Any], eid: int, _ver: int, _arg: str) -> None:
+    await reroll_test(interaction, None, eid)
+
+
+async def on_undo(interaction: discord.Interaction[Any], eid: int, ver: int, _arg: str) -> None:
+    """The tracker's Undo: only while it shows the newest state (as the encounter's)."""
+    await do_undo(interaction, interaction.client, (eid, ver))
 
 
 def _tested_summary(attempt: rules.Attempt) -> str:

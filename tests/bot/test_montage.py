@@ -299,3 +299,24 @@ def test_a_choice_outside_the_list_is_refused_in_one_line() -> None:
     with pytest.raises(UserError, match="difficulty is easy, moderate or hard: pick one from the list"):
         _pick(MontageDifficulty, "brutal", "difficulty is easy, moderate or hard")
     assert _pick(MontageDifficulty, " Hard", "") is MontageDifficulty.HARD
+
+
+async def test_the_reroll_button_and_the_trackers_undo(table: Table, store: Store) -> None:
+    await ready(table)
+    kit.ok(await table.director.slash(table.channel, "tokens award", count=1))
+    dice_of(table).push(1, 1)
+    result = await table.alice.slash(table.channel, "montage test", challenge="Climb")
+    message = result.response.message if result.response is not None else None
+    assert message is not None and kit.labels(message) == ["Reroll (hero token)"]
+    kit.refused(await table.bob.click(message, label="Reroll (hero token)"))  # Ash isn't Bree's player
+    dice_of(table).push(10, 10)
+    text = kit.ok(await table.alice.click(message, label="Reroll (hero token)"))
+    has(text, "Hero token spent", "Successes 1/2 · Failures 0/2")
+    [tracker] = montage_trackers(table.channel)
+    assert kit.labels(tracker) == ["Undo"]
+    undone = kit.ok(await table.alice.click(tracker, label="Undo"))
+    assert "Hero token" in undone
+    stored = await store.view(ChannelKey(table.guild.id, table.channel.id))
+    assert stored.tokens == 1
+    [tracker] = montage_trackers(table.channel)
+    has(kit.body(tracker), "Failures 1/2")
