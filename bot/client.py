@@ -31,6 +31,7 @@ COGS: tuple[str, ...] = (
     "exts.rolls",
     "exts.encounter",
     "exts.montage",
+    "exts.negotiation",
     "exts.bestiary",
     "exts.turn",
     "exts.tracker",

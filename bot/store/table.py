@@ -246,13 +246,17 @@ class GuildSettings:
     turn_pings: bool = True
     tokens_reset_per_session: bool = True
     malice_rounding: MaliceRounding = "down"
-    show_monster_stamina: bool = True
+    #: off by default: players see a Director creature's state, not its numbers (a server that played before
+    #: hiding became the default keeps its row with it on, revision 0008_keep_shown_stamina)
+    show_monster_stamina: bool = False
     enforce_action_economy: bool = True
     auto_saves: bool = True
     #: seconds a side may wait to pick before it is pinged again (None: off); `exts.reminders._service`
     nudge_after: int | None = None
     #: seconds the players may take to agree who goes next before the Director picks (None: off)
     argument_timer: int | None = None
+    #: players see a negotiation's Interest and Patience as numbers (False: as words)
+    negotiation_numbers: bool = True
 
 
 #: The limits of the timed settings, in seconds (inclusive).

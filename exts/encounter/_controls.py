@@ -40,7 +40,7 @@ from bot.rules.encounter import Encounter
 from bot.rules.encounter.flow import Finish, Flow, award_unawarded, choose_first_side, finish, side_named
 from bot.store import COMBAT, AlreadyDone, Change, Event, Table, scene_kind
 from exts.tracker._controls import award_view
-from exts.turn._glue import check_expected, pressed
+from exts.turn._glue import Expect, check_expected, pressed
 from exts.turn._replies import reply_and_ping
 from exts.turn._views import begin_text, controller_does, finish_text
 
@@ -163,11 +163,11 @@ async def on_end_cancelled(interaction: discord.Interaction[Any], eid: int, ver:
 
 async def on_undo(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
     bot = interaction.client
-    await pressed(interaction, bot, do_undo(interaction, bot, (eid, ver)))
+    await pressed(interaction, bot, do_undo(interaction, bot, Expect(eid, ver)))
 
 
 async def do_undo(
-    interaction: discord.Interaction[Any], bot: DrawSteelBot, expect: tuple[int, int] | None = None
+    interaction: discord.Interaction[Any], bot: DrawSteelBot, expect: Expect | None = None
 ) -> None:
     """Undo the encounter's newest change (`bot.play.outside_encounter` passes over the campaign's) with the
     authority it needed (`bot.play.may_undo`, judged by the store on the very change it undoes); from a

@@ -61,6 +61,7 @@ from exts.montage._views import (
     turn_ping,
 )
 from exts.tracker._service import tracker_for
+from exts.turn._glue import Expect, pressed
 
 MONTAGE_FILE = "a `.ds-montage` file exported from Forge Steel"
 NAME_MAX = 80
@@ -574,7 +575,8 @@ async def on_reroll(interaction: discord.Interaction[Any], eid: int, _ver: int, 
 
 async def on_undo(interaction: discord.Interaction[Any], eid: int, ver: int, _arg: str) -> None:
     """The tracker's Undo: only while it shows the newest state (as the encounter's)."""
-    await do_undo(interaction, interaction.client, (eid, ver))
+    bot = interaction.client
+    await pressed(interaction, bot, do_undo(interaction, bot, Expect(eid, ver)))
 
 
 def _tested_summary(attempt: rules.Attempt) -> str:

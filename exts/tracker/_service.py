@@ -1,6 +1,7 @@
 """The live tracker service: one message per encounter, posted and edited in place with the bot token after
-each committed change (coalesced, paced across channels, never on a command's path), reposted when it has
-scrolled up, pinned, and summed up when the encounter ends. How it works, and its public API:
+each committed change (coalesced, paced across channels, never on a command's path), pinned (Discord's
+"pinned a message" notice deleted), reposted when it has scrolled up only while it isn't pinned, and summed
+up when the encounter ends. How it works, and its public API:
 docs/architecture.md, "The tracker message".
 """
 
@@ -16,7 +17,7 @@ from typing import Any
 import discord
 
 from bot.client import DrawSteelBot, PerBot
-from bot.play import encounter_of
+from bot.play import encounter_of, resource_names
 from bot.replies import edit, post
 from bot.rules import codec
 from bot.rules.encounter import Encounter
@@ -28,8 +29,10 @@ from exts.tracker._views import TrackerView, render_final, render_tracker
 log = logging.getLogger("exts.tracker._service")
 
 #: Interactions in a channel since its tracker was posted after which the next change reposts it at the
-#: bottom.
+#: bottom (only while it isn't pinned: a pinned tracker stays where it is, and the pings link to it).
 REPOST_AFTER = 15
+#: Messages read after a freshly pinned tracker to find Discord's "pinned a message" notice and delete it.
+PIN_NOTICE_WITHIN = 10
 #: After Discord refused the bot a post in a channel, how many changes there don't ask again.
 POST_RETRY_AFTER = 10
 #: Seconds to wait before retrying a refresh the store refused as busy or unreachable, or Discord answered
@@ -45,7 +48,8 @@ EDIT_GAP = 1.0
 #: command in flight at once.
 EDIT_JITTER = 0.5
 #: Seconds between two reposts asked for in one channel (`/encounter status`, `claim_ask`): each is a new
-#: message and a "pinned a message" notice, so asking more often gets a jump link to the tracker instead.
+#: message (and a "pinned a message" notice where the bot may not delete it), so asking more often gets a
+#: jump link to the tracker instead.
 ASK_GAP = 30.0
 #: Seconds `close` waits for tracker edits in flight.
 CLOSE_WAIT = 5.0
@@ -85,6 +89,8 @@ class _Slot:
     passed_at: float = float("-inf")
     #: the encounter for which Discord refused a pin (said once; not asked to unpin)
     pin_refused: int | None = None
+    #: whether the tracker message (`message_id`) is pinned, as last seen (None: not known yet)
+    pinned: bool | None = None
     #: this pass has its turn from the pacer already: its first request doesn't wait for another
     paced: bool = False
     #: loop time of the last repost asked for (`claim_ask`)
@@ -369,7 +375,7 @@ class TrackerService:
                 slot.skip_posts -= 1
             else:
                 await self._post(key, slot, rendered)
-        elif slot.since_post >= REPOST_AFTER and not self.stays(key):
+        elif slot.since_post >= REPOST_AFTER and slot.pinned is False and not self.stays(key):
             new = await self._post(key, slot, rendered)
             if new is not None:
                 await self._delete(key, slot, message_id)
@@ -387,7 +393,8 @@ class TrackerService:
             return self._scene(doc.id, doc.name, doc.state, table.version, doc.director_id, True)
         if doc is not None and doc.active and doc.id is not None:
             encounter = encounter_of(table)
-            view = TrackerView(doc.name, table.tokens, settings.show_monster_stamina)
+            names = resource_names(table, encounter)
+            view = TrackerView(doc.name, table.tokens, settings.show_monster_stamina, resource_names=names)
             slot.encounter_id = doc.id
             controls = tracker_view(doc.id, table.version, encounter)
             seen = Seen(doc.id, encounter, table.version, doc.director_id, True)
@@ -426,7 +433,7 @@ class TrackerService:
         if slot.known_for != encounter_id:
             found = await self._store().tracker_of(encounter_id, guild_id=key.guild_id)
             slot.message_id = found[1] if found is not None else None
-            slot.known_for = encounter_id
+            slot.known_for, slot.pinned = encounter_id, None
         return slot.message_id
 
     # -- Discord I/O -----------------------------------------------------------------------------------
@@ -454,7 +461,7 @@ class TrackerService:
             log.warning("tracker: posting in channel %s failed: %s", key.channel_id, error)
             return None
         slot.message_id, slot.known_for, slot.since_post = message.id, rendered.encounter_id, 0
-        slot.unsaved, slot.skip_posts = True, 0
+        slot.unsaved, slot.skip_posts, slot.pinned = True, 0, False
         await self._save(key, slot)
         await self._pin(key, slot, message.id, rendered.encounter_id)
         return message.id
@@ -466,6 +473,8 @@ class TrackerService:
         await self._turn(slot)
         try:
             await self._channel(key).get_partial_message(message_id).pin(reason="The encounter's tracker")
+            slot.pinned = True
+            await self._drop_pin_notice(key, slot, message_id)
         except discord.Forbidden:
             log.info("tracker: no permission to pin in channel %s", key.channel_id)
             slot.pin_refused = encounter_id
@@ -476,6 +485,31 @@ class TrackerService:
                 log.info("tracker: couldn't say the pin was refused in %s: %s", key.channel_id, error)
         except discord.HTTPException as error:  # e.g. the channel's 50 pins are taken: carry on
             log.info("tracker: pinning in channel %s failed: %s", key.channel_id, error)
+
+    async def _drop_pin_notice(self, key: ChannelKey, slot: _Slot, message_id: int) -> None:
+        """Delete Discord's "pinned a message" notice for the tracker just pinned: the channel's pins lead to
+        the tracker, and the notice is one more line in the channel for every repost. Without the intents
+        the bot sees no messages, so it reads the few posted after the tracker. The notice's author is the
+        bot (who pinned), so it may delete it; when Discord refuses (no Read Message History), it stays."""
+        await self._turn(slot)
+        try:
+            async for message in self._channel(key).history(
+                limit=PIN_NOTICE_WITHIN, after=discord.Object(message_id)
+            ):
+                reference = message.reference
+                mine = self.bot.user is not None and message.author.id == self.bot.user.id
+                if (
+                    message.type is discord.MessageType.pins_add
+                    and mine
+                    and (reference is None or reference.message_id == message_id)
+                ):
+                    await self._turn(slot)
+                    await message.delete()
+                    return
+        except discord.DiscordServerError:  # the notice is noise, not worth a retry
+            log.info("tracker: pin notice in channel %s not read (server error)", key.channel_id)
+        except discord.HTTPException as error:  # no permission to read or delete: it stays
+            log.info("tracker: pin notice in channel %s not deleted: %s", key.channel_id, error)
 
     async def _unpin(self, key: ChannelKey, slot: _Slot, message_id: int) -> None:
         await self._turn(slot)
@@ -505,7 +539,8 @@ class TrackerService:
         message = self._channel(key).get_partial_message(message_id)
         await self._turn(slot)
         try:
-            await edit(message, embed=rendered.embed, view=rendered.view)
+            edited = await edit(message, embed=rendered.embed, view=rendered.view)
+            slot.pinned = edited.pinned  # after a restart: known from the first edit
         except discord.NotFound:
             log.info("tracker message %s in channel %s is gone", message_id, key.channel_id)
             if replace_missing:

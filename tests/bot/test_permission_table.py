@@ -121,6 +121,13 @@ def test_every_row_is_what_the_code_decides(row: Row) -> None:
     assert decided == row.cells
 
 
+def test_heal_is_called_a_main_action() -> None:
+    """Draw Steel, Combat, "Heal" is a main action, not a maneuver: the row says so."""
+    lines = DOC.read_text(encoding="utf-8").splitlines()
+    (row,) = [line for line in lines if line.startswith("| `/turn heal`")]
+    assert "the Heal main action" in row and "maneuver" not in row
+
+
 def test_every_rule_has_a_row() -> None:
     assert set(RULES) == {row.key for row in ROWS}
 
