@@ -1,4 +1,4 @@
-"""Revision 0008_keep_shown_stamina: hidden monster Stamina became the default, and a server that played
+"""Revision 0009_keep_shown_stamina: hidden monster Stamina became the default, and a server that played
 before it keeps seeing the numbers (both engines)."""
 
 from __future__ import annotations

@@ -5,18 +5,14 @@ A server without a `guild_settings` row uses the defaults, and `show_monster_sta
 with this revision. So every server the store already knows (a channel, an encounter or a bestiary of its
 own) that has no row gets one holding the defaults as they were; a server's stored row is its own choice and
 is left as it is. A server first seen after this revision gets the new default.
-
-Revision ID: 0008_keep_shown_stamina
-Revises: 0007_rolls
-Create Date: 2026-11-27
 """
 
 from __future__ import annotations
 
 from alembic import op
 
-revision: str = "0008_keep_shown_stamina"
-down_revision: str | None = "0007_rolls"
+revision: str = "0009_keep_shown_stamina"
+down_revision: str | None = "0008_negotiation_numbers"
 
 #: The servers the store knows of, but those with a settings row.
 _KNOWN = """
