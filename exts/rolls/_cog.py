@@ -22,9 +22,10 @@ from bot.permissions import actor_from_interaction, require_self
 from bot.play import (
     Caller,
     InTime,
+    Member,
     active_encounter,
+    apply,
     channel_key,
-    commit,
     hero_of_member,
     play,
     sheet_of,
@@ -252,7 +253,7 @@ class RerollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RERO
         new = " + ".join(str(d) for d in fresh.dice)
         user_id = interaction.user.id
 
-        def spend(table: Table) -> Change[int]:
+        def spend(_member: Member, table: Table) -> Change[int]:
             if table.tokens < TokenBenefit.REROLL.cost:
                 fail("The party has no hero tokens left: the Director can award one with /tokens award.")
             pool = spend_benefit(table, user_id, TokenBenefit.REROLL).pool
@@ -266,13 +267,12 @@ class RerollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RERO
         # another process) is refused and spends nothing
         once = f"reroll:{interaction.message.id}" if interaction.message is not None else None
         try:
-            committed = await in_time.run(commit(interaction, "token", spend, once=once))
+            left = await apply(interaction, "token", spend, once=once, in_time=in_time)
         except AlreadyDone:
             fail(ALREADY_REROLLED)
         rerolled = dataclasses.replace(
             card, dice=(fresh.dice[0], fresh.dice[1]), downgraded_to=None, rerolled=True
         )
-        left = committed.value
         note = (
             f"Hero token spent: rerolled {old} into {new}; {left} hero token{'' if left == 1 else 's'} left."
         )

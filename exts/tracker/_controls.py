@@ -33,12 +33,12 @@ LABEL_MAX = 100
 #: A press's moment (`moment`) in its custom id: `~` and 8 hex digits after the version.
 MOMENT = r"(?:~(?P<moment>[0-9a-f]{8}))?"
 BUTTON_TEMPLATE = (
-    rf"enc:(?P<action>act|end|undo|save|tsave|first|endok|endno|award|rescue|view):(?P<eid>{NUMBER}):(?P<ver>{NUMBER})"
-    rf"{MOMENT}(?::(?P<arg>.*))?"
+    rf"enc:(?P<action>act|end|undo|save|me|tsave|first|endok|endno|award|rescue|view):(?P<eid>{NUMBER})"
+    rf":(?P<ver>{NUMBER}){MOMENT}(?::(?P<arg>.*))?"
 )
 SELECT_TEMPLATE = rf"enc:pick:(?P<eid>{NUMBER}):(?P<ver>{NUMBER}){MOMENT}"
 
-LABELS = {"act": "Act", "end": "End turn", "undo": "Undo", "save": "Save"}
+LABELS = {"act": "Act", "end": "End turn", "undo": "Undo", "save": "Save", "me": "My hero"}
 
 
 def moment(encounter: Encounter, action: str) -> str:
@@ -158,8 +158,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (ControlButton, P
 
 
 def tracker_view(encounter_id: int, version: int, encounter: Encounter) -> discord.ui.View:
-    """The controls for a tracker showing `encounter` at channel `version`: Act / End turn / Undo / Save and,
-    while somebody may be picked, the select of who may act (at most 25)."""
+    """The controls for a tracker showing `encounter` at channel `version`: Act / End turn / Undo / Save / My
+    hero and, while somebody may be picked, the select of who may act (at most 25)."""
     view = PersistentView()
     turns = encounter.turns
     running = turns.phase is Phase.IN_ROUND
@@ -173,6 +173,7 @@ def tracker_view(encounter_id: int, version: int, encounter: Encounter) -> disco
     view.add_item(ControlButton("undo", encounter_id, version))
     saving = moment(encounter, "save")
     view.add_item(ControlButton("save", encounter_id, version, disabled=not turns.conditions, at=saving))
+    view.add_item(ControlButton("me", encounter_id, version))  # a late player's card, seen only by them
     who = list(eligible(turns))[:SELECT_MAX]
     if running and not in_turn and who:
         view.add_item(PickSelect(encounter_id, version, who, at=acts))
@@ -199,27 +200,47 @@ def rescue_label(rescue: Rescue, several: bool) -> str:
     return f"{rescue.creature_id}: {label}" if several else label
 
 
-def add_rescues(view: discord.ui.View, encounter_id: int, version: int, encounter: Encounter) -> bool:
-    """Add a button per hero-token rescue still offered at `version` (`bot.rules.encounter.rescue`: the
-    damage just taken, until the next change); True when there was one."""
-    live = live_rescues(encounter, version)[:RESCUES_SHOWN]
+def rescue_arg(rescue: Rescue) -> str:
+    """What a rescue button's custom id carries after the version: the offer's name (`offer_key`)."""
+    return f"{rescue.version}.{rescue.ordinal}"
+
+
+def offer_key(arg: str) -> tuple[int, int]:
+    """The offer a rescue button names (`rescue_arg`): its damage's version and ordinal (`ForgedId` for
+    anything else, a button from an older bot's too)."""
+    version, _, ordinal = arg.partition(".")
+    return number(version), number(ordinal)
+
+
+def add_rescues(
+    view: discord.ui.View, encounter_id: int, version: int, encounter: Encounter, damage: int | None = None
+) -> bool:
+    """Add a button per hero-token rescue still open (`bot.rules.encounter.rescue`: until answered or the
+    hero's next turn starts); only the offers of the damage committed as version `damage` when given (a
+    damage's reply); True when there was one."""
+    live = [r for r in live_rescues(encounter) if damage is None or r.version == damage][:RESCUES_SHOWN]
     for rescue in live:
-        index = encounter.rescues.index(rescue)
         label = rescue_label(rescue, len(live) > 1)
         view.add_item(
             ControlButton(
-                "rescue", encounter_id, version, str(index), label=label, style=discord.ButtonStyle.success
+                "rescue",
+                encounter_id,
+                version,
+                rescue_arg(rescue),
+                label=label,
+                style=discord.ButtonStyle.success,
             )
         )
     return bool(live)
 
 
 def rescue_view(encounter_id: int | None, version: int, encounter: Encounter) -> discord.ui.View | None:
-    """A damage reply's buttons: the hero-token rescues it offers (None when there are none)."""
+    """A damage reply's buttons: the hero-token rescues that damage (committed as `version`) offers (None
+    when there are none)."""
     if encounter_id is None:
         return None
     view = PersistentView()
-    return view if add_rescues(view, encounter_id, version, encounter) else None
+    return view if add_rescues(view, encounter_id, version, encounter, damage=version) else None
 
 
 def first_choice_view(encounter_id: int, version: int, encounter: Encounter) -> discord.ui.View:

@@ -20,7 +20,7 @@ from bot.client import DrawSteelBot
 from bot.help import HelpEntry
 from bot.options import CONDITION_CHOICES, Text
 from bot.play import Caller, Played, play
-from bot.replies import UserError, fail, inert, send
+from bot.replies import UserError, fail, send
 from bot.rules.dice import Dice
 from bot.rules.encounter import Encounter, saves
 from bot.rules.encounter.flow import Flow, act, end_turn, pass_part, skip
@@ -29,7 +29,6 @@ from bot.rules.encounter.helping import HealUse
 from bot.rules.turns import Controller, Entry, Mode, Speed, current, eligible, picking
 from bot.rules.turns.events import SaveDue
 from bot.store import Table
-from bot.ui.combat import save_reply
 from bot.ui.persistent import optional_number
 from exts.tracker._controls import act_choice_view, moment, set_handler
 from exts.tracker._objectives import due_view
@@ -189,9 +188,7 @@ async def do_end(
 
     played = await play(interaction, "turn.end", step, _said)
     turned = played.result
-    await _reply_turned(
-        interaction, played, with_saves(turn_end_text(turned.entry_id, turned.flow), turned.rolled)
-    )
+    await _reply_turned(interaction, played, turn_end_text(turned.entry_id, turned.flow, turned.rolled))
 
 
 async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name: str | None) -> None:
@@ -212,10 +209,8 @@ async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name
         return flow.encounter, Turned(f"{entry.id} passes their turn", entry.id, flow, rolled)
 
     played = await play(interaction, "turn.skip", step, _said)
-    text = with_saves(skip_text(played.result.flow), played.result.rolled)
-    if played.result.entry_id:
-        text = f"⏭️ **{inert(played.result.entry_id)}** passes their turn.\n" + text
-    await _reply_turned(interaction, played, text)
+    turned = played.result
+    await _reply_turned(interaction, played, skip_text(turned.flow, turned.entry_id, turned.rolled))
 
 
 def _skip_side(encounter: Encounter, who: Caller) -> Turned:
@@ -274,14 +269,6 @@ def director_saves(flow: Flow, dice: Dice, auto: bool) -> tuple[Flow, list[SaveR
     rolled = {r.target for r in results}
     events = tuple(e for e in flow.events if not (isinstance(e, SaveDue) and e.creature in rolled))
     return dataclasses.replace(flow, encounter=encounter, events=events), results
-
-
-def with_saves(text: str, results: list[SaveResult]) -> str:
-    """A turn's reply with the saves rolled for it, right after its first line."""
-    if not results:
-        return text
-    first, _, rest = text.partition("\n")
-    return "\n".join([first, *(save_reply(r) for r in results), *([rest] if rest else [])])
 
 
 class Turn(commands.Cog):

@@ -160,7 +160,7 @@ async def test_renaming_a_hero_renames_their_creature_and_show_is_live(table: Ta
     kit.ok(await table.director.slash(table.thread, "stamina damage", target="Ashen", amount=1))
     shown = await table.alice.slash(table.thread, "hero show", hero="Ashen")
     fields = [f"{f.name}: {f.value}" for f in shown.response.embeds[0].fields]
-    assert any("Stamina (in the encounter): Stamina: 24/30" in f for f in fields), fields
+    assert any("Stamina (in the encounter): 24/30" in f for f in fields), fields
 
 
 async def old_thread_roster(table: Table, thread_id: int, heroes: dict[str, str], tokens: int) -> None:

@@ -88,17 +88,18 @@ def test_tracker_controls_carry_the_encounter_and_version_within_limits() -> Non
     view = tracker_view(123456789012345678, 987654, enc)
     ids = _ids(view)
     acts, saving = moment(enc, "act"), moment(enc, "save")
-    assert ids[:4] == [
+    assert ids[:5] == [
         f"enc:act:123456789012345678:987654~{acts}",
         f"enc:end:123456789012345678:987654~{moment(enc, 'end')}",
         "enc:undo:123456789012345678:987654",
         f"enc:save:123456789012345678:987654~{saving}",
+        "enc:me:123456789012345678:987654",
     ]
-    assert ids[4] == f"enc:pick:123456789012345678:987654~{acts}"
+    assert ids[5] == f"enc:pick:123456789012345678:987654~{acts}"
     assert all(len(i) <= 100 for i in ids)
-    for custom_id in ids[:4]:
+    for custom_id in ids[:5]:
         assert re.fullmatch(BUTTON_TEMPLATE, custom_id)
-    assert re.fullmatch(SELECT_TEMPLATE, ids[4])
+    assert re.fullmatch(SELECT_TEMPLATE, ids[5])
     [select] = [i for row in view.to_components() for i in row["components"] if i["type"] == 3]
     assert len(select["options"]) == 25  # Discord's limit, though 38 goblins may act
 

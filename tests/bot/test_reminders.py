@@ -103,7 +103,7 @@ async def test_a_side_that_hasnt_picked_is_nudged_once_then_its_director_told(ta
     assert await service.fire_due() == 1
     assert await service.fire_due() == 0  # not twice
     [(text, users, roles)] = pings_since(table, before)
-    assert text.startswith("⏰ Still waiting after 1h:") and "pick who acts next" in text
+    assert text.startswith("⏰ Still waiting after 1h:") and "Next: the heroes pick who acts" in text
     assert sorted(users) == sorted([table.alice.id, table.bob.id]) and roles == []
     assert jump_link(table.guild.id, table.channel.id, kit.tracker(table.channel).id) in text
     clock.advance(HOUR - 1)
