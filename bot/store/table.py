@@ -247,7 +247,7 @@ class GuildSettings:
     tokens_reset_per_session: bool = True
     malice_rounding: MaliceRounding = "down"
     #: off by default: players see a Director creature's state, not its numbers (a server that played before
-    #: hiding became the default keeps its row with it on, revision 0008_keep_shown_stamina)
+    #: hiding became the default keeps its row with it on, revision 0009_keep_shown_stamina)
     show_monster_stamina: bool = False
     enforce_action_economy: bool = True
     auto_saves: bool = True

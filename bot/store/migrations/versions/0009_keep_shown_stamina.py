@@ -6,8 +6,8 @@ with this revision. So every server the store already knows (a channel, an encou
 own) that has no row gets one holding the defaults as they were; a server's stored row is its own choice and
 is left as it is. A server first seen after this revision gets the new default.
 
-Revision ID: 0008_keep_shown_stamina
-Revises: 0007_rolls
+Revision ID: 0009_keep_shown_stamina
+Revises: 0008_negotiation_numbers
 Create Date: 2026-11-27
 """
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from alembic import op
 
-revision: str = "0008_keep_shown_stamina"
-down_revision: str | None = "0007_rolls"
+revision: str = "0009_keep_shown_stamina"
+down_revision: str | None = "0008_negotiation_numbers"
 
 #: The servers the store knows of, but those with a settings row.
 _KNOWN = """
@@ -27,7 +27,8 @@ _KNOWN = """
 
 
 def upgrade() -> None:
-    # the defaults of 0007_rolls, written out: the rows keep what those servers had
+    # the defaults before this revision, written out (`negotiation_numbers` takes its column's, on): the rows
+    # keep what those servers had
     op.execute(
         "INSERT INTO guild_settings (guild_id, director_role_id, turn_pings, tokens_reset_per_session, "
         "malice_rounding, show_monster_stamina, enforce_action_economy, auto_saves, nudge_after, "
