@@ -1,9 +1,5 @@
 """Guild setting `negotiation_numbers`: players see a negotiation's Interest and Patience as numbers, or as
 words when off.
-
-Revision ID: 0008_negotiation_numbers
-Revises: 0007_rolls
-Create Date: 2026-11-27
 """
 
 from __future__ import annotations

@@ -5,10 +5,6 @@ A server without a `guild_settings` row uses the defaults, and `show_monster_sta
 with this revision. So every server the store already knows (a channel, an encounter or a bestiary of its
 own) that has no row gets one holding the defaults as they were; a server's stored row is its own choice and
 is left as it is. A server first seen after this revision gets the new default.
-
-Revision ID: 0009_keep_shown_stamina
-Revises: 0008_negotiation_numbers
-Create Date: 2026-11-27
 """
 
 from __future__ import annotations
@@ -27,8 +23,7 @@ _KNOWN = """
 
 
 def upgrade() -> None:
-    # the defaults before this revision, written out (`negotiation_numbers` takes its column's, on): the rows
-    # keep what those servers had
+    # the defaults of 0007_rolls, written out: the rows keep what those servers had
     op.execute(
         "INSERT INTO guild_settings (guild_id, director_role_id, turn_pings, tokens_reset_per_session, "
         "malice_rounding, show_monster_stamina, enforce_action_economy, auto_saves, nudge_after, "
