@@ -1,5 +1,4 @@
-"""Initial schema: guild_settings, channels, heroes, encounters, events.
-"""
+"""Initial schema: guild_settings, channels, heroes, encounters, events."""
 
 from __future__ import annotations
 

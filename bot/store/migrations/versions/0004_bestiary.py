@@ -1,5 +1,4 @@
-"""The server bestiary: monsters (a guild's stat blocks, unique by name per guild).
-"""
+"""The server bestiary: monsters (a guild's stat blocks, unique by name per guild)."""
 
 from __future__ import annotations
 

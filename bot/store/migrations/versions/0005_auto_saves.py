@@ -1,5 +1,4 @@
-"""Guild setting `auto_saves`: the Director's creatures roll their saving throws when their turn ends.
-"""
+"""Guild setting `auto_saves`: the Director's creatures roll their saving throws when their turn ends."""
 
 from __future__ import annotations
 
