@@ -259,7 +259,7 @@ class GainTrigger(enum.StrEnum):
     """When a class's heroic resource gain comes (Heroes ch. 5, each class's "Heroic Resource" section; the
     Forge Steel export words them as triggers). The bot applies the ones it can see happen
     (`bot.rules.encounter.heroic.triggered_gains`), each once per its limit (`limit`); OTHER gains (a
-    judged, marked or sworn creature, a distance, a surge, three heroes on one turn) are
+    judged, marked or sworn creature, a distance, three heroes on one turn) are
     the table's to apply with /resource gain."""
 
     START_OF_TURN = "start-of-turn"
@@ -272,6 +272,7 @@ class GainTrigger(enum.StrEnum):
     NATURAL_19_OR_20 = "natural-19-or-20"
     HERO_DIES = "hero-dies"
     FIRST_FORCE_MOVED_EACH_ROUND = "first-force-moved-each-round"
+    FIRST_SURGE_DAMAGE_EACH_ROUND = "first-surge-damage-each-round"
     OTHER = "other"
 
     @property
@@ -281,6 +282,7 @@ class GainTrigger(enum.StrEnum):
             GainTrigger.FIRST_DAMAGE_EACH_ROUND,
             GainTrigger.MALICE_ABILITY_EACH_ROUND,
             GainTrigger.FIRST_FORCE_MOVED_EACH_ROUND,
+            GainTrigger.FIRST_SURGE_DAMAGE_EACH_ROUND,
         ):
             return GainLimit.ROUND
         if self in (GainTrigger.FIRST_WINDED_OR_DYING, GainTrigger.FIRST_HERO_WINDED):
@@ -322,6 +324,10 @@ _TRIGGER_WORDS: tuple[tuple[str, GainTrigger], ...] = (
     (
         "the first time each combat round that a creature is force moved",
         GainTrigger.FIRST_FORCE_MOVED_EACH_ROUND,
+    ),
+    (
+        "the first time each combat round that you deal damage incorporating 1 or more surges",
+        GainTrigger.FIRST_SURGE_DAMAGE_EACH_ROUND,
     ),
     ("when you or another hero dies", GainTrigger.HERO_DIES),
 )

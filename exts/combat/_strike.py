@@ -182,10 +182,13 @@ class Struck:
     bled: Bleed | None
 
     def observed(self) -> Observed:
-        """What the strike did for heroic resource gains: its natural roll, the targets it force moved."""
+        """What the strike did for heroic resource gains: its natural roll, the targets it force moved, the
+        striker dealing damage with surges."""
         effects = self.used.effects if self.used is not None else ()
         moved = sum(1 for e in effects if any(m.squares > 0 for m in e.forced))
-        return Observed((self.result.roll.natural,), moved)
+        result = self.result
+        surged = result.surges > 0 and any(t.amount > 0 for t in result.targets)
+        return Observed((result.roll.natural,), moved, (result.attacker,) if surged else ())
 
     def summary(self) -> str:
         said = ability_strike_summary(self.used) if self.used is not None else strike_summary(self.result)

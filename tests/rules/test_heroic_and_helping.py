@@ -54,6 +54,10 @@ def _fight() -> Encounter:
         ),
         (
             "The first time each combat round that you deal damage incorporating 1 or more surges",
+            GainTrigger.FIRST_SURGE_DAMAGE_EACH_ROUND,
+        ),
+        (
+            "The first time each round that you or an ally damages a creature you have marked",
             GainTrigger.OTHER,
         ),
         ("You take damage that isn’t untyped", GainTrigger.OTHER),
@@ -140,6 +144,17 @@ def test_force_moved_gains_once_a_round() -> None:
     assert triggered_gains(enc, enc, gains, FixedDice([]), Observed())[1] == ()
     for _ in range(2):
         enc, _ = triggered_gains(enc, enc, gains, FixedDice([]), Observed(force_moved=1))
+    assert enc.resources["Ash"] == 1
+
+
+def test_damage_with_surges_gains_the_striker_once_a_round() -> None:
+    """ "The first time each combat round that you deal damage incorporating 1 or more surges": the striker
+    only, once a round."""
+    gains = {"Ash": (ResourceGain(GainTrigger.FIRST_SURGE_DAMAGE_EACH_ROUND, "1"),)}
+    enc = _fight()
+    assert triggered_gains(enc, enc, gains, FixedDice([]), Observed(surge_damage_by=("Ogre",)))[1] == ()
+    for _ in range(2):
+        enc, _ = triggered_gains(enc, enc, gains, FixedDice([]), Observed(surge_damage_by=("Ash",)))
     assert enc.resources["Ash"] == 1
 
 

@@ -125,11 +125,13 @@ _OTHERS = frozenset({GainTrigger.FIRST_HERO_WINDED, GainTrigger.NATURAL_19_OR_20
 
 @dataclass(frozen=True, slots=True)
 class Observed:
-    """What a change did that its encounter after doesn't keep: the natural rolls of the power rolls it made
-    and how many creatures it force moved (a strike's pushes, a reported slam)."""
+    """What a change did that its encounter after doesn't keep: the natural rolls of the power rolls it made,
+    how many creatures it force moved (a strike's pushes, a reported slam) and who dealt damage
+    incorporating surges (creature ids)."""
 
     naturals: tuple[int, ...] = ()
     force_moved: int = 0
+    surge_damage_by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +157,8 @@ class _Change:
             return sum(1 for natural in self.observed.naturals if natural >= 19)
         if trigger is GainTrigger.FIRST_FORCE_MOVED_EACH_ROUND:
             return int(self.observed.force_moved > 0)
+        if trigger is GainTrigger.FIRST_SURGE_DAMAGE_EACH_ROUND:
+            return int(hero in self.observed.surge_damage_by)
         others = [(self.was[h], v) for h, v in self.now.items() if h in self.was]
         if trigger is GainTrigger.FIRST_HERO_WINDED:
             return int(any(v.winded and not o.winded for o, v in others))
@@ -189,9 +193,9 @@ def triggered_gains(
     """The gains `after` brought (hero creature id -> its sheet's gains; `observed`: what else the change
     did), each once per its limit (`GainTrigger.limit`, marks kept in `Encounter.resource_gained`): a hero
     who took damage, who became winded or dying; the Director spending Malice (only on abilities and Malice
-    features: "uses an ability that costs Malice"); a natural 19 or 20; a creature force moved; a hero
-    becoming winded, a hero dying. Only while a round is running. Returns the encounter and the gains, in
-    order."""
+    features: "uses an ability that costs Malice"); a natural 19 or 20; a creature force moved; the hero
+    dealing damage with surges; a hero becoming winded, a hero dying. Only while a round is running.
+    Returns the encounter and the gains, in order."""
     if after.turns.phase is not Phase.IN_ROUND:
         return after, ()
     change = _Change(
