@@ -41,7 +41,8 @@ from bot.rules.encounter.rounds import news_since
 from bot.rules.hero import HeroSheet
 from bot.rules.resources import GainTrigger, ResourceGain, read_gain_trigger
 from bot.rules.turns import Controller, current
-from bot.store import Change, Committed, Event, GuildSettings, Hero, Table
+from bot.store import COMBAT, SCENE_KIND, Change, Committed, Event, GuildSettings, Hero, Table, scene_kind
+from bot.store.errors import NoEncounter
 from bot.ui.format import gain_line, hidden_stamina
 
 if TYPE_CHECKING:
@@ -176,17 +177,70 @@ class _Decoded:
 _decoded = _Decoded()
 
 
+class OtherScene(UserError):
+    """The channel runs another kind of scene than the command is for (a montage, where `/encounter` asks)."""
+
+    def __init__(self, kind: str) -> None:
+        article = "An" if kind[:1] in "aeiou" else "A"
+        super().__init__(f"{article} {kind} is running here: use /{kind} for it, or end it with /{kind} end.")
+
+
+class NoScene(UserError):
+    """The channel runs no scene of the kind asked for."""
+
+    def __init__(self, kind: str) -> None:
+        article = "an" if kind[:1] in "aeiou" else "a"
+        super().__init__(f"No {kind} is running here: start {article} {kind} with /{kind} start.")
+
+
 def encounter_of(table: Table) -> Encounter:
-    """The channel's active encounter as the rules core's value (`NoEncounter` when there is none)."""
-    return _decoded.load(table.key.channel_id, table.require_encounter().state)
+    """The channel's active encounter as the rules core's value (`NoEncounter` when there is none,
+    `OtherScene` when a montage or another scene runs there)."""
+    doc = table.require_encounter()
+    if doc.kind != COMBAT:
+        raise OtherScene(doc.kind)
+    return _decoded.load(table.key.channel_id, doc.state)
 
 
 def active_encounter(table: Table) -> Encounter | None:
-    """The channel's active encounter, or None (no encounter, or only an ended one)."""
+    """The channel's active combat encounter, or None (none, only an ended one, or another scene)."""
     doc = table.encounter
-    if doc is None or not doc.active:
+    if doc is None or not doc.active or doc.kind != COMBAT:
         return None
     return _decoded.load(table.key.channel_id, doc.state)
+
+
+S = TypeVar("S")
+
+
+def scene_of(table: Table, scene: type[S], kind: str) -> S:
+    """The channel's running scene of `kind` (a montage...) as the rules core's value `scene`: `NoScene` when
+    nothing runs here, `OtherScene` when something else does. A scene is an encounter row whose state data
+    names its kind (`bot.store.SCENE_KIND`), so the store's undo, log, tracker id and reminders serve it."""
+    doc = table.encounter
+    if doc is None or not doc.active:
+        raise NoScene(kind)
+    if doc.kind != kind:
+        raise OtherScene(doc.kind)
+    return scene_data(doc.state, scene)
+
+
+def scene_data(state: dict[str, Any], scene: type[S]) -> S:
+    """A scene's state data (the row's, with its kind) as the rules core's value."""
+    return codec.load(scene, {k: v for k, v in state.items() if k != SCENE_KIND})
+
+
+def scene_state(value: object, kind: str) -> dict[str, Any]:
+    """The state data a scene is kept as: its codec data and its kind."""
+    return {**codec.to_data(value), SCENE_KIND: kind}
+
+
+def put_scene(table: Table, value: object, kind: str) -> None:
+    """Store `value` as the channel's scene of `kind` (active or just ended)."""
+    doc = table.encounter
+    if doc is None:
+        raise NoScene(kind)
+    doc.state = scene_state(value, kind)
 
 
 def put_encounter(table: Table, encounter: Encounter) -> None:
@@ -232,7 +286,7 @@ def fighting_where(running: Iterable[tuple[int, dict[str, Any]]], hero_id: str) 
     """The channel of the first of the `running` encounters (channel id, state data: the campaign's, as
     `Store.running_encounters` gives them) that has this roster hero, if any."""
     for channel_id, state in running:
-        if hero_id in codec.load(Encounter, state).roster.values():
+        if scene_kind(state) == COMBAT and hero_id in codec.load(Encounter, state).roster.values():
             return channel_id
     return None
 
@@ -358,6 +412,59 @@ async def play(
         return Change(summary(result), played, details(after, result) if details is not None else {})
 
     committed = await in_time.run(commit(interaction, kind, change, once=once))
+    return dataclasses.replace(
+        committed.value, version=committed.version, encounter_id=committed.encounter_id
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Staged(Generic[S, R]):
+    """What one command did to the channel's scene (a montage...), for its reply: the rules core's result,
+    the scene before and after, the channel's version and the scene's row as committed, and who acted."""
+
+    result: R
+    before: S
+    after: S
+    version: int
+    caller: Caller
+    encounter_id: int | None = None
+
+
+#: A scene command's step: the caller and the channel's scene (and its `Table`) in; the scene after and the
+#: rules core's result out. Refusals raise. A step that ends the scene calls `Table.end_encounter`.
+SceneStep = Callable[[Caller, S, Table], tuple[S, R]]
+
+
+async def play_scene(
+    interaction: discord.Interaction[Any],
+    kind: str,
+    scene: type[S],
+    event: str,
+    step: SceneStep[S, R],
+    summary: Callable[[R], str],
+    *,
+    rule: str | None = None,
+    in_time: InTime | None = None,
+) -> Staged[S, R]:
+    """`play` for the channel's running scene of `kind` (value type `scene`): load who is acting, check
+    `rule`, change the scene with `step` and commit it as one store transaction of `event` whose log line is
+    `summary(result)`, within Discord's time. Its row is an encounter row, so undo and the log serve it as
+    they serve an encounter."""
+    in_time = in_time or InTime(interaction)
+    try:
+        who = await in_time.run(caller_of(interaction, interaction.client))
+    except NoEncounter:
+        raise NoScene(kind) from None
+    if rule is not None:
+        who.require(rule)
+
+    def change(table: Table) -> Change[Staged[S, R]]:
+        before = scene_of(table, scene, kind)
+        after, result = step(who, before, table)
+        put_scene(table, after, kind)
+        return Change(summary(result), Staged(result, before, after, table.version + 1, who))
+
+    committed = await in_time.run(commit(interaction, event, change))
     return dataclasses.replace(
         committed.value, version=committed.version, encounter_id=committed.encounter_id
     )

@@ -55,6 +55,17 @@ def state_label(vitals: Vitals) -> str:
     return "healthy"
 
 
+#: The states every view names a hero in, and a hero's player is pinged about (`state_label`).
+GRAVE = ("dying", "dead", "knocked out")
+
+
+def grave_state(vitals: Vitals) -> tuple[str, ...]:
+    """(`dying`,), (`dead`,) or (`knocked out`,) when a creature is, else nothing (to splice into a list of
+    details: `Stamina: -6/33, dying`)."""
+    state = state_label(vitals)
+    return (state,) if state in GRAVE else ()
+
+
 def hidden_stamina(encounter: Encounter, show_monster_stamina: bool) -> frozenset[str]:
     """The creatures (and squads) whose exact Stamina players don't see: with the guild's
     `show_monster_stamina` setting off, every one on a side the Director controls that isn't a hero; they

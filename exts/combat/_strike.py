@@ -104,6 +104,7 @@ class Strike(commands.Cog):
         area="Area damage: each minion hit takes at most its Stamina (else the squad's pool takes it all)",
         halved="The damage is halved (before weakness and immunity)",
         raise_potency="With an ability: spend 2 surges to raise its potency by 1 against the first target",
+        downgrade="Take at most this tier's outcome (a target reached at a higher tier gets this one)",
     )
     @app_commands.choices(dtype=TYPE_CHOICES, action=ACTION_CHOICES)
     @app_commands.autocomplete(
@@ -133,6 +134,7 @@ class Strike(commands.Cog):
         halved: bool = False,
         ability: app_commands.Range[str, 1, ABILITY_TEXT_MAX] | None = None,
         raise_potency: bool = False,
+        downgrade: app_commands.Range[int, 1, 2] | None = None,
     ) -> None:
         _check_roll(bonus, edges, banes)
         if raise_potency and ability is None:
@@ -149,6 +151,7 @@ class Strike(commands.Cog):
             knock_out=knock_out,
             halved=halved,
             situations=parse_situations(situation),
+            downgrade=downgrade,
         )
         roll = roll_power(
             self.bot.dice, bonus=bonus, edges=edges, banes=banes, auto_tiers=parse_auto_tiers(auto_tier)
@@ -256,6 +259,7 @@ class StrikeOrder:
             area=o.area,
             halved=o.halved,
             dice=self.dice,
+            downgrade=o.downgrade,
         )
 
 

@@ -13,9 +13,10 @@ slow part), Stamina as `Stamina: 12/30` with a bar (bot.ui.format), winded / dyi
 (draw-steel-combat.txt "Stamina"), conditions and their durations (draw-steel-combat.txt "Conditions"),
 minion squads' shared pool and living minions (Monsters "Minions"), enemy groups (draw-steel-combat.txt
 "Enemies Act In Groups"), a Defend or Aid Attack while it lasts (draw-steel-combat.txt "Defend", "Aid
-Attack"), the Director's objectives with their round counters and leaders' and solos' villain actions
-(`exts.tracker._objectives`). Director creatures show only their state (`winded`) unless the guild's
-`show_monster_stamina` setting is on. Every user-supplied name goes through `bot.replies.inert`.
+Attack"), the Director's objectives with their round counters, and on the Director's private view only, the
+leaders' and solos' villain actions (`exts.tracker._objectives`). Director creatures show only their state
+(`winded`) unless the guild's `show_monster_stamina` setting is on. Every user-supplied name goes through
+`bot.replies.inert`.
 """
 
 from __future__ import annotations
@@ -86,15 +87,17 @@ DURATION_SHORT: dict[Duration, str] = {
 @dataclass(frozen=True, slots=True)
 class TrackerView:
     """What the tracker shows besides the encounter itself: its name, the party's hero tokens, whether
-    Director creatures' exact Stamina is public, and a footer note (none on the channel's tracker: the state
+    Director creatures' exact Stamina is public, a footer note (none on the channel's tracker: the state
     version is in the controls' custom ids, where a press needs it, not in the players' view; a private view
-    may say it is private); `resource_names` what each roster hero's heroic resource is called (creature id ->
-    "Ferocity"; else "heroic resource")."""
+    may say it is private), whether it is the Director's `private` view (which adds what only the Director
+    sees: the villain actions, `exts.tracker._objectives.tracker_fields`), and `resource_names` what each
+    roster hero's heroic resource is called (creature id -> "Ferocity"; else "heroic resource")."""
 
     name: str
     tokens: int
     show_monster_stamina: bool = False
     note: str = ""
+    private: bool = False
     resource_names: Mapping[str, str] = field(default_factory=dict)
 
 
@@ -387,7 +390,7 @@ LEGEND = f"{ACTING} acting · {ACTED} acted · {WAITING} waiting · {DOWN} uncon
 
 
 def _fields(encounter: Encounter, view: TrackerView, level: int) -> list[Field]:
-    fields: list[Field] = tracker_fields(encounter)  # objectives and villain actions first
+    fields: list[Field] = tracker_fields(encounter, view.private)  # objectives (and villain actions) first
     for side in encounter.turns.sides:
         entries = [e for e in encounter.turns.entries if e.side == side.id]
         title = f"{_side_name(side)} ({len(entries)})"

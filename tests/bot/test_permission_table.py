@@ -162,6 +162,7 @@ def test_the_kinds_undo_decides_on_are_the_kinds_commands_commit() -> None:
     )
     committed = set(re.findall(r'(?:commit|play|apply)\(\s*\w+,\s*"([a-z._]+)"', source))
     committed |= set(re.findall(r'self\._change\(\s*\w+,\s*\w+,\s*"([a-z._]+)"', source))
+    committed |= set(re.findall(r'play_scene\(\s*\w+,\s*\w+,\s*\w+,\s*"([a-z._]+)"', source))
     named = CAMPAIGN_CHANGES | TOKEN_SPENDS
     assert not named - committed, named - committed
 
