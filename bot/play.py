@@ -388,14 +388,16 @@ async def play(
     once: str | None = None,
     in_time: InTime | None = None,
     observed: Callable[[R], heroic.Observed] | None = None,
+    ends: bool = False,
 ) -> Played[R]:
     """The one way a command changes the channel's encounter: load who is acting (`caller_of`), check `rule`
     (`Caller.require`, for a rule that needs no particular creature), change the encounter with `step` and
     commit it as one store transaction of `kind` whose event says `summary(result)` (`commit`), all within
     Discord's time (`InTime`; `in_time` when the command already started its clock). `once` is
     `commit`'s; `observed(result)` what the step did that the encounter doesn't keep (the natural rolls of
-    its power rolls, the creatures it force moved: heroic resource gains answer them). The caller replies
-    from the `Played` it returns."""
+    its power rolls, the creatures it force moved: heroic resource gains answer them); `ends`, the change
+    ends the encounter (its final state kept with its log). The caller replies from the `Played` it
+    returns."""
     in_time = in_time or InTime(interaction)
     who = await in_time.run(caller_of(interaction, interaction.client))
     if rule is not None:
@@ -405,6 +407,8 @@ async def play(
         before = encounter_of(table)
         after, result = step(who, before, table)
         put_encounter(table, after)
+        if ends:
+            table.end_encounter()
         hidden = hidden_stamina(after, who.settings.show_monster_stamina)
         seen = observed(result) if observed is not None else heroic.Observed()
         news = news_since(before, after)
