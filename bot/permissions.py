@@ -180,6 +180,8 @@ RULES: dict[str, Rule] = {
     "/montage undo": Rule(Authority.CONTROLLER, "undo it", UNDOER),
     "/montage log": Rule(Authority.ANYONE, "get the montage's log"),
     "mtg:close": Rule(Authority.ENCOUNTER_DIRECTOR, "close the montage"),
+    "mtg:undo": Rule(Authority.CONTROLLER, "undo it", UNDOER),
+    "mtg:reroll": Rule(Authority.CONTROLLER, "reroll for that hero"),
     "/negotiation start": Rule(Authority.START, "start a negotiation"),
     "/negotiation import": Rule(Authority.START, "start a negotiation"),
     "/negotiation argue": Rule(Authority.CONTROLLER, "argue for that hero"),

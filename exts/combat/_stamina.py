@@ -42,7 +42,7 @@ from bot.rules.encounter.harm import Healing, Hit
 from bot.rules.encounter.rescue import offer_rescues
 from bot.rules.hero import sheet_spend_recovery
 from bot.rules.turns import maneuver_kind
-from bot.store import Change, Table
+from bot.store import COMBAT, Change, Table
 from bot.ui.combat import (
     bleed_reply,
     bleed_summary,
@@ -270,7 +270,8 @@ class Stamina(commands.Cog):
     async def recover(self, interaction: discord.Interaction[Any], target: Name | None = None) -> None:
         in_time = InTime(interaction)
         seen = await in_time.run(self.bot.store.view(channel_key(interaction), shared=True, fresh=False))
-        if seen.encounter is None or not seen.encounter.active:
+        # a montage or another scene isn't combat: Recoveries are spent as outside it
+        if seen.encounter is None or not seen.encounter.active or seen.encounter.kind != COMBAT:
             await self._recover_outside_combat(interaction, target)
             return
 

@@ -10,8 +10,8 @@ from typing import Any
 from bot.client import DrawSteelBot
 from bot.play import scene_data
 from bot.rules.montage import Montage
-from exts.montage._cog import MontageCog, on_close
-from exts.montage._views import KIND, CloseButton, scene_view, set_close_handler
+from exts.montage._cog import MontageCog, on_close, on_reroll, on_undo
+from exts.montage._views import KIND, MontageButton, scene_view, set_handler
 from exts.tracker._service import SceneView, register_scene
 
 __all__ = ["MontageCog", "setup"]
@@ -25,6 +25,8 @@ def render_scene(
 
 async def setup(bot: DrawSteelBot) -> None:
     register_scene(KIND, render_scene)
-    set_close_handler(on_close)
-    bot.add_dynamic_items(CloseButton)
+    set_handler("close", on_close)
+    set_handler("reroll", on_reroll)
+    set_handler("undo", on_undo)
+    bot.add_dynamic_items(MontageButton)
     await bot.add_cog(MontageCog(bot))

@@ -5,7 +5,9 @@ Director closes it with Victories and Malice for the next fight. Undo and the lo
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, ClassVar
+import enum
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
 
 import discord
 from discord import app_commands
@@ -22,6 +24,7 @@ from bot.play import (
     InTime,
     Member,
     NoScene,
+    SceneStep,
     Staged,
     apply,
     caller_of,
@@ -37,6 +40,7 @@ from bot.rules.names import clean_name, name_key
 from bot.rules.power import Difficulty
 from bot.rules.resources import TokenBenefit
 from bot.store import Change, NoEncounter, Table
+from bot.ui.persistent import number
 from exts.encounter._controls import do_undo
 from exts.encounter._record import post_log
 from exts.montage import _service as service
@@ -53,9 +57,11 @@ from exts.montage._views import (
     progress_text,
     render_montage,
     secrets_text,
+    test_reply_view,
     turn_ping,
 )
 from exts.tracker._service import tracker_for
+from exts.turn._glue import Expect, pressed
 
 MONTAGE_FILE = "a `.ds-montage` file exported from Forge Steel"
 NAME_MAX = 80
@@ -68,6 +74,20 @@ _DIFFICULTIES = [app_commands.Choice(name=d.value, value=d.value) for d in Monta
 _TESTS = [app_commands.Choice(name=d.value, value=d.value) for d in Difficulty]
 _TRAITS = [app_commands.Choice(name=c.value.capitalize(), value=c.value) for c in Characteristic]
 _OUTCOMES = [app_commands.Choice(name=o.value, value=o.value) for o in MontageOutcome]
+
+
+_TEST_HINT = "difficulty is easy, medium or hard"
+_TRAIT_HINT = "characteristic is might, agility, reason, intuition or presence"
+E = TypeVar("E", bound=enum.Enum)
+R = TypeVar("R")
+
+
+def _pick(kind: type[E], text: str, hint: str) -> E:
+    """The choice typed (a client may send any text): refused in one line saying what to pick."""
+    found = next((member for member in kind if member.value == text.strip().lower()), None)
+    if found is None:
+        fail(f"{hint}: pick one from the list.")
+    return found
 
 
 def _traits(text: str | None) -> tuple[Characteristic, ...]:
@@ -202,10 +222,10 @@ class MontageCog(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         event: str,
-        step: Any,
-        summary: Any,
+        step: SceneStep[Montage, R],
+        summary: Callable[[R], str],
         rule: str | None = None,
-    ) -> Staged[Montage, Any]:
+    ) -> Staged[Montage, R]:
         return await play_scene(interaction, KIND, Montage, event, step, summary, rule=rule)
 
     @montage.command(name="start", description="Start a montage test in this channel.")
@@ -225,7 +245,7 @@ class MontageCog(commands.Cog):
         description: Words | None = None,
     ) -> None:
         clean = clean_name(name)
-        level = MontageDifficulty(difficulty)
+        level = _pick(MontageDifficulty, difficulty, "difficulty is easy, moderate or hard")
 
         def change(who: Member, table: Table) -> Change[Montage]:
             started = rules.start(clean, level, service.starting_heroes(table, heroes))
@@ -273,7 +293,7 @@ class MontageCog(commands.Cog):
             _traits(characteristics),
             tuple(service.split_names(skills)),
             uses,
-            Difficulty(difficulty) if difficulty else None,
+            _pick(Difficulty, difficulty, _TEST_HINT) if difficulty else None,
             description or "",
         )
 
@@ -334,7 +354,7 @@ class MontageCog(commands.Cog):
         bonus: app_commands.Range[int, -10, 10] = 0,
         hero: Name | None = None,
     ) -> None:
-        chosen = Difficulty(difficulty) if difficulty else None
+        chosen = _pick(Difficulty, difficulty, _TEST_HINT) if difficulty else None
         step = service.trial_step(self.bot.dice, hero, challenge, characteristic, bonus, edges, banes, chosen)
         played = await self._play(interaction, service.TEST, step, lambda t: _tested_summary(t.attempt))
         tested = played.result
@@ -342,9 +362,7 @@ class MontageCog(commands.Cog):
         said = attempt_text(played.after, tested.attempt, trait)
         text = f"{said}\n{progress_text(played.before, played.after)}"
         ping = _pinged(played.before, played.after, interaction.user.id)
-        view = (
-            close_view(played.encounter_id or 0, played.version, played.after) if played.after.over else None
-        )
+        view = test_reply_view(played.encounter_id or 0, played.version, played.after, tested.attempt)
         await send(interaction, content=text, mentions=_mentions(ping), view=view)
 
     @montage.command(name="assist", description="Your hero assists another hero's test this round.")
@@ -365,7 +383,7 @@ class MontageCog(commands.Cog):
         helper: Name | None = None,
     ) -> None:
         dice = self.bot.dice
-        trait = Characteristic(characteristic) if characteristic else None
+        trait = _pick(Characteristic, characteristic, _TRAIT_HINT) if characteristic else None
 
         def step(who: Caller, montage: Montage, table: Table) -> tuple[Montage, rules.Assist]:
             acting = service.acting_hero(montage, who, helper, "assist with")
@@ -383,27 +401,7 @@ class MontageCog(commands.Cog):
     @app_commands.describe(hero="The hero whose test is rerolled (default: yours)")
     @app_commands.autocomplete(hero=any_hero_names)
     async def reroll(self, interaction: discord.Interaction[Any], hero: Name | None = None) -> None:
-        dice = self.bot.dice
-
-        def step(who: Caller, montage: Montage, table: Table) -> tuple[Montage, rules.Attempt]:
-            acting = service.acting_hero(montage, who, hero, "reroll for")
-            after, attempt = rules.reroll_last(montage, dice, acting.name)
-            if table.tokens < TokenBenefit.REROLL.cost:
-                fail("The party has no hero tokens left: the Director can award one with /tokens award.")
-            spend_benefit(table, acting.name, TokenBenefit.REROLL)
-            return after, attempt
-
-        played = await play_scene(
-            interaction, KIND, Montage, "montage.reroll", step, lambda a: f"Hero token: {_tested_summary(a)}"
-        )
-        text = (
-            f"🪙 Hero token spent. {attempt_text(played.after, played.result, None)}\n"
-            f"{progress_text(played.before, played.after)}"
-        )
-        view = (
-            close_view(played.encounter_id or 0, played.version, played.after) if played.after.over else None
-        )
-        await send(interaction, content=text, view=view)
+        await reroll_test(interaction, hero)
 
     @montage.command(
         name="next", description="Director: end the round (heroes who haven't acted do nothing)."
@@ -430,7 +428,7 @@ class MontageCog(commands.Cog):
         result: str,
         text: app_commands.Transform[str, Text("outcome text", OUTCOME_MAX)],
     ) -> None:
-        chosen = MontageOutcome(result)
+        chosen = _pick(MontageOutcome, result, "result is total success, partial success or total failure")
 
         def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, MontageOutcome]:
             return rules.write_outcome(montage, chosen, text), chosen
@@ -538,8 +536,47 @@ async def close_montage(
     await send(interaction, content=closed_text(played.after, played.result))
 
 
-async def on_close(interaction: discord.Interaction[Any], eid: int, ver: int, victories: int) -> None:
-    await close_montage(interaction, victories, 0, (eid, ver))
+async def reroll_test(
+    interaction: discord.Interaction[Any], hero: str | None, eid: int | None = None
+) -> None:
+    """A hero token rerolls the montage's newest test: `hero`'s (default: the caller's own; from the button,
+    `eid` the montage it was under: the newest test's hero, whoever it is, if the presser controls them)."""
+    dice = interaction.client.dice
+
+    def step(who: Caller, montage: Montage, table: Table) -> tuple[Montage, rules.Attempt]:
+        if eid is not None and table.require_encounter().id != eid:
+            fail("That montage is over: reroll with /montage reroll in the running one.")
+        name = hero if eid is None or not montage.attempts else montage.attempts[-1].hero
+        acting = service.acting_hero(montage, who, name, "reroll for")
+        after, attempt = rules.reroll_last(montage, dice, acting.name)
+        if table.tokens < TokenBenefit.REROLL.cost:
+            fail("The party has no hero tokens left: the Director can award one with /tokens award.")
+        spend_benefit(table, acting.name, TokenBenefit.REROLL)
+        return after, attempt
+
+    played = await play_scene(
+        interaction, KIND, Montage, "montage.reroll", step, lambda a: f"Hero token: {_tested_summary(a)}"
+    )
+    text = (
+        f"🪙 Hero token spent. {attempt_text(played.after, played.result, None)}\n"
+        f"{progress_text(played.before, played.after)}"
+    )
+    view = close_view(played.encounter_id or 0, played.version, played.after) if played.after.over else None
+    await send(interaction, content=text, view=view)
+
+
+async def on_close(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
+    await close_montage(interaction, number(arg), 0, (eid, ver))
+
+
+async def on_reroll(interaction: discord.Interaction[Any], eid: int, _ver: int, _arg: str) -> None:
+    await reroll_test(interaction, None, eid)
+
+
+async def on_undo(interaction: discord.Interaction[Any], eid: int, ver: int, _arg: str) -> None:
+    """The tracker's Undo: only while it shows the newest state (as the encounter's)."""
+    bot = interaction.client
+    await pressed(interaction, bot, do_undo(interaction, bot, Expect(eid, ver)))
 
 
 def _tested_summary(attempt: rules.Attempt) -> str:

@@ -164,7 +164,7 @@ def turn_ping(montage: Montage, waiting: Sequence[MontageHero]) -> str:
 
 
 def scene_view(name: str, montage: Montage, encounter_id: int, version: int, active: bool) -> SceneView:
-    view = close_view(encounter_id, version, montage) if active and montage.over else None
+    view = tracker_controls(encounter_id, version, montage) if active else None
     return SceneView(render_montage(name, montage, active=active), view, wait_of(montage))
 
 
@@ -173,49 +173,88 @@ def default_victories(montage: Montage) -> int:
     return 0 if montage.outcome is MontageOutcome.TOTAL_FAILURE else 1
 
 
-#: What a press of the close button does: `handler(interaction, encounter id, version, victories)`
-#: (registered by the extension's `setup`, so this module stays free of the store).
-CloseHandler = Callable[[discord.Interaction[Any], int, int, int], Awaitable[None]]
-_HANDLER: list[CloseHandler] = []
-CLOSE_TEMPLATE = rf"mtg:close:(?P<eid>{NUMBER}):(?P<ver>{NUMBER}):(?P<victories>[0-9])"
+#: What a press of a montage button does: `handler(interaction, encounter id, version, argument)` (registered
+#: by the extension's `setup`, so this module stays free of the store). The custom ids:
+#: `mtg:<action>:<encounter id>:<version>[:<argument>]`; `close` carries the Victories it gives.
+Handler = Callable[[discord.Interaction[Any], int, int, str], Awaitable[None]]
+_HANDLERS: dict[str, Handler] = {}
+BUTTON_TEMPLATE = (
+    rf"mtg:(?P<action>close|undo|reroll):(?P<eid>{NUMBER}):(?P<ver>{NUMBER})(?::(?P<arg>[0-9]))?"
+)
+#: What each action's button is for, when a handler is missing (the slash command to use instead).
+_INSTEAD = {"close": "/montage award", "undo": "/montage undo", "reroll": "/montage reroll"}
 
 
-def set_close_handler(handler: CloseHandler) -> None:
-    _HANDLER[:] = [handler]
+def set_handler(action: str, handler: Handler) -> None:
+    _HANDLERS[action] = handler
 
 
-class CloseButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CLOSE_TEMPLATE):
-    """The Director closes an ended montage: its Victories to each hero (the custom id's, checked again by
-    the handler against the newest state)."""
+class MontageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
+    """A montage's persistent button: the close under its end, Undo on its tracker, the hero-token reroll
+    under a test. The custom id says what and for which state; the handler checks it against the newest."""
 
-    def __init__(self, encounter_id: int, version: int, victories: int, *, label: str | None = None) -> None:
+    def __init__(
+        self,
+        action: str,
+        encounter_id: int,
+        version: int,
+        arg: str = "",
+        *,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        suffix = f":{arg}" if arg else ""
         super().__init__(
             discord.ui.Button(
-                label=label or "Close the montage",
-                style=discord.ButtonStyle.primary,
-                custom_id=f"mtg:close:{encounter_id}:{version}:{victories}",
+                label=label[:80], style=style, custom_id=f"mtg:{action}:{encounter_id}:{version}{suffix}"
             )
         )
-        self.encounter_id, self.version, self.victories = encounter_id, version, victories
+        self.action, self.encounter_id, self.version, self.arg = action, encounter_id, version, arg
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> CloseButton:
-        return cls(number(match["eid"]), number(match["ver"]), number(match["victories"]))
+    ) -> MontageButton:
+        label = getattr(item, "label", None) or match["action"]
+        return cls(
+            match["action"], number(match["eid"]), number(match["ver"]), match["arg"] or "", label=label
+        )
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if not _HANDLER:
-            fail("This button isn't available right now: use /montage award instead.")
-        await _HANDLER[0](interaction, self.encounter_id, self.version, self.victories)
+        handler = _HANDLERS.get(self.action)
+        if handler is None:
+            fail(f"This button isn't available right now: use {_INSTEAD[self.action]} instead.")
+        await handler(interaction, self.encounter_id, self.version, self.arg)
 
 
 def close_view(encounter_id: int, version: int, montage: Montage) -> discord.ui.View:
     view = PersistentView()
     victories = default_victories(montage)
     label = f"Award {victories} Victory each and close" if victories else "Close the montage"
-    view.add_item(CloseButton(encounter_id, version, victories, label=label))
+    view.add_item(
+        MontageButton(
+            "close", encounter_id, version, str(victories), label=label, style=discord.ButtonStyle.primary
+        )
+    )
+    return view
+
+
+def tracker_controls(encounter_id: int, version: int, montage: Montage) -> discord.ui.View:
+    """The running montage's tracker: Undo (the close once it is over)."""
+    if montage.over:
+        return close_view(encounter_id, version, montage)
+    view = PersistentView()
+    view.add_item(MontageButton("undo", encounter_id, version, label="Undo"))
+    return view
+
+
+def test_reply_view(encounter_id: int, version: int, montage: Montage, attempt: Attempt) -> discord.ui.View:
+    """Under a test: the hero-token reroll (while it is the newest test and not rerolled), and the close once
+    the montage is over."""
+    view = close_view(encounter_id, version, montage) if montage.over else PersistentView()
+    if not attempt.rerolled and not montage.closed:
+        view.add_item(MontageButton("reroll", encounter_id, version, label="Reroll (hero token)"))
     return view
 
 

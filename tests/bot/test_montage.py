@@ -10,8 +10,11 @@ import discord
 import pytest
 from simcord import ChannelHandle
 
+from bot.replies import UserError
+from bot.rules.montage import MontageDifficulty
 from bot.settings import Settings
 from bot.store import ChannelKey, Store
+from exts.montage._cog import _pick
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table, build_bot
 from tests.bot.files_kit import CdnServer, fixture, refusal
@@ -112,7 +115,9 @@ async def test_a_whole_montage_from_start_to_close(table: Table, store: Store) -
     await kit.start(table)
 
 
-async def test_the_close_button_awards_one_victory(table: Table, store: Store) -> None:
+async def test_the_close_button_awards_one_victory_after_a_restart(
+    table: Table, settings: Settings, store: Store
+) -> None:
     await ready(table)
     loaded(table).load(10, 10)
     kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
@@ -121,7 +126,10 @@ async def test_the_close_button_awards_one_victory(table: Table, store: Store) -
     message = result.response.message if result.response is not None else None
     assert message is not None and "Award 1 Victory each and close" in kit.labels(message)
     kit.refused(await table.bob.click(message, label="Award 1 Victory each and close"))
+    await table.env.restart_bot(build_bot(settings, store, Loaded()))  # the button is persistent
     kit.ok(await table.director.click(message, label="Award 1 Victory each and close"))
+    again = kit.refused(await table.director.click(message, label="Award 1 Victory each and close"))
+    assert "No montage is running here" in again
     stored = await store.view(ChannelKey(table.guild.id, table.channel.id))
     assert {h.data["progress"]["victories"] for h in stored.heroes.values()} == {1}
 
@@ -253,3 +261,42 @@ async def test_the_autocompletes_offer_the_montages_challenges_and_heroes(table:
     assert [c["value"] for c in offered] == ["Bree"]  # Ash has acted this round
     refused = kit.refused(await table.director.slash(table.thread, "montage status"))
     assert "No montage is running here" in refused
+
+
+async def test_recoveries_are_spent_as_outside_combat_during_a_montage(table: Table, store: Store) -> None:
+    await ready(table)
+    refused = kit.refused(await table.director.slash(table.channel, "stamina damage", target="Ash", amount=1))
+    assert "A montage is running here: use /montage" in refused  # combat's commands leave a montage alone
+    text = kit.ok(await table.alice.slash(table.channel, "recover"))
+    assert "**Ash** spends a Recovery (out of combat)" in text
+    stored = await store.view(ChannelKey(table.guild.id, table.channel.id))
+    [ash] = [h for h in stored.heroes.values() if h.name == "Ash"]
+    assert ash.data["vitals"]["recoveries"] == 7
+
+
+def test_a_choice_outside_the_list_is_refused_in_one_line() -> None:
+    """Discord (and SimCord) only send listed choices; a client that sends another gets one line."""
+    with pytest.raises(UserError, match="difficulty is easy, moderate or hard: pick one from the list"):
+        _pick(MontageDifficulty, "brutal", "difficulty is easy, moderate or hard")
+    assert _pick(MontageDifficulty, " Hard", "") is MontageDifficulty.HARD
+
+
+async def test_the_reroll_button_and_the_trackers_undo(table: Table, store: Store) -> None:
+    await ready(table)
+    kit.ok(await table.director.slash(table.channel, "tokens award", count=1))
+    loaded(table).load(1, 1)
+    result = await table.alice.slash(table.channel, "montage test", challenge="Climb")
+    message = result.response.message if result.response is not None else None
+    assert message is not None and kit.labels(message) == ["Reroll (hero token)"]
+    kit.refused(await table.bob.click(message, label="Reroll (hero token)"))  # Ash isn't Bree's player
+    loaded(table).load(10, 10)
+    text = kit.ok(await table.alice.click(message, label="Reroll (hero token)"))
+    has(text, "Hero token spent", "Successes 1/2 · Failures 0/2")
+    [tracker] = montage_trackers(table.channel)
+    assert kit.labels(tracker) == ["Undo"]
+    undone = kit.ok(await table.alice.click(tracker, label="Undo"))
+    assert "Hero token" in undone
+    stored = await store.view(ChannelKey(table.guild.id, table.channel.id))
+    assert stored.tokens == 1
+    [tracker] = montage_trackers(table.channel)
+    has(kit.body(tracker), "Failures 1/2")
