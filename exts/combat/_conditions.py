@@ -7,7 +7,7 @@ only the creatures they control. A hero's failed save carries the hero-token but
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
-from bot.help import HelpEntry
+from bot.help import help_line
 from bot.options import CONDITION_CHOICES, Text, read_condition
 from bot.permissions import Refused, controls
 from bot.play import Caller, play
@@ -54,25 +54,24 @@ class Added:
 class Conditions(commands.Cog):
     """Conditions and saving throws (/condition, /save)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("condition", "/condition add target: Ogre condition: slowed duration: save", "Conditions."),
-        HelpEntry(
-            "condition add",
-            "/condition add target: Ogre condition: slowed duration: save",
-            "Impose a condition (eot, save ends, encounter, until removed; custom with text).",
-        ),
-        HelpEntry(
-            "condition remove", "/condition remove target: Ogre condition: slowed", "End a condition now."
-        ),
-        HelpEntry("save", "/save target: Ogre", "Roll a saving throw (d10, 6 or higher) against save ends."),
+    condition = app_commands.Group(
+        name="condition",
+        description="Impose or end conditions.",
+        guild_only=True,
+        extras=help_line("/condition add target: Ogre condition: slowed duration: save", "Conditions."),
     )
-
-    condition = app_commands.Group(name="condition", description="Impose or end conditions.", guild_only=True)
 
     def __init__(self, bot: DrawSteelBot) -> None:
         self.bot = bot
 
-    @condition.command(name="add", description="Impose a condition on a creature.")
+    @condition.command(
+        name="add",
+        description="Impose a condition on a creature.",
+        extras=help_line(
+            "/condition add target: Ogre condition: slowed duration: save",
+            "Impose a condition (eot, save ends, encounter, until removed; custom with text).",
+        ),
+    )
     @app_commands.describe(
         target="Who gets the condition",
         condition="The condition (custom: name it with text)",
@@ -117,7 +116,11 @@ class Conditions(commands.Cog):
         done = played.result
         await send(interaction, content=condition_reply(done.creature_id, done.added, label))
 
-    @condition.command(name="remove", description="End a condition on a creature now.")
+    @condition.command(
+        name="remove",
+        description="End a condition on a creature now.",
+        extras=help_line("/condition remove target: Ogre condition: slowed", "End a condition now."),
+    )
     @app_commands.describe(
         target="Whose condition ends", condition="The condition", text="A custom condition's name"
     )
@@ -139,7 +142,9 @@ class Conditions(commands.Cog):
         await send(interaction, content=f"**{inert(played.result)}** is no longer {inert(label)}.")
 
     @app_commands.command(
-        name="save", description="Roll a saving throw: d10, 6 or higher ends the condition."
+        name="save",
+        description="Roll a saving throw: d10, 6 or higher ends the condition.",
+        extras=help_line("/save target: Ogre", "Roll a saving throw (d10, 6 or higher) against save ends."),
     )
     @app_commands.guild_only()
     @app_commands.describe(

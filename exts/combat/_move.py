@@ -10,7 +10,7 @@ hurled through the object (the table in draw-steel-combat.txt "HURLING THROUGH O
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
-from bot.help import HelpEntry
+from bot.help import help_line
 from bot.play import Caller, play
 from bot.replies import fail
 from bot.rules.encounter import Encounter, harm
@@ -49,21 +49,24 @@ MATERIAL_CHOICES = [app_commands.Choice(name=m.value, value=m.value) for m in Ma
 class Move(commands.Cog):
     """Forced movement (/move)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("move", "/move slam target: Goblin 1 squares_left: 3 into: object", "Forced movement."),
-        HelpEntry(
-            "move slam",
-            "/move slam target: Goblin 1 squares_left: 3 into: creature other: Goblin 2",
-            "Director: a force-moved creature hit something; deal the slam damage.",
-        ),
+    move = app_commands.Group(
+        name="move",
+        description="Forced movement.",
+        guild_only=True,
+        extras=help_line("/move slam target: Goblin 1 squares_left: 3 into: object", "Forced movement."),
     )
-
-    move = app_commands.Group(name="move", description="Forced movement.", guild_only=True)
 
     def __init__(self, bot: DrawSteelBot) -> None:
         self.bot = bot
 
-    @move.command(name="slam", description="Director: a force-moved creature collided; deal the slam damage.")
+    @move.command(
+        name="slam",
+        description="Director: a force-moved creature collided; deal the slam damage.",
+        extras=help_line(
+            "/move slam target: Goblin 1 squares_left: 3 into: creature other: Goblin 2",
+            "Director: a force-moved creature hit something; deal the slam damage.",
+        ),
+    )
     @app_commands.describe(
         target="The creature force moved",
         squares_left="Squares of forced movement left when it collided",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -20,7 +20,7 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.autocomplete import own_creature
 from bot.client import DrawSteelBot
-from bot.help import HelpEntry
+from bot.help import help_line
 from bot.options import Text
 from bot.play import (
     Caller,
@@ -89,44 +89,12 @@ class Vitals:
 class Stamina(commands.Cog):
     """Stamina changes and Catch Breath (/stamina, /recover)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("stamina", "/stamina damage target: Goblin 1 amount: 5", "Change a creature's Stamina."),
-        HelpEntry(
-            "stamina damage",
-            "/stamina damage target: Goblin 1 amount: 5 type: fire",
-            "Deal damage (weakness, immunity and temporary Stamina apply).",
-        ),
-        HelpEntry(
-            "stamina heal", "/stamina heal target: Ash amount: 6", "Regain Stamina (up to the maximum)."
-        ),
-        HelpEntry(
-            "stamina temp",
-            "/stamina temp target: Ash amount: 5",
-            "Gain temporary Stamina (the greater stays).",
-        ),
-        HelpEntry(
-            "stamina wake",
-            "/stamina wake target: Goblin 1",
-            "A knocked-out creature wakes after an hour (1 Stamina, or a hero's Recovery).",
-        ),
-        HelpEntry(
-            "stamina bleed",
-            "/stamina bleed target: Ash trigger: main action",
-            "A bleeding creature acted: it loses 1d6 + its level Stamina (the bot does this on /strike).",
-        ),
-        HelpEntry(
-            "stamina set",
-            "/stamina set target: Ogre amount: 20",
-            "Director's correction: set Stamina outright.",
-        ),
-        HelpEntry(
-            "recover",
-            "/recover",
-            "Catch Breath: your hero spends a Recovery (outside combat: from the roster sheet, freely).",
-        ),
+    stamina = app_commands.Group(
+        name="stamina",
+        description="Change a creature's Stamina.",
+        guild_only=True,
+        extras=help_line("/stamina damage target: Goblin 1 amount: 5", "Change a creature's Stamina."),
     )
-
-    stamina = app_commands.Group(name="stamina", description="Change a creature's Stamina.", guild_only=True)
 
     def __init__(self, bot: DrawSteelBot) -> None:
         self.bot = bot
@@ -160,7 +128,14 @@ class Stamina(commands.Cog):
             said = secret_verb
         await reply_played(interaction, played, healing_reply(result, said, played.hidden))
 
-    @stamina.command(name="damage", description="Deal damage to a creature (weakness and immunity apply).")
+    @stamina.command(
+        name="damage",
+        description="Deal damage to a creature (weakness and immunity apply).",
+        extras=help_line(
+            "/stamina damage target: Goblin 1 amount: 5 type: fire",
+            "Deal damage (weakness, immunity and temporary Stamina apply).",
+        ),
+    )
     @app_commands.rename(dtype="type")
     @app_commands.describe(
         target="Who takes the damage",
@@ -193,7 +168,11 @@ class Stamina(commands.Cog):
         view = rescue_view(played.encounter_id, played.version, played.after)
         await reply_played(interaction, played, damage_reply(played.result, played.hidden), view=view)
 
-    @stamina.command(name="heal", description="A creature regains Stamina (never above its maximum).")
+    @stamina.command(
+        name="heal",
+        description="A creature regains Stamina (never above its maximum).",
+        extras=help_line("/stamina heal target: Ash amount: 6", "Regain Stamina (up to the maximum)."),
+    )
     @app_commands.describe(target="Who regains Stamina", amount="Stamina regained")
     @app_commands.autocomplete(target=autocomplete.creatures)
     async def heal(self, interaction: discord.Interaction[Any], target: Name, amount: int) -> None:
@@ -206,7 +185,11 @@ class Stamina(commands.Cog):
         )
 
     @stamina.command(
-        name="temp", description="A creature gains temporary Stamina (the greater amount stays)."
+        name="temp",
+        description="A creature gains temporary Stamina (the greater amount stays).",
+        extras=help_line(
+            "/stamina temp target: Ash amount: 5", "Gain temporary Stamina (the greater stays)."
+        ),
     )
     @app_commands.describe(target="Who gains temporary Stamina", amount="Temporary Stamina")
     @app_commands.autocomplete(target=autocomplete.creatures)
@@ -219,7 +202,14 @@ class Stamina(commands.Cog):
             lambda result: temporary_verb(result, amount),
         )
 
-    @stamina.command(name="wake", description="A knocked-out creature wakes up after an hour.")
+    @stamina.command(
+        name="wake",
+        description="A knocked-out creature wakes up after an hour.",
+        extras=help_line(
+            "/stamina wake target: Goblin 1",
+            "A knocked-out creature wakes after an hour (1 Stamina, or a hero's Recovery).",
+        ),
+    )
     @app_commands.describe(target="Who wakes (a Director creature gains 1 Stamina, a hero spends a Recovery)")
     @app_commands.autocomplete(target=autocomplete.creatures)
     async def wake(self, interaction: discord.Interaction[Any], target: Name) -> None:
@@ -227,7 +217,14 @@ class Stamina(commands.Cog):
             interaction, "stamina.wake", target, lambda enc, cid: harm.wake(enc, cid), "wakes up"
         )
 
-    @stamina.command(name="bleed", description="A bleeding creature loses 1d6 + its level Stamina.")
+    @stamina.command(
+        name="bleed",
+        description="A bleeding creature loses 1d6 + its level Stamina.",
+        extras=help_line(
+            "/stamina bleed target: Ash trigger: main action",
+            "A bleeding creature acted: it loses 1d6 + its level Stamina (the bot does this on /strike).",
+        ),
+    )
     @app_commands.describe(
         target="The bleeding creature",
         trigger="What it did: a main action (default), a triggered action, or a Might or Agility roll",
@@ -250,7 +247,13 @@ class Stamina(commands.Cog):
         played = await play(interaction, "stamina.bleed", step, bleed_summary)
         await reply_played(interaction, played, bleed_reply(played.result, played.hidden))
 
-    @stamina.command(name="set", description="Set a creature's Stamina outright (a correction).")
+    @stamina.command(
+        name="set",
+        description="Set a creature's Stamina outright (a correction).",
+        extras=help_line(
+            "/stamina set target: Ogre amount: 20", "Director's correction: set Stamina outright."
+        ),
+    )
     @app_commands.describe(target="Whose Stamina", amount="The new Stamina, from 0 to the maximum")
     @app_commands.autocomplete(target=autocomplete.creatures)
     async def set(self, interaction: discord.Interaction[Any], target: Name, amount: int) -> None:
@@ -263,7 +266,14 @@ class Stamina(commands.Cog):
             secret_verb="has Stamina set",
         )
 
-    @app_commands.command(name="recover", description="Catch Breath: spend a Recovery to regain Stamina.")
+    @app_commands.command(
+        name="recover",
+        description="Catch Breath: spend a Recovery to regain Stamina.",
+        extras=help_line(
+            "/recover",
+            "Catch Breath: your hero spends a Recovery (outside combat: from the roster sheet, freely).",
+        ),
+    )
     @app_commands.guild_only()
     @app_commands.describe(target="The hero who catches their breath (default: your hero)")
     @app_commands.autocomplete(target=autocomplete.creatures)

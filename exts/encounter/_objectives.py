@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DrawSteelBot
-from bot.help import HelpEntry
+from bot.help import help_line
 from bot.options import Text
 from bot.play import Caller, channel_key, encounter_of, play
 from bot.replies import send
@@ -222,9 +222,23 @@ class ObjectiveCommands(app_commands.Group):
     """/encounter objective add | done | fail."""
 
     def __init__(self) -> None:
-        super().__init__(name="objective", description="The Director's objectives for this encounter.")
+        super().__init__(
+            name="objective",
+            description="The Director's objectives for this encounter.",
+            extras=help_line(
+                "/encounter objective add text: Stop the ritual",
+                "The Director's objectives: add, done, fail.",
+            ),
+        )
 
-    @app_commands.command(name="add", description="Director: set an objective (with a round counter).")
+    @app_commands.command(
+        name="add",
+        description="Director: set an objective (with a round counter).",
+        extras=help_line(
+            "/encounter objective add text: Hold the bridge rounds: 5",
+            "Director: set an objective; with rounds, the tracker counts them down and asks you at 0.",
+        ),
+    )
     @app_commands.describe(
         text="What the heroes must do, e.g. Hold the bridge",
         rounds="Rounds it lasts, this round counting as the first (leave out for no counter)",
@@ -234,13 +248,27 @@ class ObjectiveCommands(app_commands.Group):
     ) -> None:
         await add(interaction, text, rounds)
 
-    @app_commands.command(name="done", description="Director: the heroes achieved an objective.")
+    @app_commands.command(
+        name="done",
+        description="Director: the heroes achieved an objective.",
+        extras=help_line(
+            "/encounter objective done objective: Hold the bridge",
+            "Director: the heroes achieved an objective.",
+        ),
+    )
     @app_commands.describe(objective="An open objective")
     @app_commands.autocomplete(objective=_open_objectives)
     async def done_cmd(self, interaction: discord.Interaction[Any], objective: ObjectiveKey) -> None:
         await settle(interaction, objective, Outcome.ACHIEVED)
 
-    @app_commands.command(name="fail", description="Director: the heroes failed an objective.")
+    @app_commands.command(
+        name="fail",
+        description="Director: the heroes failed an objective.",
+        extras=help_line(
+            "/encounter objective fail objective: Stop the ritual",
+            "Director: the heroes failed an objective.",
+        ),
+    )
     @app_commands.describe(objective="An open objective")
     @app_commands.autocomplete(objective=_open_objectives)
     async def fail_cmd(self, interaction: discord.Interaction[Any], objective: ObjectiveKey) -> None:
@@ -251,9 +279,23 @@ class VillainCommands(app_commands.Group):
     """/encounter villain name | use."""
 
     def __init__(self) -> None:
-        super().__init__(name="villain", description="A leader's or solo's villain actions (Malice).")
+        super().__init__(
+            name="villain",
+            description="A leader's or solo's villain actions (Malice).",
+            extras=help_line(
+                "/encounter villain use creature: Ajax action: Rally",
+                "A leader's or solo's villain actions: name, use.",
+            ),
+        )
 
-    @app_commands.command(name="name", description="Director: name a villain action (up to 3 a creature).")
+    @app_commands.command(
+        name="name",
+        description="Director: name a villain action (up to 3 a creature).",
+        extras=help_line(
+            "/encounter villain name creature: Ajax action: Hit and Run",
+            "Director: name a villain action of a creature whose stat block has none (up to 3).",
+        ),
+    )
     @app_commands.describe(creature="A leader or solo", action="The villain action's name")
     @app_commands.autocomplete(creature=_villains)
     async def name_cmd(
@@ -262,7 +304,12 @@ class VillainCommands(app_commands.Group):
         await name_action(interaction, creature, action)
 
     @app_commands.command(
-        name="use", description="Director: mark a villain action used (once per encounter)."
+        name="use",
+        description="Director: mark a villain action used (once per encounter).",
+        extras=help_line(
+            "/encounter villain use creature: Ajax action: Hit and Run",
+            "Director: mark a villain action used: each once per encounter.",
+        ),
     )
     @app_commands.describe(creature="A leader or solo", action="One of its villain actions not used yet")
     @app_commands.autocomplete(creature=_villains, action=_actions)
@@ -274,44 +321,6 @@ class VillainCommands(app_commands.Group):
 
 class ObjectivesCog(commands.Cog):
     """Objectives and villain actions: their subgroups of /encounter."""
-
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry(
-            "encounter objective",
-            "/encounter objective add text: Stop the ritual",
-            "The Director's objectives: add, done, fail.",
-        ),
-        HelpEntry(
-            "encounter objective add",
-            "/encounter objective add text: Hold the bridge rounds: 5",
-            "Director: set an objective; with rounds, the tracker counts them down and asks you at 0.",
-        ),
-        HelpEntry(
-            "encounter objective done",
-            "/encounter objective done objective: Hold the bridge",
-            "Director: the heroes achieved an objective.",
-        ),
-        HelpEntry(
-            "encounter objective fail",
-            "/encounter objective fail objective: Stop the ritual",
-            "Director: the heroes failed an objective.",
-        ),
-        HelpEntry(
-            "encounter villain",
-            "/encounter villain use creature: Ajax action: Rally",
-            "A leader's or solo's villain actions: name, use.",
-        ),
-        HelpEntry(
-            "encounter villain name",
-            "/encounter villain name creature: Ajax action: Hit and Run",
-            "Director: name a villain action of a creature whose stat block has none (up to 3).",
-        ),
-        HelpEntry(
-            "encounter villain use",
-            "/encounter villain use creature: Ajax action: Hit and Run",
-            "Director: mark a villain action used: each once per encounter.",
-        ),
-    )
 
     def __init__(self, bot: DrawSteelBot) -> None:
         self.bot = bot

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -38,7 +38,7 @@ from bot.content.ability_entry import (
     new_ability,
     replace_ability,
 )
-from bot.help import HelpEntry
+from bot.help import help_line
 from bot.play import (
     Member,
     active_encounter,
@@ -143,27 +143,12 @@ class CardsChanged:
 class Abilities(commands.Cog):
     """A hero's ability cards (/ability)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("ability", "/ability list", "Your hero's abilities (hero: for another's)."),
-        HelpEntry(
-            "ability add",
-            "/ability add name:Mind Spike action:main characteristic:reason keywords:Magic, Ranged, Strike "
-            "tiers:2 + R damage; 4 + R damage; 6 + R damage",
-            "Add an ability card to your hero (tiers split by ; or |).",
-        ),
-        HelpEntry(
-            "ability edit", "/ability edit ability:Mind Spike cost:3", "Change a card (effect:none clears)."
-        ),
-        HelpEntry("ability remove", "/ability remove ability:Mind Spike", "Remove a card from your hero."),
-        HelpEntry(
-            "ability show",
-            "/ability show ability:Mind Spike",
-            "A card with its tiers as written and as the bot reads them.",
-        ),
-        HelpEntry("ability list", "/ability list hero:Ash", "A hero's abilities by action type."),
+    ability = app_commands.Group(
+        name="ability",
+        description="A hero's ability cards.",
+        guild_only=True,
+        extras=help_line("/ability list", "Your hero's abilities (hero: for another's)."),
     )
-
-    ability = app_commands.Group(name="ability", description="A hero's ability cards.", guild_only=True)
 
     def __init__(self, bot: DrawSteelBot) -> None:
         self.bot = bot
@@ -200,7 +185,15 @@ class Abilities(commands.Cog):
         return await apply(interaction, kind, change)
 
     # -- /ability add ------------------------------------------------------------------------------------
-    @ability.command(name="add", description="Add an ability card to your hero (or hero:, for a Director).")
+    @ability.command(
+        name="add",
+        description="Add an ability card to your hero (or hero:, for a Director).",
+        extras=help_line(
+            "/ability add name:Mind Spike action:main characteristic:reason keywords:Magic, Ranged, Strike "
+            "tiers:2 + R damage; 4 + R damage; 6 + R damage",
+            "Add an ability card to your hero (tiers split by ; or |).",
+        ),
+    )
     @app_commands.describe(
         name="The ability's name, e.g. Mind Spike",
         action="What using it takes: main action, maneuver, triggered action...",
@@ -253,7 +246,11 @@ class Abilities(commands.Cog):
         )
 
     # -- /ability edit -----------------------------------------------------------------------------------
-    @ability.command(name="edit", description="Change one of your hero's ability cards.")
+    @ability.command(
+        name="edit",
+        description="Change one of your hero's ability cards.",
+        extras=help_line("/ability edit ability:Mind Spike cost:3", "Change a card (effect:none clears)."),
+    )
     @app_commands.describe(
         ability="The ability to change",
         hero="The hero (default: yours)",
@@ -309,7 +306,11 @@ class Abilities(commands.Cog):
         )
 
     # -- /ability remove ---------------------------------------------------------------------------------
-    @ability.command(name="remove", description="Remove one of your hero's ability cards.")
+    @ability.command(
+        name="remove",
+        description="Remove one of your hero's ability cards.",
+        extras=help_line("/ability remove ability:Mind Spike", "Remove a card from your hero."),
+    )
     @app_commands.describe(ability="The ability to remove", hero="The hero (default: yours)")
     @app_commands.autocomplete(ability=own_abilities, hero=autocomplete.heroes)
     async def remove(
@@ -332,7 +333,13 @@ class Abilities(commands.Cog):
         )
 
     # -- /ability show -----------------------------------------------------------------------------------
-    @ability.command(name="show", description="An ability card with its tiers as written and as read.")
+    @ability.command(
+        name="show",
+        description="An ability card with its tiers as written and as read.",
+        extras=help_line(
+            "/ability show ability:Mind Spike", "A card with its tiers as written and as the bot reads them."
+        ),
+    )
     @app_commands.describe(ability="The ability", hero="The hero (default: yours)")
     @app_commands.autocomplete(ability=any_abilities, hero=autocomplete.heroes)
     async def show(
@@ -348,7 +355,11 @@ class Abilities(commands.Cog):
         await send(interaction, embed=ability_embed(target.name, card, sheet))
 
     # -- /ability list -----------------------------------------------------------------------------------
-    @ability.command(name="list", description="A hero's abilities by action type.")
+    @ability.command(
+        name="list",
+        description="A hero's abilities by action type.",
+        extras=help_line("/ability list hero:Ash", "A hero's abilities by action type."),
+    )
     @app_commands.describe(hero="The hero (default: yours)")
     @app_commands.autocomplete(hero=autocomplete.heroes)
     async def list_cmd(

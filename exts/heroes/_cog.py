@@ -14,7 +14,7 @@ create one for a member (`player`), or for nobody in particular (then the Direct
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -22,7 +22,7 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
-from bot.help import HelpEntry
+from bot.help import help_line
 from bot.permissions import hero_player, require, server_standing
 from bot.play import (
     Member,
@@ -160,42 +160,25 @@ def _rename(table: Table, target: Hero, rename: str, *, in_encounter: bool) -> N
 class Heroes(commands.Cog):
     """The channel's hero roster (/hero)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("hero", "/hero show", "The channel's hero roster."),
-        HelpEntry(
-            "hero create",
-            "/hero create name:Ash stamina:30 recoveries:8",
-            "Add a hero (characteristics, immunity, level… optional).",
-        ),
-        HelpEntry(
-            "hero import",
-            "/hero import file: Keth.ds-hero",
-            "Bring in a Forge Steel hero (again: update it; use_state:true takes the file's Stamina, XP…).",
-        ),
-        HelpEntry(
-            "hero edit", "/hero edit hero:Ash stamina:33 level:2", "Change a hero (owner or server Director)."
-        ),
-        HelpEntry("hero show", "/hero show hero:Ash", "A hero's sheet, or the roster."),
-        HelpEntry(
-            "hero me",
-            "/hero me",
-            "Your hero in this encounter: what happened since your last turn, Stamina, what you may do now.",
-        ),
-        HelpEntry("hero delete", "/hero delete hero:Ash", "Delete a hero (owner or server Director)."),
-        HelpEntry(
-            "hero claim",
-            "/hero claim hero:Ash",
-            "Take over a hero the Director holds.",
-        ),
+    hero = app_commands.Group(
+        name="hero",
+        description="The channel's hero roster.",
+        guild_only=True,
+        extras=help_line("/hero show", "The channel's hero roster."),
     )
-
-    hero = app_commands.Group(name="hero", description="The channel's hero roster.", guild_only=True)
 
     def __init__(self, bot: DrawSteelBot) -> None:
         self.bot = bot
 
     # -- /hero create -------------------------------------------------------------------------------------
-    @hero.command(name="create", description="Add a hero to this channel's roster.")
+    @hero.command(
+        name="create",
+        description="Add a hero to this channel's roster.",
+        extras=help_line(
+            "/hero create name:Ash stamina:30 recoveries:8",
+            "Add a hero (characteristics, immunity, level… optional).",
+        ),
+    )
     @app_commands.describe(
         name="The hero's name",
         stamina="Stamina maximum",
@@ -250,7 +233,14 @@ class Heroes(commands.Cog):
         )
 
     # -- /hero import ---------------------------------------------------------------------------------------
-    @hero.command(name="import", description="Add or update a hero from a Forge Steel export (.ds-hero).")
+    @hero.command(
+        name="import",
+        description="Add or update a hero from a Forge Steel export (.ds-hero).",
+        extras=help_line(
+            "/hero import file: Keth.ds-hero",
+            "Bring in a Forge Steel hero (again: update it; use_state:true takes the file's Stamina, XP…).",
+        ),
+    )
     @app_commands.describe(
         file="A .ds-hero (or older .drawsteel-hero) file exported from Forge Steel",
         use_state="Take the file's Stamina damage, Recoveries used, Victories and XP (default: no)",
@@ -284,7 +274,13 @@ class Heroes(commands.Cog):
         )
 
     # -- /hero edit -----------------------------------------------------------------------------------------
-    @hero.command(name="edit", description="Change a hero of this channel (its owner or a Director).")
+    @hero.command(
+        name="edit",
+        description="Change a hero of this channel (its owner or a Director).",
+        extras=help_line(
+            "/hero edit hero:Ash stamina:33 level:2", "Change a hero (owner or server Director)."
+        ),
+    )
     @app_commands.describe(
         hero="The hero to change (default: yours)",
         new_name="A new name",
@@ -352,7 +348,11 @@ class Heroes(commands.Cog):
             fail(_rename_there(named.name, where))
 
     # -- /hero show -----------------------------------------------------------------------------------------
-    @hero.command(name="show", description="Show one hero's sheet, or this channel's whole roster.")
+    @hero.command(
+        name="show",
+        description="Show one hero's sheet, or this channel's whole roster.",
+        extras=help_line("/hero show hero:Ash", "A hero's sheet, or the roster."),
+    )
     @app_commands.describe(hero="The hero to show (leave out for the whole roster)")
     @app_commands.autocomplete(hero=autocomplete.heroes)
     async def show(
@@ -368,14 +368,21 @@ class Heroes(commands.Cog):
 
     # -- /hero me -------------------------------------------------------------------------------------------
     @hero.command(
-        name="me", description="Your hero in this encounter: what happened since your turn, what you may do."
+        name="me",
+        description="Your hero in this encounter: what happened since your turn, what you may do.",
+        extras=help_line(
+            "/hero me",
+            "Your hero in this encounter: what happened since your last turn, Stamina, what you may do now.",
+        ),
     )
     async def me(self, interaction: discord.Interaction[Any]) -> None:
         await show_my_hero(interaction, self.bot)
 
     # -- /hero delete ---------------------------------------------------------------------------------------
     @hero.command(
-        name="delete", description="Delete a hero from the roster (its owner or a server Director)."
+        name="delete",
+        description="Delete a hero from the roster (its owner or a server Director).",
+        extras=help_line("/hero delete hero:Ash", "Delete a hero (owner or server Director)."),
     )
     @app_commands.describe(hero="The hero to delete for good")
     @app_commands.autocomplete(hero=autocomplete.heroes)
@@ -434,7 +441,11 @@ class Heroes(commands.Cog):
         await send(interaction, content=f"{inert(deleted)} is deleted from the roster.")
 
     # -- /hero claim ----------------------------------------------------------------------------------------
-    @hero.command(name="claim", description="Take over a hero the Director holds (a Director may reassign).")
+    @hero.command(
+        name="claim",
+        description="Take over a hero the Director holds (a Director may reassign).",
+        extras=help_line("/hero claim hero:Ash", "Take over a hero the Director holds."),
+    )
     @app_commands.describe(
         hero="The hero to take over",
         player="Director only: give the hero to this member (leave out to hold it, open to claim)",

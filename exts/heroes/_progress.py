@@ -6,7 +6,7 @@ Rules: draw-steel-basics.md "Victories", "Experience", "Respite" through `bot.ru
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.client import DrawSteelBot
-from bot.help import HelpEntry
+from bot.help import help_line
 from bot.play import Member, apply, channel_key, put_sheet, sheet_of
 from bot.replies import fail, inert, send
 from bot.rules.hero import award_sheet_victories, sheet_respite
@@ -36,19 +36,14 @@ def _targets(table: Table, hero: str | None) -> list[Hero]:
 class Progress(commands.Cog):
     """Victories and respites (/victories, /respite)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry(
-            "victories",
-            "/victories award:1",
-            "Victories and XP; a server Director awards.",
-        ),
-        HelpEntry("respite", "/respite", "Server Director: Victories to XP, full Stamina."),
-    )
-
     def __init__(self, bot: DrawSteelBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="victories", description="Show the heroes' Victories; a Director awards them.")
+    @app_commands.command(
+        name="victories",
+        description="Show the heroes' Victories; a Director awards them.",
+        extras=help_line("/victories award:1", "Victories and XP; a server Director awards."),
+    )
     @app_commands.describe(
         award="Director: Victories to award (leave out to show)",
         hero="Only this hero (default: every hero of the roster)",
@@ -86,7 +81,11 @@ class Progress(commands.Cog):
             embed=victories_embed(awarded),
         )
 
-    @app_commands.command(name="respite", description="Director: a respite for every hero of the roster.")
+    @app_commands.command(
+        name="respite",
+        description="Director: a respite for every hero of the roster.",
+        extras=help_line("/respite", "Server Director: Victories to XP, full Stamina."),
+    )
     @app_commands.guild_only()
     async def respite(self, interaction: discord.Interaction[Any]) -> None:
         def change(_who: Member, table: Table) -> Change[list[HeroView]]:
