@@ -15,9 +15,8 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.content.monster import Monster, Organization
 from bot.help import help_line
 from bot.options import Bounded, Text
@@ -52,7 +51,7 @@ def _guild(interaction: discord.Interaction[Any]) -> int:
     return interaction.guild_id
 
 
-class BestiaryCog(commands.Cog):
+class BestiaryCog(BotCog):
     """The server bestiary (/monster)."""
 
     monster = app_commands.Group(
@@ -61,9 +60,6 @@ class BestiaryCog(commands.Cog):
         guild_only=True,
         extras=help_line("/monster list", "This server's bestiary of monster stat blocks."),
     )
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
 
     @monster.command(
         name="import",

@@ -11,10 +11,9 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import autocomplete
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.help import help_line
 from bot.options import CONDITION_CHOICES, Text, read_condition
 from bot.permissions import Refused, controls
@@ -51,7 +50,7 @@ class Added:
     added: ConditionInstance | None
 
 
-class Conditions(commands.Cog):
+class Conditions(BotCog):
     """Conditions and saving throws (/condition, /save)."""
 
     condition = app_commands.Group(
@@ -60,9 +59,6 @@ class Conditions(commands.Cog):
         guild_only=True,
         extras=help_line("/condition add target: Ogre condition: slowed duration: save", "Conditions."),
     )
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
 
     @condition.command(
         name="add",

@@ -11,9 +11,8 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.help import help_line
 from bot.play import Caller, channel_key, encounter_of, play
 from bot.replies import send
@@ -22,7 +21,7 @@ from bot.store import Table
 from bot.ui.combat import malice_reply
 
 
-class MaliceCog(commands.Cog):
+class MaliceCog(BotCog):
     """The Director's Malice (/malice)."""
 
     malice = app_commands.Group(
@@ -31,9 +30,6 @@ class MaliceCog(commands.Cog):
         guild_only=True,
         extras=help_line("/malice show", "The Director's Malice."),
     )
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
 
     @malice.command(
         name="show",

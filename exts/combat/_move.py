@@ -14,10 +14,9 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import autocomplete
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.help import help_line
 from bot.play import Caller, play
 from bot.replies import fail
@@ -46,7 +45,7 @@ INTO_CHOICES = [app_commands.Choice(name=i.value, value=i.value) for i in Into]
 MATERIAL_CHOICES = [app_commands.Choice(name=m.value, value=m.value) for m in Material]
 
 
-class Move(commands.Cog):
+class Move(BotCog):
     """Forced movement (/move)."""
 
     move = app_commands.Group(
@@ -55,9 +54,6 @@ class Move(commands.Cog):
         guild_only=True,
         extras=help_line("/move slam target: Goblin 1 squares_left: 3 into: object", "Forced movement."),
     )
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
 
     @move.command(
         name="slam",

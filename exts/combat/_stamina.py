@@ -15,11 +15,10 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import autocomplete
 from bot.autocomplete import own_creature
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.help import help_line
 from bot.options import Text
 from bot.play import (
@@ -86,7 +85,7 @@ class Vitals:
     said: str
 
 
-class Stamina(commands.Cog):
+class Stamina(BotCog):
     """Stamina changes and Catch Breath (/stamina, /recover)."""
 
     stamina = app_commands.Group(
@@ -95,9 +94,6 @@ class Stamina(commands.Cog):
         guild_only=True,
         extras=help_line("/stamina damage target: Goblin 1 amount: 5", "Change a creature's Stamina."),
     )
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
 
     async def _vitals(
         self,

@@ -12,10 +12,9 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import autocomplete
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.help import help_line
 from bot.options import Text
 from bot.play import Caller, play, sheet_of
@@ -65,11 +64,8 @@ def tier_effects(effect: str | None) -> tuple[str, str, str] | None:
     return (parts[0], parts[1], parts[2])
 
 
-class Strike(commands.Cog):
+class Strike(BotCog):
     """Ability rolls applied to creatures (/strike)."""
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
 
     @app_commands.command(
         name="strike",

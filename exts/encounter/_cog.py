@@ -17,9 +17,8 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.client import DrawSteelBot
+from bot.client import BotCog
 from bot.help import help_line
 from bot.options import Bounded, Text
 from bot.permissions import require, require_controls
@@ -165,7 +164,7 @@ def _begun(flow: Flow) -> str:
     return (text.splitlines()[0] if text else "Combat begins")[:300]
 
 
-class EncounterCog(commands.Cog):
+class EncounterCog(BotCog):
     """Running an encounter (/encounter)."""
 
     encounter = app_commands.Group(
@@ -174,9 +173,6 @@ class EncounterCog(commands.Cog):
         guild_only=True,
         extras=help_line("/encounter start mode: draw-steel", "Run an encounter in this channel."),
     )
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
 
     @encounter.command(
         name="start",

@@ -11,10 +11,9 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import autocomplete
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.error_hook import guarded
 from bot.help import help_line
 from bot.hero_tokens import spend_benefit
@@ -290,11 +289,8 @@ def own_creature_of(encounter: Encounter, user_id: int) -> Creature | None:
     return next(iter(acting or heroes or mine), None)
 
 
-class Roll(commands.Cog):
+class Roll(BotCog):
     """Power rolls (/roll)."""
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
 
     @app_commands.command(
         name="roll",

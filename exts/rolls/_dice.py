@@ -10,9 +10,8 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.help import help_line
 from bot.replies import fail, send
 from bot.rules.dice import DiceRoll, roll_expression
@@ -35,11 +34,8 @@ def render(result: DiceRoll) -> str:
     return f"🎲 {_code(result.expression)} → {_code(steps)} = **{result.total}**"
 
 
-class Dice(commands.Cog):
+class Dice(BotCog):
     """Free-form dice rolls."""
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
 
     @app_commands.command(
         name="dice",

@@ -14,9 +14,8 @@ from typing import Any, Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.durations import parse_duration
 from bot.help import help_line
 from bot.permissions import require, server_standing
@@ -27,11 +26,8 @@ from exts.settings._views import settings_embed
 Rounding = Literal["down", "nearest", "up"]
 
 
-class GuildSettingsCog(commands.Cog):
+class GuildSettingsCog(BotCog):
     """Per-server settings (/settings)."""
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
 
     @app_commands.command(
         name="settings",
