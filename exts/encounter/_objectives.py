@@ -22,9 +22,8 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.help import help_line
 from bot.options import Text
 from bot.play import Caller, channel_key, encounter_of, play
@@ -319,11 +318,11 @@ class VillainCommands(app_commands.Group):
         await use_action(interaction, creature, action)
 
 
-class ObjectivesCog(commands.Cog):
+class ObjectivesCog(BotCog):
     """Objectives and villain actions: their subgroups of /encounter."""
 
     def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
+        super().__init__(bot)
         self.groups: tuple[app_commands.Group, ...] = (ObjectiveCommands(), VillainCommands())
 
     def _encounter_group(self) -> app_commands.Group:

@@ -18,10 +18,9 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import autocomplete
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.content.ability_entry import (
     BONUS_MAX,
     COST_MAX,
@@ -140,7 +139,7 @@ class CardsChanged:
     card: Ability
 
 
-class Abilities(commands.Cog):
+class Abilities(BotCog):
     """A hero's ability cards (/ability)."""
 
     ability = app_commands.Group(
@@ -149,9 +148,6 @@ class Abilities(commands.Cog):
         guild_only=True,
         extras=help_line("/ability list", "Your hero's abilities (hero: for another's)."),
     )
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
 
     async def _change(
         self,

@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.help import help_line
 from bot.permissions import require, server_standing
 from bot.play import channel_key
@@ -65,7 +65,7 @@ async def require_server_director(bot: DrawSteelBot, interaction: discord.Intera
     require(key, at, director_role_id=role)
 
 
-class Campaign(commands.Cog):
+class Campaign(BotCog):
     """Which campaign a channel plays in (/campaign)."""
 
     campaign = app_commands.Group(
@@ -76,7 +76,7 @@ class Campaign(commands.Cog):
     )
 
     def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
+        super().__init__(bot)
         self._merging: asyncio.Task[None] | None = None
 
     @commands.Cog.listener()

@@ -18,10 +18,9 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import autocomplete
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.help import help_line
 from bot.permissions import hero_player, require, server_standing
 from bot.play import (
@@ -157,7 +156,7 @@ def _rename(table: Table, target: Hero, rename: str, *, in_encounter: bool) -> N
         put_encounter(table, rename_hero(encounter, target.id, rename))
 
 
-class Heroes(commands.Cog):
+class Heroes(BotCog):
     """The channel's hero roster (/hero)."""
 
     hero = app_commands.Group(
@@ -166,9 +165,6 @@ class Heroes(commands.Cog):
         guild_only=True,
         extras=help_line("/hero show", "The channel's hero roster."),
     )
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
 
     # -- /hero create -------------------------------------------------------------------------------------
     @hero.command(

@@ -10,10 +10,9 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import autocomplete
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.help import help_line
 from bot.play import Member, apply, channel_key, put_sheet, sheet_of
 from bot.replies import fail, inert, send
@@ -33,11 +32,8 @@ def _targets(table: Table, hero: str | None) -> list[Hero]:
     return list(table.heroes.values())
 
 
-class Progress(commands.Cog):
+class Progress(BotCog):
     """Victories and respites (/victories, /respite)."""
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
 
     @app_commands.command(
         name="victories",

@@ -16,10 +16,9 @@ from typing import Any, Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import autocomplete
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.help import help_line
 from bot.hero_tokens import Spender, resolve_hero, spend_benefit
 from bot.permissions import RULES, allowed
@@ -170,7 +169,7 @@ _BENEFITS: dict[str, Callable[[Table, Spender], tuple[HeroTokens, str]]] = {
 }
 
 
-class Tokens(commands.Cog):
+class Tokens(BotCog):
     """The party's hero tokens (/tokens)."""
 
     tokens = app_commands.Group(
@@ -179,9 +178,6 @@ class Tokens(commands.Cog):
         guild_only=True,
         extras=help_line("/tokens show", "The party's hero tokens."),
     )
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
 
     @tokens.command(
         name="show",
