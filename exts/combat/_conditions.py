@@ -15,7 +15,7 @@ from discord import app_commands
 from bot import autocomplete
 from bot.client import BotCog, DrawSteelBot
 from bot.help import help_line
-from bot.options import CONDITION_CHOICES, Text, read_condition
+from bot.options import CONDITION_CHOICES, SuggestedText, read_condition
 from bot.permissions import Refused, controls
 from bot.play import Caller, play
 from bot.replies import fail, inert, send
@@ -27,7 +27,9 @@ from bot.ui.combat import DURATION_TEXT, condition_reply, save_summary
 from exts.combat._stamina import NAME_TEXT_MAX, Name, guard
 from exts.turn._replies import send_saves
 
-SourceName = app_commands.Transform[str, Text("source's name", NAME_TEXT_MAX)]
+SourceName = app_commands.Transform[
+    str, SuggestedText("source's name", NAME_TEXT_MAX, autocomplete.creatures)
+]
 DURATIONS = [Duration.EOT, Duration.SAVE, Duration.ENCOUNTER, Duration.UNTIL_REMOVED]
 DURATION_CHOICES = [
     app_commands.Choice(name=f"{d.value}: {DURATION_TEXT[d]}", value=d.value) for d in DURATIONS
@@ -76,7 +78,6 @@ class Conditions(BotCog):
         source="The creature it comes from (frightened of, taunted by, grabbed by)",
     )
     @app_commands.choices(condition=CONDITION_CHOICES, duration=DURATION_CHOICES)
-    @app_commands.autocomplete(target=autocomplete.creatures, source=autocomplete.creatures)
     async def add(
         self,
         interaction: discord.Interaction[Any],
@@ -121,7 +122,6 @@ class Conditions(BotCog):
         target="Whose condition ends", condition="The condition", text="A custom condition's name"
     )
     @app_commands.choices(condition=CONDITION_CHOICES)
-    @app_commands.autocomplete(target=autocomplete.creatures)
     async def remove(
         self, interaction: discord.Interaction[Any], target: Name, condition: str, text: str | None = None
     ) -> None:
@@ -149,7 +149,6 @@ class Conditions(BotCog):
         text="A custom condition's name",
     )
     @app_commands.choices(condition=CONDITION_CHOICES)
-    @app_commands.autocomplete(target=autocomplete.creatures)
     async def save(
         self,
         interaction: discord.Interaction[Any],

@@ -15,7 +15,6 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import autocomplete
 from bot.client import BotCog, DrawSteelBot
 from bot.help import help_line
 from bot.play import Caller, play
@@ -73,7 +72,6 @@ class Move(BotCog):
         thickness="How many squares thick the object is (with material)",
     )
     @app_commands.choices(into=INTO_CHOICES, material=MATERIAL_CHOICES)
-    @app_commands.autocomplete(target=autocomplete.creatures, other=autocomplete.creatures)
     async def slam(
         self,
         interaction: discord.Interaction[Any],

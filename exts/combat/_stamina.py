@@ -20,7 +20,7 @@ from bot import autocomplete
 from bot.autocomplete import own_creature
 from bot.client import BotCog, DrawSteelBot
 from bot.help import help_line
-from bot.options import Text
+from bot.options import SuggestedText
 from bot.play import (
     Caller,
     InTime,
@@ -59,8 +59,9 @@ from exts.tracker._controls import rescue_view
 from exts.turn._replies import reply_played
 
 NAME_TEXT_MAX = 100
-#: A creature's name typed in an option; a longer one is refused before the command runs.
-Name = app_commands.Transform[str, Text("name", NAME_TEXT_MAX)]
+#: A creature of the channel's encounter named in an option, its names suggested as they are typed; a longer
+#: one is refused before the command runs.
+Name = app_commands.Transform[str, SuggestedText("name", NAME_TEXT_MAX, autocomplete.creatures)]
 BLEED_TRIGGERS = {
     BleedingTrigger.MAIN_ACTION.value: "a main action",
     BleedingTrigger.TRIGGERED_ACTION.value: "a triggered action",
@@ -141,7 +142,6 @@ class Stamina(BotCog):
         halved="The damage is halved (before weakness and immunity)",
     )
     @app_commands.choices(dtype=TYPE_CHOICES)
-    @app_commands.autocomplete(target=autocomplete.creatures)
     async def damage(
         self,
         interaction: discord.Interaction[Any],
@@ -170,7 +170,6 @@ class Stamina(BotCog):
         extras=help_line("/stamina heal target: Ash amount: 6", "Regain Stamina (up to the maximum)."),
     )
     @app_commands.describe(target="Who regains Stamina", amount="Stamina regained")
-    @app_commands.autocomplete(target=autocomplete.creatures)
     async def heal(self, interaction: discord.Interaction[Any], target: Name, amount: int) -> None:
         await self._vitals(
             interaction,
@@ -188,7 +187,6 @@ class Stamina(BotCog):
         ),
     )
     @app_commands.describe(target="Who gains temporary Stamina", amount="Temporary Stamina")
-    @app_commands.autocomplete(target=autocomplete.creatures)
     async def temp(self, interaction: discord.Interaction[Any], target: Name, amount: int) -> None:
         await self._vitals(
             interaction,
@@ -207,7 +205,6 @@ class Stamina(BotCog):
         ),
     )
     @app_commands.describe(target="Who wakes (a Director creature gains 1 Stamina, a hero spends a Recovery)")
-    @app_commands.autocomplete(target=autocomplete.creatures)
     async def wake(self, interaction: discord.Interaction[Any], target: Name) -> None:
         await self._vitals(
             interaction, "stamina.wake", target, lambda enc, cid: harm.wake(enc, cid), "wakes up"
@@ -226,7 +223,6 @@ class Stamina(BotCog):
         trigger="What it did: a main action (default), a triggered action, or a Might or Agility roll",
     )
     @app_commands.choices(trigger=BLEED_CHOICES)
-    @app_commands.autocomplete(target=autocomplete.creatures)
     async def bleed_cmd(
         self, interaction: discord.Interaction[Any], target: Name, trigger: str | None = None
     ) -> None:
@@ -251,7 +247,6 @@ class Stamina(BotCog):
         ),
     )
     @app_commands.describe(target="Whose Stamina", amount="The new Stamina, from 0 to the maximum")
-    @app_commands.autocomplete(target=autocomplete.creatures)
     async def set(self, interaction: discord.Interaction[Any], target: Name, amount: int) -> None:
         await self._vitals(
             interaction,
@@ -272,7 +267,6 @@ class Stamina(BotCog):
     )
     @app_commands.guild_only()
     @app_commands.describe(target="The hero who catches their breath (default: your hero)")
-    @app_commands.autocomplete(target=autocomplete.creatures)
     async def recover(self, interaction: discord.Interaction[Any], target: Name | None = None) -> None:
         in_time = InTime(interaction)
         seen = await in_time.run(self.bot.store.view(channel_key(interaction), shared=True, fresh=False))

@@ -19,7 +19,6 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import autocomplete
 from bot.client import BotCog, DrawSteelBot
 from bot.content.ability_entry import (
     BONUS_MAX,
@@ -56,7 +55,7 @@ from bot.rules.names import NAME_MAX, name_key
 from bot.rules.standard import hero_standard_abilities
 from bot.store import Change, Hero, Table
 from exts.heroes._abilities_views import ACTION_LABELS, abilities_embed, ability_embed
-from exts.heroes._cog import TEXT_MAX, hero_or_mine
+from exts.heroes._cog import TEXT_MAX, HeroName, hero_or_mine
 
 TIERS_MAX = 3 * TIER_MAX + 10
 """Longest `tiers` option (three tier results and their separators)."""
@@ -205,7 +204,6 @@ class Abilities(BotCog):
         bonus="A bonus the card adds to its power roll",
     )
     @app_commands.choices(action=ACTIONS)
-    @app_commands.autocomplete(hero=autocomplete.heroes)
     async def add(
         self,
         interaction: discord.Interaction[Any],
@@ -214,7 +212,7 @@ class Abilities(BotCog):
         characteristic: app_commands.Range[str, 1, TEXT_MAX] | None = None,
         keywords: app_commands.Range[str, 1, KEYWORDS_TEXT_MAX] | None = None,
         tiers: app_commands.Range[str, 1, TIERS_MAX] | None = None,
-        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        hero: HeroName | None = None,
         distance: app_commands.Range[str, 1, SHORT_MAX] | None = None,
         target: app_commands.Range[str, 1, SHORT_MAX] | None = None,
         cost: app_commands.Range[int, 0, COST_MAX] | None = None,
@@ -263,12 +261,12 @@ class Abilities(BotCog):
         bonus="A bonus the card adds to its power roll",
     )
     @app_commands.choices(action=ACTIONS)
-    @app_commands.autocomplete(ability=own_abilities, hero=autocomplete.heroes)
+    @app_commands.autocomplete(ability=own_abilities)
     async def edit(
         self,
         interaction: discord.Interaction[Any],
         ability: app_commands.Range[str, 1, TEXT_MAX],
-        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        hero: HeroName | None = None,
         new_name: app_commands.Range[str, 1, NAME_MAX] | None = None,
         action: str | None = None,
         characteristic: app_commands.Range[str, 1, TEXT_MAX] | None = None,
@@ -308,12 +306,12 @@ class Abilities(BotCog):
         extras=help_line("/ability remove ability:Mind Spike", "Remove a card from your hero."),
     )
     @app_commands.describe(ability="The ability to remove", hero="The hero (default: yours)")
-    @app_commands.autocomplete(ability=own_abilities, hero=autocomplete.heroes)
+    @app_commands.autocomplete(ability=own_abilities)
     async def remove(
         self,
         interaction: discord.Interaction[Any],
         ability: app_commands.Range[str, 1, TEXT_MAX],
-        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        hero: HeroName | None = None,
     ) -> None:
         def change(target: Hero, sheet: HeroSheet) -> CardEdit:
             index, card = _card(target, sheet, ability)
@@ -337,12 +335,12 @@ class Abilities(BotCog):
         ),
     )
     @app_commands.describe(ability="The ability", hero="The hero (default: yours)")
-    @app_commands.autocomplete(ability=any_abilities, hero=autocomplete.heroes)
+    @app_commands.autocomplete(ability=any_abilities)
     async def show(
         self,
         interaction: discord.Interaction[Any],
         ability: app_commands.Range[str, 1, TEXT_MAX],
-        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        hero: HeroName | None = None,
     ) -> None:
         table = await self.bot.store.view(channel_key(interaction), shared=True)
         target = hero_or_mine(table, hero, interaction.user.id)
@@ -357,10 +355,7 @@ class Abilities(BotCog):
         extras=help_line("/ability list hero:Ash", "A hero's abilities by action type."),
     )
     @app_commands.describe(hero="The hero (default: yours)")
-    @app_commands.autocomplete(hero=autocomplete.heroes)
-    async def list_cmd(
-        self, interaction: discord.Interaction[Any], hero: app_commands.Range[str, 1, TEXT_MAX] | None = None
-    ) -> None:
+    async def list_cmd(self, interaction: discord.Interaction[Any], hero: HeroName | None = None) -> None:
         table = await self.bot.store.view(channel_key(interaction), shared=True)
         target = hero_or_mine(table, hero, interaction.user.id)
         await send(interaction, embed=abilities_embed(target.name, sheet_of(target)))

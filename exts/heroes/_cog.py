@@ -22,6 +22,7 @@ from discord import app_commands
 from bot import autocomplete
 from bot.client import BotCog, DrawSteelBot
 from bot.help import help_line
+from bot.options import SuggestedRange
 from bot.permissions import hero_player, require, server_standing
 from bot.play import (
     Member,
@@ -63,6 +64,8 @@ from exts.heroes._views import HeroView, hero_embed, roster_embed
 from exts.tracker._controls import set_handler
 
 TEXT_MAX = 100
+#: A hero of the channel's roster named in an option, its names suggested as they are typed.
+HeroName = app_commands.Transform[str, SuggestedRange("hero's name", 1, TEXT_MAX, autocomplete.heroes)]
 """Longest text option Discord sends us here (names are checked to 64 by `clean_name`)."""
 
 
@@ -291,11 +294,10 @@ class Heroes(BotCog):
         resource="The heroic resource's name, e.g. wrath",
         resource_gain="Heroic resource gained each turn, e.g. 2 or 1d3",
     )
-    @app_commands.autocomplete(hero=autocomplete.heroes)
     async def edit(
         self,
         interaction: discord.Interaction[Any],
-        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        hero: HeroName | None = None,
         new_name: app_commands.Range[str, 1, TEXT_MAX] | None = None,
         stamina: app_commands.Range[int, 1, STAMINA_LIMIT] | None = None,
         current_stamina: app_commands.Range[int, -STAMINA_LIMIT, STAMINA_LIMIT] | None = None,
@@ -350,10 +352,7 @@ class Heroes(BotCog):
         extras=help_line("/hero show hero:Ash", "A hero's sheet, or the roster."),
     )
     @app_commands.describe(hero="The hero to show (leave out for the whole roster)")
-    @app_commands.autocomplete(hero=autocomplete.heroes)
-    async def show(
-        self, interaction: discord.Interaction[Any], hero: app_commands.Range[str, 1, TEXT_MAX] | None = None
-    ) -> None:
+    async def show(self, interaction: discord.Interaction[Any], hero: HeroName | None = None) -> None:
         table = await self.bot.store.view(channel_key(interaction), shared=True)
         encounter = active_encounter(table)
         if hero is None:
@@ -381,10 +380,7 @@ class Heroes(BotCog):
         extras=help_line("/hero delete hero:Ash", "Delete a hero (owner or server Director)."),
     )
     @app_commands.describe(hero="The hero to delete for good")
-    @app_commands.autocomplete(hero=autocomplete.heroes)
-    async def delete(
-        self, interaction: discord.Interaction[Any], hero: app_commands.Range[str, 1, TEXT_MAX]
-    ) -> None:
+    async def delete(self, interaction: discord.Interaction[Any], hero: HeroName) -> None:
         table = await self.bot.store.view(channel_key(interaction), shared=True)
         target = require_hero(table, hero)
         await self._may_delete(interaction, table, target)
@@ -446,11 +442,10 @@ class Heroes(BotCog):
         hero="The hero to take over",
         player="Director only: give the hero to this member (leave out to hold it, open to claim)",
     )
-    @app_commands.autocomplete(hero=autocomplete.heroes)
     async def claim_hero(
         self,
         interaction: discord.Interaction[Any],
-        hero: app_commands.Range[str, 1, TEXT_MAX],
+        hero: HeroName,
         player: discord.Member | None = None,
     ) -> None:
         if player is not None and player.bot:

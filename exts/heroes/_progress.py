@@ -11,14 +11,13 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import autocomplete
 from bot.client import BotCog, DrawSteelBot
 from bot.help import help_line
 from bot.play import Member, apply, channel_key, put_sheet, sheet_of
 from bot.replies import fail, inert, send
 from bot.rules.hero import award_sheet_victories, sheet_respite
 from bot.store import Change, Hero, Table
-from exts.heroes._cog import TEXT_MAX, require_hero, view_of
+from exts.heroes._cog import HeroName, require_hero, view_of
 from exts.heroes._views import HeroView, victories_embed
 
 AWARD_MAX = 10
@@ -44,13 +43,12 @@ class Progress(BotCog):
         award="Director: Victories to award (leave out to show)",
         hero="Only this hero (default: every hero of the roster)",
     )
-    @app_commands.autocomplete(hero=autocomplete.heroes)
     @app_commands.guild_only()
     async def victories(
         self,
         interaction: discord.Interaction[Any],
         award: app_commands.Range[int, 1, AWARD_MAX] | None = None,
-        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        hero: HeroName | None = None,
     ) -> None:
         if award is None:
             table = await self.bot.store.view(channel_key(interaction))

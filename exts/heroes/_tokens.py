@@ -17,7 +17,6 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from bot import autocomplete
 from bot.client import BotCog, DrawSteelBot
 from bot.help import help_line
 from bot.hero_tokens import Spender, resolve_hero, spend_benefit
@@ -41,7 +40,7 @@ from bot.rules.stamina import regain_recovery_value
 from bot.store import Change, Table
 from bot.ui.combat import vitals_text
 from bot.ui.format import stamina_text
-from exts.heroes._cog import TEXT_MAX
+from exts.heroes._cog import TEXT_MAX, HeroName
 from exts.heroes._views import tokens_embed
 from exts.tracker._controls import set_handler
 
@@ -217,12 +216,11 @@ class Tokens(BotCog):
         hero="The hero who spends (default: yours)",
         condition="Not needed: a token turns the save that just failed",
     )
-    @app_commands.autocomplete(hero=autocomplete.heroes)
     async def spend(
         self,
         interaction: discord.Interaction[Any],
         use: Use,
-        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        hero: HeroName | None = None,
         condition: app_commands.Range[str, 1, TEXT_MAX] | None = None,
     ) -> None:
         who: str | int = " ".join(hero.split()) if hero is not None else interaction.user.id
