@@ -41,3 +41,10 @@ def help_entry(command: app_commands.Command[Any, ..., Any] | app_commands.Group
     if not isinstance(line, HelpLine):
         return None
     return HelpEntry(command.qualified_name, line.example, line.summary)
+
+
+def guild_group(name: str, description: str, example: str, summary: str) -> app_commands.Group:
+    """A command family (`/name ...`): guild-only, as every command of the bot, with its `/help` line."""
+    return app_commands.Group(
+        name=name, description=description, guild_only=True, extras=help_line(example, summary)
+    )

@@ -18,7 +18,7 @@ from discord import app_commands
 
 from bot.client import BotCog, DrawSteelBot
 from bot.content.monster import Monster, Organization
-from bot.help import help_line
+from bot.help import guild_group, help_line
 from bot.options import Bounded, Text
 from bot.play import InTime
 from bot.replies import fail, inert, send
@@ -54,11 +54,11 @@ def _guild(interaction: discord.Interaction[Any]) -> int:
 class BestiaryCog(BotCog):
     """The server bestiary (/monster)."""
 
-    monster = app_commands.Group(
-        name="monster",
-        description="This server's bestiary of monster stat blocks.",
-        guild_only=True,
-        extras=help_line("/monster list", "This server's bestiary of monster stat blocks."),
+    monster = guild_group(
+        "monster",
+        "This server's bestiary of monster stat blocks.",
+        "/monster list",
+        "This server's bestiary of monster stat blocks.",
     )
 
     @monster.command(

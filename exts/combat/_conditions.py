@@ -14,7 +14,7 @@ from discord import app_commands
 
 from bot import autocomplete
 from bot.client import BotCog, DrawSteelBot
-from bot.help import help_line
+from bot.help import guild_group, help_line
 from bot.options import CONDITION_CHOICES, SuggestedText, read_condition
 from bot.permissions import Refused, controls
 from bot.play import Caller, play
@@ -55,11 +55,11 @@ class Added:
 class Conditions(BotCog):
     """Conditions and saving throws (/condition, /save)."""
 
-    condition = app_commands.Group(
-        name="condition",
-        description="Impose or end conditions.",
-        guild_only=True,
-        extras=help_line("/condition add target: Ogre condition: slowed duration: save", "Conditions."),
+    condition = guild_group(
+        "condition",
+        "Impose or end conditions.",
+        "/condition add target: Ogre condition: slowed duration: save",
+        "Conditions.",
     )
 
     @condition.command(

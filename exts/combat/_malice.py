@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.client import BotCog, DrawSteelBot
-from bot.help import help_line
+from bot.help import guild_group, help_line
 from bot.play import Caller, channel_key, encounter_of, play
 from bot.replies import send
 from bot.rules.encounter import Encounter, harm
@@ -24,12 +24,7 @@ from bot.ui.combat import malice_reply
 class MaliceCog(BotCog):
     """The Director's Malice (/malice)."""
 
-    malice = app_commands.Group(
-        name="malice",
-        description="The Director's Malice.",
-        guild_only=True,
-        extras=help_line("/malice show", "The Director's Malice."),
-    )
+    malice = guild_group("malice", "The Director's Malice.", "/malice show", "The Director's Malice.")
 
     @malice.command(
         name="show",

@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.client import BotCog, DrawSteelBot
-from bot.help import help_line
+from bot.help import guild_group, help_line
 from bot.play import Caller, play
 from bot.replies import fail
 from bot.rules.encounter import Encounter, harm
@@ -48,11 +48,11 @@ MATERIAL_CHOICES = [app_commands.Choice(name=m.value, value=m.value) for m in Ma
 class Move(BotCog):
     """Forced movement (/move)."""
 
-    move = app_commands.Group(
-        name="move",
-        description="Forced movement.",
-        guild_only=True,
-        extras=help_line("/move slam target: Goblin 1 squares_left: 3 into: object", "Forced movement."),
+    move = guild_group(
+        "move",
+        "Forced movement.",
+        "/move slam target: Goblin 1 squares_left: 3 into: object",
+        "Forced movement.",
     )
 
     @move.command(

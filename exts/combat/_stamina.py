@@ -19,7 +19,7 @@ from discord import app_commands
 from bot import autocomplete
 from bot.autocomplete import own_creature
 from bot.client import BotCog, DrawSteelBot
-from bot.help import help_line
+from bot.help import guild_group, help_line
 from bot.options import SuggestedText
 from bot.play import (
     Caller,
@@ -89,11 +89,11 @@ class Vitals:
 class Stamina(BotCog):
     """Stamina changes and Catch Breath (/stamina, /recover)."""
 
-    stamina = app_commands.Group(
-        name="stamina",
-        description="Change a creature's Stamina.",
-        guild_only=True,
-        extras=help_line("/stamina damage target: Goblin 1 amount: 5", "Change a creature's Stamina."),
+    stamina = guild_group(
+        "stamina",
+        "Change a creature's Stamina.",
+        "/stamina damage target: Goblin 1 amount: 5",
+        "Change a creature's Stamina.",
     )
 
     async def _vitals(

@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.client import BotCog
-from bot.help import help_line
+from bot.help import guild_group, help_line
 from bot.options import Bounded, Text
 from bot.permissions import require, require_controls
 from bot.play import (
@@ -167,11 +167,11 @@ def _begun(flow: Flow) -> str:
 class EncounterCog(BotCog):
     """Running an encounter (/encounter)."""
 
-    encounter = app_commands.Group(
-        name="encounter",
-        description="Run an encounter in this channel or thread.",
-        guild_only=True,
-        extras=help_line("/encounter start mode: draw-steel", "Run an encounter in this channel."),
+    encounter = guild_group(
+        "encounter",
+        "Run an encounter in this channel or thread.",
+        "/encounter start mode: draw-steel",
+        "Run an encounter in this channel.",
     )
 
     @encounter.command(

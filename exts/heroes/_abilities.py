@@ -36,7 +36,7 @@ from bot.content.ability_entry import (
     new_ability,
     replace_ability,
 )
-from bot.help import help_line
+from bot.help import guild_group, help_line
 from bot.play import (
     Member,
     active_encounter,
@@ -141,11 +141,8 @@ class CardsChanged:
 class Abilities(BotCog):
     """A hero's ability cards (/ability)."""
 
-    ability = app_commands.Group(
-        name="ability",
-        description="A hero's ability cards.",
-        guild_only=True,
-        extras=help_line("/ability list", "Your hero's abilities (hero: for another's)."),
+    ability = guild_group(
+        "ability", "A hero's ability cards.", "/ability list", "Your hero's abilities (hero: for another's)."
     )
 
     async def _change(

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import BotCog, DrawSteelBot
-from bot.help import help_line
+from bot.help import guild_group, help_line
 from bot.permissions import require, server_standing
 from bot.play import channel_key
 from bot.replies import fail, send
@@ -68,11 +68,11 @@ async def require_server_director(bot: DrawSteelBot, interaction: discord.Intera
 class Campaign(BotCog):
     """Which campaign a channel plays in (/campaign)."""
 
-    campaign = app_commands.Group(
-        name="campaign",
-        description="Which roster and hero tokens this channel uses.",
-        guild_only=True,
-        extras=help_line("/campaign show", "Whose roster and hero tokens this channel uses."),
+    campaign = guild_group(
+        "campaign",
+        "Which roster and hero tokens this channel uses.",
+        "/campaign show",
+        "Whose roster and hero tokens this channel uses.",
     )
 
     def __init__(self, bot: DrawSteelBot) -> None:

@@ -21,7 +21,7 @@ from discord import app_commands
 
 from bot import autocomplete
 from bot.client import BotCog, DrawSteelBot
-from bot.help import help_line
+from bot.help import guild_group, help_line
 from bot.options import SuggestedRange
 from bot.permissions import hero_player, require, server_standing
 from bot.play import (
@@ -162,12 +162,7 @@ def _rename(table: Table, target: Hero, rename: str, *, in_encounter: bool) -> N
 class Heroes(BotCog):
     """The channel's hero roster (/hero)."""
 
-    hero = app_commands.Group(
-        name="hero",
-        description="The channel's hero roster.",
-        guild_only=True,
-        extras=help_line("/hero show", "The channel's hero roster."),
-    )
+    hero = guild_group("hero", "The channel's hero roster.", "/hero show", "The channel's hero roster.")
 
     # -- /hero create -------------------------------------------------------------------------------------
     @hero.command(

@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 from bot.client import BotCog, DrawSteelBot
-from bot.help import help_line
+from bot.help import guild_group, help_line
 from bot.hero_tokens import Spender, resolve_hero, spend_benefit
 from bot.permissions import RULES, allowed
 from bot.play import (
@@ -171,12 +171,7 @@ _BENEFITS: dict[str, Callable[[Table, Spender], tuple[HeroTokens, str]]] = {
 class Tokens(BotCog):
     """The party's hero tokens (/tokens)."""
 
-    tokens = app_commands.Group(
-        name="tokens",
-        description="The party's hero tokens.",
-        guild_only=True,
-        extras=help_line("/tokens show", "The party's hero tokens."),
-    )
+    tokens = guild_group("tokens", "The party's hero tokens.", "/tokens show", "The party's hero tokens.")
 
     @tokens.command(
         name="show",
