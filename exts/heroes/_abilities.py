@@ -151,9 +151,13 @@ class Abilities(BotCog):
         hero: str | None,
         kind: str,
         edit: Callable[[Hero, HeroSheet], CardEdit],
-    ) -> CardsChanged:
+        said: Callable[[CardsChanged], str],
+        *,
+        shown: bool = True,
+    ) -> None:
         """Change the cards of `hero` (or the caller's) as `edit(hero, sheet)` says; the hero's creature in
-        this channel's running encounter takes them too."""
+        this channel's running encounter takes them too. The reply says `said(done)`, with the card
+        `shown`."""
 
         def change(who: Member, table: Table) -> Change[CardsChanged]:
             target = hero_or_mine(table, hero, who.actor.user_id)
@@ -174,7 +178,9 @@ class Abilities(BotCog):
                 )
             return Change(done.summary, CardsChanged(target.name, changed, done.card), {"hero": target.name})
 
-        return await apply(interaction, kind, change)
+        done = await apply(interaction, kind, change)
+        embed = ability_embed(done.hero, done.card, done.sheet) if shown else None
+        await send(interaction, content=said(done), embed=embed)
 
     # -- /ability add ------------------------------------------------------------------------------------
     @ability.command(
@@ -228,13 +234,11 @@ class Abilities(BotCog):
                 add_ability(sheet.abilities, card), f"{target.name} gained the ability {card.name}", card
             )
 
-        done = await self._change(interaction, hero, "ability.add", edit)
-        who, sheet = done.hero, done.sheet
-        await send(
-            interaction,
-            content=f"{inert(card.name)} is now one of {inert(who)}'s abilities ({len(sheet.abilities)}).",
-            embed=ability_embed(who, card, sheet),
-        )
+        def said(done: CardsChanged) -> str:
+            count = len(done.sheet.abilities)
+            return f"{inert(card.name)} is now one of {inert(done.hero)}'s abilities ({count})."
+
+        await self._change(interaction, hero, "ability.add", edit, said)
 
     # -- /ability edit -----------------------------------------------------------------------------------
     @ability.command(
@@ -288,12 +292,12 @@ class Abilities(BotCog):
             cards = replace_ability(sheet.abilities, index, edited)
             return CardEdit(cards, f"{target.name}'s ability {card.name} changed", edited)
 
-        done = await self._change(interaction, hero, "ability.edit", change)
-        who, sheet, edited = done.hero, done.sheet, done.card
-        await send(
+        await self._change(
             interaction,
-            content=f"{inert(who)}'s {inert(edited.name)} is changed.",
-            embed=ability_embed(who, edited, sheet),
+            hero,
+            "ability.edit",
+            change,
+            lambda done: f"{inert(done.hero)}'s {inert(done.card.name)} is changed.",
         )
 
     # -- /ability remove ---------------------------------------------------------------------------------
@@ -315,13 +319,13 @@ class Abilities(BotCog):
             cards = (*sheet.abilities[:index], *sheet.abilities[index + 1 :])
             return CardEdit(cards, f"{target.name} lost the ability {card.name}", card)
 
-        done = await self._change(interaction, hero, "ability.remove", change)
-        who, sheet, removed = done.hero, done.sheet, done.card
-        await send(
-            interaction,
-            content=f"{inert(removed.name)} is no longer one of {inert(who)}'s abilities "
-            f"({len(sheet.abilities)} left).",
-        )
+        def said(done: CardsChanged) -> str:
+            left = len(done.sheet.abilities)
+            return (
+                f"{inert(done.card.name)} is no longer one of {inert(done.hero)}'s abilities ({left} left)."
+            )
+
+        await self._change(interaction, hero, "ability.remove", change, said, shown=False)
 
     # -- /ability show -----------------------------------------------------------------------------------
     @ability.command(
