@@ -19,7 +19,7 @@ from discord import app_commands
 from bot.client import BotCog, DrawSteelBot
 from bot.content.monster import Monster, Organization
 from bot.help import guild_group, help_line
-from bot.options import Bounded, Text
+from bot.options import Bounded, SuggestedText, Text
 from bot.play import InTime
 from bot.replies import fail, inert, send
 from bot.rules.characteristics import Characteristics
@@ -42,7 +42,8 @@ NAME_MAX = 64
 TEXT_MAX = 100
 STAMINA_MAX = 999
 NUMBER_MAX = 99
-MonsterName = app_commands.Transform[str, Text("monster's name", TEXT_MAX)]
+#: A monster of the server's bestiary, suggested as it is typed.
+MonsterName = app_commands.Transform[str, SuggestedText("monster's name", TEXT_MAX, monster_choices)]
 
 
 def _guild(interaction: discord.Interaction[Any]) -> int:
@@ -167,7 +168,6 @@ class BestiaryCog(BotCog):
         extras=help_line("/monster show monster: Goblin Sniper", "A stat block with its abilities."),
     )
     @app_commands.describe(monster="The monster (from this server's bestiary)")
-    @app_commands.autocomplete(monster=monster_choices)
     async def show(self, interaction: discord.Interaction[Any], monster: MonsterName) -> None:
         stored = await InTime(interaction).run(self.bot.store.find_monster(_guild(interaction), monster))
         if stored is None:
@@ -182,7 +182,6 @@ class BestiaryCog(BotCog):
         extras=help_line("/monster remove monster: Goblin Sniper", "Server Director: remove a monster."),
     )
     @app_commands.describe(monster="The monster (from this server's bestiary)")
-    @app_commands.autocomplete(monster=monster_choices)
     async def remove(self, interaction: discord.Interaction[Any], monster: MonsterName) -> None:
         guild = _guild(interaction)
         in_time = InTime(interaction)

@@ -25,7 +25,7 @@ from discord import app_commands
 
 from bot.client import BotCog, DrawSteelBot
 from bot.help import help_line
-from bot.options import Text
+from bot.options import SuggestedText, Text
 from bot.play import Caller, channel_key, encounter_of, play
 from bot.replies import send
 from bot.rules.creature import Creature
@@ -49,8 +49,6 @@ CHOICES_MAX = 25
 VALUE_MAX = 100
 NAME_MAX = 100
 
-ObjectiveKey = app_commands.Transform[str, Text("objective", OBJECTIVE_TEXT_MAX)]
-CreatureName = app_commands.Transform[str, Text("creature's name", NAME_MAX)]
 ActionName = app_commands.Transform[str, Text("villain action's name", NAME_MAX)]
 
 
@@ -118,6 +116,12 @@ async def _actions(interaction: discord.Interaction[Any], current: str) -> list[
         return action_choices(await _encounter(interaction), creature, current)
     except Exception:
         return []
+
+
+#: An open objective of the encounter, suggested as it is typed.
+ObjectiveKey = app_commands.Transform[str, SuggestedText("objective", OBJECTIVE_TEXT_MAX, _open_objectives)]
+#: A leader or solo of the encounter, suggested as it is typed.
+CreatureName = app_commands.Transform[str, SuggestedText("creature's name", NAME_MAX, _villains)]
 
 
 # --- the operations -----------------------------------------------------------------------------------------
@@ -256,7 +260,6 @@ class ObjectiveCommands(app_commands.Group):
         ),
     )
     @app_commands.describe(objective="An open objective")
-    @app_commands.autocomplete(objective=_open_objectives)
     async def done_cmd(self, interaction: discord.Interaction[Any], objective: ObjectiveKey) -> None:
         await settle(interaction, objective, Outcome.ACHIEVED)
 
@@ -269,7 +272,6 @@ class ObjectiveCommands(app_commands.Group):
         ),
     )
     @app_commands.describe(objective="An open objective")
-    @app_commands.autocomplete(objective=_open_objectives)
     async def fail_cmd(self, interaction: discord.Interaction[Any], objective: ObjectiveKey) -> None:
         await settle(interaction, objective, Outcome.FAILED)
 
@@ -296,7 +298,6 @@ class VillainCommands(app_commands.Group):
         ),
     )
     @app_commands.describe(creature="A leader or solo", action="The villain action's name")
-    @app_commands.autocomplete(creature=_villains)
     async def name_cmd(
         self, interaction: discord.Interaction[Any], creature: CreatureName, action: str
     ) -> None:
@@ -311,7 +312,7 @@ class VillainCommands(app_commands.Group):
         ),
     )
     @app_commands.describe(creature="A leader or solo", action="One of its villain actions not used yet")
-    @app_commands.autocomplete(creature=_villains, action=_actions)
+    @app_commands.autocomplete(action=_actions)
     async def use_cmd(
         self, interaction: discord.Interaction[Any], creature: CreatureName, action: ActionName
     ) -> None:
