@@ -270,8 +270,13 @@ def attempt_text(montage: Montage, attempt: Attempt, characteristic: str | None)
     )
 
 
+def gives_text(given: Assist) -> str:
+    """What the assisted test takes, by the assist's tier."""
+    return "a bane" if given.bane else ("a double edge" if given.edges == 2 else "an edge")
+
+
 def assist_text(given: Assist) -> str:
-    gives = "an edge" if given.edge else "a bane"
+    gives = gives_text(given)
     return (
         f"🤝 **{inert(given.hero)}** assists **{inert(given.helped)}**: {roll_text(given.roll)} — "
         f"their test this round takes {gives}."
