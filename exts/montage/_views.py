@@ -15,6 +15,7 @@ import discord
 
 from bot.embeds import fit_embed
 from bot.error_hook import guarded
+from bot.play import MONTAGE
 from bot.replies import fail, inert
 from bot.rules.montage import (
     ROUNDS,
@@ -29,7 +30,7 @@ from bot.rules.power import NetEdge, PowerRoll
 from bot.ui.persistent import NUMBER, PersistentView, number
 from exts.tracker._service import SceneView, SceneWait
 
-KIND = "montage"
+KIND = MONTAGE
 COLOUR = discord.Colour.teal()
 _OUTCOME_ICON = {
     MontageOutcome.TOTAL_SUCCESS: "🏆",
@@ -305,8 +306,8 @@ def closed_text(montage: Montage, awarded: Sequence[str]) -> str:
         lines.append(f"{montage.victories} Victor{'y' if montage.victories == 1 else 'ies'} each to {who}.")
     if montage.malice:
         lines.append(
-            f"😈 {montage.malice} Malice carried into the next fight: the Director adds it with "
-            f"/malice gain amount:{montage.malice} once it begins."
+            f"😈 {montage.malice} Malice carried into the next fight: the Director gains it when the next "
+            "encounter in this channel begins."
         )
     return "\n".join(lines)
 
