@@ -174,6 +174,11 @@ async def test_undo_and_a_restart_mid_way(table: Table, settings: Settings, stor
     has(text, "Successes 1/2 · Failures 1/2", "Round 2 of 2** begins")
     [again] = montage_trackers(table.channel)
     assert again.id == tracker.id  # the same tracker, edited after the restart
+    # undo after the restart takes back the step made since, and the round it began
+    undone = kit.ok(await table.bob.click(again, label="Undo"))
+    assert "Bree tried Swim" in undone
+    [again] = montage_trackers(table.channel)
+    has(kit.body(again), "Successes 1/2 · Failures 0/2", "Round 1 of 2", "To act: Bree")
 
 
 async def test_encounter_commands_refuse_while_a_montage_runs(table: Table) -> None:

@@ -247,6 +247,12 @@ async def test_import_undo_and_a_restart(
     assert "Interest 3/5, Patience 4/5" in text
     [again] = trackers(table.channel)
     assert again.id == tracker.id  # the same tracker, edited after the restart
+    undone = kit.ok(await table.alice.slash(table.channel, "negotiation undo"))  # after the restart too
+    assert "Ash argued" in undone
+    [again] = trackers(table.channel)
+    assert "Interest\n2/5" in kit.body(again)
+    restarted.push(9, 9)
+    kit.ok(await table.alice.slash(table.channel, "negotiation argue", motivation="higher authority"))
     # the discovery's button still works after the restart: the Director picks, one click reveals
     pick = await table.director.click(shown.response.message, label="Director: pick what is revealed")
     assert pick.response is not None and kit.labels(pick.response.message) == [
