@@ -99,6 +99,8 @@ async def running_bot(workdir: Path) -> AsyncIterator[FakeDiscord]:
             tracker.EDIT_GAP = 0.0
             apply_endpoints(settings)
             store = await Store.open(settings.database_url, migrate=True)
+            # the pictures show the goblins' numbers: a server that chose to show monsters' Stamina
+            await store.update_settings(fake.guild.id, show_monster_stamina=True)
             bot = create_bot(settings, store=store, dice=SeededDice(DICE_SEED))
             task = asyncio.create_task(bot.start(TOKEN))
             try:
