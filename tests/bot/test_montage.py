@@ -4,6 +4,7 @@ close with Victories and Malice; undo, a restart mid-way, and the encounter comm
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import discord
@@ -153,6 +154,11 @@ async def test_undo_and_a_restart_mid_way(table: Table, settings: Settings, stor
     has(text, "Successes 1/2 · Failures 1/2", "Round 2 of 2** begins")
     [again] = montage_trackers(table.channel)
     assert again.id == tracker.id  # the same tracker, edited after the restart
+    # undo after the restart takes back the step made since, and the round it began
+    undone = kit.ok(await table.bob.click(again, label="Undo"))
+    assert "Bree tried Swim" in undone
+    [again] = montage_trackers(table.channel)
+    has(kit.body(again), "Successes 1/2 · Failures 0/2", "Round 1 of 2", "To act: Bree")
 
 
 async def test_encounter_commands_refuse_while_a_montage_runs(table: Table) -> None:
@@ -300,3 +306,48 @@ async def test_the_reroll_button_and_the_trackers_undo(table: Table, store: Stor
     assert stored.tokens == 1
     [tracker] = montage_trackers(table.channel)
     has(kit.body(tracker), "Failures 1/2")
+
+
+async def test_the_malice_a_montage_carries_starts_the_next_fight_once(table: Table) -> None:
+    """The Director's Malice carried over at the close is the next fight's in this channel when it begins
+    (said in the replies), again after the begin is undone, and not the fight's after."""
+    await ready(table)
+    dice_of(table).push(10, 10, 10, 10)
+    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Swim"))
+    closed = kit.ok(await table.director.slash(table.channel, "montage award", victories=0, malice=2))
+    has(closed, "2 Malice carried into the next fight")
+    # a negotiation in between keeps it for the fight
+    kit.ok(
+        await table.director.slash(
+            table.channel,
+            "negotiation start",
+            npc="Vell",
+            attitude="open",
+            motivations="greed",
+            pitfalls="peace",
+        )
+    )
+    kit.ok(await table.alice.slash(table.channel, "negotiation offer"))
+    kit.ok(await table.director.slash(table.channel, "negotiation close", victories=0))
+
+    has(await kit.start(table), "2 Malice carried over from the montage Flood")
+    await kit.add(table, name="Cal", stamina=20, side="heroes", player=table.alice)
+    await kit.add(table, name="Goblin", stamina=10, side="director")
+    begun = await kit.begin(table)
+    has(begun, "starts with 2 Malice carried over")
+    gained = re.search(r"gains (\d+) Malice", begun)
+    assert gained is not None
+    fight = await kit.stored(table)
+    assert (fight.malice.value, fight.carried_malice) == (2 + int(gained[1]), 0)
+
+    kit.ok(await table.director.slash(table.channel, "encounter undo"))
+    fight = await kit.stored(table)
+    assert (fight.malice.value, fight.carried_malice) == (0, 2)
+    has(await kit.begin(table), "starts with 2 Malice carried over")
+
+    asked = await table.director.slash(table.channel, "encounter end", victory=False)
+    assert asked.response is not None
+    kit.ok(await table.director.click(asked.response.message, label="End the encounter"))
+    assert "carried" not in await kit.start(table)
+    assert (await kit.stored(table)).carried_malice == 0

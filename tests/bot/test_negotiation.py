@@ -175,6 +175,33 @@ async def test_players_see_words_when_the_director_chooses(table: Table) -> None
     assert mine.response is not None and mine.response.ephemeral and "3/5" in kit.body(mine.response.message)
 
 
+async def test_the_tracker_follows_a_settings_change_at_once(table: Table) -> None:
+    """Switching the setting shows on the running negotiation's tracker and the players' status without
+    waiting for its next step."""
+    await table.configure_director_role()
+    await heroes(table)
+    kit.ok(
+        await table.director.slash(
+            table.channel,
+            "negotiation start",
+            npc="Vell",
+            attitude="open",
+            motivations="greed",
+            pitfalls="peace",
+        )
+    )
+    [tracker] = trackers(table.channel)
+    assert "Interest\n3/5" in kit.body(tracker)
+    kit.ok(await table.director.slash(table.channel, "settings", negotiation_numbers=False))
+    [tracker] = trackers(table.channel)
+    assert "listening" in kit.body(tracker) and "3/5" not in kit.body(tracker)
+    theirs = await table.alice.slash(table.channel, "negotiation status")
+    assert theirs.response is not None and "3/5" not in kit.body(theirs.response.message)
+    kit.ok(await table.director.slash(table.channel, "settings", negotiation_numbers=True))
+    [tracker] = trackers(table.channel)
+    assert "Interest\n3/5" in kit.body(tracker)
+
+
 async def test_import_undo_and_a_restart(
     table: Table, settings: Settings, store: Store, cdn_server: CdnServer
 ) -> None:
@@ -205,6 +232,12 @@ async def test_import_undo_and_a_restart(
     assert "Interest 3/5, Patience 4/5" in text
     [again] = trackers(table.channel)
     assert again.id == tracker.id  # the same tracker, edited after the restart
+    undone = kit.ok(await table.alice.slash(table.channel, "negotiation undo"))  # after the restart too
+    assert "Ash argued" in undone
+    [again] = trackers(table.channel)
+    assert "Interest\n2/5" in kit.body(again)
+    restarted.push(9, 9)
+    kit.ok(await table.alice.slash(table.channel, "negotiation argue", motivation="higher authority"))
     # the discovery's button still works after the restart: the Director picks, one click reveals
     pick = await table.director.click(shown.response.message, label="Director: pick what is revealed")
     assert pick.response is not None and kit.labels(pick.response.message) == [
