@@ -312,7 +312,7 @@ async def test_the_malice_a_montage_carries_starts_the_next_fight_once(table: Ta
     """The Director's Malice carried over at the close is the next fight's in this channel when it begins
     (said in the replies), again after the begin is undone, and not the fight's after."""
     await ready(table)
-    dice_of(table).push(10, 10, 10, 10)
+    loaded(table).load(10, 10, 10, 10)
     kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
     kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Swim"))
     closed = kit.ok(await table.director.slash(table.channel, "montage award", victories=0, malice=2))
