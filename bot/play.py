@@ -352,8 +352,8 @@ class Played(Generic[R]):
     """What one command did to the channel's encounter, for its reply: the rules core's result, the encounter
     before and after, the Director creatures whose Stamina the players don't see (`hidden_stamina`), the
     rounds the change started (`news_since`: a turn ping is owed), the channel's version and encounter as
-    committed (for the reply's buttons), who acted, the natural rolls of the power rolls it made and the
-    heroic resource gains they and the change brought (`gained`: the reply's lines)."""
+    committed (for the reply's buttons), who acted, what else it did (`observed`: natural rolls, forced
+    movement) and the heroic resource gains the change brought (`gained`: the reply's lines)."""
 
     result: R
     before: Encounter
@@ -363,7 +363,7 @@ class Played(Generic[R]):
     version: int
     caller: Caller
     encounter_id: int | None = None
-    naturals: tuple[int, ...] = ()
+    observed: heroic.Observed = field(default_factory=heroic.Observed)
     gained: tuple[str, ...] = ()
 
     @property
@@ -387,14 +387,17 @@ async def play(
     details: Callable[[Encounter, R], dict[str, Any]] | None = None,
     once: str | None = None,
     in_time: InTime | None = None,
-    naturals: Callable[[R], tuple[int, ...]] | None = None,
+    observed: Callable[[R], heroic.Observed] | None = None,
+    ends: bool = False,
 ) -> Played[R]:
     """The one way a command changes the channel's encounter: load who is acting (`caller_of`), check `rule`
     (`Caller.require`, for a rule that needs no particular creature), change the encounter with `step` and
     commit it as one store transaction of `kind` whose event says `summary(result)` (`commit`), all within
     Discord's time (`InTime`; `in_time` when the command already started its clock). `once` is
-    `commit`'s; `naturals(result)` the natural rolls of the power rolls the step made (gains answer a
-    natural 19 or 20). The caller replies from the `Played` it returns."""
+    `commit`'s; `observed(result)` what the step did that the encounter doesn't keep (the natural rolls of
+    its power rolls, the creatures it force moved: heroic resource gains answer them); `ends`, the change
+    ends the encounter (its final state kept with its log). The caller replies from the `Played` it
+    returns."""
     in_time = in_time or InTime(interaction)
     who = await in_time.run(caller_of(interaction, interaction.client))
     if rule is not None:
@@ -404,10 +407,12 @@ async def play(
         before = encounter_of(table)
         after, result = step(who, before, table)
         put_encounter(table, after)
+        if ends:
+            table.end_encounter()
         hidden = hidden_stamina(after, who.settings.show_monster_stamina)
-        rolled = naturals(result) if naturals is not None else ()
+        seen = observed(result) if observed is not None else heroic.Observed()
         news = news_since(before, after)
-        played = Played(result, before, after, hidden, news, table.version + 1, who, naturals=rolled)
+        played = Played(result, before, after, hidden, news, table.version + 1, who, observed=seen)
         return Change(summary(result), played, details(after, result) if details is not None else {})
 
     committed = await in_time.run(commit(interaction, kind, change, once=once))
@@ -577,8 +582,8 @@ def _with_resource_gains(dice: Dice, change: Callable[[Table], Change[T]]) -> Ca
         if not any(gains.values()):
             return result
         played = result.value if isinstance(result.value, Played) else None
-        naturals = played.naturals if played is not None else ()
-        updated, got = heroic.triggered_gains(before, after, gains, dice, naturals)
+        seen = played.observed if played is not None else heroic.Observed()
+        updated, got = heroic.triggered_gains(before, after, gains, dice, seen)
         if not got:
             return result
         put_encounter(table, updated)

@@ -259,7 +259,7 @@ class GainTrigger(enum.StrEnum):
     """When a class's heroic resource gain comes (Heroes ch. 5, each class's "Heroic Resource" section; the
     Forge Steel export words them as triggers). The bot applies the ones it can see happen
     (`bot.rules.encounter.heroic.triggered_gains`), each once per its limit (`limit`); OTHER gains (a
-    judged, marked or sworn creature, a distance, a surge, forced movement, three heroes on one turn) are
+    judged, marked or sworn creature, a distance, three heroes on one turn) are
     the table's to apply with /resource gain."""
 
     START_OF_TURN = "start-of-turn"
@@ -271,12 +271,19 @@ class GainTrigger(enum.StrEnum):
     FIRST_HERO_WINDED = "first-hero-winded"
     NATURAL_19_OR_20 = "natural-19-or-20"
     HERO_DIES = "hero-dies"
+    FIRST_FORCE_MOVED_EACH_ROUND = "first-force-moved-each-round"
+    FIRST_SURGE_DAMAGE_EACH_ROUND = "first-surge-damage-each-round"
     OTHER = "other"
 
     @property
     def limit(self) -> GainLimit:
         """How often the gain may come: every time it happens, once a combat round, once an encounter."""
-        if self in (GainTrigger.FIRST_DAMAGE_EACH_ROUND, GainTrigger.MALICE_ABILITY_EACH_ROUND):
+        if self in (
+            GainTrigger.FIRST_DAMAGE_EACH_ROUND,
+            GainTrigger.MALICE_ABILITY_EACH_ROUND,
+            GainTrigger.FIRST_FORCE_MOVED_EACH_ROUND,
+            GainTrigger.FIRST_SURGE_DAMAGE_EACH_ROUND,
+        ):
             return GainLimit.ROUND
         if self in (GainTrigger.FIRST_WINDED_OR_DYING, GainTrigger.FIRST_HERO_WINDED):
             return GainLimit.ENCOUNTER
@@ -314,6 +321,14 @@ _TRIGGER_WORDS: tuple[tuple[str, GainTrigger], ...] = (
     ("a creature within your line of effect rolls a natural 19 or 20", GainTrigger.NATURAL_19_OR_20),
     ("whenever a creature within your line of effect rolls a natural 19 or 20", GainTrigger.NATURAL_19_OR_20),
     ("a hero, including you, dies", GainTrigger.HERO_DIES),
+    (
+        "the first time each combat round that a creature is force moved",
+        GainTrigger.FIRST_FORCE_MOVED_EACH_ROUND,
+    ),
+    (
+        "the first time each combat round that you deal damage incorporating 1 or more surges",
+        GainTrigger.FIRST_SURGE_DAMAGE_EACH_ROUND,
+    ),
     ("when you or another hero dies", GainTrigger.HERO_DIES),
 )
 

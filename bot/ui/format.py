@@ -136,6 +136,8 @@ _GAIN_WHY = {
     GainTrigger.FIRST_HERO_WINDED: "a hero became winded, the first time this encounter",
     GainTrigger.NATURAL_19_OR_20: "a natural 19 or 20",
     GainTrigger.HERO_DIES: "a hero died",
+    GainTrigger.FIRST_FORCE_MOVED_EACH_ROUND: "a creature was force moved, the first time this round",
+    GainTrigger.FIRST_SURGE_DAMAGE_EACH_ROUND: "dealt damage with surges, the first time this round",
 }
 
 

@@ -22,6 +22,7 @@ from bot.help import HelpEntry
 from bot.play import Caller, play
 from bot.replies import fail
 from bot.rules.encounter import Encounter, harm
+from bot.rules.encounter.heroic import Observed
 from bot.rules.encounter.rescue import offer_rescues
 from bot.rules.encounter.slam import SlamResult, slam_into
 from bot.rules.forced import DISTANCE_MAX, Into, Material
@@ -99,7 +100,12 @@ class Move(commands.Cog):
             return updated, Slammed(moved, second, result)
 
         played = await play(
-            interaction, "move.slam", step, lambda s: slam_summary(s.moved, s.result), rule="/move slam"
+            interaction,
+            "move.slam",
+            step,
+            lambda s: slam_summary(s.moved, s.result),
+            rule="/move slam",
+            observed=lambda _: Observed(force_moved=1),  # a slam ends a creature's forced movement
         )
         slammed = played.result
         view = rescue_view(played.encounter_id, played.version, played.after)

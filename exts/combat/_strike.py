@@ -26,6 +26,7 @@ from bot.rules.encounter import Encounter, harm
 from bot.rules.encounter.ability_strike import AbilityStrike, StrikeOptions, strike_with
 from bot.rules.encounter.bleeding import Bleed, bleed, strike_trigger
 from bot.rules.encounter.harm import StrikeResult
+from bot.rules.encounter.heroic import Observed
 from bot.rules.encounter.rescue import offer_rescues
 from bot.rules.power import PowerRoll, RollAction, parse_auto_tiers, roll_power
 from bot.rules.situations import parse_situations
@@ -157,9 +158,7 @@ class Strike(commands.Cog):
         )
         # damage dice and bleeding are rolled inside the change, which the store may run again: the same dice
         order = StrikeOrder(attacker, ability, targets.split(","), roll, options, ReplayDice(self.bot.dice))
-        played = await play(
-            interaction, "strike", order.step, Struck.summary, naturals=lambda s: (s.result.roll.natural,)
-        )
+        played = await play(interaction, "strike", order.step, Struck.summary, observed=Struck.observed)
         struck, hidden = played.result, played.hidden
         if struck.used is not None:
             text = ability_strike_reply(struck.used, effects, hidden)
@@ -184,6 +183,15 @@ class Struck:
     result: StrikeResult
     used: AbilityStrike | None
     bled: Bleed | None
+
+    def observed(self) -> Observed:
+        """What the strike did for heroic resource gains: its natural roll, the targets it force moved, the
+        striker dealing damage with surges."""
+        effects = self.used.effects if self.used is not None else ()
+        moved = sum(1 for e in effects if any(m.squares > 0 for m in e.forced))
+        result = self.result
+        surged = result.surges > 0 and any(t.amount > 0 for t in result.targets)
+        return Observed((result.roll.natural,), moved, (result.attacker,) if surged else ())
 
     def summary(self) -> str:
         said = ability_strike_summary(self.used) if self.used is not None else strike_summary(self.result)

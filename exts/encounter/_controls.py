@@ -25,12 +25,9 @@ from bot.play import (
     apply,
     caller_of,
     channel_key,
-    commit,
-    encounter_of,
     may_undo,
     outside_encounter,
     play,
-    put_encounter,
     put_sheet,
     sheets_of,
 )
@@ -94,32 +91,31 @@ class Ended:
 
 async def on_end_confirmed(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
     """End the encounter; its Victories are written when a server Director ends it, else they wait for one
-    to press the summary's Award button (`on_award`). Through `commit` rather than `play`: the change ends
-    the encounter, after which there is no running encounter for `play` to put back."""
-    bot = interaction.client
-    in_time = InTime(interaction)
-    who = await in_time.run(director_check(interaction, bot, "enc:endok"))
+    to press the summary's Award button (`on_award`)."""
     victory = arg != "0"
-    award = allowed(RULES["enc:award"].authority, who.standing())
 
-    def change(table: Table) -> Change[Ended]:
+    def step(who: Caller, encounter: Encounter, table: Table) -> tuple[Encounter, Ended]:
         doc = table.require_encounter()
         if doc.id != eid:
             fail("That encounter is over already.")
-        encounter = encounter_of(table)
-        sheets = sheets_of(table)
-        done = finish(encounter, victory=victory, sheets=sheets, award=award)
+        award = allowed(RULES["enc:award"].authority, who.standing())
+        done = finish(encounter, victory=victory, sheets=sheets_of(table), award=award)
         for hero_id, sheet in done.sheets.items():
             put_sheet(table.heroes[hero_id], sheet)
-        put_encounter(table, done.encounter)
-        table.end_encounter()
-        return Change(f"Encounter {doc.name} ended", Ended(doc.name, done))
+        return done.encounter, Ended(doc.name, done)
 
-    committed = await in_time.run(commit(interaction, "encounter.end", change))
-    name, done = committed.value.name, committed.value.done
+    played = await play(
+        interaction,
+        "encounter.end",
+        step,
+        lambda ended: f"Encounter {ended.name} ended",
+        rule="enc:endok",
+        ends=True,
+    )
+    name, done = played.result.name, played.result.done
     pending = done.encounter.unawarded
-    view = award_view(eid, committed.version, len(pending)) if pending else None
-    await send(interaction, content=finish_text(name, done, committed.encounter_id), view=view)
+    view = award_view(eid, played.version, len(pending)) if pending else None
+    await send(interaction, content=finish_text(name, done, played.encounter_id), view=view)
 
 
 async def on_award(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:

@@ -67,15 +67,19 @@ def check_expected(
 
 
 STALE = "That tracker was out of date: the fresh one is below this note, try again there."
+#: In a forum post the tracker is refreshed where it is (`TrackerService.stays`), not posted below.
+STALE_IN_PLACE = "That tracker was out of date: it is fresh again where it is, try again there."
 
 
 async def pressed(interaction: discord.Interaction[Any], bot: DrawSteelBot, work: Awaitable[None]) -> None:
     """Run a tracker press (its operation checks what the press was made for inside its change:
-    `check_expected`); a stale press gets the short note first, then a fresh tracker below it."""
+    `check_expected`); a stale press gets the short note first, then a fresh tracker below it (in a forum
+    post, the tracker refreshed where it is)."""
     try:
         await work
     except StaleTracker as stale:
-        await send(interaction, content=str(stale), ephemeral=True)
+        in_place = tracker_for(bot).stays(channel_key(interaction))
+        await send(interaction, content=STALE_IN_PLACE if in_place else str(stale), ephemeral=True)
         await InTime(interaction).run(repost_tracker(interaction, bot))
 
 

@@ -12,6 +12,7 @@ from exts.tracker import _service as tracker_module
 from exts.tracker._service import PIN_REFUSED, jump_link
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table, make_thread
+from tests.bot.test_forged_ids import forge
 
 
 def pinned(table: Table, channel: ChannelHandle, message: discord.Message) -> bool:
@@ -156,3 +157,23 @@ async def test_a_turn_ping_is_the_pick_line_once_with_the_heroes_state_and_the_l
     ended = kit.ok(await table.alice.slash(table.channel, "turn end"))
     assert "Next: the Director picks who acts with /turn act: **Goblin 1**, **Goblin 2**" in ended
     assert link in ended
+
+
+async def test_a_stale_press_in_a_forum_post_says_the_tracker_is_fresh_where_it_is(table: Table) -> None:
+    """The note of a stale press says where the fresh tracker is: in a forum post it isn't posted below."""
+    forum = table.guild.create_forum_channel("sessions")
+    post = make_thread(table.env, table.guild, forum, "The bridge", table.director)
+    await kit.ready(table, channel=post)
+    kit.ok(await table.alice.slash(post, "turn act", combatant="Ash"))
+    tracker = kit.tracker(post)
+    pressed = next(
+        c.custom_id or ""
+        for row in tracker.components
+        for c in getattr(row, "children", [])
+        if (c.custom_id or "").startswith("enc:end:")
+    )
+    kit.ok(await table.alice.slash(post, "turn end"))
+    forge(table, kit.tracker(post), "enc:undo:", pressed)  # the press the old tracker sends
+    note = kit.refused(await table.alice.click(kit.tracker(post), custom_id=pressed))
+    assert note == "That tracker was out of date: it is fresh again where it is, try again there."
+    assert kit.tracker(post).id == tracker.id  # refreshed in place

@@ -102,6 +102,36 @@ async def test_the_troubadour_gains_drama_when_a_hero_is_first_winded_and_when_a
     assert (await kit.stored(table)).resources["Lark"] == 12
 
 
+async def test_a_creature_force_moved_gives_clarity_once_a_round(table: Table, cdn_server: CdnServer) -> None:
+    """ "The first time each combat round that a creature is force moved": Brannoc's Crushing Blow pushes
+    the Ogre (tier 3, push 3; stability 0), Wren gains 1 Clarity in the strike's reply; a slam reported the
+    same round gives none."""
+    await _fight(table, "Brannoc", "Wren")
+    text = kit.ok(
+        await table.alice.slash(
+            table.channel, "strike", attacker="Brannoc", ability="Crushing Blow", targets="Ogre"
+        )
+    )
+    assert "↳ push 3" in text
+    assert "**Wren** gains 1 Clarity (a creature was force moved, the first time this round): now 1." in text
+    text = kit.ok(
+        await table.director.slash(table.channel, "move slam", target="Ogre", squares_left=1, into="object")
+    )
+    assert "Clarity" not in text
+
+
+async def test_damage_with_surges_gives_insight_once_a_round(table: Table, cdn_server: CdnServer) -> None:
+    """ "The first time each combat round that you deal damage incorporating 1 or more surges": Moth's
+    strike with a surge gives 1 Insight, said in its reply; a second one that round, none."""
+    await _fight(table, "Moth")
+    await harm_kit.edit(table, lambda enc: dataclasses.replace(enc, surges={"Moth": 2}))
+    strike = {"attacker": "Moth", "targets": "Ogre", "damage": "3/6/9", "surges": 1}
+    text = kit.ok(await table.alice.slash(table.channel, "strike", **strike))
+    assert "**Moth** gains 1 Insight (dealt damage with surges, the first time this round): now 1." in text
+    text = kit.ok(await table.alice.slash(table.channel, "strike", **strike))
+    assert "Insight" not in text
+
+
 async def test_a_sheet_imported_before_the_bot_knew_a_trigger_gains_by_it(table: Table) -> None:
     """A roster sheet keeps each gain's words: one stored as a trigger the bot didn't know then ("other") is
     read again from them, so the Null's Malice gain comes without importing the hero again."""

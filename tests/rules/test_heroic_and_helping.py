@@ -13,7 +13,7 @@ from bot.rules.encounter import Encounter, NewCreatures, add_creatures, new_enco
 from bot.rules.encounter.flow import act, begin
 from bot.rules.encounter.harm import add_condition, damage
 from bot.rules.encounter.helping import HealUse, heal_action, spend_recovery
-from bot.rules.encounter.heroic import gain, set_value, spend, triggered_gains
+from bot.rules.encounter.heroic import Observed, gain, set_value, spend, triggered_gains
 from bot.rules.errors import RuleError
 from bot.rules.hero import new_sheet
 from bot.rules.resources import GainTrigger, ResourceGain, read_gain_trigger
@@ -48,7 +48,18 @@ def _fight() -> Encounter:
         ("The first time any hero is made winded during the encounter", GainTrigger.FIRST_HERO_WINDED),
         ("A creature within your line of effect rolls a natural 19 or 20", GainTrigger.NATURAL_19_OR_20),
         ("A hero, including you, dies", GainTrigger.HERO_DIES),
-        ("The first time each combat round that a creature is force moved", GainTrigger.OTHER),
+        (
+            "The first time each combat round that a creature is force moved",
+            GainTrigger.FIRST_FORCE_MOVED_EACH_ROUND,
+        ),
+        (
+            "The first time each combat round that you deal damage incorporating 1 or more surges",
+            GainTrigger.FIRST_SURGE_DAMAGE_EACH_ROUND,
+        ),
+        (
+            "The first time each round that you or an ally damages a creature you have marked",
+            GainTrigger.OTHER,
+        ),
         ("You take damage that isn’t untyped", GainTrigger.OTHER),
         ("A creature judged by you deals damage to you", GainTrigger.OTHER),
     ],
@@ -121,8 +132,30 @@ def test_naturals_gain_each_time() -> None:
     """ "Whenever a creature ... rolls a natural 19 or 20": every such roll; an 18 gives nothing."""
     gains = {"Ash": (ResourceGain(GainTrigger.NATURAL_19_OR_20, "3"),)}
     enc = _fight()
-    after, gained = triggered_gains(enc, enc, gains, FixedDice([]), naturals=(19, 18, 20))
+    after, gained = triggered_gains(enc, enc, gains, FixedDice([]), Observed(naturals=(19, 18, 20)))
     assert after.resources["Ash"] == 6 and len(gained) == 1
+
+
+def test_force_moved_gains_once_a_round() -> None:
+    """ "The first time each combat round that a creature is force moved": two pushes, one gain; a change
+    that moved nobody, none."""
+    gains = {"Ash": (ResourceGain(GainTrigger.FIRST_FORCE_MOVED_EACH_ROUND, "1"),)}
+    enc = _fight()
+    assert triggered_gains(enc, enc, gains, FixedDice([]), Observed())[1] == ()
+    for _ in range(2):
+        enc, _ = triggered_gains(enc, enc, gains, FixedDice([]), Observed(force_moved=1))
+    assert enc.resources["Ash"] == 1
+
+
+def test_damage_with_surges_gains_the_striker_once_a_round() -> None:
+    """ "The first time each combat round that you deal damage incorporating 1 or more surges": the striker
+    only, once a round."""
+    gains = {"Ash": (ResourceGain(GainTrigger.FIRST_SURGE_DAMAGE_EACH_ROUND, "1"),)}
+    enc = _fight()
+    assert triggered_gains(enc, enc, gains, FixedDice([]), Observed(surge_damage_by=("Ogre",)))[1] == ()
+    for _ in range(2):
+        enc, _ = triggered_gains(enc, enc, gains, FixedDice([]), Observed(surge_damage_by=("Ash",)))
+    assert enc.resources["Ash"] == 1
 
 
 def test_a_start_of_turn_gain_from_the_imported_gains() -> None:

@@ -16,7 +16,7 @@ PLAYED, CHOSE_HIDDEN, BESTIARY_ONLY, NEW = 11, 12, 13, 14
 async def test_a_server_that_played_keeps_seeing_monster_stamina(target: Target) -> None:
     store = await target.open(migrate=False)
     try:
-        await upgrade(store.engine, "0007_rolls")
+        await upgrade(store.engine, "0008_negotiation_numbers")
         now = datetime.now(UTC)
         async with store.engine.begin() as connection:
             for channel_id, guild_id in ((7001, PLAYED), (7002, CHOSE_HIDDEN)):
@@ -47,6 +47,7 @@ async def test_a_server_that_played_keeps_seeing_monster_stamina(target: Target)
         played = await store.get_settings(PLAYED)
         assert played.show_monster_stamina  # the old default, kept
         assert played.turn_pings and played.malice_rounding == "down"  # and every other one as it was
+        assert played.negotiation_numbers
         assert (await store.get_settings(BESTIARY_ONLY)).show_monster_stamina
         chose = await store.get_settings(CHOSE_HIDDEN)
         assert not chose.show_monster_stamina and not chose.turn_pings and chose.malice_rounding == "up"

@@ -10,7 +10,7 @@ winded or dead; and the natural rolls the change made), each once per its limit.
 
 Public API: `HeroicError`, `resource_value`, `gain`, `spend` (the ONE
 function a heroic resource is spent through, an ability's cost too), `set_value`, `triggered_gains`,
-`Gained`.
+`Gained`, `Observed`.
 """
 
 from __future__ import annotations
@@ -124,14 +124,25 @@ _OTHERS = frozenset({GainTrigger.FIRST_HERO_WINDED, GainTrigger.NATURAL_19_OR_20
 
 
 @dataclass(frozen=True, slots=True)
+class Observed:
+    """What a change did that its encounter after doesn't keep: the natural rolls of the power rolls it made,
+    how many creatures it force moved (a strike's pushes, a reported slam) and who dealt damage
+    incorporating surges (creature ids)."""
+
+    naturals: tuple[int, ...] = ()
+    force_moved: int = 0
+    surge_damage_by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class _Change:
     """What one change did, as the gains see it: each hero's Stamina before and after, whether the Director
-    spent Malice, and the natural rolls of the power rolls made."""
+    spent Malice, and what else it did (`Observed`)."""
 
     was: Mapping[str, Vitals]
     now: Mapping[str, Vitals]
     malice_spent: bool
-    naturals: tuple[int, ...]
+    observed: Observed
 
     def times(self, trigger: GainTrigger, hero: str) -> int:
         """How often `trigger` happened for `hero` in the change."""
@@ -143,7 +154,11 @@ class _Change:
         if trigger is GainTrigger.MALICE_ABILITY_EACH_ROUND:
             return int(self.malice_spent)
         if trigger is GainTrigger.NATURAL_19_OR_20:
-            return sum(1 for natural in self.naturals if natural >= 19)
+            return sum(1 for natural in self.observed.naturals if natural >= 19)
+        if trigger is GainTrigger.FIRST_FORCE_MOVED_EACH_ROUND:
+            return int(self.observed.force_moved > 0)
+        if trigger is GainTrigger.FIRST_SURGE_DAMAGE_EACH_ROUND:
+            return int(hero in self.observed.surge_damage_by)
         others = [(self.was[h], v) for h, v in self.now.items() if h in self.was]
         if trigger is GainTrigger.FIRST_HERO_WINDED:
             return int(any(v.winded and not o.winded for o, v in others))
@@ -173,21 +188,21 @@ def triggered_gains(
     after: Encounter,
     gains: Mapping[str, tuple[ResourceGain, ...]],
     dice: Dice,
-    naturals: tuple[int, ...] = (),
+    observed: Observed = Observed(),
 ) -> tuple[Encounter, tuple[Gained, ...]]:
-    """The gains `after` brought (hero creature id -> its sheet's gains; `naturals`: the natural rolls of
-    the power rolls the change made), each once per its limit (`GainTrigger.limit`, marks kept in
-    `Encounter.resource_gained`): a hero who took damage, who became winded or dying; the Director spending
-    Malice (only on abilities and Malice features: "uses an ability that costs Malice"); a natural 19 or
-    20; a hero becoming winded, a hero dying. Only while a round is running. Returns the encounter and the
-    gains, in order."""
+    """The gains `after` brought (hero creature id -> its sheet's gains; `observed`: what else the change
+    did), each once per its limit (`GainTrigger.limit`, marks kept in `Encounter.resource_gained`): a hero
+    who took damage, who became winded or dying; the Director spending Malice (only on abilities and Malice
+    features: "uses an ability that costs Malice"); a natural 19 or 20; a creature force moved; the hero
+    dealing damage with surges; a hero becoming winded, a hero dying. Only while a round is running.
+    Returns the encounter and the gains, in order."""
     if after.turns.phase is not Phase.IN_ROUND:
         return after, ()
     change = _Change(
         {c.id: c.vitals for c in before.heroes()},
         {c.id: c.vitals for c in after.heroes()},
         after.malice.value < before.malice.value,
-        naturals,
+        observed,
     )
     updated = after
     gained: list[Gained] = []

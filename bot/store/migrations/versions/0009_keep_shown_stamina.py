@@ -23,7 +23,8 @@ _KNOWN = """
 
 
 def upgrade() -> None:
-    # the defaults of 0007_rolls, written out: the rows keep what those servers had
+    # the defaults before this revision, written out (`negotiation_numbers` takes its column's, on): the rows
+    # keep what those servers had
     op.execute(
         "INSERT INTO guild_settings (guild_id, director_role_id, turn_pings, tokens_reset_per_session, "
         "malice_rounding, show_monster_stamina, enforce_action_economy, auto_saves, nudge_after, "
