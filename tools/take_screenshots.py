@@ -232,8 +232,10 @@ async def first_turn(table: Table) -> None:
 
 
 async def directors_turn(table: Table) -> None:
-    """The ogre leaves Vex dying (Sam is pinged), Sam looks at his hero, Vex's turn warns of bleeding."""
+    """The ogre's villain action (at the end of Kira's turn), then its turn: it leaves Vex dying (Sam is
+    pinged), Sam looks at his hero, Vex's turn warns of bleeding."""
     dana, sam = table.dana, table.sam
+    await table.run("encounter", dana, "villain use", creature="Ogre", action="Bellow")
     await table.run("turn", dana, "act", combatant="Ogre")
     table.mark("fall")
     await table.run("strike", dana, attacker="Ogre", targets="Vex", damage="12/20/27", bonus=2)
@@ -241,7 +243,6 @@ async def directors_turn(table: Table) -> None:
     table.mark("my-hero")
     await table.click(sam, "enc:me:")
     table.mark("my-hero-done")
-    await table.run("encounter", dana, "villain use", creature="Ogre", action="Bellow")
     await table.run("turn", dana, "end")
     table.mark("dying")
     await table.run("turn", sam, "act", combatant="Vex")
