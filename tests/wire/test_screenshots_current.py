@@ -59,4 +59,5 @@ def test_each_picture_is_shown_in_the_docs_and_each_link_finds_its_picture() -> 
             path = (page.parent / target).resolve()
             assert path.exists(), f"{page.name} links {target}, which is not there"
             linked.add(path.stem)
-    assert {p.stem for p in OUT.glob("*.png")} <= linked
+    unlinked = {p.stem for p in OUT.glob("*.png")} - linked
+    assert not unlinked, f"no page links these pictures: {sorted(unlinked)}"
