@@ -72,6 +72,7 @@ SHOTS: tuple[tuple[str, str, str, bool], ...] = (
     ("montage", "montage", "montage-done", True),
     ("montage-end", "montage-end", "montage-end-done", False),
     ("negotiation", "negotiation", "negotiation-done", True),
+    ("negotiation-director", "director-view", "director-view-done", False),
     ("negotiation-offer", "offer", "offer-done", False),
 )
 
@@ -293,7 +294,8 @@ async def montage(table: Table) -> None:
 
 
 async def negotiation(table: Table) -> None:
-    """Baron Vell: arguments to his greed and his legacy, then the offer the heroes ask for."""
+    """Baron Vell: arguments to his greed and his legacy, the Director's view (what is revealed, what is
+    hidden), then the offer the heroes ask for."""
     dana, alice, sam = table.dana, table.alice, table.sam
     await table.run(
         "negotiation",
@@ -308,6 +310,9 @@ async def negotiation(table: Table) -> None:
     await table.run("negotiation", alice, "argue", motivation="greed", bonus=2)
     await table.run("negotiation", sam, "argue", motivation="legacy")
     table.mark("negotiation-done")
+    table.mark("director-view")
+    await table.run("negotiation", dana, "status")
+    table.mark("director-view-done")
     table.mark("offer")
     await table.run("negotiation", alice, "offer")
     table.mark("offer-done")
