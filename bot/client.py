@@ -132,6 +132,13 @@ class DrawSteelBot(commands.Bot):
                 await store.close()
 
 
+class BotCog(commands.Cog):
+    """A feature's cog: it keeps the bot it was added to (store, dice, settings) as `self.bot`."""
+
+    def __init__(self, bot: DrawSteelBot) -> None:
+        self.bot = bot
+
+
 class ShardedDrawSteelBot(DrawSteelBot, commands.AutoShardedBot):
     """The same bot as an `AutoShardedBot` (used when `SHARD_COUNT` is set)."""
 

@@ -5,6 +5,7 @@ Each refuses the command with `bot.replies.fail` and a one-line reason that says
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -66,6 +67,41 @@ class Text(app_commands.Transformer):
         if len(text) > self.limit:
             fail(self.refusal)
         return text
+
+
+Suggest = Callable[[discord.Interaction[Any], str], Awaitable[list[app_commands.Choice[str]]]]
+"""An autocomplete callback: the choices for what was typed so far."""
+
+
+class SuggestedText(Text):
+    """A `Text` option whose values the bot suggests as they are typed (`suggest`): the option carries its
+    autocomplete, so every command naming, say, a creature offers the same names."""
+
+    def __init__(self, what: str, limit: int, suggest: Suggest) -> None:
+        super().__init__(what, limit)
+        self.suggest = suggest
+
+    async def autocomplete(
+        self, interaction: discord.Interaction[Any], value: int | float | str, /
+    ) -> list[app_commands.Choice[Any]]:
+        return await self.suggest(interaction, str(value))
+
+
+class SuggestedRange(SuggestedText):
+    """A `SuggestedText` of `low` to `high` characters told to Discord, as `app_commands.Range[str, low,
+    high]` does (Discord refuses another length before the command runs)."""
+
+    def __init__(self, what: str, low: int, high: int, suggest: Suggest) -> None:
+        super().__init__(what, high, suggest)
+        self.low = low
+
+    @property
+    def min_value(self) -> int:
+        return self.low
+
+    @property
+    def max_value(self) -> int:
+        return self.limit
 
 
 class Bounded(app_commands.Transformer):

@@ -11,16 +11,15 @@ entered here), kept by `Store`'s bestiary (`bot/store/bestiary.py`); `/encounter
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.content.monster import Monster, Organization
-from bot.help import HelpEntry
-from bot.options import Bounded, Text
+from bot.help import guild_group, help_line
+from bot.options import Bounded, SuggestedText, Text
 from bot.play import InTime
 from bot.replies import fail, inert, send
 from bot.rules.characteristics import Characteristics
@@ -43,7 +42,8 @@ NAME_MAX = 64
 TEXT_MAX = 100
 STAMINA_MAX = 999
 NUMBER_MAX = 99
-MonsterName = app_commands.Transform[str, Text("monster's name", TEXT_MAX)]
+#: A monster of the server's bestiary, suggested as it is typed.
+MonsterName = app_commands.Transform[str, SuggestedText("monster's name", TEXT_MAX, monster_choices)]
 
 
 def _guild(interaction: discord.Interaction[Any]) -> int:
@@ -52,36 +52,24 @@ def _guild(interaction: discord.Interaction[Any]) -> int:
     return interaction.guild_id
 
 
-class BestiaryCog(commands.Cog):
+class BestiaryCog(BotCog):
     """The server bestiary (/monster)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("monster", "/monster list", "This server's bestiary of monster stat blocks."),
-        HelpEntry(
-            "monster import",
+    monster = guild_group(
+        "monster",
+        "This server's bestiary of monster stat blocks.",
+        "/monster list",
+        "This server's bestiary of monster stat blocks.",
+    )
+
+    @monster.command(
+        name="import",
+        description="Store a Forge Steel monster or monster group file.",
+        extras=help_line(
             "/monster import file: Goblin.ds-monster-group",
             "Server Director: store a Forge Steel .ds-monster or .ds-monster-group (again: update it).",
         ),
-        HelpEntry(
-            "monster add",
-            "/monster add name: Bandit stamina: 20 level: 1 organization: platoon free_strike: 3",
-            "Server Director: enter a stat block by hand (same name again: update it).",
-        ),
-        HelpEntry("monster list", "/monster list", "The server's monsters by group."),
-        HelpEntry("monster show", "/monster show monster: Goblin Sniper", "A stat block with its abilities."),
-        HelpEntry(
-            "monster remove", "/monster remove monster: Goblin Sniper", "Server Director: remove a monster."
-        ),
     )
-
-    monster = app_commands.Group(
-        name="monster", description="This server's bestiary of monster stat blocks.", guild_only=True
-    )
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
-
-    @monster.command(name="import", description="Store a Forge Steel monster or monster group file.")
     @app_commands.describe(file="A .ds-monster or .ds-monster-group file exported from Forge Steel")
     async def import_cmd(self, interaction: discord.Interaction[Any], file: discord.Attachment) -> None:
         guild = _guild(interaction)
@@ -93,7 +81,14 @@ class BestiaryCog(commands.Cog):
         groups = {m.group for m in monsters}
         await send(interaction, content=stocked_text(stocked, groups.pop() if len(groups) == 1 else ""))
 
-    @monster.command(name="add", description="Enter a monster's stat block by hand.")
+    @monster.command(
+        name="add",
+        description="Enter a monster's stat block by hand.",
+        extras=help_line(
+            "/monster add name: Bandit stamina: 20 level: 1 organization: platoon free_strike: 3",
+            "Server Director: enter a stat block by hand (same name again: update it).",
+        ),
+    )
     @app_commands.describe(
         name="The monster's name (an existing one is updated)",
         stamina="Stamina maximum",
@@ -158,14 +153,21 @@ class BestiaryCog(commands.Cog):
         stocked = await in_time.run(self.bot.store.put_monsters(guild, interaction.user.id, [to_new(block)]))
         await send(interaction, content=stocked_text(stocked, block.group), embed=monster_embed(block))
 
-    @monster.command(name="list", description="This server's monsters, by group.")
+    @monster.command(
+        name="list",
+        description="This server's monsters, by group.",
+        extras=help_line("/monster list", "The server's monsters by group."),
+    )
     async def list_cmd(self, interaction: discord.Interaction[Any]) -> None:
         entries = await InTime(interaction).run(self.bot.store.monster_index(_guild(interaction)))
         await send(interaction, embed=bestiary_embed(entries), ephemeral=True)
 
-    @monster.command(name="show", description="A monster's stat block with its abilities.")
+    @monster.command(
+        name="show",
+        description="A monster's stat block with its abilities.",
+        extras=help_line("/monster show monster: Goblin Sniper", "A stat block with its abilities."),
+    )
     @app_commands.describe(monster="The monster (from this server's bestiary)")
-    @app_commands.autocomplete(monster=monster_choices)
     async def show(self, interaction: discord.Interaction[Any], monster: MonsterName) -> None:
         stored = await InTime(interaction).run(self.bot.store.find_monster(_guild(interaction), monster))
         if stored is None:
@@ -174,9 +176,12 @@ class BestiaryCog(commands.Cog):
             )
         await send(interaction, embed=monster_embed(stat_block_of(stored)), ephemeral=True)
 
-    @monster.command(name="remove", description="Remove a monster from this server's bestiary.")
+    @monster.command(
+        name="remove",
+        description="Remove a monster from this server's bestiary.",
+        extras=help_line("/monster remove monster: Goblin Sniper", "Server Director: remove a monster."),
+    )
     @app_commands.describe(monster="The monster (from this server's bestiary)")
-    @app_commands.autocomplete(monster=monster_choices)
     async def remove(self, interaction: discord.Interaction[Any], monster: MonsterName) -> None:
         guild = _guild(interaction)
         in_time = InTime(interaction)

@@ -7,16 +7,15 @@ only the creatures they control. A hero's failed save carries the hero-token but
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import autocomplete
-from bot.client import DrawSteelBot
-from bot.help import HelpEntry
-from bot.options import CONDITION_CHOICES, Text, read_condition
+from bot.client import BotCog, DrawSteelBot
+from bot.help import guild_group, help_line
+from bot.options import CONDITION_CHOICES, SuggestedText, read_condition
 from bot.permissions import Refused, controls
 from bot.play import Caller, play
 from bot.replies import fail, inert, send
@@ -28,7 +27,9 @@ from bot.ui.combat import DURATION_TEXT, condition_reply, save_summary
 from exts.combat._stamina import NAME_TEXT_MAX, Name, guard
 from exts.turn._replies import send_saves
 
-SourceName = app_commands.Transform[str, Text("source's name", NAME_TEXT_MAX)]
+SourceName = app_commands.Transform[
+    str, SuggestedText("source's name", NAME_TEXT_MAX, autocomplete.creatures)
+]
 DURATIONS = [Duration.EOT, Duration.SAVE, Duration.ENCOUNTER, Duration.UNTIL_REMOVED]
 DURATION_CHOICES = [
     app_commands.Choice(name=f"{d.value}: {DURATION_TEXT[d]}", value=d.value) for d in DURATIONS
@@ -51,28 +52,24 @@ class Added:
     added: ConditionInstance | None
 
 
-class Conditions(commands.Cog):
+class Conditions(BotCog):
     """Conditions and saving throws (/condition, /save)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("condition", "/condition add target: Ogre condition: slowed duration: save", "Conditions."),
-        HelpEntry(
-            "condition add",
+    condition = guild_group(
+        "condition",
+        "Impose or end conditions.",
+        "/condition add target: Ogre condition: slowed duration: save",
+        "Conditions.",
+    )
+
+    @condition.command(
+        name="add",
+        description="Impose a condition on a creature.",
+        extras=help_line(
             "/condition add target: Ogre condition: slowed duration: save",
             "Impose a condition (eot, save ends, encounter, until removed; custom with text).",
         ),
-        HelpEntry(
-            "condition remove", "/condition remove target: Ogre condition: slowed", "End a condition now."
-        ),
-        HelpEntry("save", "/save target: Ogre", "Roll a saving throw (d10, 6 or higher) against save ends."),
     )
-
-    condition = app_commands.Group(name="condition", description="Impose or end conditions.", guild_only=True)
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
-
-    @condition.command(name="add", description="Impose a condition on a creature.")
     @app_commands.describe(
         target="Who gets the condition",
         condition="The condition (custom: name it with text)",
@@ -81,7 +78,6 @@ class Conditions(commands.Cog):
         source="The creature it comes from (frightened of, taunted by, grabbed by)",
     )
     @app_commands.choices(condition=CONDITION_CHOICES, duration=DURATION_CHOICES)
-    @app_commands.autocomplete(target=autocomplete.creatures, source=autocomplete.creatures)
     async def add(
         self,
         interaction: discord.Interaction[Any],
@@ -117,12 +113,15 @@ class Conditions(commands.Cog):
         done = played.result
         await send(interaction, content=condition_reply(done.creature_id, done.added, label))
 
-    @condition.command(name="remove", description="End a condition on a creature now.")
+    @condition.command(
+        name="remove",
+        description="End a condition on a creature now.",
+        extras=help_line("/condition remove target: Ogre condition: slowed", "End a condition now."),
+    )
     @app_commands.describe(
         target="Whose condition ends", condition="The condition", text="A custom condition's name"
     )
     @app_commands.choices(condition=CONDITION_CHOICES)
-    @app_commands.autocomplete(target=autocomplete.creatures)
     async def remove(
         self, interaction: discord.Interaction[Any], target: Name, condition: str, text: str | None = None
     ) -> None:
@@ -139,7 +138,9 @@ class Conditions(commands.Cog):
         await send(interaction, content=f"**{inert(played.result)}** is no longer {inert(label)}.")
 
     @app_commands.command(
-        name="save", description="Roll a saving throw: d10, 6 or higher ends the condition."
+        name="save",
+        description="Roll a saving throw: d10, 6 or higher ends the condition.",
+        extras=help_line("/save target: Ogre", "Roll a saving throw (d10, 6 or higher) against save ends."),
     )
     @app_commands.guild_only()
     @app_commands.describe(
@@ -148,7 +149,6 @@ class Conditions(commands.Cog):
         text="A custom condition's name",
     )
     @app_commands.choices(condition=CONDITION_CHOICES)
-    @app_commands.autocomplete(target=autocomplete.creatures)
     async def save(
         self,
         interaction: discord.Interaction[Any],

@@ -7,14 +7,13 @@ round is the turn flow's job, not this command's.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.client import DrawSteelBot
-from bot.help import HelpEntry
+from bot.client import BotCog, DrawSteelBot
+from bot.help import guild_group, help_line
 from bot.play import Caller, channel_key, encounter_of, play
 from bot.replies import send
 from bot.rules.encounter import Encounter, harm
@@ -22,22 +21,16 @@ from bot.store import Table
 from bot.ui.combat import malice_reply
 
 
-class MaliceCog(commands.Cog):
+class MaliceCog(BotCog):
     """The Director's Malice (/malice)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("malice", "/malice show", "The Director's Malice."),
-        HelpEntry("malice show", "/malice show", "Show the Director's Malice in this encounter."),
-        HelpEntry("malice gain", "/malice gain amount: 2", "Director: gain Malice."),
-        HelpEntry("malice spend", "/malice spend amount: 3", "Director: spend Malice (never below 0)."),
+    malice = guild_group("malice", "The Director's Malice.", "/malice show", "The Director's Malice.")
+
+    @malice.command(
+        name="show",
+        description="Show the Director's Malice in this encounter.",
+        extras=help_line("/malice show", "Show the Director's Malice in this encounter."),
     )
-
-    malice = app_commands.Group(name="malice", description="The Director's Malice.", guild_only=True)
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
-
-    @malice.command(name="show", description="Show the Director's Malice in this encounter.")
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         table = await self.bot.store.view(channel_key(interaction))
         await send(interaction, content=malice_reply(encounter_of(table).malice.value))
@@ -59,12 +52,20 @@ class MaliceCog(commands.Cog):
         text = malice_reply(played.result, -amount if spend else amount) + played.gains_said
         await send(interaction, content=text)
 
-    @malice.command(name="gain", description="Director: gain Malice.")
+    @malice.command(
+        name="gain",
+        description="Director: gain Malice.",
+        extras=help_line("/malice gain amount: 2", "Director: gain Malice."),
+    )
     @app_commands.describe(amount="Malice gained")
     async def gain(self, interaction: discord.Interaction[Any], amount: int) -> None:
         await self._change(interaction, amount, spend=False)
 
-    @malice.command(name="spend", description="Director: spend Malice.")
+    @malice.command(
+        name="spend",
+        description="Director: spend Malice.",
+        extras=help_line("/malice spend amount: 3", "Director: spend Malice (never below 0)."),
+    )
     @app_commands.describe(amount="Malice spent")
     async def spend(self, interaction: discord.Interaction[Any], amount: int) -> None:
         await self._change(interaction, amount, spend=True)

@@ -10,15 +10,13 @@ hurled through the object (the table in draw-steel-combat.txt "HURLING THROUGH O
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot import autocomplete
-from bot.client import DrawSteelBot
-from bot.help import HelpEntry
+from bot.client import BotCog, DrawSteelBot
+from bot.help import guild_group, help_line
 from bot.play import Caller, play
 from bot.replies import fail
 from bot.rules.encounter import Encounter, harm
@@ -47,24 +45,24 @@ INTO_CHOICES = [app_commands.Choice(name=i.value, value=i.value) for i in Into]
 MATERIAL_CHOICES = [app_commands.Choice(name=m.value, value=m.value) for m in Material]
 
 
-class Move(commands.Cog):
+class Move(BotCog):
     """Forced movement (/move)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("move", "/move slam target: Goblin 1 squares_left: 3 into: object", "Forced movement."),
-        HelpEntry(
-            "move slam",
+    move = guild_group(
+        "move",
+        "Forced movement.",
+        "/move slam target: Goblin 1 squares_left: 3 into: object",
+        "Forced movement.",
+    )
+
+    @move.command(
+        name="slam",
+        description="Director: a force-moved creature collided; deal the slam damage.",
+        extras=help_line(
             "/move slam target: Goblin 1 squares_left: 3 into: creature other: Goblin 2",
             "Director: a force-moved creature hit something; deal the slam damage.",
         ),
     )
-
-    move = app_commands.Group(name="move", description="Forced movement.", guild_only=True)
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
-
-    @move.command(name="slam", description="Director: a force-moved creature collided; deal the slam damage.")
     @app_commands.describe(
         target="The creature force moved",
         squares_left="Squares of forced movement left when it collided",
@@ -74,7 +72,6 @@ class Move(commands.Cog):
         thickness="How many squares thick the object is (with material)",
     )
     @app_commands.choices(into=INTO_CHOICES, material=MATERIAL_CHOICES)
-    @app_commands.autocomplete(target=autocomplete.creatures, other=autocomplete.creatures)
     async def slam(
         self,
         interaction: discord.Interaction[Any],

@@ -11,17 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import autocomplete
 from bot.autocomplete import own_creature
-from bot.client import DrawSteelBot
-from bot.help import HelpEntry
-from bot.options import Text
+from bot.client import BotCog, DrawSteelBot
+from bot.help import guild_group, help_line
+from bot.options import SuggestedText
 from bot.play import (
     Caller,
     InTime,
@@ -60,8 +59,9 @@ from exts.tracker._controls import rescue_view
 from exts.turn._replies import reply_played
 
 NAME_TEXT_MAX = 100
-#: A creature's name typed in an option; a longer one is refused before the command runs.
-Name = app_commands.Transform[str, Text("name", NAME_TEXT_MAX)]
+#: A creature of the channel's encounter named in an option, its names suggested as they are typed; a longer
+#: one is refused before the command runs.
+Name = app_commands.Transform[str, SuggestedText("name", NAME_TEXT_MAX, autocomplete.creatures)]
 BLEED_TRIGGERS = {
     BleedingTrigger.MAIN_ACTION.value: "a main action",
     BleedingTrigger.TRIGGERED_ACTION.value: "a triggered action",
@@ -86,50 +86,15 @@ class Vitals:
     said: str
 
 
-class Stamina(commands.Cog):
+class Stamina(BotCog):
     """Stamina changes and Catch Breath (/stamina, /recover)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("stamina", "/stamina damage target: Goblin 1 amount: 5", "Change a creature's Stamina."),
-        HelpEntry(
-            "stamina damage",
-            "/stamina damage target: Goblin 1 amount: 5 type: fire",
-            "Deal damage (weakness, immunity and temporary Stamina apply).",
-        ),
-        HelpEntry(
-            "stamina heal", "/stamina heal target: Ash amount: 6", "Regain Stamina (up to the maximum)."
-        ),
-        HelpEntry(
-            "stamina temp",
-            "/stamina temp target: Ash amount: 5",
-            "Gain temporary Stamina (the greater stays).",
-        ),
-        HelpEntry(
-            "stamina wake",
-            "/stamina wake target: Goblin 1",
-            "A knocked-out creature wakes after an hour (1 Stamina, or a hero's Recovery).",
-        ),
-        HelpEntry(
-            "stamina bleed",
-            "/stamina bleed target: Ash trigger: main action",
-            "A bleeding creature acted: it loses 1d6 + its level Stamina (the bot does this on /strike).",
-        ),
-        HelpEntry(
-            "stamina set",
-            "/stamina set target: Ogre amount: 20",
-            "Director's correction: set Stamina outright.",
-        ),
-        HelpEntry(
-            "recover",
-            "/recover",
-            "Catch Breath: your hero spends a Recovery (outside combat: from the roster sheet, freely).",
-        ),
+    stamina = guild_group(
+        "stamina",
+        "Change a creature's Stamina.",
+        "/stamina damage target: Goblin 1 amount: 5",
+        "Change a creature's Stamina.",
     )
-
-    stamina = app_commands.Group(name="stamina", description="Change a creature's Stamina.", guild_only=True)
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
 
     async def _vitals(
         self,
@@ -160,7 +125,14 @@ class Stamina(commands.Cog):
             said = secret_verb
         await reply_played(interaction, played, healing_reply(result, said, played.hidden))
 
-    @stamina.command(name="damage", description="Deal damage to a creature (weakness and immunity apply).")
+    @stamina.command(
+        name="damage",
+        description="Deal damage to a creature (weakness and immunity apply).",
+        extras=help_line(
+            "/stamina damage target: Goblin 1 amount: 5 type: fire",
+            "Deal damage (weakness, immunity and temporary Stamina apply).",
+        ),
+    )
     @app_commands.rename(dtype="type")
     @app_commands.describe(
         target="Who takes the damage",
@@ -170,7 +142,6 @@ class Stamina(commands.Cog):
         halved="The damage is halved (before weakness and immunity)",
     )
     @app_commands.choices(dtype=TYPE_CHOICES)
-    @app_commands.autocomplete(target=autocomplete.creatures)
     async def damage(
         self,
         interaction: discord.Interaction[Any],
@@ -193,9 +164,12 @@ class Stamina(commands.Cog):
         view = rescue_view(played.encounter_id, played.version, played.after)
         await reply_played(interaction, played, damage_reply(played.result, played.hidden), view=view)
 
-    @stamina.command(name="heal", description="A creature regains Stamina (never above its maximum).")
+    @stamina.command(
+        name="heal",
+        description="A creature regains Stamina (never above its maximum).",
+        extras=help_line("/stamina heal target: Ash amount: 6", "Regain Stamina (up to the maximum)."),
+    )
     @app_commands.describe(target="Who regains Stamina", amount="Stamina regained")
-    @app_commands.autocomplete(target=autocomplete.creatures)
     async def heal(self, interaction: discord.Interaction[Any], target: Name, amount: int) -> None:
         await self._vitals(
             interaction,
@@ -206,10 +180,13 @@ class Stamina(commands.Cog):
         )
 
     @stamina.command(
-        name="temp", description="A creature gains temporary Stamina (the greater amount stays)."
+        name="temp",
+        description="A creature gains temporary Stamina (the greater amount stays).",
+        extras=help_line(
+            "/stamina temp target: Ash amount: 5", "Gain temporary Stamina (the greater stays)."
+        ),
     )
     @app_commands.describe(target="Who gains temporary Stamina", amount="Temporary Stamina")
-    @app_commands.autocomplete(target=autocomplete.creatures)
     async def temp(self, interaction: discord.Interaction[Any], target: Name, amount: int) -> None:
         await self._vitals(
             interaction,
@@ -219,21 +196,33 @@ class Stamina(commands.Cog):
             lambda result: temporary_verb(result, amount),
         )
 
-    @stamina.command(name="wake", description="A knocked-out creature wakes up after an hour.")
+    @stamina.command(
+        name="wake",
+        description="A knocked-out creature wakes up after an hour.",
+        extras=help_line(
+            "/stamina wake target: Goblin 1",
+            "A knocked-out creature wakes after an hour (1 Stamina, or a hero's Recovery).",
+        ),
+    )
     @app_commands.describe(target="Who wakes (a Director creature gains 1 Stamina, a hero spends a Recovery)")
-    @app_commands.autocomplete(target=autocomplete.creatures)
     async def wake(self, interaction: discord.Interaction[Any], target: Name) -> None:
         await self._vitals(
             interaction, "stamina.wake", target, lambda enc, cid: harm.wake(enc, cid), "wakes up"
         )
 
-    @stamina.command(name="bleed", description="A bleeding creature loses 1d6 + its level Stamina.")
+    @stamina.command(
+        name="bleed",
+        description="A bleeding creature loses 1d6 + its level Stamina.",
+        extras=help_line(
+            "/stamina bleed target: Ash trigger: main action",
+            "A bleeding creature acted: it loses 1d6 + its level Stamina (the bot does this on /strike).",
+        ),
+    )
     @app_commands.describe(
         target="The bleeding creature",
         trigger="What it did: a main action (default), a triggered action, or a Might or Agility roll",
     )
     @app_commands.choices(trigger=BLEED_CHOICES)
-    @app_commands.autocomplete(target=autocomplete.creatures)
     async def bleed_cmd(
         self, interaction: discord.Interaction[Any], target: Name, trigger: str | None = None
     ) -> None:
@@ -250,9 +239,14 @@ class Stamina(commands.Cog):
         played = await play(interaction, "stamina.bleed", step, bleed_summary)
         await reply_played(interaction, played, bleed_reply(played.result, played.hidden))
 
-    @stamina.command(name="set", description="Set a creature's Stamina outright (a correction).")
+    @stamina.command(
+        name="set",
+        description="Set a creature's Stamina outright (a correction).",
+        extras=help_line(
+            "/stamina set target: Ogre amount: 20", "Director's correction: set Stamina outright."
+        ),
+    )
     @app_commands.describe(target="Whose Stamina", amount="The new Stamina, from 0 to the maximum")
-    @app_commands.autocomplete(target=autocomplete.creatures)
     async def set(self, interaction: discord.Interaction[Any], target: Name, amount: int) -> None:
         await self._vitals(
             interaction,
@@ -263,10 +257,16 @@ class Stamina(commands.Cog):
             secret_verb="has Stamina set",
         )
 
-    @app_commands.command(name="recover", description="Catch Breath: spend a Recovery to regain Stamina.")
+    @app_commands.command(
+        name="recover",
+        description="Catch Breath: spend a Recovery to regain Stamina.",
+        extras=help_line(
+            "/recover",
+            "Catch Breath: your hero spends a Recovery (outside combat: from the roster sheet, freely).",
+        ),
+    )
     @app_commands.guild_only()
     @app_commands.describe(target="The hero who catches their breath (default: your hero)")
-    @app_commands.autocomplete(target=autocomplete.creatures)
     async def recover(self, interaction: discord.Interaction[Any], target: Name | None = None) -> None:
         in_time = InTime(interaction)
         seen = await in_time.run(self.bot.store.view(channel_key(interaction), shared=True, fresh=False))

@@ -8,15 +8,14 @@ commands that name a damage type.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import autocomplete
-from bot.client import DrawSteelBot
-from bot.help import HelpEntry
+from bot.client import BotCog, DrawSteelBot
+from bot.help import help_line
 from bot.options import Text
 from bot.play import Caller, play, sheet_of
 from bot.replies import fail
@@ -66,22 +65,16 @@ def tier_effects(effect: str | None) -> tuple[str, str, str] | None:
     return (parts[0], parts[1], parts[2])
 
 
-class Strike(commands.Cog):
+class Strike(BotCog):
     """Ability rolls applied to creatures (/strike)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry(
-            "strike",
+    @app_commands.command(
+        name="strike",
+        description="Roll an ability against creatures and apply its damage.",
+        extras=help_line(
             "/strike ability: Brutal Slam targets: Goblin 1, Goblin 2 (or damage: 2+M/5+M/7+M bonus: 2)",
             "Roll an ability against creatures of this encounter and apply each target's damage and effects.",
         ),
-    )
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
-
-    @app_commands.command(
-        name="strike", description="Roll an ability against creatures and apply its damage."
     )
     @app_commands.guild_only()
     @app_commands.rename(dtype="type")

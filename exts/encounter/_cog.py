@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.client import DrawSteelBot
-from bot.help import HelpEntry
+from bot.client import BotCog
+from bot.help import guild_group, help_line
 from bot.options import Bounded, Text
 from bot.permissions import require, require_controls
 from bot.play import (
@@ -29,6 +28,7 @@ from bot.play import (
     Member,
     Played,
     apply,
+    carried_malice,
     channel_key,
     play,
     put_sheet,
@@ -165,64 +165,24 @@ def _begun(flow: Flow) -> str:
     return (text.splitlines()[0] if text else "Combat begins")[:300]
 
 
-class EncounterCog(commands.Cog):
+class EncounterCog(BotCog):
     """Running an encounter (/encounter)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("encounter", "/encounter start mode: draw-steel", "Run an encounter in this channel."),
-        HelpEntry(
-            "encounter start",
+    encounter = guild_group(
+        "encounter",
+        "Run an encounter in this channel or thread.",
+        "/encounter start mode: draw-steel",
+        "Run an encounter in this channel.",
+    )
+
+    @encounter.command(
+        name="start",
+        description="Start an encounter in this channel or thread.",
+        extras=help_line(
             "/encounter start mode: teams name: Arena teams: Red, Blue",
             "Start an encounter here; you become its Director. Modes: draw-steel, agility, teams, fast-slow.",
         ),
-        HelpEntry(
-            "encounter add",
-            "/encounter add name: Goblin stamina: 10 side: director count: 3",
-            "Add creatures (count numbers them; squad makes minions share a pool; player gives control; "
-            "monster: a stat block from /monster).",
-        ),
-        HelpEntry(
-            "encounter import",
-            "/encounter import file: Goblin Ambush.ds-encounter",
-            "Director: bring in a Forge Steel encounter's monsters from the bestiary (or group:).",
-        ),
-        HelpEntry("encounter hero", "/encounter hero name: Ash", "Bring a roster hero (from /hero) in."),
-        HelpEntry(
-            "encounter remove", "/encounter remove name: Goblin 2", "Remove a creature or a whole squad."
-        ),
-        HelpEntry(
-            "encounter surprise",
-            "/encounter surprise combatants: Goblin 1, Goblin 2",
-            "Mark creatures surprised before the encounter begins.",
-        ),
-        HelpEntry(
-            "encounter begin",
-            "/encounter begin",
-            "Roll the d10 for who goes first (or first: heroes) and start round 1.",
-        ),
-        HelpEntry(
-            "encounter status",
-            "/encounter status private: True",
-            "Post the tracker again at the bottom; private: the Director's exact tracker and villain "
-            "actions, only for you.",
-        ),
-        HelpEntry("encounter undo", "/encounter undo", "Undo the newest change (players: only their own)."),
-        HelpEntry("encounter log", "/encounter log", "The encounter's log as Markdown and JSON files."),
-        HelpEntry(
-            "encounter end",
-            "/encounter end victory: True",
-            "End the encounter after a confirmation: Victories, Stamina written back to the roster.",
-        ),
     )
-
-    encounter = app_commands.Group(
-        name="encounter", description="Run an encounter in this channel or thread.", guild_only=True
-    )
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
-
-    @encounter.command(name="start", description="Start an encounter in this channel or thread.")
     @app_commands.describe(
         mode="Turn structure (default draw-steel)",
         name="The encounter's name",
@@ -248,14 +208,32 @@ class EncounterCog(commands.Cog):
             new_encounter_state(chosen, enforce_actions=enforce)
         )  # fmt: skip
 
+        carried = await carried_malice(self.bot.store, channel_key(interaction))
+        if carried is not None:  # a montage's close carried it into this fight: added when combat begins
+            state = dataclasses.replace(state, carried_malice=carried.malice)
+
         def change(who: Member, table: Table) -> Change[None]:
             table.begin_encounter(clean, who.actor.user_id, codec.to_data(state))
             return Change(f"Encounter {clean} started ({chosen.value})", None)
 
         await apply(interaction, "encounter.start", change, rule="/encounter start")
-        await send(interaction, content=started_text(clean, chosen, [s.name for s in sides or ()]))
+        text = started_text(clean, chosen, [s.name for s in sides or ()])
+        if carried is not None:
+            text += (
+                f"\n😈 {carried.malice} Malice carried over from the montage {inert(carried.montage)}: the "
+                "Director gains it when combat begins."
+            )
+        await send(interaction, content=text)
 
-    @encounter.command(name="add", description="Add creatures to the encounter.")
+    @encounter.command(
+        name="add",
+        description="Add creatures to the encounter.",
+        extras=help_line(
+            "/encounter add name: Goblin stamina: 10 side: director count: 3",
+            "Add creatures (count numbers them; squad makes minions share a pool; player gives control; "
+            "monster: a stat block from /monster).",
+        ),
+    )
     @app_commands.describe(
         name="Name (with count: numbered Goblin 1, Goblin 2...)",
         stamina="Stamina maximum (each)",
@@ -330,7 +308,14 @@ class EncounterCog(commands.Cog):
         )
         await reply_played(interaction, played, text)
 
-    @encounter.command(name="import", description="Bring in a Forge Steel encounter's monsters.")
+    @encounter.command(
+        name="import",
+        description="Bring in a Forge Steel encounter's monsters.",
+        extras=help_line(
+            "/encounter import file: Goblin Ambush.ds-encounter",
+            "Director: bring in a Forge Steel encounter's monsters from the bestiary (or group:).",
+        ),
+    )
     @app_commands.describe(
         file="A .ds-encounter file exported from Forge Steel",
         group="Its monsters' .ds-monster-group, if the bestiary doesn't have them",
@@ -346,7 +331,11 @@ class EncounterCog(commands.Cog):
     ) -> None:
         await bestiary.import_encounter(interaction, self.bot, file, group, side)
 
-    @encounter.command(name="hero", description="Bring a roster hero into the encounter.")
+    @encounter.command(
+        name="hero",
+        description="Bring a roster hero into the encounter.",
+        extras=help_line("/encounter hero name: Ash", "Bring a roster hero (from /hero) in."),
+    )
     @app_commands.describe(name="The roster hero (see /hero show)", side="Their side (default heroes)")
     @app_commands.autocomplete(name=roster, side=sides)
     async def hero(
@@ -360,7 +349,11 @@ class EncounterCog(commands.Cog):
         )
         await send(interaction, content=f"➕ **{inert(played.result)}** joined the encounter.")
 
-    @encounter.command(name="remove", description="Remove a creature (or a whole minion squad).")
+    @encounter.command(
+        name="remove",
+        description="Remove a creature (or a whole minion squad).",
+        extras=help_line("/encounter remove name: Goblin 2", "Remove a creature or a whole squad."),
+    )
     @app_commands.describe(name="The creature or squad")
     @app_commands.autocomplete(name=entries)
     async def remove_cmd(
@@ -375,7 +368,14 @@ class EncounterCog(commands.Cog):
         text = f"➖ {', '.join(inert(n) for n in played.result)} left the encounter."
         await reply_played(interaction, played, text)
 
-    @encounter.command(name="surprise", description="Mark creatures surprised (before the encounter begins).")
+    @encounter.command(
+        name="surprise",
+        description="Mark creatures surprised (before the encounter begins).",
+        extras=help_line(
+            "/encounter surprise combatants: Goblin 1, Goblin 2",
+            "Mark creatures surprised before the encounter begins.",
+        ),
+    )
     @app_commands.describe(combatants="Names separated by commas, e.g. Goblin 1, Goblin 2")
     async def surprise(
         self,
@@ -394,7 +394,13 @@ class EncounterCog(commands.Cog):
         )
         await send(interaction, content=f"😲 Surprised: {', '.join(inert(n) for n in played.result)}.")
 
-    @encounter.command(name="begin", description="Begin combat: who goes first, then round 1.")
+    @encounter.command(
+        name="begin",
+        description="Begin combat: who goes first, then round 1.",
+        extras=help_line(
+            "/encounter begin", "Roll the d10 for who goes first (or first: heroes) and start round 1."
+        ),
+    )
     @app_commands.describe(
         first="Director: set the side that goes first outright (no roll)",
         order="Teams: the team order, e.g. Blue, Red (default: the order they were named)",
@@ -443,23 +449,46 @@ class EncounterCog(commands.Cog):
             return
         await reply_and_ping(interaction, who, begin_text(flow), flow.encounter)
 
-    @encounter.command(name="status", description="Post the tracker again at the bottom of the channel.")
+    @encounter.command(
+        name="status",
+        description="Post the tracker again at the bottom of the channel.",
+        extras=help_line(
+            "/encounter status private: True",
+            "Post the tracker again at the bottom; private: the Director's exact tracker and villain "
+            "actions, only for you.",
+        ),
+    )
     @app_commands.describe(private="Director: a tracker with every exact Stamina that only you see")
     async def status(self, interaction: discord.Interaction[Any], private: bool = False) -> None:
         await post_status(interaction, self.bot, private)
 
-    @encounter.command(name="undo", description="Undo the newest change (players: only their own).")
+    @encounter.command(
+        name="undo",
+        description="Undo the newest change (players: only their own).",
+        extras=help_line("/encounter undo", "Undo the newest change (players: only their own)."),
+    )
     async def undo(self, interaction: discord.Interaction[Any]) -> None:
         await do_undo(interaction, self.bot)
 
-    @encounter.command(name="log", description="The encounter's log as Markdown and JSON files.")
+    @encounter.command(
+        name="log",
+        description="The encounter's log as Markdown and JSON files.",
+        extras=help_line("/encounter log", "The encounter's log as Markdown and JSON files."),
+    )
     @app_commands.describe(
         encounter="An ended encounter's number (default: the one running here, else the last one that ended)"
     )
     async def log(self, interaction: discord.Interaction[Any], encounter: int | None = None) -> None:
         await post_log(interaction, self.bot, encounter)
 
-    @encounter.command(name="end", description="End the encounter (after a confirmation).")
+    @encounter.command(
+        name="end",
+        description="End the encounter (after a confirmation).",
+        extras=help_line(
+            "/encounter end victory: True",
+            "End the encounter after a confirmation: Victories, Stamina written back to the roster.",
+        ),
+    )
     @app_commands.describe(victory="Was the heroes' objective achieved? (1 Victory each to the survivors)")
     async def end(self, interaction: discord.Interaction[Any], victory: bool = True) -> None:
         in_time = InTime(interaction)

@@ -18,15 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.client import DrawSteelBot
-from bot.help import HelpEntry
-from bot.options import Text
+from bot.client import BotCog, DrawSteelBot
+from bot.help import help_line
+from bot.options import SuggestedText, Text
 from bot.play import Caller, channel_key, encounter_of, play
 from bot.replies import send
 from bot.rules.creature import Creature
@@ -50,8 +49,6 @@ CHOICES_MAX = 25
 VALUE_MAX = 100
 NAME_MAX = 100
 
-ObjectiveKey = app_commands.Transform[str, Text("objective", OBJECTIVE_TEXT_MAX)]
-CreatureName = app_commands.Transform[str, Text("creature's name", NAME_MAX)]
 ActionName = app_commands.Transform[str, Text("villain action's name", NAME_MAX)]
 
 
@@ -119,6 +116,12 @@ async def _actions(interaction: discord.Interaction[Any], current: str) -> list[
         return action_choices(await _encounter(interaction), creature, current)
     except Exception:
         return []
+
+
+#: An open objective of the encounter, suggested as it is typed.
+ObjectiveKey = app_commands.Transform[str, SuggestedText("objective", OBJECTIVE_TEXT_MAX, _open_objectives)]
+#: A leader or solo of the encounter, suggested as it is typed.
+CreatureName = app_commands.Transform[str, SuggestedText("creature's name", NAME_MAX, _villains)]
 
 
 # --- the operations -----------------------------------------------------------------------------------------
@@ -222,9 +225,23 @@ class ObjectiveCommands(app_commands.Group):
     """/encounter objective add | done | fail."""
 
     def __init__(self) -> None:
-        super().__init__(name="objective", description="The Director's objectives for this encounter.")
+        super().__init__(
+            name="objective",
+            description="The Director's objectives for this encounter.",
+            extras=help_line(
+                "/encounter objective add text: Stop the ritual",
+                "The Director's objectives: add, done, fail.",
+            ),
+        )
 
-    @app_commands.command(name="add", description="Director: set an objective (with a round counter).")
+    @app_commands.command(
+        name="add",
+        description="Director: set an objective (with a round counter).",
+        extras=help_line(
+            "/encounter objective add text: Hold the bridge rounds: 5",
+            "Director: set an objective; with rounds, the tracker counts them down and asks you at 0.",
+        ),
+    )
     @app_commands.describe(
         text="What the heroes must do, e.g. Hold the bridge",
         rounds="Rounds it lasts, this round counting as the first (leave out for no counter)",
@@ -234,15 +251,27 @@ class ObjectiveCommands(app_commands.Group):
     ) -> None:
         await add(interaction, text, rounds)
 
-    @app_commands.command(name="done", description="Director: the heroes achieved an objective.")
+    @app_commands.command(
+        name="done",
+        description="Director: the heroes achieved an objective.",
+        extras=help_line(
+            "/encounter objective done objective: Hold the bridge",
+            "Director: the heroes achieved an objective.",
+        ),
+    )
     @app_commands.describe(objective="An open objective")
-    @app_commands.autocomplete(objective=_open_objectives)
     async def done_cmd(self, interaction: discord.Interaction[Any], objective: ObjectiveKey) -> None:
         await settle(interaction, objective, Outcome.ACHIEVED)
 
-    @app_commands.command(name="fail", description="Director: the heroes failed an objective.")
+    @app_commands.command(
+        name="fail",
+        description="Director: the heroes failed an objective.",
+        extras=help_line(
+            "/encounter objective fail objective: Stop the ritual",
+            "Director: the heroes failed an objective.",
+        ),
+    )
     @app_commands.describe(objective="An open objective")
-    @app_commands.autocomplete(objective=_open_objectives)
     async def fail_cmd(self, interaction: discord.Interaction[Any], objective: ObjectiveKey) -> None:
         await settle(interaction, objective, Outcome.FAILED)
 
@@ -251,70 +280,50 @@ class VillainCommands(app_commands.Group):
     """/encounter villain name | use."""
 
     def __init__(self) -> None:
-        super().__init__(name="villain", description="A leader's or solo's villain actions (Malice).")
+        super().__init__(
+            name="villain",
+            description="A leader's or solo's villain actions (Malice).",
+            extras=help_line(
+                "/encounter villain use creature: Ajax action: Rally",
+                "A leader's or solo's villain actions: name, use.",
+            ),
+        )
 
-    @app_commands.command(name="name", description="Director: name a villain action (up to 3 a creature).")
+    @app_commands.command(
+        name="name",
+        description="Director: name a villain action (up to 3 a creature).",
+        extras=help_line(
+            "/encounter villain name creature: Ajax action: Hit and Run",
+            "Director: name a villain action of a creature whose stat block has none (up to 3).",
+        ),
+    )
     @app_commands.describe(creature="A leader or solo", action="The villain action's name")
-    @app_commands.autocomplete(creature=_villains)
     async def name_cmd(
         self, interaction: discord.Interaction[Any], creature: CreatureName, action: str
     ) -> None:
         await name_action(interaction, creature, action)
 
     @app_commands.command(
-        name="use", description="Director: mark a villain action used (once per encounter)."
+        name="use",
+        description="Director: mark a villain action used (once per encounter).",
+        extras=help_line(
+            "/encounter villain use creature: Ajax action: Hit and Run",
+            "Director: mark a villain action used: each once per encounter.",
+        ),
     )
     @app_commands.describe(creature="A leader or solo", action="One of its villain actions not used yet")
-    @app_commands.autocomplete(creature=_villains, action=_actions)
+    @app_commands.autocomplete(action=_actions)
     async def use_cmd(
         self, interaction: discord.Interaction[Any], creature: CreatureName, action: ActionName
     ) -> None:
         await use_action(interaction, creature, action)
 
 
-class ObjectivesCog(commands.Cog):
+class ObjectivesCog(BotCog):
     """Objectives and villain actions: their subgroups of /encounter."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry(
-            "encounter objective",
-            "/encounter objective add text: Stop the ritual",
-            "The Director's objectives: add, done, fail.",
-        ),
-        HelpEntry(
-            "encounter objective add",
-            "/encounter objective add text: Hold the bridge rounds: 5",
-            "Director: set an objective; with rounds, the tracker counts them down and asks you at 0.",
-        ),
-        HelpEntry(
-            "encounter objective done",
-            "/encounter objective done objective: Hold the bridge",
-            "Director: the heroes achieved an objective.",
-        ),
-        HelpEntry(
-            "encounter objective fail",
-            "/encounter objective fail objective: Stop the ritual",
-            "Director: the heroes failed an objective.",
-        ),
-        HelpEntry(
-            "encounter villain",
-            "/encounter villain use creature: Ajax action: Rally",
-            "A leader's or solo's villain actions: name, use.",
-        ),
-        HelpEntry(
-            "encounter villain name",
-            "/encounter villain name creature: Ajax action: Hit and Run",
-            "Director: name a villain action of a creature whose stat block has none (up to 3).",
-        ),
-        HelpEntry(
-            "encounter villain use",
-            "/encounter villain use creature: Ajax action: Hit and Run",
-            "Director: mark a villain action used: each once per encounter.",
-        ),
-    )
-
     def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
+        super().__init__(bot)
         self.groups: tuple[app_commands.Group, ...] = (ObjectiveCommands(), VillainCommands())
 
     def _encounter_group(self) -> app_commands.Group:

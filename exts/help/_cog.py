@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.content import CREATOR_LICENSE
 from bot.embeds import Colour, Field, make_embed
-from bot.help import HelpEntry
+from bot.help import HelpEntry, help_entry
 from bot.replies import fail, send
 
 
@@ -27,6 +27,7 @@ def help_entries(bot: commands.Bot) -> tuple[HelpEntry, ...]:
     entries: list[HelpEntry] = []
     for cog in bot.cogs.values():
         entries.extend(getattr(cog, "help_entries", ()))
+        entries.extend(e for c in cog.walk_app_commands() if (e := help_entry(c)) is not None)
     return tuple(entries)
 
 

@@ -14,14 +14,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot import autocomplete
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.content.ability_entry import (
     BONUS_MAX,
     COST_MAX,
@@ -38,7 +36,7 @@ from bot.content.ability_entry import (
     new_ability,
     replace_ability,
 )
-from bot.help import HelpEntry
+from bot.help import guild_group, help_line
 from bot.play import (
     Member,
     active_encounter,
@@ -57,7 +55,7 @@ from bot.rules.names import NAME_MAX, name_key
 from bot.rules.standard import hero_standard_abilities
 from bot.store import Change, Hero, Table
 from exts.heroes._abilities_views import ACTION_LABELS, abilities_embed, ability_embed
-from exts.heroes._cog import TEXT_MAX, hero_or_mine
+from exts.heroes._cog import TEXT_MAX, HeroName, hero_or_mine
 
 TIERS_MAX = 3 * TIER_MAX + 10
 """Longest `tiers` option (three tier results and their separators)."""
@@ -140,33 +138,12 @@ class CardsChanged:
     card: Ability
 
 
-class Abilities(commands.Cog):
+class Abilities(BotCog):
     """A hero's ability cards (/ability)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("ability", "/ability list", "Your hero's abilities (hero: for another's)."),
-        HelpEntry(
-            "ability add",
-            "/ability add name:Mind Spike action:main characteristic:reason keywords:Magic, Ranged, Strike "
-            "tiers:2 + R damage; 4 + R damage; 6 + R damage",
-            "Add an ability card to your hero (tiers split by ; or |).",
-        ),
-        HelpEntry(
-            "ability edit", "/ability edit ability:Mind Spike cost:3", "Change a card (effect:none clears)."
-        ),
-        HelpEntry("ability remove", "/ability remove ability:Mind Spike", "Remove a card from your hero."),
-        HelpEntry(
-            "ability show",
-            "/ability show ability:Mind Spike",
-            "A card with its tiers as written and as the bot reads them.",
-        ),
-        HelpEntry("ability list", "/ability list hero:Ash", "A hero's abilities by action type."),
+    ability = guild_group(
+        "ability", "A hero's ability cards.", "/ability list", "Your hero's abilities (hero: for another's)."
     )
-
-    ability = app_commands.Group(name="ability", description="A hero's ability cards.", guild_only=True)
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
 
     async def _change(
         self,
@@ -174,9 +151,13 @@ class Abilities(commands.Cog):
         hero: str | None,
         kind: str,
         edit: Callable[[Hero, HeroSheet], CardEdit],
-    ) -> CardsChanged:
+        said: Callable[[CardsChanged], str],
+        *,
+        shown: bool = True,
+    ) -> None:
         """Change the cards of `hero` (or the caller's) as `edit(hero, sheet)` says; the hero's creature in
-        this channel's running encounter takes them too."""
+        this channel's running encounter takes them too. The reply says `said(done)`, with the card
+        `shown`."""
 
         def change(who: Member, table: Table) -> Change[CardsChanged]:
             target = hero_or_mine(table, hero, who.actor.user_id)
@@ -197,10 +178,20 @@ class Abilities(commands.Cog):
                 )
             return Change(done.summary, CardsChanged(target.name, changed, done.card), {"hero": target.name})
 
-        return await apply(interaction, kind, change)
+        done = await apply(interaction, kind, change)
+        embed = ability_embed(done.hero, done.card, done.sheet) if shown else None
+        await send(interaction, content=said(done), embed=embed)
 
     # -- /ability add ------------------------------------------------------------------------------------
-    @ability.command(name="add", description="Add an ability card to your hero (or hero:, for a Director).")
+    @ability.command(
+        name="add",
+        description="Add an ability card to your hero (or hero:, for a Director).",
+        extras=help_line(
+            "/ability add name:Mind Spike action:main characteristic:reason keywords:Magic, Ranged, Strike "
+            "tiers:2 + R damage; 4 + R damage; 6 + R damage",
+            "Add an ability card to your hero (tiers split by ; or |).",
+        ),
+    )
     @app_commands.describe(
         name="The ability's name, e.g. Mind Spike",
         action="What using it takes: main action, maneuver, triggered action...",
@@ -216,7 +207,6 @@ class Abilities(commands.Cog):
         bonus="A bonus the card adds to its power roll",
     )
     @app_commands.choices(action=ACTIONS)
-    @app_commands.autocomplete(hero=autocomplete.heroes)
     async def add(
         self,
         interaction: discord.Interaction[Any],
@@ -225,7 +215,7 @@ class Abilities(commands.Cog):
         characteristic: app_commands.Range[str, 1, TEXT_MAX] | None = None,
         keywords: app_commands.Range[str, 1, KEYWORDS_TEXT_MAX] | None = None,
         tiers: app_commands.Range[str, 1, TIERS_MAX] | None = None,
-        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        hero: HeroName | None = None,
         distance: app_commands.Range[str, 1, SHORT_MAX] | None = None,
         target: app_commands.Range[str, 1, SHORT_MAX] | None = None,
         cost: app_commands.Range[int, 0, COST_MAX] | None = None,
@@ -244,16 +234,18 @@ class Abilities(commands.Cog):
                 add_ability(sheet.abilities, card), f"{target.name} gained the ability {card.name}", card
             )
 
-        done = await self._change(interaction, hero, "ability.add", edit)
-        who, sheet = done.hero, done.sheet
-        await send(
-            interaction,
-            content=f"{inert(card.name)} is now one of {inert(who)}'s abilities ({len(sheet.abilities)}).",
-            embed=ability_embed(who, card, sheet),
-        )
+        def said(done: CardsChanged) -> str:
+            count = len(done.sheet.abilities)
+            return f"{inert(card.name)} is now one of {inert(done.hero)}'s abilities ({count})."
+
+        await self._change(interaction, hero, "ability.add", edit, said)
 
     # -- /ability edit -----------------------------------------------------------------------------------
-    @ability.command(name="edit", description="Change one of your hero's ability cards.")
+    @ability.command(
+        name="edit",
+        description="Change one of your hero's ability cards.",
+        extras=help_line("/ability edit ability:Mind Spike cost:3", "Change a card (effect:none clears)."),
+    )
     @app_commands.describe(
         ability="The ability to change",
         hero="The hero (default: yours)",
@@ -270,12 +262,12 @@ class Abilities(commands.Cog):
         bonus="A bonus the card adds to its power roll",
     )
     @app_commands.choices(action=ACTIONS)
-    @app_commands.autocomplete(ability=own_abilities, hero=autocomplete.heroes)
+    @app_commands.autocomplete(ability=own_abilities)
     async def edit(
         self,
         interaction: discord.Interaction[Any],
         ability: app_commands.Range[str, 1, TEXT_MAX],
-        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        hero: HeroName | None = None,
         new_name: app_commands.Range[str, 1, NAME_MAX] | None = None,
         action: str | None = None,
         characteristic: app_commands.Range[str, 1, TEXT_MAX] | None = None,
@@ -300,46 +292,56 @@ class Abilities(commands.Cog):
             cards = replace_ability(sheet.abilities, index, edited)
             return CardEdit(cards, f"{target.name}'s ability {card.name} changed", edited)
 
-        done = await self._change(interaction, hero, "ability.edit", change)
-        who, sheet, edited = done.hero, done.sheet, done.card
-        await send(
+        await self._change(
             interaction,
-            content=f"{inert(who)}'s {inert(edited.name)} is changed.",
-            embed=ability_embed(who, edited, sheet),
+            hero,
+            "ability.edit",
+            change,
+            lambda done: f"{inert(done.hero)}'s {inert(done.card.name)} is changed.",
         )
 
     # -- /ability remove ---------------------------------------------------------------------------------
-    @ability.command(name="remove", description="Remove one of your hero's ability cards.")
+    @ability.command(
+        name="remove",
+        description="Remove one of your hero's ability cards.",
+        extras=help_line("/ability remove ability:Mind Spike", "Remove a card from your hero."),
+    )
     @app_commands.describe(ability="The ability to remove", hero="The hero (default: yours)")
-    @app_commands.autocomplete(ability=own_abilities, hero=autocomplete.heroes)
+    @app_commands.autocomplete(ability=own_abilities)
     async def remove(
         self,
         interaction: discord.Interaction[Any],
         ability: app_commands.Range[str, 1, TEXT_MAX],
-        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        hero: HeroName | None = None,
     ) -> None:
         def change(target: Hero, sheet: HeroSheet) -> CardEdit:
             index, card = _card(target, sheet, ability)
             cards = (*sheet.abilities[:index], *sheet.abilities[index + 1 :])
             return CardEdit(cards, f"{target.name} lost the ability {card.name}", card)
 
-        done = await self._change(interaction, hero, "ability.remove", change)
-        who, sheet, removed = done.hero, done.sheet, done.card
-        await send(
-            interaction,
-            content=f"{inert(removed.name)} is no longer one of {inert(who)}'s abilities "
-            f"({len(sheet.abilities)} left).",
-        )
+        def said(done: CardsChanged) -> str:
+            left = len(done.sheet.abilities)
+            return (
+                f"{inert(done.card.name)} is no longer one of {inert(done.hero)}'s abilities ({left} left)."
+            )
+
+        await self._change(interaction, hero, "ability.remove", change, said, shown=False)
 
     # -- /ability show -----------------------------------------------------------------------------------
-    @ability.command(name="show", description="An ability card with its tiers as written and as read.")
+    @ability.command(
+        name="show",
+        description="An ability card with its tiers as written and as read.",
+        extras=help_line(
+            "/ability show ability:Mind Spike", "A card with its tiers as written and as the bot reads them."
+        ),
+    )
     @app_commands.describe(ability="The ability", hero="The hero (default: yours)")
-    @app_commands.autocomplete(ability=any_abilities, hero=autocomplete.heroes)
+    @app_commands.autocomplete(ability=any_abilities)
     async def show(
         self,
         interaction: discord.Interaction[Any],
         ability: app_commands.Range[str, 1, TEXT_MAX],
-        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        hero: HeroName | None = None,
     ) -> None:
         table = await self.bot.store.view(channel_key(interaction), shared=True)
         target = hero_or_mine(table, hero, interaction.user.id)
@@ -348,12 +350,13 @@ class Abilities(commands.Cog):
         await send(interaction, embed=ability_embed(target.name, card, sheet))
 
     # -- /ability list -----------------------------------------------------------------------------------
-    @ability.command(name="list", description="A hero's abilities by action type.")
+    @ability.command(
+        name="list",
+        description="A hero's abilities by action type.",
+        extras=help_line("/ability list hero:Ash", "A hero's abilities by action type."),
+    )
     @app_commands.describe(hero="The hero (default: yours)")
-    @app_commands.autocomplete(hero=autocomplete.heroes)
-    async def list_cmd(
-        self, interaction: discord.Interaction[Any], hero: app_commands.Range[str, 1, TEXT_MAX] | None = None
-    ) -> None:
+    async def list_cmd(self, interaction: discord.Interaction[Any], hero: HeroName | None = None) -> None:
         table = await self.bot.store.view(channel_key(interaction), shared=True)
         target = hero_or_mine(table, hero, interaction.user.id)
         await send(interaction, embed=abilities_embed(target.name, sheet_of(target)))

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import DrawSteelBot
-from bot.help import HelpEntry
+from bot.client import BotCog, DrawSteelBot
+from bot.help import guild_group, help_line
 from bot.permissions import require, server_standing
 from bot.play import channel_key
 from bot.replies import fail, send
@@ -65,26 +65,18 @@ async def require_server_director(bot: DrawSteelBot, interaction: discord.Intera
     require(key, at, director_role_id=role)
 
 
-class Campaign(commands.Cog):
+class Campaign(BotCog):
     """Which campaign a channel plays in (/campaign)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("campaign", "/campaign show", "Whose roster and hero tokens this channel uses."),
-        HelpEntry("campaign show", "/campaign show", "This channel's campaign and who shares it."),
-        HelpEntry(
-            "campaign join",
-            "/campaign join channel:#main-campaign",
-            "Director: play here with that channel's heroes and tokens.",
-        ),
-        HelpEntry("campaign leave", "/campaign leave", "Director: back to this channel's own campaign."),
-    )
-
-    campaign = app_commands.Group(
-        name="campaign", description="Which roster and hero tokens this channel uses.", guild_only=True
+    campaign = guild_group(
+        "campaign",
+        "Which roster and hero tokens this channel uses.",
+        "/campaign show",
+        "Whose roster and hero tokens this channel uses.",
     )
 
     def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
+        super().__init__(bot)
         self._merging: asyncio.Task[None] | None = None
 
     @commands.Cog.listener()
@@ -104,14 +96,21 @@ class Campaign(commands.Cog):
             self._merging.cancel()
 
     @campaign.command(
-        name="show", description="Show this channel's campaign: heroes, hero tokens, who shares it."
+        name="show",
+        description="Show this channel's campaign: heroes, hero tokens, who shares it.",
+        extras=help_line("/campaign show", "This channel's campaign and who shares it."),
     )
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         info = await self.bot.store.campaign(channel_key(interaction))
         await send(interaction, content=campaign_text(info))
 
     @campaign.command(
-        name="join", description="Director: play in another channel's campaign (its heroes, tokens)."
+        name="join",
+        description="Director: play in another channel's campaign (its heroes, tokens).",
+        extras=help_line(
+            "/campaign join channel:#main-campaign",
+            "Director: play here with that channel's heroes and tokens.",
+        ),
     )
     @app_commands.describe(channel="The channel whose campaign this channel and its threads join")
     async def join(
@@ -125,7 +124,11 @@ class Campaign(commands.Cog):
         info = await self.bot.store.join_campaign(channel_key(interaction), channel.id)
         await send(interaction, content=campaign_text(info))
 
-    @campaign.command(name="leave", description="Director: play in this channel's own campaign again.")
+    @campaign.command(
+        name="leave",
+        description="Director: play in this channel's own campaign again.",
+        extras=help_line("/campaign leave", "Director: back to this channel's own campaign."),
+    )
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         await require_server_director(self.bot, interaction, "/campaign leave")
         info = await self.bot.store.leave_campaign(channel_key(interaction))

@@ -14,15 +14,15 @@ create one for a member (`player`), or for nobody in particular (then the Direct
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import autocomplete
-from bot.client import DrawSteelBot
-from bot.help import HelpEntry
+from bot.client import BotCog, DrawSteelBot
+from bot.help import guild_group, help_line
+from bot.options import SuggestedRange
 from bot.permissions import hero_player, require, server_standing
 from bot.play import (
     Member,
@@ -64,6 +64,8 @@ from exts.heroes._views import HeroView, hero_embed, roster_embed
 from exts.tracker._controls import set_handler
 
 TEXT_MAX = 100
+#: A hero of the channel's roster named in an option, its names suggested as they are typed.
+HeroName = app_commands.Transform[str, SuggestedRange("hero's name", 1, TEXT_MAX, autocomplete.heroes)]
 """Longest text option Discord sends us here (names are checked to 64 by `clean_name`)."""
 
 
@@ -157,45 +159,20 @@ def _rename(table: Table, target: Hero, rename: str, *, in_encounter: bool) -> N
         put_encounter(table, rename_hero(encounter, target.id, rename))
 
 
-class Heroes(commands.Cog):
+class Heroes(BotCog):
     """The channel's hero roster (/hero)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("hero", "/hero show", "The channel's hero roster."),
-        HelpEntry(
-            "hero create",
+    hero = guild_group("hero", "The channel's hero roster.", "/hero show", "The channel's hero roster.")
+
+    # -- /hero create -------------------------------------------------------------------------------------
+    @hero.command(
+        name="create",
+        description="Add a hero to this channel's roster.",
+        extras=help_line(
             "/hero create name:Ash stamina:30 recoveries:8",
             "Add a hero (characteristics, immunity, level… optional).",
         ),
-        HelpEntry(
-            "hero import",
-            "/hero import file: Keth.ds-hero",
-            "Bring in a Forge Steel hero (again: update it; use_state:true takes the file's Stamina, XP…).",
-        ),
-        HelpEntry(
-            "hero edit", "/hero edit hero:Ash stamina:33 level:2", "Change a hero (owner or server Director)."
-        ),
-        HelpEntry("hero show", "/hero show hero:Ash", "A hero's sheet, or the roster."),
-        HelpEntry(
-            "hero me",
-            "/hero me",
-            "Your hero in this encounter: what happened since your last turn, Stamina, what you may do now.",
-        ),
-        HelpEntry("hero delete", "/hero delete hero:Ash", "Delete a hero (owner or server Director)."),
-        HelpEntry(
-            "hero claim",
-            "/hero claim hero:Ash",
-            "Take over a hero the Director holds.",
-        ),
     )
-
-    hero = app_commands.Group(name="hero", description="The channel's hero roster.", guild_only=True)
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
-
-    # -- /hero create -------------------------------------------------------------------------------------
-    @hero.command(name="create", description="Add a hero to this channel's roster.")
     @app_commands.describe(
         name="The hero's name",
         stamina="Stamina maximum",
@@ -250,7 +227,14 @@ class Heroes(commands.Cog):
         )
 
     # -- /hero import ---------------------------------------------------------------------------------------
-    @hero.command(name="import", description="Add or update a hero from a Forge Steel export (.ds-hero).")
+    @hero.command(
+        name="import",
+        description="Add or update a hero from a Forge Steel export (.ds-hero).",
+        extras=help_line(
+            "/hero import file: Keth.ds-hero",
+            "Bring in a Forge Steel hero (again: update it; use_state:true takes the file's Stamina, XP…).",
+        ),
+    )
     @app_commands.describe(
         file="A .ds-hero (or older .drawsteel-hero) file exported from Forge Steel",
         use_state="Take the file's Stamina damage, Recoveries used, Victories and XP (default: no)",
@@ -284,7 +268,13 @@ class Heroes(commands.Cog):
         )
 
     # -- /hero edit -----------------------------------------------------------------------------------------
-    @hero.command(name="edit", description="Change a hero of this channel (its owner or a Director).")
+    @hero.command(
+        name="edit",
+        description="Change a hero of this channel (its owner or a Director).",
+        extras=help_line(
+            "/hero edit hero:Ash stamina:33 level:2", "Change a hero (owner or server Director)."
+        ),
+    )
     @app_commands.describe(
         hero="The hero to change (default: yours)",
         new_name="A new name",
@@ -299,11 +289,10 @@ class Heroes(commands.Cog):
         resource="The heroic resource's name, e.g. wrath",
         resource_gain="Heroic resource gained each turn, e.g. 2 or 1d3",
     )
-    @app_commands.autocomplete(hero=autocomplete.heroes)
     async def edit(
         self,
         interaction: discord.Interaction[Any],
-        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        hero: HeroName | None = None,
         new_name: app_commands.Range[str, 1, TEXT_MAX] | None = None,
         stamina: app_commands.Range[int, 1, STAMINA_LIMIT] | None = None,
         current_stamina: app_commands.Range[int, -STAMINA_LIMIT, STAMINA_LIMIT] | None = None,
@@ -352,12 +341,13 @@ class Heroes(commands.Cog):
             fail(_rename_there(named.name, where))
 
     # -- /hero show -----------------------------------------------------------------------------------------
-    @hero.command(name="show", description="Show one hero's sheet, or this channel's whole roster.")
+    @hero.command(
+        name="show",
+        description="Show one hero's sheet, or this channel's whole roster.",
+        extras=help_line("/hero show hero:Ash", "A hero's sheet, or the roster."),
+    )
     @app_commands.describe(hero="The hero to show (leave out for the whole roster)")
-    @app_commands.autocomplete(hero=autocomplete.heroes)
-    async def show(
-        self, interaction: discord.Interaction[Any], hero: app_commands.Range[str, 1, TEXT_MAX] | None = None
-    ) -> None:
+    async def show(self, interaction: discord.Interaction[Any], hero: HeroName | None = None) -> None:
         table = await self.bot.store.view(channel_key(interaction), shared=True)
         encounter = active_encounter(table)
         if hero is None:
@@ -368,20 +358,24 @@ class Heroes(commands.Cog):
 
     # -- /hero me -------------------------------------------------------------------------------------------
     @hero.command(
-        name="me", description="Your hero in this encounter: what happened since your turn, what you may do."
+        name="me",
+        description="Your hero in this encounter: what happened since your turn, what you may do.",
+        extras=help_line(
+            "/hero me",
+            "Your hero in this encounter: what happened since your last turn, Stamina, what you may do now.",
+        ),
     )
     async def me(self, interaction: discord.Interaction[Any]) -> None:
         await show_my_hero(interaction, self.bot)
 
     # -- /hero delete ---------------------------------------------------------------------------------------
     @hero.command(
-        name="delete", description="Delete a hero from the roster (its owner or a server Director)."
+        name="delete",
+        description="Delete a hero from the roster (its owner or a server Director).",
+        extras=help_line("/hero delete hero:Ash", "Delete a hero (owner or server Director)."),
     )
     @app_commands.describe(hero="The hero to delete for good")
-    @app_commands.autocomplete(hero=autocomplete.heroes)
-    async def delete(
-        self, interaction: discord.Interaction[Any], hero: app_commands.Range[str, 1, TEXT_MAX]
-    ) -> None:
+    async def delete(self, interaction: discord.Interaction[Any], hero: HeroName) -> None:
         table = await self.bot.store.view(channel_key(interaction), shared=True)
         target = require_hero(table, hero)
         await self._may_delete(interaction, table, target)
@@ -434,16 +428,19 @@ class Heroes(commands.Cog):
         await send(interaction, content=f"{inert(deleted)} is deleted from the roster.")
 
     # -- /hero claim ----------------------------------------------------------------------------------------
-    @hero.command(name="claim", description="Take over a hero the Director holds (a Director may reassign).")
+    @hero.command(
+        name="claim",
+        description="Take over a hero the Director holds (a Director may reassign).",
+        extras=help_line("/hero claim hero:Ash", "Take over a hero the Director holds."),
+    )
     @app_commands.describe(
         hero="The hero to take over",
         player="Director only: give the hero to this member (leave out to hold it, open to claim)",
     )
-    @app_commands.autocomplete(hero=autocomplete.heroes)
     async def claim_hero(
         self,
         interaction: discord.Interaction[Any],
-        hero: app_commands.Range[str, 1, TEXT_MAX],
+        hero: HeroName,
         player: discord.Member | None = None,
     ) -> None:
         if player is not None and player.bot:

@@ -6,20 +6,18 @@ Rules: draw-steel-basics.md "Victories", "Experience", "Respite" through `bot.ru
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot import autocomplete
-from bot.client import DrawSteelBot
-from bot.help import HelpEntry
+from bot.client import BotCog, DrawSteelBot
+from bot.help import help_line
 from bot.play import Member, apply, channel_key, put_sheet, sheet_of
 from bot.replies import fail, inert, send
 from bot.rules.hero import award_sheet_victories, sheet_respite
 from bot.store import Change, Hero, Table
-from exts.heroes._cog import TEXT_MAX, require_hero, view_of
+from exts.heroes._cog import HeroName, require_hero, view_of
 from exts.heroes._views import HeroView, victories_embed
 
 AWARD_MAX = 10
@@ -33,33 +31,24 @@ def _targets(table: Table, hero: str | None) -> list[Hero]:
     return list(table.heroes.values())
 
 
-class Progress(commands.Cog):
+class Progress(BotCog):
     """Victories and respites (/victories, /respite)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry(
-            "victories",
-            "/victories award:1",
-            "Victories and XP; a server Director awards.",
-        ),
-        HelpEntry("respite", "/respite", "Server Director: Victories to XP, full Stamina."),
+    @app_commands.command(
+        name="victories",
+        description="Show the heroes' Victories; a Director awards them.",
+        extras=help_line("/victories award:1", "Victories and XP; a server Director awards."),
     )
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
-
-    @app_commands.command(name="victories", description="Show the heroes' Victories; a Director awards them.")
     @app_commands.describe(
         award="Director: Victories to award (leave out to show)",
         hero="Only this hero (default: every hero of the roster)",
     )
-    @app_commands.autocomplete(hero=autocomplete.heroes)
     @app_commands.guild_only()
     async def victories(
         self,
         interaction: discord.Interaction[Any],
         award: app_commands.Range[int, 1, AWARD_MAX] | None = None,
-        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        hero: HeroName | None = None,
     ) -> None:
         if award is None:
             table = await self.bot.store.view(channel_key(interaction))
@@ -86,7 +75,11 @@ class Progress(commands.Cog):
             embed=victories_embed(awarded),
         )
 
-    @app_commands.command(name="respite", description="Director: a respite for every hero of the roster.")
+    @app_commands.command(
+        name="respite",
+        description="Director: a respite for every hero of the roster.",
+        extras=help_line("/respite", "Server Director: Victories to XP, full Stamina."),
+    )
     @app_commands.guild_only()
     async def respite(self, interaction: discord.Interaction[Any]) -> None:
         def change(_who: Member, table: Table) -> Change[list[HeroView]]:

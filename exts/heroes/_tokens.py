@@ -12,15 +12,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot import autocomplete
-from bot.client import DrawSteelBot
-from bot.help import HelpEntry
+from bot.client import BotCog, DrawSteelBot
+from bot.help import guild_group, help_line
 from bot.hero_tokens import Spender, resolve_hero, spend_benefit
 from bot.permissions import RULES, allowed
 from bot.play import (
@@ -42,7 +40,7 @@ from bot.rules.stamina import regain_recovery_value
 from bot.store import Change, Table
 from bot.ui.combat import vitals_text
 from bot.ui.format import stamina_text
-from exts.heroes._cog import TEXT_MAX
+from exts.heroes._cog import TEXT_MAX, HeroName
 from exts.heroes._views import tokens_embed
 from exts.tracker._controls import set_handler
 
@@ -170,34 +168,27 @@ _BENEFITS: dict[str, Callable[[Table, Spender], tuple[HeroTokens, str]]] = {
 }
 
 
-class Tokens(commands.Cog):
+class Tokens(BotCog):
     """The party's hero tokens (/tokens)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("tokens", "/tokens show", "The party's hero tokens."),
-        HelpEntry("tokens show", "/tokens show", "The pool and who used one this turn."),
-        HelpEntry("tokens award", "/tokens award count:1", "Server Director: give hero tokens."),
-        HelpEntry(
-            "tokens spend",
-            "/tokens spend use:surges hero:Ash",
-            "Spend: surges, save, reroll or regain.",
-        ),
-        HelpEntry("tokens reset", "/tokens reset", "Server Director: new session's pool."),
+    tokens = guild_group("tokens", "The party's hero tokens.", "/tokens show", "The party's hero tokens.")
+
+    @tokens.command(
+        name="show",
+        description="Show the party's hero tokens.",
+        extras=help_line("/tokens show", "The pool and who used one this turn."),
     )
-
-    tokens = app_commands.Group(name="tokens", description="The party's hero tokens.", guild_only=True)
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
-
-    @tokens.command(name="show", description="Show the party's hero tokens.")
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         table = await self.bot.store.view(channel_key(interaction))
         encounter = active_encounter(table)
         used = () if encounter is None else encounter.tokens_used
         await send(interaction, embed=tokens_embed(table.tokens, used, encounter is not None))
 
-    @tokens.command(name="award", description="Director: give hero tokens.")
+    @tokens.command(
+        name="award",
+        description="Director: give hero tokens.",
+        extras=help_line("/tokens award count:1", "Server Director: give hero tokens."),
+    )
     @app_commands.describe(count="How many hero tokens (default 1)")
     async def award(
         self, interaction: discord.Interaction[Any], count: app_commands.Range[int, 1, AWARD_MAX] = 1
@@ -209,19 +200,22 @@ class Tokens(commands.Cog):
         pool = await apply(interaction, "tokens.award", change, rule="/tokens award")
         await send(interaction, content=f"The Director awards {count} hero token(s). Hero tokens: {pool}.")
 
-    @tokens.command(name="spend", description="Spend hero tokens for a benefit.")
+    @tokens.command(
+        name="spend",
+        description="Spend hero tokens for a benefit.",
+        extras=help_line("/tokens spend use:surges hero:Ash", "Spend: surges, save, reroll or regain."),
+    )
     @app_commands.describe(
         use="surges: +2 surges · save: a save that just failed succeeds · reroll: reroll a test · "
         "regain: 2 tokens, regain Stamina",
         hero="The hero who spends (default: yours)",
         condition="Not needed: a token turns the save that just failed",
     )
-    @app_commands.autocomplete(hero=autocomplete.heroes)
     async def spend(
         self,
         interaction: discord.Interaction[Any],
         use: Use,
-        hero: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        hero: HeroName | None = None,
         condition: app_commands.Range[str, 1, TEXT_MAX] | None = None,
     ) -> None:
         who: str | int = " ".join(hero.split()) if hero is not None else interaction.user.id
@@ -230,7 +224,11 @@ class Tokens(commands.Cog):
         text = await apply(interaction, "tokens.spend", lambda member, table: _spend(member, table, who, use))
         await send(interaction, content=text)
 
-    @tokens.command(name="reset", description="Director, start of a session: reset the hero-token pool.")
+    @tokens.command(
+        name="reset",
+        description="Director, start of a session: reset the hero-token pool.",
+        extras=help_line("/tokens reset", "Server Director: new session's pool."),
+    )
     async def reset(self, interaction: discord.Interaction[Any]) -> None:
         key = channel_key(interaction)
         settings = await self.bot.store.get_settings(key.guild_id)

@@ -10,9 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import discord
-from discord.ext import commands
 
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.play import InTime, caller_of, channel_key, encounter_of
 from bot.replies import fail
 from bot.rules.turns import picking
@@ -22,11 +21,11 @@ from exts.tracker._service import tracker_for
 from exts.turn._cog import do_act
 
 
-class Reminders(commands.Cog):
+class Reminders(BotCog):
     """Nudges and the argument timer (no commands of their own)."""
 
     def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
+        super().__init__(bot)
         self.service: ReminderService = reminders_for(bot)
 
     async def cog_load(self) -> None:

@@ -7,16 +7,15 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import autocomplete
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.error_hook import guarded
-from bot.help import HelpEntry
+from bot.help import help_line
 from bot.hero_tokens import spend_benefit
 from bot.permissions import actor_from_interaction, require_self
 from bot.play import (
@@ -290,22 +289,16 @@ def own_creature_of(encounter: Encounter, user_id: int) -> Creature | None:
     return next(iter(acting or heroes or mine), None)
 
 
-class Roll(commands.Cog):
+class Roll(BotCog):
     """Power rolls (/roll)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry(
-            "roll",
+    @app_commands.command(
+        name="roll",
+        description="Make a power roll (2d10 + bonus), e.g. an ability or a test.",
+        extras=help_line(
             "/roll characteristic:might edges:1 label:Strike",
             "A power roll (ability or test) with edges, banes and tiers; Downgrade and Reroll buttons.",
         ),
-    )
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
-
-    @app_commands.command(
-        name="roll", description="Make a power roll (2d10 + bonus), e.g. an ability or a test."
     )
     @app_commands.describe(
         bonus="Added to the roll: your characteristic if you have no hero, skills; negative for penalties",

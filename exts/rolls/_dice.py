@@ -6,14 +6,13 @@ this cog only reads the option, rolls with the bot's dice and renders the result
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.client import DrawSteelBot
-from bot.help import HelpEntry
+from bot.client import BotCog, DrawSteelBot
+from bot.help import help_line
 from bot.replies import fail, send
 from bot.rules.dice import DiceRoll, roll_expression
 
@@ -35,17 +34,14 @@ def render(result: DiceRoll) -> str:
     return f"🎲 {_code(result.expression)} → {_code(steps)} = **{result.total}**"
 
 
-class Dice(commands.Cog):
+class Dice(BotCog):
     """Free-form dice rolls."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("dice", "/dice 3d6+2", "Roll any dice: 3d6+2, 1d3, d100, 4d6kh3."),
+    @app_commands.command(
+        name="dice",
+        description="Roll dice, e.g. 3d6+2, 1d3, d100 or 4d6kh3.",
+        extras=help_line("/dice 3d6+2", "Roll any dice: 3d6+2, 1d3, d100, 4d6kh3."),
     )
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
-
-    @app_commands.command(name="dice", description="Roll dice, e.g. 3d6+2, 1d3, d100 or 4d6kh3.")
     @app_commands.describe(expression="What to roll, e.g. 3d6+2, 1d3, d100 or 4d6kh3")
     @app_commands.guild_only()
     async def dice(

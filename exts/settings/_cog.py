@@ -10,15 +10,14 @@ Server until the server's admins allow it to others). Stored with `Store.update_
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.durations import parse_duration
-from bot.help import HelpEntry
+from bot.help import help_line
 from bot.permissions import require, server_standing
 from bot.replies import fail, send
 from bot.store.table import ARGUMENT_RANGE, NUDGE_RANGE
@@ -27,21 +26,14 @@ from exts.settings._views import settings_embed
 Rounding = Literal["down", "nearest", "up"]
 
 
-class GuildSettingsCog(commands.Cog):
+class GuildSettingsCog(BotCog):
     """Per-server settings (/settings)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry(
-            "settings",
-            "/settings turn_pings:False",
-            "Server Director: this server's settings.",
-        ),
+    @app_commands.command(
+        name="settings",
+        description="Director: show or change this server's settings.",
+        extras=help_line("/settings turn_pings:False", "Server Director: this server's settings."),
     )
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
-
-    @app_commands.command(name="settings", description="Director: show or change this server's settings.")
     @app_commands.describe(
         director_role="Members of this role are server Directors (besides Manage Server)",
         clear_director_role="True: no Director role (Manage Server only; anyone may start encounters)",

@@ -12,16 +12,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.store import ChannelKey
 from exts.tracker._service import TrackerService, tracker_for
 
 
-class Tracker(commands.Cog):
+class Tracker(BotCog):
     """The live tracker message of each encounter (no commands of its own)."""
 
     def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
+        super().__init__(bot)
         self.service: TrackerService = tracker_for(bot)
 
     async def cog_load(self) -> None:
