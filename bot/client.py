@@ -30,6 +30,8 @@ log = logging.getLogger("bot.client")
 COGS: tuple[str, ...] = (
     "exts.rolls",
     "exts.encounter",
+    "exts.montage",
+    "exts.negotiation",
     "exts.bestiary",
     "exts.turn",
     "exts.tracker",

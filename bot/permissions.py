@@ -110,6 +110,7 @@ RULES: dict[str, Rule] = {
     "/hero create player:": Rule(Authority.SERVER_DIRECTOR, "create a hero for another member"),
     "/hero edit": Rule(Authority.OWNER_OR_SERVER_DIRECTOR, "edit another member's hero"),
     "/hero show": Rule(Authority.ANYONE, "show heroes"),
+    "/hero me": Rule(Authority.ANYONE, "see your hero's card"),
     "/hero claim": Rule(Authority.ANYONE, "claim a hero"),
     "/hero claim player:": Rule(Authority.SERVER_DIRECTOR, "give a hero to a member"),
     "/hero delete": Rule(Authority.OWNER_OR_SERVER_DIRECTOR, "delete that hero"),
@@ -152,6 +153,7 @@ RULES: dict[str, Rule] = {
     "/encounter begin": Rule(Authority.ENCOUNTER_DIRECTOR, "begin the encounter"),
     "/encounter status": Rule(Authority.ANYONE, "post the tracker"),
     "/encounter status private:": Rule(Authority.ENCOUNTER_DIRECTOR, "see the private tracker"),
+    "enc:view": Rule(Authority.ENCOUNTER_DIRECTOR, "see the private tracker"),
     "/encounter undo": Rule(Authority.CONTROLLER, "undo it", UNDOER),
     "/encounter undo (hero tokens)": Rule(
         Authority.OWNER_OR_SERVER_DIRECTOR,
@@ -161,6 +163,37 @@ RULES: dict[str, Rule] = {
     "/encounter log": Rule(Authority.ANYONE, "get the encounter's log"),
     "/encounter log (full)": Rule(Authority.ENCOUNTER_DIRECTOR, "get the full log"),
     "/encounter end": Rule(Authority.ENCOUNTER_DIRECTOR, "end the encounter"),
+    "/montage start": Rule(Authority.START, "start a montage"),
+    "/montage challenge add": Rule(Authority.ENCOUNTER_DIRECTOR, "describe the montage's challenges"),
+    "/montage challenge remove": Rule(Authority.ENCOUNTER_DIRECTOR, "remove the montage's challenges"),
+    "/montage challenge list": Rule(Authority.ANYONE, "list the montage's challenges"),
+    "/montage test": Rule(Authority.CONTROLLER, "test with that hero"),
+    "/montage assist": Rule(Authority.CONTROLLER, "assist with that hero"),
+    "/montage reroll": Rule(Authority.CONTROLLER, "reroll for that hero"),
+    "/montage next": Rule(Authority.ENCOUNTER_DIRECTOR, "end the montage's round"),
+    "/montage outcome": Rule(Authority.ENCOUNTER_DIRECTOR, "write the montage's outcomes"),
+    "/montage end": Rule(Authority.ENCOUNTER_DIRECTOR, "end the montage"),
+    "/montage award": Rule(Authority.ENCOUNTER_DIRECTOR, "close the montage"),
+    "/montage award victories:": Rule(Authority.SERVER_DIRECTOR, "award Victories"),
+    "/montage import": Rule(Authority.ENCOUNTER_DIRECTOR, "import the montage's challenges"),
+    "/montage status": Rule(Authority.ANYONE, "show the montage"),
+    "/montage undo": Rule(Authority.CONTROLLER, "undo it", UNDOER),
+    "/montage log": Rule(Authority.ANYONE, "get the montage's log"),
+    "mtg:close": Rule(Authority.ENCOUNTER_DIRECTOR, "close the montage"),
+    "/negotiation start": Rule(Authority.START, "start a negotiation"),
+    "/negotiation import": Rule(Authority.START, "start a negotiation"),
+    "/negotiation argue": Rule(Authority.CONTROLLER, "argue for that hero"),
+    "/negotiation discover": Rule(Authority.CONTROLLER, "read the NPC for that hero"),
+    "/negotiation offer": Rule(Authority.IN_ENCOUNTER, "ask for the offer"),
+    "/negotiation close": Rule(Authority.ENCOUNTER_DIRECTOR, "close the negotiation"),
+    "/negotiation close victories:": Rule(Authority.SERVER_DIRECTOR, "award Victories"),
+    "/negotiation status": Rule(Authority.ANYONE, "show the negotiation"),
+    "/negotiation undo": Rule(Authority.CONTROLLER, "undo it", UNDOER),
+    "/negotiation log": Rule(Authority.ANYONE, "get the negotiation's log"),
+    "neg:reveal": Rule(Authority.ENCOUNTER_DIRECTOR, "pick what is revealed"),
+    "neg:pick": Rule(Authority.ENCOUNTER_DIRECTOR, "reveal a motivation or pitfall"),
+    "neg:lie": Rule(Authority.ENCOUNTER_DIRECTOR, "take Interest for a lie"),
+    "neg:close": Rule(Authority.ENCOUNTER_DIRECTOR, "close the negotiation"),
     "enc:first": Rule(Authority.IN_ENCOUNTER, "choose which side goes first"),
     "enc:endok": Rule(Authority.ENCOUNTER_DIRECTOR, "end the encounter"),
     "enc:endno": Rule(Authority.ANYONE, "keep the encounter going"),
@@ -171,6 +204,7 @@ RULES: dict[str, Rule] = {
     "enc:pick": Rule(Authority.CONTROLLER, "have that creature act"),
     "enc:end": Rule(Authority.CONTROLLER, "end that turn"),
     "enc:save": Rule(Authority.IN_ENCOUNTER, "roll your creature's saves"),
+    "enc:me": Rule(Authority.ANYONE, "see your hero's card"),
     "enc:tsave": Rule(Authority.OWNER_OR_SERVER_DIRECTOR, "spend a hero token on that hero's save"),
     "enc:rescue": Rule(Authority.OWNER_OR_SERVER_DIRECTOR, "spend hero tokens for that hero"),
     "/turn act": Rule(Authority.CONTROLLER, "have that creature act"),
@@ -225,7 +259,7 @@ CAMPAIGN_CHANGES = frozenset(
 )
 #: Changes that spend the party's hero tokens in the fight (`/tokens spend`, the rescue and failed-save
 #: buttons, a roll's Reroll).
-TOKEN_SPENDS = frozenset({"tokens.spend", "tokens.rescue", "token"})
+TOKEN_SPENDS = frozenset({"tokens.spend", "tokens.rescue", "token", "montage.reroll"})
 
 
 def undo_rule(kind: str) -> str | None:

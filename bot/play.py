@@ -39,9 +39,11 @@ from bot.rules.encounter import Encounter, heroic
 from bot.rules.encounter.model import RoundNews
 from bot.rules.encounter.rounds import news_since
 from bot.rules.hero import HeroSheet
-from bot.rules.turns import Controller
-from bot.store import Change, Committed, Event, GuildSettings, Hero, Table
-from bot.ui.format import hidden_stamina
+from bot.rules.resources import GainTrigger, ResourceGain, read_gain_trigger
+from bot.rules.turns import Controller, current
+from bot.store import COMBAT, SCENE_KIND, Change, Committed, Event, GuildSettings, Hero, Table, scene_kind
+from bot.store.errors import NoEncounter
+from bot.ui.format import gain_line, hidden_stamina
 
 if TYPE_CHECKING:
     from bot.client import DrawSteelBot
@@ -175,17 +177,70 @@ class _Decoded:
 _decoded = _Decoded()
 
 
+class OtherScene(UserError):
+    """The channel runs another kind of scene than the command is for (a montage, where `/encounter` asks)."""
+
+    def __init__(self, kind: str) -> None:
+        article = "An" if kind[:1] in "aeiou" else "A"
+        super().__init__(f"{article} {kind} is running here: use /{kind} for it, or end it with /{kind} end.")
+
+
+class NoScene(UserError):
+    """The channel runs no scene of the kind asked for."""
+
+    def __init__(self, kind: str) -> None:
+        article = "an" if kind[:1] in "aeiou" else "a"
+        super().__init__(f"No {kind} is running here: start {article} {kind} with /{kind} start.")
+
+
 def encounter_of(table: Table) -> Encounter:
-    """The channel's active encounter as the rules core's value (`NoEncounter` when there is none)."""
-    return _decoded.load(table.key.channel_id, table.require_encounter().state)
+    """The channel's active encounter as the rules core's value (`NoEncounter` when there is none,
+    `OtherScene` when a montage or another scene runs there)."""
+    doc = table.require_encounter()
+    if doc.kind != COMBAT:
+        raise OtherScene(doc.kind)
+    return _decoded.load(table.key.channel_id, doc.state)
 
 
 def active_encounter(table: Table) -> Encounter | None:
-    """The channel's active encounter, or None (no encounter, or only an ended one)."""
+    """The channel's active combat encounter, or None (none, only an ended one, or another scene)."""
     doc = table.encounter
-    if doc is None or not doc.active:
+    if doc is None or not doc.active or doc.kind != COMBAT:
         return None
     return _decoded.load(table.key.channel_id, doc.state)
+
+
+S = TypeVar("S")
+
+
+def scene_of(table: Table, scene: type[S], kind: str) -> S:
+    """The channel's running scene of `kind` (a montage...) as the rules core's value `scene`: `NoScene` when
+    nothing runs here, `OtherScene` when something else does. A scene is an encounter row whose state data
+    names its kind (`bot.store.SCENE_KIND`), so the store's undo, log, tracker id and reminders serve it."""
+    doc = table.encounter
+    if doc is None or not doc.active:
+        raise NoScene(kind)
+    if doc.kind != kind:
+        raise OtherScene(doc.kind)
+    return scene_data(doc.state, scene)
+
+
+def scene_data(state: dict[str, Any], scene: type[S]) -> S:
+    """A scene's state data (the row's, with its kind) as the rules core's value."""
+    return codec.load(scene, {k: v for k, v in state.items() if k != SCENE_KIND})
+
+
+def scene_state(value: object, kind: str) -> dict[str, Any]:
+    """The state data a scene is kept as: its codec data and its kind."""
+    return {**codec.to_data(value), SCENE_KIND: kind}
+
+
+def put_scene(table: Table, value: object, kind: str) -> None:
+    """Store `value` as the channel's scene of `kind` (active or just ended)."""
+    doc = table.encounter
+    if doc is None:
+        raise NoScene(kind)
+    doc.state = scene_state(value, kind)
 
 
 def put_encounter(table: Table, encounter: Encounter) -> None:
@@ -218,11 +273,20 @@ def sheets_of(table: Table) -> dict[str, HeroSheet]:
     return {hero_id: sheet_of(hero) for hero_id, hero in table.heroes.items()}
 
 
+def resource_names(table: Table, encounter: Encounter) -> dict[str, str]:
+    """What each roster hero of `encounter` calls their heroic resource (creature id -> "Ferocity")."""
+    return {
+        creature_id: sheet_of(table.heroes[hero_id]).resource_name
+        for creature_id, hero_id in encounter.roster.items()
+        if hero_id in table.heroes
+    }
+
+
 def fighting_where(running: Iterable[tuple[int, dict[str, Any]]], hero_id: str) -> int | None:
     """The channel of the first of the `running` encounters (channel id, state data: the campaign's, as
     `Store.running_encounters` gives them) that has this roster hero, if any."""
     for channel_id, state in running:
-        if hero_id in codec.load(Encounter, state).roster.values():
+        if scene_kind(state) == COMBAT and hero_id in codec.load(Encounter, state).roster.values():
             return channel_id
     return None
 
@@ -270,6 +334,7 @@ async def commit(
         change = _judged_on(caller, change)
     if kind not in CORRECTIONS:
         change = _with_resource_gains(bot.dice, change)
+    change = _with_log_marks(change)
     result: Committed[T] = await bot.store.mutate(
         key, interaction.user.id, kind, change, shared=True, interaction_id=interaction.id, once=once
     )
@@ -287,7 +352,8 @@ class Played(Generic[R]):
     """What one command did to the channel's encounter, for its reply: the rules core's result, the encounter
     before and after, the Director creatures whose Stamina the players don't see (`hidden_stamina`), the
     rounds the change started (`news_since`: a turn ping is owed), the channel's version and encounter as
-    committed (for the reply's buttons), and who acted."""
+    committed (for the reply's buttons), who acted, the natural rolls of the power rolls it made and the
+    heroic resource gains they and the change brought (`gained`: the reply's lines)."""
 
     result: R
     before: Encounter
@@ -297,6 +363,13 @@ class Played(Generic[R]):
     version: int
     caller: Caller
     encounter_id: int | None = None
+    naturals: tuple[int, ...] = ()
+    gained: tuple[str, ...] = ()
+
+    @property
+    def gains_said(self) -> str:
+        """The heroic resource gains the change brought by itself, a line each after the reply's text."""
+        return "".join(f"\n{line}" for line in self.gained)
 
 
 #: A command's step: the caller and the channel's encounter (and its `Table`, for the roster and the
@@ -314,12 +387,14 @@ async def play(
     details: Callable[[Encounter, R], dict[str, Any]] | None = None,
     once: str | None = None,
     in_time: InTime | None = None,
+    naturals: Callable[[R], tuple[int, ...]] | None = None,
 ) -> Played[R]:
     """The one way a command changes the channel's encounter: load who is acting (`caller_of`), check `rule`
     (`Caller.require`, for a rule that needs no particular creature), change the encounter with `step` and
     commit it as one store transaction of `kind` whose event says `summary(result)` (`commit`), all within
     Discord's time (`InTime`; `in_time` when the command already started its clock). `once` is
-    `commit`'s. The caller replies from the `Played` it returns."""
+    `commit`'s; `naturals(result)` the natural rolls of the power rolls the step made (gains answer a
+    natural 19 or 20). The caller replies from the `Played` it returns."""
     in_time = in_time or InTime(interaction)
     who = await in_time.run(caller_of(interaction, interaction.client))
     if rule is not None:
@@ -330,10 +405,65 @@ async def play(
         after, result = step(who, before, table)
         put_encounter(table, after)
         hidden = hidden_stamina(after, who.settings.show_monster_stamina)
-        played = Played(result, before, after, hidden, news_since(before, after), table.version + 1, who)
+        rolled = naturals(result) if naturals is not None else ()
+        news = news_since(before, after)
+        played = Played(result, before, after, hidden, news, table.version + 1, who, naturals=rolled)
         return Change(summary(result), played, details(after, result) if details is not None else {})
 
     committed = await in_time.run(commit(interaction, kind, change, once=once))
+    return dataclasses.replace(
+        committed.value, version=committed.version, encounter_id=committed.encounter_id
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Staged(Generic[S, R]):
+    """What one command did to the channel's scene (a montage...), for its reply: the rules core's result,
+    the scene before and after, the channel's version and the scene's row as committed, and who acted."""
+
+    result: R
+    before: S
+    after: S
+    version: int
+    caller: Caller
+    encounter_id: int | None = None
+
+
+#: A scene command's step: the caller and the channel's scene (and its `Table`) in; the scene after and the
+#: rules core's result out. Refusals raise. A step that ends the scene calls `Table.end_encounter`.
+SceneStep = Callable[[Caller, S, Table], tuple[S, R]]
+
+
+async def play_scene(
+    interaction: discord.Interaction[Any],
+    kind: str,
+    scene: type[S],
+    event: str,
+    step: SceneStep[S, R],
+    summary: Callable[[R], str],
+    *,
+    rule: str | None = None,
+    in_time: InTime | None = None,
+) -> Staged[S, R]:
+    """`play` for the channel's running scene of `kind` (value type `scene`): load who is acting, check
+    `rule`, change the scene with `step` and commit it as one store transaction of `event` whose log line is
+    `summary(result)`, within Discord's time. Its row is an encounter row, so undo and the log serve it as
+    they serve an encounter."""
+    in_time = in_time or InTime(interaction)
+    try:
+        who = await in_time.run(caller_of(interaction, interaction.client))
+    except NoEncounter:
+        raise NoScene(kind) from None
+    if rule is not None:
+        who.require(rule)
+
+    def change(table: Table) -> Change[Staged[S, R]]:
+        before = scene_of(table, scene, kind)
+        after, result = step(who, before, table)
+        put_scene(table, after, kind)
+        return Change(summary(result), Staged(result, before, after, table.version + 1, who))
+
+    committed = await in_time.run(commit(interaction, event, change))
     return dataclasses.replace(
         committed.value, version=committed.version, encounter_id=committed.encounter_id
     )
@@ -374,12 +504,13 @@ async def apply(
     *,
     rule: str | None = None,
     once: str | None = None,
+    in_time: InTime | None = None,
 ) -> T:
     """The one way a command changes the campaign outside the running encounter (heroes, hero tokens,
     Victories): load who is acting (`server_standing`), check `rule` (`Member.require`), run `change` as one
-    store transaction of `kind` (`commit`), all within Discord's time (`InTime`). Returns the change's
-    result, for the reply."""
-    in_time = InTime(interaction)
+    store transaction of `kind` (`commit`), all within Discord's time (`in_time`, or a fresh `InTime`).
+    Returns the change's result, for the reply."""
+    in_time = in_time if in_time is not None else InTime(interaction)
     actor, at, role = await in_time.run(server_standing(interaction, interaction.client.store))
     member = Member(actor, at, role)
     if rule is not None:
@@ -414,10 +545,27 @@ def outside_encounter(event: Event) -> bool:
 CORRECTIONS = frozenset({"stamina.set", "resource.set"})
 
 
+def _gains_of(table: Table, encounter: Encounter) -> dict[str, tuple[ResourceGain, ...]]:
+    """Each roster hero's gains by creature id; a gain a sheet kept as OTHER is read again from its words (a
+    hero imported before the bot knew that trigger)."""
+    out = {}
+    for creature_id, hero_id in encounter.roster.items():
+        hero = table.heroes.get(hero_id)
+        if hero is not None:
+            out[creature_id] = tuple(
+                dataclasses.replace(g, trigger=read_gain_trigger(g.text))
+                if g.trigger is GainTrigger.OTHER and g.text
+                else g
+                for g in sheet_of(hero).resource_gains
+            )
+    return out
+
+
 def _with_resource_gains(dice: Dice, change: Callable[[Table], Change[T]]) -> Callable[[Table], Change[T]]:
-    """`change`, then the heroic resource gains it brought about by itself: a roster hero who took damage or
-    became winded or dying gains what their sheet's `resource_gains` say (`heroic.triggered_gains`); the
-    event's summary says so."""
+    """`change`, then the heroic resource gains it brought about by itself: what the roster heroes' sheets'
+    `resource_gains` say for the damage, Malice, winded and dead heroes and natural rolls it brought
+    (`heroic.triggered_gains`); the event's summary says so, and so does a `Played` value (`gained`), for
+    the reply."""
 
     def gained(table: Table) -> Change[T]:
         before = active_encounter(table)
@@ -425,21 +573,78 @@ def _with_resource_gains(dice: Dice, change: Callable[[Table], Change[T]]) -> Ca
         after = active_encounter(table)
         if before is None or after is None or after is before or not after.roster:
             return result
-        gains = {
-            creature_id: sheet_of(table.heroes[hero_id]).resource_gains
-            for creature_id, hero_id in after.roster.items()
-            if hero_id in table.heroes
-        }
+        gains = _gains_of(table, after)
         if not any(gains.values()):
             return result
-        updated, got = heroic.triggered_gains(before, after, gains, dice)
+        played = result.value if isinstance(result.value, Played) else None
+        naturals = played.naturals if played is not None else ()
+        updated, got = heroic.triggered_gains(before, after, gains, dice, naturals)
         if not got:
             return result
         put_encounter(table, updated)
-        note = ", ".join(f"{creature_id} gains {amount} heroic resource" for creature_id, amount in got)
+        names = resource_names(table, after)
+        said = [(g, names.get(g.hero, "heroic resource")) for g in got]
+        note = "; ".join(gain_line(*one, bold=False) for one in said)
+        if played is not None:
+            value: Any = dataclasses.replace(played, after=updated, gained=tuple(gain_line(*o) for o in said))
+            return dataclasses.replace(result, summary=f"{result.summary}; {note}", value=value)
         return dataclasses.replace(result, summary=f"{result.summary}; {note}")
 
     return gained
+
+
+#: An event's details: the creatures the change touched (Stamina, conditions, heroic resource, surges) and
+#: those whose turn it ended, by creature id (the "My hero" card reads the log by them).
+TOUCHED = "creatures"
+TURN_ENDED = "turn_ended"
+
+
+def _touched(before: Encounter, after: Encounter) -> list[str]:
+    """The creatures `after` differs from `before` in: the creature itself, its conditions, its heroic
+    resource or surges (in the encounter's order)."""
+    was = {c.id: c for c in before.creatures}
+    out = []
+    for creature in after.creatures:
+        old, cid = was.get(creature.id), creature.id
+        if (
+            (old is not creature and old != creature)
+            or before.turns.conditions_of(cid) != after.turns.conditions_of(cid)
+            or before.resources.get(cid, 0) != after.resources.get(cid, 0)
+            or before.surges.get(cid, 0) != after.surges.get(cid, 0)
+        ):
+            out.append(cid)
+    return out
+
+
+def _turn_ended(before: Encounter, after: Encounter) -> list[str]:
+    """The creatures whose turn was in progress before the change and isn't after it."""
+    turn = current(before.turns)
+    if turn is None:
+        return []
+    now = current(after.turns)
+    if now is not None and now.entry == turn.entry and len(after.turns.turns) == len(before.turns.turns):
+        return []
+    entry = next((e for e in before.turns.entries if e.id == turn.entry), None)
+    return list(entry.creature_ids) if entry is not None else []
+
+
+def _with_log_marks(change: Callable[[Table], Change[T]]) -> Callable[[Table], Change[T]]:
+    """`change`, its event's details naming the creatures it touched and whose turn it ended (`TOUCHED`,
+    `TURN_ENDED`)."""
+
+    def marked(table: Table) -> Change[T]:
+        before = active_encounter(table)
+        result = change(table)
+        after = active_encounter(table)
+        if before is None or after is None or after is before:
+            return result
+        marks = {TOUCHED: _touched(before, after), TURN_ENDED: _turn_ended(before, after)}
+        marks = {key: ids for key, ids in marks.items() if ids}
+        if not marks:
+            return result
+        return dataclasses.replace(result, details={**result.details, **marks})
+
+    return marked
 
 
 def _judged_on(caller: Caller, change: Callable[[Table], Change[T]]) -> Callable[[Table], Change[T]]:

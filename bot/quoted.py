@@ -16,7 +16,7 @@ from bot.channel import channel_key
 from bot.rules import codec
 from bot.rules.encounter import Encounter
 from bot.rules.names import NAME_MAX
-from bot.store import Table
+from bot.store import COMBAT, Table
 
 #: How much of a typed text a refusal may quote (a name's length; a side's 40).
 _QUOTED_LENGTHS = (NAME_MAX, 40)
@@ -53,7 +53,7 @@ def table_names(table: Table) -> list[str]:
     names = [hero.name for hero in table.heroes.values()]
     if table.encounter is not None:
         names.append(table.encounter.name)
-    if table.encounter is None or not table.encounter.active:
+    if table.encounter is None or not table.encounter.active or table.encounter.kind != COMBAT:
         return names
     # decoded here, not through `bot.play`'s glue: the error path sits below the commands
     encounter = codec.load(Encounter, table.encounter.state)

@@ -210,7 +210,7 @@ async def edit(
     *,
     embed: discord.Embed,
     view: discord.ui.View | None,
-) -> None:
-    """Edit a message the bot posted (its embed and view; it pings nobody)."""
+) -> discord.Message:
+    """Edit a message the bot posted (its embed and view; it pings nobody); the message as edited."""
     fitted = fit(None, [embed])
-    await message.edit(embeds=fitted.embeds, view=view, allowed_mentions=NO_MENTIONS)
+    return await message.edit(embeds=fitted.embeds, view=view, allowed_mentions=NO_MENTIONS)

@@ -43,9 +43,7 @@ async def _load_executed_once(self: commands.Bot, spec: importlib.machinery.Modu
     if modules is None:
         await _load_from_module_spec(self, spec, key)
         _executed[key] = {
-            name: module
-            for name, module in sys.modules.items()
-            if name == key or name.startswith(f"{key}.")
+            name: module for name, module in sys.modules.items() if name == key or name.startswith(f"{key}.")
         }
         return
     sys.modules.update(modules)

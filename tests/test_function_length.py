@@ -16,6 +16,7 @@ MAX_LINES = 60
 PACKAGES = ("bot", "exts")
 EXEMPT = (Path("bot/store/migrations/versions"),)
 
+
 def _modules() -> Iterator[Path]:
     for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):

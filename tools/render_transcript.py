@@ -23,6 +23,8 @@ from typing import Any
 Json = dict[str, Any]
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+#: A system message's type: "… pinned a message to this channel." (CHANNEL_PINNED_MESSAGE).
+PINNED_NOTICE = 6
 BUTTON_STYLES = {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link", 6: "premium"}
 SELECT_TYPES = {3, 5, 6, 7, 8}
 AVATAR_COLOURS = ("#5865f2", "#3ba55c", "#faa61a", "#ed4245", "#eb459e", "#747f8d")
@@ -121,6 +123,13 @@ def replay(
             invokes[str(event.get("interaction"))] = event
         elif kind == "send":
             message = event["message"]
+            if message.get("type") == PINNED_NOTICE:  # Discord's "... pinned a message to this channel."
+                author = message.get("author") or bot
+                message = {
+                    "id": message["id"],
+                    "system": "pinned a message to this channel.",
+                    "author": author,
+                }
             via = event.get("interaction")
             used = invokes.get(str(via)) if via else None
             messages[message["id"]] = Shown(message, used, earlier=not inside, order=index)
@@ -137,9 +146,6 @@ def replay(
             shown = messages[str(event["message_id"])]
             shown.message = {**shown.message, "pinned": bool(event.get("pinned"))}
             shown.edited_in_window = shown.edited_in_window or inside
-            if event.get("pinned"):  # Discord's system line: "... pinned a message to this channel."
-                note = {"id": f"pin-{index}", "system": "pinned a message to this channel.", "author": bot}
-                messages[f"pin-{index}"] = Shown(note, earlier=not inside, order=index)
     ordered = sorted(messages.values(), key=lambda s: s.order)
     return [
         s

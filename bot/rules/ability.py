@@ -46,7 +46,7 @@ class ActionType(enum.StrEnum):
             free, key = True, key.removeprefix("free ").strip()
         found = _BY_WORD.get(key)
         if found is None:
-            names = ", ".join(t.value for t in cls)
+            names = ", ".join(t.value.replace("-", " ") for t in cls)  # the book's words: "free maneuver"
             raise AbilityError(f"`{text}` isn't an action type: use one of {names}.")
         if free and found is cls.TRIGGERED:
             return cls.FREE_TRIGGERED

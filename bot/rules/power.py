@@ -13,8 +13,9 @@ Public API:
   `base_tier`, `automatic_tier`, `undowngraded_tier`, `tier`, `critical`; `outcome(difficulty)` for tests;
   `with_target(edges, banes, auto_tiers=None)`; `downgrade(tier)`.
 - `roll_power(dice, ...)` — roll one; `evaluate_targets(roll, {target_id: (edges, banes)})` — one result per
-  target, so targets may land on different tiers; `reroll(dice, roll)` — hero-token reroll of a test;
-  `opposed_total(roll)` — opposed rolls (no tiers).
+  target, so targets may land on different tiers; `shared_roll(roll, per_target)` — the edges and banes every
+  target's roll has; `capped(roll, tier)` — a chosen downgrade to at most `tier`; `reroll(dice, roll)` —
+  hero-token reroll of a test; `opposed_total(roll)` — opposed rolls (no tiers).
 
 A `PowerRoll` stores the raw edge and bane counts (never negative); each is capped at 2 when counted.
 `bonus` is the characteristic plus all bonuses minus all penalties (no limit).
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.rules.dice import Dice, d10
@@ -339,6 +340,23 @@ def roll_power(
 def evaluate_targets(roll: PowerRoll, targets: Mapping[str, tuple[int, int]]) -> dict[str, PowerRoll]:
     """Evaluate one roll against several targets, each with its own (edges, banes)."""
     return {target: roll.with_target(e, b) for target, (e, b) in targets.items()}
+
+
+def shared_roll(roll: PowerRoll, per_target: Sequence[PowerRoll]) -> PowerRoll:
+    """The roll with the edges and banes that apply to every target ("Power Rolls": one roll, each target its
+    own edges and banes): the fewest edges and the fewest banes any target's roll has, so an edge or bane
+    every target shares (a restrained attacker's bane) is the roll's own. `roll` itself without targets."""
+    if not per_target:
+        return roll
+    return roll.with_target(min(r.edges for r in per_target), min(r.banes for r in per_target))
+
+
+def capped(roll: PowerRoll, tier: int | None) -> PowerRoll:
+    """The roll downgraded to `tier` when it reached a higher one ("Downgrade a Power Roll": the outcome of a
+    lower tier chosen); unchanged at or below it, or without a `tier`."""
+    if tier is None or roll.tier <= tier:
+        return roll
+    return roll.downgrade(tier)
 
 
 def reroll(dice: Dice, roll: PowerRoll) -> PowerRoll:

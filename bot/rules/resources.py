@@ -14,6 +14,7 @@ Public API:
   `end_of_combat_malice`.
 - Heroic resource: `HeroicResource`, `resource_start_of_combat`, `resource_start_of_turn`, `gain_resource`,
   `spend_resource`, `resource_end_of_combat`.
+- Gains by trigger: `GainTrigger` (with its `GainLimit`), `read_gain_trigger`, `ResourceGain`, `roll_gain`.
 """
 
 from __future__ import annotations
@@ -256,14 +257,39 @@ def resource_end_of_combat(resource: HeroicResource) -> HeroicResource:
 # --- heroic resource gains by trigger ---------------------------------------------------------------------
 class GainTrigger(enum.StrEnum):
     """When a class's heroic resource gain comes (Heroes ch. 5, each class's "Heroic Resource" section; the
-    Forge Steel export words them as triggers). The bot applies the ones it can see happen; OTHER gains are
+    Forge Steel export words them as triggers). The bot applies the ones it can see happen
+    (`bot.rules.encounter.heroic.triggered_gains`), each once per its limit (`limit`); OTHER gains (a
+    judged, marked or sworn creature, a distance, a surge, forced movement, three heroes on one turn) are
     the table's to apply with /resource gain."""
 
     START_OF_TURN = "start-of-turn"
     TAKE_DAMAGE = "take-damage"
     FIRST_DAMAGE_EACH_ROUND = "first-damage-each-round"
     WINDED_OR_DYING = "winded-or-dying"
+    FIRST_WINDED_OR_DYING = "first-winded-or-dying"
+    MALICE_ABILITY_EACH_ROUND = "malice-ability-each-round"
+    FIRST_HERO_WINDED = "first-hero-winded"
+    NATURAL_19_OR_20 = "natural-19-or-20"
+    HERO_DIES = "hero-dies"
     OTHER = "other"
+
+    @property
+    def limit(self) -> GainLimit:
+        """How often the gain may come: every time it happens, once a combat round, once an encounter."""
+        if self in (GainTrigger.FIRST_DAMAGE_EACH_ROUND, GainTrigger.MALICE_ABILITY_EACH_ROUND):
+            return GainLimit.ROUND
+        if self in (GainTrigger.FIRST_WINDED_OR_DYING, GainTrigger.FIRST_HERO_WINDED):
+            return GainLimit.ENCOUNTER
+        return GainLimit.EACH_TIME
+
+
+class GainLimit(enum.Enum):
+    """How often a gain may come ("the first time each combat round", "the first time ... in an
+    encounter", else every time its trigger happens)."""
+
+    EACH_TIME = "each time"
+    ROUND = "round"
+    ENCOUNTER = "encounter"
 
 
 _TRIGGER_WORDS: tuple[tuple[str, GainTrigger], ...] = (
@@ -273,9 +299,26 @@ _TRIGGER_WORDS: tuple[tuple[str, GainTrigger], ...] = (
     ("the first time each round that you take damage", GainTrigger.FIRST_DAMAGE_EACH_ROUND),
     ("you take damage", GainTrigger.TAKE_DAMAGE),
     ("you become winded or are dying", GainTrigger.WINDED_OR_DYING),
+    ("the first time you become winded or are dying in an encounter", GainTrigger.FIRST_WINDED_OR_DYING),
+    ("the first time in an encounter that you become winded or dying", GainTrigger.FIRST_WINDED_OR_DYING),
+    (
+        "the first time each combat round that the director uses an ability that costs malice",
+        GainTrigger.MALICE_ABILITY_EACH_ROUND,
+    ),
+    (
+        "a hero becomes winded for the first time (only once per encounter and not once per hero)",
+        GainTrigger.FIRST_HERO_WINDED,
+    ),
+    ("the first time any hero is made winded during the encounter", GainTrigger.FIRST_HERO_WINDED),
+    # line of effect is assumed: the bot has no map (docs/rules-coverage.md)
+    ("a creature within your line of effect rolls a natural 19 or 20", GainTrigger.NATURAL_19_OR_20),
+    ("whenever a creature within your line of effect rolls a natural 19 or 20", GainTrigger.NATURAL_19_OR_20),
+    ("a hero, including you, dies", GainTrigger.HERO_DIES),
+    ("when you or another hero dies", GainTrigger.HERO_DIES),
 )
 
 
+@lru_cache(maxsize=256)
 def read_gain_trigger(text: str) -> GainTrigger:
     """The trigger a class's wording names (exactly, ignoring case, spacing and a final full stop); anything
     with a further condition ("damage that isn't untyped", "a creature judged by you") is OTHER."""

@@ -14,8 +14,8 @@ Rules (Draw Steel, Combat):
   with the Charge keyword) against a target.
 
 Public API: `hero_free_strikes(...)`, `monster_free_strike(...)`, `grab()`, `knockback()`, `charge()`,
-`hero_standard_abilities(...)`, `is_free_strike(ability)`,
-`FREE_STRIKES` (their names).
+`hero_standard_abilities(...)`, `is_free_strike(ability)`, `is_charge(ability)`,
+`FREE_STRIKES` (their names), `CHARGE`.
 """
 
 from __future__ import annotations
@@ -38,11 +38,18 @@ MELEE_FREE_STRIKE = "Melee Weapon Free Strike"
 RANGED_FREE_STRIKE = "Ranged Weapon Free Strike"
 FREE_STRIKES = frozenset({FREE_STRIKE, MELEE_FREE_STRIKE, RANGED_FREE_STRIKE})
 """The names of the free strikes here: a hero's two, a monster's one."""
+CHARGE = "Charge"
 
 
 def is_free_strike(ability: Ability) -> bool:
     """Whether `ability` is a standard free strike (its roll is made as a free strike: "Free Strikes")."""
     return ability.name in FREE_STRIKES and ability.action is ActionType.MAIN
+
+
+def is_charge(ability: Ability) -> bool:
+    """Whether `ability` is the standard Charge ("Charge"): its strike is the creature's melee free strike
+    (`bot.rules.encounter.abilities.charge_strike`); a card of its own called Charge with a roll is not."""
+    return ability.name == CHARGE and ability.power_roll is None and ability.action is ActionType.MAIN
 
 
 def hero_free_strikes(
@@ -122,7 +129,7 @@ def knockback() -> Ability:
 def charge() -> Ability:
     """The Charge main action ("Charge")."""
     return Ability(
-        name="Charge",
+        name=CHARGE,
         action=ActionType.MAIN,
         distance="Self",
         target="Self",

@@ -23,6 +23,8 @@ from bot.store.errors import (
 from bot.store.reminders import Claim, Reminder
 from bot.store.store import Store
 from bot.store.table import (
+    COMBAT,
+    SCENE_KIND,
     CampaignInfo,
     Change,
     ChannelKey,
@@ -33,9 +35,12 @@ from bot.store.table import (
     GuildSettings,
     Hero,
     Table,
+    scene_kind,
 )
 
 __all__ = [
+    "COMBAT",
+    "SCENE_KIND",
     "AlreadyApplied",
     "AlreadyDone",
     "CampaignInfo",
@@ -64,4 +69,5 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "Table",
+    "scene_kind",
 ]

@@ -3,8 +3,8 @@ Victories; a channel may join another channel's campaign and leave it again (doc
 
 The channel whose rows hold a campaign's roster and pool is its home (the campaign's id). A thread records
 its parent the first time the store sees it; a thread's roster and pool from before campaigns (revision
-0002_campaigns) are merged into its parent's campaign then, once (`adopt`): the old schema never knew a
-thread's parent, only an interaction in the thread does.
+0002_campaigns) are merged into its parent's campaign then, once (`adopt`), or when the bot connects
+(`unplaced` lists the candidates): the old schema never knew a thread's parent, only Discord does.
 """
 
 from __future__ import annotations
@@ -237,6 +237,33 @@ class Campaigns:
             return running_in(connection, key.guild_id, home_id)
 
         return await self._db.select(read, deadline)
+
+    async def unplaced(self) -> list[tuple[int, int]]:
+        """The channels that may be threads still holding a roster or pool from before campaigns, as (guild
+        id, channel id): stored then (version > 0), no parent recorded, no campaign joined, a hero or a hero
+        token of their own, and no channel names them its parent or campaign (a thread is nobody's). Home
+        channels are among them too: only Discord tells a thread (`view` with its parent then merges it)."""
+        child = channels.alias("child")
+        holds_heroes = sa.exists().where(heroes.c.channel_id == channels.c.id)
+        is_home = sa.exists().where(
+            sa.or_(child.c.parent_id == channels.c.id, child.c.campaign_id == channels.c.id)
+        )
+        query = (
+            sa.select(channels.c.guild_id, channels.c.id)
+            .where(
+                channels.c.parent_id.is_(None),
+                channels.c.campaign_id.is_(None),
+                channels.c.version > 0,
+                sa.or_(channels.c.tokens > 0, holds_heroes),
+                ~is_home,
+            )
+            .order_by(channels.c.guild_id, channels.c.id)
+        )
+
+        def read(connection: Connection) -> list[tuple[int, int]]:
+            return [(int(row[0]), int(row[1])) for row in connection.execute(query)]
+
+        return await self._db.select(read, self._waits.deadline())
 
     # -- joining and leaving ----------------------------------------------------------------------------
     async def join_campaign(self, key: ChannelKey, campaign_channel_id: int) -> CampaignInfo:

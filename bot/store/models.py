@@ -32,7 +32,7 @@ class GuildSettingsModel(SQLModel, table=True):
     turn_pings: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False))
     tokens_reset_per_session: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False))
     malice_rounding: str = Field(default="down", sa_column=sa.Column(sa.String(8), nullable=False))
-    show_monster_stamina: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False))
+    show_monster_stamina: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False))
     enforce_action_economy: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False))
     auto_saves: bool = Field(
         default=True, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.true())
@@ -41,6 +41,10 @@ class GuildSettingsModel(SQLModel, table=True):
     nudge_after: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
     #: Seconds the players may argue who goes next before the Director picks (None: off).
     argument_timer: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+    #: Players see a negotiation's Interest and Patience as numbers (False: as words).
+    negotiation_numbers: bool = Field(
+        default=True, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.true())
+    )
     updated_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
 
 

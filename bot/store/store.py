@@ -165,6 +165,10 @@ class Store:
         """`Campaigns.running_encounters`."""
         return await self.campaigns.running_encounters(key)
 
+    async def unplaced(self) -> list[tuple[int, int]]:
+        """`Campaigns.unplaced`."""
+        return await self.campaigns.unplaced()
+
     # -- an encounter's record -----------------------------------------------------------------------
     async def set_tracker(
         self, encounter_id: int, channel_id: int, message_id: int, *, guild_id: int

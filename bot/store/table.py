@@ -17,6 +17,19 @@ from bot.store.errors import EncounterExists, InvalidValue, NoEncounter
 
 T = TypeVar("T")
 
+#: The key of an encounter row's state data that names what runs in the channel (a montage, a
+#: negotiation); absent for a combat encounter, so the rows written before it stay valid.
+SCENE_KIND = "kind"
+#: The kind of a state without `SCENE_KIND`.
+COMBAT = "encounter"
+
+
+def scene_kind(state: dict[str, Any]) -> str:
+    """What an encounter row's state is: `COMBAT`, or the kind its data names."""
+    kind = state.get(SCENE_KIND, COMBAT)
+    return kind if isinstance(kind, str) else COMBAT
+
+
 MaliceRounding = Literal["down", "nearest", "up"]
 
 #: A check a change asks the store to make in its write transaction (`Table.check_campaign`): given the
@@ -59,6 +72,11 @@ class EncounterDoc:
     director_id: int
     state: dict[str, Any]
     active: bool = True
+
+    @property
+    def kind(self) -> str:
+        """What runs here (`scene_kind`): a combat encounter, a montage..."""
+        return scene_kind(self.state)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +131,11 @@ class Table:
     def begin_encounter(self, name: str, director_id: int, state: dict[str, Any]) -> EncounterDoc:
         """Start an encounter here; `EncounterExists` when one is running."""
         if self.encounter is not None:
+            if self.encounter.active and self.encounter.kind != COMBAT:
+                kind = self.encounter.kind
+                raise EncounterExists(
+                    f"A {kind} is already running in this channel — end it with /{kind} end, or use a thread."
+                )
             if self.encounter.active:
                 raise EncounterExists()
             raise InvalidValue("End the encounter and start the next one in two separate commands.")
@@ -223,13 +246,17 @@ class GuildSettings:
     turn_pings: bool = True
     tokens_reset_per_session: bool = True
     malice_rounding: MaliceRounding = "down"
-    show_monster_stamina: bool = True
+    #: off by default: players see a Director creature's state, not its numbers (a server that played before
+    #: hiding became the default keeps its row with it on, revision 0009_keep_shown_stamina)
+    show_monster_stamina: bool = False
     enforce_action_economy: bool = True
     auto_saves: bool = True
     #: seconds a side may wait to pick before it is pinged again (None: off); `exts.reminders._service`
     nudge_after: int | None = None
     #: seconds the players may take to agree who goes next before the Director picks (None: off)
     argument_timer: int | None = None
+    #: players see a negotiation's Interest and Patience as numbers (False: as words)
+    negotiation_numbers: bool = True
 
 
 #: The limits of the timed settings, in seconds (inclusive).

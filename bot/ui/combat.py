@@ -18,7 +18,7 @@ from bot.rules.encounter import Encounter
 from bot.rules.encounter.bleeding import Bleed
 from bot.rules.encounter.harm import Healing, Hit, SaveResult, StrikeResult, StrikeTarget
 from bot.rules.encounter.rescue import RescueResult
-from bot.rules.power import NetEdge, PowerRoll
+from bot.rules.power import NetEdge, PowerRoll, shared_roll
 from bot.rules.situations import SITUATIONS
 from bot.rules.squads import Squad
 from bot.rules.stamina import Vitals
@@ -53,15 +53,17 @@ def _signed(value: int) -> str:
 
 
 # --- rolls -----------------------------------------------------------------------------------------------
-def roll_parts(roll: PowerRoll) -> list[str]:
-    """The roll's parts: `Dice: 7 + 9`, the bonus, edges and banes, `Total: 18`, `Tier 3`, `Critical`."""
+def roll_parts(roll: PowerRoll, tier: bool = True) -> list[str]:
+    """The roll's parts: `Dice: 7 + 9`, the bonus, edges and banes, `Total: 18`, `Tier 3` (left out without
+    `tier`), `Critical`."""
     parts = [f"Dice: {' + '.join(str(d) for d in roll.kept)}"]
     if roll.bonus:
         parts.append(f"bonus {_signed(roll.bonus)}")
     if roll.net in _NET:
         parts.append(_NET[roll.net])
     parts.append(f"Total: {roll.total}")
-    parts.append(f"Tier {roll.tier}")
+    if tier:
+        parts.append(f"Tier {roll.tier}")
     if roll.critical:
         parts.append("Critical")
     return parts
@@ -170,6 +172,23 @@ def bleed_summary(bled: Bleed) -> str:
     )
 
 
+def dying_warnings(encounter: Encounter, creature_ids: Collection[str]) -> list[str]:
+    """At the start of a turn, a line per dying hero acting: what bleeding costs them (draw-steel-combat.txt
+    "Dying and Death": "you are bleeding"; Heroes, "Bleeding": a main action, a triggered action, or a test
+    or ability roll using Might or Agility costs 1d6 + level Stamina once resolved) and where they die."""
+    lines = []
+    for creature in encounter.creatures:
+        vitals = creature.vitals
+        if creature.id in creature_ids and vitals.dying:
+            name = inert(creature.id)
+            lines.append(
+                f"🩸 **{name}** is dying ({stamina_text(vitals)}) and bleeding: a main action, a triggered "
+                f"action, or a Might or Agility test or ability roll costs 1d6 + {creature.level} Stamina "
+                f"once it is resolved; at {vitals.death_at} Stamina, {name} dies."
+            )
+    return lines
+
+
 def rescue_reply(result: RescueResult, pool: int, hidden: Collection[str]) -> str:
     """`🛡️ **Ash** spends 2 hero tokens and regains 10 Stamina before the damage · Stamina: 8/30 · ...`."""
     secret = result.creature_id in hidden
@@ -189,6 +208,29 @@ def rescue_summary(result: RescueResult) -> str:
 
 
 # --- strikes ---------------------------------------------------------------------------------------------
+def headline_roll(result: StrikeResult) -> PowerRoll:
+    """The roll a strike's headline shows: with the edges and banes that apply to every target (a restrained
+    attacker's bane among them: `bot.rules.power.shared_roll`)."""
+    return shared_roll(result.roll, [t.roll for t in result.targets])
+
+
+def strike_roll_line(result: StrikeResult) -> str:
+    """A strike's headline roll: `Dice: 7 + 9 · bane (−2) · Total: 14 · Tier 2`, its edges and banes those
+    every target has; its tier that of the targets whose lines show no total of their own (those with just
+    these edges and banes), left out when there is none or they differ, so it is never a tier no target got;
+    downgraded when theirs were."""
+    shown = headline_roll(result)
+    plain = [t for t in result.targets if (t.roll.edges, t.roll.banes) == (shown.edges, shown.banes)]
+    tiers = {t.tier for t in plain}
+    parts = roll_parts(shown, tier=False)
+    if len(tiers) == 1:
+        tier = tiers.pop()
+        before = {t.roll.undowngraded_tier for t in plain}
+        down = f" (downgraded from {before.pop()})" if len(before) == 1 and before != {tier} else ""
+        parts.insert(len(parts) - (1 if shown.critical else 0), f"Tier {tier}{down}")
+    return " · ".join(parts)
+
+
 def target_line(
     result: StrikeResult,
     target: StrikeTarget,
@@ -197,7 +239,9 @@ def target_line(
     compact: bool = False,
 ) -> str:
     """`**Goblin 1** — Tier 3: 9 fire damage · Stamina: 1/10` (its own total when its edges and banes differ
-    from the roll's; `compact`: the name clipped, no damage steps, no effect)."""
+    from the headline's, `headline_roll`; Defend's and Aid Attack's reasons; the tier it was downgraded from;
+    `compact`: the name clipped, no
+    damage steps, no effect)."""
     own = target.roll
     name = (
         target.target
@@ -205,11 +249,17 @@ def target_line(
         else target.target[:COMPACT_NAME] + "…"
     )
     head = f"**{inert(name)}** — Tier {own.tier}"
-    if (own.edges, own.banes) != (result.roll.edges, result.roll.banes):
-        extra = [f"Total: {own.total}"]
+    shown = headline_roll(result)
+    extra = []
+    if (own.edges, own.banes) != (shown.edges, shown.banes):
+        extra.append(f"Total: {own.total}")
         if own.net in _NET:
             extra.append(_NET[own.net])
-        extra.extend(inert(reason) for reason in target.reasons)
+    # why this target's edges and banes are what they are, even when the headline shows them
+    extra.extend(inert(reason) for reason in target.reasons)
+    if own.downgraded_to is not None:
+        extra.append(f"downgraded from tier {own.undowngraded_tier}")
+    if extra:
         head += f" ({', '.join(extra)})"
     parts = [head]
     hit = target.hit
@@ -236,7 +286,7 @@ def strike_reply(result: StrikeResult, effects: Sequence[str] | None, hidden: Co
     if result.damage is not None:
         head += f" ({inert(result.damage.format())}"
         head += f", {result.surges} surge{'s' if result.surges > 1 else ''})" if result.surges else ")"
-    lines = [head, roll_line(result.roll), *situation_lines(result), *dice_lines(result)]
+    lines = [head, strike_roll_line(result), *situation_lines(result), *dice_lines(result)]
     for target in result.targets:
         effect = effects[target.tier - 1] if effects else None
         lines.append(target_line(result, target, effect, hidden))
@@ -244,7 +294,7 @@ def strike_reply(result: StrikeResult, effects: Sequence[str] | None, hidden: Co
     if len(full) <= CONTENT_MAX:
         return full
     compact = (target_line(result, t, None, hidden, compact=True) for t in result.targets)
-    lines = [head, roll_line(result.roll), *situation_lines(result), *dice_lines(result), *compact]
+    lines = [head, strike_roll_line(result), *situation_lines(result), *dice_lines(result), *compact]
     if effects:
         for tier in sorted({t.tier for t in result.targets}):
             text = effects[tier - 1]
@@ -274,7 +324,8 @@ def strike_summary(result: StrikeResult) -> str:
     parts = []
     for target in result.targets:
         rolled = f", rolled {target.rolled.format()}" if target.rolled is not None else ""
-        text = f"{target.target} (tier {target.tier}{rolled})"
+        down = f", downgraded from {target.roll.undowngraded_tier}" if target.roll.downgraded_to else ""
+        text = f"{target.target} (tier {target.tier}{down}{rolled})"
         if target.hit is not None:
             text += f": {_hit_summary(target.hit)}"
         elif target.pool is not None and target.amount:

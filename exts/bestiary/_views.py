@@ -10,6 +10,7 @@ Public API: `monster_embed(monster)`, `bestiary_embed(entries)`, `stocked_text(s
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import discord
@@ -128,8 +129,15 @@ def stocked_text(stocked: Stocked, group: str = "") -> str:
     return f"📖 Bestiary{where}: " + "; ".join(parts) + "."
 
 
+def _own_names(monster: str, names: Sequence[str]) -> bool:
+    """Whether the creatures carry the monster's own name ("Goblin", "Goblin 2"): then naming the stat block
+    again after them says nothing."""
+    return all(n == monster or re.fullmatch(re.escape(monster) + r" \d+", n) for n in names)
+
+
 def brought_text(brought: Sequence[Brought], side_label: str) -> str:
-    """What `/encounter add monster:` or `/encounter import` brought in, one line per monster."""
+    """What `/encounter add monster:` or `/encounter import` brought in, one line per monster (the stat
+    block named only when the creatures took another name); one monster's line says where it joined."""
     lines = []
     for one in brought:
         names = one.names
@@ -137,5 +145,8 @@ def brought_text(brought: Sequence[Brought], side_label: str) -> str:
         if len(names) > 5:
             shown = f"{inert(names[0])}..{inert(names[-1])}"
         squad = f" as the squad **{inert(one.squad)}**" if one.squad else ""
-        lines.append(f"➕ {shown}{squad} ({inert(one.monster)})")
+        block = "" if _own_names(one.monster, names) else f" ({inert(one.monster)})"
+        lines.append(f"➕ {shown}{squad}{block}")
+    if len(lines) == 1:
+        return f"{lines[0]} joined {side_label}."
     return "\n".join(lines) + f"\njoined {side_label}."

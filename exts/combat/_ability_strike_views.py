@@ -2,10 +2,11 @@
 event summary.
 
 The reply: who uses which ability (its damage per tier, the characteristic, the kit bonus, the card's own
-damage bonus), the roll line (`bot.ui.combat.roll_line`), the damage dice a tier rolled
-(`bot.ui.combat.dice_lines`), the cost spent, then per target its line (`bot.ui.combat.target_line`) and under
-it what the tier did after the damage: conditions landed or resisted, forced movement after the size bonus and
-stability, and the rest of the tier's text verbatim. Every name and card text goes through
+damage bonus; a Charge names the free strike it makes), the roll line (`bot.ui.combat.strike_roll_line`), the
+damage dice a tier rolled (`bot.ui.combat.dice_lines`), a villain action marked used, the cost spent, then
+per target its line (`bot.ui.combat.target_line`) and under it what the tier did after the damage: conditions
+landed or resisted, forced movement after the size bonus and stability, and the rest of the tier's text
+verbatim. Every name and card text goes through
 `bot.replies.inert`. Past Discord's 2,000 characters the target lines turn compact and each target's effects
 share one clipped line.
 """
@@ -23,13 +24,14 @@ from bot.ui.combat import (
     SUMMARY_MAX,
     condition_words,
     dice_lines,
-    roll_line,
     situation_lines,
+    strike_roll_line,
     strike_summary,
     target_line,
 )
 
 ARROW = "↳"
+VILLAIN_LINE = "😈 Villain action: used for this encounter (one a round)"
 COMPACT_EFFECTS = 80
 """A target's effects in one line of at most this many characters, when the reply turns compact."""
 
@@ -55,7 +57,8 @@ def head_line(used: AbilityStrike) -> str:
     if plan.area:
         parts.append("area")
     details = f" ({' · '.join(parts)})" if parts else ""
-    return f"⚔️ **{inert(result.attacker)}** uses **{inert(plan.ability.name)}**{details}"
+    verb = "charges and strikes with" if used.charged else "uses"
+    return f"⚔️ **{inert(result.attacker)}** {verb} **{inert(plan.ability.name)}**{details}"
 
 
 def cost_line(paid: Paid) -> str:
@@ -113,7 +116,9 @@ def ability_strike_reply(used: AbilityStrike, extra: Sequence[str] | None, hidde
     """The /strike ability: reply (see the module docstring); `extra` is the `effect` option per tier, shown
     on each target's line; a target in `hidden` shows its state, not its Stamina."""
     result = used.strike
-    top = [head_line(used), roll_line(result.roll), *situation_lines(result), *dice_lines(result)]
+    top = [head_line(used), strike_roll_line(result), *situation_lines(result), *dice_lines(result)]
+    if used.villain:
+        top.append(VILLAIN_LINE)
     if used.paid is not None:
         top.append(cost_line(used.paid))
     if used.potency_raised is not None:
@@ -138,7 +143,9 @@ def ability_strike_reply(used: AbilityStrike, extra: Sequence[str] | None, hidde
 def ability_strike_summary(used: AbilityStrike) -> str:
     """`Keth strikes Goblin 1 (tier 3): 15 damage, Goblin 1 dies (Brutal Slam); Ogre is slowed; 3 Ferocity
     spent`."""
-    parts = [f"{strike_summary(used.strike)} ({used.plan.ability.name})"]
+    name = f"Charge: {used.plan.ability.name}" if used.charged else used.plan.ability.name
+    villain = ", villain action" if used.villain else ""
+    parts = [f"{strike_summary(used.strike)} ({name}{villain})"]
     for effects in used.effects:
         landed = [i.condition.value for c in effects.conditions for i in c.added]
         if landed:

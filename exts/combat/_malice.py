@@ -56,7 +56,8 @@ class MaliceCog(commands.Cog):
             lambda value: f"The Director {verb} {amount} Malice (now {value})",
             rule="/malice spend" if spend else "/malice gain",
         )
-        await send(interaction, content=malice_reply(played.result, -amount if spend else amount))
+        text = malice_reply(played.result, -amount if spend else amount) + played.gains_said
+        await send(interaction, content=text)
 
     @malice.command(name="gain", description="Director: gain Malice.")
     @app_commands.describe(amount="Malice gained")

@@ -1,11 +1,12 @@
 """The hero token that saves a hero: the "Spend 2 hero tokens: regain N first" button a damage reply (and the
-tracker, until the next change) carries when the damage made a hero dying or dead and the party has 2 hero
-tokens (draw-steel-basics.md "Spending Hero Tokens").
+tracker) carries when the damage made a hero dying or dead and the party has 2 hero tokens
+(draw-steel-basics.md "Spending Hero Tokens"). It stays open until answered or the hero's next turn starts,
+whatever else changes meanwhile: in play by post the player answers later.
 
 A press, by the hero's player (or the Director), is one event: the tokens spent
-(`bot.hero_tokens.spend_benefit`, one benefit per turn) and the damage re-applied after the regain
-(`bot.rules.encounter.rescue.rescue`), refused once anything else has changed the channel (its version).
-The damage commands make the offers (`offer_rescues`) and attach the button
+(`bot.hero_tokens.spend_benefit`, one benefit per turn) and the regain applied as if before that damage
+(`bot.rules.encounter.rescue.rescue`). The button names the offer (`exts.tracker._controls.offer_key`), not
+the channel version. The damage commands make the offers (`offer_rescues`) and attach the button
 (`exts.tracker._controls.rescue_view`). This module has no command: it registers what the button does.
 """
 
@@ -22,13 +23,12 @@ from bot.permissions import require
 from bot.play import Caller, encounter_of, play, put_encounter
 from bot.replies import inert, send
 from bot.rules.encounter import Encounter
-from bot.rules.encounter.rescue import TOO_LATE, RescueError, RescueResult, rescue
+from bot.rules.encounter.rescue import OVER, RescueError, RescueResult, find_rescue, rescue
 from bot.rules.resources import TokenBenefit
 from bot.store import Table
 from bot.ui.combat import rescue_reply, rescue_summary
 from bot.ui.format import stamina_details
-from bot.ui.persistent import number
-from exts.tracker._controls import set_handler
+from exts.tracker._controls import offer_key, set_handler
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,16 +41,15 @@ class Rescued:
 
 
 async def on_rescue(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
-    """The rescue button: spend 2 hero tokens, regain the recovery value, then take the same damage."""
-    index = number(arg)
+    """The rescue button: spend 2 hero tokens, regain the recovery value as if before that damage."""
+    key = offer_key(arg)
 
     def step(who: Caller, encounter: Encounter, table: Table) -> tuple[Encounter, Rescued]:
         doc = table.encounter
-        if doc is None or not doc.active or doc.id != eid or table.version != ver:
-            raise RescueError(TOO_LATE)
-        if not 0 <= index < len(encounter.rescues):
-            raise RescueError(TOO_LATE)
-        hero = encounter.creature(encounter.rescues[index].creature_id)
+        if doc is None or not doc.active or doc.id != eid:
+            raise RescueError(OVER)
+        offer = find_rescue(encounter, *key)
+        hero = encounter.creature(offer.creature_id)
         require(
             "enc:rescue",
             who.standing(owner_id=hero.owner_id),
@@ -58,7 +57,7 @@ async def on_rescue(interaction: discord.Interaction[Any], eid: int, ver: int, a
             action=f"spend hero tokens for {inert(hero.id)}",
             whose=hero.id,
         )
-        updated, result = rescue(encounter, index, table.version)
+        updated, result = rescue(encounter, offer)
         put_encounter(table, updated)
         pool = spend_benefit(table, hero.id, TokenBenefit.STAMINA).pool
         return encounter_of(table), Rescued(hero.id, result, pool)

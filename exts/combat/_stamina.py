@@ -9,7 +9,6 @@ temporary Stamina refused for minions; Catch Breath spends a Recovery); nothing 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -23,13 +22,13 @@ from bot.autocomplete import own_creature
 from bot.client import DrawSteelBot
 from bot.help import HelpEntry
 from bot.options import Text
-from bot.permissions import require, server_standing
 from bot.play import (
     Caller,
     InTime,
+    Member,
     active_encounter,
+    apply,
     channel_key,
-    commit,
     play,
     put_sheet,
     sheet_of,
@@ -272,7 +271,7 @@ class Stamina(commands.Cog):
         in_time = InTime(interaction)
         seen = await in_time.run(self.bot.store.view(channel_key(interaction), shared=True, fresh=False))
         if seen.encounter is None or not seen.encounter.active:
-            await self._recover_outside_combat(interaction, in_time, target)
+            await self._recover_outside_combat(interaction, target)
             return
 
         def step(who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, Healing]:
@@ -294,23 +293,21 @@ class Stamina(commands.Cog):
         await send(interaction, content=catch_breath_reply(played.result, cost, played.hidden))
 
     async def _recover_outside_combat(
-        self, interaction: discord.Interaction[Any], in_time: InTime, target: str | None
+        self, interaction: discord.Interaction[Any], target: str | None
     ) -> None:
         """No encounter running: the roster hero spends a Recovery from their sheet."""
-        actor, at, role = await in_time.run(server_standing(interaction, self.bot.store))
 
-        def change(table: Table) -> Change[Healing]:
+        def change(member: Member, table: Table) -> Change[Healing]:
             if active_encounter(table) is not None:
                 fail("An encounter has just begun here: /recover again to Catch Breath in it.")
             hero = hero_or_mine(
-                table, target if target is not None and target.strip() else None, actor.user_id
+                table, target if target is not None and target.strip() else None, member.actor.user_id
             )
             sheet = sheet_of(hero)
             owner = None if sheet.claimable else hero.owner_id
-            require(
+            member.require(
                 "/recover (out of combat)",
-                dataclasses.replace(at, owner=owner == actor.user_id),
-                director_role_id=role,
+                owner_id=owner,
                 action=f"spend {inert(hero.name)}'s Recoveries",
                 whose=None if owner is None else hero.name,
             )
@@ -319,9 +316,9 @@ class Stamina(commands.Cog):
             healing = Healing(hero.name, sheet.vitals, after.vitals)
             return Change(healing_summary(healing, "spends a Recovery"), healing, {"hero": hero.name})
 
-        committed = await in_time.run(commit(interaction, "recover", change))
+        healing = await apply(interaction, "recover", change)
         # a roster hero's Stamina: never hidden (the setting hides Director creatures')
-        text = healing_reply(committed.value, "spends a Recovery (out of combat)", hidden=())
+        text = healing_reply(healing, "spends a Recovery (out of combat)", hidden=())
         await send(interaction, content=text)
 
 

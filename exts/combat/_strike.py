@@ -103,6 +103,7 @@ class Strike(commands.Cog):
         area="Area damage: each minion hit takes at most its Stamina (else the squad's pool takes it all)",
         halved="The damage is halved (before weakness and immunity)",
         raise_potency="With an ability: spend 2 surges to raise its potency by 1 against the first target",
+        downgrade="Take at most this tier's outcome (a target reached at a higher tier gets this one)",
     )
     @app_commands.choices(dtype=TYPE_CHOICES, action=ACTION_CHOICES)
     @app_commands.autocomplete(
@@ -132,6 +133,7 @@ class Strike(commands.Cog):
         halved: bool = False,
         ability: app_commands.Range[str, 1, ABILITY_TEXT_MAX] | None = None,
         raise_potency: bool = False,
+        downgrade: app_commands.Range[int, 1, 2] | None = None,
     ) -> None:
         _check_roll(bonus, edges, banes)
         if raise_potency and ability is None:
@@ -148,13 +150,16 @@ class Strike(commands.Cog):
             knock_out=knock_out,
             halved=halved,
             situations=parse_situations(situation),
+            downgrade=downgrade,
         )
         roll = roll_power(
             self.bot.dice, bonus=bonus, edges=edges, banes=banes, auto_tiers=parse_auto_tiers(auto_tier)
         )
         # damage dice and bleeding are rolled inside the change, which the store may run again: the same dice
         order = StrikeOrder(attacker, ability, targets.split(","), roll, options, ReplayDice(self.bot.dice))
-        played = await play(interaction, "strike", order.step, Struck.summary)
+        played = await play(
+            interaction, "strike", order.step, Struck.summary, naturals=lambda s: (s.result.roll.natural,)
+        )
         struck, hidden = played.result, played.hidden
         if struck.used is not None:
             text = ability_strike_reply(struck.used, effects, hidden)
@@ -246,6 +251,7 @@ class StrikeOrder:
             area=o.area,
             halved=o.halved,
             dice=self.dice,
+            downgrade=o.downgrade,
         )
 
 

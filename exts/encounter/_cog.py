@@ -203,7 +203,8 @@ class EncounterCog(commands.Cog):
         HelpEntry(
             "encounter status",
             "/encounter status private: True",
-            "Post the tracker again at the bottom; private: the Director's exact tracker, only for you.",
+            "Post the tracker again at the bottom; private: the Director's exact tracker and villain "
+            "actions, only for you.",
         ),
         HelpEntry("encounter undo", "/encounter undo", "Undo the newest change (players: only their own)."),
         HelpEntry("encounter log", "/encounter log", "The encounter's log as Markdown and JSON files."),

@@ -38,9 +38,9 @@ from bot.replies import fail, inert, send
 from bot.rules import codec
 from bot.rules.encounter import Encounter
 from bot.rules.encounter.flow import Finish, Flow, award_unawarded, choose_first_side, finish, side_named
-from bot.store import AlreadyDone, Change, Event, Table
+from bot.store import COMBAT, AlreadyDone, Change, Event, Table, scene_kind
 from exts.tracker._controls import award_view
-from exts.turn._glue import check_expected, pressed
+from exts.turn._glue import Expect, check_expected, pressed
 from exts.turn._replies import reply_and_ping
 from exts.turn._views import begin_text, controller_does, finish_text
 
@@ -128,7 +128,12 @@ async def on_award(interaction: discord.Interaction[Any], eid: int, ver: int, ar
     bot = interaction.client
     key = channel_key(interaction)
     found = await InTime(interaction).run(bot.store.find_encounter(eid, guild_id=key.guild_id))
-    if found is None or found.channel_id != key.channel_id or found.active:
+    if (
+        found is None
+        or found.channel_id != key.channel_id
+        or found.active
+        or scene_kind(found.state) != COMBAT
+    ):
         fail("That encounter isn't one that ended here: award Victories with /victories award instead.")
     ended = codec.load(Encounter, found.state)
     if not ended.unawarded:
@@ -158,11 +163,11 @@ async def on_end_cancelled(interaction: discord.Interaction[Any], eid: int, ver:
 
 async def on_undo(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
     bot = interaction.client
-    await pressed(interaction, bot, do_undo(interaction, bot, (eid, ver)))
+    await pressed(interaction, bot, do_undo(interaction, bot, Expect(eid, ver)))
 
 
 async def do_undo(
-    interaction: discord.Interaction[Any], bot: DrawSteelBot, expect: tuple[int, int] | None = None
+    interaction: discord.Interaction[Any], bot: DrawSteelBot, expect: Expect | None = None
 ) -> None:
     """Undo the encounter's newest change (`bot.play.outside_encounter` passes over the campaign's) with the
     authority it needed (`bot.play.may_undo`, judged by the store on the very change it undoes); from a

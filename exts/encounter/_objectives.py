@@ -1,10 +1,13 @@
 """Objectives and villain actions (/encounter objective add | done | fail, /encounter villain name | use).
 
 Rules: `bot.rules.encounter.objectives` (objectives with round counters, counted down as each round starts;
-a leader's or solo's villain actions, each once per encounter). Who may (`bot.permissions`): the encounter's
-Director sets and resolves objectives, names villain actions and marks them used; everyone sees them on the
-tracker. When a counter hits 0 as a round starts, the reply that started the round asks the Director
-(`exts.tracker._objectives.due_lines`, `due_view`; exts/turn/_cog.py).
+a leader's or solo's villain actions, each once per encounter, one a round). Who may (`bot.permissions`): the
+encounter's Director sets and resolves objectives, names villain actions and marks them used (a strike with
+one marks it too: `bot.rules.encounter.ability_strike`). Everyone sees the objectives on the tracker; the
+villain actions only the Director, on their private tracker (`/encounter status private: True`), and the
+replies that name them before they are used are theirs alone. When a counter hits 0 as a round starts, the
+reply that started the round asks the Director (`exts.tracker._objectives.due_lines`, `due_view`;
+exts/turn/_cog.py).
 
 The commands are subgroups of `/encounter`: this cog attaches `ObjectiveCommands` and `VillainCommands` to the
 encounter cog's group when it loads (the package's `setup` adds the encounter cog first), before the commands
@@ -194,7 +197,9 @@ async def name_action(interaction: discord.Interaction[Any], creature: str, acti
         return updated, VillainAction(found.id, named, villain_actions(updated, found))
 
     done = await _villain_action(interaction, "name", creature, change)
-    await send(interaction, content=render.named_text(done.creature, done.action, done.actions))
+    # the names are the Director's secret: the channel never sees them before they are used
+    text = render.named_text(done.creature, done.action, done.actions)
+    await send(interaction, content=text, ephemeral=True)
 
 
 async def use_action(interaction: discord.Interaction[Any], creature: str, action: str) -> None:
@@ -206,7 +211,8 @@ async def use_action(interaction: discord.Interaction[Any], creature: str, actio
         return updated, VillainAction(found.id, used, left)
 
     done = await _villain_action(interaction, "use", creature, change)
-    await send(interaction, content=render.used_text(done.creature, done.action, done.actions))
+    await send(interaction, content=render.used_text(done.creature, done.action))
+    await send(interaction, content=render.left_text(done.creature, done.actions), ephemeral=True)
 
 
 # --- the subgroups of /encounter ----------------------------------------------------------------------------

@@ -59,7 +59,9 @@ from bot.ui.confirm import ConfirmView
 from bot.ui.format import stamina_text
 from exts.heroes._abilities_views import import_embed
 from exts.heroes._import import import_hero
+from exts.heroes._me import show_my_hero
 from exts.heroes._views import HeroView, hero_embed, roster_embed
+from exts.tracker._controls import set_handler
 
 TEXT_MAX = 100
 """Longest text option Discord sends us here (names are checked to 64 by `clean_name`)."""
@@ -174,6 +176,11 @@ class Heroes(commands.Cog):
             "hero edit", "/hero edit hero:Ash stamina:33 level:2", "Change a hero (owner or server Director)."
         ),
         HelpEntry("hero show", "/hero show hero:Ash", "A hero's sheet, or the roster."),
+        HelpEntry(
+            "hero me",
+            "/hero me",
+            "Your hero in this encounter: what happened since your last turn, Stamina, what you may do now.",
+        ),
         HelpEntry("hero delete", "/hero delete hero:Ash", "Delete a hero (owner or server Director)."),
         HelpEntry(
             "hero claim",
@@ -359,6 +366,13 @@ class Heroes(commands.Cog):
             return
         await send(interaction, embed=hero_embed(live_view(require_hero(table, hero), encounter)))
 
+    # -- /hero me -------------------------------------------------------------------------------------------
+    @hero.command(
+        name="me", description="Your hero in this encounter: what happened since your turn, what you may do."
+    )
+    async def me(self, interaction: discord.Interaction[Any]) -> None:
+        await show_my_hero(interaction, self.bot)
+
     # -- /hero delete ---------------------------------------------------------------------------------------
     @hero.command(
         name="delete", description="Delete a hero from the roster (its owner or a server Director)."
@@ -455,3 +469,8 @@ class Heroes(commands.Cog):
 
 async def setup(bot: DrawSteelBot) -> None:
     await bot.add_cog(Heroes(bot))
+
+    async def on_me(interaction: discord.Interaction[Any], _eid: int, _version: int, _arg: str) -> None:
+        await show_my_hero(interaction, bot)
+
+    set_handler("me", on_me)

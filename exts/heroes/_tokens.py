@@ -36,9 +36,11 @@ from bot.play import (
 from bot.replies import fail, inert, send
 from bot.rules.encounter import Encounter, saves
 from bot.rules.encounter.harm import TOKEN_SURGES, gain_surges
+from bot.rules.encounter.rescue import token_regain
 from bot.rules.resources import HeroTokens, TokenBenefit, award_tokens, start_session
 from bot.rules.stamina import regain_recovery_value
 from bot.store import Change, Table
+from bot.ui.combat import vitals_text
 from bot.ui.format import stamina_text
 from exts.heroes._cog import TEXT_MAX
 from exts.heroes._views import tokens_embed
@@ -139,18 +141,23 @@ def _reroll(table: Table, spender: Spender) -> tuple[HeroTokens, str]:
 
 
 def _regain(table: Table, spender: Spender) -> tuple[HeroTokens, str]:
-    spent = spend_benefit(table, spender.creature_id or spender.name, TokenBenefit.STAMINA)
+    """In combat, on the hero's turn or as the rescue of a damage just taken (`token_regain` refuses first, so
+    nothing is spent for nothing); outside it, from the roster sheet."""
     if spender.creature_id is not None:
-        encounter = encounter_of(table)
-        creature = encounter.creature(spender.creature_id)
-        vitals = regain_recovery_value(creature.vitals)
-        put_encounter(table, encounter.with_creature(dataclasses.replace(creature, vitals=vitals)))
-    elif spender.roster is not None:
-        sheet = sheet_of(spender.roster)
-        vitals = regain_recovery_value(sheet.vitals)
-        put_sheet(spender.roster, dataclasses.replace(sheet, vitals=vitals))
-    else:  # resolve_hero always finds a creature or a roster hero
+        updated, result = token_regain(encounter_of(table), spender.creature_id)
+        put_encounter(table, updated)
+        spent = spend_benefit(table, spender.creature_id, TokenBenefit.STAMINA)
+        when = " before the damage" if result.offer is not None else ""
+        return (
+            spent,
+            f"2 hero tokens and regains {result.regain} Stamina{when}. {vitals_text(result.after, False)}.",
+        )
+    if spender.roster is None:  # resolve_hero always finds a creature or a roster hero
         fail("No hero to heal: name one from /hero show.")
+    spent = spend_benefit(table, spender.name, TokenBenefit.STAMINA)
+    sheet = sheet_of(spender.roster)
+    vitals = regain_recovery_value(sheet.vitals)
+    put_sheet(spender.roster, dataclasses.replace(sheet, vitals=vitals))
     return spent, f"2 hero tokens and regains {vitals.recovery_value} Stamina. {stamina_text(vitals)}."
 
 

@@ -15,7 +15,7 @@ import discord
 from bot.embeds import Colour, Field, make_embed
 from bot.replies import inert
 from bot.rules.hero import HeroSheet
-from bot.ui.format import stamina_text, state_label
+from bot.ui.format import stamina_numbers, stamina_text, state_label
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +67,7 @@ def hero_fields(hero: HeroView) -> list[Field]:
     return [
         Field(
             "Stamina (in the encounter)" if hero.in_encounter else "Stamina",
-            f"{stamina_text(sheet.vitals)} ({state})",
+            f"{stamina_numbers(sheet.vitals)} ({state})",  # the field's name says Stamina already
             inline=True,
         ),
         Field("Recoveries", recoveries_text(sheet), inline=True),

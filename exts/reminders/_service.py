@@ -20,12 +20,12 @@ from bot.replies import post
 from bot.rules import codec
 from bot.rules.encounter import Encounter
 from bot.rules.turns import Controller, Phase, current, picking
-from bot.store import ChannelKey, Claim, GuildSettings, Store
+from bot.store import COMBAT, ChannelKey, Claim, EncounterInfo, GuildSettings, Store, scene_kind
 from bot.store.core import utc_now
 from bot.store.errors import StoreError
 from bot.store.reminders import DUE_BATCH
-from exts.reminders._views import argument_prompt, argument_view, director_note, nudge
-from exts.tracker._service import Seen, jump_link, tracker_for
+from exts.reminders._views import argument_prompt, argument_view, director_note, nudge, scene_note
+from exts.tracker._service import Seen, jump_link, scene_renderer, tracker_for
 from exts.turn import _pings as pings
 
 log = logging.getLogger("exts.reminders._service")
@@ -84,7 +84,11 @@ class ReminderService:
     # -- scheduling -----------------------------------------------------------------------------------
     def observe(self, key: ChannelKey, seen: Seen) -> None:
         """The tracker showed `seen`: when its wait changed, (re)schedule its reminders in the background."""
-        wait = turn_key(seen.encounter) if seen.active else None
+        wait = None
+        if seen.active and seen.wait is not None:
+            wait = seen.wait.key
+        elif seen.active and seen.encounter is not None:
+            wait = turn_key(seen.encounter)
         if self._written.get(seen.encounter_id) == (wait or "") or self.closed:
             return
         self._plans[seen.encounter_id] = _Plan(key, seen, wait)
@@ -135,11 +139,15 @@ class ReminderService:
         else:
             self._written.pop(seen.encounter_id, None)
 
-    def _due(self, encounter: Encounter, settings: GuildSettings) -> dict[str, datetime]:
+    def _due(self, encounter: Encounter | None, settings: GuildSettings) -> dict[str, datetime]:
+        """The reminders a wait gets: the nudge; the argument timer only in combat (a scene's heroes each
+        act for themselves)."""
         now = self.clock()
         due: dict[str, datetime] = {}
         if settings.nudge_after is not None:
             due[NUDGE] = now + timedelta(seconds=settings.nudge_after)
+        if encounter is None:
+            return due
         pick = picking(encounter.turns)
         if settings.argument_timer is not None and pick is not None and pick.controller is Controller.PLAYERS:
             due[ARGUMENT] = now + timedelta(seconds=settings.argument_timer)
@@ -174,6 +182,8 @@ class ReminderService:
         doc = await store.find_encounter(reminder.encounter_id, guild_id=reminder.guild_id)
         if doc is None or not doc.active:
             return None
+        if scene_kind(doc.state) != COMBAT:
+            return await self._fire_scene(claim, doc)
         encounter = codec.load(Encounter, doc.state)
         if turn_key(encounter) != reminder.turn_key:
             return None  # the turn moved on: the tracker's observer sets the new wait
@@ -201,6 +211,28 @@ class ReminderService:
             prompt = argument_prompt(doc.director_id, settings.argument_timer)
             view = argument_view(doc.id, reminder.turn_key, pick.entries)
             await self._send(key, prompt, view)
+        return None
+
+    async def _fire_scene(self, claim: Claim, doc: EncounterInfo) -> datetime | None:
+        """A scene's nudge (a montage's heroes who haven't acted): pinged once, then the Director told."""
+        reminder = claim.reminder
+        renderer = scene_renderer(scene_kind(doc.state))
+        settings = await self._store().get_settings(reminder.guild_id)
+        if renderer is None or reminder.kind != NUDGE or settings.nudge_after is None:
+            return None
+        wait = renderer(doc.name, doc.state, doc.id, 0, True).wait
+        if wait.key != reminder.turn_key or not wait.user_ids:
+            return None  # the scene moved on: the tracker's observer sets the new wait
+        key = ChannelKey(reminder.guild_id, reminder.channel_id)
+        link = tracker_for(self.bot).link(key)
+        if link is None and doc.tracker_message_id is not None:
+            link = jump_link(key.guild_id, doc.tracker_channel_id or key.channel_id, doc.tracker_message_id)
+        if reminder.step == 0:
+            ping = pings.Ping(wait.content, wait.user_ids, ())
+            await self._send(key, pings.with_link(nudge(ping, settings.nudge_after), link))
+            return self.clock() + timedelta(seconds=settings.nudge_after)
+        note = scene_note(doc.director_id, wait.names, wait.hint, 2 * settings.nudge_after, link)
+        await self._send(key, note)
         return None
 
     async def _send(self, key: ChannelKey, ping: pings.Ping, view: discord.ui.View | None = None) -> None:

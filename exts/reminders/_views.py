@@ -57,6 +57,15 @@ def director_note(
     return Ping(text, (director_id,), ())
 
 
+def scene_note(director_id: int, waited_on: Sequence[str], hint: str, waited: int, link: str | None) -> Ping:
+    """A scene's Director (a montage's) told who hasn't acted yet (only the Director is pinged)."""
+    who = ", ".join(waited_on) or "nobody"
+    text = f"⏰ <@{director_id}> — still waiting after {duration_text(waited)} on {who}. {hint}".rstrip()
+    if link is not None:
+        text += f" [Jump to the tracker]({link})"
+    return Ping(text, (director_id,), ())
+
+
 def argument_prompt(director_id: int, waited: int) -> Ping:
     """The argument timer ran out: the Director picks (buttons below)."""
     text = (

@@ -22,9 +22,10 @@ from bot.permissions import actor_from_interaction, require_self
 from bot.play import (
     Caller,
     InTime,
+    Member,
     active_encounter,
+    apply,
     channel_key,
-    commit,
     hero_of_member,
     play,
     sheet_of,
@@ -32,11 +33,13 @@ from bot.play import (
 from bot.replies import edit_response, fail, send
 from bot.rules.characteristics import Characteristic
 from bot.rules.conditions import BleedingTrigger, roll_trigger
+from bot.rules.creature import Creature
 from bot.rules.encounter import Encounter, creature_of_hero
 from bot.rules.encounter.bleeding import Bleed, bleed, is_bleeding
 from bot.rules.power import Difficulty, RollAction, RollKind, parse_auto_tiers, reroll, roll_power
 from bot.rules.resources import TokenBenefit
 from bot.rules.situations import RollUse, parse_situations, situation_modifiers
+from bot.rules.turns import current
 from bot.store import AlreadyDone, Change, Table
 from bot.ui.combat import bleed_reply, bleed_summary
 from bot.ui.persistent import ForgedId, PersistentView, number
@@ -250,7 +253,7 @@ class RerollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RERO
         new = " + ".join(str(d) for d in fresh.dice)
         user_id = interaction.user.id
 
-        def spend(table: Table) -> Change[int]:
+        def spend(_member: Member, table: Table) -> Change[int]:
             if table.tokens < TokenBenefit.REROLL.cost:
                 fail("The party has no hero tokens left: the Director can award one with /tokens award.")
             pool = spend_benefit(table, user_id, TokenBenefit.REROLL).pool
@@ -264,17 +267,27 @@ class RerollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RERO
         # another process) is refused and spends nothing
         once = f"reroll:{interaction.message.id}" if interaction.message is not None else None
         try:
-            committed = await in_time.run(commit(interaction, "token", spend, once=once))
+            left = await apply(interaction, "token", spend, once=once, in_time=in_time)
         except AlreadyDone:
             fail(ALREADY_REROLLED)
         rerolled = dataclasses.replace(
             card, dice=(fresh.dice[0], fresh.dice[1]), downgraded_to=None, rerolled=True
         )
-        left = committed.value
         note = (
             f"Hero token spent: rerolled {old} into {new}; {left} hero token{'' if left == 1 else 's'} left."
         )
         await _edit_roll_message(interaction, dataclasses.replace(kept, card=rerolled), text, in_time, note)
+
+
+def own_creature_of(encounter: Encounter, user_id: int) -> Creature | None:
+    """The member's creature in the encounter whose characteristics a roll reads: the one taking its turn
+    if it is theirs, else their first hero, else their first creature (None: they control none)."""
+    mine = [c for c in encounter.creatures if c.owner_id == user_id]
+    now = current(encounter.turns)
+    up = encounter.turns.entry(now.entry) if now is not None else None
+    acting = [c for c in mine if up is not None and c.id in up.creature_ids]
+    heroes = [c for c in mine if c.is_hero]
+    return next(iter(acting or heroes or mine), None)
 
 
 class Roll(commands.Cog):
@@ -371,15 +384,20 @@ class Roll(commands.Cog):
         await send(interaction, content=content, embed=embed, view=view, ephemeral=hidden)
 
     async def _score(self, interaction: discord.Interaction[Any], trait: Characteristic) -> int:
-        """The roller's hero's score in `trait` (refused when they have no hero in this channel)."""
-        table = await self.bot.store.view(channel_key(interaction))
+        """The roller's score in `trait`: their roster hero's, else that of the creature they control in this
+        channel's encounter (a hero added with /encounter add player:); refused when they have neither."""
+        table = await self.bot.store.view(channel_key(interaction), shared=True)
         hero = hero_of_member(table, interaction.user.id)
-        if hero is None:
+        if hero is not None:
+            return sheet_of(hero).characteristics.get(trait)
+        encounter = active_encounter(table)
+        creature = own_creature_of(encounter, interaction.user.id) if encounter is not None else None
+        if creature is None:
             fail(
                 f"You have no hero in this channel to read {trait.value} from: give bonus:<number> "
                 "instead, or create a hero with /hero create."
             )
-        return sheet_of(hero).characteristics.get(trait)
+        return creature.characteristics.get(trait)
 
     async def _bleed(self, interaction: discord.Interaction[Any], trigger: BleedingTrigger) -> Bleed | None:
         """A Might or Agility roll by a bleeding hero of this channel's encounter: they lose 1d6 + their level

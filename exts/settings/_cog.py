@@ -53,6 +53,7 @@ class GuildSettingsCog(commands.Cog):
         auto_saves="The Director's creatures roll their saving throws when their turn ends",
         nudge_after="Ping a side again when it hasn't picked for this long, e.g. 12h (15m to 7d; off)",
         argument_timer="Live table: the Director picks when players haven't within this, e.g. 30s (off)",
+        negotiation_numbers="True: players see a negotiation's Interest and Patience; False: as words",
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
@@ -69,6 +70,7 @@ class GuildSettingsCog(commands.Cog):
         auto_saves: bool | None = None,
         nudge_after: str | None = None,
         argument_timer: str | None = None,
+        negotiation_numbers: bool | None = None,
     ) -> None:
         guild_id = interaction.guild_id
         if guild_id is None:
@@ -91,6 +93,7 @@ class GuildSettingsCog(commands.Cog):
             ("show_monster_stamina", show_monster_stamina),
             ("enforce_action_economy", enforce_action_economy),
             ("auto_saves", auto_saves),
+            ("negotiation_numbers", negotiation_numbers),
         ):
             if value is not None:
                 changes[name] = value

@@ -64,6 +64,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("auto_saves", "The Director's creatures roll their saves", on_off),
     Setting("nudge_after", "Nudge a side that hasn't picked after", duration_text),
     Setting("argument_timer", "Argument timer", duration_text),
+    Setting("negotiation_numbers", "Players see a negotiation's Interest and Patience as numbers", on_off),
 )
 
 

@@ -3,11 +3,14 @@
 Pure functions from state to text, fields and views (`bot.rules.encounter.objectives`); every objective text
 and name goes through `bot.replies.inert`.
 
-- `objective_text` (`Hold the bridge — 3 rounds left`), `objectives_field`, `villains_field` (the tracker);
+- `objective_text` (`Hold the bridge — 3 rounds left`), `objectives_field` (the tracker); `villains_field`
+  (the Director's private tracker only: the villain actions' names are the Director's secret);
+- `villain_reminder_lines` (a turn's end: a villain action is still unused this round, named nowhere);
 - `due_lines` and `due_view` (a round began with an objective's counter at 0: the Director is asked whether
   the encounter ends in victory, with the end-of-encounter buttons of `exts.tracker._controls`);
 - `summary_lines` (the end-of-encounter reply: each objective and its outcome);
-- `added_text`, `resolved_text`, `named_text`, `used_text` (the commands' replies).
+- `added_text`, `resolved_text`, `named_text`, `used_text`, `left_text` (the commands' replies; what names
+  villain actions only to the Director).
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ import discord
 from bot.embeds import Field
 from bot.replies import inert
 from bot.rules.encounter import Encounter
-from bot.rules.encounter.objectives import Objective, Outcome, villain_actions, villain_used
+from bot.rules.encounter.flow import Flow
+from bot.rules.encounter.objectives import Objective, Outcome, villain_actions, villain_round, villain_used
 from bot.ui.persistent import PersistentView
 from exts.tracker._controls import ControlButton
 
@@ -65,7 +69,8 @@ def objectives_field(encounter: Encounter) -> Field | None:
 
 
 def villain_lines(encounter: Encounter) -> list[str]:
-    """A line per creature with villain actions: `**Ajax**: ✅ Rally · ⬜ Ruin`."""
+    """A line per creature with villain actions: `**Ajax**: ✅ Rally · ⬜ Ruin`, then, once one was used this
+    round, that the round's is spent (one a round). The Director's private view only."""
     lines = []
     for creature in encounter.creatures:
         actions = villain_actions(encounter, creature)
@@ -74,18 +79,34 @@ def villain_lines(encounter: Encounter) -> list[str]:
         used = villain_used(encounter, creature)
         marks = [f"{USED if a in used else UNUSED} {inert(a)}" for a in actions]
         lines.append(f"**{inert(creature.name)}**: {' · '.join(marks)}")
+    now = villain_round(encounter)
+    if lines and now is not None and encounter.villain_round == now:
+        lines.append("This round's villain action is used (one a round).")
     return lines
 
 
 def villains_field(encounter: Encounter) -> Field | None:
-    """The tracker's Villain actions field (None when no creature has any)."""
+    """The private tracker's Villain actions field (None when no creature has any)."""
     lines = villain_lines(encounter)
     return Field(f"Villain actions ({USED} used)", "\n".join(lines)) if lines else None
 
 
-def tracker_fields(encounter: Encounter) -> list[Field]:
-    """The tracker's fields for objectives and villain actions (before the sides)."""
-    return [f for f in (objectives_field(encounter), villains_field(encounter)) if f is not None]
+def tracker_fields(encounter: Encounter, private: bool = False) -> list[Field]:
+    """The tracker's fields before the sides: the objectives; on the Director's `private` view, the villain
+    actions too (never on the channel's tracker: their names would tell the players what is coming)."""
+    fields = [objectives_field(encounter), villains_field(encounter) if private else None]
+    return [f for f in fields if f is not None]
+
+
+def villain_reminder_lines(flow: Flow) -> list[str]:
+    """A turn ended and a villain action may follow (`Flow.villain_reminder`, once a round): remind the
+    Director without naming any."""
+    if not flow.villain_reminder:
+        return []
+    return [
+        "😈 Director: a villain action is still unused this round. Use one now with /strike ability: or "
+        "/encounter villain use (your private tracker lists them: /encounter status private: True)."
+    ]
 
 
 def due_lines(due: Sequence[str]) -> list[str]:
@@ -134,12 +155,20 @@ def resolved_text(objective: Objective, open_left: int) -> str:
 
 
 def named_text(creature: str, action: str, actions: Sequence[str]) -> str:
+    """The Director's own reply to naming one (ephemeral: the names are theirs)."""
     return (
         f"😈 **{inert(creature)}** has the villain action **{inert(action)}** "
-        f"({len(actions)} of 3: {', '.join(inert(a) for a in actions)})."
+        f"({len(actions)} of 3: {', '.join(inert(a) for a in actions)}). Only you see this."
     )
 
 
-def used_text(creature: str, action: str, left: Sequence[str]) -> str:
-    rest = f" Left: {', '.join(inert(a) for a in left)}." if left else " No villain actions left."
-    return f"😈 **{inert(creature)}** uses the villain action **{inert(action)}** (once per encounter).{rest}"
+def used_text(creature: str, action: str) -> str:
+    """The channel's reply to one used: what it is, not what is left."""
+    return f"😈 **{inert(creature)}** uses the villain action **{inert(action)}** (once per encounter)."
+
+
+def left_text(creature: str, left: Sequence[str]) -> str:
+    """The Director's own note after one is used: what is left (ephemeral)."""
+    if not left:
+        return f"😈 {inert(creature)} has no villain actions left. Only you see this."
+    return f"😈 Left for {inert(creature)}: {', '.join(inert(a) for a in left)}. Only you see this."

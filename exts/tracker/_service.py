@@ -1,6 +1,7 @@
 """The live tracker service: one message per encounter, posted and edited in place with the bot token after
-each committed change (coalesced, paced across channels, never on a command's path), reposted when it has
-scrolled up, pinned, and summed up when the encounter ends. How it works, and its public API:
+each committed change (coalesced, paced across channels, never on a command's path), pinned (Discord's
+"pinned a message" notice deleted), reposted when it has scrolled up only while it isn't pinned, and summed
+up when the encounter ends. How it works, and its public API:
 docs/architecture.md, "The tracker message".
 """
 
@@ -16,11 +17,11 @@ from typing import Any
 import discord
 
 from bot.client import DrawSteelBot, PerBot
-from bot.play import encounter_of
+from bot.play import encounter_of, resource_names
 from bot.replies import edit, post
 from bot.rules import codec
 from bot.rules.encounter import Encounter
-from bot.store import ChannelKey, Committed, Store
+from bot.store import COMBAT, ChannelKey, Committed, Store, scene_kind
 from bot.store.errors import CannotSave, StoreUnavailable
 from exts.tracker._controls import tracker_view
 from exts.tracker._views import TrackerView, render_final, render_tracker
@@ -28,8 +29,10 @@ from exts.tracker._views import TrackerView, render_final, render_tracker
 log = logging.getLogger("exts.tracker._service")
 
 #: Interactions in a channel since its tracker was posted after which the next change reposts it at the
-#: bottom.
+#: bottom (only while it isn't pinned: a pinned tracker stays where it is, and the pings link to it).
 REPOST_AFTER = 15
+#: Messages read after a freshly pinned tracker to find Discord's "pinned a message" notice and delete it.
+PIN_NOTICE_WITHIN = 10
 #: After Discord refused the bot a post in a channel, how many changes there don't ask again.
 POST_RETRY_AFTER = 10
 #: Seconds to wait before retrying a refresh the store refused as busy or unreachable, or Discord answered
@@ -45,7 +48,8 @@ EDIT_GAP = 1.0
 #: command in flight at once.
 EDIT_JITTER = 0.5
 #: Seconds between two reposts asked for in one channel (`/encounter status`, `claim_ask`): each is a new
-#: message and a "pinned a message" notice, so asking more often gets a jump link to the tracker instead.
+#: message (and a "pinned a message" notice where the bot may not delete it), so asking more often gets a
+#: jump link to the tracker instead.
 ASK_GAP = 30.0
 #: Seconds `close` waits for tracker edits in flight.
 CLOSE_WAIT = 5.0
@@ -85,6 +89,8 @@ class _Slot:
     passed_at: float = float("-inf")
     #: the encounter for which Discord refused a pin (said once; not asked to unpin)
     pin_refused: int | None = None
+    #: whether the tracker message (`message_id`) is pinned, as last seen (None: not known yet)
+    pinned: bool | None = None
     #: this pass has its turn from the pacer already: its first request doesn't wait for another
     paced: bool = False
     #: loop time of the last repost asked for (`claim_ask`)
@@ -110,14 +116,54 @@ class _Pacer:
 
 
 @dataclass(frozen=True, slots=True)
+class SceneWait:
+    """Who a scene other than combat (a montage...) waits for, for the reminders: the wait's `key` (None:
+    nobody is waited on; a new key is a new wait), the members it pings with `content`, their names, and
+    what the Director may do about it (`hint`)."""
+
+    key: str | None
+    user_ids: tuple[int, ...] = ()
+    content: str = ""
+    names: tuple[str, ...] = ()
+    hint: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SceneView:
+    """A scene's tracker: its embed, its controls and who it waits for."""
+
+    embed: discord.Embed
+    view: discord.ui.View | None
+    wait: SceneWait
+
+
+#: A scene kind's tracker: (its name, state data, encounter id, version, active) -> `SceneView`. The
+#: features register theirs (`register_scene`), so the tracker renders them without importing upward.
+SceneRenderer = Callable[[str, dict[str, Any], int, int, bool], SceneView]
+_SCENES: dict[str, SceneRenderer] = {}
+
+
+def register_scene(kind: str, renderer: SceneRenderer) -> None:
+    """Render the channel's scenes of `kind` (its feature's `setup` calls this)."""
+    _SCENES[kind] = renderer
+
+
+def scene_renderer(kind: str) -> SceneRenderer | None:
+    """The renderer of a scene kind (None for combat, or a kind no loaded feature renders)."""
+    return _SCENES.get(kind)
+
+
+@dataclass(frozen=True, slots=True)
 class Seen:
-    """What a refresh showed: an encounter's newest state (`active` False: it just ended) at `version`."""
+    """What a refresh showed: an encounter's newest state (`active` False: it just ended) at `version`; for a
+    scene other than combat, `encounter` is None and `wait` says who it waits for."""
 
     encounter_id: int
-    encounter: Encounter
+    encounter: Encounter | None
     version: int
     director_id: int
     active: bool
+    wait: SceneWait | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,7 +375,7 @@ class TrackerService:
                 slot.skip_posts -= 1
             else:
                 await self._post(key, slot, rendered)
-        elif slot.since_post >= REPOST_AFTER and not self.stays(key):
+        elif slot.since_post >= REPOST_AFTER and slot.pinned is False and not self.stays(key):
             new = await self._post(key, slot, rendered)
             if new is not None:
                 await self._delete(key, slot, message_id)
@@ -342,9 +388,13 @@ class TrackerService:
         table = await store.view(key, shared=True)
         doc = table.encounter
         settings = await store.get_settings(key.guild_id)
+        if doc is not None and doc.active and doc.id is not None and doc.kind != COMBAT:
+            slot.encounter_id = doc.id
+            return self._scene(doc.id, doc.name, doc.state, table.version, doc.director_id, True)
         if doc is not None and doc.active and doc.id is not None:
             encounter = encounter_of(table)
-            view = TrackerView(doc.name, table.tokens, settings.show_monster_stamina)
+            names = resource_names(table, encounter)
+            view = TrackerView(doc.name, table.tokens, settings.show_monster_stamina, resource_names=names)
             slot.encounter_id = doc.id
             controls = tracker_view(doc.id, table.version, encounter)
             seen = Seen(doc.id, encounter, table.version, doc.director_id, True)
@@ -354,17 +404,36 @@ class TrackerService:
         info = await store.find_encounter(slot.encounter_id, guild_id=key.guild_id)
         if info is None or info.active or info.channel_id != key.channel_id:
             return None
+        if scene_kind(info.state) != COMBAT:
+            return self._scene(info.id, info.name, info.state, table.version, info.director_id, False)
         ended = codec.load(Encounter, info.state)
         view = TrackerView(info.name, table.tokens, settings.show_monster_stamina)
         seen = Seen(info.id, ended, table.version, info.director_id, False)
         return _Rendered(info.id, render_final(ended, view), None, False, seen)
+
+    def _scene(
+        self,
+        encounter_id: int,
+        name: str,
+        state: dict[str, Any],
+        version: int,
+        director_id: int,
+        active: bool,
+    ) -> _Rendered | None:
+        """A scene other than combat, rendered by its feature's renderer (None when no loaded one does)."""
+        renderer = scene_renderer(scene_kind(state))
+        if renderer is None:
+            return None
+        shown = renderer(name, state, encounter_id, version, active)
+        seen = Seen(encounter_id, None, version, director_id, active, shown.wait)
+        return _Rendered(encounter_id, shown.embed, shown.view, active, seen)
 
     async def _message_id(self, key: ChannelKey, slot: _Slot, encounter_id: int) -> int | None:
         """The tracker message of `encounter_id`: remembered, or read from the store (after a restart)."""
         if slot.known_for != encounter_id:
             found = await self._store().tracker_of(encounter_id, guild_id=key.guild_id)
             slot.message_id = found[1] if found is not None else None
-            slot.known_for = encounter_id
+            slot.known_for, slot.pinned = encounter_id, None
         return slot.message_id
 
     # -- Discord I/O -----------------------------------------------------------------------------------
@@ -392,7 +461,7 @@ class TrackerService:
             log.warning("tracker: posting in channel %s failed: %s", key.channel_id, error)
             return None
         slot.message_id, slot.known_for, slot.since_post = message.id, rendered.encounter_id, 0
-        slot.unsaved, slot.skip_posts = True, 0
+        slot.unsaved, slot.skip_posts, slot.pinned = True, 0, False
         await self._save(key, slot)
         await self._pin(key, slot, message.id, rendered.encounter_id)
         return message.id
@@ -404,6 +473,8 @@ class TrackerService:
         await self._turn(slot)
         try:
             await self._channel(key).get_partial_message(message_id).pin(reason="The encounter's tracker")
+            slot.pinned = True
+            await self._drop_pin_notice(key, slot, message_id)
         except discord.Forbidden:
             log.info("tracker: no permission to pin in channel %s", key.channel_id)
             slot.pin_refused = encounter_id
@@ -414,6 +485,31 @@ class TrackerService:
                 log.info("tracker: couldn't say the pin was refused in %s: %s", key.channel_id, error)
         except discord.HTTPException as error:  # e.g. the channel's 50 pins are taken: carry on
             log.info("tracker: pinning in channel %s failed: %s", key.channel_id, error)
+
+    async def _drop_pin_notice(self, key: ChannelKey, slot: _Slot, message_id: int) -> None:
+        """Delete Discord's "pinned a message" notice for the tracker just pinned: the channel's pins lead to
+        the tracker, and the notice is one more line in the channel for every repost. Without the intents
+        the bot sees no messages, so it reads the few posted after the tracker. The notice's author is the
+        bot (who pinned), so it may delete it; when Discord refuses (no Read Message History), it stays."""
+        await self._turn(slot)
+        try:
+            async for message in self._channel(key).history(
+                limit=PIN_NOTICE_WITHIN, after=discord.Object(message_id)
+            ):
+                reference = message.reference
+                mine = self.bot.user is not None and message.author.id == self.bot.user.id
+                if (
+                    message.type is discord.MessageType.pins_add
+                    and mine
+                    and (reference is None or reference.message_id == message_id)
+                ):
+                    await self._turn(slot)
+                    await message.delete()
+                    return
+        except discord.DiscordServerError:  # the notice is noise, not worth a retry
+            log.info("tracker: pin notice in channel %s not read (server error)", key.channel_id)
+        except discord.HTTPException as error:  # no permission to read or delete: it stays
+            log.info("tracker: pin notice in channel %s not deleted: %s", key.channel_id, error)
 
     async def _unpin(self, key: ChannelKey, slot: _Slot, message_id: int) -> None:
         await self._turn(slot)
@@ -443,7 +539,8 @@ class TrackerService:
         message = self._channel(key).get_partial_message(message_id)
         await self._turn(slot)
         try:
-            await edit(message, embed=rendered.embed, view=rendered.view)
+            edited = await edit(message, embed=rendered.embed, view=rendered.view)
+            slot.pinned = edited.pinned  # after a restart: known from the first edit
         except discord.NotFound:
             log.info("tracker message %s in channel %s is gone", message_id, key.channel_id)
             if replace_missing:

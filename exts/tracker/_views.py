@@ -13,15 +13,17 @@ slow part), Stamina as `Stamina: 12/30` with a bar (bot.ui.format), winded / dyi
 (draw-steel-combat.txt "Stamina"), conditions and their durations (draw-steel-combat.txt "Conditions"),
 minion squads' shared pool and living minions (Monsters "Minions"), enemy groups (draw-steel-combat.txt
 "Enemies Act In Groups"), a Defend or Aid Attack while it lasts (draw-steel-combat.txt "Defend", "Aid
-Attack"), the Director's objectives with their round counters and leaders' and solos' villain actions
-(`exts.tracker._objectives`). Director creatures show only their state (`winded`) unless the guild's
-`show_monster_stamina` setting is on. Every user-supplied name goes through `bot.replies.inert`.
+Attack"), the Director's objectives with their round counters, and on the Director's private view only, the
+leaders' and solos' villain actions (`exts.tracker._objectives`). Director creatures show only their state
+(`winded`) unless the guild's `show_monster_stamina` setting is on. Every user-supplied name goes through
+`bot.replies.inert`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import discord
 
@@ -85,14 +87,18 @@ DURATION_SHORT: dict[Duration, str] = {
 @dataclass(frozen=True, slots=True)
 class TrackerView:
     """What the tracker shows besides the encounter itself: its name, the party's hero tokens, whether
-    Director creatures' exact Stamina is public, and a footer note (none on the channel's tracker: the state
+    Director creatures' exact Stamina is public, a footer note (none on the channel's tracker: the state
     version is in the controls' custom ids, where a press needs it, not in the players' view; a private view
-    may say it is private)."""
+    may say it is private), whether it is the Director's `private` view (which adds what only the Director
+    sees: the villain actions, `exts.tracker._objectives.tracker_fields`), and `resource_names` what each
+    roster hero's heroic resource is called (creature id -> "Ferocity"; else "heroic resource")."""
 
     name: str
     tokens: int
     show_monster_stamina: bool = False
     note: str = ""
+    private: bool = False
+    resource_names: Mapping[str, str] = field(default_factory=dict)
 
 
 # --- small pieces ------------------------------------------------------------------------------------------
@@ -105,14 +111,21 @@ def name_text(name: str, level: int = 0) -> str:
     return inert(name)
 
 
-def condition_text(instance: ConditionInstance, level: int = 0) -> str:
-    """`frightened (Ogre, save ends)` at level 0, `frightened (save)` at 1, `frightened` at 2."""
+def source_text(source: str) -> str:
+    """A condition's source, cut in the middle when long (`Sir Bartholomew…the Bold`): a source is shown on
+    each creature it touched."""
+    return name_text(source, 3)
+
+
+def condition_text(instance: ConditionInstance, level: int = 0, *, source: bool = True) -> str:
+    """`frightened (Ogre, save ends)` at level 0, `frightened (save)` at 1, `frightened` at 2; without
+    `source`, no source (`conditions_text` says it once for several)."""
     label = name_text(instance.label, level)
     if level >= 2:
         return label
     parts: list[str] = []
-    if instance.source_id and level == 0:
-        parts.append(inert(instance.source_id))
+    if instance.source_id and level == 0 and source:
+        parts.append(source_text(instance.source_id))
     duration = (DURATION_LONG if level == 0 else DURATION_SHORT)[instance.duration]
     if duration:
         parts.append(duration)
@@ -120,10 +133,23 @@ def condition_text(instance: ConditionInstance, level: int = 0) -> str:
 
 
 def conditions_text(conditions: Sequence[ConditionInstance], level: int = 0) -> str:
-    """The conditions, each with `condition_text`; at level 4 only how many (`2 conditions`)."""
+    """The conditions, each with `condition_text`; at level 4 only how many (`2 conditions`). A source that
+    gave several is said once, after them: `dazed (save ends), slowed (EoT) — by Ogre`."""
     if level >= 4 and len(conditions) > 1:
         return f"{len(conditions)} conditions"
-    return ", ".join(condition_text(c, level) for c in conditions)
+    if level > 0:
+        return ", ".join(condition_text(c, level) for c in conditions)
+    counts = Counter(c.source_id for c in conditions if c.source_id)
+    shared = {s for s, n in counts.items() if n > 1}
+    alone = [condition_text(c) for c in conditions if c.source_id not in shared]
+    groups = [
+        ", ".join(condition_text(c, source=False) for c in conditions if c.source_id == s)
+        + f" — by {source_text(s)}"
+        for s in dict.fromkeys(
+            c.source_id for c in conditions if c.source_id is not None and c.source_id in shared
+        )
+    ]
+    return "; ".join(g for g in (", ".join(alone), *groups) if g)
 
 
 def _vitals_part(creature: Creature, hidden: bool, level: int) -> str:
@@ -168,20 +194,26 @@ def _status_word(marker: str, level: int) -> str:
     return ""
 
 
-def _extras(encounter: Encounter, creature: Creature) -> list[str]:
+def _extras(encounter: Encounter, creature: Creature, resource_names: Mapping[str, str]) -> list[str]:
     extras: list[str] = []
     surges = encounter.surges.get(creature.id, 0)
     if surges:
         extras.append(f"{surges} surge{'s' if surges != 1 else ''}")
     resource = encounter.resources.get(creature.id, 0)
-    if resource:
-        extras.append(f"resource {resource}")
+    if resource:  # the class's own word: "Ferocity 13"
+        extras.append(f"{inert(resource_names.get(creature.id, 'heroic resource'))} {resource}")
     extras.extend(baseline_words(encounter, creature.id))  # Defend, Aid Attack while they last
     return extras
 
 
 def creature_line(
-    encounter: Encounter, entry: Entry, creature: Creature, hidden: bool, level: int, indent: str = ""
+    encounter: Encounter,
+    entry: Entry,
+    creature: Creature,
+    hidden: bool,
+    level: int,
+    indent: str = "",
+    resource_names: Mapping[str, str] | None = None,
 ) -> str:
     """One creature: marker, name, Stamina (or its state only), conditions, surges and resource."""
     state = encounter.turns
@@ -197,7 +229,7 @@ def creature_line(
     if creature.vitals.dying:  # draw-steel-combat.txt "Dying and Death": "Additionally, you are bleeding"
         extras.insert(0, "bleeding" if level >= 2 else "bleeding (while dying)")
     if level < 2:
-        extras += _extras(encounter, creature)
+        extras += _extras(encounter, creature, resource_names or {})
     if extras:
         line += " · " + " · ".join(extras)
     return line
@@ -243,7 +275,12 @@ def squad_line(
 
 
 def _entry_lines(
-    encounter: Encounter, entry: Entry, hidden_ids: frozenset[str], level: int, indent: str
+    encounter: Encounter,
+    entry: Entry,
+    hidden_ids: frozenset[str],
+    level: int,
+    indent: str,
+    resource_names: Mapping[str, str],
 ) -> list[str]:
     hidden = entry.id in hidden_ids
     if entry.kind is EntryKind.SQUAD:
@@ -254,7 +291,7 @@ def _entry_lines(
         creature = encounter.creature(entry.id)
     except UnknownCreature:  # an entry without a creature record: show its name only
         return [f"{indent}{_marker(encounter.turns, entry, False)} **{inert(entry.name or entry.id)}**"]
-    return [creature_line(encounter, entry, creature, hidden, level, indent)]
+    return [creature_line(encounter, entry, creature, hidden, level, indent, resource_names)]
 
 
 def side_lines(encounter: Encounter, side: Side, view: TrackerView, level: int) -> list[str]:
@@ -265,7 +302,7 @@ def side_lines(encounter: Encounter, side: Side, view: TrackerView, level: int) 
     seen_groups: set[str] = set()
     for entry in entries:
         if entry.group is None:
-            lines += _entry_lines(encounter, entry, hidden_ids, level, "")
+            lines += _entry_lines(encounter, entry, hidden_ids, level, "", view.resource_names)
             continue
         if entry.group in seen_groups:
             continue
@@ -273,7 +310,7 @@ def side_lines(encounter: Encounter, side: Side, view: TrackerView, level: int) 
         members = [e for e in entries if e.group == entry.group]
         lines.append(f"__Group {name_text(entry.group, level)}__")
         for member in members:
-            lines += _entry_lines(encounter, member, hidden_ids, level, "  ")
+            lines += _entry_lines(encounter, member, hidden_ids, level, "  ", view.resource_names)
     return lines
 
 
@@ -353,7 +390,7 @@ LEGEND = f"{ACTING} acting · {ACTED} acted · {WAITING} waiting · {DOWN} uncon
 
 
 def _fields(encounter: Encounter, view: TrackerView, level: int) -> list[Field]:
-    fields: list[Field] = tracker_fields(encounter)  # objectives and villain actions first
+    fields: list[Field] = tracker_fields(encounter, view.private)  # objectives (and villain actions) first
     for side in encounter.turns.sides:
         entries = [e for e in encounter.turns.entries if e.side == side.id]
         title = f"{_side_name(side)} ({len(entries)})"

@@ -20,7 +20,7 @@ from bot.client import DrawSteelBot
 from bot.help import HelpEntry
 from bot.options import CONDITION_CHOICES, Text
 from bot.play import Caller, Played, play
-from bot.replies import UserError, fail, inert, send
+from bot.replies import UserError, fail, send
 from bot.rules.dice import Dice
 from bot.rules.encounter import Encounter, saves
 from bot.rules.encounter.flow import Flow, act, end_turn, pass_part, skip
@@ -29,16 +29,17 @@ from bot.rules.encounter.helping import HealUse
 from bot.rules.turns import Controller, Entry, Mode, Speed, current, eligible, picking
 from bot.rules.turns.events import SaveDue
 from bot.store import Table
-from bot.ui.combat import save_reply
 from bot.ui.persistent import optional_number
-from exts.tracker._controls import act_choice_view, set_handler
+from exts.tracker._controls import act_choice_view, moment, set_handler
 from exts.tracker._objectives import due_view
 from exts.turn._actions import do_aid, do_defend
 from exts.turn._glue import (
+    Expect,
     actable,
     check_expected,
     controlled,
     entry_named,
+    expect_of,
     owner_of,
     pressed,
     roster_sheets,
@@ -66,9 +67,11 @@ class Several(UserError):
     """A bare Act when several of the caller's creatures may act: they are offered as buttons (`choices`:
     each creature's place in the turn order and its name, at the channel's `version`)."""
 
-    def __init__(self, encounter_id: int, version: int, choices: tuple[tuple[int, str], ...]) -> None:
+    def __init__(
+        self, encounter_id: int, version: int, choices: tuple[tuple[int, str], ...], at: str
+    ) -> None:
         super().__init__("Several of your creatures may act now: pick one.")
-        self.encounter_id, self.version, self.choices = encounter_id, version, choices
+        self.encounter_id, self.version, self.choices, self.moment = encounter_id, version, choices, at
 
 
 def own_eligible(encounter: Encounter, who: Caller) -> list[tuple[int, Entry]]:
@@ -103,7 +106,7 @@ async def do_act(
     interaction: discord.Interaction[Any],
     bot: DrawSteelBot,
     name: str | None,
-    expect: tuple[int, int] | None = None,
+    expect: Expect | None = None,
     at: int | None = None,
 ) -> None:
     """`name` (or the creature at place `at` of the turn order, or, without either, the caller's only
@@ -111,11 +114,15 @@ async def do_act(
     dice = bot.dice
 
     def step(who: Caller, encounter: Encounter, table: Table) -> tuple[Encounter, Turned]:
-        check_expected(table, expect)
+        check_expected(table, expect, "act", encounter)
         entry = _to_act(encounter, who, table, name, at)
         who.require_controls(owner_of(encounter, entry), entry.id, f"have {entry.id} act")
+        # a press only ever offers who may act: from one, an entry that may not is no out-of-order turn
         override = (
-            who.director and entry.id not in eligible(encounter.turns) and current(encounter.turns) is None
+            expect is None
+            and who.director
+            and entry.id not in eligible(encounter.turns)
+            and current(encounter.turns) is None
         )
         sheets = roster_sheets(table, encounter)
         gains = {cid: sheet.turn_gain for cid, sheet in sheets.items()}
@@ -127,7 +134,7 @@ async def do_act(
     try:
         played = await play(interaction, "turn.act", step, _said)
     except Several as several:
-        view = act_choice_view(several.encounter_id, several.version, several.choices)
+        view = act_choice_view(several.encounter_id, several.version, several.choices, several.moment)
         await send(interaction, content=str(several), view=view, ephemeral=True)
         return
     turned = played.result
@@ -150,7 +157,8 @@ def _to_act(encounter: Encounter, who: Caller, table: Table, name: str | None, a
         fail("None of your creatures may act now: pick one with /turn act combatant: <name>.")
     if len(mine) > 1:
         assert table.encounter is not None and table.encounter.id is not None
-        raise Several(table.encounter.id, table.version, tuple((i, e.id) for i, e in mine))
+        choices = tuple((i, e.id) for i, e in mine)
+        raise Several(table.encounter.id, table.version, choices, moment(encounter, "act"))
     return mine[0][1]
 
 
@@ -162,13 +170,13 @@ async def _reply_turned(interaction: discord.Interaction[Any], played: Played[Tu
 
 
 async def do_end(
-    interaction: discord.Interaction[Any], bot: DrawSteelBot, expect: tuple[int, int] | None = None
+    interaction: discord.Interaction[Any], bot: DrawSteelBot, expect: Expect | None = None
 ) -> None:
     """End the turn in progress (its controller or the Director)."""
     dice = bot.dice
 
     def step(who: Caller, encounter: Encounter, table: Table) -> tuple[Encounter, Turned]:
-        check_expected(table, expect)
+        check_expected(table, expect, "end", encounter)
         cur = current(encounter.turns)
         if cur is None:
             fail("Nobody is taking a turn right now: start one with /turn act.")
@@ -180,9 +188,7 @@ async def do_end(
 
     played = await play(interaction, "turn.end", step, _said)
     turned = played.result
-    await _reply_turned(
-        interaction, played, with_saves(turn_end_text(turned.entry_id, turned.flow), turned.rolled)
-    )
+    await _reply_turned(interaction, played, turn_end_text(turned.entry_id, turned.flow, turned.rolled))
 
 
 async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name: str | None) -> None:
@@ -203,10 +209,8 @@ async def do_skip(interaction: discord.Interaction[Any], bot: DrawSteelBot, name
         return flow.encounter, Turned(f"{entry.id} passes their turn", entry.id, flow, rolled)
 
     played = await play(interaction, "turn.skip", step, _said)
-    text = with_saves(skip_text(played.result.flow), played.result.rolled)
-    if played.result.entry_id:
-        text = f"⏭️ **{inert(played.result.entry_id)}** passes their turn.\n" + text
-    await _reply_turned(interaction, played, text)
+    turned = played.result
+    await _reply_turned(interaction, played, skip_text(turned.flow, turned.entry_id, turned.rolled))
 
 
 def _skip_side(encounter: Encounter, who: Caller) -> Turned:
@@ -233,14 +237,14 @@ def _skip_side(encounter: Encounter, who: Caller) -> Turned:
 
 
 async def do_save(
-    interaction: discord.Interaction[Any], bot: DrawSteelBot, expect: tuple[int, int] | None = None
+    interaction: discord.Interaction[Any], bot: DrawSteelBot, expect: Expect | None = None
 ) -> None:
     """The Save button: the caller's creatures roll every save they are owed (d10, 6+ each); the Director's
     press rolls the Director's creatures' (or, when they owe none, everyone's)."""
     dice = bot.dice
 
     def step(who: Caller, encounter: Encounter, table: Table) -> tuple[Encounter, list[SaveResult]]:
-        check_expected(table, expect)
+        check_expected(table, expect, "save", encounter)
         owing = list(dict.fromkeys(s.creature_id for s in saves.due(encounter)))
         ids = [c for c in owing if controlled(encounter, encounter.entry_of(c), who)]
         if who.director:
@@ -265,14 +269,6 @@ def director_saves(flow: Flow, dice: Dice, auto: bool) -> tuple[Flow, list[SaveR
     rolled = {r.target for r in results}
     events = tuple(e for e in flow.events if not (isinstance(e, SaveDue) and e.creature in rolled))
     return dataclasses.replace(flow, encounter=encounter, events=events), results
-
-
-def with_saves(text: str, results: list[SaveResult]) -> str:
-    """A turn's reply with the saves rolled for it, right after its first line."""
-    if not results:
-        return text
-    first, _, rest = text.partition("\n")
-    return "\n".join([first, *(save_reply(r) for r in results), *([rest] if rest else [])])
 
 
 class Turn(commands.Cog):
@@ -417,22 +413,22 @@ async def _on_act(interaction: discord.Interaction[Any], eid: int, ver: int, arg
     """The tracker's Act (no argument), or one of the creatures it offered (its place in the turn order)."""
     bot = interaction.client
     at = optional_number(arg)
-    await pressed(interaction, bot, do_act(interaction, bot, None, (eid, ver), at))
+    await pressed(interaction, bot, do_act(interaction, bot, None, expect_of(interaction, eid, ver), at))
 
 
 async def _on_pick(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
     bot = interaction.client
-    await pressed(interaction, bot, do_act(interaction, bot, arg, (eid, ver)))
+    await pressed(interaction, bot, do_act(interaction, bot, arg, expect_of(interaction, eid, ver)))
 
 
 async def _on_end(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
     bot = interaction.client
-    await pressed(interaction, bot, do_end(interaction, bot, (eid, ver)))
+    await pressed(interaction, bot, do_end(interaction, bot, expect_of(interaction, eid, ver)))
 
 
 async def _on_save(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
     bot = interaction.client
-    await pressed(interaction, bot, do_save(interaction, bot, (eid, ver)))
+    await pressed(interaction, bot, do_save(interaction, bot, expect_of(interaction, eid, ver)))
 
 
 async def setup(bot: DrawSteelBot) -> None:

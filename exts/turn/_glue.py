@@ -1,12 +1,14 @@
-"""What the turn commands, the tracker's buttons and the encounter exts share: a press checked against the
-tracker's encounter and version (a stale tracker reposted), a turn entry looked up by name and who controls
-it, the roster sheets of the encounter's heroes, and the autocompletes of who may act (`bot.rules.turns`:
-`eligible`, `waiting`; a player is offered only the creatures they control, `bot.permissions`).
+"""What the turn commands, the tracker's buttons and the encounter exts share: a press checked against what
+it was made for (a stale one answered with a note, then a fresh tracker below it), a turn entry looked up by
+name and who controls it, the roster sheets of the encounter's heroes, and the autocompletes of who may act
+(`bot.rules.turns`: `eligible`, `waiting`; a player is offered only the creatures they control,
+`bot.permissions`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -14,11 +16,12 @@ from discord import app_commands
 
 from bot.client import DrawSteelBot
 from bot.play import Caller, InTime, caller_of, channel_key, encounter_of, sheet_of
-from bot.replies import UserError, fail
+from bot.replies import UserError, fail, send
 from bot.rules.encounter import Encounter, fold
 from bot.rules.hero import HeroSheet
 from bot.rules.turns import Entry, TurnState, eligible, waiting
 from bot.store import Table
+from exts.tracker._controls import moment, press_moment
 from exts.tracker._service import tracker_for
 from exts.turn._views import creatures_of
 
@@ -26,30 +29,54 @@ CHOICES_MAX = 25
 
 
 class StaleTracker(UserError):
-    """A press on a tracker that no longer shows the newest state."""
+    """A press made for a moment of the encounter that has passed (another turn, another pick)."""
 
 
-def check_expected(table: Table, expect: tuple[int, int] | None) -> None:
-    """Refuse a press on a tracker of another encounter or an older version."""
+@dataclass(frozen=True, slots=True)
+class Expect:
+    """What a press was made for: the encounter and channel version its control showed and, on the controls
+    that carry it, the moment (`exts.tracker._controls.moment`) its action depends on."""
+
+    encounter_id: int
+    version: int
+    moment: str | None = None
+
+
+def expect_of(interaction: discord.Interaction[Any], eid: int, ver: int) -> Expect:
+    """The press's `Expect`, its moment read from the control's custom id."""
+    return Expect(eid, ver, press_moment(interaction))
+
+
+def check_expected(
+    table: Table, expect: Expect | None, action: str = "", encounter: Encounter | None = None
+) -> None:
+    """Refuse a press on a control of another encounter, or made for a moment that has passed: for `action`
+    (`end`, `act`, `save`) the moment it depends on, whatever else changed since (a strike in the same turn
+    leaves End turn good); without one (Undo, a control from before moments), any change since. `encounter`:
+    the table's, when the caller has it already."""
     if expect is None:
         return
-    encounter_id, version = expect
     doc = table.encounter
-    if doc is None or not doc.active or doc.id != encounter_id:
+    if doc is None or not doc.active or doc.id != expect.encounter_id:
         fail("That encounter is over: start a new one with /encounter start.")
-    if table.version != version:
-        raise StaleTracker("That tracker was out of date: a fresh one is below, try again there.")
+    if action and expect.moment is not None:
+        if moment(encounter or encounter_of(table), action) != expect.moment:
+            raise StaleTracker(STALE)
+    elif table.version != expect.version:
+        raise StaleTracker(STALE)
+
+
+STALE = "That tracker was out of date: the fresh one is below this note, try again there."
 
 
 async def pressed(interaction: discord.Interaction[Any], bot: DrawSteelBot, work: Awaitable[None]) -> None:
-    """Run a tracker press (its operation checks the tracker's encounter and version inside its change:
-    `check_expected`); a press on a tracker that no longer shows the newest state gets a fresh tracker below,
-    then the short note."""
+    """Run a tracker press (its operation checks what the press was made for inside its change:
+    `check_expected`); a stale press gets the short note first, then a fresh tracker below it."""
     try:
         await work
-    except StaleTracker:
+    except StaleTracker as stale:
+        await send(interaction, content=str(stale), ephemeral=True)
         await InTime(interaction).run(repost_tracker(interaction, bot))
-        raise
 
 
 async def repost_tracker(interaction: discord.Interaction[Any], bot: DrawSteelBot) -> int | None:

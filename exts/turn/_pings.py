@@ -1,7 +1,7 @@
 """Play-by-post pings: who is pinged when a side must pick (`pick_ping`, `chooser_ping`: pure), and sending it
 in the reply that moved the turns on (`reply`), or on its own with the bot token when the reply can't carry it
 (`post`). Allowed mentions list exactly the members and role pinged; nothing else the bot sends pings.
-`status_lines` gives a ping's two-line status with a jump link to the tracker.
+A pick ping is the reply's pick line with the mentions in front, and a jump link to the tracker after it.
 """
 
 from __future__ import annotations
@@ -15,20 +15,15 @@ import discord
 
 from bot import replies
 from bot.play import channel_key
-from bot.replies import MAX_CONTENT, inert, send
+from bot.replies import MAX_CONTENT, send
 from bot.rules.encounter import Encounter
 from bot.rules.turns import Controller, picking, waiting
 from bot.rules.turns.policy import policy
 from bot.store import ChannelKey
-from bot.ui.format import stamina_text
 from exts.tracker._service import tracker_for
-from exts.turn._views import condition_text, controller_does, creatures_of, side_does
+from exts.turn._views import controller_does, creatures_of, next_pick_text, side_does
 
 log = logging.getLogger("bot.pings")
-#: Names listed in a ping's status at most (then "and N more").
-STATUS_NAMES = 8
-#: A hero's conditions listed in a ping's status at most (then "and N more"; a custom one runs to 60).
-STATUS_CONDITIONS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +83,8 @@ def pick_ping(
     in the Agility order only the next in order (draw-steel-combat.txt "Alternative Turn Order": "When it's
     time for someone on the heroes' side to act, the hero with the highest total goes first"); never `mover`,
     whose reply already says who picks (None when nobody is left to ping, or nobody picks: a turn is running,
-    or the round or encounter is over)."""
+    or the round or encounter is over). Its text is the pick line (`next_pick_text`) with the mentions in
+    front: a turn change's reply ends with it instead of the bare pick line."""
     turns = encounter.turns
     pick = picking(turns)
     if pick is None:
@@ -103,9 +99,7 @@ def pick_ping(
     users, roles = _targets(owners, director_id, director_role_id, mover)
     if not users and not roles:
         return None
-    what = pick_what(encounter)
-    status = "\n".join(status_lines(encounter))
-    return Ping(f"{_mention_text(users, roles)} — {what} (/turn act).\n{status}", users, roles)
+    return Ping(f"{_mention_text(users, roles)} {next_pick_text(encounter)}", users, roles)
 
 
 def pick_what(encounter: Encounter) -> str:
@@ -118,33 +112,14 @@ def pick_what(encounter: Encounter) -> str:
     return f"{side_does(encounter, pick.sides[0], 'pick')} who acts next"
 
 
+def linked(text: str, link: str | None) -> str:
+    """`text` with the tracker's jump link at its end (unchanged without one, or without text)."""
+    return f"{text} · [Jump to the tracker]({link})" if link is not None and text else text
+
+
 def with_link(ping: Ping, link: str | None) -> Ping:
     """`ping` with the tracker's jump link at its end (unchanged without one)."""
-    if link is None:
-        return ping
-    return Ping(f"{ping.content} · [Jump to the tracker]({link})", ping.user_ids, ping.role_ids)
-
-
-def status_lines(encounter: Encounter) -> tuple[str, str]:
-    """Who may act now (each hero with their Stamina and conditions) and the round: two lines."""
-    turns = encounter.turns
-    pick = picking(turns)
-    names: list[str] = []
-    for entry_id in pick.entries if pick is not None else ():
-        entry = turns.entry(entry_id)
-        ids = creatures_of(encounter, entry) if entry is not None else ()
-        creature = encounter.creature(ids[0]) if len(ids) == 1 else None
-        if creature is None or not creature.is_hero:
-            names.append(f"**{inert(entry_id)}**")
-            continue
-        conditions = [condition_text(c) for c in turns.conditions_of(creature.id)]
-        if len(conditions) > STATUS_CONDITIONS:
-            conditions[STATUS_CONDITIONS:] = [f"and {len(conditions) - STATUS_CONDITIONS} more"]
-        details = [stamina_text(creature.vitals), *conditions]
-        names.append(f"**{inert(entry_id)}** ({', '.join(details)})")
-    if len(names) > STATUS_NAMES:
-        names[STATUS_NAMES:] = [f"and {len(names) - STATUS_NAMES} more"]
-    return f"Who may act now: {', '.join(names) or 'nobody'}", f"Round {turns.round}"
+    return Ping(linked(ping.content, link), ping.user_ids, ping.role_ids)
 
 
 def chooser_ping(
@@ -174,27 +149,36 @@ async def reply(
     *,
     enabled: bool,
     view: discord.ui.View | None = None,
+    pick: str = "",
 ) -> None:
-    """Answer `interaction` with `content` (and `view`), pinging exactly the members of `ping` in the same
-    message when it can carry the ping (see the module docstring), else in a message of its own after it."""
+    """Answer `interaction` with `content` (and `view`) and, last, the pick line `pick` with the tracker's
+    jump link; when `ping` pings, its text takes the pick line's place (the same line with the mentions in
+    front), in the same message when it can carry the ping (see the module docstring), else in a message
+    of its own after it."""
     ping = ping if enabled else None
-    if ping is not None:
-        ping = await _linked(interaction.client, channel_key(interaction), ping)
-    together = f"{content}\n{ping.content}" if ping is not None else content
-    if ping is None or interaction.response.is_done() or len(together) > MAX_CONTENT:
+    key = channel_key(interaction)
+    tail = ping.content if ping is not None else pick
+    link = await _link(interaction.client, key) if tail else None
+    if ping is None:
+        together = "\n".join(part for part in (content, linked(tail, link)) if part)
+        await send(interaction, content=together, view=view)
+        return
+    ping = with_link(ping, link)
+    together = f"{content}\n{ping.content}"
+    if interaction.response.is_done() or len(together) > MAX_CONTENT:
         await send(interaction, content=content, view=view)
-        await post(interaction.client, channel_key(interaction), ping, enabled=enabled)
+        await post(interaction.client, key, ping, enabled=enabled)
         return
     await send(interaction, content=together, view=view, mentions=ping.allowed_mentions)
 
 
-async def _linked(client: Any, key: ChannelKey, ping: Ping) -> Ping:
-    """`ping` with the tracker's jump link after its round line (when the tracker is known)."""
+async def _link(client: Any, key: ChannelKey) -> str | None:
+    """The tracker's jump link (when the tracker is known)."""
     service = tracker_for(client)
     link = service.link(key)
     if link is None:
         link = await service.find_link(key, service.encounter_id(key))
-    return with_link(ping, link)
+    return link
 
 
 async def post(client: Any, key: ChannelKey, ping: Ping | None, *, enabled: bool) -> None:

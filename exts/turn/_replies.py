@@ -24,8 +24,9 @@ from bot.ui.combat import save_reply
 from exts.tracker._controls import token_save_view
 from exts.tracker._objectives import due_view
 from exts.tracker._service import tracker_for
+from exts.turn import _falls as falls
 from exts.turn import _pings as pings
-from exts.turn._views import news_lines
+from exts.turn._views import news_lines, next_pick_text
 
 
 class Versioned(Protocol):
@@ -86,10 +87,13 @@ async def reply_and_ping(
     encounter: Encounter,
     *,
     view: discord.ui.View | None = None,
+    also: pings.Ping | None = None,
 ) -> None:
-    """Answer with `content` (and `view`), pinging the side that picks next in the same message
-    (`exts.turn._pings.reply`): not the caller, who reads the reply (nor, when the caller is a Director, the
-    Director's side), and not the people this channel's last ping already called for this very moment."""
+    """Answer with `content` (and `view`) and, last, who picks next (`next_pick_text`), said once: pinging
+    that side in the same line (`exts.turn._pings.reply`), but not the caller, who reads the reply (nor, when
+    the caller is a Director, the Director's side), and not the people this channel's last ping already
+    called for this very moment. And pinging `also`
+    (`exts.turn._falls.fall_ping`), before the pick."""
     mover = pings.Mover(who.actor.user_id, who.director)
     ping = pings.pick_ping(
         encounter, director_id=who.director_id, director_role_id=who.settings.director_role_id, mover=mover
@@ -98,7 +102,11 @@ async def reply_and_ping(
         key = channel_key(interaction)
         if not ping_memory(interaction.client).first(key, _moment(interaction.client, key, encounter, ping)):
             ping = None
-    await pings.reply(interaction, content, ping, enabled=who.settings.turn_pings, view=view)
+    pick = next_pick_text(encounter)
+    if also is not None and ping is None and pick:
+        ping = pings.Ping(pick, (), ())  # the fall's ping takes the pick line's place: keep the pick after it
+    ping = falls.joined(also, ping)  # the fall first: the pick stays last
+    await pings.reply(interaction, content, ping, enabled=who.settings.turn_pings, view=view, pick=pick)
 
 
 def _joined(view: discord.ui.View | None, more: discord.ui.View | None) -> discord.ui.View | None:
@@ -119,16 +127,17 @@ async def reply_with_rounds(
     committed: Versioned,
     *,
     view: discord.ui.View | None = None,
+    also: pings.Ping | None = None,
 ) -> None:
     """Answer a change outside a turn with `content` (and `view`); when it started rounds (`news`, from
     `bot.rules.encounter.rounds.news_since`), add their lines and the due objectives' buttons, and ping the
-    side that picks next, as the end of a turn does."""
+    side that picks next, as the end of a turn does; ping `also` either way."""
     if news is None:
-        await send(interaction, content=content, view=view)
+        await pings.reply(interaction, content, also, enabled=who.settings.turn_pings, view=view)
         return
     text = "\n".join([content, *news_lines(encounter, news)])
     due = due_view(committed.encounter_id, committed.version, news.due)
-    await reply_and_ping(interaction, who, text, encounter, view=_joined(view, due))
+    await reply_and_ping(interaction, who, text, encounter, view=_joined(view, due), also=also)
 
 
 async def reply_played(
@@ -138,8 +147,12 @@ async def reply_played(
     *,
     view: discord.ui.View | None = None,
 ) -> None:
-    """`reply_with_rounds` for a change made with `bot.play.play`."""
-    await reply_with_rounds(interaction, played.caller, content, played.after, played.news, played, view=view)
+    """`reply_with_rounds` for a change made with `bot.play.play`, with the heroic resource gains it brought,
+    pinging the players whose heroes it left dying, dead or unconscious (`exts.turn._falls.fall_ping`)."""
+    who = played.caller
+    fell = falls.fall_ping(played.before, played.after, pings.Mover(who.actor.user_id, who.director))
+    text = content + played.gains_said
+    await reply_with_rounds(interaction, who, text, played.after, played.news, played, view=view, also=fell)
 
 
 async def send_saves(

@@ -1,8 +1,11 @@
 """What /encounter and /turn replies say: pure functions from the rules' results to text (every name inert).
 
 - `started_text`, `added_text`, `begin_text`, `first_choice_text`, `round_lines`, `news_lines`,
-  `turn_start_text`, `turn_end_text`, `speed_text`, `next_pick_text`, `finish_text`, `summary` (one line for
-  the encounter's log).
+  `turn_start_lines` (`turn_start_text`), `turn_end_text` (with `villain_reminder_lines`), `skip_text`,
+  `speed_text`, `next_pick_text` (the pick line a turn change ends with, once), `finish_text`.
+
+A turn change is one message: what ended, what began (the round, its Malice), who picks; each creature
+named once in it.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from bot.replies import inert
 from bot.rules.conditions import ConditionInstance, Duration
 from bot.rules.encounter import Encounter
 from bot.rules.encounter.flow import Finish, Flow
+from bot.rules.encounter.harm import SaveResult
 from bot.rules.encounter.model import RoundNews
 from bot.rules.turns import Controller, Entry, Mode, Speed, budget, current, picking, waiting
 from bot.rules.turns.events import (
@@ -25,7 +29,9 @@ from bot.rules.turns.events import (
     SideSkipped,
     SpeedChosen,
 )
-from exts.tracker._objectives import due_lines, summary_lines
+from bot.ui.combat import dying_warnings, save_reply
+from bot.ui.format import grave_state, stamina_text
+from exts.tracker._objectives import due_lines, summary_lines, villain_reminder_lines
 
 
 def creatures_of(encounter: Encounter, entry: Entry) -> tuple[str, ...]:
@@ -107,26 +113,25 @@ def round_lines(flow: Flow) -> list[str]:
 
 
 def news_lines(encounter: Encounter, news: RoundNews) -> list[str]:
-    """The rounds a change outside a turn started (`round_lines`, as a turn's end says them), then who picks
-    now."""
+    """The rounds a change outside a turn started (`round_lines`, as a turn's end says them); who picks now
+    is the reply's last line (`exts.turn._replies.reply_and_ping`)."""
     started = tuple(RoundStarted(number) for number in news.rounds)
-    lines = round_lines(Flow(encounter, started, malice_gained=news.malice_gained, due=news.due))
-    nxt = next_pick_text(encounter)
-    return [*lines, nxt] if nxt else lines
+    return round_lines(Flow(encounter, started, malice_gained=news.malice_gained, due=news.due))
 
 
-def _event_lines(encounter: Encounter, events: Sequence[Event]) -> list[str]:
+def _event_lines(encounter: Encounter, events: Sequence[Event], own: str = "") -> list[str]:
+    """What a turn's end (or a pass) set off; a line about `own` (the creature whose turn it was, named
+    in the reply's first line already) doesn't name it again."""
     lines = []
     for event in events:
         if isinstance(event, ConditionExpired) and event.reason == "eot":
-            label = event.custom_text or event.condition.value
-            lines.append(f"{inert(event.creature)} is no longer {inert(label)}.")
+            label = inert(event.custom_text or event.condition.value)
+            mine = event.creature == own
+            lines.append(f"No longer {label}." if mine else f"{inert(event.creature)} is no longer {label}.")
         elif isinstance(event, SaveDue):
-            label = event.custom_text or event.condition.value
-            lines.append(
-                f"🎲 Save due: {inert(event.creature)} against {inert(label)} — press Save on the tracker "
-                f"or /save target: {inert(event.creature)}."
-            )
+            label = inert(event.custom_text or event.condition.value)
+            who = "" if event.creature == own else f" for {inert(event.creature)}"
+            lines.append(f"🎲 Save due{who} against {label}: press Save on the tracker (or /save).")
         elif isinstance(event, SpeedChosen) and event.speed is Speed.SLOW:
             lines.append(f"{inert(event.entry)} waits for the slow turns.")
         elif isinstance(event, SideSkipped):
@@ -134,25 +139,67 @@ def _event_lines(encounter: Encounter, events: Sequence[Event]) -> list[str]:
     return lines
 
 
+def _save_lines(results: Sequence[SaveResult], own: str) -> list[str]:
+    """The saves the Director's creatures rolled at the end of a turn (`own`'s without its name again)."""
+    lines = []
+    for result in results:
+        if result.target != own:
+            lines.append(save_reply(result))
+            continue
+        label = inert(result.label)
+        verdict = f"success, {label} ends" if result.success else "fails (needs 6 or higher)"
+        lines.append(f"🎲 Saves against {label}: d10 **{result.roll}** — {verdict}.")
+    return lines
+
+
+#: Names the pick line lists at most (then "and N more").
+PICK_NAMES = 10
+#: A hero's conditions the pick line lists at most (then "and N more"; a custom one runs to 60).
+PICK_CONDITIONS = 3
+
+
+def pick_names(encounter: Encounter) -> str:
+    """Whom the picking side may pick: each hero with their Stamina and conditions, a monster by name."""
+    turns = encounter.turns
+    pick = picking(turns)
+    names: list[str] = []
+    for entry_id in pick.entries if pick is not None else ():
+        entry = turns.entry(entry_id)
+        ids = creatures_of(encounter, entry) if entry is not None else ()
+        creature = encounter.creature(ids[0]) if len(ids) == 1 else None
+        if creature is None or not creature.is_hero:
+            names.append(f"**{inert(entry_id)}**")
+            continue
+        conditions = [condition_text(c) for c in turns.conditions_of(creature.id)]
+        if len(conditions) > PICK_CONDITIONS:
+            conditions[PICK_CONDITIONS:] = [f"and {len(conditions) - PICK_CONDITIONS} more"]
+        details = [stamina_text(creature.vitals), *grave_state(creature.vitals), *conditions]
+        names.append(f"**{inert(entry_id)}** ({', '.join(details)})")
+    if len(names) > PICK_NAMES:
+        names[PICK_NAMES:] = [f"and {len(names) - PICK_NAMES} more"]
+    return ", ".join(names)
+
+
 def next_pick_text(encounter: Encounter) -> str:
-    """Who picks now, and whom they may pick."""
+    """The pick line: who picks now, and whom they may pick ("" when nobody picks). A turn change's reply
+    ends with it, once, with the mentions of those pinged in front (`exts.turn._pings`)."""
     turns = encounter.turns
     pick = picking(turns)
     if pick is None:
         return ""
-    names = ", ".join(inert(e) for e in pick.entries[:10])
-    more = f" and {len(pick.entries) - 10} more" if len(pick.entries) > 10 else ""
+    names = pick_names(encounter)
     if turns.mode is Mode.FAST_SLOW:
         part = pick.speed.value if pick.speed is not None else "next"
         who = controller_does(pick.controller, "pick")
-        return f"Next: {who} a {part} turn ({names}{more}) with /turn act."
+        return f"Next: {who} a {part} turn with /turn act: {names}"
     if pick.group is not None:
-        return f"Next: group {inert(pick.group)} keeps acting ({names}{more})."
-    return f"Next: {side_does(encounter, pick.sides[0], 'pick')} who acts ({names}{more}) with /turn act."
+        return f"Next: group {inert(pick.group)} keeps acting: {names}"
+    return f"Next: {side_does(encounter, pick.sides[0], 'pick')} who acts with /turn act: {names}"
 
 
 def begin_text(flow: Flow) -> str:
-    """The start of combat: the d10 (and who chooses), or the first round."""
+    """The start of combat: the d10 (and who chooses), or the first round (who picks then follows, as at a
+    turn's end)."""
     lines = []
     for event in flow.events:
         if isinstance(event, FirstTurnRolled):
@@ -166,19 +213,17 @@ def begin_text(flow: Flow) -> str:
             said = side_does(flow.encounter, event.side, "go")
             lines.append(f"{said[0].upper()}{said[1:]} first{how}.")
     lines += round_lines(flow)
-    nxt = next_pick_text(flow.encounter)
-    if nxt:
-        lines.append(nxt)
     return "\n".join(lines)
 
 
-def turn_start_text(
+def turn_start_lines(
     encounter: Encounter,
     entry_id: str,
     gains: Sequence[tuple[str, int]] = (),
     resource_names: Mapping[str, str] | None = None,
-) -> str:
-    """Start of a turn: who acts, their conditions, saves due, heroic resource gained, what they may do."""
+) -> list[str]:
+    """Start of a turn, a line each: who acts (and the round), their conditions, saves due, heroic resource
+    gained, what they may not do now (nothing at a fresh turn). Each creature is named once."""
     turns = encounter.turns
     entry = turns.entry(entry_id)
     cur = current(turns)
@@ -196,28 +241,49 @@ def turn_start_text(
             )
     for hero, amount in gains:
         value = encounter.resources.get(hero, 0)
-        what = (resource_names or {}).get(hero, "heroic resource")
-        lines.append(f"{inert(hero)} gains {amount} {inert(what)} (now {value}).")
-    lines.append(inert(budget(turns, entry_id).summary))
-    return "\n".join(lines)
+        what = inert((resource_names or {}).get(hero, "heroic resource"))
+        lines.append(
+            f"Gains {amount} {what} (now {value})."
+            if hero == entry_id
+            else f"{inert(hero)} gains {amount} {what} (now {value})."
+        )
+    lines += dying_warnings(encounter, ids)
+    unavailable = budget(turns, entry_id).summary
+    if unavailable:
+        lines.append(inert(unavailable))
+    return lines
 
 
-def turn_end_text(entry_id: str, flow: Flow) -> str:
+def turn_start_text(
+    encounter: Encounter,
+    entry_id: str,
+    gains: Sequence[tuple[str, int]] = (),
+    resource_names: Mapping[str, str] | None = None,
+) -> str:
+    """`turn_start_lines`, one message."""
+    return "\n".join(turn_start_lines(encounter, entry_id, gains, resource_names))
+
+
+def turn_end_text(entry_id: str, flow: Flow, rolled: Sequence[SaveResult] = ()) -> str:
+    """End of a turn: whose, what it set off (conditions ended, saves due or rolled), the rounds it started;
+    who picks next is the reply's last line (`exts.turn._replies.reply_and_ping`)."""
     lines = [f"⏹️ **{inert(entry_id)}**'s turn ends."]
-    lines += _event_lines(flow.encounter, flow.events)
+    lines += villain_reminder_lines(flow)
+    lines += _save_lines(rolled, entry_id)
+    lines += _event_lines(flow.encounter, flow.events, entry_id)
     lines += round_lines(flow)
-    nxt = next_pick_text(flow.encounter)
-    if nxt:
-        lines.append(nxt)
     return "\n".join(lines)
 
 
-def skip_text(flow: Flow) -> str:
-    lines = _event_lines(flow.encounter, flow.events) + round_lines(flow)
-    nxt = next_pick_text(flow.encounter)
-    if nxt:
-        lines.append(nxt)
-    return "\n".join(lines) or "Nothing to skip."
+def skip_text(flow: Flow, entry_id: str = "", rolled: Sequence[SaveResult] = ()) -> str:
+    """A pass: `entry_id`'s turn (or, without one, a side's turns), what it set off, the rounds it started."""
+    lines = [f"⏭️ **{inert(entry_id)}** passes their turn."] if entry_id else []
+    lines += villain_reminder_lines(flow)
+    lines += _save_lines(rolled, entry_id)
+    lines += _event_lines(flow.encounter, flow.events, entry_id) + round_lines(flow)
+    if not lines and picking(flow.encounter.turns) is None:
+        return "Nothing to skip."
+    return "\n".join(lines)
 
 
 def speed_text(entry_id: str, speed: Speed, flow: Flow) -> str:
@@ -227,11 +293,7 @@ def speed_text(entry_id: str, speed: Speed, flow: Flow) -> str:
     else:
         head = f"🐢 **{inert(entry_id)}** takes a slow turn this round: an action and a move, later."
     rest = [e for e in flow.events if not isinstance(e, SpeedChosen)]
-    lines = [head, *_event_lines(flow.encounter, rest), *round_lines(flow)]
-    nxt = next_pick_text(flow.encounter)
-    if nxt:
-        lines.append(nxt)
-    return "\n".join(lines)
+    return "\n".join([head, *_event_lines(flow.encounter, rest), *round_lines(flow)])
 
 
 def finish_text(name: str, done: Finish, encounter_id: int | None) -> str:

@@ -215,8 +215,18 @@ def make_table(env: Env, store: Store) -> Table:
     return Table(env, guild, director_role, channel, thread, director, alice, bob, store)
 
 
+@pytest_asyncio.fixture
+async def table(simcord_env: Env, store: Store) -> Table:
+    """The table of a server that played before hidden monster Stamina became the default (revision
+    0009_keep_shown_stamina kept it on for them): players see exact numbers unless a test turns it off."""
+    made = make_table(simcord_env, store)
+    await store.update_settings(made.guild.id, show_monster_stamina=True)
+    return made
+
+
 @pytest.fixture
-def table(simcord_env: Env, store: Store) -> Table:
+def new_table(simcord_env: Env, store: Store) -> Table:
+    """The table of a server the bot has never seen: every setting at its default."""
     return make_table(simcord_env, store)
 
 

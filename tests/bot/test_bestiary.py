@@ -288,7 +288,7 @@ async def test_bog_ambush_imports_after_the_group(
     reply(await d.slash(directed.channel, "monster import", file=fixture("Bogling.ds-monster-group")))
     text = reply(await d.slash(directed.channel, "encounter import", file=fixture("Bog Ambush.ds-encounter")))
     assert text.startswith("📥 **Bog Ambush**")
-    assert "Bogling Stabber 1, Bogling Stabber 2, Bogling Stabber 3 (Bogling Stabber)" in text
+    assert "Bogling Stabber 1, Bogling Stabber 2, Bogling Stabber 3\n" in text
     encounter = await kit.stored(directed)
     assert {s.id for s in encounter.squads} == {"Bogling Slinger squad", "Bogling Cleaver squad"}
     assert encounter.has("Bogling Chief")

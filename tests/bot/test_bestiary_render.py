@@ -94,6 +94,17 @@ def test_stocked_and_brought_texts() -> None:
     ]
 
 
+def test_brought_names_the_stat_block_only_when_the_name_differs() -> None:
+    """Not "Goblin Assassin (Goblin Assassin) joined the Director's side.": a creature with the stat block's
+    own name (or numbered after it) doesn't name it again; a renamed one does."""
+    one = brought_text([Brought("Goblin Assassin", ("Goblin Assassin",))], "the Director's side")
+    assert one == "➕ Goblin Assassin joined the Director's side."
+    numbered = brought_text([Brought("Goblin", ("Goblin 1", "Goblin 2"))], "the Director's side")
+    assert numbered == "➕ Goblin 1, Goblin 2 joined the Director's side."
+    renamed = brought_text([Brought("Goblin Assassin", ("Knife",))], "the Director's side")
+    assert renamed == "➕ Knife (Goblin Assassin) joined the Director's side."
+
+
 def test_an_empty_bestiary_says_how_to_fill_it() -> None:
     embed = bestiary_embed([])
     assert embed.description is not None and "/monster import" in embed.description

@@ -4,13 +4,19 @@ the hero into the running encounter."""
 
 from __future__ import annotations
 
+import json
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 import simcord.builders
+import sqlalchemy as sa
 
 from bot.play import encounter_of
+from bot.rules import codec
+from bot.rules.hero import new_sheet
 from bot.store import ChannelKey
+from exts.heroes._campaign import merge_old_threads
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
 
@@ -154,4 +160,52 @@ async def test_renaming_a_hero_renames_their_creature_and_show_is_live(table: Ta
     kit.ok(await table.director.slash(table.thread, "stamina damage", target="Ashen", amount=1))
     shown = await table.alice.slash(table.thread, "hero show", hero="Ashen")
     fields = [f"{f.name}: {f.value}" for f in shown.response.embeds[0].fields]
-    assert any("Stamina (in the encounter): Stamina: 24/30" in f for f in fields), fields
+    assert any("Stamina (in the encounter): 24/30" in f for f in fields), fields
+
+
+async def old_thread_roster(table: Table, thread_id: int, heroes: dict[str, str], tokens: int) -> None:
+    """Rows as the store kept a thread before campaigns: its own roster and pool, no parent recorded."""
+    now = datetime.now(UTC)
+    async with table.store.engine.begin() as connection:
+        await connection.execute(
+            sa.text(
+                "INSERT INTO channels (id, guild_id, tokens, version, updated_at) "
+                "VALUES (:id, :guild, :tokens, 4, :now)"
+            ),
+            {"id": thread_id, "guild": table.guild.id, "tokens": tokens, "now": now},
+        )
+        for hero_id, name in heroes.items():
+            await connection.execute(
+                sa.text(
+                    "INSERT INTO heroes (id, channel_id, owner_id, name, name_key, data, created_at, "
+                    "updated_at) VALUES (:id, :channel, :owner, :name, :key, :data, :now, :now)"
+                ),
+                {
+                    "id": hero_id,
+                    "channel": thread_id,
+                    "owner": table.bob.id,
+                    "name": name,
+                    "key": name.casefold(),
+                    "data": json.dumps(codec.to_data(new_sheet(20, 4))),
+                    "now": now,
+                },
+            )
+
+
+async def test_old_threads_rosters_are_merged_without_waiting_for_a_command_there(table: Table) -> None:
+    """A thread's roster and pool from before campaigns join its parent's campaign once the bot is
+    connected (`merge_old_threads`), though nobody plays in the thread again; a hero whose name the campaign
+    has is kept apart by the thread's name. The parent's own channel and other servers' rows are left."""
+    await create(table)  # Ash, on #combat's roster
+    await old_thread_roster(table, table.thread.id, {"t1": "Ash", "t2": "Cole"}, tokens=3)
+    before = await table.store.unplaced()
+    assert (table.guild.id, table.thread.id) in before
+
+    read = await merge_old_threads(table.env.bot)
+
+    assert read >= 1
+    assert await roster(table, table.channel) == {"Ash", "Ash (Goblin ambush)", "Cole"}
+    assert (await table.store.view(ChannelKey(table.guild.id, table.channel.id))).tokens == 3
+    assert (table.guild.id, table.thread.id) not in await table.store.unplaced()
+    assert await merge_old_threads(table.env.bot) == 0  # merged once: nothing left to read
+    assert await roster(table, table.channel) == {"Ash", "Ash (Goblin ambush)", "Cole"}

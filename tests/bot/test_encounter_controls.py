@@ -13,7 +13,7 @@ from bot.rules.dice import FixedDice
 from bot.rules.encounter import Encounter, NewCreatures, add_creatures, new_encounter_state
 from bot.rules.encounter.flow import act, begin, end_turn
 from bot.rules.turns import Controller, Mode, Side
-from exts.tracker._controls import BUTTON_TEMPLATE, SELECT_TEMPLATE, tracker_view
+from exts.tracker._controls import BUTTON_TEMPLATE, SELECT_TEMPLATE, moment, tracker_view
 from exts.turn._pings import chooser_ping, pick_ping
 
 ALICE, BOB, DIRECTOR, ROLE = 11, 22, 99, 500
@@ -87,12 +87,19 @@ def test_tracker_controls_carry_the_encounter_and_version_within_limits() -> Non
     enc = begin(party(count=38), FixedDice([]), first="director").encounter
     view = tracker_view(123456789012345678, 987654, enc)
     ids = _ids(view)
-    assert ids[:4] == [f"enc:{a}:123456789012345678:987654" for a in ("act", "end", "undo", "save")]
-    assert ids[4] == "enc:pick:123456789012345678:987654"
+    acts, saving = moment(enc, "act"), moment(enc, "save")
+    assert ids[:5] == [
+        f"enc:act:123456789012345678:987654~{acts}",
+        f"enc:end:123456789012345678:987654~{moment(enc, 'end')}",
+        "enc:undo:123456789012345678:987654",
+        f"enc:save:123456789012345678:987654~{saving}",
+        "enc:me:123456789012345678:987654",
+    ]
+    assert ids[5] == f"enc:pick:123456789012345678:987654~{acts}"
     assert all(len(i) <= 100 for i in ids)
-    for custom_id in ids[:4]:
+    for custom_id in ids[:5]:
         assert re.fullmatch(BUTTON_TEMPLATE, custom_id)
-    assert re.fullmatch(SELECT_TEMPLATE, ids[4])
+    assert re.fullmatch(SELECT_TEMPLATE, ids[5])
     [select] = [i for row in view.to_components() for i in row["components"] if i["type"] == 3]
     assert len(select["options"]) == 25  # Discord's limit, though 38 goblins may act
 

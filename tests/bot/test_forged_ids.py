@@ -72,7 +72,7 @@ async def test_a_forged_act_argument_is_answered_in_one_line(table: Table, argum
     assert (await kit.stored(table)).turns.turns == ()  # nothing started
 
 
-@pytest.mark.parametrize("argument", ["²", "٣", ""])
+@pytest.mark.parametrize("argument", ["²", "٣", "", "0", "1.²"])
 async def test_a_forged_rescue_index_is_answered_in_one_line(table: Table, argument: str) -> None:
     await kit.ready(table, first="director")
     tracker = kit.tracker(table.channel)

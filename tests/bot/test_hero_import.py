@@ -71,6 +71,14 @@ async def test_each_fixture_hero_imports_as_forge_steel_computes_it(
     assert ("Not used" in fields) == bool(want["unchosenChoicesRemaining"])
 
 
+async def test_the_import_card_says_stamina_once(table: Table, cdn_server: CdnServer) -> None:
+    """Not "Stamina / Stamina: 33/33": the field's name says Stamina, its value the numbers."""
+    result = await table.alice.slash(table.channel, "hero import", file=fixture("Ysolde.ds-hero"))
+    message = result.response or result.followups[0]
+    fields = {f.name: f.value for f in message.embeds[0].fields}
+    assert fields["Stamina"] == "33/33 (healthy)"
+
+
 async def test_an_open_choice_is_shown_as_not_used(table: Table, cdn_server: CdnServer) -> None:
     """ "The reply is the sheet the bot read, with warnings for what it couldn't use (a choice left open,
     ...)"."""

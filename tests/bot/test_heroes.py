@@ -306,7 +306,7 @@ async def test_show_during_an_encounter_gives_the_stamina_the_hero_has_there(tab
     await start_encounter(table)
     await table.director.slash(table.channel, "stamina damage", target="Ash", amount=7)
     one = embed_text(await table.alice.slash(table.channel, "hero show", hero="Ash"))
-    assert "Stamina (in the encounter)" in one and "Stamina: 23/30" in one
+    assert "Stamina (in the encounter): 23/30 (healthy)" in one and "Stamina: Stamina" not in one
     roster = embed_text(await table.alice.slash(table.channel, "hero show"))
     assert "Ash (level 1, in the encounter)" in roster and "Stamina: 23/30" in roster
     assert "Stamina: 20/20" in roster

@@ -22,6 +22,13 @@ async def next_round(table: Table) -> str:
     return kit.ok(await table.director.slash(table.channel, "turn skip"))
 
 
+async def private_status(table: Table) -> str:
+    """The Director's private tracker (`/encounter status private:True`) as text."""
+    result = await table.director.slash(table.channel, "encounter status", private=True)
+    assert result.ephemeral and result.response is not None and result.response.embeds
+    return kit.body(result.response)
+
+
 async def test_a_counter_counts_down_on_the_tracker(table: Table) -> None:
     """`/encounter objective add text:Hold the bridge rounds:5` shows `Hold the bridge — 3 rounds left` on
     the tracker after two rounds; an objective without a counter shows just its text."""
@@ -74,6 +81,23 @@ async def test_at_0_the_director_is_asked_and_ends_it_in_victory(table: Table, s
         m for m in table.channel.history() if (m.embeds and (m.embeds[0].title or "").startswith("🏁"))
     )
     assert "✅ Hold the bridge — achieved\n❌ Stop the ritual — failed" in kit.body(final)
+
+
+async def test_end_in_victory_at_0_achieves_the_objective_whose_time_is_up(table: Table) -> None:
+    """The Director answers the question at a counter's 0 with End in victory, resolving nothing first: the
+    summary says the objective was achieved (not "not resolved"); one without a counter stays unresolved."""
+    await kit.ready(table)
+    kit.ok(
+        await table.director.slash(table.channel, "encounter objective add", text="Hold the bridge", rounds=2)
+    )
+    kit.ok(await table.director.slash(table.channel, "encounter objective add", text="Save the mayor"))
+    await next_round(table)
+    kit.ok(await table.director.slash(table.channel, "turn skip"))
+    asked = await table.director.slash(table.channel, "turn skip")
+    assert "Time is up for **Hold the bridge**" in kit.ok(asked)
+    assert asked.response is not None
+    ended = kit.ok(await table.director.click(asked.response.message, label="End in victory"))
+    assert "Objectives:\n✅ Hold the bridge — achieved\n🎯 Save the mayor — not resolved" in ended
 
 
 async def test_keep_fighting_leaves_the_encounter_running(table: Table) -> None:
@@ -150,15 +174,17 @@ async def test_the_stat_blocks_villain_actions_are_used_once(table: Table, cdn_s
     await kit.begin(table, first="heroes")
     offered = await d.autocomplete(table.channel, "encounter villain use", "creature", "cin")
     assert [c["value"] for c in offered] == ["Cinder Wyrm"]
-    shown = kit.body(kit.tracker(table.channel))
-    assert "**Cinder Wyrm**: ⬜ Ember Rain · ⬜ Smoke Veil · ⬜ Cinder Storm" in shown
-    used = kit.ok(
-        await d.slash(table.channel, "encounter villain use", creature="Cinder Wyrm", action="smoke veil")
+    assert "**Cinder Wyrm**: ⬜ Ember Rain · ⬜ Smoke Veil · ⬜ Cinder Storm" in await private_status(table)
+    result = await d.slash(
+        table.channel, "encounter villain use", creature="Cinder Wyrm", action="smoke veil"
     )
-    assert used.startswith("😈 **Cinder Wyrm** uses the villain action **Smoke Veil** (once per encounter).")
-    assert "**Cinder Wyrm**: ⬜ Ember Rain · ✅ Smoke Veil · ⬜ Cinder Storm" in kit.body(
-        kit.tracker(table.channel)
+    used = kit.ok(result)
+    assert used == "😈 **Cinder Wyrm** uses the villain action **Smoke Veil** (once per encounter)."
+    assert result.followups and result.followups[-1].ephemeral
+    assert result.followups[-1].content == (
+        "😈 Left for Cinder Wyrm: Ember Rain, Cinder Storm. Only you see this."
     )
+    assert "**Cinder Wyrm**: ⬜ Ember Rain · ✅ Smoke Veil · ⬜ Cinder Storm" in await private_status(table)
     again = kit.refused(
         await d.slash(table.channel, "encounter villain use", creature="Cinder Wyrm", action="Smoke Veil")
     )
@@ -169,7 +195,9 @@ async def test_the_director_names_villain_actions(table: Table) -> None:
     await kit.ready(table)
     d = table.director
     for action in ("Hit and Run", "Rally", "Ruin"):
-        kit.ok(await d.slash(table.channel, "encounter villain name", creature="Goblin 1", action=action))
+        named = await d.slash(table.channel, "encounter villain name", creature="Goblin 1", action=action)
+        assert named.ephemeral and named.response is not None  # the names are the Director's
+        assert named.response.content.startswith(f"😈 **Goblin 1** has the villain action **{action}**")
     fourth = kit.refused(
         await d.slash(table.channel, "encounter villain name", creature="Goblin 1", action="X")
     )
@@ -179,7 +207,7 @@ async def test_the_director_names_villain_actions(table: Table) -> None:
     offered = await d.autocomplete(table.channel, "encounter villain use", "action", "", creature="Goblin 1")
     assert [c["value"] for c in offered] == ["Hit and Run", "Rally", "Ruin"]
     kit.ok(await d.slash(table.channel, "encounter villain use", creature="Goblin 1", action="Rally"))
-    assert "**Goblin 1**: ⬜ Hit and Run · ✅ Rally · ⬜ Ruin" in kit.body(kit.tracker(table.channel))
+    assert "**Goblin 1**: ⬜ Hit and Run · ✅ Rally · ⬜ Ruin" in await private_status(table)
 
 
 async def test_a_round_started_by_a_death_counts_down_too(table: Table) -> None:
@@ -203,7 +231,9 @@ async def test_objective_texts_and_action_names_are_inert(table: Table) -> None:
     d = table.director
     text = kit.ok(await d.slash(table.channel, "encounter objective add", text="@everyone **now**", rounds=2))
     assert "@\u200beveryone \\*\\*now\\*\\*" in text and "@everyone" not in text
-    kit.ok(await d.slash(table.channel, "encounter villain name", creature="Goblin 1", action="<@123> _x_"))
+    named = await d.slash(table.channel, "encounter villain name", creature="Goblin 1", action="<@123> _x_")
+    assert named.ephemeral
     shown = kit.body(kit.tracker(table.channel))
     assert "@\u200beveryone \\*\\*now\\*\\* — 2 rounds left" in shown and "@everyone" not in shown
-    assert "<@123>" not in shown and "\\_x\\_" in shown
+    private = await private_status(table)
+    assert "<@123>" not in private and "\\_x\\_" in private

@@ -121,6 +121,13 @@ def test_every_row_is_what_the_code_decides(row: Row) -> None:
     assert decided == row.cells
 
 
+def test_heal_is_called_a_main_action() -> None:
+    """Draw Steel, Combat, "Heal" is a main action, not a maneuver: the row says so."""
+    lines = DOC.read_text(encoding="utf-8").splitlines()
+    (row,) = [line for line in lines if line.startswith("| `/turn heal`")]
+    assert "the Heal main action" in row and "maneuver" not in row
+
+
 def test_every_rule_has_a_row() -> None:
     assert set(RULES) == {row.key for row in ROWS}
 
@@ -155,6 +162,7 @@ def test_the_kinds_undo_decides_on_are_the_kinds_commands_commit() -> None:
     )
     committed = set(re.findall(r'(?:commit|play|apply)\(\s*\w+,\s*"([a-z._]+)"', source))
     committed |= set(re.findall(r'self\._change\(\s*\w+,\s*\w+,\s*"([a-z._]+)"', source))
+    committed |= set(re.findall(r'play_scene\(\s*\w+,\s*\w+,\s*\w+,\s*"([a-z._]+)"', source))
     named = CAMPAIGN_CHANGES | TOKEN_SPENDS
     assert not named - committed, named - committed
 

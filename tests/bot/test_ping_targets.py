@@ -29,7 +29,7 @@ async def test_the_director_is_not_pinged_when_their_own_side_picks_again(table:
     """Draw Steel, Combat, "Combat Round": when the heroes have all acted, the Director's creatures keep
     acting; the Director, who just ended a creature's turn, reads who picks next in the reply itself."""
     text = await _director_picks_again(table)
-    assert "Next: the Director picks who acts (Goblin 3)" in text
+    assert "Next: the Director picks who acts with /turn act: **Goblin 3**" in text
 
 
 async def test_nor_the_director_role(table: Table) -> None:

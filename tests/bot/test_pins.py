@@ -40,20 +40,58 @@ async def test_the_tracker_is_pinned_at_the_start_and_unpinned_at_the_end(table:
     assert refusals(table.channel) == []
 
 
-async def test_a_reposted_tracker_is_pinned_again(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
-    """ "A reposted tracker is re-pinned." — and the 15-message rule still moves it (here after 3)."""
+def notices(channel: ChannelHandle) -> list[discord.Message]:
+    """Discord's "pinned a message" system messages in `channel`."""
+    return [m for m in channel.history() if m.type is discord.MessageType.pins_add]
+
+
+async def test_a_pinned_tracker_stays_where_it_is_and_its_pin_notice_is_deleted(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the tracker is pinned, the channel's pins and every ping lead to it: it is not reposted as the
+    channel scrolls, and Discord's "pinned a message" notice is deleted."""
     monkeypatch.setattr(tracker_module, "REPOST_AFTER", 3)
     await kit.start(table)
     first = kit.tracker(table.channel)
-    for _ in range(3):  # three messages below the tracker
+    assert pinned(table, table.channel, first) and notices(table.channel) == []
+    for _ in range(5):  # five messages below the tracker
         await table.alice.slash(table.channel, "dice", expression="2d6")
     await kit.add(table, name="Orc", stamina=5)
+    assert kit.tracker(table.channel).id == first.id
+    pins = [r for r in table.env.http_requests if r.method == "PUT" and "/pins/" in r.path]
+    assert len(pins) == 1
+
+
+async def test_encounter_status_reposts_the_tracker_pinned_again_without_a_notice(table: Table) -> None:
+    """ "Keep /encounter status as the explicit way to repost": the new tracker is pinned, the old one
+    deleted (its pin with it), and no "pinned a message" notice is left."""
+    await kit.start(table)
+    first = kit.tracker(table.channel)
+    await table.director.slash(table.channel, "encounter status")
     moved = kit.tracker(table.channel)
-    assert moved.id != first.id and kit.last_posted(table.channel).id == moved.id
+    assert moved.id != first.id and kit.last_posted(table.channel).id != first.id
     assert pinned(table, table.channel, moved)
     assert first.id not in [m.id for m in table.channel.history()]
-    pins = [r for r in table.env.http_requests if r.method == "PUT" and "/pins/" in r.path]
-    assert len(pins) == 2  # the first tracker and the reposted one
+    assert notices(table.channel) == []
+
+
+async def test_without_the_pin_permission_the_tracker_is_still_reposted_as_the_channel_scrolls(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not pinned, the tracker follows the conversation: the 15-message rule moves it (here after 3)."""
+    monkeypatch.setattr(tracker_module, "REPOST_AFTER", 3)
+    me = table.guild.me
+    assert me is not None
+    channel = table.guild.create_text_channel(
+        "no-pins", overwrites={me: discord.PermissionOverwrite(manage_messages=False)}
+    )
+    await kit.start(table, channel=channel)
+    first = kit.tracker(channel)
+    for _ in range(3):
+        await table.alice.slash(channel, "dice", expression="2d6")
+    await kit.add(table, name="Orc", stamina=5, channel=channel)
+    moved = kit.tracker(channel)
+    assert moved.id != first.id and kit.last_posted(channel).id == moved.id
 
 
 async def test_without_the_pin_permission_the_bot_says_so_once_and_carries_on(table: Table) -> None:
@@ -95,9 +133,9 @@ async def test_in_a_forum_post_the_tracker_stays_where_it_is(
     assert jump_link(table.guild.id, post.id, tracker.id) in ended
 
 
-async def test_a_turn_ping_links_the_tracker_and_says_who_may_act_and_the_round(table: Table) -> None:
-    """ "Every turn ping carries a jump link to the tracker, plus a two-line status: who may act now and the
-    round. For a hero, add their Stamina and conditions." """
+async def test_a_turn_ping_is_the_pick_line_once_with_the_heroes_state_and_the_link(table: Table) -> None:
+    """Every turn ping carries a jump link to the tracker; whom the side may pick is said once, in the pick
+    line the mentions stand in front of, each hero with their Stamina and conditions."""
     await kit.start(table)
     await kit.add_party(table)
     kit.ok(await table.director.slash(table.channel, "stamina damage", target="Ash", amount=5))
@@ -109,11 +147,12 @@ async def test_a_turn_ping_links_the_tracker_and_says_who_may_act_and_the_round(
     text = await kit.begin(table)
     link = jump_link(table.guild.id, table.channel.id, kit.tracker(table.channel).id)
     lines = text.splitlines()
-    who = next(line for line in lines if line.startswith("Who may act now:"))
-    assert "**Ash** (Stamina: 25/30, slowed" in who and "**Bree** (Stamina: 24/24)" in who
-    assert "Goblin" not in who
-    round_line = lines[lines.index(who) + 1]
-    assert round_line.startswith("Round 1") and f"[Jump to the tracker]({link})" in round_line
+    [pick] = [line for line in lines if "Next:" in line]
+    assert pick == lines[-1] and pick.startswith(f"<@{table.alice.id}> <@{table.bob.id}> Next: the heroes")
+    assert "**Ash** (Stamina: 25/30, slowed" in pick and "**Bree** (Stamina: 24/24)" in pick
+    assert "Goblin" not in pick and pick.endswith(f"[Jump to the tracker]({link})")
+    assert text.count("Ash") == text.count("Bree") == 1 and "Who may act now" not in text
     kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Ash"))
     ended = kit.ok(await table.alice.slash(table.channel, "turn end"))
-    assert "Who may act now: **Goblin 1**, **Goblin 2**" in ended and link in ended
+    assert "Next: the Director picks who acts with /turn act: **Goblin 1**, **Goblin 2**" in ended
+    assert link in ended

@@ -187,13 +187,16 @@ async def test_defend_and_aid_attack_apply_to_strikes_and_show_on_the_tracker(
             table.channel, "strike", targets="Ash", damage="1/2/3", attacker="Goblin 1"
         )
     ).content
-    assert "**Ash** — Tier 1 (Total: 12, double bane (tier −1), Ash is defending)" in text
+    # the only target's double bane is the roll's: the headline shows it, the target's line says why
+    assert "Dice: 6 + 6 · double bane (tier −1) · Total: 12 · Tier 1" in text
+    assert "**Ash** — Tier 1 (Ash is defending)" in text
     kit.ok(await table.director.slash(table.channel, "turn end"))
 
     kit.ok(await table.bob.slash(table.channel, "turn act", combatant="Bree"))
     dice.load(5, 5)
     text = reply(await table.bob.slash(table.channel, "strike", targets="Goblin 1", damage="1/2/3")).content
-    assert "**Goblin 1** — Tier 2 (Total: 12, edge (+2), aided by Ash)" in text
+    assert "Dice: 5 + 5 · edge (+2) · Total: 12 · Tier 2" in text
+    assert "**Goblin 1** — Tier 2 (aided by Ash)" in text
     shown = tracker_text(table)
     assert "aiding vs" not in shown and "🛡️ defending" in shown  # the aid is spent; Defend lasts
     kit.ok(await table.bob.slash(table.channel, "turn end"))

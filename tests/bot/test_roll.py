@@ -27,6 +27,7 @@ from bot.rules.hero import new_sheet
 from bot.store import Change, ChannelKey
 from bot.store import Table as StoreTable
 from exts.help._cog import help_entries
+from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table, slow_commits
 from tests.bot.roll_kit import LoadedDice, description, reply
 from tests.bot.test_contract import CONTRACT
@@ -171,6 +172,19 @@ async def test_characteristic_without_a_hero(table: Table, dice: LoadedDice) -> 
     # A thread plays with its channel's roster (campaigns): alice's hero is found there.
     result = await table.alice.slash(table.thread, "roll", characteristic="might")
     assert result.response is not None and not result.ephemeral
+
+
+async def test_characteristic_of_a_hero_added_to_the_encounter(table: Table, dice: LoadedDice) -> None:
+    """A player whose hero the Director added with `/encounter add player:` (no roster hero) rolls with
+    that creature's characteristics; a member who controls nothing there is still refused."""
+    await kit.start(table)
+    await kit.add_party(table)  # Ash: alice's, "M2 A3"
+    dice.load(4, 5)
+    message = reply(await table.alice.slash(table.channel, "roll", characteristic="agility"))
+    assert "Modifiers: Agility +3" in description(message) and "Total: 12" in description(message)
+    stranger = table.add_player("eve")
+    text = one_line_error(await stranger.slash(table.channel, "roll", characteristic="agility"))
+    assert text.startswith("You have no hero in this channel")
 
 
 @pytest.mark.parametrize(

@@ -104,8 +104,9 @@ async def test_dying_then_dead_hero_and_set_as_a_correction(table: Table) -> Non
     fixed = await table.director.slash(table.channel, "stamina set", target="Bree", amount=8)
 
     assert dying.response is not None and dead.response is not None
-    assert dying.response.content.endswith("Stamina: 0/24 · dying")
-    assert dead.response.content.endswith("Stamina: -12/24 · dead")
+    # the next line pings Bree's player (tests/bot/test_dying.py)
+    assert dying.response.content.splitlines()[0].endswith("Stamina: 0/24 · dying")
+    assert dead.response.content.splitlines()[0].endswith("Stamina: -12/24 · dead")
     assert (
         heal.ephemeral and heal.response is not None and "dead creature can't regain" in heal.response.content
     )

@@ -307,7 +307,11 @@ async def test_melee_against_a_prone_target_gains_an_edge(table: Table) -> None:
 
     assert ranged.response is not None and melee.response is not None
     assert ranged.response.content.splitlines()[2] == "**Goblin 1** — Tier 2"
-    assert melee.response.content.splitlines()[2] == "**Goblin 1** — Tier 3 (Total: 21, edge (+2))"
+    # the edge applies to the only target: the headline has it, the target's line repeats nothing
+    assert melee.response.content.splitlines()[1:3] == [
+        "Dice: 10 + 9 · edge (+2) · Total: 21 · Tier 3 · Critical",
+        "**Goblin 1** — Tier 3",
+    ]
 
 
 async def test_ten_long_named_targets_fit_one_message(table: Table) -> None:

@@ -268,9 +268,9 @@ async def test_unknown_abilities_and_abilities_without_a_roll_are_refused(table:
     )
     assert text.startswith("Brannoc has no ability named 'Fireball': pick one from the list (Crushing Blow,")
     text = refused(
-        await table.alice.slash(table.channel, "strike", ability="Charge", targets="Bogling Brawler")
+        await table.alice.slash(table.channel, "strike", ability="Stand Firm", targets="Bogling Brawler")
     )
-    assert text.startswith("Charge has no power roll")
+    assert text.startswith("Stand Firm has no power roll")
 
 
 async def test_the_ability_autocomplete_offers_the_strikers_abilities_then_the_standard_ones(

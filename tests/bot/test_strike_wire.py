@@ -47,6 +47,8 @@ async def running(
             return Change("Encounter started", None)
 
         await store.mutate(key, fake.member("dana").user.id, "encounter.start", start)
+        # these replies show the goblins' numbers: a server that chose to show them
+        await store.update_settings(fake.guild.id, show_monster_stamina=True)
         async with bot_running(live, FixedDice(faces)):
             yield fake, store, key
 

@@ -154,6 +154,21 @@ def test_conditions_with_sources_and_durations() -> None:
     assert "on fire (this encounter)" in line_of(embed, "Goblin 1")
 
 
+def test_a_long_source_of_several_conditions_is_said_once_and_short() -> None:
+    """Not a 60-character source name on every condition: a source that gave a creature several conditions
+    is said once after them, cut in the middle; a source of one condition stays beside it."""
+    knight = "Sir Bartholomew Aldric Fenwick of the Seven Quiet Hills, Warden"
+    encounter = begin(build())
+    turns = encounter.turns
+    for condition in (Condition.DAZED, Condition.SLOWED, Condition.WEAKENED):
+        turns = add_condition(turns, "Ash", condition, Duration.SAVE, source_id=knight).state
+    turns = add_condition(turns, "Ash", Condition.FRIGHTENED, Duration.EOT, source_id="Ogre").state
+    line = line_of(render_tracker(encounter.with_turns(turns), VIEW), "Ash")
+    assert "frightened (Ogre, EoT)" in line
+    assert "dazed (save ends), slowed (save ends), weakened (save ends) — by Sir Barth…ls, Warden" in line
+    assert line.count("Sir Barth") == 1 and knight not in line
+
+
 def test_tokens_malice_surges_and_resources() -> None:
     encounter = dataclasses.replace(
         build(), malice=Malice(5), surges={"Ash": 2}, resources={"Ash": 0, "Bree": 4}
@@ -162,7 +177,15 @@ def test_tokens_malice_surges_and_resources() -> None:
     assert "Hero tokens: 3" in (embed.description or "")
     assert "Malice: 5" in (embed.description or "")
     assert "2 surges" in line_of(embed, "Ash") and "resource" not in line_of(embed, "Ash")
-    assert "resource 4" in line_of(embed, "Bree")
+    assert "heroic resource 4" in line_of(embed, "Bree")
+
+
+def test_a_heros_resource_goes_by_its_class_name() -> None:
+    """Not "resource 13": the tracker says the class's word for it (a roster hero's sheet's)."""
+    encounter = dataclasses.replace(build(), resources={"Bree": 13})
+    view = dataclasses.replace(VIEW, resource_names={"Bree": "Ferocity"})
+    line = line_of(render_tracker(encounter, view), "Bree")
+    assert "Ferocity 13" in line and "resource" not in line
 
 
 def test_a_squads_minions_show_their_own_conditions_or_each_once_when_terse() -> None:

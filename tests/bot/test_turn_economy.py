@@ -78,3 +78,26 @@ async def test_one_players_skip_moves_only_their_creatures_to_the_slow_turns(tab
     enc = await kit.stored(table)
     assert enc.turns.entry("Bree").speed is None and eligible(enc.turns) == ("Bree",)
     assert "None of your creatures waits" in kit.refused(await table.alice.slash(table.channel, "turn skip"))
+
+
+async def test_enforced_heal_is_a_main_action_on_the_healers_turn(table: Table) -> None:
+    """Draw Steel, Combat, "Heal": "A creature who uses the Heal main action ..."; "Taking a Turn": a main
+    action is taken on one's turn. With the economy enforced, Heal off the healer's turn is refused (nothing
+    healed); on it, it spends the main action, so a second main action is refused."""
+    await _enforce(table)
+    await kit.ready(table)
+    kit.ok(await table.director.slash(table.channel, "stamina damage", target="Ash", amount=10))
+    kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Ash"))
+    before = (await kit.stored(table)).creature("Ash").vitals
+    text = kit.refused(
+        await table.bob.slash(table.channel, "turn heal", target="Ash", use="recovery", healer="Bree")
+    )
+    assert text == "Heal is a main action, taken on Bree's own turn: start it with /turn act first."
+    assert (await kit.stored(table)).creature("Ash").vitals == before  # nothing spent
+    kit.ok(await table.alice.slash(table.channel, "turn end"))
+    kit.ok(await table.director.slash(table.channel, "turn act", combatant="Goblin 1"))
+    kit.ok(await table.director.slash(table.channel, "turn end"))
+    kit.ok(await table.bob.slash(table.channel, "turn act", combatant="Bree"))
+    text = kit.ok(await table.bob.slash(table.channel, "turn heal", target="Ash", use="recovery"))
+    assert "helped by **Bree**'s Heal" in text
+    assert "No main action left" in kit.refused(await table.bob.slash(table.channel, "turn defend"))

@@ -37,13 +37,13 @@ def test_the_verb_agrees_with_who_does_it(subject: str, verb: str, said: str) ->
 
 
 async def test_the_director_picks_and_skips_in_the_replies_and_the_ping(table: Table) -> None:
-    """After a hero's turn: "Next: the Director picks who acts", and the ping says the same; the Director's
+    """After a hero's turn: "Next: the Director picks who acts", once, the ping in front; the Director's
     skip says "the Director skips the rest of their turns"."""
     await kit.ready(table)
     kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Ash"))
     text = kit.ok(await table.alice.slash(table.channel, "turn end"))
-    assert "Next: the Director picks who acts" in text
-    assert "the Director picks who acts next" in kit.pings(table)[-1][0]
+    assert text.count("picks who acts") == 1  # said once, the ping in front
+    assert "Next: the Director picks who acts" in kit.pings(table)[-1][0]
     assert "the Director pick " not in text
     text = kit.ok(await table.director.slash(table.channel, "turn skip"))
     assert "the Director skips the rest of their turns this round" in text
@@ -76,3 +76,25 @@ async def test_the_director_picks_a_fast_turn(table: Table) -> None:
     text = kit.ok(await table.bob.slash(table.channel, "turn skip"))
     assert "Next: the Director picks a fast turn" in text
     assert "the Director picks a fast turn" in kit.pings(table)[-1][0]
+
+
+async def test_a_turn_start_says_only_what_is_not_available_in_the_books_words(table: Table) -> None:
+    """Draw Steel, Combat, "Free Maneuvers", "Triggered Actions and Free Triggered Actions": a fresh turn says
+    nothing of its actions; a dazed hero's names what dazed takes away, as the book names it ("free
+    maneuver", never "free-maneuver")."""
+    await kit.ready(table)
+    fresh = kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Ash"))
+    assert fresh.splitlines() == ["▶️ **Ash** starts their turn — round 1."]
+    kit.ok(await table.alice.slash(table.channel, "turn end"))
+    kit.ok(await table.director.slash(table.channel, "turn act", combatant="Goblin 1"))
+    kit.ok(await table.director.slash(table.channel, "turn end"))
+    kit.ok(
+        await table.director.slash(
+            table.channel, "condition add", target="Bree", condition="dazed", duration="save"
+        )
+    )
+    dazed = kit.ok(await table.bob.slash(table.channel, "turn act", combatant="Bree"))
+    assert "Not available now: free maneuver, triggered action, free triggered action." in dazed
+    assert "can still use" not in dazed
+    said = [m.content for m in table.channel.history()]
+    assert not [text for text in said if "free-maneuver" in text or "free-triggered" in text]

@@ -1,5 +1,5 @@
-"""Fuzz: mutated Forge Steel monster, group and encounter files never crash the readers with anything but
-the typed `ForgeSteelError` ("Fuzz the importers with hypothesis: mutated fixtures never crash
+"""Fuzz: mutated Forge Steel monster, group, encounter and negotiation files never crash the readers with
+anything but the typed `ForgeSteelError` ("Fuzz the importers with hypothesis: mutated fixtures never crash
 them")."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from bot.content.forgesteel.encounter import read_encounter
 from bot.content.forgesteel.files import ForgeSteelError
 from bot.content.forgesteel.monster import read_monster, read_monster_group
+from bot.content.forgesteel.negotiation import read_negotiation
 from tests.content.forgesteel_files import Reader, invented_bytes, real_bytes
 from tests.content.fuzz_kit import JSON_VALUES, mutate
 
@@ -23,6 +24,7 @@ _FILES: list[tuple[Reader, str, Callable[[bytes], object]]] = [
     (invented_bytes, "Cinder Wyrm.ds-monster", read_monster),
     (invented_bytes, "Bogling.ds-monster-group", read_monster_group),
     (invented_bytes, "Bog Ambush.ds-encounter", read_encounter),
+    (invented_bytes, "Reeve Halden.ds-negotiation", read_negotiation),
     (real_bytes, "Goblin Sniper.ds-monster", read_monster),
     (real_bytes, "Thorn Dragon.ds-monster", read_monster),
     (real_bytes, "Goblin.ds-monster-group", read_monster_group),

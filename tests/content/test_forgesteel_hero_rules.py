@@ -280,6 +280,7 @@ def _refusal_cases() -> list[tuple[str, bytes, type[ForgeSteelError], str]]:
         ("a monster", invented_bytes("Bogling Slinger.ds-monster"), WrongKind, "/monster import"),
         ("a monster group", invented_bytes("Bogling.ds-monster-group"), WrongKind, "/monster import"),
         ("an encounter", invented_bytes("Bog Ambush.ds-encounter"), WrongKind, "/encounter import"),
+        ("a negotiation", invented_bytes("Reeve Halden.ds-negotiation"), WrongKind, "/negotiation import"),
         ("an unknown shape", b'{"hero": {"name": "Vex"}, "version": 99}', UnknownFormat, ".ds-hero"),
         ("JSON but no object", b"[1, 2, 3]", WrongKind, ".ds-hero"),
         ("a hero without a class", to_bytes(hero() | {"class": None}), BadValue, "class"),

@@ -402,8 +402,11 @@ def test_every_creature_has_the_standard_abilities_and_a_monster_its_free_strike
     assert hit is not None and hit.dealt == 5
     _, done = strike_with(enc, roll(9, 9), "Brannoc", "Knockback", ["Ogre"])
     assert done.strike.damage is None and done.effects[0].forced[0].squares == 2
-    with pytest.raises(AbilityStrikeError, match="Charge has no power roll"):
-        strike_with(enc, roll(5, 5), "Brannoc", "Charge", ["Ogre"])
+    # Charge strikes with the melee free strike; a creature with no free strike card strikes by hand
+    _, charged = strike_with(enc, roll(5, 5), "Brannoc", "Charge", ["Ogre"])
+    assert charged.charged and charged.plan.ability.name == "Melee Weapon Free Strike"
+    with pytest.raises(UnknownAbility, match="Ogre has no free strike card to charge with"):
+        strike_with(enc, roll(5, 5), "Ogre", "Charge", ["Brannoc"])
     with pytest.raises(UnknownAbility, match="Ogre has no ability named 'Fireball'"):
         find_ability(enc.creature("Ogre"), "Fireball")
 

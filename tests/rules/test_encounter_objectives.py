@@ -26,12 +26,14 @@ from bot.rules.encounter.objectives import (
     add_objective,
     count_down,
     name_villain_action,
+    remind_villain,
     resolve,
     use_villain_action,
     villain_actions,
+    villain_round,
     villain_used,
 )
-from bot.rules.turns import eligible
+from bot.rules.turns import Controller, eligible
 
 NO_DICE = FixedDice([])
 
@@ -223,3 +225,33 @@ def test_a_removed_creature_takes_its_villain_actions_with_it() -> None:
     enc, _ = name_villain_action(enc, enc.find("Ajax"), "Rally")
     enc, _ = remove(enc, "Ajax")
     assert enc.villains == {}
+
+
+def test_one_villain_action_a_round_counting_one_used_before_a_new_rounds_first_turn_in_the_last() -> None:
+    """ "No more than one villain action can be used per round", "at the end of any other creature's turn":
+    used after round 1's last turn ended (the bot has started round 2, nobody has acted in it), it counts in
+    round 1, so round 2 still has its own; a second in round 2 is refused."""
+    enc = _begin(_with_leader((*VILLAIN,)))
+    ajax = enc.find("Ajax")
+    enc = _round(enc).encounter
+    assert enc.turns.round == 2 and villain_round(enc) == 1
+    enc, _ = use_villain_action(enc, ajax, "Rally")
+    assert enc.villain_round == 1
+    started = flow.act(enc, "Ash", Controller.PLAYERS, NO_DICE).encounter
+    assert villain_round(started) == 2
+    enc, _ = use_villain_action(started, ajax, "Ruin")
+    with pytest.raises(ObjectiveError, match="already used this round"):
+        use_villain_action(enc, ajax, "Hit and Run")
+    assert codec.load(Encounter, codec.to_data(enc)) == enc
+
+
+def test_the_director_is_reminded_at_another_creatures_turn_end_once_a_round() -> None:
+    enc = _begin(_with_leader((*VILLAIN,)))
+    ash = flow.end_turn(flow.act(enc, "Ash", Controller.PLAYERS, NO_DICE).encounter)
+    assert ash.villain_reminder and ash.encounter.villain_reminded == 1
+    assert remind_villain(ash.encounter, ("Goblin",), 1) == (ash.encounter, False)
+    # the villain's own turn ending is no moment for its villain action
+    assert remind_villain(enc, ("Ajax",), 1) == (enc, False)
+    # nor once one was used this round
+    used = dataclasses.replace(enc, villain_round=1)
+    assert remind_villain(used, ("Ash",), 1) == (used, False)

@@ -40,6 +40,15 @@ def _fight() -> Encounter:
         ("You take damage.", GainTrigger.TAKE_DAMAGE),
         ("The first time each combat round that you take damage", GainTrigger.FIRST_DAMAGE_EACH_ROUND),
         ("You become winded or are dying", GainTrigger.WINDED_OR_DYING),
+        ("The first time you become winded or are dying in an encounter", GainTrigger.FIRST_WINDED_OR_DYING),
+        (
+            "The first time each combat round that the Director uses an ability that costs Malice",
+            GainTrigger.MALICE_ABILITY_EACH_ROUND,
+        ),
+        ("The first time any hero is made winded during the encounter", GainTrigger.FIRST_HERO_WINDED),
+        ("A creature within your line of effect rolls a natural 19 or 20", GainTrigger.NATURAL_19_OR_20),
+        ("A hero, including you, dies", GainTrigger.HERO_DIES),
+        ("The first time each combat round that a creature is force moved", GainTrigger.OTHER),
         ("You take damage that isn’t untyped", GainTrigger.OTHER),
         ("A creature judged by you deals damage to you", GainTrigger.OTHER),
     ],
@@ -75,10 +84,12 @@ def test_gains_by_trigger_happen_by_themselves() -> None:
     before = _fight()
     hurt, _ = damage(before, "Ash", 5)
     after, gained = triggered_gains(before, hurt, gains, FixedDice([]))
-    assert gained == (("Ash", 1),) and after.resources["Ash"] == 1
+    assert [(g.hero, g.amount) for g in gained] == [("Ash", 1)] and after.resources["Ash"] == 1
     worse, _ = damage(after, "Ash", 12)  # 25 -> 13: winded (15)
     final, gained = triggered_gains(after, worse, gains, FixedDice([3]))
-    assert gained == (("Ash", 1), ("Ash", 2)) and final.resources["Ash"] == 4  # d3: a d6 of 3 is 2
+    assert [(g.hero, g.amount) for g in gained] == [("Ash", 1), ("Ash", 2)] and final.resources[
+        "Ash"
+    ] == 4  # d3: a d6 of 3 is 2
     healed, _ = spend_recovery(final, "Ash")  # no longer winded, no damage: nothing
     assert triggered_gains(final, healed, gains, FixedDice([]))[1] == ()
 
@@ -91,6 +102,27 @@ def test_first_damage_each_round_gains_once_a_round() -> None:
         hurt, _ = damage(enc, "Ash", 1)
         enc, _ = triggered_gains(enc, hurt, gains, FixedDice([]))
     assert enc.resources["Ash"] == 1
+
+
+def test_first_winded_or_dying_in_an_encounter_gains_once() -> None:
+    """ "The first time you become winded or are dying in an encounter": winded, healed, winded again and
+    then dying gives it once."""
+    gains = {"Ash": (ResourceGain(GainTrigger.FIRST_WINDED_OR_DYING, "2"),)}
+    enc = _fight()
+    hurt, _ = damage(enc, "Ash", 20)
+    enc, gained = triggered_gains(enc, hurt, gains, FixedDice([]))
+    assert [(g.hero, g.amount) for g in gained] == [("Ash", 2)]
+    healed, _ = spend_recovery(enc, "Ash")
+    worse, _ = damage(healed, "Ash", 40)
+    assert triggered_gains(healed, worse, gains, FixedDice([]))[1] == ()
+
+
+def test_naturals_gain_each_time() -> None:
+    """ "Whenever a creature ... rolls a natural 19 or 20": every such roll; an 18 gives nothing."""
+    gains = {"Ash": (ResourceGain(GainTrigger.NATURAL_19_OR_20, "3"),)}
+    enc = _fight()
+    after, gained = triggered_gains(enc, enc, gains, FixedDice([]), naturals=(19, 18, 20))
+    assert after.resources["Ash"] == 6 and len(gained) == 1
 
 
 def test_a_start_of_turn_gain_from_the_imported_gains() -> None:

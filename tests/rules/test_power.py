@@ -18,11 +18,13 @@ from bot.rules.power import (
     PowerRollError,
     RollKind,
     TestOutcome,
+    capped,
     evaluate_targets,
     net_edge,
     opposed_total,
     reroll,
     roll_power,
+    shared_roll,
     tier_for_total,
 )
 
@@ -318,3 +320,18 @@ def test_seeded_rolls_stay_in_range() -> None:
     for _ in range(200):
         r = roll_power(dice, keep=Keep.LOWEST)
         assert 2 <= r.natural <= 20
+
+
+def test_the_shared_roll_has_the_edges_and_banes_every_target_has() -> None:
+    roll = PowerRoll(dice=(9, 8))
+    restrained = [roll.with_target(0, 1), roll.with_target(1, 1), roll.with_target(0, 3)]
+    shared = shared_roll(roll, restrained)
+    assert (shared.edges, shared.banes) == (0, 1) and shared.total == 15
+    assert shared_roll(roll, []) is roll
+
+
+def test_capped_downgrades_only_a_higher_tier() -> None:
+    high = PowerRoll(dice=(10, 10), main_action=True)
+    assert capped(high, 2).tier == 2 and capped(high, 2).critical  # a critical keeps its extra action
+    low = PowerRoll(dice=(3, 3))
+    assert capped(low, 2) is low and capped(high, None) is high

@@ -251,12 +251,15 @@ def test_dazed_and_surprised_limits() -> None:
         with pytest.raises(err.ActionNotAvailable):
             use_action(state, "h1", k)
     assert budget(state, "h1").available == ()
+    assert budget(state, "h1").summary == "Nothing left to use this turn."
     state = encounter(("h1",), ("e1", "e2"), enforce_actions=True)
     state = mark_surprised(state, "e1").state
     state = next_round(choose_first(determine_first(state, FixedDice([9])).state, "heroes", H).state).state
     for k in (A.TRIGGERED, A.FREE_TRIGGERED):
         with pytest.raises(err.ActionNotAvailable, match="surprised"):
             use_action(state, "e1", k)
+    surprised = budget(start_turn(state, "e1", D, override=True).state, "e1").summary
+    assert surprised == "Not available now: triggered action, free triggered action."
     unconscious = set_flags(state, "e2", unconscious=True).state
     with pytest.raises(err.ActionNotAvailable, match="can't act"):
         use_action(unconscious, "e2", A.TRIGGERED)
@@ -266,7 +269,8 @@ def test_budget_summary_for_the_acting_player() -> None:
     state = use_action(ds_turn(), "h1", A.MAIN).state
     b = budget(state, "h1")
     assert A.MAIN not in b.available and A.MANEUVER in b.available and A.MOVE in b.available
-    assert b.summary.startswith("h1 can still use:")
+    assert b.summary == "Not available now: main action."
+    assert budget(ds_turn(), "h1").summary == ""  # a fresh turn: nothing to say
     other = budget(state, "e1")
     assert set(other.available) == {A.TRIGGERED, A.FREE_TRIGGERED}
     with pytest.raises(err.UnknownEntry):

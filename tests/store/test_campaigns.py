@@ -240,6 +240,8 @@ async def test_migration_merges_a_threads_old_roster_into_its_parents_campaign(
             assert (
                 await connection.execute(sa.select(sa.func.count()).select_from(heroes))
             ).scalar_one() == 4
+        # what the bot asks Discord about once connected (`exts.heroes._campaign.merge_old_threads`)
+        assert await store.unplaced() == [(GUILD, parent), (GUILD, thread), (GUILD, lone)]
         caplog.set_level(logging.WARNING, "bot.store")
         thread_key = ChannelKey(GUILD, thread, parent_id=parent, name="Goblin ambush")
         table = await store.view(thread_key)
@@ -255,6 +257,7 @@ async def test_migration_merges_a_threads_old_roster_into_its_parents_campaign(
             ).scalar_one() == 4
             row = (await connection.execute(sa.select(channels).where(channels.c.id == thread))).one()
             assert (row.parent_id, row.tokens) == (parent, 0)
+        assert await store.unplaced() == [(GUILD, lone)]  # the parent is a parent now: no thread
         # merged once: a later command in the thread changes nothing more
         await store.mutate(thread_key, DIRECTOR, "tokens.award", award(1))
         assert (await store.view(ChannelKey(GUILD, parent))).tokens == 6

@@ -825,6 +825,8 @@ class FakeDiscord:
             case ("POST", ["channels", channel_id, "messages"]):
                 message = self._message(int(channel_id), req.json or {})
                 return _json(message)
+            case ("GET", ["channels", channel_id, "messages"]):
+                return _json(self._history(int(channel_id), req.query))
             case ("GET" | "PATCH" | "DELETE", ["channels", _channel, "messages", message_id]):
                 return self._stored_message(method, int(message_id), req)
             case ("POST", ["channels", _channel, "typing"]):
@@ -874,11 +876,13 @@ class FakeDiscord:
         flags: int = 0,
         interaction: bool = False,
         via: int | None = None,
+        system: tuple[int, Json] | None = None,
     ) -> Json:
+        """A new message in the channel (`system`: a system message's type and the message it refers to)."""
         message_id = self.snowflake()
         message = {
             "id": str(message_id),
-            "type": 20 if interaction else 0,
+            "type": system[0] if system is not None else 20 if interaction else 0,
             "content": data.get("content") or "",
             "author": self.bot_user.payload(),
             "channel_id": str(channel_id),
@@ -897,6 +901,8 @@ class FakeDiscord:
         }
         if interaction:
             message["webhook_id"] = str(self.application_id)
+        if system is not None:
+            message["message_reference"] = system[1]
         made_by = self.interactions.get(via) if via is not None else None
         if made_by is not None and made_by.user is not None:  # as Discord: the interaction that made it
             message["interaction_metadata"] = {"id": str(via), "type": 2, "user": made_by.user}
@@ -994,12 +1000,43 @@ class FakeDiscord:
         return self._stored_message(method, target, req)
 
     def _pin(self, message_id: int, *, pinned: bool) -> web.Response:
-        """Pin or unpin a message (discord.py 2.7: `PUT/DELETE /channels/{c}/messages/pins/{m}`)."""
+        """Pin or unpin a message (discord.py 2.7: `PUT/DELETE /channels/{c}/messages/pins/{m}`). A pin
+        posts Discord's system message (type 6, CHANNEL_PINNED_MESSAGE: "… pinned a message to this
+        channel."), its author the one who pinned (the bot), referring to the pinned message."""
         message = self.messages.get(message_id)
         if message is None:
             return _error(404, 10008, "Unknown Message")
+        newly = pinned and not message.get("pinned")
         message["pinned"] = pinned
+        if newly:
+            channel_id = int(message["channel_id"])
+            reference = {
+                "type": 0,
+                "message_id": str(message_id),
+                "channel_id": str(channel_id),
+                "guild_id": str(self._guild_of(channel_id)),
+            }
+            self._message(channel_id, {}, system=(6, reference))
         return web.Response(status=204)
+
+    def _guild_of(self, channel_id: int) -> int:
+        return next(c.guild_id for g in self.guilds for c in g.channels if c.id == channel_id)
+
+    def _history(self, channel_id: int, query: Mapping[str, str]) -> list[Json]:
+        """`GET /channels/{c}/messages`: the channel's messages, newest first, or with `after` the oldest
+        `limit` after that id (as Discord pages them: discord.py reverses them); ephemeral ones never."""
+        limit = min(int(query.get("limit", 50)), 100)
+        found = [
+            m
+            for m in self.messages.values()
+            if m["channel_id"] == str(channel_id) and not int(m.get("flags") or 0) & EPHEMERAL
+        ]
+        found.sort(key=lambda m: int(m["id"]), reverse=True)
+        if "before" in query:
+            found = [m for m in found if int(m["id"]) < int(query["before"])]
+        if "after" in query:
+            found = [m for m in found if int(m["id"]) > int(query["after"])][-limit:]
+        return found[:limit]
 
     def _stored_message(self, method: str, message_id: int, req: Recorded) -> web.Response:
         message = self.messages.get(message_id)

@@ -50,7 +50,7 @@ async def test_boglings_imported_then_the_bog_ambush(tmp_path: Path, monkeypatch
         await fake.wait_for_callback(started, within=WITHIN)
         reply = await _run(fake, "encounter", "import", file=_file("Bog Ambush.ds-encounter"))
         assert reply["content"].startswith("📥 **Bog Ambush**")
-        assert "as the squad **Bogling Slinger squad** (Bogling Slinger)" in reply["content"]
+        assert "as the squad **Bogling Slinger squad**\n" in reply["content"]
         assert fake.downloads == list(fake.uploads)  # each file read once, from its attachment URL
         assert fake.unknown_routes == []
 

@@ -118,7 +118,7 @@ async def test_heroes_boglings_and_the_cinder_wyrm_strike_by_ability(
         )
         await game.say("owner", "encounter", "start")
         ambush = await game.upload("encounter", "import", "Bog Ambush.ds-encounter")
-        assert "as the squad **Bogling Slinger squad** (Bogling Slinger)" in ambush
+        assert "as the squad **Bogling Slinger squad**\n" in ambush
         await game.say("owner", "encounter", "add", monster="Cinder Wyrm")
         await _roster(game)
         await game.say("alice", "encounter", "hero", name="Brannoc")
@@ -153,7 +153,9 @@ async def test_heroes_boglings_and_the_cinder_wyrm_strike_by_ability(
             ability="Oathbound Strike",
             targets="Bogling Slinger 1, Bogling Slinger 2",
         )
-        assert "**Bogling Slinger 1** — Tier 3 (Total: 17, bane (−2)): 24 holy damage" in text
+        # the bane applies to both targets: the headline has it, the targets' lines repeat nothing
+        assert "Dice: 9 + 7 · bonus +3 · bane (−2) · Total: 17 · Tier 3" in text
+        assert "**Bogling Slinger 1** — Tier 3: 24 holy damage" in text
         assert (
             "4 minions killed: Bogling Slinger 1, Bogling Slinger 2, Bogling Slinger 3, Bogling Slinger 4"
             in text

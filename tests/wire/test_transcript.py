@@ -93,17 +93,30 @@ def test_without_with_edited_only_the_window_is_shown() -> None:
     assert [s.message["id"] for s in shown] == ["102", "103"]
 
 
-def test_a_pin_marks_the_message_and_adds_the_system_line() -> None:
+def _pinned(*, notice_deleted: bool = False) -> dict[str, Any]:
+    """`_transcript` with the tracker pinned: the pin, then Discord's system message (type 6) about it."""
     transcript = _transcript()
     events = transcript["events"]
-    events.insert(
-        events.index({"kind": "mark", "name": "stop"}), {"kind": "pin", "message_id": "100", "pinned": True}
-    )
+    at = events.index({"kind": "mark", "name": "stop"})
+    notice = _message("106", type=6, message_reference={"message_id": "100"})
+    added = [{"kind": "pin", "message_id": "100", "pinned": True}, {"kind": "send", "message": notice}]
+    if notice_deleted:
+        added.append({"kind": "delete", "message_id": "106"})
+    events[at:at] = added
     transcript["bot"] = BOT
-    page = render(transcript, with_edited=True, start="start", stop="stop")
+    return transcript
+
+
+def test_a_pin_marks_the_message_and_its_notice_is_the_system_line() -> None:
+    page = render(_pinned(), with_edited=True, start="start", stop="stop")
     assert "📌 Pinned" in page
     assert '📌 <span class="author">DrawSteelBot</span> pinned a message to this channel.' in page
     assert "📌 Pinned" not in render(_transcript(), with_edited=True, start="start", stop="stop")
+
+
+def test_a_deleted_pin_notice_is_not_shown() -> None:
+    page = render(_pinned(notice_deleted=True), with_edited=True, start="start", stop="stop")
+    assert "📌 Pinned" in page and "pinned a message to this channel" not in page
 
 
 def test_the_text_shows_what_the_page_shows_without_ids() -> None:

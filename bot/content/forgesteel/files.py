@@ -108,6 +108,8 @@ class Kind(enum.StrEnum):
     MONSTER = "monster"
     MONSTER_GROUP = "monster group"
     ENCOUNTER = "encounter"
+    NEGOTIATION = "negotiation"
+    MONTAGE = "montage"
     SOURCEBOOK = "sourcebook"
 
     @property
@@ -124,6 +126,8 @@ _EXTENSIONS = {
     Kind.MONSTER: ".ds-monster",
     Kind.MONSTER_GROUP: ".ds-monster-group",
     Kind.ENCOUNTER: ".ds-encounter",
+    Kind.NEGOTIATION: ".ds-negotiation",
+    Kind.MONTAGE: ".ds-montage",
     Kind.SOURCEBOOK: ".ds-sourcebook",
 }
 _COMMANDS = {
@@ -131,6 +135,8 @@ _COMMANDS = {
     Kind.MONSTER: "/monster import",
     Kind.MONSTER_GROUP: "/monster import",
     Kind.ENCOUNTER: "/encounter import",
+    Kind.NEGOTIATION: "/negotiation import",
+    Kind.MONTAGE: "/montage import",
     Kind.SOURCEBOOK: "",
 }
 #: The fields that tell each kind, checked in this order (a sourcebook holds monster groups).
@@ -140,6 +146,8 @@ _MARKERS: tuple[tuple[Kind, frozenset[str]], ...] = (
     (Kind.MONSTER_GROUP, frozenset({"monsters"})),
     (Kind.MONSTER, frozenset({"role", "stamina", "features"})),
     (Kind.ENCOUNTER, frozenset({"groups"})),
+    (Kind.NEGOTIATION, frozenset({"interest", "patience", "motivations", "pitfalls"})),
+    (Kind.MONTAGE, frozenset({"sections", "outcomes"})),
 )
 
 

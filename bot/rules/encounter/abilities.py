@@ -9,7 +9,10 @@ cards are `bot.rules.standard`'s):
   creature has Grab, Knockback and Charge.
 A creature's own card comes before a standard one of the same name. Names compare ignoring case and spacing.
 
-Public API: `find_ability(creature, name)`, `ability_names(creature, typed)`,
+Charge's strike is the creature's melee free strike (`charge_strike`: a hero's Melee Weapon Free Strike, a
+monster's Free Strike).
+
+Public API: `find_ability(creature, name)`, `ability_names(creature, typed)`, `charge_strike(creature)`,
 `UnknownAbility`.
 """
 
@@ -19,7 +22,14 @@ from bot.rules.ability import Ability
 from bot.rules.creature import Creature
 from bot.rules.errors import RuleError
 from bot.rules.names import name_key
-from bot.rules.standard import charge, grab, hero_standard_abilities, knockback
+from bot.rules.standard import (
+    FREE_STRIKE,
+    MELEE_FREE_STRIKE,
+    charge,
+    grab,
+    hero_standard_abilities,
+    knockback,
+)
 
 NAMES_SHOWN = 5
 """Ability names an unknown name's refusal lists."""
@@ -60,4 +70,18 @@ def find_ability(creature: Creature, name: str) -> Ability:
     raise UnknownAbility(
         f"{creature.id} has no ability named '{' '.join(name.split())[:64]}': pick one from the list "
         f"({shown})."
+    )
+
+
+def charge_strike(creature: Creature) -> Ability:
+    """The strike a Charge makes (Draw Steel, Combat, "Charge": "make a melee free strike against a target
+    when you end your move"): a hero's Melee Weapon Free Strike, a monster's Free Strike; refused, saying how
+    to strike by hand, for a creature without a free strike card."""
+    wanted = (name_key(MELEE_FREE_STRIKE), name_key(FREE_STRIKE))
+    for key, ability in _keyed(creature):
+        if key in wanted:
+            return ability
+    raise UnknownAbility(
+        f"{creature.id} has no free strike card to charge with: strike with damage: (its free strike damage) "
+        "and melee: True."
     )

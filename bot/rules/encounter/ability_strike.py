@@ -4,7 +4,10 @@ target's tier effects applied. The abilities a creature may use are `bot.rules.e
 Rules, each where it is applied: Draw Steel, The Basics and Combat, "Power Rolls" (`plan_ability`); The
 Basics, "Natural Roll" and Heroes ch. 7 "Critical Hit" (`action_of`); Heroes ch. 7 "Potency" (`strike_with`);
 Draw Steel, Combat, "Forced Movement", "BIG VERSUS LITTLE", "STABILITY" (`Moved`); The Basics, "Heroic
-Resources" and Monsters, "Malice" (`pay_cost`); Heroes ch. 5 "Bleeding" (`bleeding_trigger`).
+Resources" and Monsters, "Malice" (`pay_cost`); Heroes ch. 5 "Bleeding" (`bleeding_trigger`); Combat, "Charge"
+and Monsters, "Villain Actions" (`_card`: a Charge strikes with the melee free strike; a villain action is
+marked used, `bot.rules.encounter.objectives.use_villain_action`); The Basics, "Downgrade a Power Roll"
+(`StrikeOptions.downgrade`).
 """
 
 from __future__ import annotations
@@ -28,16 +31,17 @@ from bot.rules.damage import (
 )
 from bot.rules.dice import Dice
 from bot.rules.encounter import harm, heroic
-from bot.rules.encounter.abilities import find_ability
+from bot.rules.encounter.abilities import charge_strike, find_ability
 from bot.rules.encounter.bleeding import strike_trigger
 from bot.rules.encounter.model import Encounter
+from bot.rules.encounter.objectives import use_villain_action
 from bot.rules.errors import RuleError
 from bot.rules.forced import forced_distance, size_bonus
 from bot.rules.kit import KitDamageBonus
 from bot.rules.power import PowerRoll, RollAction
 from bot.rules.resources import spend_malice
 from bot.rules.situations import Situation
-from bot.rules.standard import is_free_strike
+from bot.rules.standard import is_charge, is_free_strike
 from bot.rules.tiers import ConditionEffect, ForcedMovement, TierEffect, parse_tier
 
 
@@ -230,7 +234,8 @@ class TargetEffects:
 @dataclass(frozen=True, slots=True)
 class AbilityStrike:
     """A strike by ability: the plan, the strike (`harm.StrikeResult`), each target's effects, the cost paid,
-    the target whose potency 2 surges raised, and what makes a bleeding striker lose Stamina."""
+    the target whose potency 2 surges raised, what makes a bleeding striker lose Stamina, and whether it
+    was a Charge (the plan is then the melee free strike's)."""
 
     plan: AbilityPlan
     strike: harm.StrikeResult
@@ -238,6 +243,12 @@ class AbilityStrike:
     paid: Paid | None = None
     potency_raised: str | None = None
     bleeding: BleedingTrigger | None = None
+    charged: bool = False
+
+    @property
+    def villain(self) -> bool:
+        """A villain action (marked used by the strike)."""
+        return self.plan.ability.action is ActionType.VILLAIN
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +256,8 @@ class StrikeOptions:
     """The /strike options beside `ability`: `damage` and `dtype` replace the card's damage and type; `surges`
     add damage to the first target; `raise_potency` spends 2 surges to raise the potency against the first
     target; `action` replaces what the roll is made as; `melee` and `area` add to the card's keywords;
-    `knock_out`, `halved` and `situations` as for any strike (`harm.strike`)."""
+    `knock_out`, `halved` and `situations` as for any strike (`harm.strike`); `downgrade`: take at most that
+    tier's outcome against each target (Draw Steel, The Basics, "Downgrade a Power Roll")."""
 
     damage: TieredDamage | None = None
     dtype: DamageType | None = None
@@ -257,6 +269,7 @@ class StrikeOptions:
     knock_out: bool = False
     halved: bool = False
     situations: tuple[Situation, ...] = ()
+    downgrade: int | None = None
 
 
 def _fallen(encounter: Encounter, creature_id: str) -> bool:
@@ -333,7 +346,7 @@ def strike_with(
     no duration (grabbed, prone) lasts until removed. `resource_name` is what a hero's heroic resource
     is called (their sheet's: "Ferocity"); `dice` roll a tier's damage dice ("2d6 + 7 + A damage")."""
     striker = harm.target(encounter, attacker)
-    ability = find_ability(striker, ability_name)
+    encounter, ability, charged = _card(encounter, striker, ability_name)
     plan = plan_ability(ability, striker.characteristics, striker.kit_bonuses)
     potency_surges = _potency_surges(encounter, striker.id, plan, options)
     paid_encounter, paid = pay_cost(encounter, striker, ability, resource_name)
@@ -345,15 +358,16 @@ def strike_with(
         _strike_damage(plan, options),
         options.dtype if options.damage is not None else None,
         options.surges,
-        melee=plan.melee or options.melee,
+        melee=plan.melee or options.melee or charged,
         knock_out=options.knock_out,
         action=options.action if options.action is not None else plan.action,
         situations=options.situations,
         area=plan.area or options.area,
         halved=options.halved,
         dice=dice,
+        downgrade=options.downgrade,
     )
-    melee_weapon = (plan.melee or options.melee) and ability.has_keyword("weapon")
+    melee_weapon = (plan.melee or options.melee or charged) and ability.has_keyword("weapon")
     effects: list[TargetEffects] = []
     for index, hit in enumerate(result.targets):
         raised = potency_surges if index == 0 else 0
@@ -369,7 +383,25 @@ def strike_with(
         paid,
         result.targets[0].target if potency_surges else None,
         bleeding_trigger(ability, plan.characteristic, options.action),
+        charged,
     )
+
+
+def _card(encounter: Encounter, striker: Creature, name: str) -> tuple[Encounter, Ability, bool]:
+    """The card the strike uses and whether it is a Charge: a Charge strikes with the striker's melee free
+    strike (Draw Steel, Combat, "Charge": the move before it is the player's to narrate); a villain action is
+    marked used (Monsters, "Villain Actions": each once per encounter, one a round), refused when it was."""
+    ability = find_ability(striker, name)
+    if is_charge(ability):
+        return encounter, charge_strike(striker), True
+    if ability.action is ActionType.VILLAIN:
+        if ability.power_roll is None:
+            raise AbilityStrikeError(
+                f"{ability.name} has no power roll: apply its effect by hand and mark it used with "
+                "/encounter villain use."
+            )
+        encounter, _ = use_villain_action(encounter, striker, ability.name)
+    return encounter, ability, False
 
 
 def _potency_surges(encounter: Encounter, striker: str, plan: AbilityPlan, options: StrikeOptions) -> int:

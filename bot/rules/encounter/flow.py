@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from bot.rules import resources, stamina, turns
 from bot.rules.dice import Dice
-from bot.rules.encounter import baseline, rounds, saves
+from bot.rules.encounter import baseline, objectives, rescue, rounds, saves
 from bot.rules.encounter.model import Encounter, EncounterError, fold
 from bot.rules.encounter.roster import written_back
 from bot.rules.hero import HeroSheet, award_sheet_victories
@@ -29,14 +29,16 @@ from bot.rules.turns.events import Event, TurnStarted
 @dataclass(frozen=True, slots=True)
 class Flow:
     """A step of the encounter's flow: the new encounter, the turn engine's events in order, the heroic
-    resource gained at a turn's start (creature id -> amount), the Malice gained, and the objectives whose
-    round counter hit 0 as a round started (`rounds.Rounds.due`)."""
+    resource gained at a turn's start (creature id -> amount), the Malice gained, the objectives whose
+    round counter hit 0 as a round started (`rounds.Rounds.due`), and whether the Director is reminded a
+    villain action is still unused this round (`objectives.remind_villain`)."""
 
     encounter: Encounter
     events: tuple[Event, ...] = ()
     gains: tuple[tuple[str, int], ...] = ()
     malice_gained: int = 0
     due: tuple[str, ...] = ()
+    villain_reminder: bool = False
 
 
 def side_named(encounter: Encounter, name: str) -> Side:
@@ -163,7 +165,8 @@ def choose_first_side(encounter: Encounter, side: str, by: Controller) -> Flow:
 def _turn_started(
     encounter: Encounter, events: Sequence[Event], dice: Dice, gains: Mapping[str, str]
 ) -> Flow:
-    """The acting hero gains their heroic resource; every hero may use a hero-token benefit again
+    """The acting hero gains their heroic resource, and their hero-token rescue still open ends
+    (`rescue.turn_started`); every hero may use a hero-token benefit again
     (Draw Steel, The Basics, "Hero Tokens": "only one hero token benefit per turn" — each turn, anyone's, is a
     new window, so a hero who spent one on their own turn can still spend one when hit on an enemy's)."""
     updated = encounter
@@ -175,6 +178,7 @@ def _turn_started(
         updated = baseline.turn_started(updated, event.entry)
         entry = updated.turns.entry(event.entry)
         ids = updated.creatures_in(entry) if entry is not None else ()
+        updated = rescue.turn_started(updated, ids)  # a hero-token rescue is open until the hero's next turn
         heroes = [cid for cid in ids if updated.creature(cid).is_hero]
         res = dict(updated.resources)
         for hero in heroes:
@@ -212,10 +216,16 @@ def act(
 def end_turn(encounter: Encounter) -> Flow:
     """End the turn in progress (Draw Steel, Combat, "Conditions": end-of-turn conditions end, "save ends"
     conditions prompt a saving throw, owed until rolled: `bot.rules.encounter.saves`); a finished round starts
-    the next one at once (`rounds.carry_on`: the bot has nothing to choose between rounds)."""
+    the next one at once (`rounds.carry_on`: the bot has nothing to choose between rounds). Another
+    creature's villain action may come now (Monsters, "Villain Actions"): the Director is reminded once a
+    round (`objectives.remind_villain`)."""
+    record = turns.current(encounter.turns)
+    entry = encounter.turns.entry(record.entry) if record is not None else None
     transition = turns.end_turn(encounter.turns)
     ended = saves.owe_turn_end_saves(encounter.with_turns(transition.state), transition.events)
-    return _settle(ended, transition.events)
+    took = entry.creature_ids if entry is not None else ()
+    ended, remind = objectives.remind_villain(ended, took, encounter.turns.round)
+    return dataclasses.replace(_settle(ended, transition.events), villain_reminder=remind)
 
 
 def skip(encounter: Encounter, side: str) -> Flow:
@@ -256,7 +266,8 @@ def finish(
     encounter: Encounter, *, victory: bool, sheets: Mapping[str, HeroSheet], award: bool = True
 ) -> Finish:
     """End the encounter (Draw Steel, The Basics, "Victories For Combat"; Combat, "Temporary Stamina", "End of
-    Combat"): 1 Victory to each surviving hero when the objective was achieved; temporary Stamina, surges,
+    Combat"): 1 Victory to each surviving hero when the objective was achieved (in victory, an objective
+    whose counter ran out is achieved: `objectives.achieve_due`); temporary Stamina, surges,
     Malice and heroic resources cleared; roster heroes' sheets get their Stamina, Recoveries and Victories
     back. `sheets` are the roster heroes' sheets (roster hero id ->
     sheet); the result's `sheets` are those of the heroes in this encounter, updated.
@@ -277,7 +288,7 @@ def finish(
         dataclasses.replace(c, vitals=stamina.end_of_encounter(c.vitals)) for c in encounter.creatures
     )
     ended = dataclasses.replace(
-        encounter,
+        objectives.achieve_due(encounter) if victory else encounter,
         turns=transition.state,
         creatures=creatures,
         surges={},

@@ -26,7 +26,7 @@ from bot.rules.encounter.condition_changes import SaveResult
 from bot.rules.encounter.model import Encounter
 from bot.rules.encounter.sync import Healing, change_vitals, target, use_on_turn
 from bot.rules.errors import RuleError
-from bot.rules.turns import main_kind
+from bot.rules.turns import Phase, current, main_kind
 
 
 class HelpError(RuleError):
@@ -70,9 +70,10 @@ def heal_action(
     condition: Condition | None = None,
     custom_text: str = "",
 ) -> tuple[Encounter, HealOutcome]:
-    """`healer` uses the Heal main action on `name` (on the healer's turn it uses their main action): the
-    target spends a Recovery, or makes one extra saving throw against the condition named (or its only
-    "save ends" condition)."""
+    """`healer` uses the Heal main action on `name` (on the healer's turn it uses their main action; while
+    the table enforces the action economy in a round, it is refused off that turn, as every main action
+    is): the target spends a Recovery, or makes one extra saving throw against the condition named (or its
+    only "save ends" condition)."""
     helper = target(encounter, healer)
     patient = target(encounter, name)
     if helper.vitals.dead or helper.vitals.knocked_out:
@@ -81,7 +82,14 @@ def heal_action(
         raise HelpError(
             "Heal helps another creature: to spend your own Recovery, Catch Breath with /recover."
         )
-    encounter = use_on_turn(encounter, helper.id, main_kind(encounter.turns.mode))
+    turns = encounter.turns
+    now = current(turns)
+    own_turn = now is not None and now.entry == encounter.entry_of(helper.id).id
+    if turns.enforce_actions and turns.phase is Phase.IN_ROUND and not own_turn:
+        # a main action is taken on the creature's own turn; help off it is an ability's (a triggered action)
+        entry = encounter.entry_of(helper.id).id
+        raise HelpError(f"Heal is a main action, taken on {entry}'s own turn: start it with /turn act first.")
+    encounter = use_on_turn(encounter, helper.id, main_kind(turns.mode))
     if use is HealUse.RECOVERY:
         updated, healing = spend_recovery(encounter, patient.id)
         return updated, HealOutcome(helper.id, patient.id, healing=healing)

@@ -3,24 +3,28 @@
 Rules: Draw Steel, The Basics, "Heroic Resources" ("you spend your Heroic Resources to activate your most
 powerful abilities"); Draw Steel, Combat, "Combat Start" (a heroic ability can't be used "without spending
 their Heroic Resource on it"); each class's gains (Heroes ch. 5) as `bot.rules.resources.ResourceGain`s:
-the start of the hero's turn is `flow.act`'s, and taking damage (every time, or the first time each combat
-round) and becoming winded or dying are `triggered_gains`' (comparing the encounter before and after a
-change). The value lives in `Encounter.resources` (creature id -> value).
+the start of the hero's turn is `flow.act`'s, and the ones the bot sees happen are `triggered_gains`'
+(comparing the encounter before and after a change: damage taken, winded or dying, Malice spent, a hero
+winded or dead; and the natural rolls the change made), each once per its limit. The value lives in
+`Encounter.resources` (creature id -> value).
 
 Public API: `HeroicError`, `resource_value`, `gain`, `spend` (the ONE
-function a heroic resource is spent through, an ability's cost too), `set_value`, `triggered_gains`.
+function a heroic resource is spent through, an ability's cost too), `set_value`, `triggered_gains`,
+`Gained`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from bot.rules.dice import Dice
 from bot.rules.encounter.harm import target
 from bot.rules.encounter.model import Encounter
 from bot.rules.errors import RuleError
 from bot.rules.resources import (
+    GainLimit,
     GainTrigger,
     HeroicResource,
     ResourceGain,
@@ -95,6 +99,17 @@ def set_value(encounter: Encounter, name: str, value: int) -> tuple[Encounter, s
     return _put(encounter, hero, value), hero, value
 
 
+@dataclass(frozen=True, slots=True)
+class Gained:
+    """A gain that came by itself: the hero (creature id), the amount, why (`GainTrigger`) and the hero's
+    value after it."""
+
+    hero: str
+    amount: int
+    trigger: GainTrigger
+    value: int = 0
+
+
 def _took_damage(before: Vitals, after: Vitals) -> bool:
     return after.stamina + after.temporary < before.stamina + before.temporary
 
@@ -103,42 +118,92 @@ def _became_winded_or_dying(before: Vitals, after: Vitals) -> bool:
     return (after.winded and not before.winded) or (after.dying and not before.dying)
 
 
+#: Triggers that come from what others do: a dead Troubadour still gains from them ("You still gain
+#: drama during combat if you are dead"); the hero's own ones need the hero alive.
+_OTHERS = frozenset({GainTrigger.FIRST_HERO_WINDED, GainTrigger.NATURAL_19_OR_20, GainTrigger.HERO_DIES})
+
+
+@dataclass(frozen=True, slots=True)
+class _Change:
+    """What one change did, as the gains see it: each hero's Stamina before and after, whether the Director
+    spent Malice, and the natural rolls of the power rolls made."""
+
+    was: Mapping[str, Vitals]
+    now: Mapping[str, Vitals]
+    malice_spent: bool
+    naturals: tuple[int, ...]
+
+    def times(self, trigger: GainTrigger, hero: str) -> int:
+        """How often `trigger` happened for `hero` in the change."""
+        old, new = self.was.get(hero), self.now.get(hero)
+        if trigger in (GainTrigger.TAKE_DAMAGE, GainTrigger.FIRST_DAMAGE_EACH_ROUND):
+            return int(old is not None and new is not None and _took_damage(old, new))
+        if trigger in (GainTrigger.WINDED_OR_DYING, GainTrigger.FIRST_WINDED_OR_DYING):
+            return int(old is not None and new is not None and _became_winded_or_dying(old, new))
+        if trigger is GainTrigger.MALICE_ABILITY_EACH_ROUND:
+            return int(self.malice_spent)
+        if trigger is GainTrigger.NATURAL_19_OR_20:
+            return sum(1 for natural in self.naturals if natural >= 19)
+        others = [(self.was[h], v) for h, v in self.now.items() if h in self.was]
+        if trigger is GainTrigger.FIRST_HERO_WINDED:
+            return int(any(v.winded and not o.winded for o, v in others))
+        if trigger is GainTrigger.HERO_DIES:
+            return sum(1 for o, v in others if v.dead and not o.dead)
+        return 0
+
+
+def _mark(encounter: Encounter, hero: str, trigger: GainTrigger) -> str | None:
+    """The mark a limited gain leaves once taken (None: it comes every time)."""
+    if trigger.limit is GainLimit.ROUND:
+        return f"{hero}:{trigger.value}:{encounter.turns.round}"
+    if trigger.limit is GainLimit.ENCOUNTER:
+        return f"{hero}:{trigger.value}:encounter"
+    return None
+
+
+def _marked(encounter: Encounter, mark: str) -> Encounter:
+    """The encounter with `mark` kept, and only this round's and the encounter's marks besides."""
+    keep = (f":{encounter.turns.round}", ":encounter")
+    kept = tuple(m for m in encounter.resource_gained if m.endswith(keep))
+    return dataclasses.replace(encounter, resource_gained=(*kept, mark))
+
+
 def triggered_gains(
     before: Encounter,
     after: Encounter,
     gains: Mapping[str, tuple[ResourceGain, ...]],
     dice: Dice,
-) -> tuple[Encounter, tuple[tuple[str, int], ...]]:
-    """The gains `after` brought (hero creature id -> its sheet's gains): a hero who took damage gains each
-    "you take damage" gain, and a "first time each combat round" gain once a round; a hero who became
-    winded or dying gains that gain. Only while a round is running. Returns the encounter and
-    (id, amount)s."""
+    naturals: tuple[int, ...] = (),
+) -> tuple[Encounter, tuple[Gained, ...]]:
+    """The gains `after` brought (hero creature id -> its sheet's gains; `naturals`: the natural rolls of
+    the power rolls the change made), each once per its limit (`GainTrigger.limit`, marks kept in
+    `Encounter.resource_gained`): a hero who took damage, who became winded or dying; the Director spending
+    Malice (only on abilities and Malice features: "uses an ability that costs Malice"); a natural 19 or
+    20; a hero becoming winded, a hero dying. Only while a round is running. Returns the encounter and the
+    gains, in order."""
     if after.turns.phase is not Phase.IN_ROUND:
         return after, ()
-    was = {c.id: c.vitals for c in before.creatures}
+    change = _Change(
+        {c.id: c.vitals for c in before.heroes()},
+        {c.id: c.vitals for c in after.heroes()},
+        after.malice.value < before.malice.value,
+        naturals,
+    )
     updated = after
-    gained: list[tuple[str, int]] = []
-    round_mark = f":{after.turns.round}"
+    gained: list[Gained] = []
     for creature in after.heroes():
-        old = was.get(creature.id)
-        if old is None or creature.vitals.dead:
-            continue
         for g in gains.get(creature.id, ()):
-            if g.trigger is GainTrigger.TAKE_DAMAGE:
-                due = _took_damage(old, creature.vitals)
-            elif g.trigger is GainTrigger.WINDED_OR_DYING:
-                due = _became_winded_or_dying(old, creature.vitals)
-            elif g.trigger is GainTrigger.FIRST_DAMAGE_EACH_ROUND:
-                mark = f"{creature.id}:{g.trigger.value}{round_mark}"
-                due = _took_damage(old, creature.vitals) and mark not in updated.resource_gained
-                if due:
-                    kept = tuple(m for m in updated.resource_gained if m.endswith(round_mark))
-                    updated = dataclasses.replace(updated, resource_gained=(*kept, mark))
-            else:
+            if creature.vitals.dead and g.trigger not in _OTHERS:
                 continue
-            amount = roll_gain(dice, g) if due else 0
+            times = change.times(g.trigger, creature.id)
+            mark = _mark(updated, creature.id, g.trigger)
+            if mark is not None:
+                if not times or mark in updated.resource_gained:
+                    continue
+                times, updated = 1, _marked(updated, mark)
+            amount = sum(roll_gain(dice, g) for _ in range(times))
             if amount:
                 value = min(RESOURCE_MAX, updated.resources.get(creature.id, 0) + amount)
                 updated = dataclasses.replace(updated, resources={**updated.resources, creature.id: value})
-                gained.append((creature.id, amount))
+                gained.append(Gained(creature.id, amount, g.trigger, value))
     return updated, tuple(gained)

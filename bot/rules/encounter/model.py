@@ -81,14 +81,16 @@ class Encounter:
     non-zero); `resources` each hero's heroic resource value (creature id -> value); `roster` links a hero
     creature to the channel roster hero it came from (creature id -> roster hero id); `tokens_used` the heroes
     who used a hero-token benefit this turn; `defending` the entries whose Defend main action is in force,
-    `aids` the Aid Attack maneuvers in force (`bot.rules.encounter.baseline`); `rescues` the last damage's
-    offers to spend 2 hero tokens to regain Stamina before it (`bot.rules.encounter.rescue`); `saves_due`
+    `aids` the Aid Attack maneuvers in force (`bot.rules.encounter.baseline`); `rescues` the open offers
+    to spend 2 hero tokens to regain Stamina before a damage (`bot.rules.encounter.rescue`); `saves_due`
     the saving throws owed and `failed_saves` the heroes' failed saves still open to a hero token
     (`bot.rules.encounter.saves`); `resource_gained` the heroic resource gains already taken that come once
     a round (`bot.rules.encounter.heroic`); `objectives` the Director's objectives with their round counters,
     `villains` the villain actions named and used (creature id -> `VillainActions`;
-    `bot.rules.encounter.objectives`); `round_news` the rounds the newest round change started
-    (`bot.rules.encounter.rounds`: so a reply to damage or a removal outside a turn can say so);
+    `bot.rules.encounter.objectives`), `villain_round` the round the last one was used in (one a round) and
+    `villain_reminded` the round the Director was last reminded one is unused; `round_news` the rounds the
+    newest round change started (`bot.rules.encounter.rounds`: so a reply to damage or a removal outside a
+    turn can say so);
     `unawarded` the surviving roster heroes (creature ids) of an ended encounter whose Victory waits for a
     server Director to confirm it (`bot.rules.encounter.flow.finish` with `award` False).
     """
@@ -109,6 +111,8 @@ class Encounter:
     resource_gained: tuple[str, ...] = ()
     objectives: tuple[Objective, ...] = ()
     villains: dict[str, VillainActions] = field(default_factory=dict)
+    villain_round: int | None = None
+    villain_reminded: int | None = None
     round_news: RoundNews | None = None
     unawarded: tuple[str, ...] = ()
 

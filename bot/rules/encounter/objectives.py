@@ -13,16 +13,22 @@ Rules:
 - Villain actions (Draw Steel: Monsters, "Villain Actions"): a leader or solo has
   three villain actions, each usable once per encounter. They come from the stat block (abilities of
   `ActionType.VILLAIN` a bestiary creature carries) or, for a creature without them, the Director names up to
-  three (`name_villain_action`); `use_villain_action` marks one used, and a second use is refused.
+  three (`name_villain_action`); `use_villain_action` marks one used, and a second use is refused. "No more
+  than one villain action can be used per round" (even with several such creatures), "at the end of any
+  other creature's turn": a second in the round is refused, and `remind_villain` tells the turn's end to
+  remind the Director, once a round, that one is still unused (without naming it: the names are the
+  Director's, shown on their private tracker only).
 
 Public API: `Outcome`, `Objective`, `OBJECTIVES_MAX`, `OBJECTIVE_TEXT_MAX`, `ROUNDS_MAX`, `VILLAIN_ACTIONS`,
-`ACTION_NAME_MAX`, `ObjectiveError`, `add_objective`, `find_objective`, `resolve`, `count_down`, `open_ones`,
-`villain_actions`, `villain_used`, `name_villain_action`, `use_villain_action`.
+`ACTION_NAME_MAX`, `ObjectiveError`, `add_objective`, `find_objective`, `resolve`, `count_down`,
+`achieve_due`, `open_ones`, `villain_actions`, `villain_used`, `unused_villains`, `name_villain_action`,
+`use_villain_action`, `villain_round`, `remind_villain`.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Collection
 
 from bot.rules.ability import ActionType
 from bot.rules.creature import Creature
@@ -32,6 +38,7 @@ from bot.rules.encounter.objective_state import Outcome as Outcome
 from bot.rules.encounter.objective_state import VillainActions as VillainActions
 from bot.rules.errors import RuleError
 from bot.rules.names import name_key
+from bot.rules.turns import Phase
 
 OBJECTIVES_MAX = 10
 """Most objectives one encounter holds (the tracker must stay readable)."""
@@ -118,6 +125,19 @@ def count_down(encounter: Encounter, round_number: int) -> tuple[Encounter, tupl
     return dataclasses.replace(encounter, objectives=tuple(objectives)), tuple(due)
 
 
+def achieve_due(encounter: Encounter) -> Encounter:
+    """The encounter ends in victory: each open objective whose counter ran out (`Objective.due`) is
+    achieved. "How Combat Ends": once the heroes achieve the objectives "the Director can end the
+    encounter"; at a counter's 0 the Director was asked whether the encounter ends in victory, and ending it
+    in victory answers that the objective was met."""
+    if not any(o.due for o in encounter.objectives):
+        return encounter
+    objectives = tuple(
+        dataclasses.replace(o, outcome=Outcome.ACHIEVED) if o.due else o for o in encounter.objectives
+    )
+    return dataclasses.replace(encounter, objectives=objectives)
+
+
 # --- villain actions -------------------------------------------------------------------------------------
 
 
@@ -176,5 +196,46 @@ def use_villain_action(encounter: Encounter, creature: Creature, name: str) -> t
         raise ObjectiveError(
             f"{creature.id} has already used {found} this encounter: each is once per encounter."
         )
+    now = villain_round(encounter)
+    if now is not None and encounter.villain_round == now:
+        raise ObjectiveError(
+            "A villain action was already used this round: one a round, so wait for the next round."
+        )
     used = dataclasses.replace(current, used=(*current.used, found))
-    return dataclasses.replace(encounter, villains={**encounter.villains, creature.id: used}), found
+    villains = {**encounter.villains, creature.id: used}
+    return dataclasses.replace(encounter, villains=villains, villain_round=now), found
+
+
+def villain_round(encounter: Encounter) -> int | None:
+    """The round a villain action used now counts in (None outside the rounds: before the encounter begins
+    or after it ends). It comes at the end of a turn, so one used in a new round before anyone's turn came
+    at the end of the last round's last turn (the bot starts the next round at once) and counts there."""
+    turns = encounter.turns
+    if turns.phase in (Phase.SETUP, Phase.ENDED):
+        return None
+    fresh = turns.phase is Phase.IN_ROUND and not turns.turns and turns.round > 0
+    return turns.round - 1 if fresh else turns.round
+
+
+def unused_villains(encounter: Encounter, others_than: Collection[str] = ()) -> tuple[Creature, ...]:
+    """The living creatures with a villain action not used yet, but those in `others_than`."""
+    return tuple(
+        c
+        for c in encounter.creatures
+        if c.id not in others_than
+        and not c.vitals.dead
+        and set(villain_actions(encounter, c)) - set(villain_used(encounter, c))
+    )
+
+
+def remind_villain(encounter: Encounter, ended: Collection[str], round_number: int) -> tuple[Encounter, bool]:
+    """A turn of round `round_number` just ended (the creatures `ended` took it): whether to remind the
+    Director that a villain action may be used now, once a round, while none was used this round and another
+    creature still has one unused; the encounter then remembers the round reminded."""
+    if (
+        encounter.villain_round == round_number
+        or encounter.villain_reminded == round_number
+        or not unused_villains(encounter, ended)
+    ):
+        return encounter, False
+    return dataclasses.replace(encounter, villain_reminded=round_number), True

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class Rescue:
     """An offer: the hero, their Stamina and temporary Stamina before the damage, the damage that got
-    through, whether it knocks out instead of killing, the recovery value they'd regain, and the channel
-    version the offer is good for."""
+    through, the recovery value they'd regain, the channel version the damage was committed as, whether it
+    knocks out instead of killing, the round it was taken in, and its place among that damage's offers
+    (`version` and `ordinal` name the offer: a button carries them)."""
 
     creature_id: str
     stamina: int
@@ -18,3 +19,5 @@ class Rescue:
     regain: int
     version: int
     knock_out: bool = False
+    round: int = 0
+    ordinal: int = 0

@@ -319,6 +319,7 @@ def remove(encounter: Encounter, name: str) -> tuple[Encounter, tuple[str, ...]]
         resources={k: v for k, v in encounter.resources.items() if k not in gone},
         roster={k: v for k, v in encounter.roster.items() if k not in gone},
         tokens_used=tuple(t for t in encounter.tokens_used if t not in gone),
+        rescues=tuple(r for r in encounter.rescues if r.creature_id not in gone),
         villains={k: v for k, v in encounter.villains.items() if k not in gone},
     )
     # the last creature still to act removed: the round is over and the next one starts
@@ -328,9 +329,9 @@ def remove(encounter: Encounter, name: str) -> tuple[Encounter, tuple[str, ...]]
 def rename_hero(encounter: Encounter, hero_id: str, new_name: str) -> Encounter:
     """The encounter with roster hero `hero_id`'s creature under `new_name` (the roster hero was renamed):
     its id and name wherever the encounter refers to it (the creature, its turn entry, turns taken,
-    initiative, conditions on it or from it, surges, heroic resource, roster link, hero-token use); unchanged
-    when the hero is not in it. A creature's id is its name (`bot.rules.encounter.model`), so the new name
-    must be free in the encounter (`NameTaken`)."""
+    initiative, conditions on it or from it, surges, heroic resource, roster link, hero-token use and rescue);
+    unchanged when the hero is not in it. A creature's id is its name (`bot.rules.encounter.model`), so the
+    new name must be free in the encounter (`NameTaken`)."""
     old = creature_of_hero(encounter, hero_id)
     new = clean_name(new_name)
     if old is None or new == old:
@@ -368,4 +369,5 @@ def rename_hero(encounter: Encounter, hero_id: str, new_name: str) -> Encounter:
         resources={swap(k): v for k, v in encounter.resources.items()},
         roster={swap(k): v for k, v in encounter.roster.items()},
         tokens_used=tuple(swap(t) for t in encounter.tokens_used),
+        rescues=tuple(dataclasses.replace(r, creature_id=swap(r.creature_id)) for r in encounter.rescues),
     )

@@ -35,7 +35,7 @@ from bot.rules.encounter import baseline
 from bot.rules.encounter.model import Encounter
 from bot.rules.encounter.stamina_changes import Hit, hit_creature, hit_squad
 from bot.rules.encounter.sync import HarmError, living_minion, target, use_on_turn
-from bot.rules.power import PowerRoll, RollAction
+from bot.rules.power import PowerRoll, RollAction, capped
 from bot.rules.situations import RollUse, Situation, situation_modifiers
 from bot.rules.turns import ActionKind, main_kind, maneuver_kind, power_roll_modifiers
 
@@ -121,6 +121,7 @@ def strike(
     area: bool = False,
     halved: bool = False,
     dice: Dice | None = None,
+    downgrade: int | None = None,
 ) -> tuple[Encounter, StrikeResult]:
     """An ability roll against `targets` (Draw Steel, The Basics, "Power Rolls"): one `roll` (its edges and
     banes are the ability's own), each target evaluated with its own extra edges and banes from the encounter
@@ -133,7 +134,8 @@ def strike(
     critical needs a main action; see `_strike_cost`); `situations` are named by the table and add their
     edges and banes to the roll (`bot.rules.situations`); Defend and Aid Attack add theirs per target
     (`bot.rules.encounter.baseline`), and the aids used are spent. A tier whose damage rolls dice ("2d6+3")
-    rolls them with `dice` (`_tier_dice`)."""
+    rolls them with `dice` (`_tier_dice`). `downgrade`: the striker takes at most that tier's outcome against
+    each target (Draw Steel, The Basics, "Downgrade a Power Roll"; a critical keeps its extra action)."""
     striker = _able_striker(encounter, attacker)
     creatures = _strike_targets(encounter, targets)
     roll = _roll_as_made(
@@ -146,7 +148,7 @@ def strike(
     kind = _damage_kind(tiered, dtype)
     bonus = _surge_bonus(encounter, striker, surges, tiered)
     ids = tuple(c.id for c in creatures)
-    results = [_aimed(encounter, striker.id, creature, roll, melee, ids) for creature in creatures]
+    results = [_aimed(encounter, striker.id, creature, roll, melee, ids, downgrade) for creature in creatures]
     updated = encounter
     if tiered is not None:
         results = _with_damage(results, creatures, tiered, striker.characteristics, bonus, dice)
@@ -201,10 +203,17 @@ def _surge_bonus(encounter: Encounter, striker: Creature, surges: int, tiered: T
 
 
 def _aimed(
-    encounter: Encounter, striker: str, creature: Creature, roll: PowerRoll, melee: bool, ids: tuple[str, ...]
+    encounter: Encounter,
+    striker: str,
+    creature: Creature,
+    roll: PowerRoll,
+    melee: bool,
+    ids: tuple[str, ...],
+    downgrade: int | None = None,
 ) -> StrikeTarget:
     """One target's own roll, before damage: the roll with the edges and banes the conditions give against it
-    (`power_roll_modifiers`) and those of Defend and Aid Attack (`baseline.roll_modifiers`)."""
+    (`power_roll_modifiers`) and those of Defend and Aid Attack (`baseline.roll_modifiers`), downgraded to
+    at most `downgrade` (`capped`)."""
     edges, banes = power_roll_modifiers(
         encounter.turns,
         striker,
@@ -217,7 +226,7 @@ def _aimed(
     aided = baseline.roll_modifiers(encounter, striker, creature.id)
     edges += sum(m.edges for m in aided)
     banes += sum(m.banes for m in aided)
-    own = roll.with_target(roll.edges + edges, roll.banes + banes)
+    own = capped(roll.with_target(roll.edges + edges, roll.banes + banes), downgrade)
     return StrikeTarget(creature.id, own, own.edges, own.banes, reasons=tuple(m.reason for m in aided))
 
 

@@ -10,7 +10,7 @@ Typical flow: `new_encounter` -> `add_entry`... -> `mark_surprised` -> `determin
 automatic `RoundEnded` -> `next_round` ... -> `end_encounter`.
 """
 
-from bot.rules.turns.actions import ActionBudget, budget, main_kind, maneuver_kind, use_action
+from bot.rules.turns.actions import ACTION_NAMES, ActionBudget, budget, main_kind, maneuver_kind, use_action
 from bot.rules.turns.condition_changes import add_condition, remove_condition, roll_save, succeed_save
 from bot.rules.turns.entries import add_entry, remove_entry, set_flags
 from bot.rules.turns.events import Transition
@@ -59,6 +59,7 @@ from bot.rules.turns.rounds import end_encounter, end_round, next_round, skip_si
 from bot.rules.turns.taking_turns import end_turn, pass_part, set_speed, start_turn
 
 __all__ = [
+    "ACTION_NAMES",
     "DEFAULT_SIDES",
     "ActionBudget",
     "ActionKind",

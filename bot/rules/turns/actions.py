@@ -56,12 +56,28 @@ def maneuver_kind(mode: Mode) -> ActionKind:
     return ActionKind.MANEUVER if ActionKind.MANEUVER in _KINDS[mode] else ActionKind.ACTION
 
 
+#: Each kind as the books name it (Draw Steel, Combat, "Taking a Turn", "Free Maneuvers", "Triggered Actions
+#: and Free Triggered Actions"; Shadow of the Demon Lord's actions; Teams Combat's reactions).
+ACTION_NAMES: dict[ActionKind, str] = {
+    ActionKind.MAIN: "main action",
+    ActionKind.MANEUVER: "maneuver",
+    ActionKind.MOVE: "move action",
+    ActionKind.FREE_MANEUVER: "free maneuver",
+    ActionKind.TRIGGERED: "triggered action",
+    ActionKind.FREE_TRIGGERED: "free triggered action",
+    ActionKind.ACTION: "action",
+    ActionKind.REACTION: "reaction",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class ActionBudget:
-    """What an entry may still do: the kinds available now and a one-line summary for the player."""
+    """What an entry may still do: the kinds available now, those its turn structure has but it may not use
+    now, and a one-line summary for the player naming only those ("" when everything is available)."""
 
     entry: str
     available: tuple[ActionKind, ...]
+    unavailable: tuple[ActionKind, ...]
     summary: str
 
 
@@ -76,8 +92,8 @@ def _refusal(
 ) -> str | None:
     """Why `kind` would break the budget now (`limits`: the entry's `_limits`), or None when it fits."""
     if kind not in _KINDS[state.mode]:
-        names = ", ".join(sorted(k.value for k in _KINDS[state.mode]))
-        return f"This turn structure has no '{kind.value}': use one of {names}."
+        names = ", ".join(sorted(ACTION_NAMES[k] for k in _KINDS[state.mode]))
+        return f"This turn structure has no {ACTION_NAMES[kind]}: use one of {names}."
     if entry.unconscious or entry.dead:
         return f"{entry.id} can't act now."
     if kind in (ActionKind.TRIGGERED, ActionKind.FREE_TRIGGERED) and limits.no_triggered:
@@ -148,7 +164,8 @@ def use_action(state: TurnState, entry_id: str, kind: ActionKind, cost: int = 1)
 
 
 def budget(state: TurnState, entry_id: str) -> ActionBudget:
-    """The kinds `entry_id` may still use now, with a summary line to show the acting player."""
+    """The kinds `entry_id` may still use now, with a summary line to show the acting player: what is not
+    available (a fresh turn, with nothing used and no condition in the way, says nothing)."""
     entry = state.entry(entry_id)
     if entry is None:
         raise err.UnknownEntry(entry_id)
@@ -163,5 +180,11 @@ def budget(state: TurnState, entry_id: str) -> ActionBudget:
         and (mine or k not in ON_TURN)
         and _refusal(state, entry, k, used, limits) is None
     )
-    summary = ", ".join(k.value for k in available) or "nothing"
-    return ActionBudget(entry_id, available, f"{entry_id} can still use: {summary}.")
+    unavailable = tuple(k for k in ActionKind if k in _KINDS[state.mode] and k not in available)
+    if not unavailable:
+        summary = ""
+    elif not available:
+        summary = "Nothing left to use this turn."
+    else:
+        summary = "Not available now: " + ", ".join(ACTION_NAMES[k] for k in unavailable) + "."
+    return ActionBudget(entry_id, available, unavailable, summary)

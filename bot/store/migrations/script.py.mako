@@ -1,8 +1,6 @@
 """${message}
 
-Revision ID: ${up_revision}
-Revises: ${down_revision | comma,n}
-Create Date: ${create_date}
+Created ${create_date}.
 """
 
 from __future__ import annotations

@@ -1,9 +1,4 @@
-"""Initial schema: guild_settings, channels, heroes, encounters, events.
-
-Revision ID: 0001_initial
-Revises:
-Create Date: 2026-11-22
-"""
+"""Initial schema: guild_settings, channels, heroes, encounters, events."""
 
 from __future__ import annotations
 

@@ -2,10 +2,6 @@
 
 No row moves and nothing is dropped: a thread's own roster and pool from before this revision are merged
 into its parent's campaign the first time a command there names its parent (docs/store.md, *Campaigns*).
-
-Revision ID: 0002_campaigns
-Revises: 0001_initial
-Create Date: 2026-11-25
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
 """Events remember the interaction that made them, and what may happen only once: `interaction_id` and
 `once_key`, each unique when set (an interaction is applied at most once across processes; one hero-token
 reroll per roll message).
-
-Revision ID: 0003_interaction_ids
-Revises: 0002_campaigns
-Create Date: 2026-11-25
 """
 
 from __future__ import annotations

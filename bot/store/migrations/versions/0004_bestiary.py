@@ -1,9 +1,4 @@
-"""The server bestiary: monsters (a guild's stat blocks, unique by name per guild).
-
-Revision ID: 0004_bestiary
-Revises: 0003_interaction_ids
-Create Date: 2026-11-25
-"""
+"""The server bestiary: monsters (a guild's stat blocks, unique by name per guild)."""
 
 from __future__ import annotations
 

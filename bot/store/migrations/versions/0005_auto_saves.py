@@ -1,9 +1,4 @@
-"""Guild setting `auto_saves`: the Director's creatures roll their saving throws when their turn ends.
-
-Revision ID: 0005_auto_saves
-Revises: 0004_bestiary
-Create Date: 2026-11-25
-"""
+"""Guild setting `auto_saves`: the Director's creatures roll their saving throws when their turn ends."""
 
 from __future__ import annotations
 

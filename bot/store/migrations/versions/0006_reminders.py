@@ -1,10 +1,6 @@
 """Reminders that survive restarts: the `reminders` table (one row per encounter and kind, with its due
 time, indexed) and the two guild settings that set them, `nudge_after` and `argument_timer` (seconds; NULL:
 off, the default).
-
-Revision ID: 0006_reminders
-Revises: 0005_auto_saves
-Create Date: 2026-11-25
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
 """Power rolls kept for their buttons: the `rolls` table (one row per `/roll` reply with buttons, by the
 interaction that made it), so a press reads the roll from the store, never from its custom id.
-
-Revision ID: 0007_rolls
-Revises: 0006_reminders
-Create Date: 2026-11-27
 """
 
 from __future__ import annotations

@@ -1,0 +1,555 @@
+"""`/montage`: a montage test run in the channel as its scene (`bot.play.play_scene`): the Director starts it
+and describes the challenges, each hero tests or assists once a round, the bot counts and ends it, the
+Director closes it with Victories and Malice for the next fight. Undo and the log are the encounter's."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.attachments import defer_for_file, download
+from bot.client import DrawSteelBot
+from bot.content.forgesteel.montage import read_montage
+from bot.help import HelpEntry
+from bot.hero_tokens import spend_benefit
+from bot.options import Bounded, Text
+from bot.play import (
+    Caller,
+    InTime,
+    Member,
+    NoScene,
+    Staged,
+    apply,
+    caller_of,
+    channel_key,
+    play_scene,
+    scene_of,
+)
+from bot.replies import fail, inert, send
+from bot.rules import montage as rules
+from bot.rules.characteristics import Characteristic
+from bot.rules.montage import Challenge, Montage, MontageDifficulty, MontageOutcome
+from bot.rules.names import clean_name, name_key
+from bot.rules.power import Difficulty
+from bot.rules.resources import TokenBenefit
+from bot.store import Change, NoEncounter, Table
+from exts.encounter._controls import do_undo
+from exts.encounter._record import post_log
+from exts.montage import _service as service
+from exts.montage._views import (
+    KIND,
+    assist_text,
+    attempt_text,
+    challenge_line,
+    challenges_text,
+    close_view,
+    closed_text,
+    count_text,
+    imported_text,
+    progress_text,
+    render_montage,
+    secrets_text,
+    turn_ping,
+)
+from exts.tracker._service import tracker_for
+
+MONTAGE_FILE = "a `.ds-montage` file exported from Forge Steel"
+NAME_MAX = 80
+CHOICES_MAX = 25
+TEXT_MAX = 300
+OUTCOME_MAX = 1000
+Name = app_commands.Transform[str, Text("name", NAME_MAX)]
+Words = app_commands.Transform[str, Text("text", TEXT_MAX)]
+_DIFFICULTIES = [app_commands.Choice(name=d.value, value=d.value) for d in MontageDifficulty]
+_TESTS = [app_commands.Choice(name=d.value, value=d.value) for d in Difficulty]
+_TRAITS = [app_commands.Choice(name=c.value.capitalize(), value=c.value) for c in Characteristic]
+_OUTCOMES = [app_commands.Choice(name=o.value, value=o.value) for o in MontageOutcome]
+
+
+def _traits(text: str | None) -> tuple[Characteristic, ...]:
+    found = []
+    for part in (text or "").replace("/", ",").split(","):
+        key = part.strip().lower()
+        if not key:
+            continue
+        trait = next((c for c in Characteristic if key in (c.value, c.letter.lower())), None)
+        if trait is None:
+            fail("characteristics lists might, agility, reason, intuition or presence: e.g. Might, Agility.")
+        found.append(trait)
+    return tuple(dict.fromkeys(found))
+
+
+def _mentions(user_ids: list[int]) -> discord.AllowedMentions:
+    return discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in user_ids])
+
+
+def _pinged(before: Montage, after: Montage, mover: int) -> list[int]:
+    """A new round pings the heroes' players (not the one who moved it on)."""
+    if after.round == before.round or after.over:
+        return []
+    return [h.owner_id for h in after.waiting() if h.owner_id and h.owner_id != mover]
+
+
+async def _caller(interaction: discord.Interaction[Any], bot: DrawSteelBot) -> Caller:
+    """Who acts in the channel's montage (`NoScene` when nothing runs here)."""
+    try:
+        return await caller_of(interaction, bot)
+    except NoEncounter:
+        raise NoScene(KIND) from None
+
+
+async def _running(interaction: discord.Interaction[Any]) -> Montage | None:
+    try:
+        table = await interaction.client.store.view(channel_key(interaction), shared=True, fresh=False)
+        return scene_of(table, Montage, KIND)
+    except Exception:  # an autocomplete offers nothing rather than failing
+        return None
+
+
+def _choices(names: list[str], current: str) -> list[app_commands.Choice[str]]:
+    typed = name_key(current)
+    return [app_commands.Choice(name=n, value=n) for n in names if typed in name_key(n)][:CHOICES_MAX]
+
+
+async def challenge_names(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """The running montage's challenges."""
+    montage = await _running(interaction)
+    return _choices([c.name for c in montage.challenges], current) if montage else []
+
+
+async def hero_names(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    """The running montage's heroes still to act this round."""
+    montage = await _running(interaction)
+    return _choices([h.name for h in montage.waiting()], current) if montage else []
+
+
+async def any_hero_names(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """The running montage's heroes."""
+    montage = await _running(interaction)
+    return _choices([h.name for h in montage.heroes], current) if montage else []
+
+
+class MontageCog(commands.Cog):
+    """Montage tests (/montage)."""
+
+    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
+        HelpEntry("montage", "/montage start name: Flood difficulty: easy", "Run a montage test here."),
+        HelpEntry(
+            "montage start",
+            "/montage start name: Flood difficulty: moderate heroes: Ash, Bree",
+            "Start a montage; its limits follow the difficulty and the number of heroes.",
+        ),
+        HelpEntry("montage challenge", "/montage challenge list", "The challenges the heroes can try."),
+        HelpEntry(
+            "montage challenge add",
+            "/montage challenge add name: Climb characteristics: Might skills: Climb uses: 2",
+            "Director: describe a challenge (its characteristics, skills, uses, difficulty).",
+        ),
+        HelpEntry(
+            "montage challenge remove", "/montage challenge remove name: Climb", "Director: remove one."
+        ),
+        HelpEntry("montage challenge list", "/montage challenge list", "List the challenges and uses left."),
+        HelpEntry(
+            "montage test",
+            "/montage test challenge: Climb characteristic: might",
+            "Your hero's test this round: counted as a success or a failure.",
+        ),
+        HelpEntry(
+            "montage assist", "/montage assist hero: Ash", "Assist another hero's test: an edge or a bane."
+        ),
+        HelpEntry("montage reroll", "/montage reroll", "Spend a hero token to reroll your newest test."),
+        HelpEntry("montage next", "/montage next", "Director: end the round; who hasn't acted does nothing."),
+        HelpEntry(
+            "montage outcome",
+            "/montage outcome result: total success text: You reach the pass.",
+            "Director: what an outcome means (secret until the montage ends that way).",
+        ),
+        HelpEntry("montage end", "/montage end", "Director: end the montage now."),
+        HelpEntry(
+            "montage award",
+            "/montage award victories: 1 malice: 2",
+            "Director: close it (Victories, Malice).",
+        ),
+        HelpEntry(
+            "montage import",
+            "/montage import file: Flooded Causeway.ds-montage",
+            "Director: a Forge Steel montage's challenges, uses, twists and outcome texts.",
+        ),
+        HelpEntry("montage status", "/montage status", "The montage as it stands (only you see it)."),
+        HelpEntry("montage undo", "/montage undo", "Undo the montage's newest change."),
+        HelpEntry("montage log", "/montage log", "The montage's log as files."),
+    )
+
+    montage = app_commands.Group(name="montage", description="Montage tests", guild_only=True)
+    challenge = app_commands.Group(name="challenge", description="The montage's challenges", parent=montage)
+
+    def __init__(self, bot: DrawSteelBot) -> None:
+        self.bot = bot
+
+    async def _scene(self, interaction: discord.Interaction[Any]) -> Montage:
+        table = await self.bot.store.view(channel_key(interaction), shared=True)
+        return scene_of(table, Montage, KIND)
+
+    async def _play(
+        self,
+        interaction: discord.Interaction[Any],
+        event: str,
+        step: Any,
+        summary: Any,
+        rule: str | None = None,
+    ) -> Staged[Montage, Any]:
+        return await play_scene(interaction, KIND, Montage, event, step, summary, rule=rule)
+
+    @montage.command(name="start", description="Start a montage test in this channel.")
+    @app_commands.describe(
+        name="The montage's name, e.g. Escape the flood",
+        difficulty="easy, moderate or hard: sets both limits with the number of heroes",
+        heroes="The heroes taking part, e.g. Ash, Brin (default: this channel's heroes)",
+        description="What the montage is about, shown on the tracker",
+    )
+    @app_commands.choices(difficulty=_DIFFICULTIES)
+    async def start(
+        self,
+        interaction: discord.Interaction[Any],
+        name: Name,
+        difficulty: str = MontageDifficulty.MODERATE.value,
+        heroes: Words | None = None,
+        description: Words | None = None,
+    ) -> None:
+        clean = clean_name(name)
+        level = MontageDifficulty(difficulty)
+
+        def change(who: Member, table: Table) -> Change[Montage]:
+            started = rules.start(clean, level, service.starting_heroes(table, heroes))
+            if description:
+                started = dataclasses.replace(started, description=description)
+            service.start_scene(table, clean, who.actor.user_id, started)
+            return Change(f"Montage {clean} started ({level.value})", started)
+
+        started = await apply(interaction, service.START, change, rule="/montage start")
+        cap = started.limits
+        names = ", ".join(inert(h.name) for h in started.heroes)
+        await send(
+            interaction,
+            content=(
+                f"🏔️ Montage **{inert(clean)}** ({level.value}) with {names}: success limit {cap.successes}, "
+                f"failure limit {cap.failures}, at most {rules.ROUNDS} rounds.\n"
+                "Director: describe the challenges with /montage challenge add.\n"
+                + turn_ping(started, started.waiting())
+            ),
+            mentions=_mentions([h.owner_id for h in started.heroes if h.owner_id != interaction.user.id]),
+        )
+
+    @challenge.command(name="add", description="Director: describe a challenge the heroes can try.")
+    @app_commands.describe(
+        name="The challenge, e.g. Climb the cliff",
+        characteristics="What it's tested with, e.g. Might, Agility",
+        skills="Skills that help, e.g. Climb, Athletics",
+        uses="How many tests it takes at most (default no limit)",
+        difficulty="Its tests' difficulty (default medium)",
+        description="What the heroes see",
+    )
+    @app_commands.choices(difficulty=_TESTS)
+    async def challenge_add(
+        self,
+        interaction: discord.Interaction[Any],
+        name: Name,
+        characteristics: Words | None = None,
+        skills: Words | None = None,
+        uses: app_commands.Transform[int, Bounded("uses", 1, rules.USES_MAX)] | None = None,
+        difficulty: str | None = None,
+        description: Words | None = None,
+    ) -> None:
+        made = Challenge(
+            clean_name(name),
+            _traits(characteristics),
+            tuple(service.split_names(skills)),
+            uses,
+            Difficulty(difficulty) if difficulty else None,
+            description or "",
+        )
+
+        def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Montage]:
+            after = rules.add_challenge(montage, made)
+            return after, after
+
+        played = await self._play(
+            interaction,
+            service.CHALLENGE,
+            step,
+            lambda _m: f"Challenge {made.name} added",
+            "/montage challenge add",
+        )
+        await send(interaction, content=f"➕ {challenge_line(played.after, made)}")
+
+    @challenge.command(name="remove", description="Director: take a challenge away.")
+    @app_commands.describe(name="The challenge")
+    @app_commands.autocomplete(name=challenge_names)
+    async def challenge_remove(self, interaction: discord.Interaction[Any], name: Name) -> None:
+        def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Challenge]:
+            return rules.remove_challenge(montage, name)
+
+        played = await self._play(
+            interaction,
+            service.CHALLENGE,
+            step,
+            lambda gone: f"Challenge {gone.name} removed",
+            "/montage challenge remove",
+        )
+        await send(interaction, content=f"➖ Challenge **{inert(played.result.name)}** removed.")
+
+    @challenge.command(name="list", description="The challenges the heroes can try.")
+    async def challenge_list(self, interaction: discord.Interaction[Any]) -> None:
+        montage = await InTime(interaction).run(self._scene(interaction))
+        await send(interaction, content=challenges_text(montage), ephemeral=True)
+
+    @montage.command(name="test", description="Your hero tries a challenge (once a round).")
+    @app_commands.describe(
+        challenge="The challenge (see /montage challenge list)",
+        characteristic="Read from your hero (default: the challenge's only one)",
+        difficulty="The test's difficulty (default: the challenge's, else medium)",
+        edges="Edges from elsewhere (an assist's is added by itself)",
+        banes="Banes from elsewhere",
+        bonus="Added to the roll, e.g. 2 for a skill",
+        hero="The hero who tests (default: yours)",
+    )
+    @app_commands.choices(characteristic=_TRAITS, difficulty=_TESTS)
+    @app_commands.autocomplete(challenge=challenge_names, hero=hero_names)
+    async def test(
+        self,
+        interaction: discord.Interaction[Any],
+        challenge: Name,
+        characteristic: str | None = None,
+        difficulty: str | None = None,
+        edges: app_commands.Range[int, 0, 2] = 0,
+        banes: app_commands.Range[int, 0, 2] = 0,
+        bonus: app_commands.Range[int, -10, 10] = 0,
+        hero: Name | None = None,
+    ) -> None:
+        chosen = Difficulty(difficulty) if difficulty else None
+        step = service.trial_step(self.bot.dice, hero, challenge, characteristic, bonus, edges, banes, chosen)
+        played = await self._play(interaction, service.TEST, step, lambda t: _tested_summary(t.attempt))
+        tested = played.result
+        trait = tested.trait.value.capitalize() if tested.trait else None
+        said = attempt_text(played.after, tested.attempt, trait)
+        text = f"{said}\n{progress_text(played.before, played.after)}"
+        ping = _pinged(played.before, played.after, interaction.user.id)
+        view = (
+            close_view(played.encounter_id or 0, played.version, played.after) if played.after.over else None
+        )
+        await send(interaction, content=text, mentions=_mentions(ping), view=view)
+
+    @montage.command(name="assist", description="Your hero assists another hero's test this round.")
+    @app_commands.describe(
+        hero="The hero you assist (before their test)",
+        characteristic="Your assisting test's characteristic, read from your hero",
+        bonus="Added to your assisting test, e.g. 2 for a skill",
+        helper="The assisting hero (default: yours)",
+    )
+    @app_commands.choices(characteristic=_TRAITS)
+    @app_commands.autocomplete(hero=hero_names, helper=hero_names)
+    async def assist(
+        self,
+        interaction: discord.Interaction[Any],
+        hero: Name,
+        characteristic: str | None = None,
+        bonus: app_commands.Range[int, -10, 10] = 0,
+        helper: Name | None = None,
+    ) -> None:
+        dice = self.bot.dice
+        trait = Characteristic(characteristic) if characteristic else None
+
+        def step(who: Caller, montage: Montage, table: Table) -> tuple[Montage, rules.Assist]:
+            acting = service.acting_hero(montage, who, helper, "assist with")
+            total = bonus + service.score(table, acting, trait)
+            return rules.assist(montage, dice, acting.name, hero, bonus=total)
+
+        played = await self._play(
+            interaction, service.ASSIST, step, lambda a: f"{a.hero} assists {a.helped} ({_gives(a)})"
+        )
+        text = f"{assist_text(played.result)}\n{progress_text(played.before, played.after)}"
+        ping = _pinged(played.before, played.after, interaction.user.id)
+        await send(interaction, content=text, mentions=_mentions(ping))
+
+    @montage.command(name="reroll", description="Spend a hero token to reroll your hero's newest test.")
+    @app_commands.describe(hero="The hero whose test is rerolled (default: yours)")
+    @app_commands.autocomplete(hero=any_hero_names)
+    async def reroll(self, interaction: discord.Interaction[Any], hero: Name | None = None) -> None:
+        dice = self.bot.dice
+
+        def step(who: Caller, montage: Montage, table: Table) -> tuple[Montage, rules.Attempt]:
+            acting = service.acting_hero(montage, who, hero, "reroll for")
+            after, attempt = rules.reroll_last(montage, dice, acting.name)
+            if table.tokens < TokenBenefit.REROLL.cost:
+                fail("The party has no hero tokens left: the Director can award one with /tokens award.")
+            spend_benefit(table, acting.name, TokenBenefit.REROLL)
+            return after, attempt
+
+        played = await play_scene(
+            interaction, KIND, Montage, "montage.reroll", step, lambda a: f"Hero token: {_tested_summary(a)}"
+        )
+        text = (
+            f"🪙 Hero token spent. {attempt_text(played.after, played.result, None)}\n"
+            f"{progress_text(played.before, played.after)}"
+        )
+        view = (
+            close_view(played.encounter_id or 0, played.version, played.after) if played.after.over else None
+        )
+        await send(interaction, content=text, view=view)
+
+    @montage.command(
+        name="next", description="Director: end the round (heroes who haven't acted do nothing)."
+    )
+    async def next_round(self, interaction: discord.Interaction[Any]) -> None:
+        def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Montage]:
+            after = rules.next_round(montage)
+            return after, after
+
+        played = await self._play(
+            interaction, service.ROUND, step, lambda m: f"Round ended (now {count_text(m)})", "/montage next"
+        )
+        ping = _pinged(played.before, played.after, interaction.user.id)
+        await send(interaction, content=progress_text(played.before, played.after), mentions=_mentions(ping))
+
+    @montage.command(
+        name="outcome", description="Director: what an outcome means for the story (kept secret)."
+    )
+    @app_commands.describe(result="The outcome", text="What it means, shown when the montage ends that way")
+    @app_commands.choices(result=_OUTCOMES)
+    async def outcome(
+        self,
+        interaction: discord.Interaction[Any],
+        result: str,
+        text: app_commands.Transform[str, Text("outcome text", OUTCOME_MAX)],
+    ) -> None:
+        chosen = MontageOutcome(result)
+
+        def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, MontageOutcome]:
+            return rules.write_outcome(montage, chosen, text), chosen
+
+        # the log says which outcome was written, never its text: players may read the log
+        await self._play(
+            interaction,
+            service.OUTCOME,
+            step,
+            lambda o: f"Outcome text for {o.value} written",
+            "/montage outcome",
+        )
+        await send(interaction, content=f"📝 Kept for a {chosen.value}: {inert(text)}", ephemeral=True)
+
+    @montage.command(
+        name="end", description="Director: end the montage now (read as if the rounds were over)."
+    )
+    async def end(self, interaction: discord.Interaction[Any]) -> None:
+        def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Montage]:
+            after = rules.end_early(montage)
+            return after, after
+
+        played = await self._play(
+            interaction, service.END, step, lambda m: f"Montage ended: {_ended(m)}", "/montage end"
+        )
+        view = close_view(played.encounter_id or 0, played.version, played.after)
+        await send(interaction, content=progress_text(played.before, played.after), view=view)
+
+    @montage.command(name="award", description="Director: close the ended montage with Victories and Malice.")
+    @app_commands.describe(
+        victories="Victories for each hero (default 1; 0 for none)",
+        malice="Malice carried into the next fight (default 0)",
+    )
+    async def award(
+        self,
+        interaction: discord.Interaction[Any],
+        victories: app_commands.Range[int, 0, 9] = 1,
+        malice: app_commands.Range[int, 0, 99] = 0,
+    ) -> None:
+        await close_montage(interaction, victories, malice)
+
+    @montage.command(
+        name="status", description="The montage as it stands (the Director also sees the secrets)."
+    )
+    async def status(self, interaction: discord.Interaction[Any]) -> None:
+        in_time = InTime(interaction)
+        who = await in_time.run(_caller(interaction, self.bot))
+        table = await in_time.run(self.bot.store.view(channel_key(interaction), shared=True))
+        montage = scene_of(table, Montage, KIND)
+        doc = table.require_encounter()
+        content = secrets_text(montage) if who.director else None
+        tracker_for(self.bot).schedule(channel_key(interaction))
+        await send(interaction, content=content, embed=render_montage(doc.name, montage), ephemeral=True)
+
+    @montage.command(name="import", description="Director: bring in a Forge Steel montage's challenges.")
+    @app_commands.describe(file="A .ds-montage file exported from Forge Steel")
+    async def import_cmd(self, interaction: discord.Interaction[Any], file: discord.Attachment) -> None:
+        who = await InTime(interaction).run(_caller(interaction, self.bot))
+        who.require("/montage import")
+        await defer_for_file(interaction)
+        read = read_montage(await download(file, what=MONTAGE_FILE))
+        played = await self._play(
+            interaction,
+            service.CHALLENGE,
+            service.import_step(read),
+            lambda done: f"Imported {len(done.added)} challenges from Forge Steel",
+            "/montage import",
+        )
+        await send(interaction, content=imported_text(played.after, played.result))
+        if played.result.outcomes or played.result.twists:  # the Director's secrets: only they see them
+            await send(interaction, content=secrets_text(played.after), ephemeral=True)
+
+    @montage.command(name="undo", description="Undo the montage's newest change (players: only their own).")
+    async def undo(self, interaction: discord.Interaction[Any]) -> None:
+        await self._scene(interaction)
+        await do_undo(interaction, self.bot)
+
+    @montage.command(name="log", description="The montage's log as Markdown and JSON files.")
+    async def log(self, interaction: discord.Interaction[Any]) -> None:
+        await post_log(interaction, self.bot, None)
+
+
+async def close_montage(
+    interaction: discord.Interaction[Any], victories: int, malice: int, expect: tuple[int, int] | None = None
+) -> None:
+    """Close the ended montage (the command, or the button with the `expect`ed encounter id and version)."""
+
+    def step(who: Caller, montage: Montage, table: Table) -> tuple[Montage, tuple[str, ...]]:
+        doc = table.require_encounter()
+        if expect is not None and (doc.id, table.version) != expect:
+            fail("The montage changed since: check the tracker, or use /montage award.")
+        if victories:  # Victories are the campaign's: a server Director gives them, as after combat
+            who.require("/montage award victories:")
+        return service.close_step(victories, malice)(who, montage, table)
+
+    played = await play_scene(
+        interaction,
+        KIND,
+        Montage,
+        service.CLOSE,
+        step,
+        lambda names: f"Montage closed: {victories} Victories each to {', '.join(names) or 'nobody'}",
+        rule="/montage award",
+    )
+    await send(interaction, content=closed_text(played.after, played.result))
+
+
+async def on_close(interaction: discord.Interaction[Any], eid: int, ver: int, victories: int) -> None:
+    await close_montage(interaction, victories, 0, (eid, ver))
+
+
+def _tested_summary(attempt: rules.Attempt) -> str:
+    return f"{attempt.hero} tried {attempt.challenge}: {attempt.outcome.value}"
+
+
+def _gives(given: rules.Assist) -> str:
+    return "an edge" if given.edge else "a bane"
+
+
+def _ended(montage: Montage) -> str:
+    outcome = montage.outcome
+    return outcome.value if outcome is not None else "still running"

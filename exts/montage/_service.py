@@ -1,0 +1,186 @@
+"""The montage's glue between the commands, the store and `bot.rules.montage`: the heroes it starts with, the
+hero a member acts with and their characteristic, the steps `bot.play.play_scene` runs, and the close that
+gives each roster hero their Victories and ends the row."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from bot.content.forgesteel.montage import ImportedMontage
+from bot.play import Caller, SceneStep, put_scene, put_sheet, sheet_of
+from bot.replies import fail
+from bot.rules import montage as rules
+from bot.rules.characteristics import Characteristic
+from bot.rules.dice import Dice
+from bot.rules.hero import award_sheet_victories
+from bot.rules.montage import Montage, MontageHero
+from bot.rules.names import name_key
+from bot.rules.power import Difficulty
+from bot.store import Table
+from exts.montage._views import KIND
+
+#: The event kinds a montage writes (the log, undo).
+START, CHALLENGE, TEST, ASSIST, ROUND, OUTCOME, END, CLOSE = (
+    "montage.start",
+    "montage.challenge",
+    "montage.test",
+    "montage.assist",
+    "montage.round",
+    "montage.outcome",
+    "montage.end",
+    "montage.close",
+)
+
+
+def split_names(text: str | None) -> list[str]:
+    return [n.strip() for n in (text or "").split(",") if n.strip()]
+
+
+def starting_heroes(table: Table, names: str | None) -> list[MontageHero]:
+    """The heroes `names` lists (roster heroes of this channel's campaign), else every roster hero."""
+    roster = list(table.heroes.values())
+    if not names:
+        if not roster:
+            fail("This channel has no heroes yet: create them with /hero create, or name them with heroes:.")
+        return [MontageHero(h.name, h.owner_id, h.id) for h in roster]
+    chosen = []
+    for name in split_names(names):
+        hero = next((h for h in roster if name_key(h.name) == name_key(name)), None)
+        if hero is None:
+            fail(f"No hero called {name} on this channel's roster: /hero show lists them.")
+        chosen.append(MontageHero(hero.name, hero.owner_id, hero.id))
+    return chosen
+
+
+def acting_hero(montage: Montage, who: Caller, name: str | None, action: str) -> MontageHero:
+    """The montage hero named (else the caller's own), once the caller may act for them."""
+    if name:
+        hero = montage.hero(name)
+    else:
+        hero_or_none = next((h for h in montage.heroes if h.owner_id == who.actor.user_id), None)
+        if hero_or_none is None:
+            fail("You have no hero in this montage: name one with hero:, or ask the Director.")
+        hero = hero_or_none
+    who.require_controls(hero.owner_id or None, hero.name, action)
+    return hero
+
+
+def score(table: Table, hero: MontageHero, trait: Characteristic | None) -> int:
+    """The hero's characteristic score, from their roster sheet (0 without a characteristic)."""
+    if trait is None:
+        return 0
+    roster = table.heroes.get(hero.hero_id or "")
+    if roster is None:
+        fail(f"{hero.name} isn't on the roster any more: give bonus: instead of characteristic:.")
+    return sheet_of(roster).characteristics.get(trait)
+
+
+def pick_trait(challenge: rules.Challenge, text: str | None) -> Characteristic | None:
+    """The characteristic named, else the challenge's only one (None when it names several or none)."""
+    if text:
+        return Characteristic(text)
+    if len(challenge.characteristics) == 1:
+        return challenge.characteristics[0]
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Tested:
+    attempt: rules.Attempt
+    trait: Characteristic | None
+
+
+def trial_step(
+    dice: Dice,
+    hero: str | None,
+    challenge: str,
+    trait_text: str | None,
+    bonus: int,
+    edges: int,
+    banes: int,
+    difficulty: Difficulty | None,
+) -> SceneStep[Montage, Tested]:
+    def step(who: Caller, montage: Montage, table: Table) -> tuple[Montage, Tested]:
+        acting = acting_hero(montage, who, hero, "test with")
+        target = montage.challenge(challenge)
+        trait = pick_trait(target, trait_text)
+        if trait is None and target.characteristics and not bonus:
+            names = " or ".join(c.value for c in target.characteristics)
+            fail(f"{target.name} is tested with {names}: give characteristic:.")
+        total = bonus + score(table, acting, trait)
+        after, attempt = rules.try_challenge(
+            montage,
+            dice,
+            acting.name,
+            target.name,
+            bonus=total,
+            edges=edges,
+            banes=banes,
+            difficulty=difficulty,
+        )
+        return after, Tested(attempt, trait)
+
+    return step
+
+
+def close_step(victories: int, malice: int) -> SceneStep[Montage, tuple[str, ...]]:
+    """Close the ended montage: Victories to each of its roster heroes, the Malice kept, the row ended."""
+
+    def step(_who: Caller, montage: Montage, table: Table) -> tuple[Montage, tuple[str, ...]]:
+        closed = rules.close(montage, victories, malice)
+        awarded = []
+        for hero in closed.heroes:
+            roster = table.heroes.get(hero.hero_id or "")
+            if roster is None or not victories:
+                continue
+            put_sheet(roster, award_sheet_victories(sheet_of(roster), victories))
+            awarded.append(roster.name)
+        table.end_encounter()
+        return closed, tuple(awarded)
+
+    return step
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    """What an import added to the running montage, and what it couldn't."""
+
+    added: tuple[str, ...]
+    outcomes: tuple[str, ...]
+    twists: int
+    warnings: tuple[str, ...]
+
+
+def import_step(read: ImportedMontage) -> SceneStep[Montage, Imported]:
+    """Add a Forge Steel montage's challenges, outcome texts and twists to the running montage (a challenge
+    whose name is taken is left out, with a warning; the scene fills an empty description)."""
+
+    def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Imported]:
+        warnings = list(read.warnings)
+        added = []
+        for challenge in read.challenges:
+            try:
+                montage = rules.add_challenge(montage, challenge)
+            except rules.MontageError as error:
+                warnings.append(f"{challenge.name} left out: {error}")
+                continue
+            added.append(challenge.name)
+        for outcome in rules.MontageOutcome:
+            text = read.outcomes.get(outcome.value)
+            if text:
+                montage = rules.write_outcome(montage, outcome, text)
+        montage = dataclasses.replace(
+            montage,
+            twists=(*montage.twists, *read.twists),
+            description=montage.description or read.scene,
+        )
+        return montage, Imported(tuple(added), tuple(read.outcomes), len(read.twists), tuple(warnings))
+
+    return step
+
+
+def start_scene(table: Table, name: str, director_id: int, montage: Montage) -> None:
+    """Begin the montage as the channel's running scene (an encounter row of kind montage)."""
+    table.begin_encounter(name, director_id, {})
+    put_scene(table, montage, KIND)

@@ -1,0 +1,275 @@
+"""A montage test through SimCord: /montage start with the channel's heroes, the Director's challenges and
+secret outcome texts, each hero's test or assist once a round, the pinned tracker, the end by itself, the
+close with Victories and Malice; undo, a restart mid-way, and the encounter commands refusing in one line."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import discord
+import pytest
+from simcord import ChannelHandle
+
+from bot.rules.dice import Dice
+from bot.settings import Settings
+from bot.store import ChannelKey, Store
+from tests.bot import encounter_kit as kit
+from tests.bot.conftest import Table, build_bot
+from tests.bot.files_kit import CdnServer, fixture, refusal
+from tests.bot.test_reminders import HOUR, Clock, service_of
+
+
+class Scripted:
+    """Dice that give the queued results first (then 5s): a test's outcome is chosen by the test."""
+
+    def __init__(self) -> None:
+        self.queue: list[int] = []
+
+    def push(self, *results: int) -> None:
+        self.queue.extend(results)
+
+    def randint(self, low: int, high: int) -> int:
+        value = self.queue.pop(0) if self.queue else 5
+        assert low <= value <= high
+        return value
+
+
+@pytest.fixture
+def dice() -> Dice:
+    return Scripted()
+
+
+def montage_trackers(channel: ChannelHandle) -> list[discord.Message]:
+    return [m for m in channel.history() if m.embeds and (m.embeds[0].title or "").startswith("🏔️")]
+
+
+async def heroes(table: Table) -> None:
+    for who, name, traits in ((table.alice, "Ash", "M2 A1"), (table.bob, "Bree", "M0 A2")):
+        made = await who.slash(
+            table.channel, "hero create", name=name, stamina=30, recoveries=8, characteristics=traits
+        )
+        kit.ok(made)
+
+
+async def ready(table: Table) -> None:
+    await table.configure_director_role()
+    await heroes(table)
+    text = kit.ok(await table.director.slash(table.channel, "montage start", name="Flood", difficulty="easy"))
+    # 2 heroes: easy's 5 and 5 drop by 3 each
+    assert "success limit 2, failure limit 2" in text and "Ash, Bree" in text
+    kit.ok(
+        await table.director.slash(
+            table.channel, "montage challenge add", name="Climb", characteristics="Might", uses=2
+        )
+    )
+    kit.ok(
+        await table.director.slash(table.channel, "montage challenge add", name="Swim", characteristics="A")
+    )
+
+
+def dice_of(table: Table) -> Scripted:
+    bot = table.env.bot
+    assert isinstance(bot.dice, Scripted)  # type: ignore[attr-defined]
+    return bot.dice  # type: ignore[attr-defined,no-any-return]
+
+
+def has(text: str, *parts: Iterable[str] | str) -> None:
+    for part in parts:
+        assert part in text, (part, text)
+
+
+async def test_a_whole_montage_from_start_to_close(table: Table, store: Store) -> None:
+    await ready(table)
+    secret = "The bridge holds, barely."
+    shown = await table.director.slash(table.channel, "montage outcome", result="total success", text=secret)
+    assert shown.response is not None and shown.response.ephemeral
+    [tracker] = montage_trackers(table.channel)
+    has(kit.body(tracker), "Successes 0/2", "Round 1 of 2", "To act: Ash, Bree", "Climb")
+    assert secret not in kit.body(tracker)  # hidden until the montage ends that way
+    assert tracker.pinned
+
+    dice_of(table).push(3, 4)  # Bree assists Ash: 7 + 2 = 9, a failure: a bane
+    text = kit.ok(
+        await table.bob.slash(table.channel, "montage assist", hero="Ash", characteristic="agility")
+    )
+    has(text, "Bree** assists **Ash", "a bane", "still to act: Ash")
+    refused = kit.refused(await table.bob.slash(table.channel, "montage test", challenge="Swim"))
+    assert "already acted in round 1" in refused
+    refused = kit.refused(
+        await table.alice.slash(table.channel, "montage test", challenge="Swim", hero="Bree")
+    )
+    assert "Bree" in refused  # a player tests only with their own hero
+
+    dice_of(table).push(9, 8)  # Ash climbs: 17 + 2 - 2 (the bane) = 17, a success; round 2 begins
+    text = kit.ok(await table.alice.slash(table.channel, "montage test", challenge="climb"))
+    has(
+        text,
+        "Ash** tries **Climb**",
+        "9 + 8 + 2, bane −2 = 17",
+        "success",
+        "Successes 1/2",
+        "Round 2 of 2** begins",
+    )
+    [tracker] = montage_trackers(table.channel)
+    has(kit.body(tracker), "Successes 1/2", "Round 2 of 2", "1 of 2 uses left")
+
+    dice_of(table).push(10, 9)  # Bree swims: natural 19, a success: total success
+    text = kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Swim"))
+    has(text, "Total success", secret, "/montage award")
+    [tracker] = montage_trackers(table.channel)
+    has(kit.body(tracker), "Total success", secret)
+    refused = kit.refused(await table.alice.slash(table.channel, "montage award"))
+    assert "Director" in refused
+
+    closed = kit.ok(await table.director.slash(table.channel, "montage award", victories=1, malice=2))
+    has(closed, "1 Victory each to Ash, Bree", "2 Malice carried")
+    stored = await store.view(ChannelKey(table.guild.id, table.channel.id))
+    assert stored.encounter is None or not stored.encounter.active
+    assert {h.data["progress"]["victories"] for h in stored.heroes.values()} == {1}
+    [tracker] = montage_trackers(table.channel)
+    assert not tracker.pinned and "Closed: 1 Victory each; 2 Malice" in (tracker.embeds[0].footer.text or "")
+    # the channel is free again: an encounter can start
+    await kit.start(table)
+
+
+async def test_the_close_button_awards_one_victory(table: Table, store: Store) -> None:
+    await ready(table)
+    dice_of(table).push(10, 10)
+    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    dice_of(table).push(10, 10)
+    result = await table.bob.slash(table.channel, "montage test", challenge="Swim")
+    message = result.response.message if result.response is not None else None
+    assert message is not None and "Award 1 Victory each and close" in kit.labels(message)
+    kit.refused(await table.bob.click(message, label="Award 1 Victory each and close"))
+    kit.ok(await table.director.click(message, label="Award 1 Victory each and close"))
+    stored = await store.view(ChannelKey(table.guild.id, table.channel.id))
+    assert {h.data["progress"]["victories"] for h in stored.heroes.values()} == {1}
+
+
+async def test_undo_and_a_restart_mid_way(table: Table, settings: Settings, store: Store) -> None:
+    await ready(table)
+    dice_of(table).push(1, 1)
+    text = kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    has(text, "failure", "Failures 1/2")
+    undone = kit.ok(await table.alice.slash(table.channel, "montage undo"))
+    assert "Ash tried Climb" in undone
+    [tracker] = montage_trackers(table.channel)
+    has(kit.body(tracker), "Failures 0/2", "To act: Ash, Bree")
+
+    dice_of(table).push(10, 10)
+    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    restarted = Scripted()
+    await table.env.restart_bot(build_bot(settings, store, restarted))
+    restarted.push(1, 1)
+    text = kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Swim"))
+    has(text, "Successes 1/2 · Failures 1/2", "Round 2 of 2** begins")
+    [again] = montage_trackers(table.channel)
+    assert again.id == tracker.id  # the same tracker, edited after the restart
+
+
+async def test_encounter_commands_refuse_while_a_montage_runs(table: Table) -> None:
+    await ready(table)
+    refused = kit.refused(await table.director.slash(table.channel, "encounter start"))
+    assert "montage is already running" in refused
+    refused = kit.refused(await table.director.slash(table.channel, "malice gain", amount=1))
+    assert "A montage is running here: use /montage" in refused
+    refused = kit.refused(await table.alice.slash(table.thread, "montage test", challenge="Climb"))
+    assert "No montage is running here" in refused
+
+
+async def test_the_directors_secrets_stay_hidden(table: Table) -> None:
+    await ready(table)
+    secret = "They are swept out to sea."
+    await table.director.slash(table.channel, "montage outcome", result="total failure", text=secret)
+    mine = await table.director.slash(table.channel, "montage status")
+    assert mine.response is not None and mine.response.ephemeral and secret in mine.response.content
+    theirs = await table.alice.slash(table.channel, "montage status")
+    assert theirs.response is not None and secret not in (theirs.response.content or "")
+    log = await table.alice.slash(table.channel, "montage log")
+    message = log.response or log.followups[0]
+    for attachment in message.attachments:
+        assert secret not in (await attachment.read()).decode()
+
+
+async def test_a_forge_steel_montage_is_imported(table: Table, cdn_server: CdnServer) -> None:
+    await ready(table)
+    upload = fixture("Flooded Causeway.ds-montage")
+    refused = refusal(table.env, await table.alice.slash(table.channel, "montage import", file=upload))
+    assert "Director" in refused
+    result = await table.director.slash(table.channel, "montage import", file=upload)
+    text = kit.ok(result)
+    has(text, "3 challenges added", "Read the Tide", "The Far Shore", "Luck")
+    secret = "Everyone reaches the shore before dark."
+    assert secret not in text and "Undertow" not in text  # the outcome texts and twists are the Director's
+    private = [m for m in result.followups if m.ephemeral]
+    assert private and secret in private[-1].content and "Undertow" in private[-1].content
+    [tracker] = montage_trackers(table.channel)
+    has(kit.body(tracker), "Wade the Shallows", "2 of 2 uses left", "The tide is coming in")
+    assert secret not in kit.body(tracker)
+    wrong = refusal(
+        table.env,
+        await table.director.slash(table.channel, "montage import", file=fixture("Bog Ambush.ds-encounter")),
+    )
+    assert "use /encounter import for it" in wrong
+
+
+async def test_heroes_who_havent_acted_are_nudged_then_the_director_told(table: Table) -> None:
+    """The reminders' nudge (`/settings nudge_after`) for a montage: the players whose heroes haven't acted
+    this round are pinged once more; after a second interval the Director is told who is waited on."""
+    clock = Clock()
+    await table.store.update_settings(table.guild.id, nudge_after=HOUR)
+    service = service_of(table, clock)
+    await ready(table)
+    dice_of(table).push(10, 10)
+    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    await service.flush()
+    before = len(kit.pings(table))
+    clock.advance(HOUR)
+    assert await service.fire_due() == 1
+    [(text, users, _)] = kit.pings(table)[before:]
+    assert text.startswith("⏰ Still waiting after 1h:") and "Bree still to act" in text
+    assert users == [table.bob.id]  # Ash has acted: alice isn't pinged
+    clock.advance(HOUR)
+    assert await service.fire_due() == 1
+    [(note, users, _)] = kit.pings(table)[before + 1 :]
+    assert users == [table.director.id] and "Bree" in note and "/montage next" in note
+    clock.advance(10 * HOUR)
+    assert await service.fire_due() == 0
+    # Bree acts: the round moves on and the wait is a new one
+    dice_of(table).push(10, 10)
+    kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Swim"))
+    await service.flush()
+    assert await service.fire_due() == 0
+
+
+async def test_a_hero_token_rerolls_the_newest_test(table: Table, store: Store) -> None:
+    await ready(table)
+    kit.ok(await table.director.slash(table.channel, "tokens award", count=1))
+    dice_of(table).push(1, 1)
+    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    refused = kit.refused(await table.bob.slash(table.channel, "montage reroll", hero="Ash"))
+    assert "Ash" in refused
+    dice_of(table).push(10, 10)
+    text = kit.ok(await table.alice.slash(table.channel, "montage reroll"))
+    has(text, "Hero token spent", "success", "Successes 1/2 · Failures 0/2")
+    assert (await store.view(ChannelKey(table.guild.id, table.channel.id))).tokens == 0
+    refused = kit.refused(await table.alice.slash(table.channel, "montage reroll"))
+    assert "already rerolled" in refused
+    # the new round's reply pings the players still to act
+    dice_of(table).push(1, 1)
+    result = await table.bob.slash(table.channel, "montage test", challenge="Swim")
+    assert result.response is not None and result.response.message is not None
+    users, _ = kit.pinged(table, result.response.message)
+    assert users == [table.alice.id]  # round 2: Ash (alice); Bree's player moved it on
+
+
+async def test_the_autocompletes_offer_the_montages_challenges_and_heroes(table: Table) -> None:
+    await ready(table)
+    offered = await table.alice.autocomplete(table.channel, "montage test", "challenge", "cl")
+    assert [c["value"] for c in offered] == ["Climb"]
+    dice_of(table).push(10, 10)
+    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    offered = await table.bob.autocomplete(table.channel, "montage assist", "hero", "")
+    assert [c["value"] for c in offered] == ["Bree"]  # Ash has acted this round
+    refused = kit.refused(await table.director.slash(table.thread, "montage status"))
+    assert "No montage is running here" in refused

@@ -1,0 +1,101 @@
+"""Villain actions through SimCord: the Director's secret (their private tracker, never the channel's), a
+strike with one marks it used, one a round, and the Director reminded at a turn's end once a round.
+
+Draw Steel: Monsters, "Villain Actions": "Each villain action can be used only once per encounter, and no more
+than one villain action can be used per round"; "A creature can use a villain action at the end of any other
+creature's turn during combat."
+"""
+
+from __future__ import annotations
+
+from tests.bot import encounter_kit as kit
+from tests.bot.conftest import Table
+from tests.bot.files_kit import CdnServer, fixture
+
+NAMES = ("Ember Rain", "Smoke Veil", "Cinder Storm")
+REMINDER = "😈 Director: a villain action is still unused this round."
+
+
+async def wyrm_fight(table: Table) -> None:
+    """The Cinder Wyrm (a solo, three villain actions) against Ash (alice) and Bree (bob); heroes first."""
+    await table.configure_director_role()
+    d = table.director
+    kit.ok(await d.slash(table.channel, "monster import", file=fixture("Cinder Wyrm.ds-monster")))
+    await kit.start(table)
+    kit.ok(await d.slash(table.channel, "encounter add", name="Ash", stamina=30, player=table.alice))
+    kit.ok(await d.slash(table.channel, "encounter add", name="Bree", stamina=30, player=table.bob))
+    kit.ok(await d.slash(table.channel, "encounter add", monster="Cinder Wyrm"))
+    await kit.begin(table, first="heroes")
+
+
+async def private_status(table: Table) -> str:
+    result = await table.director.slash(table.channel, "encounter status", private=True)
+    assert result.ephemeral and result.response is not None and result.response.embeds
+    return kit.body(result.response)
+
+
+async def turn(table: Table, who: str) -> str:
+    """`who` takes a turn and ends it (the Director for the wyrm): the turn end's reply."""
+    actor = {"Ash": table.alice, "Bree": table.bob}.get(who, table.director)
+    kit.ok(await actor.slash(table.channel, "turn act", combatant=who))
+    return kit.ok(await actor.slash(table.channel, "turn end"))
+
+
+async def test_villain_actions_are_on_the_directors_private_tracker_only(
+    table: Table, cdn_server: CdnServer
+) -> None:
+    await wyrm_fight(table)
+    public = kit.body(kit.tracker(table.channel))
+    assert "Cinder Wyrm" in public
+    assert not any(name in public for name in NAMES)
+    assert "**Cinder Wyrm**: ⬜ Ember Rain · ⬜ Smoke Veil · ⬜ Cinder Storm" in await private_status(table)
+
+
+async def test_a_strike_with_a_villain_action_marks_it_used(table: Table, cdn_server: CdnServer) -> None:
+    """`/strike ability:Ember Rain` marks it used (no second command); the reply names no other villain
+    action; a second villain action this round is refused, and the first again is refused for good."""
+    await wyrm_fight(table)
+    d = table.director
+    text = kit.ok(
+        await d.slash(
+            table.channel, "strike", attacker="Cinder Wyrm", ability="Ember Rain", targets="Ash, Bree"
+        )
+    )
+    assert "😈 Villain action: used for this encounter (one a round)" in text
+    assert "Smoke Veil" not in text and "Cinder Storm" not in text
+    enc = await kit.stored(table)
+    assert enc.villains["Cinder Wyrm"].used == ("Ember Rain",)
+    assert "**Cinder Wyrm**: ✅ Ember Rain · ⬜ Smoke Veil · ⬜ Cinder Storm" in await private_status(table)
+    second = kit.refused(
+        await d.slash(table.channel, "encounter villain use", creature="Cinder Wyrm", action="Smoke Veil")
+    )
+    assert second == "A villain action was already used this round: one a round, so wait for the next round."
+    again = kit.refused(
+        await d.slash(table.channel, "strike", attacker="Cinder Wyrm", ability="Ember Rain", targets="Ash")
+    )
+    assert again == "Cinder Wyrm has already used Ember Rain this encounter: each is once per encounter."
+
+
+async def test_the_director_is_reminded_once_a_round(table: Table, cdn_server: CdnServer) -> None:
+    """Ash's turn ends: the Director is reminded (naming no villain action); the rest of the round's turns
+    (the solo's two, Bree's) end without it. In round 2 Ash's turn end reminds again; in round 3 the
+    Director uses one during Ash's turn, and Ash's turn end doesn't remind."""
+    await wyrm_fight(table)
+    first = await turn(table, "Ash")
+    assert REMINDER in first
+    assert not any(name in first for name in NAMES)
+    assert REMINDER not in await turn(table, "Cinder Wyrm")
+    assert REMINDER not in await turn(table, "Bree")
+    rolled_over = await turn(table, "Cinder Wyrm")
+    assert REMINDER not in rolled_over and "🔔 Round 2 begins." in rolled_over
+    assert REMINDER in await turn(table, "Ash")
+    for who in ("Cinder Wyrm", "Bree", "Cinder Wyrm"):
+        assert REMINDER not in await turn(table, who)
+    assert (await kit.stored(table)).turns.round == 3
+    kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Ash"))
+    kit.ok(
+        await table.director.slash(
+            table.channel, "encounter villain use", creature="Cinder Wyrm", action="Smoke Veil"
+        )
+    )
+    assert REMINDER not in kit.ok(await table.alice.slash(table.channel, "turn end"))
