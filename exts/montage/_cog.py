@@ -32,7 +32,7 @@ from bot.play import (
     play_scene,
     scene_of,
 )
-from bot.replies import fail, inert, send
+from bot.replies import drop_buttons, fail, inert, send
 from bot.rules import montage as rules
 from bot.rules.characteristics import Characteristic
 from bot.rules.montage import Challenge, Montage, MontageDifficulty, MontageOutcome
@@ -46,6 +46,7 @@ from exts.encounter._record import post_log
 from exts.montage import _service as service
 from exts.montage._views import (
     KIND,
+    MontageGone,
     assist_text,
     attempt_text,
     challenge_line,
@@ -519,7 +520,9 @@ async def close_montage(
 
     def step(who: Caller, montage: Montage, table: Table) -> tuple[Montage, tuple[str, ...]]:
         doc = table.require_encounter()
-        if expect is not None and (doc.id, table.version) != expect:
+        if expect is not None and doc.id != expect[0]:
+            raise MontageGone("That montage is over: close the running one with /montage award.")
+        if expect is not None and table.version != expect[1]:
             fail("The montage changed since: check the tracker, or use /montage award.")
         if victories:  # Victories are the campaign's: a server Director gives them, as after combat
             who.require("/montage award victories:")
@@ -535,6 +538,8 @@ async def close_montage(
         rule="/montage award",
     )
     await send(interaction, content=closed_text(played.after, played.result))
+    if expect is not None:  # the button's message offers nothing any more
+        await drop_buttons(interaction)
 
 
 async def reroll_test(
@@ -546,7 +551,7 @@ async def reroll_test(
 
     def step(who: Caller, montage: Montage, table: Table) -> tuple[Montage, rules.Attempt]:
         if eid is not None and table.require_encounter().id != eid:
-            fail("That montage is over: reroll with /montage reroll in the running one.")
+            raise MontageGone("That montage is over: reroll with /montage reroll in the running one.")
         name = hero if eid is None or not montage.attempts else montage.attempts[-1].hero
         acting = service.acting_hero(montage, who, name, "reroll for")
         after, attempt = rules.reroll_last(montage, dice, acting.name)
@@ -564,6 +569,8 @@ async def reroll_test(
     )
     view = close_view(played.encounter_id or 0, played.version, played.after) if played.after.over else None
     await send(interaction, content=text, view=view)
+    if eid is not None:  # the rerolled test's buttons are spent: this reply carries the close, if any
+        await drop_buttons(interaction)
 
 
 async def on_close(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:

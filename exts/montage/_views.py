@@ -15,8 +15,8 @@ import discord
 
 from bot.embeds import fit_embed
 from bot.error_hook import guarded
-from bot.play import MONTAGE
-from bot.replies import fail, inert
+from bot.play import MONTAGE, NoScene
+from bot.replies import UserError, drop_buttons, fail, inert
 from bot.rules.montage import (
     ROUNDS,
     Assist,
@@ -190,6 +190,10 @@ def set_handler(action: str, handler: Handler) -> None:
     _HANDLERS[action] = handler
 
 
+class MontageGone(UserError):
+    """A button of a montage that is no longer the one running in the channel."""
+
+
 class MontageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
     """A montage's persistent button: the close under its end, Undo on its tracker, the hero-token reroll
     under a test. The custom id says what and for which state; the handler checks it against the newest."""
@@ -226,7 +230,12 @@ class MontageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUT
         handler = _HANDLERS.get(self.action)
         if handler is None:
             fail(f"This button isn't available right now: use {_INSTEAD[self.action]} instead.")
-        await handler(interaction, self.encounter_id, self.version, self.arg)
+        try:
+            await handler(interaction, self.encounter_id, self.version, self.arg)
+        except (NoScene, MontageGone):
+            # its montage was closed (by the command, or a press elsewhere): the buttons go, the refusal follows
+            await drop_buttons(interaction)
+            raise
 
 
 def close_view(encounter_id: int, version: int, montage: Montage) -> discord.ui.View:

@@ -121,8 +121,7 @@ async def test_the_close_button_awards_one_victory_after_a_restart(
     kit.refused(await table.bob.click(message, label="Award 1 Victory each and close"))
     await table.env.restart_bot(build_bot(settings, store, Loaded()))  # the button is persistent
     kit.ok(await table.director.click(message, label="Award 1 Victory each and close"))
-    again = kit.refused(await table.director.click(message, label="Award 1 Victory each and close"))
-    assert "No montage is running here" in again
+    assert kit.labels(fresh(table.channel, message)) == []  # pressed once: it goes
     stored = await store.view(ChannelKey(table.guild.id, table.channel.id))
     assert {h.data["progress"]["victories"] for h in stored.heroes.values()} == {1}
 
@@ -334,3 +333,28 @@ async def test_the_malice_a_montage_carries_starts_the_next_fight_once(table: Ta
     kit.ok(await table.director.click(asked.response.message, label="End the encounter"))
     assert "carried" not in await kit.start(table)
     assert (await kit.stored(table)).carried_malice == 0
+
+
+def fresh(channel: ChannelHandle, message: discord.Message) -> discord.Message:
+    """The message as the channel shows it now (after any edit)."""
+    return next(m for m in channel.history() if m.id == message.id)
+
+
+async def test_a_closed_montages_buttons_go(table: Table) -> None:
+    """The close button takes the buttons off the test reply it is under; a button left on an older reply
+    after /montage award goes at its first press, which is refused in one line."""
+    await ready(table)
+    kit.ok(await table.director.slash(table.channel, "tokens award", count=1))
+    loaded(table).load(10, 10)
+    first = await table.alice.slash(table.channel, "montage test", challenge="Climb")
+    older = first.response.message if first.response is not None else None
+    assert older is not None and kit.labels(older) == ["Reroll (hero token)"]
+    loaded(table).load(10, 10)
+    last = await table.bob.slash(table.channel, "montage test", challenge="Swim")
+    newest = last.response.message if last.response is not None else None
+    assert newest is not None and "Reroll (hero token)" in kit.labels(newest)
+    kit.ok(await table.director.click(newest, label="Award 1 Victory each and close"))
+    assert kit.labels(fresh(table.channel, newest)) == []
+    refused = kit.refused(await table.alice.click(older, label="Reroll (hero token)"))
+    assert "No montage is running here" in refused
+    assert kit.labels(fresh(table.channel, older)) == []
