@@ -233,7 +233,7 @@ class MontageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUT
         try:
             await handler(interaction, self.encounter_id, self.version, self.arg)
         except (NoScene, MontageGone):
-            # its montage was closed (by the command, or a press elsewhere): the buttons go, the refusal follows
+            # its montage was closed (by the command or another press): the buttons go, the refusal follows
             await drop_buttons(interaction)
             raise
 
