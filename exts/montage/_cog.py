@@ -456,7 +456,7 @@ class MontageCog(commands.Cog):
         played = await self._play(
             interaction, service.END, step, lambda m: f"Montage ended: {_ended(m)}", "/montage end"
         )
-        view = close_view(played.encounter_id or 0, played.version, played.after)
+        view = close_view(played.encounter_id or 0, played.version)
         await send(interaction, content=progress_text(played.before, played.after), view=view)
 
     @montage.command(name="award", description="Director: close the ended montage with Victories and Malice.")
@@ -567,7 +567,7 @@ async def reroll_test(
         f"🪙 Hero token spent. {attempt_text(played.after, played.result, None)}\n"
         f"{progress_text(played.before, played.after)}"
     )
-    view = close_view(played.encounter_id or 0, played.version, played.after) if played.after.over else None
+    view = close_view(played.encounter_id or 0, played.version) if played.after.over else None
     await send(interaction, content=text, view=view)
     if eid is not None:  # the rerolled test's buttons are spent: this reply carries the close, if any
         await drop_buttons(interaction)

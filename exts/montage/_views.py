@@ -169,9 +169,8 @@ def scene_view(name: str, montage: Montage, encounter_id: int, version: int, act
     return SceneView(render_montage(name, montage, active=active), view, wait_of(montage))
 
 
-def default_victories(montage: Montage) -> int:
-    """The Victories the close button gives: 1 each for a success (total or partial), none for a failure."""
-    return 0 if montage.outcome is MontageOutcome.TOTAL_FAILURE else 1
+#: The Victories the close button gives each hero (1 by default, at the Director's word for any outcome).
+DEFAULT_VICTORIES = 1
 
 
 #: What a press of a montage button does: `handler(interaction, encounter id, version, argument)` (registered
@@ -238,22 +237,28 @@ class MontageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUT
             raise
 
 
-def close_view(encounter_id: int, version: int, montage: Montage) -> discord.ui.View:
+def close_view(encounter_id: int, version: int) -> discord.ui.View:
+    """The Director's close: 1 Victory each (the usual award), or none."""
     view = PersistentView()
-    victories = default_victories(montage)
-    label = f"Award {victories} Victory each and close" if victories else "Close the montage"
+    award = f"Award {DEFAULT_VICTORIES} Victory each and close"
     view.add_item(
         MontageButton(
-            "close", encounter_id, version, str(victories), label=label, style=discord.ButtonStyle.primary
+            "close",
+            encounter_id,
+            version,
+            str(DEFAULT_VICTORIES),
+            label=award,
+            style=discord.ButtonStyle.primary,
         )
     )
+    view.add_item(MontageButton("close", encounter_id, version, "0", label="Close without Victories"))
     return view
 
 
 def tracker_controls(encounter_id: int, version: int, montage: Montage) -> discord.ui.View:
     """The running montage's tracker: Undo (the close once it is over)."""
     if montage.over:
-        return close_view(encounter_id, version, montage)
+        return close_view(encounter_id, version)
     view = PersistentView()
     view.add_item(MontageButton("undo", encounter_id, version, label="Undo"))
     return view
@@ -262,7 +267,7 @@ def tracker_controls(encounter_id: int, version: int, montage: Montage) -> disco
 def test_reply_view(encounter_id: int, version: int, montage: Montage, attempt: Attempt) -> discord.ui.View:
     """Under a test: the hero-token reroll (while it is the newest test and not rerolled), and the close once
     the montage is over."""
-    view = close_view(encounter_id, version, montage) if montage.over else PersistentView()
+    view = close_view(encounter_id, version) if montage.over else PersistentView()
     if not attempt.rerolled and not montage.closed:
         view.add_item(MontageButton("reroll", encounter_id, version, label="Reroll (hero token)"))
     return view

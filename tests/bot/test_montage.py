@@ -358,3 +358,24 @@ async def test_a_closed_montages_buttons_go(table: Table) -> None:
     refused = kit.refused(await table.alice.click(older, label="Reroll (hero token)"))
     assert "No montage is running here" in refused
     assert kit.labels(fresh(table.channel, older)) == []
+
+
+async def test_a_total_failure_offers_the_award_and_a_close_without(table: Table, store: Store) -> None:
+    """ "The Director then gets ... a button to award Victories, 1 by default": whatever the outcome, beside
+    a close without Victories."""
+    await ready(table)
+    loaded(table).load(1, 1)
+    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    loaded(table).load(1, 1)
+    result = await table.bob.slash(table.channel, "montage test", challenge="Swim")
+    message = result.response.message if result.response is not None else None
+    assert message is not None and "Total failure" in message.content
+    assert kit.labels(message) == [
+        "Award 1 Victory each and close",
+        "Close without Victories",
+        "Reroll (hero token)",
+    ]
+    closed = kit.ok(await table.director.click(message, label="Close without Victories"))
+    assert "Montage closed" in closed and "Victory" not in closed
+    stored = await store.view(ChannelKey(table.guild.id, table.channel.id))
+    assert all(h.data.get("progress", {}).get("victories", 0) == 0 for h in stored.heroes.values())
