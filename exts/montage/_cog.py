@@ -234,7 +234,7 @@ class MontageCog(commands.Cog):
     @app_commands.describe(
         name="The montage's name, e.g. Escape the flood",
         difficulty="easy, moderate or hard: sets both limits with the number of heroes",
-        heroes="The heroes taking part, e.g. Ash, Brin (default: this channel's heroes)",
+        heroes="The heroes taking part, e.g. Ash, Brin (default: this channel's; others: the Director's)",
         description="What the montage is about, shown on the tracker",
     )
     @app_commands.choices(difficulty=_DIFFICULTIES)
@@ -259,6 +259,9 @@ class MontageCog(commands.Cog):
         started = await apply(interaction, service.START, change, rule="/montage start")
         cap = started.limits
         names = ", ".join(inert(h.name) for h in started.heroes)
+        off_roster = [inert(h.name) for h in started.heroes if h.hero_id is None]
+        if off_roster:
+            names += f" ({', '.join(off_roster)}: not on the roster, the Director tests for them with bonus:)"
         await send(
             interaction,
             content=(
@@ -267,7 +270,9 @@ class MontageCog(commands.Cog):
                 "Director: describe the challenges with /montage challenge add.\n"
                 + turn_ping(started, started.waiting())
             ),
-            mentions=_mentions([h.owner_id for h in started.heroes if h.owner_id != interaction.user.id]),
+            mentions=_mentions(
+                [h.owner_id for h in started.heroes if h.owner_id not in (0, interaction.user.id)]
+            ),
         )
 
     @challenge.command(name="add", description="Director: describe a challenge the heroes can try.")

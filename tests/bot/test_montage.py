@@ -379,3 +379,45 @@ async def test_a_total_failure_offers_the_award_and_a_close_without(table: Table
     assert "Montage closed" in closed and "Victory" not in closed
     stored = await store.view(ChannelKey(table.guild.id, table.channel.id))
     assert all(h.data.get("progress", {}).get("victories", 0) == 0 for h in stored.heroes.values())
+
+
+@pytest.mark.parametrize(
+    ("difficulty", "names", "limits"),
+    [
+        ("hard", "Ash", "success limit 3, failure limit 2"),
+        ("moderate", "Ash, Bree, Cal, Dee, Eve, Fay", "success limit 7, failure limit 5"),
+        (
+            "easy",
+            "Ash, Bree, Cal, Dee, Eve, Fay, Gil, Hal, Ivo, Jo, Kit",
+            "success limit 11, failure limit 11",
+        ),
+    ],
+)
+async def test_the_limits_follow_the_heroes_named(
+    table: Table, difficulty: str, names: str, limits: str
+) -> None:
+    """ "/montage start name: difficulty: heroes: computes both limits from the difficulty and the number of
+    heroes": heroes off the roster are the Director's to play, their tests taking bonus:."""
+    await table.configure_director_role()
+    await scene_kit.heroes(table)
+    text = kit.ok(
+        await table.director.slash(
+            table.channel, "montage start", name="Siege", difficulty=difficulty, heroes=names
+        )
+    )
+    has(text, limits)
+    if "Cal" not in names:
+        return
+    assert "Cal" in text and "not on the roster" in text
+    kit.ok(
+        await table.director.slash(table.channel, "montage challenge add", name="Wall", characteristics="M")
+    )
+    loaded(table).load(6, 6)
+    tested = kit.ok(
+        await table.director.slash(table.channel, "montage test", challenge="Wall", hero="Cal", bonus=3)
+    )
+    has(tested, "Cal** tries **Wall**", "6 + 6 + 3 = 15", "Successes 1/")
+    refused = kit.refused(
+        await table.alice.slash(table.channel, "montage test", challenge="Wall", hero="Cal")
+    )
+    assert "Cal" in refused
