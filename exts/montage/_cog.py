@@ -548,15 +548,21 @@ async def close_montage(
 
 
 async def reroll_test(
-    interaction: discord.Interaction[Any], hero: str | None, eid: int | None = None
+    interaction: discord.Interaction[Any],
+    hero: str | None,
+    eid: int | None = None,
+    tested: int | None = None,
 ) -> None:
     """A hero token rerolls the montage's newest test: `hero`'s (default: the caller's own; from the button,
-    `eid` the montage it was under: the newest test's hero, whoever it is, if the presser controls them)."""
+    `eid` the montage and `tested` the number of the test it was under: that test's hero, if it is still the
+    newest test and the presser controls them)."""
     dice = interaction.client.dice
 
     def step(who: Caller, montage: Montage, table: Table) -> tuple[Montage, rules.Attempt]:
         if eid is not None and table.require_encounter().id != eid:
             raise MontageGone("That montage is over: reroll with /montage reroll in the running one.")
+        if tested is not None and tested != len(montage.attempts):
+            fail("That test isn't the montage's newest any more: only the newest test can be rerolled.")
         name = hero if eid is None or not montage.attempts else montage.attempts[-1].hero
         acting = service.acting_hero(montage, who, name, "reroll for")
         after, attempt = rules.reroll_last(montage, dice, acting.name)
@@ -582,8 +588,8 @@ async def on_close(interaction: discord.Interaction[Any], eid: int, ver: int, ar
     await close_montage(interaction, number(arg), 0, (eid, ver))
 
 
-async def on_reroll(interaction: discord.Interaction[Any], eid: int, _ver: int, _arg: str) -> None:
-    await reroll_test(interaction, None, eid)
+async def on_reroll(interaction: discord.Interaction[Any], eid: int, _ver: int, arg: str) -> None:
+    await reroll_test(interaction, None, eid, number(arg) if arg else None)
 
 
 async def on_undo(interaction: discord.Interaction[Any], eid: int, ver: int, _arg: str) -> None:

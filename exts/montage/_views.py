@@ -175,11 +175,12 @@ DEFAULT_VICTORIES = 1
 
 #: What a press of a montage button does: `handler(interaction, encounter id, version, argument)` (registered
 #: by the extension's `setup`, so this module stays free of the store). The custom ids:
-#: `mtg:<action>:<encounter id>:<version>[:<argument>]`; `close` carries the Victories it gives.
+#: `mtg:<action>:<encounter id>:<version>[:<argument>]`; `close` carries the Victories it gives, `reroll` the
+#: number of the test it is under (the montage's tests counted from 1).
 Handler = Callable[[discord.Interaction[Any], int, int, str], Awaitable[None]]
 _HANDLERS: dict[str, Handler] = {}
 BUTTON_TEMPLATE = (
-    rf"mtg:(?P<action>close|undo|reroll):(?P<eid>{NUMBER}):(?P<ver>{NUMBER})(?::(?P<arg>[0-9]))?"
+    rf"mtg:(?P<action>close|undo|reroll):(?P<eid>{NUMBER}):(?P<ver>{NUMBER})(?::(?P<arg>[0-9]{{1,3}}))?"
 )
 #: What each action's button is for, when a handler is missing (the slash command to use instead).
 _INSTEAD = {"close": "/montage award", "undo": "/montage undo", "reroll": "/montage reroll"}
@@ -269,7 +270,8 @@ def test_reply_view(encounter_id: int, version: int, montage: Montage, attempt: 
     the montage is over."""
     view = close_view(encounter_id, version) if montage.over else PersistentView()
     if not attempt.rerolled and not montage.closed:
-        view.add_item(MontageButton("reroll", encounter_id, version, label="Reroll (hero token)"))
+        tested = str(len(montage.attempts))
+        view.add_item(MontageButton("reroll", encounter_id, version, tested, label="Reroll (hero token)"))
     return view
 
 

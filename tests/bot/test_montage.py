@@ -421,3 +421,22 @@ async def test_the_limits_follow_the_heroes_named(
         await table.alice.slash(table.channel, "montage test", challenge="Wall", hero="Cal")
     )
     assert "Cal" in refused
+
+
+async def test_an_older_tests_reroll_button_rerolls_nothing_else(table: Table, store: Store) -> None:
+    """ "hero-token reroll": the button under a test rerolls that test, and only while it is the newest; under
+    an older one it is refused in one line, and the newest test (another hero's) stays as rolled."""
+    await ready(table)
+    kit.ok(await table.director.slash(table.channel, "tokens award", count=1))
+    loaded(table).load(1, 1)
+    first = await table.alice.slash(table.channel, "montage test", challenge="Climb")
+    older = first.response.message if first.response is not None else None
+    assert older is not None
+    loaded(table).load(1, 1)
+    kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Swim"))
+    loaded(table).load(10, 10)
+    refused = kit.refused(await table.bob.click(older, label="Reroll (hero token)"))
+    assert "newest" in refused
+    assert (await store.view(ChannelKey(table.guild.id, table.channel.id))).tokens == 1
+    [tracker] = montage_trackers(table.channel)
+    has(kit.body(tracker), "Failures 2/2")
