@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.attachments import defer_for_file, download
 from bot.client import DrawSteelBot
-from bot.content.forgesteel.montage import read_montage
+from bot.content.forgesteel.montage import ImportedMontage, read_montage
 from bot.help import HelpEntry
 from bot.hero_tokens import spend_benefit
 from bot.options import Bounded, Text
@@ -257,22 +257,8 @@ class MontageCog(commands.Cog):
             return Change(f"Montage {clean} started ({level.value})", started)
 
         started = await apply(interaction, service.START, change, rule="/montage start")
-        cap = started.limits
-        names = ", ".join(inert(h.name) for h in started.heroes)
-        off_roster = [inert(h.name) for h in started.heroes if h.hero_id is None]
-        if off_roster:
-            names += f" ({', '.join(off_roster)}: not on the roster, the Director tests for them with bonus:)"
-        await send(
-            interaction,
-            content=(
-                f"🏔️ Montage **{inert(clean)}** ({level.value}) with {names}: success limit {cap.successes}, "
-                f"failure limit {cap.failures}, at most {rules.ROUNDS} rounds.\n"
-                "Director: describe the challenges with /montage challenge add.\n"
-                + turn_ping(started, started.waiting())
-            ),
-            mentions=_mentions(
-                [h.owner_id for h in started.heroes if h.owner_id not in (0, interaction.user.id)]
-            ),
+        await announce_start(
+            interaction, started, "Director: describe the challenges with /montage challenge add."
         )
 
     @challenge.command(name="add", description="Director: describe a challenge the heroes can try.")
@@ -493,7 +479,12 @@ class MontageCog(commands.Cog):
     @montage.command(name="import", description="Director: bring in a Forge Steel montage's challenges.")
     @app_commands.describe(file="A .ds-montage file exported from Forge Steel")
     async def import_cmd(self, interaction: discord.Interaction[Any], file: discord.Attachment) -> None:
-        who = await InTime(interaction).run(_caller(interaction, self.bot))
+        try:
+            who = await InTime(interaction).run(_caller(interaction, self.bot))
+        except NoScene:  # nothing runs here: the file starts a montage of its own
+            await defer_for_file(interaction)
+            await import_new(interaction, read_montage(await download(file, what=MONTAGE_FILE)))
+            return
         who.require("/montage import")
         await defer_for_file(interaction)
         read = read_montage(await download(file, what=MONTAGE_FILE))
@@ -516,6 +507,46 @@ class MontageCog(commands.Cog):
     @montage.command(name="log", description="The montage's log as Markdown and JSON files.")
     async def log(self, interaction: discord.Interaction[Any]) -> None:
         await post_log(interaction, self.bot, None)
+
+
+async def announce_start(interaction: discord.Interaction[Any], started: Montage, next_step: str) -> None:
+    """The public reply to a montage's start: its heroes, both limits, the rounds, and the first ping."""
+    cap = started.limits
+    names = ", ".join(inert(h.name) for h in started.heroes)
+    off_roster = [inert(h.name) for h in started.heroes if h.hero_id is None]
+    if off_roster:
+        names += f" ({', '.join(off_roster)}: not on the roster, the Director tests for them with bonus:)"
+    await send(
+        interaction,
+        content=(
+            f"🏔️ Montage **{inert(started.name)}** ({started.difficulty.value}) with {names}: success limit "
+            f"{cap.successes}, failure limit {cap.failures}, at most {rules.ROUNDS} rounds.\n{next_step}\n"
+            + turn_ping(started, started.waiting())
+        ),
+        mentions=_mentions(
+            [h.owner_id for h in started.heroes if h.owner_id not in (0, interaction.user.id)]
+        ),
+    )
+
+
+async def import_new(interaction: discord.Interaction[Any], read: ImportedMontage) -> None:
+    """`/montage import` where nothing runs: a montage of the file's name starts (moderate, with the
+    channel's heroes: `/montage start` names others) with the file's challenges, in one change."""
+
+    def change(who: Member, table: Table) -> Change[tuple[Montage, service.Imported]]:
+        begun = rules.start(read.name, MontageDifficulty.MODERATE, service.starting_heroes(table, None))
+        started, done = service.imported(read, begun)
+        service.start_scene(table, started.name, who.actor.user_id, started)
+        return Change(
+            f"Montage {started.name} started ({started.difficulty.value}) from Forge Steel, "
+            f"{len(done.added)} challenges",
+            (started, done),
+        )
+
+    started, done = await apply(interaction, service.START, change, rule="/montage start")
+    await announce_start(interaction, started, imported_text(started, done))
+    if done.outcomes or done.twists:  # the Director's secrets: only they see them
+        await send(interaction, content=secrets_text(started), ephemeral=True)
 
 
 async def close_montage(

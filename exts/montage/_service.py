@@ -157,30 +157,35 @@ class Imported:
     warnings: tuple[str, ...]
 
 
+def imported(read: ImportedMontage, montage: Montage) -> tuple[Montage, Imported]:
+    """`montage` with a Forge Steel montage's challenges, outcome texts and twists added (a challenge whose
+    name is taken is left out, with a warning; the file's scene fills an empty description)."""
+    warnings = list(read.warnings)
+    added = []
+    for challenge in read.challenges:
+        try:
+            montage = rules.add_challenge(montage, challenge)
+        except rules.MontageError as error:
+            warnings.append(f"{challenge.name} left out: {error}")
+            continue
+        added.append(challenge.name)
+    for outcome in rules.MontageOutcome:
+        text = read.outcomes.get(outcome.value)
+        if text:
+            montage = rules.write_outcome(montage, outcome, text)
+    montage = dataclasses.replace(
+        montage,
+        twists=(*montage.twists, *read.twists),
+        description=montage.description or read.scene,
+    )
+    return montage, Imported(tuple(added), tuple(read.outcomes), len(read.twists), tuple(warnings))
+
+
 def import_step(read: ImportedMontage) -> SceneStep[Montage, Imported]:
-    """Add a Forge Steel montage's challenges, outcome texts and twists to the running montage (a challenge
-    whose name is taken is left out, with a warning; the scene fills an empty description)."""
+    """Add a Forge Steel montage to the running montage (`imported`)."""
 
     def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Imported]:
-        warnings = list(read.warnings)
-        added = []
-        for challenge in read.challenges:
-            try:
-                montage = rules.add_challenge(montage, challenge)
-            except rules.MontageError as error:
-                warnings.append(f"{challenge.name} left out: {error}")
-                continue
-            added.append(challenge.name)
-        for outcome in rules.MontageOutcome:
-            text = read.outcomes.get(outcome.value)
-            if text:
-                montage = rules.write_outcome(montage, outcome, text)
-        montage = dataclasses.replace(
-            montage,
-            twists=(*montage.twists, *read.twists),
-            description=montage.description or read.scene,
-        )
-        return montage, Imported(tuple(added), tuple(read.outcomes), len(read.twists), tuple(warnings))
+        return imported(read, montage)
 
     return step
 

@@ -440,3 +440,31 @@ async def test_an_older_tests_reroll_button_rerolls_nothing_else(table: Table, s
     assert (await store.view(ChannelKey(table.guild.id, table.channel.id))).tokens == 1
     [tracker] = montage_trackers(table.channel)
     has(kit.body(tracker), "Failures 2/2")
+
+
+async def test_a_forge_steel_montage_imported_where_none_runs_starts_one(
+    table: Table, cdn_server: CdnServer
+) -> None:
+    """ "/montage import file: reads a Forge Steel montage, meaning its sections, challenges, uses, twists and
+    outcome texts": with no montage running, the file starts one (its name, moderate, the channel's
+    heroes), the secrets to the Director alone."""
+    await table.configure_director_role()
+    await scene_kit.heroes(table)
+    result = await table.director.slash(
+        table.channel, "montage import", file=fixture("Flooded Causeway.ds-montage")
+    )
+    text = kit.ok(result)
+    has(text, "The Flooded Causeway", "(moderate)", "success limit 3, failure limit 2", "3 challenges added")
+    secret = "Everyone reaches the shore before dark."
+    assert secret not in text and "Undertow" not in text
+    private = [m for m in result.followups if m.ephemeral]
+    assert private and secret in private[-1].content and "Undertow" in private[-1].content
+    [tracker] = montage_trackers(table.channel)
+    has(kit.body(tracker), "The Flooded Causeway", "Wade the Shallows", "2 of 2 uses left")
+    loaded(table).load(10, 10)
+    tested = kit.ok(
+        await table.alice.slash(
+            table.channel, "montage test", challenge="Wade the Shallows", characteristic="might"
+        )
+    )
+    has(tested, "Successes 1/3")
