@@ -468,3 +468,19 @@ async def test_a_forge_steel_montage_imported_where_none_runs_starts_one(
         )
     )
     has(tested, "Successes 1/3")
+
+
+async def test_the_encounters_log_and_undo_serve_a_montage(table: Table) -> None:
+    """ "A montage has the encounter's machinery: ... undo; the log in /encounter log, or a /montage log." """
+    await ready(table)
+    loaded(table).load(1, 1)
+    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    for command in ("encounter log", "montage log"):
+        log = await table.alice.slash(table.channel, command)
+        message = log.response or log.followups[0]
+        texts = [(await a.read()).decode() for a in message.attachments]
+        assert texts and any("Ash tried Climb" in t for t in texts), command
+    undone = kit.ok(await table.alice.slash(table.channel, "encounter undo"))
+    assert "Ash tried Climb" in undone
+    [tracker] = montage_trackers(table.channel)
+    has(kit.body(tracker), "Failures 0/2", "To act: Ash, Bree")
