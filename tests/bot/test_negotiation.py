@@ -250,3 +250,25 @@ async def test_a_lie_at_the_end_changes_the_offer(table: Table) -> None:
     assert taken.response is not None and "now 1/5" in taken.response.content
     (again,) = taken.followups
     assert "No." in again.content and "Award 1 Victory each and close" in kit.labels(again.message)
+
+
+@pytest.mark.parametrize(
+    ("attitude", "interest", "patience"),
+    [
+        ("hostile", 1, 2),
+        ("suspicious", 2, 2),
+        ("neutral", 2, 3),
+        ("open", 3, 3),
+        ("friendly", 3, 4),
+        ("trusting", 3, 5),
+    ],
+)
+async def test_the_attitude_sets_interest_and_patience(
+    table: Table, attitude: str, interest: int, patience: int
+) -> None:
+    """ "/negotiation start npc: attitude: motivations: pitfalls: sets Interest and Patience from the attitude
+    table" (the rules' table, written out again)."""
+    await table.configure_director_role()
+    kit.ok(await scene_kit.start_negotiation(table, attitude))
+    [tracker] = trackers(table.channel)
+    assert f"Interest\n{interest}/5" in kit.body(tracker) and f"Patience\n{patience}/5" in kit.body(tracker)
