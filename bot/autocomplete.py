@@ -70,6 +70,16 @@ def own_creature(encounter: Encounter, user_id: int, *, option: str, heroes_only
     fail(f"You control several creatures: name one with the {option} option.")
 
 
+def named_or_own(
+    encounter: Encounter, name: str | None, user_id: int, *, option: str, heroes_only: bool = False
+) -> str:
+    """The creature the option names, or when it is left out (or blank) the one this member controls
+    (`own_creature`)."""
+    if name is not None and name.strip():
+        return name
+    return own_creature(encounter, user_id, option=option, heroes_only=heroes_only)
+
+
 def ability_choices(
     encounter: Encounter, attacker: str | None, user_id: int, current: str
 ) -> list[app_commands.Choice[str]]:

@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 
 from bot import autocomplete
-from bot.autocomplete import own_creature
+from bot.autocomplete import named_or_own
 from bot.client import BotCog, DrawSteelBot
 from bot.help import guild_group, help_line
 from bot.options import SuggestedText
@@ -276,9 +276,7 @@ class Stamina(BotCog):
             return
 
         def step(who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, Healing]:
-            name = target if target is not None and target.strip() else None
-            if name is None:
-                name = own_creature(encounter, who.actor.user_id, option="target", heroes_only=True)
+            name = named_or_own(encounter, target, who.actor.user_id, option="target", heroes_only=True)
             creature_id = guard(encounter, who, name, "have {name} catch their breath")
             return harm.catch_breath(encounter, creature_id)
 

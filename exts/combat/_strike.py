@@ -204,9 +204,7 @@ class StrikeOrder:
 
     def step(self, caller: Caller, encounter: Encounter, table: Table) -> tuple[Encounter, Struck]:
         self.dice.rewind()
-        who = self.attacker if self.attacker is not None and self.attacker.strip() else None
-        if who is None:
-            who = autocomplete.own_creature(encounter, caller.actor.user_id, option="attacker")
+        who = autocomplete.named_or_own(encounter, self.attacker, caller.actor.user_id, option="attacker")
         striker = harm.target(encounter, who)
         caller.require_controls(striker.owner_id, striker.id, f"strike with {striker.id}")
         used: AbilityStrike | None = None
