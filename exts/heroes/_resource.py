@@ -18,7 +18,7 @@ from discord import app_commands
 from bot import autocomplete
 from bot.autocomplete import named_or_own
 from bot.client import BotCog, DrawSteelBot
-from bot.help import guild_group, help_line
+from bot.help import guild_group
 from bot.options import SuggestedRange
 from bot.permissions import require_controls
 from bot.play import Caller, play, sheet_of
@@ -90,11 +90,7 @@ class Resource(BotCog):
         text = f"⚡ **{inert(done.hero)}** {inert(done.said)} · {inert(done.called)}: **{done.value}**"
         await send(interaction, content=text)
 
-    @resource.command(
-        name="gain",
-        description="A hero gains heroic resource.",
-        extras=help_line("/resource gain amount:2 hero:Ash", "Gain heroic resource (a class trigger)."),
-    )
+    @resource.command(name="gain", description="A hero gains heroic resource.")
     @app_commands.describe(amount="How much", hero="The hero (default: yours)")
     async def gain(
         self,
@@ -102,6 +98,10 @@ class Resource(BotCog):
         amount: app_commands.Range[int, 1, AMOUNT_MAX],
         hero: HeroInPlay | None = None,
     ) -> None:
+        """Gain heroic resource (a class trigger).
+
+        Example: /resource gain amount:2 hero:Ash
+        """
         await self._change(
             interaction,
             "resource.gain",
@@ -110,11 +110,7 @@ class Resource(BotCog):
             f"gains {amount} {{name}}",
         )
 
-    @resource.command(
-        name="spend",
-        description="A hero spends heroic resource.",
-        extras=help_line("/resource spend amount:3", "Spend heroic resource (never below 0)."),
-    )
+    @resource.command(name="spend", description="A hero spends heroic resource.")
     @app_commands.describe(amount="How much", hero="The hero (default: yours)")
     async def spend(
         self,
@@ -122,6 +118,10 @@ class Resource(BotCog):
         amount: app_commands.Range[int, 1, AMOUNT_MAX],
         hero: HeroInPlay | None = None,
     ) -> None:
+        """Spend heroic resource (never below 0).
+
+        Example: /resource spend amount:3
+        """
         await self._change(
             interaction,
             "resource.spend",
@@ -130,11 +130,7 @@ class Resource(BotCog):
             f"spends {amount} {{name}}",
         )
 
-    @resource.command(
-        name="set",
-        description="Correct a hero's heroic resource.",
-        extras=help_line("/resource set amount:4 hero:Ash", "Correct a hero's heroic resource."),
-    )
+    @resource.command(name="set", description="Correct a hero's heroic resource.")
     @app_commands.describe(amount="The new value", hero="The hero (default: yours)")
     async def set(
         self,
@@ -142,6 +138,10 @@ class Resource(BotCog):
         amount: app_commands.Range[int, 0, AMOUNT_MAX],
         hero: HeroInPlay | None = None,
     ) -> None:
+        """Correct a hero's heroic resource.
+
+        Example: /resource set amount:4 hero:Ash
+        """
         await self._change(
             interaction,
             "resource.set",
