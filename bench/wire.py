@@ -38,6 +38,7 @@ from tests.wire.harness import (  # noqa: E402
     BOT_ARGV,
     FLOOR_ARGV,
     BotProcess,
+    added_up,
     bot_env,
     cpu_seconds,
     encounter_state,
@@ -433,15 +434,7 @@ class Sample:
     @classmethod
     def merged(cls, parts: list[Sample]) -> Sample:
         """One sample of several runs (their windows of one measurement)."""
-        out = cls()
-        for part in parts:
-            out.latencies_ms += part.latencies_ms
-            out.refused += part.refused
-            out.deferred += part.deferred
-            out.seconds += part.seconds
-            out.cpu_seconds += part.cpu_seconds
-            out.unanswered += part.unanswered
-        return out
+        return added_up(cls(), parts)
 
 
 async def settle(fake: FakeDiscord, pid: int, quiet: float = 0.3, within: float = 60.0) -> None:

@@ -39,9 +39,22 @@ from bot.rules.encounter import Encounter, heroic
 from bot.rules.encounter.model import RoundNews
 from bot.rules.encounter.rounds import news_since
 from bot.rules.hero import HeroSheet
+from bot.rules.montage import Montage
 from bot.rules.resources import GainTrigger, ResourceGain, read_gain_trigger
 from bot.rules.turns import Controller, current
-from bot.store import COMBAT, SCENE_KIND, Change, Committed, Event, GuildSettings, Hero, Table, scene_kind
+from bot.store import (
+    COMBAT,
+    SCENE_KIND,
+    Change,
+    ChannelKey,
+    Committed,
+    Event,
+    GuildSettings,
+    Hero,
+    Store,
+    Table,
+    scene_kind,
+)
 from bot.store.errors import NoEncounter
 from bot.ui.format import gain_line, hidden_stamina
 
@@ -233,6 +246,36 @@ def scene_data(state: dict[str, Any], scene: type[S]) -> S:
 def scene_state(value: object, kind: str) -> dict[str, Any]:
     """The state data a scene is kept as: its codec data and its kind."""
     return {**codec.to_data(value), SCENE_KIND: kind}
+
+
+#: The scene kind whose close may carry Malice into the channel's next fight (`exts.montage`'s).
+MONTAGE = "montage"
+#: How many of the channel's newest rows a new fight looks through for a closed montage.
+CARRY_LOOKBACK = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Carried:
+    """The Malice a closed montage (`montage`, its name) carries into the channel's next fight."""
+
+    malice: int
+    montage: str
+
+
+async def carried_malice(store: Store, key: ChannelKey) -> Carried | None:
+    """The Malice the channel's newest closed montage carried into the next fight, while no fight has started
+    in the channel since (the fight that takes it is the newest row after it, so it is taken once); a scene of
+    another kind in between (a negotiation) keeps it. None when there is none to carry."""
+    found = await store.recent_encounters(key.channel_id, guild_id=key.guild_id, limit=CARRY_LOOKBACK)
+    for info in found:
+        kind = scene_kind(info.state)
+        if kind == COMBAT:
+            return None
+        if kind == MONTAGE:
+            montage = scene_data(info.state, Montage)
+            carried = not info.active and montage.closed and montage.malice > 0
+            return Carried(montage.malice, info.name) if carried else None
+    return None
 
 
 def put_scene(table: Table, value: object, kind: str) -> None:

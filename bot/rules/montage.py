@@ -2,8 +2,9 @@
 
 Rules: Draw Steel Heroes ch. 11 "Tests", "Montage Tests" (limits by difficulty and heroes, two rounds, one
 test or assist per hero a round, the end at a limit or after the rounds, total success, partial success and
-total failure); tests are read by their difficulty as `bot.rules.power` reads any test; "Victories For
-Noncombat Challenges" (draw-steel-basics) for the award.
+total failure), "Assist a Test" (the assisting test's tier: a bane, an edge or a double edge); tests are
+read by their difficulty as `bot.rules.power` reads any test; "Victories For Noncombat Challenges"
+(draw-steel-basics) for the award.
 
 Public API:
 - `MontageDifficulty`, `Limits`, `limits(difficulty, heroes)`; `MontageOutcome`; `ROUNDS`.
@@ -138,8 +139,9 @@ class Attempt:
 
 @dataclass(frozen=True, slots=True)
 class Assist:
-    """One hero's assist to another's test in a round: their own test at the usual difficulty; a success
-    gives the assisted test an edge, a failure a bane. `used` once the assisted hero has tested."""
+    """One hero's assist to another's test in a round: their own test, whose tier decides what the assisted
+    test takes (Heroes ch. 11, "Assist a Test": tier 1 a bane, tier 2 an edge, tier 3 a double edge).
+    `used` once the assisted hero has tested."""
 
     hero: str
     helped: str
@@ -148,8 +150,13 @@ class Assist:
     used: bool = False
 
     @property
-    def edge(self) -> bool:
-        return self.roll.outcome(DEFAULT_TEST) in _SUCCESSES
+    def edges(self) -> int:
+        """The edges the assisted test takes (2: a double edge), 0 on a bane."""
+        return {1: 0, 2: 1, 3: 2}[self.roll.tier]
+
+    @property
+    def bane(self) -> bool:
+        return self.roll.tier == 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,8 +317,8 @@ def try_challenge(
     if montage.uses_left(target) == 0:
         raise MontageError(f"{target.name} has been used up: pick another challenge.")
     helping = [a for a in montage.assists if a.helped == who.name and a.round == montage.round and not a.used]
-    edges += sum(1 for a in helping if a.edge)
-    banes += sum(1 for a in helping if not a.edge)
+    edges += sum(a.edges for a in helping)
+    banes += sum(1 for a in helping if a.bane)
     roll = roll_power(dice, bonus=bonus, edges=edges, banes=banes, kind=RollKind.TEST)
     attempt = Attempt(
         who.name,
@@ -327,9 +334,9 @@ def try_challenge(
 
 
 def assist(montage: Montage, dice: Dice, hero: str, helped: str, *, bonus: int = 0) -> tuple[Montage, Assist]:
-    """A hero assists another hero's test this round, before it is made: their own test at the usual
-    difficulty gives that test an edge on a success, a bane on a failure. An assist counts no success or
-    failure by itself."""
+    """A hero assists another hero's test this round, before it is made: their own test gives that test a
+    bane on tier 1, an edge on tier 2, a double edge on tier 3 ("Assist a Test"). An assist counts no
+    success or failure by itself."""
     who = _may_act(montage, hero)
     other = montage.hero(helped)
     if other.name == who.name:

@@ -96,20 +96,27 @@ class EventLog:
             return None
         if row.guild_id != guild_id:
             raise OtherServer.encounter()
-        return EncounterInfo(
-            id=row.id,
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            name=row.name,
-            director_id=row.director_id,
-            state=row.state,
-            active=row.active,
-            last_seq=row.last_seq,
-            tracker_channel_id=row.tracker_channel_id,
-            tracker_message_id=row.tracker_message_id,
-            created_at=_aware(row.created_at),
-            ended_at=None if row.ended_at is None else _aware(row.ended_at),
+        return _info(row)
+
+    async def recent_encounters(self, channel_id: int, *, guild_id: int, limit: int) -> list[EncounterInfo]:
+        """A channel's newest `limit` encounters (scenes included), newest first; `OtherServer` when the
+        channel is not the server `guild_id`'s."""
+        validate.snowflake(guild_id, "guild id")
+        validate.snowflake(channel_id, "channel id")
+        query = (
+            sa.select(encounters)
+            .where(encounters.c.channel_id == channel_id)
+            .order_by(encounters.c.id.desc())
+            .limit(max(0, limit))
         )
+
+        def read(connection: Connection) -> Any:
+            return connection.execute(query).all()
+
+        rows = await self._db.select(read)
+        if any(row.guild_id != guild_id for row in rows):
+            raise OtherServer()
+        return [_info(row) for row in rows]
 
     async def latest_encounter(self, channel_id: int, *, guild_id: int) -> int | None:
         """The id of a channel's newest encounter: the one running there, else the last one that ended (None
@@ -232,4 +239,22 @@ def event_of(row: Any, undone_by: int | None) -> Event:
         patch=row.patch,
         undoes=row.undoes,
         undone_by=undone_by,
+    )
+
+
+def _info(row: Any) -> EncounterInfo:
+    """An `encounters` row as `EncounterInfo`."""
+    return EncounterInfo(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        name=row.name,
+        director_id=row.director_id,
+        state=row.state,
+        active=row.active,
+        last_seq=row.last_seq,
+        tracker_channel_id=row.tracker_channel_id,
+        tracker_message_id=row.tracker_message_id,
+        created_at=_aware(row.created_at),
+        ended_at=None if row.ended_at is None else _aware(row.ended_at),
     )

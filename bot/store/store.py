@@ -188,6 +188,10 @@ class Store:
         """`EventLog.latest_encounter`."""
         return await self.log.latest_encounter(channel_id, guild_id=guild_id)
 
+    async def recent_encounters(self, channel_id: int, *, guild_id: int, limit: int) -> list[EncounterInfo]:
+        """`EventLog.recent_encounters`."""
+        return await self.log.recent_encounters(channel_id, guild_id=guild_id, limit=limit)
+
     async def events(self, encounter_id: int, *, guild_id: int) -> list[Event]:
         """`EventLog.events`."""
         return await self.log.events(encounter_id, guild_id=guild_id)

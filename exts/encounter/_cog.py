@@ -28,6 +28,7 @@ from bot.play import (
     Member,
     Played,
     apply,
+    carried_malice,
     channel_key,
     play,
     put_sheet,
@@ -204,12 +205,22 @@ class EncounterCog(BotCog):
             new_encounter_state(chosen, enforce_actions=enforce)
         )  # fmt: skip
 
+        carried = await carried_malice(self.bot.store, channel_key(interaction))
+        if carried is not None:  # a montage's close carried it into this fight: added when combat begins
+            state = dataclasses.replace(state, carried_malice=carried.malice)
+
         def change(who: Member, table: Table) -> Change[None]:
             table.begin_encounter(clean, who.actor.user_id, codec.to_data(state))
             return Change(f"Encounter {clean} started ({chosen.value})", None)
 
         await apply(interaction, "encounter.start", change, rule="/encounter start")
-        await send(interaction, content=started_text(clean, chosen, [s.name for s in sides or ()]))
+        text = started_text(clean, chosen, [s.name for s in sides or ()])
+        if carried is not None:
+            text += (
+                f"\n😈 {carried.malice} Malice carried over from the montage {inert(carried.montage)}: the "
+                "Director gains it when combat begins."
+            )
+        await send(interaction, content=text)
 
     @encounter.command(name="add", description="Add creatures to the encounter.")
     @app_commands.describe(

@@ -10,6 +10,7 @@ from typing import Any
 from bot.client import DrawSteelBot
 from bot.play import scene_data
 from bot.rules.montage import Montage
+from bot.store import GuildSettings
 from exts.montage._cog import MontageCog, on_close, on_reroll, on_undo
 from exts.montage._views import KIND, MontageButton, scene_view, set_handler
 from exts.tracker._service import SceneView, register_scene
@@ -18,7 +19,7 @@ __all__ = ["MontageCog", "setup"]
 
 
 def render_scene(
-    name: str, state: dict[str, Any], encounter_id: int, version: int, active: bool
+    name: str, state: dict[str, Any], encounter_id: int, version: int, active: bool, _settings: GuildSettings
 ) -> SceneView:
     return scene_view(name, scene_data(state, Montage), encounter_id, version, active)
 

@@ -53,6 +53,7 @@ from exts.montage._views import (
     close_view,
     closed_text,
     count_text,
+    gives_text,
     imported_text,
     progress_text,
     render_montage,
@@ -391,7 +392,7 @@ class MontageCog(commands.Cog):
             return rules.assist(montage, dice, acting.name, hero, bonus=total)
 
         played = await self._play(
-            interaction, service.ASSIST, step, lambda a: f"{a.hero} assists {a.helped} ({_gives(a)})"
+            interaction, service.ASSIST, step, lambda a: f"{a.hero} assists {a.helped} ({gives_text(a)})"
         )
         text = f"{assist_text(played.result)}\n{progress_text(played.before, played.after)}"
         ping = _pinged(played.before, played.after, interaction.user.id)
@@ -581,10 +582,6 @@ async def on_undo(interaction: discord.Interaction[Any], eid: int, ver: int, _ar
 
 def _tested_summary(attempt: rules.Attempt) -> str:
     return f"{attempt.hero} tried {attempt.challenge}: {attempt.outcome.value}"
-
-
-def _gives(given: rules.Assist) -> str:
-    return "an edge" if given.edge else "a bane"
 
 
 def _ended(montage: Montage) -> str:

@@ -15,6 +15,7 @@ import discord
 
 from bot.embeds import fit_embed
 from bot.error_hook import guarded
+from bot.play import MONTAGE
 from bot.replies import fail, inert
 from bot.rules.montage import (
     ROUNDS,
@@ -29,7 +30,7 @@ from bot.rules.power import NetEdge, PowerRoll
 from bot.ui.persistent import NUMBER, PersistentView, number
 from exts.tracker._service import SceneView, SceneWait
 
-KIND = "montage"
+KIND = MONTAGE
 COLOUR = discord.Colour.teal()
 _OUTCOME_ICON = {
     MontageOutcome.TOTAL_SUCCESS: "🏆",
@@ -270,8 +271,13 @@ def attempt_text(montage: Montage, attempt: Attempt, characteristic: str | None)
     )
 
 
+def gives_text(given: Assist) -> str:
+    """What the assisted test takes, by the assist's tier."""
+    return "a bane" if given.bane else ("a double edge" if given.edges == 2 else "an edge")
+
+
 def assist_text(given: Assist) -> str:
-    gives = "an edge" if given.edge else "a bane"
+    gives = gives_text(given)
     return (
         f"🤝 **{inert(given.hero)}** assists **{inert(given.helped)}**: {roll_text(given.roll)} — "
         f"their test this round takes {gives}."
@@ -300,8 +306,8 @@ def closed_text(montage: Montage, awarded: Sequence[str]) -> str:
         lines.append(f"{montage.victories} Victor{'y' if montage.victories == 1 else 'ies'} each to {who}.")
     if montage.malice:
         lines.append(
-            f"😈 {montage.malice} Malice carried into the next fight: the Director adds it with "
-            f"/malice gain amount:{montage.malice} once it begins."
+            f"😈 {montage.malice} Malice carried into the next fight: the Director gains it when the next "
+            "encounter in this channel begins."
         )
     return "\n".join(lines)
 

@@ -7,10 +7,12 @@ service by kind) and the buttons.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from bot.client import DrawSteelBot
 from bot.play import scene_data
+from bot.store import GuildSettings
 from exts.negotiation._cog import NegotiationCog, on_close, on_lie, on_pick, on_reveal
 from exts.negotiation._views import KIND, NegotiationButton, Scene, scene_view, set_handler
 from exts.tracker._service import SceneView, register_scene
@@ -19,9 +21,12 @@ __all__ = ["NegotiationCog", "setup"]
 
 
 def render_scene(
-    name: str, state: dict[str, Any], encounter_id: int, version: int, active: bool
+    name: str, state: dict[str, Any], encounter_id: int, version: int, active: bool, settings: GuildSettings
 ) -> SceneView:
-    return scene_view(name, scene_data(state, Scene), encounter_id, version, active)
+    """The tracker shows Interest and Patience as the server's setting says now, not as it was at the
+    negotiation's last step."""
+    scene = dataclasses.replace(scene_data(state, Scene), numbers=settings.negotiation_numbers)
+    return scene_view(name, scene, encounter_id, version, active)
 
 
 async def setup(bot: DrawSteelBot) -> None:

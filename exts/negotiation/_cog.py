@@ -322,7 +322,7 @@ class NegotiationCog(commands.Cog):
         embed = (
             director_embed(scene.negotiation)
             if who.director
-            else public_embed(scene.negotiation, scene.numbers)
+            else public_embed(scene.negotiation, who.settings.negotiation_numbers)
         )
         await send(interaction, embed=embed, ephemeral=True)
 

@@ -220,7 +220,7 @@ class ReminderService:
         settings = await self._store().get_settings(reminder.guild_id)
         if renderer is None or reminder.kind != NUDGE or settings.nudge_after is None:
             return None
-        wait = renderer(doc.name, doc.state, doc.id, 0, True).wait
+        wait = renderer(doc.name, doc.state, doc.id, 0, True, settings).wait
         if wait.key != reminder.turn_key or not wait.user_ids:
             return None  # the scene moved on: the tracker's observer sets the new wait
         key = ChannelKey(reminder.guild_id, reminder.channel_id)

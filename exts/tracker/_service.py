@@ -21,7 +21,7 @@ from bot.play import encounter_of, resource_names
 from bot.replies import edit, post
 from bot.rules import codec
 from bot.rules.encounter import Encounter
-from bot.store import COMBAT, ChannelKey, Committed, Store, scene_kind
+from bot.store import COMBAT, ChannelKey, Committed, GuildSettings, Store, scene_kind
 from bot.store.errors import CannotSave, StoreUnavailable
 from exts.tracker._controls import tracker_view
 from exts.tracker._views import TrackerView, render_final, render_tracker
@@ -137,9 +137,10 @@ class SceneView:
     wait: SceneWait
 
 
-#: A scene kind's tracker: (its name, state data, encounter id, version, active) -> `SceneView`. The
-#: features register theirs (`register_scene`), so the tracker renders them without importing upward.
-SceneRenderer = Callable[[str, dict[str, Any], int, int, bool], SceneView]
+#: A scene kind's tracker: (its name, state data, encounter id, version, active, the server's settings now)
+#: -> `SceneView`. The features register theirs (`register_scene`), so the tracker renders them without
+#: importing upward. The settings are the current ones: a settings change shows at the next refresh.
+SceneRenderer = Callable[[str, dict[str, Any], int, int, bool, GuildSettings], SceneView]
 _SCENES: dict[str, SceneRenderer] = {}
 
 
@@ -390,7 +391,7 @@ class TrackerService:
         settings = await store.get_settings(key.guild_id)
         if doc is not None and doc.active and doc.id is not None and doc.kind != COMBAT:
             slot.encounter_id = doc.id
-            return self._scene(doc.id, doc.name, doc.state, table.version, doc.director_id, True)
+            return self._scene(doc.id, doc.name, doc.state, table.version, doc.director_id, True, settings)
         if doc is not None and doc.active and doc.id is not None:
             encounter = encounter_of(table)
             names = resource_names(table, encounter)
@@ -405,7 +406,9 @@ class TrackerService:
         if info is None or info.active or info.channel_id != key.channel_id:
             return None
         if scene_kind(info.state) != COMBAT:
-            return self._scene(info.id, info.name, info.state, table.version, info.director_id, False)
+            return self._scene(
+                info.id, info.name, info.state, table.version, info.director_id, False, settings
+            )
         ended = codec.load(Encounter, info.state)
         view = TrackerView(info.name, table.tokens, settings.show_monster_stamina)
         seen = Seen(info.id, ended, table.version, info.director_id, False)
@@ -419,12 +422,13 @@ class TrackerService:
         version: int,
         director_id: int,
         active: bool,
+        settings: GuildSettings,
     ) -> _Rendered | None:
         """A scene other than combat, rendered by its feature's renderer (None when no loaded one does)."""
         renderer = scene_renderer(scene_kind(state))
         if renderer is None:
             return None
-        shown = renderer(name, state, encounter_id, version, active)
+        shown = renderer(name, state, encounter_id, version, active, settings)
         seen = Seen(encounter_id, None, version, director_id, active, shown.wait)
         return _Rendered(encounter_id, shown.embed, shown.view, active, seen)
 

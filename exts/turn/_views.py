@@ -201,6 +201,10 @@ def begin_text(flow: Flow) -> str:
     """The start of combat: the d10 (and who chooses), or the first round (who picks then follows, as at a
     turn's end)."""
     lines = []
+    if flow.malice_carried:
+        lines.append(
+            f"😈 The Director starts with {flow.malice_carried} Malice carried over from the montage."
+        )
     for event in flow.events:
         if isinstance(event, FirstTurnRolled):
             who = controller_does(event.chooser, "choose")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -27,6 +28,7 @@ from simcord.backend import cdn
 from simcord.env import Env
 from simcord.results import InteractionResult
 
+from bot.content.forgesteel.files import MAX_BYTES
 from tests.content.forgesteel_files import invented_bytes
 
 
@@ -50,6 +52,11 @@ def refusal(env: Env, result: InteractionResult) -> str:
 def fixture(name: str) -> tuple[str, bytes]:
     """A Forge Steel fixture file as a SimCord upload."""
     return name, invented_bytes(name)
+
+
+def oversized(name: str) -> tuple[str, bytes]:
+    """An upload of JSON just over the size the importers read."""
+    return name, json.dumps({"name": "x" * (MAX_BYTES + 10)}).encode()
 
 
 @dataclass

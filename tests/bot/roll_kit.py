@@ -5,6 +5,7 @@ from __future__ import annotations
 from simcord.results import InteractionResult, ResponseMessage
 
 from bot.rules.dice import FixedDice
+from tests.bot.conftest import Table
 
 
 class LoadedDice:
@@ -30,7 +31,18 @@ class Loaded:
         self.queue.extend(values)
 
     def randint(self, low: int, high: int) -> int:
-        return self.queue.pop(0) if self.queue else min(high, max(low, 5))
+        if not self.queue:
+            return min(high, max(low, 5))
+        value = self.queue.pop(0)
+        assert low <= value <= high, f"loaded {value} for a d{high}"
+        return value
+
+
+def loaded(table: Table) -> Loaded:
+    """The `Loaded` dice the table's bot rolls with (its `dice` fixture returned them)."""
+    dice = table.env.bot.dice  # type: ignore[attr-defined]
+    assert isinstance(dice, Loaded)
+    return dice
 
 
 def reply(result: InteractionResult) -> ResponseMessage:

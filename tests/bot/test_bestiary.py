@@ -14,7 +14,7 @@ from bot.content.forgesteel.files import MAX_BYTES
 from bot.store.bestiary import MONSTERS_MAX
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
-from tests.bot.files_kit import CdnServer, fixture, refusal
+from tests.bot.files_kit import CdnServer, fixture, oversized, refusal
 
 BOGLING_IDS = {f"bogling-{n}" for n in range(1, 8)}
 
@@ -64,14 +64,10 @@ async def test_re_import_updates_in_place_and_a_lone_member_keeps_its_group(
     assert len(await names(directed)) == 7
 
 
-def _big_json() -> bytes:
-    return json.dumps({"name": "x" * (MAX_BYTES + 10)}).encode()
-
-
 @pytest.mark.parametrize(
     ("upload", "says"),
     [
-        (("huge.ds-monster", _big_json()), "over 2 MB"),
+        (oversized("huge.ds-monster"), "over 2 MB"),
         (("notes.ds-monster", b"these are my goblin notes"), "isn't JSON"),
         (fixture("Brannoc.ds-hero"), "That's a Forge Steel hero (use /hero import for it)"),
         (fixture("Bog Ambush.ds-encounter"), "use /encounter import for it"),
@@ -96,9 +92,7 @@ async def test_a_file_declared_over_the_limit_is_not_even_downloaded(
 ) -> None:
     text = refusal(
         simcord_env,
-        await directed.director.slash(
-            directed.channel, "monster import", file=("huge.ds-monster", _big_json())
-        ),
+        await directed.director.slash(directed.channel, "monster import", file=oversized("huge.ds-monster")),
     )
     assert "over 2 MB" in text and cdn_server.served == []
 

@@ -10,28 +10,24 @@ server itself is never touched).
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import asyncpg  # type: ignore[import-untyped]
 import pytest
 import sqlalchemy as sa
-from sqlalchemy.engine import make_url
 
 from bot.error_hook import REGISTRY
 from bot.store import Change, ChannelKey, SaveUncertain, Store, StoreUnavailable, Table
 from bot.store.models import events
-from tests.wire.faults import SqliteLock, TcpProxy
+from tests.wire.faults import SqliteLock, TcpProxy, postgres_behind_proxy
 
 KEY = ChannelKey(guild_id=10, channel_id=20)
 DIRECTOR, PLAYER = 111, 222
 LIMIT = 0.5  # the store's wait limit in these tests (production: WAIT_LIMIT)
 BUSY = "The database is busy — try again in a moment."
-PG_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
 
 
 def start(table: Table) -> Change[None]:
@@ -136,28 +132,17 @@ async def test_commands_queued_during_an_outage_give_up_together(sqlite_store: t
 @pytest.fixture
 async def pg(tmp_path: Path) -> AsyncIterator[tuple[Store, TcpProxy, str]]:
     """A store on a fresh schema, connected through a proxy the test controls."""
-    if not PG_URL:
-        pytest.skip("PostgreSQL fault tests need TEST_DATABASE_URL")
-    url = make_url(PG_URL)
-    dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
-    try:
-        admin = await asyncpg.connect(dsn, timeout=5)
-    except (OSError, asyncpg.PostgresError, TimeoutError) as error:
-        pytest.skip(f"cannot connect to TEST_DATABASE_URL ({error})")
-    schema = f"t_faults_{uuid.uuid4().hex[:16]}"
-    await admin.execute(f'CREATE SCHEMA "{schema}"')
-    proxy = TcpProxy(url.host or "127.0.0.1", url.port or 5432)
-    await proxy.start()
-    proxied = url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
-    store = await Store.open(proxied, schema=schema, wait_limit=LIMIT)
-    try:
-        yield store, proxy, schema
-    finally:
-        await proxy.restore()
-        await store.close()
-        await proxy.stop()
-        await admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
-        await admin.close()
+    async with postgres_behind_proxy("the PostgreSQL fault tests") as (url, admin, proxy):
+        schema = f"t_faults_{uuid.uuid4().hex[:16]}"
+        await admin.execute(f'CREATE SCHEMA "{schema}"')
+        proxied = url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
+        store = await Store.open(proxied, schema=schema, wait_limit=LIMIT)
+        try:
+            yield store, proxy, schema
+        finally:
+            await proxy.restore()
+            await store.close()
+            await admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 async def count_events(store: Store, **where: Any) -> int:

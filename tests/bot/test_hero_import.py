@@ -11,14 +11,13 @@ from typing import Any
 import pytest
 from simcord.env import Env
 
-from bot.content.forgesteel.files import MAX_BYTES
 from bot.play import sheet_of
 from bot.rules.characteristics import Characteristic
 from bot.rules.hero import HeroSheet
 from bot.store import ChannelKey, Hero
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
-from tests.bot.files_kit import CdnServer, fixture, refusal
+from tests.bot.files_kit import CdnServer, fixture, oversized, refusal
 from tests.content.forgesteel_files import invented_bytes, invented_expected
 
 HEROES = invented_expected("expected-heroes.json")["heroes"]
@@ -161,14 +160,10 @@ async def test_a_director_imports_for_a_player_or_for_anyone_to_claim(
     assert stored["Ysolde"].owner_id == table.director.id and sheet_of(stored["Ysolde"]).claimable
 
 
-def _big() -> bytes:
-    return json.dumps({"name": "x" * (MAX_BYTES + 10)}).encode()
-
-
 @pytest.mark.parametrize(
     ("file", "says"),
     [
-        (("huge.ds-hero", _big()), "over 2 MB"),
+        (oversized("huge.ds-hero"), "over 2 MB"),
         (("notes.ds-hero", b"my hero's backstory"), "isn't JSON"),
         (fixture("Bogling Slinger.ds-monster"), "use /monster import for it"),
         (("newer.ds-hero", json.dumps({"format": 99, "hero": {}}).encode()), "a newer Forge Steel"),

@@ -4,6 +4,7 @@ close with Victories and Malice; undo, a restart mid-way, and the encounter comm
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import discord
@@ -11,7 +12,6 @@ import pytest
 from simcord import ChannelHandle
 
 from bot.replies import UserError
-from bot.rules.dice import Dice
 from bot.rules.montage import MontageDifficulty
 from bot.settings import Settings
 from bot.store import ChannelKey, Store
@@ -19,35 +19,22 @@ from exts.montage._cog import _pick
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table, build_bot
 from tests.bot.files_kit import CdnServer, fixture, refusal
+from tests.bot.roll_kit import Loaded, loaded
 from tests.bot.test_reminders import HOUR, Clock, service_of
 
 
-class Scripted:
-    """Dice that give the queued results first (then 5s): a test's outcome is chosen by the test."""
-
-    def __init__(self) -> None:
-        self.queue: list[int] = []
-
-    def push(self, *results: int) -> None:
-        self.queue.extend(results)
-
-    def randint(self, low: int, high: int) -> int:
-        value = self.queue.pop(0) if self.queue else 5
-        assert low <= value <= high
-        return value
-
-
 @pytest.fixture
-def dice() -> Dice:
-    return Scripted()
+def dice() -> Loaded:
+    return Loaded()
 
 
 def montage_trackers(channel: ChannelHandle) -> list[discord.Message]:
     return [m for m in channel.history() if m.embeds and (m.embeds[0].title or "").startswith("🏔️")]
 
 
-async def heroes(table: Table) -> None:
-    for who, name, traits in ((table.alice, "Ash", "M2 A1"), (table.bob, "Bree", "M0 A2")):
+async def heroes(table: Table, ash: str = "M2 A1", bree: str = "M0 A2") -> None:
+    """Ash (alice) and Bree (bob) on the roster: 30 Stamina, 8 Recoveries and these characteristics."""
+    for who, name, traits in ((table.alice, "Ash", ash), (table.bob, "Bree", bree)):
         made = await who.slash(
             table.channel, "hero create", name=name, stamina=30, recoveries=8, characteristics=traits
         )
@@ -70,12 +57,6 @@ async def ready(table: Table) -> None:
     )
 
 
-def dice_of(table: Table) -> Scripted:
-    bot = table.env.bot
-    assert isinstance(bot.dice, Scripted)  # type: ignore[attr-defined]
-    return bot.dice  # type: ignore[attr-defined,no-any-return]
-
-
 def has(text: str, *parts: Iterable[str] | str) -> None:
     for part in parts:
         assert part in text, (part, text)
@@ -91,7 +72,7 @@ async def test_a_whole_montage_from_start_to_close(table: Table, store: Store) -
     assert secret not in kit.body(tracker)  # hidden until the montage ends that way
     assert tracker.pinned
 
-    dice_of(table).push(3, 4)  # Bree assists Ash: 7 + 2 = 9, a failure: a bane
+    loaded(table).load(3, 4)  # Bree assists Ash: 7 + 2 = 9, a failure: a bane
     text = kit.ok(
         await table.bob.slash(table.channel, "montage assist", hero="Ash", characteristic="agility")
     )
@@ -103,7 +84,7 @@ async def test_a_whole_montage_from_start_to_close(table: Table, store: Store) -
     )
     assert "Bree" in refused  # a player tests only with their own hero
 
-    dice_of(table).push(9, 8)  # Ash climbs: 17 + 2 - 2 (the bane) = 17, a success; round 2 begins
+    loaded(table).load(9, 8)  # Ash climbs: 17 + 2 - 2 (the bane) = 17, a success; round 2 begins
     text = kit.ok(await table.alice.slash(table.channel, "montage test", challenge="climb"))
     has(
         text,
@@ -116,7 +97,7 @@ async def test_a_whole_montage_from_start_to_close(table: Table, store: Store) -
     [tracker] = montage_trackers(table.channel)
     has(kit.body(tracker), "Successes 1/2", "Round 2 of 2", "1 of 2 uses left")
 
-    dice_of(table).push(10, 9)  # Bree swims: natural 19, a success: total success
+    loaded(table).load(10, 9)  # Bree swims: natural 19, a success: total success
     text = kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Swim"))
     has(text, "Total success", secret, "/montage award")
     [tracker] = montage_trackers(table.channel)
@@ -139,14 +120,14 @@ async def test_the_close_button_awards_one_victory_after_a_restart(
     table: Table, settings: Settings, store: Store
 ) -> None:
     await ready(table)
-    dice_of(table).push(10, 10)
+    loaded(table).load(10, 10)
     kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
-    dice_of(table).push(10, 10)
+    loaded(table).load(10, 10)
     result = await table.bob.slash(table.channel, "montage test", challenge="Swim")
     message = result.response.message if result.response is not None else None
     assert message is not None and "Award 1 Victory each and close" in kit.labels(message)
     kit.refused(await table.bob.click(message, label="Award 1 Victory each and close"))
-    await table.env.restart_bot(build_bot(settings, store, Scripted()))  # the button is persistent
+    await table.env.restart_bot(build_bot(settings, store, Loaded()))  # the button is persistent
     kit.ok(await table.director.click(message, label="Award 1 Victory each and close"))
     again = kit.refused(await table.director.click(message, label="Award 1 Victory each and close"))
     assert "No montage is running here" in again
@@ -156,7 +137,7 @@ async def test_the_close_button_awards_one_victory_after_a_restart(
 
 async def test_undo_and_a_restart_mid_way(table: Table, settings: Settings, store: Store) -> None:
     await ready(table)
-    dice_of(table).push(1, 1)
+    loaded(table).load(1, 1)
     text = kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
     has(text, "failure", "Failures 1/2")
     undone = kit.ok(await table.alice.slash(table.channel, "montage undo"))
@@ -164,15 +145,20 @@ async def test_undo_and_a_restart_mid_way(table: Table, settings: Settings, stor
     [tracker] = montage_trackers(table.channel)
     has(kit.body(tracker), "Failures 0/2", "To act: Ash, Bree")
 
-    dice_of(table).push(10, 10)
+    loaded(table).load(10, 10)
     kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
-    restarted = Scripted()
+    restarted = Loaded()
     await table.env.restart_bot(build_bot(settings, store, restarted))
-    restarted.push(1, 1)
+    restarted.load(1, 1)
     text = kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Swim"))
     has(text, "Successes 1/2 · Failures 1/2", "Round 2 of 2** begins")
     [again] = montage_trackers(table.channel)
     assert again.id == tracker.id  # the same tracker, edited after the restart
+    # undo after the restart takes back the step made since, and the round it began
+    undone = kit.ok(await table.bob.click(again, label="Undo"))
+    assert "Bree tried Swim" in undone
+    [again] = montage_trackers(table.channel)
+    has(kit.body(again), "Successes 1/2 · Failures 0/2", "Round 1 of 2", "To act: Bree")
 
 
 async def test_encounter_commands_refuse_while_a_montage_runs(table: Table) -> None:
@@ -228,7 +214,7 @@ async def test_heroes_who_havent_acted_are_nudged_then_the_director_told(table: 
     await table.store.update_settings(table.guild.id, nudge_after=HOUR)
     service = service_of(table, clock)
     await ready(table)
-    dice_of(table).push(10, 10)
+    loaded(table).load(10, 10)
     kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
     await service.flush()
     before = len(kit.pings(table))
@@ -244,7 +230,7 @@ async def test_heroes_who_havent_acted_are_nudged_then_the_director_told(table: 
     clock.advance(10 * HOUR)
     assert await service.fire_due() == 0
     # Bree acts: the round moves on and the wait is a new one
-    dice_of(table).push(10, 10)
+    loaded(table).load(10, 10)
     kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Swim"))
     await service.flush()
     assert await service.fire_due() == 0
@@ -253,18 +239,18 @@ async def test_heroes_who_havent_acted_are_nudged_then_the_director_told(table: 
 async def test_a_hero_token_rerolls_the_newest_test(table: Table, store: Store) -> None:
     await ready(table)
     kit.ok(await table.director.slash(table.channel, "tokens award", count=1))
-    dice_of(table).push(1, 1)
+    loaded(table).load(1, 1)
     kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
     refused = kit.refused(await table.bob.slash(table.channel, "montage reroll", hero="Ash"))
     assert "Ash" in refused
-    dice_of(table).push(10, 10)
+    loaded(table).load(10, 10)
     text = kit.ok(await table.alice.slash(table.channel, "montage reroll"))
     has(text, "Hero token spent", "success", "Successes 1/2 · Failures 0/2")
     assert (await store.view(ChannelKey(table.guild.id, table.channel.id))).tokens == 0
     refused = kit.refused(await table.alice.slash(table.channel, "montage reroll"))
     assert "already rerolled" in refused
     # the new round's reply pings the players still to act
-    dice_of(table).push(1, 1)
+    loaded(table).load(1, 1)
     result = await table.bob.slash(table.channel, "montage test", challenge="Swim")
     assert result.response is not None and result.response.message is not None
     users, _ = kit.pinged(table, result.response.message)
@@ -275,7 +261,7 @@ async def test_the_autocompletes_offer_the_montages_challenges_and_heroes(table:
     await ready(table)
     offered = await table.alice.autocomplete(table.channel, "montage test", "challenge", "cl")
     assert [c["value"] for c in offered] == ["Climb"]
-    dice_of(table).push(10, 10)
+    loaded(table).load(10, 10)
     kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
     offered = await table.bob.autocomplete(table.channel, "montage assist", "hero", "")
     assert [c["value"] for c in offered] == ["Bree"]  # Ash has acted this round
@@ -304,12 +290,12 @@ def test_a_choice_outside_the_list_is_refused_in_one_line() -> None:
 async def test_the_reroll_button_and_the_trackers_undo(table: Table, store: Store) -> None:
     await ready(table)
     kit.ok(await table.director.slash(table.channel, "tokens award", count=1))
-    dice_of(table).push(1, 1)
+    loaded(table).load(1, 1)
     result = await table.alice.slash(table.channel, "montage test", challenge="Climb")
     message = result.response.message if result.response is not None else None
     assert message is not None and kit.labels(message) == ["Reroll (hero token)"]
     kit.refused(await table.bob.click(message, label="Reroll (hero token)"))  # Ash isn't Bree's player
-    dice_of(table).push(10, 10)
+    loaded(table).load(10, 10)
     text = kit.ok(await table.alice.click(message, label="Reroll (hero token)"))
     has(text, "Hero token spent", "Successes 1/2 · Failures 0/2")
     [tracker] = montage_trackers(table.channel)
@@ -320,3 +306,48 @@ async def test_the_reroll_button_and_the_trackers_undo(table: Table, store: Stor
     assert stored.tokens == 1
     [tracker] = montage_trackers(table.channel)
     has(kit.body(tracker), "Failures 1/2")
+
+
+async def test_the_malice_a_montage_carries_starts_the_next_fight_once(table: Table) -> None:
+    """The Director's Malice carried over at the close is the next fight's in this channel when it begins
+    (said in the replies), again after the begin is undone, and not the fight's after."""
+    await ready(table)
+    loaded(table).load(10, 10, 10, 10)
+    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Swim"))
+    closed = kit.ok(await table.director.slash(table.channel, "montage award", victories=0, malice=2))
+    has(closed, "2 Malice carried into the next fight")
+    # a negotiation in between keeps it for the fight
+    kit.ok(
+        await table.director.slash(
+            table.channel,
+            "negotiation start",
+            npc="Vell",
+            attitude="open",
+            motivations="greed",
+            pitfalls="peace",
+        )
+    )
+    kit.ok(await table.alice.slash(table.channel, "negotiation offer"))
+    kit.ok(await table.director.slash(table.channel, "negotiation close", victories=0))
+
+    has(await kit.start(table), "2 Malice carried over from the montage Flood")
+    await kit.add(table, name="Cal", stamina=20, side="heroes", player=table.alice)
+    await kit.add(table, name="Goblin", stamina=10, side="director")
+    begun = await kit.begin(table)
+    has(begun, "starts with 2 Malice carried over")
+    gained = re.search(r"gains (\d+) Malice", begun)
+    assert gained is not None
+    fight = await kit.stored(table)
+    assert (fight.malice.value, fight.carried_malice) == (2 + int(gained[1]), 0)
+
+    kit.ok(await table.director.slash(table.channel, "encounter undo"))
+    fight = await kit.stored(table)
+    assert (fight.malice.value, fight.carried_malice) == (0, 2)
+    has(await kit.begin(table), "starts with 2 Malice carried over")
+
+    asked = await table.director.slash(table.channel, "encounter end", victory=False)
+    assert asked.response is not None
+    kit.ok(await table.director.click(asked.response.message, label="End the encounter"))
+    assert "carried" not in await kit.start(table)
+    assert (await kit.stored(table)).carried_malice == 0

@@ -10,27 +10,22 @@ import re
 import discord
 import pytest
 from simcord import ChannelHandle
+from simcord.results import InteractionResult
 
-from bot.rules.dice import Dice
 from bot.settings import Settings
 from bot.store import ChannelKey, Store
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table, build_bot
 from tests.bot.files_kit import CdnServer, fixture
-from tests.bot.test_montage import Scripted
+from tests.bot.roll_kit import Loaded, loaded
+from tests.bot.test_montage import heroes as montage_heroes
 
 HIDDEN = ("greed", "legacy", "peace")
 
 
 @pytest.fixture
-def dice() -> Dice:
-    return Scripted()
-
-
-def dice_of(table: Table) -> Scripted:
-    bot = table.env.bot
-    assert isinstance(bot.dice, Scripted)  # type: ignore[attr-defined]
-    return bot.dice  # type: ignore[attr-defined,no-any-return]
+def dice() -> Loaded:
+    return Loaded()
 
 
 def trackers(channel: ChannelHandle) -> list[discord.Message]:
@@ -55,11 +50,19 @@ def public_text(channel: ChannelHandle) -> str:
 
 
 async def heroes(table: Table) -> None:
-    for who, name, traits in ((table.alice, "Ash", "P2 I0"), (table.bob, "Bree", "P0 I1")):
-        made = await who.slash(
-            table.channel, "hero create", name=name, stamina=30, recoveries=8, characteristics=traits
-        )
-        kit.ok(made)
+    await montage_heroes(table, ash="P2 I0", bree="P0 I1")
+
+
+async def start_vell(table: Table, attitude: str, motivations: str = "greed") -> InteractionResult:
+    """The Director's /negotiation start with Vell, whose pitfall is peace."""
+    return await table.director.slash(
+        table.channel,
+        "negotiation start",
+        npc="Vell",
+        attitude=attitude,
+        motivations=motivations,
+        pitfalls="peace",
+    )
 
 
 async def ready(table: Table) -> None:
@@ -84,11 +87,11 @@ async def test_a_whole_negotiation(table: Table, store: Store) -> None:
     [tracker] = trackers(table.channel)
     assert "Interest\n2/5" in kit.body(tracker) and "Patience\n3/5" in kit.body(tracker)
 
-    dice_of(table).push(9, 8)  # Ash appeals to greed: 17 + P2, tier 3: Interest +1, Patience +0
+    loaded(table).load(9, 8)  # Ash appeals to greed: 17 + P2, tier 3: Interest +1, Patience +0
     text = kit.ok(await table.alice.slash(table.channel, "negotiation argue", motivation="greed"))
     assert "appeals to a motivation: greed" in text and "Tier 3" in text and "Interest 3/5" in text
 
-    dice_of(table).push(10, 9)  # Bree reads him: natural 19, tier 3: the Director picks what is revealed
+    loaded(table).load(10, 9)  # Bree reads him: natural 19, tier 3: the Director picks what is revealed
     shown = await table.bob.slash(table.channel, "negotiation discover")
     assert shown.response is not None and "Tier 3" in shown.response.content
     message = shown.response.message
@@ -114,7 +117,7 @@ async def test_a_whole_negotiation(table: Table, store: Store) -> None:
     theirs = await table.director.autocomplete(table.channel, "negotiation argue", "motivation", "leg")
     assert [c["name"] for c in theirs] == ["legacy (motivation, hidden)"]
 
-    dice_of(table).push(3, 3)  # Ash lies with no motivation: 6 + 2, tier 1: Interest −1, Patience −1
+    loaded(table).load(3, 3)  # Ash lies with no motivation: 6 + 2, tier 1: Interest −1, Patience −1
     lied = await table.alice.slash(table.channel, "negotiation argue", appeals="none", lie=True)
     assert lied.response is not None and "Interest 2/5, Patience 2/5" in lied.response.content
     kit.refused(
@@ -127,7 +130,7 @@ async def test_a_whole_negotiation(table: Table, store: Store) -> None:
     )
     assert "now 1/5" in taken
 
-    dice_of(table).push(10, 10)  # Ash appeals to legacy: tier 3, a motivation not yet used
+    loaded(table).load(10, 10)  # Ash appeals to legacy: tier 3, a motivation not yet used
     text = kit.ok(await table.alice.slash(table.channel, "negotiation argue", motivation="legacy"))
     assert "appeals to a motivation: legacy" in text and "Interest 2/5, Patience 2/5" in text
 
@@ -151,17 +154,8 @@ async def test_it_ends_by_itself(table: Table) -> None:
     (Interest 1) hit on its pitfall is at 0: the offer "No, and…" is posted at once."""
     await table.configure_director_role()
     await heroes(table)
-    kit.ok(
-        await table.director.slash(
-            table.channel,
-            "negotiation start",
-            npc="Vell",
-            attitude="hostile",
-            motivations="greed",
-            pitfalls="peace",
-        )
-    )
-    dice_of(table).push(10, 10)
+    kit.ok(await start_vell(table, "hostile"))
+    loaded(table).load(10, 10)
     argued = await table.alice.slash(table.channel, "negotiation argue", motivation="peace")
     assert argued.response is not None and "touches a pitfall: peace" in argued.response.content
     (offer,) = argued.followups
@@ -174,6 +168,18 @@ async def test_players_see_words_when_the_director_chooses(table: Table) -> None
     await table.configure_director_role()
     kit.ok(await table.director.slash(table.channel, "settings", negotiation_numbers=False))
     await heroes(table)
+    kit.ok(await start_vell(table, "open"))
+    [tracker] = trackers(table.channel)
+    assert "listening" in kit.body(tracker) and "3/5" not in kit.body(tracker)
+    mine = await table.director.slash(table.channel, "negotiation status")
+    assert mine.response is not None and mine.response.ephemeral and "3/5" in kit.body(mine.response.message)
+
+
+async def test_the_tracker_follows_a_settings_change_at_once(table: Table) -> None:
+    """Switching the setting shows on the running negotiation's tracker and the players' status without
+    waiting for its next step."""
+    await table.configure_director_role()
+    await heroes(table)
     kit.ok(
         await table.director.slash(
             table.channel,
@@ -185,9 +191,15 @@ async def test_players_see_words_when_the_director_chooses(table: Table) -> None
         )
     )
     [tracker] = trackers(table.channel)
+    assert "Interest\n3/5" in kit.body(tracker)
+    kit.ok(await table.director.slash(table.channel, "settings", negotiation_numbers=False))
+    [tracker] = trackers(table.channel)
     assert "listening" in kit.body(tracker) and "3/5" not in kit.body(tracker)
-    mine = await table.director.slash(table.channel, "negotiation status")
-    assert mine.response is not None and mine.response.ephemeral and "3/5" in kit.body(mine.response.message)
+    theirs = await table.alice.slash(table.channel, "negotiation status")
+    assert theirs.response is not None and "3/5" not in kit.body(theirs.response.message)
+    kit.ok(await table.director.slash(table.channel, "settings", negotiation_numbers=True))
+    [tracker] = trackers(table.channel)
+    assert "Interest\n3/5" in kit.body(tracker)
 
 
 async def test_import_undo_and_a_restart(
@@ -202,24 +214,30 @@ async def test_import_undo_and_a_restart(
     [tracker] = trackers(table.channel)
     assert "Patience\n4/5" in kit.body(tracker)
 
-    dice_of(table).push(1, 1)  # Ash argues with no motivation: tier 1: Interest −1, Patience −1
+    loaded(table).load(1, 1)  # Ash argues with no motivation: tier 1: Interest −1, Patience −1
     kit.ok(await table.alice.slash(table.channel, "negotiation argue"))
     undone = kit.ok(await table.alice.slash(table.channel, "negotiation undo"))
     assert "Ash argued" in undone
     [tracker] = trackers(table.channel)
     assert "Interest\n2/5" in kit.body(tracker) and "Patience\n4/5" in kit.body(tracker)
 
-    dice_of(table).push(9, 8)  # Bree reads him: 17 + I1, tier 3
+    loaded(table).load(9, 8)  # Bree reads him: 17 + I1, tier 3
     shown = await table.bob.slash(table.channel, "negotiation discover")
     assert shown.response is not None
 
-    restarted = Scripted()
+    restarted = Loaded()
     await table.env.restart_bot(build_bot(settings, store, restarted))
-    restarted.push(9, 9)  # Ash appeals to higher authority: 18 + 2, tier 3
+    restarted.load(9, 9)  # Ash appeals to higher authority: 18 + 2, tier 3
     text = kit.ok(await table.alice.slash(table.channel, "negotiation argue", motivation="higher authority"))
     assert "Interest 3/5, Patience 4/5" in text
     [again] = trackers(table.channel)
     assert again.id == tracker.id  # the same tracker, edited after the restart
+    undone = kit.ok(await table.alice.slash(table.channel, "negotiation undo"))  # after the restart too
+    assert "Ash argued" in undone
+    [again] = trackers(table.channel)
+    assert "Interest\n2/5" in kit.body(again)
+    restarted.push(9, 9)
+    kit.ok(await table.alice.slash(table.channel, "negotiation argue", motivation="higher authority"))
     # the discovery's button still works after the restart: the Director picks, one click reveals
     pick = await table.director.click(shown.response.message, label="Director: pick what is revealed")
     assert pick.response is not None and kit.labels(pick.response.message) == [
@@ -234,27 +252,9 @@ async def test_refusals_are_one_line(table: Table) -> None:
     await heroes(table)
     refused = kit.refused(await table.alice.slash(table.channel, "negotiation argue"))
     assert "No negotiation is running here" in refused
-    refused = kit.refused(
-        await table.director.slash(
-            table.channel,
-            "negotiation start",
-            npc="Vell",
-            attitude="open",
-            motivations="money",
-            pitfalls="peace",
-        )
-    )
+    refused = kit.refused(await start_vell(table, "open", "money"))
     assert "isn't a motivation" in refused
-    kit.ok(
-        await table.director.slash(
-            table.channel,
-            "negotiation start",
-            npc="Vell",
-            attitude="open",
-            motivations="greed",
-            pitfalls="peace",
-        )
-    )
+    kit.ok(await start_vell(table, "open"))
     refused = kit.refused(await table.bob.slash(table.channel, "negotiation argue", hero="Ash"))
     assert "Ash" in refused
     refused = kit.refused(await table.director.slash(table.channel, "encounter start"))
@@ -266,19 +266,10 @@ async def test_a_lie_at_the_end_changes_the_offer(table: Table) -> None:
     argument that ended the negotiation, the offer follows the new Interest and is posted again."""
     await table.configure_director_role()
     await heroes(table)
-    kit.ok(
-        await table.director.slash(
-            table.channel,
-            "negotiation start",
-            npc="Vell",
-            attitude="suspicious",
-            motivations="greed",
-            pitfalls="peace",
-        )
-    )
-    dice_of(table).push(6, 6)  # 12 + P2, tier 2 with no motivation: Interest +0, Patience −1
+    kit.ok(await start_vell(table, "suspicious"))
+    loaded(table).load(6, 6)  # 12 + P2, tier 2 with no motivation: Interest +0, Patience −1
     kit.ok(await table.alice.slash(table.channel, "negotiation argue", appeals="none"))
-    dice_of(table).push(6, 6)
+    loaded(table).load(6, 6)
     lied = await table.alice.slash(table.channel, "negotiation argue", appeals="none", lie=True)
     assert lied.response is not None
     (offer,) = lied.followups

@@ -38,6 +38,16 @@ async def _turn(table: Table, who: Any, name: str) -> str:
     return kit.ok(await who.slash(table.channel, "turn end"))
 
 
+async def _round(table: Table, *names: str) -> str:
+    """Each creature of the party (Ash, Bree, Goblin 1, Goblin 2) takes its turn in this order, acted by
+    its player or the Director: the last turn's end."""
+    players = {"Ash": table.alice, "Bree": table.bob}
+    text = ""
+    for name in names:
+        text = await _turn(table, players.get(name, table.director), name)
+    return text
+
+
 async def test_a_directors_save_due_at_the_rounds_end_is_not_lost(table: Table) -> None:
     """ "A save that falls due stays due until it is rolled, whatever starts in between." Goblin 2
     takes the round's last turn: its save is due, round 2 begins, and the Save press rolls it."""
@@ -45,10 +55,7 @@ async def test_a_directors_save_due_at_the_rounds_end_is_not_lost(table: Table) 
     kit.ok(await table.director.slash(table.channel, "settings", auto_saves=False))
     await kit.ready(table)
     await harm_kit.edit(table, _with("Goblin 2", Condition.RESTRAINED))
-    await _turn(table, table.alice, "Ash")
-    await _turn(table, table.director, "Goblin 1")
-    await _turn(table, table.bob, "Bree")
-    text = await _turn(table, table.director, "Goblin 2")
+    text = await _round(table, "Ash", "Goblin 1", "Bree", "Goblin 2")
     assert "Save due against restrained" in text and "Round 2 begins" in text
     text = kit.ok(await table.director.click(kit.tracker(table.channel), label="Save"))
     assert "**Goblin 2** saves against restrained: d10 **2**" in text
@@ -59,10 +66,7 @@ async def test_a_players_save_due_at_the_rounds_end_is_not_lost(table: Table) ->
     turn, round 2 begins, and bob's Save press rolls Bree's save."""
     await kit.ready(table, first="director")
     await harm_kit.edit(table, _with("Bree", Condition.DAZED))
-    await _turn(table, table.director, "Goblin 1")
-    await _turn(table, table.alice, "Ash")
-    await _turn(table, table.director, "Goblin 2")
-    text = await _turn(table, table.bob, "Bree")
+    text = await _round(table, "Goblin 1", "Ash", "Goblin 2", "Bree")
     assert "Save due against dazed" in text and "Round 2 begins" in text
     result = await table.bob.click(kit.tracker(table.channel), label="Save")
     assert "**Bree** saves against dazed" in kit.ok(result)

@@ -23,11 +23,11 @@ from bot.rules.encounter import Encounter, NewCreatures, add_creatures, new_enco
 from bot.rules.resources import Malice
 from bot.rules.turns import end_encounter
 from bot.settings import Settings
-from bot.store import Change, Committed, Store
+from bot.store import Change, ChannelKey, Committed, Store
 from bot.store import Table as StoreTable
 from bot.store.errors import StoreUnavailable
 from exts.tracker import _service as tracker_module
-from exts.tracker._service import POST_RETRY_AFTER, REPOST_AFTER, tracker_for
+from exts.tracker._service import POST_RETRY_AFTER, REPOST_AFTER, TrackerService, tracker_for
 from tests.bot import harm_kit
 from tests.bot.conftest import Table, build_bot
 from tests.bot.encounter_kit import body, last_posted
@@ -158,16 +158,23 @@ async def test_bursts_coalesce_into_one_edit_with_the_newest_state(table: Table)
     assert "Malice: 11" in body(trackers(table.channel)[0])
 
 
+async def _quiet_tracker(
+    table: Table, monkeypatch: pytest.MonkeyPatch, gap: float
+) -> tuple[TrackerService, ChannelKey]:
+    """An encounter's tracker with `gap` as EDIT_GAP, left without an edit for longer than the gap (its random
+    part too): the tracker service and the channel's key."""
+    monkeypatch.setattr(tracker_module, "EDIT_GAP", gap)
+    await harm_kit.start(table)
+    await gain(table)
+    await asyncio.sleep(gap * (1 + tracker_module.EDIT_JITTER))  # a quiet spell
+    return tracker_for(bot_of(table)), harm_kit.key(table)
+
+
 async def test_a_change_after_a_quiet_spell_shows_at_once_and_a_fast_run_every_edit_gap(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gap = 2.0
-    monkeypatch.setattr(tracker_module, "EDIT_GAP", gap)
-    await harm_kit.start(table)
-    await gain(table)
-    service = tracker_for(bot_of(table))
-    key = harm_kit.key(table)
-    await asyncio.sleep(gap * (1 + tracker_module.EDIT_JITTER))  # a quiet spell
+    service, key = await _quiet_tracker(table, monkeypatch, gap)
     before = len(requests(table, "PATCH"))
     await harm_kit.edit(table, lambda e: _with_malice(e, 30))
     first = service.schedule(key)
@@ -190,13 +197,8 @@ async def test_a_fast_runs_gap_has_a_random_part_so_busy_channels_drift_apart(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gap = 1.0
-    monkeypatch.setattr(tracker_module, "EDIT_GAP", gap)
     monkeypatch.setattr(random, "random", lambda: 1.0)  # the longest gap
-    await harm_kit.start(table)
-    await gain(table)
-    service = tracker_for(bot_of(table))
-    key = harm_kit.key(table)
-    await asyncio.sleep(gap * (1 + tracker_module.EDIT_JITTER))
+    service, key = await _quiet_tracker(table, monkeypatch, gap)
     before = len(requests(table, "PATCH"))
     await harm_kit.edit(table, lambda e: _with_malice(e, 30))
     first = service.schedule(key)

@@ -145,16 +145,22 @@ def test_the_heros_characteristic_is_added() -> None:
     assert attempt.roll.total == 12 and attempt.success
 
 
-# "An assist doesn't count by itself: it gives the assisted test its edge or bane."
-def test_an_assist_gives_an_edge_or_a_bane_and_counts_nothing() -> None:
-    m, given = assist(montage(), FixedDice(WIN), "Hero1", "Hero2")
-    assert given.edge and (m.successes, m.failures) == (0, 0)
+# Heroes, "Assist a Test": the assisting test's tier gives a bane (tier 1), an edge (2) or a double edge (3);
+# an assist counts nothing by itself.
+def test_an_assist_gives_a_bane_an_edge_or_a_double_edge_by_its_tier() -> None:
+    m, given = assist(montage(), FixedDice((6, 7)), "Hero1", "Hero2")  # 13: tier 2
+    assert given.edges == 1 and not given.bane and (m.successes, m.failures) == (0, 0)
     m, attempt = try_challenge(m, FixedDice((5, 5)), "Hero2", "Run")
     assert attempt.roll.net is NetEdge.EDGE and attempt.roll.total == 12 and attempt.assisted_by == ("Hero1",)
     m, given = assist(m, FixedDice(LOSE), "Hero3", "Hero4")
-    assert not given.edge
+    assert given.bane and given.edges == 0
     m, attempt = try_challenge(m, FixedDice((6, 6)), "Hero4", "Run")
     assert attempt.roll.net is NetEdge.BANE and not attempt.success
+    m = next_round(m)
+    m, given = assist(m, FixedDice((9, 9)), "Hero1", "Hero2")  # 18: tier 3
+    assert given.edges == 2
+    m, attempt = try_challenge(m, FixedDice((5, 5)), "Hero2", "Run")  # 10, a double edge: tier 1 up to 2
+    assert attempt.roll.net is NetEdge.DOUBLE_EDGE and attempt.roll.tier == 2
 
 
 def test_an_assist_comes_before_the_test_and_not_to_oneself() -> None:

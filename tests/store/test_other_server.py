@@ -134,8 +134,8 @@ async def test_a_channel_key_of_the_wrong_server_is_refused(store: Store) -> Non
 
 
 async def test_the_bare_id_entry_points_refuse_another_servers_encounter(store: Store) -> None:
-    """set_tracker, tracker_of, find_encounter, latest_encounter, events, export_json, transcript_markdown,
-    set_reminders and clear_reminders given another server's encounter or channel."""
+    """set_tracker, tracker_of, find_encounter, latest_encounter, recent_encounters, events, export_json,
+    transcript_markdown, set_reminders and clear_reminders given another server's encounter or channel."""
     theirs = place(THEIRS)
     started = await begin(store, theirs)
     eid = started.encounter_id
@@ -147,6 +147,7 @@ async def test_the_bare_id_entry_points_refuse_another_servers_encounter(store: 
         store.tracker_of(eid, guild_id=OURS),
         store.find_encounter(eid, guild_id=OURS),
         store.latest_encounter(theirs.channel_id, guild_id=OURS),
+        store.recent_encounters(theirs.channel_id, guild_id=OURS, limit=3),
         store.events(eid, guild_id=OURS),
         store.export_json(eid, guild_id=OURS),
         store.transcript_markdown(eid, guild_id=OURS),
@@ -161,6 +162,7 @@ async def test_the_bare_id_entry_points_refuse_another_servers_encounter(store: 
     assert await store.tracker_of(eid, guild_id=THEIRS) == (theirs.channel_id, 555)
     assert await store.due_reminders(datetime(2027, 1, 1, tzinfo=UTC)) == []
     assert await store.latest_encounter(theirs.channel_id, guild_id=THEIRS) == eid
+    assert [e.id for e in await store.recent_encounters(theirs.channel_id, guild_id=THEIRS, limit=3)] == [eid]
     assert [e.seq for e in await store.events(eid, guild_id=THEIRS)] == [1]
     found = await store.find_encounter(eid, guild_id=THEIRS)
     assert found is not None and found.guild_id == THEIRS

@@ -664,17 +664,9 @@ class FakeDiscord:
         if resolved is not None:
             data["resolved"] = resolved
         payload["data"] = data
-        self._record(
-            "invoke",
-            interaction=str(record.id),
-            channel_id=str(channel.id),
-            user=user.user.username,
-            command=name,
-            options=data["options"],
+        return await self._invoke(
+            record, payload, guild, channel, user, command=name, options=data["options"]
         )
-        record.sent_at = time.perf_counter()
-        await self.dispatch(guild.id, "INTERACTION_CREATE", payload)
-        return record.id
 
     def upload(self, filename: str, data: bytes) -> Json:
         """Keep a file as Discord's CDN does and return its attachment object, for an attachment option's
@@ -719,14 +711,22 @@ class FakeDiscord:
             data["values"] = values
         payload["data"] = data
         payload["message"] = message
+        return await self._invoke(
+            record, payload, guild, channel, user, click=custom_id, message_id=message["id"], values=values
+        )
+
+    async def _invoke(
+        self,
+        record: FakeInteraction,
+        payload: Json,
+        guild: FakeGuild,
+        channel: FakeChannel,
+        user: FakeMember,
+        **what: Any,
+    ) -> int:
+        """Write the invocation (and `what` it used) to the transcript, then send it: the interaction id."""
         self._record(
-            "invoke",
-            interaction=str(record.id),
-            channel_id=str(channel.id),
-            user=user.user.username,
-            click=custom_id,
-            message_id=message["id"],
-            values=values,
+            "invoke", interaction=str(record.id), channel_id=str(channel.id), user=user.user.username, **what
         )
         record.sent_at = time.perf_counter()
         await self.dispatch(guild.id, "INTERACTION_CREATE", payload)

@@ -12,20 +12,25 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
 import sqlite3
 import sys
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
 from typing import Any, TypeVar
 
+import asyncpg  # type: ignore[import-untyped]
+import pytest
 from aiohttp import web
+from sqlalchemy.engine import URL, make_url
 
 from tests.wire import harness
 from tests.wire.fake_discord import FakeDiscord, NoSession, _Session
 
 Json = dict[str, Any]
 T = TypeVar("T")
+PG_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
 
 
 class SqliteLock:
@@ -49,6 +54,27 @@ class SqliteLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+@contextlib.asynccontextmanager
+async def postgres_behind_proxy(what: str) -> AsyncIterator[tuple[URL, Any, TcpProxy]]:
+    """TEST_DATABASE_URL's server: its URL, an admin connection to it and a started `TcpProxy` in front of it,
+    stopped and closed afterwards. Without a server the test (`what` it is for) is skipped."""
+    if not PG_URL:
+        pytest.skip(f"no TEST_DATABASE_URL for {what}")
+    url = make_url(PG_URL)
+    dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
+    try:
+        admin = await asyncpg.connect(dsn, timeout=5)
+    except (OSError, asyncpg.PostgresError, TimeoutError) as error:
+        pytest.skip(f"cannot connect to TEST_DATABASE_URL ({error})")
+    proxy = TcpProxy(url.host or "127.0.0.1", url.port or 5432)
+    await proxy.start()
+    try:
+        yield url, admin, proxy
+    finally:
+        await proxy.stop()
+        await admin.close()
 
 
 class TcpProxy:

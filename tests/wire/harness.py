@@ -15,8 +15,8 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -195,6 +195,15 @@ class BotProcess:
         code = self.process.returncode
         assert code is not None
         return code
+
+
+def added_up(total: T, parts: Iterable[T]) -> T:
+    """`total` with every part added in, field by field (counts summed, lists joined): dataclasses of a run's
+    figures, one per channel or window."""
+    for part in parts:
+        for each in fields(part):  # type: ignore[arg-type]
+            setattr(total, each.name, getattr(total, each.name) + getattr(part, each.name))
+    return total
 
 
 def cpu_seconds(pid: int) -> float:

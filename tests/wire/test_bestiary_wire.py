@@ -55,10 +55,17 @@ async def test_boglings_imported_then_the_bog_ambush(tmp_path: Path, monkeypatch
         assert fake.unknown_routes == []
 
 
-async def test_a_hero_given_to_monster_import_is_refused_privately(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("command", "upload", "said"),
+    [
+        ("monster", "Brannoc.ds-hero", "That's a Forge Steel hero (use /hero import for it)"),
+        ("hero", "Bogling Slinger.ds-monster", "That's a Forge Steel monster (use /monster import for it)"),
+    ],
+)
+async def test_a_file_of_the_other_kind_is_refused_privately(
+    command: str, upload: str, said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with running(tmp_path, monkeypatch) as fake:
-        reply: Any = await _run(fake, "monster", "import", file=_file("Brannoc.ds-hero"))
+        reply: Any = await _run(fake, command, "import", file=_file(upload))
         assert int(reply["flags"]) & EPHEMERAL
-        assert reply["content"].startswith("That's a Forge Steel hero (use /hero import for it)")
+        assert reply["content"].startswith(said) and "\n" not in reply["content"]

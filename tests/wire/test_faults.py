@@ -17,27 +17,31 @@ Every wait is bounded and waits on a condition (a request, a callback, a log lin
 from __future__ import annotations
 
 import contextlib
-import os
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import asyncpg  # type: ignore[import-untyped]
 import pytest
 import sqlalchemy as sa
-from sqlalchemy.engine import make_url
 
 from bot.store import ChannelKey, Store
 from bot.store.models import events
 from tests.wire.fake_discord import EPHEMERAL, FakeDiscord, Fault, Recorded
-from tests.wire.faults import TOKEN, BotRun, FaultyDiscord, SqliteLock, TcpProxy, bot_env
+from tests.wire.faults import (
+    TOKEN,
+    BotRun,
+    FaultyDiscord,
+    SqliteLock,
+    TcpProxy,
+    bot_env,
+    postgres_behind_proxy,
+)
 
 START_WITHIN = 20.0
 REPLY_WITHIN = 3.0  # Discord's deadline for acknowledging an interaction
 BUSY = "The database is busy — try again in a moment."
-PG_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
 
 
 @dataclass
@@ -371,34 +375,27 @@ async def test_tracker_edits_survive_429_and_5xx(with_encounter: Running, faults
 @pytest.fixture
 async def on_postgres(tmp_path: Path) -> AsyncIterator[tuple[Running, TcpProxy, str]]:
     """The bot on a throwaway PostgreSQL database, reached through a proxy the test can cut or stall."""
-    if not PG_URL:
-        pytest.skip("the PostgreSQL fault test needs TEST_DATABASE_URL")
-    url = make_url(PG_URL)
-    try:
-        admin = await asyncpg.connect(url.set(drivername="postgresql").render_as_string(False), timeout=5)
-    except (OSError, asyncpg.PostgresError, TimeoutError) as error:
-        pytest.skip(f"cannot connect to TEST_DATABASE_URL ({error})")
-    name = f"t_faults_{uuid.uuid4().hex[:12]}"
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    proxy = TcpProxy(url.host or "127.0.0.1", url.port or 5432)
-    await proxy.start()
-    direct = url.set(database=name).render_as_string(hide_password=False)
-    proxied = url.set(database=name, host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
-    try:
-        async with FaultyDiscord() as fake:
-            run = Running(fake, None, tmp_path / "unused.db", tmp_path / "bot")  # type: ignore[arg-type]
-            run.database_url = proxied
-            await run.start()
-            try:
-                yield run, proxy, direct
-            finally:
-                await proxy.restore()
-                await run.bot.stop()
-                assert fake.unknown_routes == [], fake.unknown_routes
-    finally:
-        await proxy.stop()
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
+    async with postgres_behind_proxy("the PostgreSQL fault test") as (url, admin, proxy):
+        name = f"t_faults_{uuid.uuid4().hex[:12]}"
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        direct = url.set(database=name).render_as_string(hide_password=False)
+        proxied = url.set(database=name, host="127.0.0.1", port=proxy.port).render_as_string(
+            hide_password=False
+        )
+        try:
+            async with FaultyDiscord() as fake:
+                run = Running(fake, None, tmp_path / "unused.db", tmp_path / "bot")  # type: ignore[arg-type]
+                run.database_url = proxied
+                await run.start()
+                try:
+                    yield run, proxy, direct
+                finally:
+                    await proxy.restore()
+                    await run.bot.stop()
+                    assert fake.unknown_routes == [], fake.unknown_routes
+        finally:
+            await proxy.cut()  # the bot's connections gone before its database is
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.mark.parametrize("fault", ["cut", "stall"])

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from tests.wire.fake_discord import EPHEMERAL
 from tests.wire.in_process_kit import running
 from tests.wire.test_bestiary_wire import _file, _run
 
@@ -27,12 +26,3 @@ async def test_a_hero_is_imported_with_the_sheet_read(
         assert fields["Abilities (5)"].startswith("**Main action**: Crushing Blow (Signature)")
         assert "Cairn Sense" in fields["Not used"]
         assert fake.downloads == list(fake.uploads)  # read once, from its attachment URL
-
-
-async def test_a_monster_given_to_hero_import_is_refused_privately(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    async with running(tmp_path, monkeypatch) as fake:
-        reply: Any = await _run(fake, "hero", "import", file=_file("Bogling Slinger.ds-monster"))
-        assert int(reply["flags"]) & EPHEMERAL
-        assert "use /monster import for it" in reply["content"] and "\n" not in reply["content"]

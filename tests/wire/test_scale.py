@@ -41,6 +41,7 @@ from tests.wire.harness import (
     ENCOUNTER_START,
     GOBLIN_STAMINA,
     BotProcess,
+    added_up,
     bot_env,
     seed_encounters,
 )
@@ -312,14 +313,7 @@ async def scale_run(
         finally:
             if any(p.running for p in cluster.procs):
                 await cluster.stop_all()
-        total = Tally()
-        for tally in tallies.values():
-            total.sent += tally.sent
-            total.ok += tally.ok
-            total.unanswered += tally.unanswered
-            total.undeliverable += tally.undeliverable
-            total.refused += tally.refused
-            total.deferred += tally.deferred
+        total = added_up(Tally(), tallies.values())
         print(  # shown with `pytest -s`: the figures docs/performance.md quotes
             f"\nscale-out: {processes} processes, {len(fake.guilds)} guilds, {len(channels)} channels, "
             f"{'/stamina damage' if stateful else '/dice'}: {total.ok} answered in {elapsed:.1f} s "

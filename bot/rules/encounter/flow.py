@@ -30,8 +30,9 @@ from bot.rules.turns.events import Event, TurnStarted
 class Flow:
     """A step of the encounter's flow: the new encounter, the turn engine's events in order, the heroic
     resource gained at a turn's start (creature id -> amount), the Malice gained, the objectives whose
-    round counter hit 0 as a round started (`rounds.Rounds.due`), and whether the Director is reminded a
-    villain action is still unused this round (`objectives.remind_villain`)."""
+    round counter hit 0 as a round started (`rounds.Rounds.due`), whether the Director is reminded a
+    villain action is still unused this round (`objectives.remind_villain`), and the Malice a montage
+    carried into the fight as it began."""
 
     encounter: Encounter
     events: tuple[Event, ...] = ()
@@ -39,6 +40,7 @@ class Flow:
     malice_gained: int = 0
     due: tuple[str, ...] = ()
     villain_reminder: bool = False
+    malice_carried: int = 0
 
 
 def side_named(encounter: Encounter, name: str) -> Side:
@@ -57,15 +59,17 @@ def _start_round(encounter: Encounter, prior: Sequence[Event] = ()) -> Flow:
 
 
 def _start_of_combat(encounter: Encounter, victories: Mapping[str, int], rounding: Rounding) -> Encounter:
-    """Starting Malice (the heroes' average Victories) and each hero's heroic resource (their Victories)."""
+    """Starting Malice (the heroes' average Victories, plus any a montage carried into this fight, then
+    spent) and each hero's heroic resource (their Victories)."""
     heroes = encounter.heroes()
     counts = [victories.get(h.id, 0) for h in heroes]
     malice = resources.starting_malice(counts, rounding)
+    malice = dataclasses.replace(malice, value=malice.value + encounter.carried_malice)
     res = {
         h.id: resources.resource_start_of_combat(HeroicResource(h.id), victories.get(h.id, 0)).value
         for h in heroes
     }
-    return dataclasses.replace(encounter, malice=malice, resources=res)
+    return dataclasses.replace(encounter, malice=malice, resources=res, carried_malice=0)
 
 
 def _agility_modifiers(encounter: Encounter) -> dict[str, int]:
@@ -88,12 +92,27 @@ def begin(
     victories: Mapping[str, int] | None = None,
     rounding: Rounding = Rounding.DOWN,
 ) -> Flow:
+    """Begin combat (`_begin`); the flow says the Malice a montage carried into it (`malice_carried`)."""
+    flow = _begin(encounter, dice, first=first, team_order=team_order, victories=victories, rounding=rounding)
+    return dataclasses.replace(flow, malice_carried=encounter.carried_malice)
+
+
+def _begin(
+    encounter: Encounter,
+    dice: Dice,
+    *,
+    first: str | None,
+    team_order: Sequence[str],
+    victories: Mapping[str, int] | None,
+    rounding: Rounding,
+) -> Flow:
     """Begin combat. Draw Steel and Agility roll the d10 (6 or higher: the players choose who goes first,
     with `choose_first_side`, unless one side is all surprised; `first`, a side's id or name, sets it
     outright); Agility also rolls each unit's Agility test (2d10 + Agility) for the order within a side;
     teams follow `team_order` (ids or names; default: as made); fast/slow rolls nothing. The Director's Malice
-    starts at the heroes' average `victories` (Monsters "Malice"; `rounding` from the guild setting) and each
-    hero's heroic resource at their Victories (Draw Steel, The Basics, "Heroic Resources")."""
+    starts at the heroes' average `victories` (Monsters "Malice"; `rounding` from the guild setting), plus
+    what a montage carried into the fight, and each hero's heroic resource at their Victories (Draw Steel,
+    The Basics, "Heroic Resources")."""
     state = encounter.turns
     if state.phase is not Phase.SETUP or (state.first is not None and state.first.side is not None):
         raise EncounterError("This encounter has already begun: carry on with /turn act.")

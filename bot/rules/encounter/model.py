@@ -92,7 +92,8 @@ class Encounter:
     newest round change started (`bot.rules.encounter.rounds`: so a reply to damage or a removal outside a
     turn can say so);
     `unawarded` the surviving roster heroes (creature ids) of an ended encounter whose Victory waits for a
-    server Director to confirm it (`bot.rules.encounter.flow.finish` with `award` False).
+    server Director to confirm it (`bot.rules.encounter.flow.finish` with `award` False);
+    `carried_malice` the Malice a montage's close carried into this fight, added when combat begins.
     """
 
     turns: TurnState
@@ -115,6 +116,7 @@ class Encounter:
     villain_reminded: int | None = None
     round_news: RoundNews | None = None
     unawarded: tuple[str, ...] = ()
+    carried_malice: int = 0
 
     # -- lookups ----------------------------------------------------------------------------------------
     def creature(self, creature_id: str) -> Creature:
