@@ -37,6 +37,7 @@ from bot.content.ability_entry import (
     replace_ability,
 )
 from bot.help import guild_group
+from bot.options import SuggestedRange
 from bot.play import (
     Member,
     active_encounter,
@@ -117,6 +118,12 @@ async def any_abilities(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
     return await _ability_names(interaction, current, standard=True)
+
+
+#: One of the hero's ability cards, suggested as it is typed.
+OwnAbility = app_commands.Transform[str, SuggestedRange("ability's name", 1, TEXT_MAX, own_abilities)]
+#: One of the hero's cards or the standard abilities, suggested as it is typed.
+AnyAbility = app_commands.Transform[str, SuggestedRange("ability's name", 1, TEXT_MAX, any_abilities)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,11 +262,10 @@ class Abilities(BotCog):
         bonus="A bonus the card adds to its power roll",
     )
     @app_commands.choices(action=ACTIONS)
-    @app_commands.autocomplete(ability=own_abilities)
     async def edit(
         self,
         interaction: discord.Interaction[Any],
-        ability: app_commands.Range[str, 1, TEXT_MAX],
+        ability: OwnAbility,
         hero: HeroName | None = None,
         new_name: app_commands.Range[str, 1, NAME_MAX] | None = None,
         action: str | None = None,
@@ -300,11 +306,10 @@ class Abilities(BotCog):
     # -- /ability remove ---------------------------------------------------------------------------------
     @ability.command(name="remove", description="Remove one of your hero's ability cards.")
     @app_commands.describe(ability="The ability to remove", hero="The hero (default: yours)")
-    @app_commands.autocomplete(ability=own_abilities)
     async def remove(
         self,
         interaction: discord.Interaction[Any],
-        ability: app_commands.Range[str, 1, TEXT_MAX],
+        ability: OwnAbility,
         hero: HeroName | None = None,
     ) -> None:
         """Remove a card from your hero.
@@ -328,11 +333,10 @@ class Abilities(BotCog):
     # -- /ability show -----------------------------------------------------------------------------------
     @ability.command(name="show", description="An ability card with its tiers as written and as read.")
     @app_commands.describe(ability="The ability", hero="The hero (default: yours)")
-    @app_commands.autocomplete(ability=any_abilities)
     async def show(
         self,
         interaction: discord.Interaction[Any],
-        ability: app_commands.Range[str, 1, TEXT_MAX],
+        ability: AnyAbility,
         hero: HeroName | None = None,
     ) -> None:
         """A card with its tiers as written and as the bot reads them.
