@@ -41,11 +41,11 @@ def help_line(example: str, summary: str) -> dict[str, Any]:
     return {HELP_KEY: HelpLine(example, summary)}
 
 
-def guild_group(name: str, description: str, example: str, summary: str) -> app_commands.Group:
-    """A command family (`/name ...`): guild-only, as every command of the bot, with its `/help` line."""
-    return app_commands.Group(
-        name=name, description=description, guild_only=True, extras=help_line(example, summary)
-    )
+def guild_group(name: str, description: str, example: str, summary: str | None = None) -> app_commands.Group:
+    """A command family (`/name ...`): guild-only, as every command of the bot, with its `/help` line (what
+    it does: `summary`, else its `description`)."""
+    line = help_line(example, description if summary is None else summary)
+    return app_commands.Group(name=name, description=description, guild_only=True, extras=line)
 
 
 def docstring_line(doc: str | None) -> HelpLine | None:

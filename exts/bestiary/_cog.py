@@ -55,12 +55,7 @@ def _guild(interaction: discord.Interaction[Any]) -> int:
 class BestiaryCog(BotCog):
     """The server bestiary (/monster)."""
 
-    monster = guild_group(
-        "monster",
-        "This server's bestiary of monster stat blocks.",
-        "/monster list",
-        "This server's bestiary of monster stat blocks.",
-    )
+    monster = guild_group("monster", "This server's bestiary of monster stat blocks.", "/monster list")
 
     @monster.command(name="import", description="Store a Forge Steel monster or monster group file.")
     @app_commands.describe(file="A .ds-monster or .ds-monster-group file exported from Forge Steel")

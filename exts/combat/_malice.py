@@ -24,7 +24,7 @@ from bot.ui.combat import malice_reply
 class MaliceCog(BotCog):
     """The Director's Malice (/malice)."""
 
-    malice = guild_group("malice", "The Director's Malice.", "/malice show", "The Director's Malice.")
+    malice = guild_group("malice", "The Director's Malice.", "/malice show")
 
     @malice.command(name="show", description="Show the Director's Malice in this encounter.")
     async def show(self, interaction: discord.Interaction[Any]) -> None:

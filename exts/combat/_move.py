@@ -48,12 +48,7 @@ MATERIAL_CHOICES = [app_commands.Choice(name=m.value, value=m.value) for m in Ma
 class Move(BotCog):
     """Forced movement (/move)."""
 
-    move = guild_group(
-        "move",
-        "Forced movement.",
-        "/move slam target: Goblin 1 squares_left: 3 into: object",
-        "Forced movement.",
-    )
+    move = guild_group("move", "Forced movement.", "/move slam target: Goblin 1 squares_left: 3 into: object")
 
     @move.command(name="slam", description="Director: a force-moved creature collided; deal the slam damage.")
     @app_commands.describe(

@@ -90,10 +90,7 @@ class Stamina(BotCog):
     """Stamina changes and Catch Breath (/stamina, /recover)."""
 
     stamina = guild_group(
-        "stamina",
-        "Change a creature's Stamina.",
-        "/stamina damage target: Goblin 1 amount: 5",
-        "Change a creature's Stamina.",
+        "stamina", "Change a creature's Stamina.", "/stamina damage target: Goblin 1 amount: 5"
     )
 
     async def _vitals(

@@ -162,7 +162,7 @@ def _rename(table: Table, target: Hero, rename: str, *, in_encounter: bool) -> N
 class Heroes(BotCog):
     """The channel's hero roster (/hero)."""
 
-    hero = guild_group("hero", "The channel's hero roster.", "/hero show", "The channel's hero roster.")
+    hero = guild_group("hero", "The channel's hero roster.", "/hero show")
 
     # -- /hero create -------------------------------------------------------------------------------------
     @hero.command(name="create", description="Add a hero to this channel's roster.")

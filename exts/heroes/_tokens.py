@@ -171,7 +171,7 @@ _BENEFITS: dict[str, Callable[[Table, Spender], tuple[HeroTokens, str]]] = {
 class Tokens(BotCog):
     """The party's hero tokens (/tokens)."""
 
-    tokens = guild_group("tokens", "The party's hero tokens.", "/tokens show", "The party's hero tokens.")
+    tokens = guild_group("tokens", "The party's hero tokens.", "/tokens show")
 
     @tokens.command(name="show", description="Show the party's hero tokens.")
     async def show(self, interaction: discord.Interaction[Any]) -> None:
