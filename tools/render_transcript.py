@@ -161,13 +161,16 @@ def replay(
 def _inline(text: str, transcript: Json) -> str:
     """Discord's inline markdown on escaped text (each pattern puts fixed tags around escaped text)."""
     users, channels, roles = (transcript.get(k) or {} for k in ("users", "channels", "roles"))
-    codes: list[str] = []
+    kept: list[str] = []
 
-    def keep_code(match: re.Match[str]) -> str:
-        codes.append(f"<code>{match.group(1)}</code>")
-        return f"\x00{len(codes) - 1}\x00"
+    def keep(shown: str) -> str:
+        kept.append(shown)
+        return f"\x00{len(kept) - 1}\x00"
 
-    text = re.sub(r"`([^`]+)`", keep_code, text)
+    text = re.sub(r"`([^`]+)`", lambda m: keep(f"<code>{m[1]}</code>"), text)
+    # a backslash shows the punctuation after it as it is (`\(` is `(`): kept aside like code, so no pattern
+    # below reads it as markdown
+    text = re.sub(r"\\(&[a-z]+;|[^0-9A-Za-z\s&])", lambda m: keep(m[1]), text)
     text = re.sub(
         r"&lt;@!?(\d+)&gt;",
         lambda m: f'<span class="mention">@{html.escape(users.get(m[1], "unknown"))}</span>',
@@ -189,7 +192,7 @@ def _inline(text: str, transcript: Json) -> str:
     text = re.sub(r"~~(.+?)~~", r"<s>\1</s>", text)
     text = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<em>\1</em>", text)
     text = re.sub(r"(?<![\w_])_(?!\s)(.+?)(?<!\s)_(?![\w_])", r"<em>\1</em>", text)
-    return re.sub("\x00(\\d+)\x00", lambda m: codes[int(m[1])], text)
+    return re.sub("\x00(\\d+)\x00", lambda m: kept[int(m[1])], text)
 
 
 def markdown(text: str, transcript: Json) -> str:

@@ -4,9 +4,10 @@
     python tools/take_screenshots.py --text-only # or: make screenshot-texts (only the texts: no Chromium)
     python tools/take_screenshots.py --keep out  # also keep the transcript and the HTML pages in `out/`
 
-The production bot (seeded dice) plays the README's first fight against the loopback fake Discord with its
-transcript recording on; each moment is rendered (tools/render_transcript.py) as `docs/screenshots/<name>.png`
-and `.txt`, which tests/wire/test_screenshots_current.py compares with what the bot sends. Needs Chromium and
+The production bot (seeded dice) plays the README's first fight, then a montage and a negotiation, against
+the loopback fake Discord with its transcript recording on; each moment is rendered
+(tools/render_transcript.py) as `docs/screenshots/<name>.png` and `.txt`, which
+tests/wire/test_screenshots_current.py compares with what the bot sends. Needs Chromium and
 an emoji font (Debian: `apt-get install chromium fonts-noto-color-emoji`).
 """
 
@@ -63,7 +64,16 @@ SHOTS: tuple[tuple[str, str, str, bool], ...] = (
     ("roll", "roll", "roll-done", False),
     ("strike-tracker", "strike", "strike-done", True),
     ("turn-ping", "ping", "ping-done", False),
+    ("fall-ping", "fall", "fall-done", False),
+    ("my-hero", "my-hero", "my-hero-done", False),
+    ("dying-turn", "dying", "dying-done", False),
+    ("private-view", "private", "private-done", False),
     ("end-summary", "end", "end-done", True),
+    ("montage", "montage", "montage-done", True),
+    ("montage-end", "montage-end", "montage-end-done", False),
+    ("negotiation", "negotiation", "negotiation-done", True),
+    ("negotiation-director", "director-view", "director-view-done", False),
+    ("negotiation-offer", "offer", "offer-done", False),
 )
 
 
@@ -99,8 +109,6 @@ async def running_bot(workdir: Path) -> AsyncIterator[FakeDiscord]:
             tracker.EDIT_GAP = 0.0
             apply_endpoints(settings)
             store = await Store.open(settings.database_url, migrate=True)
-            # the pictures show the goblins' numbers: a server that chose to show monsters' Stamina
-            await store.update_settings(fake.guild.id, show_monster_stamina=True)
             bot = create_bot(settings, store=store, dice=SeededDice(DICE_SEED))
             task = asyncio.create_task(bot.start(TOKEN))
             try:
@@ -145,51 +153,170 @@ async def _answered(fake: Any, interaction_id: int) -> None:
         await asyncio.sleep(0.01)
 
 
-async def session(fake: Any) -> None:
-    """The scripted encounter (the README's first fight), with marks around each moment a picture shows."""
-    dana, alice, sam = fake.member("dana"), fake.member("alice"), fake.member("sam")
+class Table:
+    """The scripted session's players at the fake Discord: each command or click waits for its answer."""
 
-    async def run(command: str, user: Any, sub: str | None = None, **options: Any) -> None:
+    def __init__(self, fake: Any) -> None:
+        self.fake = fake
+        self.dana, self.alice, self.sam = fake.member("dana"), fake.member("alice"), fake.member("sam")
+
+    async def run(self, command: str, user: Any, sub: str | None = None, **options: Any) -> None:
+        """`/command sub option:value ...`; `sub` may name a group and its subcommand (`"challenge add"`)."""
         raw, resolved = _options(options)
-        if sub is not None:
-            raw = [{"name": sub, "type": 1, "options": raw}]
-        sent = await fake.slash(command, raw_options=raw, resolved=resolved, user=user)
-        await _answered(fake, sent)
+        names = (sub or "").split()
+        for depth, name in reversed(list(enumerate(names))):
+            raw = [{"name": name, "type": 1 if depth == len(names) - 1 else 2, "options": raw}]
+        sent = await self.fake.slash(command, raw_options=raw, resolved=resolved, user=user)
+        await _answered(self.fake, sent)
 
-    async def click(user: Any, prefix: str) -> None:
-        for message in list(fake.messages.values())[::-1]:
+    async def click(self, user: Any, prefix: str) -> None:
+        """Press the newest button whose custom id starts with `prefix`."""
+        for message in list(self.fake.messages.values())[::-1]:
             for row in message.get("components") or []:
                 for component in row.get("components") or []:
                     if str(component.get("custom_id", "")).startswith(prefix):
-                        await _answered(fake, await fake.click(message, component["custom_id"], user=user))
+                        sent = await self.fake.click(message, component["custom_id"], user=user)
+                        await _answered(self.fake, sent)
                         return
         raise LookupError(f"no button {prefix!r}")
 
+    def mark(self, name: str) -> None:
+        self.fake.mark(name)
+
+
+async def session(fake: Any) -> None:
+    """The scripted session: the README's first fight, a montage, a negotiation; marks around each moment a
+    picture shows."""
+    table = Table(fake)
+    await setting_up(table)
+    await first_turn(table)
+    await directors_turn(table)
+    await ending(table)
+    await montage(table)
+    await negotiation(table)
+
+
+async def setting_up(table: Table) -> None:
+    """Two heroes and the session's hero tokens; the encounter with three goblins and an ogre."""
+    dana, alice, sam = table.dana, table.alice, table.sam
     kira, vex = "M2 A1 R0 I-1 P1", "M0 A2 R1 I0 P1"
-    await run("hero", alice, "create", name="Kira", stamina=30, recoveries=8, characteristics=kira)
-    await run("hero", sam, "create", name="Vex", stamina=24, recoveries=10, characteristics=vex)
-    await run("encounter", dana, "start", name="Goblin ambush at the mill")
-    await run("encounter", alice, "hero", name="Kira")
-    await run("encounter", sam, "hero", name="Vex")
-    await run("encounter", dana, "add", name="Goblin", stamina=15, count=3)
-    await run("encounter", dana, "begin", first="heroes")
-    fake.mark("roll")
-    await run("roll", alice, characteristic="might", edges=1, label="Might test: shove the cart")
-    fake.mark("roll-done")
-    await run("turn", alice, "act", combatant="Kira")
-    fake.mark("strike")
-    await run("strike", alice, targets="Goblin 1, Goblin 2", damage="3+M/6+M/9+M", bonus=2, type="fire")
-    fake.mark("strike-done")
+    await table.run("hero", alice, "create", name="Kira", stamina=30, recoveries=8, characteristics=kira)
+    await table.run("hero", sam, "create", name="Vex", stamina=24, recoveries=10, characteristics=vex)
+    await table.run("tokens", dana, "reset")
+    await table.run("encounter", dana, "start", name="Goblin ambush at the mill")
+    await table.run("encounter", alice, "hero", name="Kira")
+    await table.run("encounter", sam, "hero", name="Vex")
+    await table.run("encounter", dana, "add", name="Goblin", stamina=15, count=3)
+    await table.run("encounter", dana, "add", name="Ogre", stamina=40)
+    for action in ("Bellow", "Earthquake Stomp", "Throw Boulder"):
+        await table.run("encounter", dana, "villain name", creature="Ogre", action=action)
+    await table.run("encounter", dana, "begin", first="heroes")
+
+
+async def first_turn(table: Table) -> None:
+    """Kira's test and strike, and her turn's end (the Director's pick)."""
+    alice, fake = table.alice, table.fake
+    table.mark("roll")
+    await table.run("roll", alice, characteristic="might", edges=1, label="Might test: shove the cart")
+    table.mark("roll-done")
+    await table.run("turn", alice, "act", combatant="Kira")
+    table.mark("strike")
+    damage = "3+M/6+M/9+M"
+    await table.run("strike", alice, targets="Goblin 1, Goblin 2", damage=damage, bonus=2, type="fire")
+    table.mark("strike-done")
     # the turn ping links the tracker once the bot has posted (and pinned) it: on a busy machine that post
     # may still be on its way after the strike's answer
     await fake.wait_until(lambda: any(m.get("pinned") for m in fake.messages.values()), within=WITHIN)
-    fake.mark("ping")
-    await run("turn", alice, "end")
-    fake.mark("ping-done")
-    fake.mark("end")
-    await run("encounter", dana, "end")
-    await click(dana, "enc:endok:")
-    fake.mark("end-done")
+    table.mark("ping")
+    await table.run("turn", alice, "end")
+    table.mark("ping-done")
+
+
+async def directors_turn(table: Table) -> None:
+    """The ogre's villain action (at the end of Kira's turn), then its turn: it leaves Vex dying (Sam is
+    pinged), Sam looks at his hero, Vex's turn warns of bleeding."""
+    dana, sam = table.dana, table.sam
+    await table.run("encounter", dana, "villain use", creature="Ogre", action="Bellow")
+    await table.run("turn", dana, "act", combatant="Ogre")
+    table.mark("fall")
+    await table.run("strike", dana, attacker="Ogre", targets="Vex", damage="12/20/27", bonus=2)
+    table.mark("fall-done")
+    table.mark("my-hero")
+    await table.click(sam, "enc:me:")
+    table.mark("my-hero-done")
+    await table.run("turn", dana, "end")
+    table.mark("dying")
+    await table.run("turn", sam, "act", combatant="Vex")
+    table.mark("dying-done")
+
+
+async def ending(table: Table) -> None:
+    """The Director's private view, then the end (confirmed)."""
+    dana = table.dana
+    table.mark("private")
+    await table.run("encounter", dana, "status", private=True)
+    table.mark("private-done")
+    table.mark("end")
+    await table.run("encounter", dana, "end")
+    await table.click(dana, "enc:endok:")
+    table.mark("end-done")
+
+
+async def montage(table: Table) -> None:
+    """An easy montage for the two heroes (both limits 2): an assist and a test, a new round, two tests that
+    reach the success limit, then the Director's close."""
+    dana, alice, sam = table.dana, table.alice, table.sam
+    await table.run("montage", dana, "start", name="Flight from the mill", difficulty="easy")
+    await table.run(
+        "montage",
+        dana,
+        "challenge add",
+        name="Climb the ridge",
+        characteristics="Might, Agility",
+        skills="Climb",
+        uses=2,
+    )
+    await table.run(
+        "montage", dana, "challenge add", name="Ford the river", characteristics="Agility", difficulty="hard"
+    )
+    await table.run(
+        "montage", dana, "outcome", result="total success", text="You reach the pass before the goblins do."
+    )
+    await table.run("montage", sam, "assist", hero="Kira", characteristic="agility")
+    await table.run("montage", alice, "test", challenge="Climb the ridge", characteristic="might", bonus=2)
+    table.mark("montage")
+    await table.run("montage", alice, "test", challenge="Ford the river")
+    table.mark("montage-done")
+    table.mark("montage-end")
+    await table.run("montage", sam, "test", challenge="Climb the ridge", characteristic="agility")
+    await table.click(dana, "mtg:close:")
+    table.mark("montage-end-done")
+
+
+async def negotiation(table: Table) -> None:
+    """Baron Vell: arguments to his greed and his legacy, the Director's view (what is revealed, what is
+    hidden), then the offer the heroes ask for."""
+    dana, alice, sam = table.dana, table.alice, table.sam
+    await table.run(
+        "negotiation",
+        dana,
+        "start",
+        npc="Baron Vell",
+        attitude="neutral",
+        motivations="greed, legacy",
+        pitfalls="peace",
+    )
+    table.mark("negotiation")
+    await table.run("negotiation", alice, "argue", motivation="greed", bonus=2)
+    await table.run("negotiation", sam, "argue", motivation="legacy")
+    table.mark("negotiation-done")
+    table.mark("director-view")
+    await table.run("negotiation", dana, "status")
+    table.mark("director-view-done")
+    table.mark("offer")
+    await table.run("negotiation", alice, "offer")
+    table.mark("offer-done")
+    await table.click(dana, "neg:close:")
 
 
 async def record(workdir: Path) -> dict[str, Any]:

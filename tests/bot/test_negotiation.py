@@ -236,7 +236,7 @@ async def test_import_undo_and_a_restart(
     assert "Ash argued" in undone
     [again] = trackers(table.channel)
     assert "Interest\n2/5" in kit.body(again)
-    restarted.push(9, 9)
+    restarted.load(9, 9)
     kit.ok(await table.alice.slash(table.channel, "negotiation argue", motivation="higher authority"))
     # the discovery's button still works after the restart: the Director picks, one click reveals
     pick = await table.director.click(shown.response.message, label="Director: pick what is revealed")

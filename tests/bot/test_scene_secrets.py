@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from discord import app_commands
 
-from bot.rules.dice import Dice
 from bot.rules.negotiation import Motivation
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
 from tests.bot.files_kit import CdnServer, fixture
-from tests.bot.test_montage import Scripted, dice_of, heroes
+from tests.bot.roll_kit import Loaded, loaded
+from tests.bot.test_montage import heroes
 from tests.bot.test_negotiation import public_text
 
 #: The montage's texts that must never show: the outcomes it doesn't reach, the imported twist.
@@ -30,8 +30,8 @@ HIDDEN = ("legacy", "peace")
 
 
 @pytest.fixture
-def dice() -> Dice:
-    return Scripted()
+def dice() -> Loaded:
+    return Loaded()
 
 
 def leaked(text: str, montage_only: bool = False) -> list[str]:
@@ -121,7 +121,7 @@ async def montage(table: Table) -> None:
         assert written.response is not None and written.response.ephemeral
     await scan_all(table, (("montage log", {}),))
 
-    dice_of(table).push(6, 7, 10, 10)  # Ash assists Bree (tier 2: an edge), Bree reads the tide: success
+    loaded(table).load(6, 7, 10, 10)  # Ash assists Bree (tier 2: an edge), Bree reads the tide: success
     kit.ok(await table.alice.slash(table.channel, "montage assist", hero="Bree"))
     kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Read the Tide"))
     mine = await table.director.slash(table.channel, "montage status")
@@ -131,7 +131,7 @@ async def montage(table: Table) -> None:
     scan("a player's status", (theirs.response.content or "") + kit.body(theirs.response.message))
     await scan_all(table, (("montage log", {}),))
 
-    dice_of(table).push(10, 10)  # round 2: Ash wades across: the second success, a total success
+    loaded(table).load(10, 10)  # round 2: Ash wades across: the second success, a total success
     ended = kit.ok(
         await table.alice.slash(
             table.channel, "montage test", challenge="Wade the Shallows", characteristic="might"
@@ -156,11 +156,11 @@ async def negotiation(table: Table) -> None:
     await scan_all(table, (("negotiation log", {}),))
     mine = await table.director.autocomplete(table.channel, "negotiation argue", "motivation", "leg")
     assert [c["name"] for c in mine] == ["legacy (motivation, hidden)"]  # the Director's alone
-    dice_of(table).push(9, 8)  # Ash appeals to greed, tier 3: greed is revealed
+    loaded(table).load(9, 8)  # Ash appeals to greed, tier 3: greed is revealed
     kit.ok(await table.alice.slash(table.channel, "negotiation argue", motivation="greed"))
-    dice_of(table).push(1, 2)  # Bree reads him badly: tier 1, nothing learned
+    loaded(table).load(1, 2)  # Bree reads him badly: tier 1, nothing learned
     kit.ok(await table.bob.slash(table.channel, "negotiation discover"))
-    dice_of(table).push(5, 5)  # Ash argues with no motivation, lying: tier 1
+    loaded(table).load(5, 5)  # Ash argues with no motivation, lying: tier 1
     kit.ok(await table.alice.slash(table.channel, "negotiation argue", appeals="none", lie=True))
     theirs = await table.bob.slash(table.channel, "negotiation status")
     assert theirs.response is not None

@@ -9,6 +9,7 @@ until the pictures are taken again.
 from __future__ import annotations
 
 import difflib
+import re
 from pathlib import Path
 
 from tools.take_screenshots import OUT, record, texts
@@ -46,3 +47,17 @@ def test_each_text_has_its_picture() -> None:
     """A text without its picture (or the other way round) means the screenshots were half refreshed."""
     pictures = {p.stem for p in OUT.glob("*.png")}
     assert pictures == {p.stem for p in OUT.glob("*.txt")} != set()
+
+
+def test_each_picture_is_shown_in_the_docs_and_each_link_finds_its_picture() -> None:
+    """A picture no page links is never seen; a link to a picture that was renamed shows nothing."""
+    root = OUT.parents[1]
+    pages = [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+    linked = set()
+    for page in pages:
+        for target in re.findall(r"\]\(((?:docs/)?screenshots/[^)]+)\)", page.read_text()):
+            path = (page.parent / target).resolve()
+            assert path.exists(), f"{page.name} links {target}, which is not there"
+            linked.add(path.stem)
+    unlinked = {p.stem for p in OUT.glob("*.png")} - linked
+    assert not unlinked, f"no page links these pictures: {sorted(unlinked)}"

@@ -93,6 +93,14 @@ def test_without_with_edited_only_the_window_is_shown() -> None:
     assert [s.message["id"] for s in shown] == ["102", "103"]
 
 
+def test_a_backslash_shows_the_character_after_it_as_it_is() -> None:
+    """As Discord does: `\\(` shows `(`, and an escaped `*` or `<` starts no emphasis and no mention."""
+    said = r"Ogre strikes Vex \(tier 3\): \*not bold\* \<@7> `\(kept\)`"
+    page = render({"events": [{"kind": "send", "message": _message("1", said)}], "users": {"7": "sam"}})
+    assert "Ogre strikes Vex (tier 3): *not bold* &lt;@7&gt; <code>\\(kept\\)</code>" in page
+    assert "<em>" not in page and "@sam" not in page
+
+
 def _pinned(*, notice_deleted: bool = False) -> dict[str, Any]:
     """`_transcript` with the tracker pinned: the pin, then Discord's system message (type 6) about it."""
     transcript = _transcript()
