@@ -9,12 +9,14 @@ digits, within 64 bits; templates match `NUMBER`), and a bad field gets the one-
 from __future__ import annotations
 
 import re
-from typing import Any, Self
+from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar, Self
 
 import discord
 from discord.ui import DynamicItem, Item
 
-from bot.replies import UserError
+from bot.error_hook import guarded
+from bot.replies import UserError, fail
 
 #: A number field of a custom id in a template: ASCII digits only (`\d` also matches other scripts' digits).
 NUMBER = "[0-9]{1,20}"
@@ -55,3 +57,65 @@ class PersistentView(discord.ui.View):
             raise TypeError(f"a PersistentView holds DynamicItems only, not {type(item).__name__}")
         super().add_item(item)
         return self
+
+
+Handler = Callable[[discord.Interaction[Any], int, int, str], Awaitable[None]]
+"""What a press does: `handler(interaction, encounter id, version, argument)`."""
+
+
+class Presses:
+    """What the presses of one family of persistent items do, by action: the extension's `setup` registers
+    each handler (`set`), so the views' modules stay free of the store; a press with none registered is
+    refused in one line (`refusal(action)`: what to use instead, e.g. a slash command)."""
+
+    def __init__(self, refusal: Callable[[str], str]) -> None:
+        self.refusal = refusal
+        self.handlers: dict[str, Handler] = {}
+
+    def set(self, action: str, handler: Handler) -> None:
+        self.handlers[action] = handler
+
+    async def press(
+        self, interaction: discord.Interaction[Any], action: str, encounter_id: int, version: int, arg: str
+    ) -> None:
+        handler = self.handlers.get(action)
+        if handler is None:
+            fail(self.refusal(action))
+        await handler(interaction, encounter_id, version, arg)
+
+
+class SceneButton(DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A scene's persistent button, `<prefix>:<action>:<encounter id>:<version>[:<argument>]`: a subclass
+    names its `prefix`, its `presses` and its own template (this one matches nothing); the handler checks the
+    state it was pressed for against the newest."""
+
+    prefix: ClassVar[str]
+    presses: ClassVar[Presses]
+
+    def __init__(
+        self,
+        action: str,
+        encounter_id: int,
+        version: int,
+        arg: str = "",
+        *,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        suffix = f":{arg}" if arg else ""
+        custom_id = f"{self.prefix}:{action}:{encounter_id}:{version}{suffix}"[:100]
+        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=custom_id))
+        self.action, self.encounter_id, self.version, self.arg = action, encounter_id, version, arg
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        label = getattr(item, "label", None) or match["action"]
+        return cls(
+            match["action"], number(match["eid"]), number(match["ver"]), match["arg"] or "", label=label
+        )
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await self.presses.press(interaction, self.action, self.encounter_id, self.version, self.arg)
