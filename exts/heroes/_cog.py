@@ -64,6 +64,14 @@ from exts.heroes._views import HeroView, hero_embed, roster_embed
 from exts.tracker._controls import set_handler
 
 TEXT_MAX = 100
+#: The descriptions of the sheet's options /hero create and /hero edit share.
+SHEET_OPTIONS = {
+    "stamina": "Stamina maximum",
+    "characteristics": "Characteristics, e.g. M2 A1 R0 I-1 P1",
+    "level": "Level (1–10)",
+    "resource": "The heroic resource's name, e.g. wrath",
+    "resource_gain": "Heroic resource gained each turn, e.g. 2 or 1d3",
+}
 #: A hero of the channel's roster named in an option, its names suggested as they are typed.
 HeroName = app_commands.Transform[str, SuggestedRange("hero's name", 1, TEXT_MAX, autocomplete.heroes)]
 """Longest text option Discord sends us here (names are checked to 64 by `clean_name`)."""
@@ -168,15 +176,11 @@ class Heroes(BotCog):
     @hero.command(name="create", description="Add a hero to this channel's roster.")
     @app_commands.describe(
         name="The hero's name",
-        stamina="Stamina maximum",
         recoveries="Recoveries",
-        characteristics="Characteristics, e.g. M2 A1 R0 I-1 P1",
         immunity="Damage immunities, e.g. fire 5, all 2",
         weakness="Damage weaknesses, e.g. cold 3",
-        level="Level (1–10)",
-        resource="The heroic resource's name, e.g. wrath",
-        resource_gain="Heroic resource gained each turn, e.g. 2 or 1d3",
         player="Director only: the member who plays this hero (leave out to let a player claim it)",
+        **SHEET_OPTIONS,
     )
     async def create(
         self,
@@ -266,16 +270,12 @@ class Heroes(BotCog):
     @app_commands.describe(
         hero="The hero to change (default: yours)",
         new_name="A new name",
-        stamina="Stamina maximum",
         current_stamina="Stamina now",
         recoveries="Recoveries maximum",
         recoveries_left="Recoveries left now",
-        characteristics="Characteristics, e.g. M2 A1 R0 I-1 P1",
         immunity="Damage immunities, e.g. fire 5, all 2 (none clears them)",
         weakness="Damage weaknesses, e.g. cold 3 (none clears them)",
-        level="Level (1–10)",
-        resource="The heroic resource's name, e.g. wrath",
-        resource_gain="Heroic resource gained each turn, e.g. 2 or 1d3",
+        **SHEET_OPTIONS,
     )
     async def edit(
         self,
