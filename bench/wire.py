@@ -330,15 +330,9 @@ class TurnDriver:
     async def _act(self, slot: Slot, member: FakeMember, entry: str) -> int:
         fake = self.world.fake
         if self.clicks:
-            version = await self._version(slot)
-            custom_id = f"enc:pick:{slot.encounter_id}:{version}"
+            message, custom_id = self._control(slot, await self._version(slot), "enc:pick:")
             return await fake.click(
-                self._message(slot, version),
-                custom_id,
-                guild=slot.guild,
-                user=member,
-                component_type=3,
-                values=[entry],
+                message, custom_id, guild=slot.guild, user=member, component_type=3, values=[entry]
             )
         option = {"name": "combatant", "type": 3, "value": entry}
         act = {"name": "act", "type": 1, "options": [option]}
@@ -349,24 +343,31 @@ class TurnDriver:
     async def _end(self, slot: Slot, member: FakeMember) -> int:
         fake = self.world.fake
         if self.clicks:
-            version = await self._version(slot)
-            custom_id = f"enc:end:{slot.encounter_id}:{version}"
-            return await fake.click(self._message(slot, version), custom_id, guild=slot.guild, user=member)
+            message, custom_id = self._control(slot, await self._version(slot), "enc:end:")
+            return await fake.click(message, custom_id, guild=slot.guild, user=member)
         end = {"name": "end", "type": 1, "options": []}
         return await fake.slash(
             "turn", guild=slot.guild, channel=slot.channel, user=member, raw_options=[end]
         )
 
-    def _message(self, slot: Slot, version: int) -> Json:
+    def _control(self, slot: Slot, version: int, prefix: str) -> tuple[Json, str]:
         """The tracker message the click is made on, with the controls the bot renders for this state and
-        version (`tracker_view`). A fresh copy per click stands in for the bot's own tracker message: looking
-        that up among every recorded message would slow the load generator down, and the controls are
-        persistent items, so the message they sit on doesn't change what a press does."""
+        version (`tracker_view`), and the custom id of its control starting with `prefix` (as rendered: it
+        carries more than the encounter and the version). A fresh copy per click stands in for the bot's own
+        tracker message: looking that up among every recorded message would slow the load generator down,
+        and the controls are persistent items, so the message they sit on doesn't change what a press does."""
         from exts.tracker._controls import tracker_view
 
         view = tracker_view(slot.encounter_id, version, slot.encounter)
-        data = {"components": view.to_components(), "embeds": []}
-        return self.world.fake.add_message(slot.channel, data)
+        components: list[Json] = view.to_components()
+        custom_id = next(
+            str(item["custom_id"])
+            for row in components
+            for item in row.get("components", [])
+            if str(item.get("custom_id") or "").startswith(prefix)
+        )
+        data = {"components": components, "embeds": []}
+        return self.world.fake.add_message(slot.channel, data), custom_id
 
 
 def availability(fake: FakeDiscord, scenario: Scenario) -> str | None:

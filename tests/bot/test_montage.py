@@ -17,6 +17,7 @@ from bot.settings import Settings
 from bot.store import ChannelKey, Store
 from exts.montage._cog import _pick
 from tests.bot import encounter_kit as kit
+from tests.bot import scene_kit
 from tests.bot.conftest import Table, build_bot
 from tests.bot.files_kit import CdnServer, fixture, refusal
 from tests.bot.roll_kit import Loaded, loaded
@@ -32,18 +33,9 @@ def montage_trackers(channel: ChannelHandle) -> list[discord.Message]:
     return [m for m in channel.history() if m.embeds and (m.embeds[0].title or "").startswith("🏔️")]
 
 
-async def heroes(table: Table, ash: str = "M2 A1", bree: str = "M0 A2") -> None:
-    """Ash (alice) and Bree (bob) on the roster: 30 Stamina, 8 Recoveries and these characteristics."""
-    for who, name, traits in ((table.alice, "Ash", ash), (table.bob, "Bree", bree)):
-        made = await who.slash(
-            table.channel, "hero create", name=name, stamina=30, recoveries=8, characteristics=traits
-        )
-        kit.ok(made)
-
-
 async def ready(table: Table) -> None:
     await table.configure_director_role()
-    await heroes(table)
+    await scene_kit.heroes(table)
     text = kit.ok(await table.director.slash(table.channel, "montage start", name="Flood", difficulty="easy"))
     # 2 heroes: easy's 5 and 5 drop by 3 each
     assert "success limit 2, failure limit 2" in text and "Ash, Bree" in text
@@ -318,16 +310,7 @@ async def test_the_malice_a_montage_carries_starts_the_next_fight_once(table: Ta
     closed = kit.ok(await table.director.slash(table.channel, "montage award", victories=0, malice=2))
     has(closed, "2 Malice carried into the next fight")
     # a negotiation in between keeps it for the fight
-    kit.ok(
-        await table.director.slash(
-            table.channel,
-            "negotiation start",
-            npc="Vell",
-            attitude="open",
-            motivations="greed",
-            pitfalls="peace",
-        )
-    )
+    kit.ok(await scene_kit.start_negotiation(table, "open"))
     kit.ok(await table.alice.slash(table.channel, "negotiation offer"))
     kit.ok(await table.director.slash(table.channel, "negotiation close", victories=0))
 

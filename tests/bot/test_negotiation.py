@@ -10,15 +10,14 @@ import re
 import discord
 import pytest
 from simcord import ChannelHandle
-from simcord.results import InteractionResult
 
 from bot.settings import Settings
 from bot.store import ChannelKey, Store
 from tests.bot import encounter_kit as kit
+from tests.bot import scene_kit
 from tests.bot.conftest import Table, build_bot
 from tests.bot.files_kit import CdnServer, fixture
 from tests.bot.roll_kit import Loaded, loaded
-from tests.bot.test_montage import heroes as montage_heroes
 
 HIDDEN = ("greed", "legacy", "peace")
 
@@ -50,32 +49,13 @@ def public_text(channel: ChannelHandle) -> str:
 
 
 async def heroes(table: Table) -> None:
-    await montage_heroes(table, ash="P2 I0", bree="P0 I1")
-
-
-async def start_vell(table: Table, attitude: str, motivations: str = "greed") -> InteractionResult:
-    """The Director's /negotiation start with Vell, whose pitfall is peace."""
-    return await table.director.slash(
-        table.channel,
-        "negotiation start",
-        npc="Vell",
-        attitude=attitude,
-        motivations=motivations,
-        pitfalls="peace",
-    )
+    await scene_kit.heroes(table, ash="P2 I0", bree="P0 I1")
 
 
 async def ready(table: Table) -> None:
     await table.configure_director_role()
     await heroes(table)
-    started = await table.director.slash(
-        table.channel,
-        "negotiation start",
-        npc="Baron Vell",
-        attitude="neutral",
-        motivations="greed, legacy",
-        pitfalls="peace",
-    )
+    started = await scene_kit.start_negotiation(table, "neutral", "greed, legacy", npc="Baron Vell")
     assert started.response is not None and not started.response.ephemeral
     assert "Baron Vell" in started.response.content and not named(started.response.content)
     (mine,) = started.followups
@@ -154,7 +134,7 @@ async def test_it_ends_by_itself(table: Table) -> None:
     (Interest 1) hit on its pitfall is at 0: the offer "No, and…" is posted at once."""
     await table.configure_director_role()
     await heroes(table)
-    kit.ok(await start_vell(table, "hostile"))
+    kit.ok(await scene_kit.start_negotiation(table, "hostile"))
     loaded(table).load(10, 10)
     argued = await table.alice.slash(table.channel, "negotiation argue", motivation="peace")
     assert argued.response is not None and "touches a pitfall: peace" in argued.response.content
@@ -168,7 +148,7 @@ async def test_players_see_words_when_the_director_chooses(table: Table) -> None
     await table.configure_director_role()
     kit.ok(await table.director.slash(table.channel, "settings", negotiation_numbers=False))
     await heroes(table)
-    kit.ok(await start_vell(table, "open"))
+    kit.ok(await scene_kit.start_negotiation(table, "open"))
     [tracker] = trackers(table.channel)
     assert "listening" in kit.body(tracker) and "3/5" not in kit.body(tracker)
     mine = await table.director.slash(table.channel, "negotiation status")
@@ -180,16 +160,7 @@ async def test_the_tracker_follows_a_settings_change_at_once(table: Table) -> No
     waiting for its next step."""
     await table.configure_director_role()
     await heroes(table)
-    kit.ok(
-        await table.director.slash(
-            table.channel,
-            "negotiation start",
-            npc="Vell",
-            attitude="open",
-            motivations="greed",
-            pitfalls="peace",
-        )
-    )
+    kit.ok(await scene_kit.start_negotiation(table, "open"))
     [tracker] = trackers(table.channel)
     assert "Interest\n3/5" in kit.body(tracker)
     kit.ok(await table.director.slash(table.channel, "settings", negotiation_numbers=False))
@@ -252,9 +223,9 @@ async def test_refusals_are_one_line(table: Table) -> None:
     await heroes(table)
     refused = kit.refused(await table.alice.slash(table.channel, "negotiation argue"))
     assert "No negotiation is running here" in refused
-    refused = kit.refused(await start_vell(table, "open", "money"))
+    refused = kit.refused(await scene_kit.start_negotiation(table, "open", "money"))
     assert "isn't a motivation" in refused
-    kit.ok(await start_vell(table, "open"))
+    kit.ok(await scene_kit.start_negotiation(table, "open"))
     refused = kit.refused(await table.bob.slash(table.channel, "negotiation argue", hero="Ash"))
     assert "Ash" in refused
     refused = kit.refused(await table.director.slash(table.channel, "encounter start"))
@@ -266,7 +237,7 @@ async def test_a_lie_at_the_end_changes_the_offer(table: Table) -> None:
     argument that ended the negotiation, the offer follows the new Interest and is posted again."""
     await table.configure_director_role()
     await heroes(table)
-    kit.ok(await start_vell(table, "suspicious"))
+    kit.ok(await scene_kit.start_negotiation(table, "suspicious"))
     loaded(table).load(6, 6)  # 12 + P2, tier 2 with no motivation: Interest +0, Patience −1
     kit.ok(await table.alice.slash(table.channel, "negotiation argue", appeals="none"))
     loaded(table).load(6, 6)

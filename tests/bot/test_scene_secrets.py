@@ -13,10 +13,10 @@ from discord import app_commands
 
 from bot.rules.negotiation import Motivation
 from tests.bot import encounter_kit as kit
+from tests.bot import scene_kit
 from tests.bot.conftest import Table
 from tests.bot.files_kit import CdnServer, fixture
 from tests.bot.roll_kit import Loaded, loaded
-from tests.bot.test_montage import heroes
 from tests.bot.test_negotiation import public_text
 
 #: The montage's texts that must never show: the outcomes it doesn't reach, the imported twist.
@@ -143,16 +143,7 @@ async def montage(table: Table) -> None:
 
 
 async def negotiation(table: Table) -> None:
-    kit.ok(
-        await table.director.slash(
-            table.channel,
-            "negotiation start",
-            npc="Baron Vell",
-            attitude="neutral",
-            motivations="greed, legacy",
-            pitfalls="peace",
-        )
-    )
+    kit.ok(await scene_kit.start_negotiation(table, "neutral", "greed, legacy", npc="Baron Vell"))
     await scan_all(table, (("negotiation log", {}),))
     mine = await table.director.autocomplete(table.channel, "negotiation argue", "motivation", "leg")
     assert [c["name"] for c in mine] == ["legacy (motivation, hidden)"]  # the Director's alone
@@ -175,7 +166,7 @@ async def test_no_secret_of_a_montage_or_a_negotiation_reaches_the_players(
     table: Table, cdn_server: CdnServer
 ) -> None:
     await table.configure_director_role()
-    await heroes(table)
+    await scene_kit.heroes(table)
     _BEFORE.clear()
     _BEFORE.update((await players_autocomplete(table)).splitlines())
     await montage(table)
