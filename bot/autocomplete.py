@@ -9,8 +9,9 @@ encounter, no guild or an unreadable state it offers nothing.
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
@@ -137,6 +138,25 @@ def list_choices(
         if len(out) == CHOICES_MAX:
             break
     return out
+
+
+Choices = list[app_commands.Choice[str]]
+
+
+def never_fails(
+    suggest: Callable[[discord.Interaction[Any], str], Coroutine[Any, Any, Choices]],
+) -> Callable[[discord.Interaction[Any], str], Coroutine[Any, Any, Choices]]:
+    """An autocomplete that never fails: on any error (no encounter, a store away) it offers nothing."""
+
+    @functools.wraps(suggest)
+    async def quiet(interaction: discord.Interaction[Any], current: str) -> Choices:
+        try:
+            return await suggest(interaction, current)
+        except Exception:  # an autocomplete offers nothing rather than failing
+            log.debug("nothing to complete from", exc_info=True)
+            return []
+
+    return quiet
 
 
 async def _encounter(interaction: discord.Interaction[Any]) -> Encounter | None:

@@ -23,6 +23,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.autocomplete import never_fails
 from bot.client import BotCog, DrawSteelBot
 from bot.help import help_line
 from bot.options import SuggestedText, Text
@@ -94,28 +95,22 @@ def action_choices(encounter: Encounter, creature: str, current: str) -> list[ap
     return [app_commands.Choice(name=a[:VALUE_MAX], value=a[:VALUE_MAX]) for a in names]
 
 
+@never_fails
 async def _open_objectives(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
-    try:
-        return objective_choices(await _encounter(interaction), current)
-    except Exception:  # an autocomplete must never fail
-        return []
+    return objective_choices(await _encounter(interaction), current)
 
 
+@never_fails
 async def _villains(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-    try:
-        return villain_choices(await _encounter(interaction), current)
-    except Exception:
-        return []
+    return villain_choices(await _encounter(interaction), current)
 
 
+@never_fails
 async def _actions(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-    try:
-        creature = str(getattr(interaction.namespace, "creature", "") or "")
-        return action_choices(await _encounter(interaction), creature, current)
-    except Exception:
-        return []
+    creature = str(getattr(interaction.namespace, "creature", "") or "")
+    return action_choices(await _encounter(interaction), creature, current)
 
 
 #: An open objective of the encounter, suggested as it is typed.

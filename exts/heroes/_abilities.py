@@ -19,6 +19,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.autocomplete import never_fails
 from bot.client import BotCog, DrawSteelBot
 from bot.content.ability_entry import (
     BONUS_MAX,
@@ -91,29 +92,28 @@ async def _ability_names(
     interaction: discord.Interaction[Any], current: str, *, standard: bool
 ) -> list[app_commands.Choice[str]]:
     """The names of the abilities of the hero the command names (or the caller's) matching what was typed."""
-    try:
-        if interaction.guild_id is None or interaction.channel_id is None:
-            return []
-        table = await interaction.client.store.view(channel_key(interaction), shared=True)
-        named = getattr(interaction.namespace, "hero", None)
-        hero = table.hero_named(named) if named else hero_of_member(table, interaction.user.id)
-        if hero is None:
-            return []
-        sheet = sheet_of(hero)
-        cards = (*sheet.abilities, *(_standard(sheet) if standard else ()))
-        typed = name_key(current)
-        names = [c.name for c in cards if typed in name_key(c.name)]
-        return [app_commands.Choice(name=n, value=n) for n in names[:AUTOCOMPLETE_MAX]]
-    except Exception:  # an autocomplete must never fail
+    if interaction.guild_id is None or interaction.channel_id is None:
         return []
+    table = await interaction.client.store.view(channel_key(interaction), shared=True)
+    named = getattr(interaction.namespace, "hero", None)
+    hero = table.hero_named(named) if named else hero_of_member(table, interaction.user.id)
+    if hero is None:
+        return []
+    sheet = sheet_of(hero)
+    cards = (*sheet.abilities, *(_standard(sheet) if standard else ()))
+    typed = name_key(current)
+    names = [c.name for c in cards if typed in name_key(c.name)]
+    return [app_commands.Choice(name=n, value=n) for n in names[:AUTOCOMPLETE_MAX]]
 
 
+@never_fails
 async def own_abilities(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
     return await _ability_names(interaction, current, standard=False)
 
 
+@never_fails
 async def any_abilities(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
