@@ -84,13 +84,15 @@ class Presses:
         await handler(interaction, encounter_id, version, arg)
 
 
-class SceneButton(DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
-    """A scene's persistent button, `<prefix>:<action>:<encounter id>:<version>[:<argument>]`: a subclass
-    names its `prefix`, its `presses` and its own template (this one matches nothing); the handler checks the
-    state it was pressed for against the newest."""
+class ActionButton(DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A persistent button, `<prefix>:<action>:<encounter id>:<version>[~<moment>][:<argument>]`: a subclass
+    names its `prefix`, its `presses`, its default `labels` and its own template (this one matches nothing;
+    a `moment` group, when it has one, reads the moment back). The handler checks the state it was pressed
+    for against the newest."""
 
     prefix: ClassVar[str]
     presses: ClassVar[Presses]
+    labels: ClassVar[dict[str, str]] = {}
 
     def __init__(
         self,
@@ -99,22 +101,26 @@ class SceneButton(DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
         version: int,
         arg: str = "",
         *,
-        label: str,
+        label: str | None = None,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        at: str = "",
     ) -> None:
         suffix = f":{arg}" if arg else ""
-        custom_id = f"{self.prefix}:{action}:{encounter_id}:{version}{suffix}"[:100]
-        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=custom_id))
+        when = f"~{at}" if at else ""
+        custom_id = f"{self.prefix}:{action}:{encounter_id}:{version}{when}{suffix}"[:100]
+        text = (label or self.labels.get(action, action))[:80]
+        super().__init__(discord.ui.Button(label=text, style=style, custom_id=custom_id, disabled=disabled))
         self.action, self.encounter_id, self.version, self.arg = action, encounter_id, version, arg
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
-        label = getattr(item, "label", None) or match["action"]
-        return cls(
-            match["action"], number(match["eid"]), number(match["ver"]), match["arg"] or "", label=label
-        )
+        eid, ver = number(match["eid"]), number(match["ver"])
+        label = getattr(item, "label", None)
+        at = match.groupdict().get("moment") or ""
+        return cls(match["action"], eid, ver, match["arg"] or "", label=label, at=at)
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

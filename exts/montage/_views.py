@@ -25,7 +25,7 @@ from bot.rules.montage import (
     MontageOutcome,
 )
 from bot.rules.power import NetEdge, PowerRoll
-from bot.ui.persistent import NUMBER, PersistentView, Presses, SceneButton
+from bot.ui.persistent import NUMBER, ActionButton, PersistentView, Presses
 from exts.tracker._service import SceneView, SceneWait
 
 KIND = MONTAGE
@@ -183,7 +183,7 @@ PRESSES = Presses(lambda action: f"This button isn't available right now: use {_
 set_handler = PRESSES.set
 
 
-class MontageButton(SceneButton, template=BUTTON_TEMPLATE):
+class MontageButton(ActionButton, template=BUTTON_TEMPLATE):
     """A montage's persistent button: the close under its end, Undo on its tracker, the hero-token reroll
     under a test."""
 

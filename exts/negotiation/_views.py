@@ -26,7 +26,7 @@ from bot.rules.negotiation import (
 )
 from bot.rules.power import PowerRoll
 from bot.ui.combat import roll_line
-from bot.ui.persistent import NUMBER, ForgedId, PersistentView, Presses, SceneButton
+from bot.ui.persistent import NUMBER, ActionButton, ForgedId, PersistentView, Presses
 from exts.tracker._service import SceneView, SceneWait
 
 CHOICES_MAX = 24
@@ -270,7 +270,7 @@ PRESSES = Presses(
 set_handler = PRESSES.set
 
 
-class NegotiationButton(SceneButton, template=BUTTON_TEMPLATE):
+class NegotiationButton(ActionButton, template=BUTTON_TEMPLATE):
     """A negotiation's button: the Director's pick of what a discovery reveals, the lie's extra Interest, the
     close with Victories. Its custom id says which negotiation (encounter id) and state (version)."""
 

@@ -20,7 +20,7 @@ from bot.replies import fail
 from bot.rules.encounter import Encounter, saves
 from bot.rules.encounter.rescue import RESCUE_COST, Rescue, live_rescues
 from bot.rules.turns import Controller, Phase, current, eligible, picking
-from bot.ui.persistent import NUMBER, PersistentView, Presses, number
+from bot.ui.persistent import NUMBER, ActionButton, PersistentView, Presses, number
 
 #: What a press does (the exts register it in their `setup`); the select passes the chosen entry id.
 PRESSES = Presses(lambda _action: "This control isn't available right now: use the slash command instead.")
@@ -68,43 +68,12 @@ def press_moment(interaction: discord.Interaction[Any]) -> str | None:
     return None if found is None else found["moment"]
 
 
-class ControlButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
+class ControlButton(ActionButton, template=BUTTON_TEMPLATE):
     """One tracker (or choice) button; its custom id says what it does and for which state."""
 
-    def __init__(
-        self,
-        action: str,
-        encounter_id: int,
-        version: int,
-        arg: str = "",
-        *,
-        label: str | None = None,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        disabled: bool = False,
-        at: str = "",
-    ) -> None:
-        suffix = f":{arg}" if arg else ""
-        when = f"~{at}" if at else ""
-        super().__init__(
-            discord.ui.Button(
-                label=(label or LABELS.get(action, action))[:80],
-                style=style,
-                custom_id=f"enc:{action}:{encounter_id}:{version}{when}{suffix}"[:100],
-                disabled=disabled,
-            )
-        )
-        self.action, self.encounter_id, self.version, self.arg = action, encounter_id, version, arg
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ControlButton:
-        eid, ver = number(match["eid"]), number(match["ver"])
-        return cls(match["action"], eid, ver, match["arg"] or "", at=match["moment"] or "")
-
-    @guarded
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await PRESSES.press(interaction, self.action, self.encounter_id, self.version, self.arg)
+    prefix = "enc"
+    presses = PRESSES
+    labels = LABELS
 
 
 class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):

@@ -183,7 +183,7 @@ def button_keys(template: str) -> set[str]:
 
 
 def dynamic_items() -> list[type[discord.ui.DynamicItem[Any]]]:
-    """The bot's persistent items: the leaf classes (a base such as `SceneButton` is no button)."""
+    """The bot's persistent items: the leaf classes (a base such as `ActionButton` is no button)."""
     found: list[type[discord.ui.DynamicItem[Any]]] = []
     todo: list[type[Any]] = [discord.ui.DynamicItem]
     while todo:
