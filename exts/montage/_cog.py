@@ -7,16 +7,15 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Callable
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.attachments import defer_for_file, download
-from bot.client import DrawSteelBot
+from bot.client import BotCog, DrawSteelBot
 from bot.content.forgesteel.montage import ImportedMontage, read_montage
-from bot.help import HelpEntry
+from bot.help import guild_group, help_line
 from bot.hero_tokens import spend_benefit
 from bot.options import Bounded, Text
 from bot.play import (
@@ -159,62 +158,18 @@ async def any_hero_names(
     return _choices([h.name for h in montage.heroes], current) if montage else []
 
 
-class MontageCog(commands.Cog):
+class MontageCog(BotCog):
     """Montage tests (/montage)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("montage", "/montage start name: Flood difficulty: easy", "Run a montage test here."),
-        HelpEntry(
-            "montage start",
-            "/montage start name: Flood difficulty: moderate heroes: Ash, Bree",
-            "Start a montage; its limits follow the difficulty and the number of heroes.",
-        ),
-        HelpEntry("montage challenge", "/montage challenge list", "The challenges the heroes can try."),
-        HelpEntry(
-            "montage challenge add",
-            "/montage challenge add name: Climb characteristics: Might skills: Climb uses: 2",
-            "Director: describe a challenge (its characteristics, skills, uses, difficulty).",
-        ),
-        HelpEntry(
-            "montage challenge remove", "/montage challenge remove name: Climb", "Director: remove one."
-        ),
-        HelpEntry("montage challenge list", "/montage challenge list", "List the challenges and uses left."),
-        HelpEntry(
-            "montage test",
-            "/montage test challenge: Climb characteristic: might",
-            "Your hero's test this round: counted as a success or a failure.",
-        ),
-        HelpEntry(
-            "montage assist", "/montage assist hero: Ash", "Assist another hero's test: an edge or a bane."
-        ),
-        HelpEntry("montage reroll", "/montage reroll", "Spend a hero token to reroll your newest test."),
-        HelpEntry("montage next", "/montage next", "Director: end the round; who hasn't acted does nothing."),
-        HelpEntry(
-            "montage outcome",
-            "/montage outcome result: total success text: You reach the pass.",
-            "Director: what an outcome means (secret until the montage ends that way).",
-        ),
-        HelpEntry("montage end", "/montage end", "Director: end the montage now."),
-        HelpEntry(
-            "montage award",
-            "/montage award victories: 1 malice: 2",
-            "Director: close it (Victories, Malice).",
-        ),
-        HelpEntry(
-            "montage import",
-            "/montage import file: Flooded Causeway.ds-montage",
-            "Director: a Forge Steel montage's challenges, uses, twists and outcome texts.",
-        ),
-        HelpEntry("montage status", "/montage status", "The montage as it stands (only you see it)."),
-        HelpEntry("montage undo", "/montage undo", "Undo the montage's newest change."),
-        HelpEntry("montage log", "/montage log", "The montage's log as files."),
+    montage = guild_group(
+        "montage", "Montage tests", "/montage start name: Flood difficulty: easy", "Run a montage test here."
     )
-
-    montage = app_commands.Group(name="montage", description="Montage tests", guild_only=True)
-    challenge = app_commands.Group(name="challenge", description="The montage's challenges", parent=montage)
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
+    challenge = app_commands.Group(
+        name="challenge",
+        description="The montage's challenges",
+        parent=montage,
+        extras=help_line("/montage challenge list", "The challenges the heroes can try."),
+    )
 
     async def _scene(self, interaction: discord.Interaction[Any]) -> Montage:
         table = await self.bot.store.view(channel_key(interaction), shared=True)
@@ -246,6 +201,10 @@ class MontageCog(commands.Cog):
         heroes: Words | None = None,
         description: Words | None = None,
     ) -> None:
+        """Start a montage; its limits follow the difficulty and the number of heroes.
+
+        Example: /montage start name: Flood difficulty: moderate heroes: Ash, Bree
+        """
         clean = clean_name(name)
         level = _pick(MontageDifficulty, difficulty, "difficulty is easy, moderate or hard")
 
@@ -281,6 +240,10 @@ class MontageCog(commands.Cog):
         difficulty: str | None = None,
         description: Words | None = None,
     ) -> None:
+        """Director: describe a challenge (its characteristics, skills, uses, difficulty).
+
+        Example: /montage challenge add name: Climb characteristics: Might skills: Climb uses: 2
+        """
         made = Challenge(
             clean_name(name),
             _traits(characteristics),
@@ -307,6 +270,11 @@ class MontageCog(commands.Cog):
     @app_commands.describe(name="The challenge")
     @app_commands.autocomplete(name=challenge_names)
     async def challenge_remove(self, interaction: discord.Interaction[Any], name: Name) -> None:
+        """Director: remove one.
+
+        Example: /montage challenge remove name: Climb
+        """
+
         def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Challenge]:
             return rules.remove_challenge(montage, name)
 
@@ -321,6 +289,10 @@ class MontageCog(commands.Cog):
 
     @challenge.command(name="list", description="The challenges the heroes can try.")
     async def challenge_list(self, interaction: discord.Interaction[Any]) -> None:
+        """List the challenges and uses left.
+
+        Example: /montage challenge list
+        """
         montage = await InTime(interaction).run(self._scene(interaction))
         await send(interaction, content=challenges_text(montage), ephemeral=True)
 
@@ -347,6 +319,10 @@ class MontageCog(commands.Cog):
         bonus: app_commands.Range[int, -10, 10] = 0,
         hero: Name | None = None,
     ) -> None:
+        """Your hero's test this round: counted as a success or a failure.
+
+        Example: /montage test challenge: Climb characteristic: might
+        """
         chosen = _pick(Difficulty, difficulty, _TEST_HINT) if difficulty else None
         step = service.trial_step(self.bot.dice, hero, challenge, characteristic, bonus, edges, banes, chosen)
         played = await self._play(interaction, service.TEST, step, lambda t: _tested_summary(t.attempt))
@@ -375,6 +351,10 @@ class MontageCog(commands.Cog):
         bonus: app_commands.Range[int, -10, 10] = 0,
         helper: Name | None = None,
     ) -> None:
+        """Assist another hero's test: an edge or a bane.
+
+        Example: /montage assist hero: Ash
+        """
         dice = self.bot.dice
         trait = _pick(Characteristic, characteristic, _TRAIT_HINT) if characteristic else None
 
@@ -394,12 +374,21 @@ class MontageCog(commands.Cog):
     @app_commands.describe(hero="The hero whose test is rerolled (default: yours)")
     @app_commands.autocomplete(hero=any_hero_names)
     async def reroll(self, interaction: discord.Interaction[Any], hero: Name | None = None) -> None:
+        """Spend a hero token to reroll your newest test.
+
+        Example: /montage reroll
+        """
         await reroll_test(interaction, hero)
 
     @montage.command(
         name="next", description="Director: end the round (heroes who haven't acted do nothing)."
     )
     async def next_round(self, interaction: discord.Interaction[Any]) -> None:
+        """Director: end the round; who hasn't acted does nothing.
+
+        Example: /montage next
+        """
+
         def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Montage]:
             after = rules.next_round(montage)
             return after, after
@@ -421,6 +410,10 @@ class MontageCog(commands.Cog):
         result: str,
         text: app_commands.Transform[str, Text("outcome text", OUTCOME_MAX)],
     ) -> None:
+        """Director: what an outcome means (secret until the montage ends that way).
+
+        Example: /montage outcome result: total success text: You reach the pass.
+        """
         chosen = _pick(MontageOutcome, result, "result is total success, partial success or total failure")
 
         def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, MontageOutcome]:
@@ -440,6 +433,11 @@ class MontageCog(commands.Cog):
         name="end", description="Director: end the montage now (read as if the rounds were over)."
     )
     async def end(self, interaction: discord.Interaction[Any]) -> None:
+        """Director: end the montage now.
+
+        Example: /montage end
+        """
+
         def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Montage]:
             after = rules.end_early(montage)
             return after, after
@@ -461,12 +459,20 @@ class MontageCog(commands.Cog):
         victories: app_commands.Range[int, 0, 9] = 1,
         malice: app_commands.Range[int, 0, 99] = 0,
     ) -> None:
+        """Director: close it (Victories, Malice).
+
+        Example: /montage award victories: 1 malice: 2
+        """
         await close_montage(interaction, victories, malice)
 
     @montage.command(
         name="status", description="The montage as it stands (the Director also sees the secrets)."
     )
     async def status(self, interaction: discord.Interaction[Any]) -> None:
+        """The montage as it stands (only you see it).
+
+        Example: /montage status
+        """
         in_time = InTime(interaction)
         who = await in_time.run(_caller(interaction, self.bot))
         table = await in_time.run(self.bot.store.view(channel_key(interaction), shared=True))
@@ -479,6 +485,11 @@ class MontageCog(commands.Cog):
     @montage.command(name="import", description="Director: bring in a Forge Steel montage's challenges.")
     @app_commands.describe(file="A .ds-montage file exported from Forge Steel")
     async def import_cmd(self, interaction: discord.Interaction[Any], file: discord.Attachment) -> None:
+        """Director: a Forge Steel montage's challenges, uses, twists and outcome texts (where none runs, the
+        file starts one).
+
+        Example: /montage import file: Flooded Causeway.ds-montage
+        """
         try:
             who = await InTime(interaction).run(_caller(interaction, self.bot))
         except NoScene:  # nothing runs here: the file starts a montage of its own
@@ -501,11 +512,19 @@ class MontageCog(commands.Cog):
 
     @montage.command(name="undo", description="Undo the montage's newest change (players: only their own).")
     async def undo(self, interaction: discord.Interaction[Any]) -> None:
+        """Undo the montage's newest change.
+
+        Example: /montage undo
+        """
         await self._scene(interaction)
         await do_undo(interaction, self.bot)
 
     @montage.command(name="log", description="The montage's log as Markdown and JSON files.")
     async def log(self, interaction: discord.Interaction[Any]) -> None:
+        """The montage's log as files.
+
+        Example: /montage log
+        """
         await post_log(interaction, self.bot, None)
 
 

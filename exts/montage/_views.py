@@ -7,8 +7,7 @@ until the montage ends, and then only the outcome it reached."""
 from __future__ import annotations
 
 import hashlib
-import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -16,7 +15,7 @@ import discord
 from bot.embeds import fit_embed
 from bot.error_hook import guarded
 from bot.play import MONTAGE, NoScene
-from bot.replies import UserError, drop_buttons, fail, inert
+from bot.replies import UserError, drop_buttons, inert
 from bot.rules.montage import (
     ROUNDS,
     Assist,
@@ -27,7 +26,7 @@ from bot.rules.montage import (
     MontageOutcome,
 )
 from bot.rules.power import NetEdge, PowerRoll
-from bot.ui.persistent import NUMBER, PersistentView, number
+from bot.ui.persistent import NUMBER, ActionButton, PersistentView, Presses
 from exts.tracker._service import SceneView, SceneWait
 
 KIND = MONTAGE
@@ -173,65 +172,33 @@ def scene_view(name: str, montage: Montage, encounter_id: int, version: int, act
 DEFAULT_VICTORIES = 1
 
 
-#: What a press of a montage button does: `handler(interaction, encounter id, version, argument)` (registered
-#: by the extension's `setup`, so this module stays free of the store). The custom ids:
+#: What a press of a montage button does (registered by the extension's `setup`). The custom ids:
 #: `mtg:<action>:<encounter id>:<version>[:<argument>]`; `close` carries the Victories it gives, `reroll` the
 #: number of the test it is under (the montage's tests counted from 1).
-Handler = Callable[[discord.Interaction[Any], int, int, str], Awaitable[None]]
-_HANDLERS: dict[str, Handler] = {}
 BUTTON_TEMPLATE = (
     rf"mtg:(?P<action>close|undo|reroll):(?P<eid>{NUMBER}):(?P<ver>{NUMBER})(?::(?P<arg>[0-9]{{1,3}}))?"
 )
 #: What each action's button is for, when a handler is missing (the slash command to use instead).
 _INSTEAD = {"close": "/montage award", "undo": "/montage undo", "reroll": "/montage reroll"}
-
-
-def set_handler(action: str, handler: Handler) -> None:
-    _HANDLERS[action] = handler
+PRESSES = Presses(lambda action: f"This button isn't available right now: use {_INSTEAD[action]} instead.")
+set_handler = PRESSES.set
 
 
 class MontageGone(UserError):
     """A button of a montage that is no longer the one running in the channel."""
 
 
-class MontageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
+class MontageButton(ActionButton, template=BUTTON_TEMPLATE):
     """A montage's persistent button: the close under its end, Undo on its tracker, the hero-token reroll
-    under a test. The custom id says what and for which state; the handler checks it against the newest."""
+    under a test."""
 
-    def __init__(
-        self,
-        action: str,
-        encounter_id: int,
-        version: int,
-        arg: str = "",
-        *,
-        label: str,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    ) -> None:
-        suffix = f":{arg}" if arg else ""
-        super().__init__(
-            discord.ui.Button(
-                label=label[:80], style=style, custom_id=f"mtg:{action}:{encounter_id}:{version}{suffix}"
-            )
-        )
-        self.action, self.encounter_id, self.version, self.arg = action, encounter_id, version, arg
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> MontageButton:
-        label = getattr(item, "label", None) or match["action"]
-        return cls(
-            match["action"], number(match["eid"]), number(match["ver"]), match["arg"] or "", label=label
-        )
+    prefix = "mtg"
+    presses = PRESSES
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler = _HANDLERS.get(self.action)
-        if handler is None:
-            fail(f"This button isn't available right now: use {_INSTEAD[self.action]} instead.")
         try:
-            await handler(interaction, self.encounter_id, self.version, self.arg)
+            await self.presses.press(interaction, self.action, self.encounter_id, self.version, self.arg)
         except (NoScene, MontageGone):
             # its montage was closed (by the command or another press): the buttons go, the refusal follows
             await drop_buttons(interaction)
