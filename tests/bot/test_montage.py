@@ -484,3 +484,27 @@ async def test_the_encounters_log_and_undo_serve_a_montage(table: Table) -> None
     assert "Ash tried Climb" in undone
     [tracker] = montage_trackers(table.channel)
     has(kit.body(tracker), "Failures 0/2", "To act: Ash, Bree")
+
+
+async def test_two_rounds_over_with_two_more_successes_is_a_partial_success(table: Table) -> None:
+    """ "... or the two rounds are over. Then, if the successes are at least 2 more than the failures, it is a
+    partial success" — through the commands: hard, 2 heroes (limits 4 and 2), 3 successes and 1 failure."""
+    await table.configure_director_role()
+    await scene_kit.heroes(table)
+    text = kit.ok(
+        await table.director.slash(
+            table.channel, "montage start", name="Siege", difficulty="hard", heroes="Ash, Bree"
+        )
+    )
+    has(text, "success limit 4, failure limit 2")
+    kit.ok(
+        await table.director.slash(table.channel, "montage challenge add", name="Hold", characteristics="M")
+    )
+    for who, dice in ((table.alice, (10, 10)), (table.bob, (10, 10)), (table.alice, (10, 10))):
+        loaded(table).load(*dice)
+        kit.ok(await who.slash(table.channel, "montage test", challenge="Hold"))
+    loaded(table).load(1, 1)
+    text = kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Hold"))
+    has(text, "Successes 3/4 · Failures 1/2", "The montage is over: ⚖️ **Partial success**")
+    [tracker] = montage_trackers(table.channel)
+    has(kit.body(tracker), "Partial success")
