@@ -66,3 +66,15 @@ def test_refusals_are_one_line(
 def test_other_kinds_are_refused_naming_their_command() -> None:
     with pytest.raises(WrongKind, match="/encounter import"):
         read_negotiation(invented_bytes("Bog Ambush.ds-encounter"))
+
+
+def test_a_newer_forge_steel_file_reads_the_same() -> None:
+    """Newer Forge Steel negotiations also carry an attitude, languages and six offer texts, and may keep
+    the description as a list of texts: the bot reads the same name, numbers and traits from them."""
+    newer = tollkeeper(
+        attitude="Neutral",
+        languages=["Caelian"],
+        outcomes=["", "", "A toll at half price.", "", "", ""],
+        description=["The keeper of the bridge toll.", "At Marrow Ford."],
+    )
+    assert read_negotiation(newer) == read_negotiation(invented_bytes(FILE))
