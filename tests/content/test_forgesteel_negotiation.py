@@ -44,7 +44,6 @@ def test_long_descriptions_are_cut() -> None:
 REFUSALS = [
     ("an unknown trait", {"pitfalls": [{"trait": "Money", "description": ""}]}, UnknownFormat, "Money"),
     ("a trait as a number", {"motivations": [{"trait": 3}]}, UnknownFormat, "trait"),
-    ("no pitfalls", {"pitfalls": []}, BadValue, "at least one motivation and one pitfall"),
     ("both lists", {"pitfalls": [{"trait": "Greed"}]}, BadValue, "both a motivation and a pitfall"),
     ("Interest 5", {"interest": 5}, BadValue, "end it at once"),
     ("Patience 0", {"patience": 0}, BadValue, "end it at once"),
@@ -61,6 +60,14 @@ def test_refusals_are_one_line(
     with pytest.raises(error) as raised:
         read_negotiation(tollkeeper(**change))
     assert hint in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_a_file_without_motivations_or_pitfalls_is_played_with_none() -> None:
+    """Forge Steel starts a negotiation with both lists empty: such a file is still a negotiation to run,
+    each argument appealing to no motivation (the Director keeps the NPC's in mind)."""
+    state = read_negotiation(tollkeeper(motivations=[], pitfalls=[]))
+    assert state.motivations == () and state.pitfalls == ()
+    assert (state.interest, state.patience) == (2, 4)
 
 
 def test_other_kinds_are_refused_naming_their_command() -> None:
