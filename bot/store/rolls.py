@@ -19,6 +19,7 @@ from bot.store.core import check_key, utc_now
 from bot.store.database import Database
 from bot.store.errors import InvalidValue
 from bot.store.models import rolls
+from bot.store.prepared import Prepared, execute
 from bot.store.table import ChannelKey
 
 #: How long a roll's buttons work.
@@ -37,6 +38,13 @@ class Rolls:
         self._waits = db.waits
         #: Rolls this store saved: every `PRUNE_EVERY`th save (the first included) deletes the old ones.
         self.saves = 0
+        insert = db.insert(rolls)
+        # prepared once (`bot.store.prepared`): every /roll with buttons saves one (docs/performance.md,
+        # *Speed-only code kept*)
+        self._insert = Prepared(
+            insert.on_conflict_do_update(index_elements=["id"], set_={"card": insert.excluded.card}),
+            ("id", "guild_id", "channel_id", "card", "created_at"),
+        )
 
     async def save_roll(self, roll_id: int, key: ChannelKey, card: str) -> None:
         """Keep the roll `roll_id` (the interaction that made it) of channel `key`."""
@@ -47,13 +55,18 @@ class Rolls:
         self.saves += 1
         prune = self.saves % PRUNE_EVERY == 1
         now = utc_now()
-        values = {"id": roll_id, "guild_id": key.guild_id, "channel_id": key.channel_id, "card": card}
-        insert = self._db.insert(rolls).values(**values, created_at=now)
+        values = {
+            "id": roll_id,
+            "guild_id": key.guild_id,
+            "channel_id": key.channel_id,
+            "card": card,
+            "created_at": now,
+        }
 
         def work(connection: Connection) -> None:
             if prune:
                 connection.execute(sa.delete(rolls).where(rolls.c.created_at < now - ROLL_KEPT))
-            connection.execute(insert.on_conflict_do_update(index_elements=["id"], set_={"card": card}))
+            execute(connection, self._insert, values)
 
         await self._db.transaction(work, self._waits.deadline())
 
