@@ -93,6 +93,7 @@ class World:
     store: Store | None = None  # the bot's database, opened by the benchmark to read turn states
     cursor: int = 0  # channels (from the end) taken up by the turn drivers in this bot run
     slots: dict[int, Slot] = field(default_factory=dict)  # worker's channel id -> the channel it plays
+    only: tuple[str, ...] = ()  # `--only`: the scenarios whose names contain one of these (none: every one)
 
     def __post_init__(self) -> None:
         self.turns = TurnDriver(self)
@@ -188,7 +189,7 @@ def scenarios(world: World) -> list[Scenario]:
         options = {"targets": "Goblin 1, Goblin 2", "ability": "Melee Weapon Free Strike", "attacker": "Ash"}
         return await fake.slash("strike", options, guild=guild, channel=channel, user=world.player(guild))
 
-    return [
+    every = [
         Scenario("/dice 2d6", "dice", dice, ("expression",)),
         Scenario("/roll bonus:2", "roll", roll, ("bonus",)),
         Scenario("/strike on a 12-creature encounter (2 targets)", "strike", strike, ("targets", "damage")),
@@ -207,6 +208,7 @@ def scenarios(world: World) -> list[Scenario]:
             CLICK,
         ),
     ]
+    return [s for s in every if not world.only or any(part in s.name for part in world.only)]
 
 
 async def _not_built(guild: FakeGuild, channel: FakeChannel) -> int:
@@ -819,6 +821,7 @@ async def main_async(args: argparse.Namespace) -> Results:
     with tempfile.TemporaryDirectory(prefix="wire-bench-") as tmp:
         workdir = Path(tmp)
         world = World.build()
+        world.only = tuple(part for part in args.only.split(",") if part)
         fake = world.fake
         await fake.start()
         try:
@@ -999,6 +1002,12 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="short runs, 10 and 1,000 stored encounters")
     parser.add_argument("--sizes", default=None, help="stored encounters, comma-separated (default 10,10000)")
     parser.add_argument("--seconds", type=float, default=None, help="seconds per closed-loop run")
+    parser.add_argument(
+        "--only",
+        default="",
+        metavar="NAMES",
+        help="run only the scenarios whose names contain one of these, comma-separated (e.g. /dice,/roll)",
+    )
     parser.add_argument(
         "--postgres",
         default=None,
