@@ -42,3 +42,9 @@ async def test_old_rolls_are_deleted_as_new_ones_come(
     await store.save_roll(ROLL + 1, key, CARD)
     assert await store.roll(ROLL, key) is None
     assert await store.roll(ROLL + 1, key) == CARD  # `roll` reads any age: the old row is gone
+
+
+async def test_a_roll_saved_again_keeps_the_new_card(store: Store, key: ChannelKey) -> None:
+    await store.save_roll(ROLL, key, CARD)
+    await store.save_roll(ROLL, key, CARD[:-2] + "20")
+    assert await store.roll(ROLL, key) == CARD[:-2] + "20"
