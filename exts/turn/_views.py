@@ -251,7 +251,7 @@ def turn_start_lines(
             if hero == entry_id
             else f"{inert(hero)} gains {amount} {what} (now {value})."
         )
-    lines += dying_warnings(encounter, ids)
+    lines += dying_warnings(encounter, ids, named=entry_id)
     unavailable = budget(turns, entry_id).summary
     if unavailable:
         lines.append(inert(unavailable))
