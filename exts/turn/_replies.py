@@ -26,7 +26,7 @@ from exts.tracker._objectives import due_view
 from exts.tracker._service import tracker_for
 from exts.turn import _falls as falls
 from exts.turn import _pings as pings
-from exts.turn._views import news_lines, next_pick_text
+from exts.turn._views import named_in, news_lines, next_pick_text
 
 
 class Versioned(Protocol):
@@ -95,14 +95,14 @@ async def reply_and_ping(
     called for this very moment. And pinging `also`
     (`exts.turn._falls.fall_ping`), before the pick."""
     mover = pings.Mover(who.actor.user_id, who.director)
-    ping = pings.pick_ping(
-        encounter, director_id=who.director_id, director_role_id=who.settings.director_role_id, mover=mover
-    )
+    named = named_in(encounter, content)  # e.g. a solo whose first turn just ended: each named once
+    role = who.settings.director_role_id
+    ping = pings.pick_ping(encounter, director_id=who.director_id, director_role_id=role, mover=mover, named=named)
     if ping is not None and who.settings.turn_pings:
         key = channel_key(interaction)
         if not ping_memory(interaction.client).first(key, _moment(interaction.client, key, encounter, ping)):
             ping = None
-    pick = next_pick_text(encounter)
+    pick = next_pick_text(encounter, named)
     if also is not None and ping is None and pick:
         ping = pings.Ping(pick, (), ())  # the fall's ping takes the pick line's place: keep the pick after it
     ping = falls.joined(also, ping)  # the fall first: the pick stays last

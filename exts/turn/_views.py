@@ -2,7 +2,7 @@
 
 - `started_text`, `added_text`, `begin_text`, `first_choice_text`, `round_lines`, `news_lines`,
   `turn_start_lines` (`turn_start_text`), `turn_end_text` (with `villain_reminder_lines`), `skip_text`,
-  `speed_text`, `next_pick_text` (the pick line a turn change ends with, once), `finish_text`.
+  `speed_text`, `next_pick_text` (the pick line a turn change ends with, once; `named_in`), `finish_text`.
 
 A turn change is one message: what ended, what began (the round, its Malice), who picks; each creature
 named once in it.
@@ -10,7 +10,7 @@ named once in it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from bot.replies import inert
 from bot.rules.conditions import ConditionInstance, Duration
@@ -158,12 +158,17 @@ PICK_NAMES = 10
 PICK_CONDITIONS = 3
 
 
-def pick_names(encounter: Encounter) -> str:
-    """Whom the picking side may pick: each hero with their Stamina and conditions, a monster by name."""
+def pick_names(encounter: Encounter, named: Collection[str] = ()) -> str:
+    """Whom the picking side may pick: each hero with their Stamina and conditions, a monster by name; an
+    entry in `named` (the message names it already, e.g. a solo whose first turn just ended) as `the one
+    named above`."""
     turns = encounter.turns
     pick = picking(turns)
     names: list[str] = []
     for entry_id in pick.entries if pick is not None else ():
+        if entry_id in named:
+            names.append("the one named above")
+            continue
         entry = turns.entry(entry_id)
         ids = creatures_of(encounter, entry) if entry is not None else ()
         creature = encounter.creature(ids[0]) if len(ids) == 1 else None
@@ -180,14 +185,22 @@ def pick_names(encounter: Encounter) -> str:
     return ", ".join(names)
 
 
-def next_pick_text(encounter: Encounter) -> str:
+def named_in(encounter: Encounter, text: str) -> frozenset[str]:
+    """The entries the picking side may pick that `text` (a reply's body) names already, as the replies
+    name a creature: in bold."""
+    pick = picking(encounter.turns)
+    return frozenset(e for e in (pick.entries if pick is not None else ()) if f"**{inert(e)}**" in text)
+
+
+def next_pick_text(encounter: Encounter, named: Collection[str] = ()) -> str:
     """The pick line: who picks now, and whom they may pick ("" when nobody picks). A turn change's reply
-    ends with it, once, with the mentions of those pinged in front (`exts.turn._pings`)."""
+    ends with it, once, with the mentions of those pinged in front (`exts.turn._pings`); `named`: the
+    entries the reply names already (`named_in`), not named again."""
     turns = encounter.turns
     pick = picking(turns)
     if pick is None:
         return ""
-    names = pick_names(encounter)
+    names = pick_names(encounter, named)
     if turns.mode is Mode.FAST_SLOW:
         part = pick.speed.value if pick.speed is not None else "next"
         who = controller_does(pick.controller, "pick")

@@ -121,3 +121,24 @@ async def test_a_named_villain_action_stays_out_of_the_players_log_and_the_undo(
     assert "Secret Plan" not in files["md"] and not [s for s in summaries if "Secret Plan" in s]
     undone = kit.ok(await table.director.slash(table.channel, "encounter undo"))
     assert "Secret Plan" not in undone
+
+
+async def test_a_solos_turn_end_names_it_once_when_it_picks_itself_again(
+    table: Table, cdn_server: CdnServer
+) -> None:
+    """Draw Steel: Monsters, "Solo Monsters": a solo takes two turns a round. Ash alone against the wyrm: once
+    Ash has acted, the end of the wyrm's first turn leaves the Director picking the wyrm again; the turn
+    change names it once (its pick line says "the one named above")."""
+    await table.configure_director_role()
+    d = table.director
+    kit.ok(await d.slash(table.channel, "monster import", file=fixture("Cinder Wyrm.ds-monster")))
+    await kit.start(table)
+    kit.ok(await d.slash(table.channel, "encounter add", name="Ash", stamina=30, player=table.alice))
+    kit.ok(await d.slash(table.channel, "encounter add", monster="Cinder Wyrm"))
+    await kit.begin(table, first="heroes")
+    await turn(table, "Ash")
+
+    text = await turn(table, "Cinder Wyrm")
+
+    assert text.count("Cinder Wyrm") == 1, text
+    assert "Next: the Director picks who acts with /turn act: the one named above" in text
