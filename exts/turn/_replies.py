@@ -97,7 +97,9 @@ async def reply_and_ping(
     mover = pings.Mover(who.actor.user_id, who.director)
     named = named_in(encounter, content)  # e.g. a solo whose first turn just ended: each named once
     role = who.settings.director_role_id
-    ping = pings.pick_ping(encounter, director_id=who.director_id, director_role_id=role, mover=mover, named=named)
+    ping = pings.pick_ping(
+        encounter, director_id=who.director_id, director_role_id=role, mover=mover, named=named
+    )
     if ping is not None and who.settings.turn_pings:
         key = channel_key(interaction)
         if not ping_memory(interaction.client).first(key, _moment(interaction.client, key, encounter, ping)):
