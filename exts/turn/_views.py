@@ -121,34 +121,62 @@ def news_lines(encounter: Encounter, news: RoundNews) -> list[str]:
 
 def _event_lines(encounter: Encounter, events: Sequence[Event], own: str = "") -> list[str]:
     """What a turn's end (or a pass) set off; a line about `own` (the creature whose turn it was, named
-    in the reply's first line already) doesn't name it again."""
-    lines = []
+    in the reply's first line already) doesn't name it again, and another creature (a squad's minion) is
+    named once for all its conditions that ended, and once for all its saves due."""
+    lines: list[str] = []
+    grouped: dict[tuple[str, str], tuple[int, list[str]]] = {}  # (what, creature) -> (its line, labels)
+
+    def group(what: str, creature: str, label: str) -> None:
+        if (what, creature) not in grouped:
+            grouped[(what, creature)] = (len(lines), [])
+            lines.append("")
+        grouped[(what, creature)][1].append(label)
+
     for event in events:
         if isinstance(event, ConditionExpired) and event.reason == "eot":
-            label = inert(event.custom_text or event.condition.value)
-            mine = event.creature == own
-            lines.append(f"No longer {label}." if mine else f"{inert(event.creature)} is no longer {label}.")
+            group("ended", event.creature, inert(event.custom_text or event.condition.value))
         elif isinstance(event, SaveDue):
-            label = inert(event.custom_text or event.condition.value)
-            who = "" if event.creature == own else f" for {inert(event.creature)}"
-            lines.append(f"🎲 Save due{who} against {label}: press Save on the tracker (or /save).")
+            group("save", event.creature, inert(event.custom_text or event.condition.value))
         elif isinstance(event, SpeedChosen) and event.speed is Speed.SLOW:
             lines.append(f"{inert(event.entry)} waits for the slow turns.")
         elif isinstance(event, SideSkipped):
             lines.append(f"⏭️ {side_does(encounter, event.side, 'skip')} the rest of their turns this round.")
+    for (what, creature), (at, labels) in grouped.items():
+        said = _listed(labels, "or" if what == "ended" else "and")
+        if what == "ended":
+            lines[at] = f"No longer {said}." if creature == own else f"{inert(creature)} is no longer {said}."
+        else:
+            who = "" if creature == own else f" for {inert(creature)}"
+            lines[at] = f"🎲 Save due{who} against {said}: press Save on the tracker (or /save)."
     return lines
 
 
+def _listed(words: Sequence[str], last: str) -> str:
+    """`slowed`, `slowed or dazed`, `slowed, dazed or prone`."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def _verdict(result: SaveResult) -> str:
+    label = inert(result.label)
+    verdict = f"success, {label} ends" if result.success else "fails (needs 6 or higher)"
+    return f"d10 **{result.roll}** — {verdict}"
+
+
 def _save_lines(results: Sequence[SaveResult], own: str) -> list[str]:
-    """The saves the Director's creatures rolled at the end of a turn (`own`'s without its name again)."""
-    lines = []
+    """The saves the Director's creatures rolled at the end of a turn (`own`'s without its name again;
+    another creature's, a squad's minion's, in one line naming it once)."""
+    lines: list[str] = []
+    line_of: dict[str, int] = {}
     for result in results:
-        if result.target != own:
-            lines.append(save_reply(result))
-            continue
         label = inert(result.label)
-        verdict = f"success, {label} ends" if result.success else "fails (needs 6 or higher)"
-        lines.append(f"🎲 Saves against {label}: d10 **{result.roll}** — {verdict}.")
+        if result.target == own:
+            lines.append(f"🎲 Saves against {label}: {_verdict(result)}.")
+        elif result.target in line_of:
+            at = line_of[result.target]
+            lines[at] = f"{lines[at].removesuffix('.')}; against {label}: {_verdict(result)}."
+        else:
+            line_of[result.target] = len(lines)
+            lines.append(save_reply(result))
     return lines
 
 
