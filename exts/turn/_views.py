@@ -122,7 +122,8 @@ def news_lines(encounter: Encounter, news: RoundNews) -> list[str]:
 def _event_lines(encounter: Encounter, events: Sequence[Event], own: str = "") -> list[str]:
     """What a turn's end (or a pass) set off; a line about `own` (the creature whose turn it was, named
     in the reply's first line already) doesn't name it again, and another creature (a squad's minion) is
-    named once for all its conditions that ended, and once for all its saves due."""
+    named once for all its conditions that ended, and once for all its saves due; those waiting for the slow
+    turns are one line."""
     lines: list[str] = []
     grouped: dict[tuple[str, str], tuple[int, list[str]]] = {}  # (what, creature) -> (its line, labels)
 
@@ -138,12 +139,14 @@ def _event_lines(encounter: Encounter, events: Sequence[Event], own: str = "") -
         elif isinstance(event, SaveDue):
             group("save", event.creature, inert(event.custom_text or event.condition.value))
         elif isinstance(event, SpeedChosen) and event.speed is Speed.SLOW:
-            lines.append(f"{inert(event.entry)} waits for the slow turns.")
+            group("slow", "", f"**{inert(event.entry)}**")
         elif isinstance(event, SideSkipped):
             lines.append(f"⏭️ {side_does(encounter, event.side, 'skip')} the rest of their turns this round.")
     for (what, creature), (at, labels) in grouped.items():
         said = _listed(labels, "or" if what == "ended" else "and")
-        if what == "ended":
+        if what == "slow":
+            lines[at] = f"{said} {'waits' if len(labels) == 1 else 'wait'} for the slow turns."
+        elif what == "ended":
             lines[at] = f"No longer {said}." if creature == own else f"{inert(creature)} is no longer {said}."
         else:
             who = "" if creature == own else f" for {inert(creature)}"
@@ -189,13 +192,15 @@ PICK_CONDITIONS = 3
 def pick_names(encounter: Encounter, named: Collection[str] = ()) -> str:
     """Whom the picking side may pick: each hero with their Stamina and conditions, a monster by name; an
     entry in `named` (the message names it already, e.g. a solo whose first turn just ended) as `the one
-    named above`."""
+    named above` (several: `those named above`, once)."""
     turns = encounter.turns
     pick = picking(turns)
     names: list[str] = []
+    above = [e for e in (pick.entries if pick is not None else ()) if e in named]
     for entry_id in pick.entries if pick is not None else ():
         if entry_id in named:
-            names.append("the one named above")
+            if entry_id == above[0]:
+                names.append("the one named above" if len(above) == 1 else "those named above")
             continue
         entry = turns.entry(entry_id)
         ids = creatures_of(encounter, entry) if entry is not None else ()
