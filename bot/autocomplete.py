@@ -9,8 +9,9 @@ encounter, no guild or an unreadable state it offers nothing.
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
@@ -70,6 +71,16 @@ def own_creature(encounter: Encounter, user_id: int, *, option: str, heroes_only
     fail(f"You control several creatures: name one with the {option} option.")
 
 
+def named_or_own(
+    encounter: Encounter, name: str | None, user_id: int, *, option: str, heroes_only: bool = False
+) -> str:
+    """The creature the option names, or when it is left out (or blank) the one this member controls
+    (`own_creature`)."""
+    if name is not None and name.strip():
+        return name
+    return own_creature(encounter, user_id, option=option, heroes_only=heroes_only)
+
+
 def ability_choices(
     encounter: Encounter, attacker: str | None, user_id: int, current: str
 ) -> list[app_commands.Choice[str]]:
@@ -127,6 +138,25 @@ def list_choices(
         if len(out) == CHOICES_MAX:
             break
     return out
+
+
+Choices = list[app_commands.Choice[str]]
+
+
+def never_fails(
+    suggest: Callable[[discord.Interaction[Any], str], Coroutine[Any, Any, Choices]],
+) -> Callable[[discord.Interaction[Any], str], Coroutine[Any, Any, Choices]]:
+    """An autocomplete that never fails: on any error (no encounter, a store away) it offers nothing."""
+
+    @functools.wraps(suggest)
+    async def quiet(interaction: discord.Interaction[Any], current: str) -> Choices:
+        try:
+            return await suggest(interaction, current)
+        except Exception:  # an autocomplete offers nothing rather than failing
+            log.debug("nothing to complete from", exc_info=True)
+            return []
+
+    return quiet
 
 
 async def _encounter(interaction: discord.Interaction[Any]) -> Encounter | None:

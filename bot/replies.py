@@ -8,6 +8,7 @@ user-supplied name safe to show; `fail(message)` raises the `UserError` the erro
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -183,6 +184,17 @@ async def edit_response(
         await interaction.edit_original_response(content=fitted.content, embeds=embeds, view=view)
     else:
         await interaction.response.edit_message(content=fitted.content, embeds=embeds, view=view)
+
+
+async def drop_buttons(interaction: discord.Interaction[Any]) -> None:
+    """Take the buttons off the message `interaction`'s component is on (a press that ended what they were
+    for), its text and embeds kept. Edited with the bot's token, so the press's own answer stays free; a
+    message the bot can't edit keeps them (a later press is refused anyway)."""
+    message = interaction.message
+    if message is None:
+        return
+    with contextlib.suppress(discord.HTTPException):
+        await message.edit(view=None, allowed_mentions=NO_MENTIONS)
 
 
 async def post(

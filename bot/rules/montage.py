@@ -362,8 +362,9 @@ def reroll_last(montage: Montage, dice: Dice, hero: str) -> tuple[Montage, Attem
     if last.rerolled:
         raise MontageError("This test was already rerolled: a hero can use one hero-token benefit per test.")
     fresh = dataclasses.replace(last, roll=reroll(dice, last.roll), rerolled=True)
-    # a round that moved on with the old roll stays moved on (the same heroes acted); a limit follows the roll
-    return dataclasses.replace(montage, attempts=(*montage.attempts[:-1], fresh)), fresh
+    # a round that moved on with the old roll stays moved on (the same heroes acted); a limit follows the
+    # roll, and a round the old roll ended the montage in moves on once the new one reopens it
+    return _after_act(dataclasses.replace(montage, attempts=(*montage.attempts[:-1], fresh))), fresh
 
 
 def next_round(montage: Montage) -> Montage:

@@ -260,10 +260,14 @@ def begin(
     motivations: Iterable[Motivation | Trait],
     pitfalls: Iterable[Motivation | Trait],
     attitude: Attitude | None = None,
+    *,
+    unwritten: bool = False,
 ) -> Negotiation:
     """A negotiation at the Interest and Patience given (a Forge Steel file's), which must leave it running
     ("Ending a Negotiation"); the NPC has one or more motivations and one or more pitfalls, none of them
-    both ("Motivations and Pitfalls")."""
+    both ("Motivations and Pitfalls"). `unwritten`: a file may leave either list empty (Forge Steel starts
+    a new negotiation so, and a Director may keep them in mind): every argument then appeals to no
+    motivation."""
     name = " ".join(npc.split())
     if not name or len(name) > NPC_MAX:
         raise NegotiationError(f"Name the NPC in 1 to {NPC_MAX} characters: e.g. npc:Baron Vell.")
@@ -273,7 +277,7 @@ def begin(
             "one of those would end it at once."
         )
     wants, fears = _traits(motivations), _traits(pitfalls)
-    if not wants or not fears:
+    if not unwritten and (not wants or not fears):
         raise NegotiationError(
             "An NPC has at least one motivation and one pitfall: e.g. motivations:greed,legacy "
             "pitfalls:peace."

@@ -18,7 +18,7 @@ from discord import app_commands
 
 from bot.client import BotCog, DrawSteelBot
 from bot.content.monster import Monster, Organization
-from bot.help import guild_group, help_line
+from bot.help import guild_group
 from bot.options import Bounded, SuggestedText, Text
 from bot.play import InTime
 from bot.replies import fail, inert, send
@@ -55,23 +55,15 @@ def _guild(interaction: discord.Interaction[Any]) -> int:
 class BestiaryCog(BotCog):
     """The server bestiary (/monster)."""
 
-    monster = guild_group(
-        "monster",
-        "This server's bestiary of monster stat blocks.",
-        "/monster list",
-        "This server's bestiary of monster stat blocks.",
-    )
+    monster = guild_group("monster", "This server's bestiary of monster stat blocks.", "/monster list")
 
-    @monster.command(
-        name="import",
-        description="Store a Forge Steel monster or monster group file.",
-        extras=help_line(
-            "/monster import file: Goblin.ds-monster-group",
-            "Server Director: store a Forge Steel .ds-monster or .ds-monster-group (again: update it).",
-        ),
-    )
+    @monster.command(name="import", description="Store a Forge Steel monster or monster group file.")
     @app_commands.describe(file="A .ds-monster or .ds-monster-group file exported from Forge Steel")
     async def import_cmd(self, interaction: discord.Interaction[Any], file: discord.Attachment) -> None:
+        """Server Director: store a Forge Steel .ds-monster or .ds-monster-group (again: update it).
+
+        Example: /monster import file: Goblin.ds-monster-group
+        """
         guild = _guild(interaction)
         await InTime(interaction).run(require_server_director(interaction, self.bot, "/monster import"))
         monsters = await read_monster_file(interaction, file)
@@ -81,14 +73,7 @@ class BestiaryCog(BotCog):
         groups = {m.group for m in monsters}
         await send(interaction, content=stocked_text(stocked, groups.pop() if len(groups) == 1 else ""))
 
-    @monster.command(
-        name="add",
-        description="Enter a monster's stat block by hand.",
-        extras=help_line(
-            "/monster add name: Bandit stamina: 20 level: 1 organization: platoon free_strike: 3",
-            "Server Director: enter a stat block by hand (same name again: update it).",
-        ),
-    )
+    @monster.command(name="add", description="Enter a monster's stat block by hand.")
     @app_commands.describe(
         name="The monster's name (an existing one is updated)",
         stamina="Stamina maximum",
@@ -126,6 +111,10 @@ class BestiaryCog(BotCog):
         keywords: app_commands.Transform[str, Text("keywords", TEXT_MAX)] = "",
         ev: app_commands.Transform[int, Bounded("Encounter value", 0, STAMINA_MAX)] = 0,
     ) -> None:
+        """Server Director: enter a stat block by hand (same name again: update it).
+
+        Example: /monster add name: Bandit stamina: 20 level: 1 organization: platoon free_strike: 3
+        """
         guild = _guild(interaction)
         try:
             org = Organization(organization)
@@ -153,22 +142,22 @@ class BestiaryCog(BotCog):
         stocked = await in_time.run(self.bot.store.put_monsters(guild, interaction.user.id, [to_new(block)]))
         await send(interaction, content=stocked_text(stocked, block.group), embed=monster_embed(block))
 
-    @monster.command(
-        name="list",
-        description="This server's monsters, by group.",
-        extras=help_line("/monster list", "The server's monsters by group."),
-    )
+    @monster.command(name="list", description="This server's monsters, by group.")
     async def list_cmd(self, interaction: discord.Interaction[Any]) -> None:
+        """The server's monsters by group.
+
+        Example: /monster list
+        """
         entries = await InTime(interaction).run(self.bot.store.monster_index(_guild(interaction)))
         await send(interaction, embed=bestiary_embed(entries), ephemeral=True)
 
-    @monster.command(
-        name="show",
-        description="A monster's stat block with its abilities.",
-        extras=help_line("/monster show monster: Goblin Sniper", "A stat block with its abilities."),
-    )
+    @monster.command(name="show", description="A monster's stat block with its abilities.")
     @app_commands.describe(monster="The monster (from this server's bestiary)")
     async def show(self, interaction: discord.Interaction[Any], monster: MonsterName) -> None:
+        """A stat block with its abilities.
+
+        Example: /monster show monster: Goblin Sniper
+        """
         stored = await InTime(interaction).run(self.bot.store.find_monster(_guild(interaction), monster))
         if stored is None:
             fail(
@@ -176,13 +165,13 @@ class BestiaryCog(BotCog):
             )
         await send(interaction, embed=monster_embed(stat_block_of(stored)), ephemeral=True)
 
-    @monster.command(
-        name="remove",
-        description="Remove a monster from this server's bestiary.",
-        extras=help_line("/monster remove monster: Goblin Sniper", "Server Director: remove a monster."),
-    )
+    @monster.command(name="remove", description="Remove a monster from this server's bestiary.")
     @app_commands.describe(monster="The monster (from this server's bestiary)")
     async def remove(self, interaction: discord.Interaction[Any], monster: MonsterName) -> None:
+        """Server Director: remove a monster.
+
+        Example: /monster remove monster: Goblin Sniper
+        """
         guild = _guild(interaction)
         in_time = InTime(interaction)
         await in_time.run(require_server_director(interaction, self.bot, "/monster remove"))

@@ -24,6 +24,7 @@ import discord
 from discord import app_commands
 
 from bot.attachments import defer_for_file, download
+from bot.autocomplete import never_fails
 from bot.client import DrawSteelBot
 from bot.content.bestiary import Brought, add_encounter_file, add_monsters
 from bot.content.forgesteel.encounter import read_encounter
@@ -54,23 +55,21 @@ async def require_server_director(interaction: discord.Interaction[Any], bot: Dr
     require(key, at, director_role_id=role)
 
 
+@never_fails
 async def monster_choices(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
     """The server's monsters whose names contain what was typed (any case), at most 25; never fails."""
-    try:
-        if interaction.guild_id is None:
-            return []
-        entries = await interaction.client.store.monster_index(interaction.guild_id)
-        key = fold(current)
-        choices = []
-        for entry in entries:
-            if key in fold(entry.name):
-                label = f"{entry.name} · {entry.group}" if entry.group else entry.name
-                choices.append(app_commands.Choice(name=label[:100], value=entry.name[:100]))
-        return choices[:25]
-    except Exception:  # an autocomplete must never fail
+    if interaction.guild_id is None:
         return []
+    entries = await interaction.client.store.monster_index(interaction.guild_id)
+    key = fold(current)
+    choices = []
+    for entry in entries:
+        if key in fold(entry.name):
+            label = f"{entry.name} · {entry.group}" if entry.group else entry.name
+            choices.append(app_commands.Choice(name=label[:100], value=entry.name[:100]))
+    return choices[:25]
 
 
 def stat_block_of(stored: StoredMonster) -> Monster:

@@ -14,7 +14,7 @@ from discord import app_commands
 
 from bot import autocomplete
 from bot.client import BotCog, DrawSteelBot
-from bot.help import guild_group, help_line
+from bot.help import guild_group
 from bot.options import CONDITION_CHOICES, SuggestedText, read_condition
 from bot.permissions import Refused, controls
 from bot.play import Caller, play
@@ -62,14 +62,7 @@ class Conditions(BotCog):
         "Conditions.",
     )
 
-    @condition.command(
-        name="add",
-        description="Impose a condition on a creature.",
-        extras=help_line(
-            "/condition add target: Ogre condition: slowed duration: save",
-            "Impose a condition (eot, save ends, encounter, until removed; custom with text).",
-        ),
-    )
+    @condition.command(name="add", description="Impose a condition on a creature.")
     @app_commands.describe(
         target="Who gets the condition",
         condition="The condition (custom: name it with text)",
@@ -87,6 +80,10 @@ class Conditions(BotCog):
         text: str | None = None,
         source: SourceName | None = None,
     ) -> None:
+        """Impose a condition (eot, save ends, encounter, until removed; custom with text).
+
+        Example: /condition add target: Ogre condition: slowed duration: save
+        """
         kind, words = read_condition(condition, text)
         lasts = read_duration(duration)
         from_ = source if source is not None and source.strip() else None
@@ -113,11 +110,7 @@ class Conditions(BotCog):
         done = played.result
         await send(interaction, content=condition_reply(done.creature_id, done.added, label))
 
-    @condition.command(
-        name="remove",
-        description="End a condition on a creature now.",
-        extras=help_line("/condition remove target: Ogre condition: slowed", "End a condition now."),
-    )
+    @condition.command(name="remove", description="End a condition on a creature now.")
     @app_commands.describe(
         target="Whose condition ends", condition="The condition", text="A custom condition's name"
     )
@@ -125,6 +118,10 @@ class Conditions(BotCog):
     async def remove(
         self, interaction: discord.Interaction[Any], target: Name, condition: str, text: str | None = None
     ) -> None:
+        """End a condition now.
+
+        Example: /condition remove target: Ogre condition: slowed
+        """
         kind, words = read_condition(condition, text)
         label = words or kind.value
 
@@ -138,9 +135,7 @@ class Conditions(BotCog):
         await send(interaction, content=f"**{inert(played.result)}** is no longer {inert(label)}.")
 
     @app_commands.command(
-        name="save",
-        description="Roll a saving throw: d10, 6 or higher ends the condition.",
-        extras=help_line("/save target: Ogre", "Roll a saving throw (d10, 6 or higher) against save ends."),
+        name="save", description="Roll a saving throw: d10, 6 or higher ends the condition."
     )
     @app_commands.guild_only()
     @app_commands.describe(
@@ -156,6 +151,10 @@ class Conditions(BotCog):
         condition: str | None = None,
         text: str | None = None,
     ) -> None:
+        """Roll a saving throw (d10, 6 or higher) against save ends.
+
+        Example: /save target: Ogre
+        """
         chosen = read_condition(condition, text) if condition is not None else None
         if chosen is None and text:
             fail("The text option names a custom condition: add condition: custom.")

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.client import BotCog, DrawSteelBot
-from bot.help import guild_group, help_line
+from bot.help import guild_group
 from bot.play import Caller, channel_key, encounter_of, play
 from bot.replies import send
 from bot.rules.encounter import Encounter, harm
@@ -24,14 +24,14 @@ from bot.ui.combat import malice_reply
 class MaliceCog(BotCog):
     """The Director's Malice (/malice)."""
 
-    malice = guild_group("malice", "The Director's Malice.", "/malice show", "The Director's Malice.")
+    malice = guild_group("malice", "The Director's Malice.", "/malice show")
 
-    @malice.command(
-        name="show",
-        description="Show the Director's Malice in this encounter.",
-        extras=help_line("/malice show", "Show the Director's Malice in this encounter."),
-    )
+    @malice.command(name="show", description="Show the Director's Malice in this encounter.")
     async def show(self, interaction: discord.Interaction[Any]) -> None:
+        """Show the Director's Malice in this encounter.
+
+        Example: /malice show
+        """
         table = await self.bot.store.view(channel_key(interaction))
         await send(interaction, content=malice_reply(encounter_of(table).malice.value))
 
@@ -52,22 +52,22 @@ class MaliceCog(BotCog):
         text = malice_reply(played.result, -amount if spend else amount) + played.gains_said
         await send(interaction, content=text)
 
-    @malice.command(
-        name="gain",
-        description="Director: gain Malice.",
-        extras=help_line("/malice gain amount: 2", "Director: gain Malice."),
-    )
+    @malice.command(name="gain", description="Director: gain Malice.")
     @app_commands.describe(amount="Malice gained")
     async def gain(self, interaction: discord.Interaction[Any], amount: int) -> None:
+        """Director: gain Malice.
+
+        Example: /malice gain amount: 2
+        """
         await self._change(interaction, amount, spend=False)
 
-    @malice.command(
-        name="spend",
-        description="Director: spend Malice.",
-        extras=help_line("/malice spend amount: 3", "Director: spend Malice (never below 0)."),
-    )
+    @malice.command(name="spend", description="Director: spend Malice.")
     @app_commands.describe(amount="Malice spent")
     async def spend(self, interaction: discord.Interaction[Any], amount: int) -> None:
+        """Director: spend Malice (never below 0).
+
+        Example: /malice spend amount: 3
+        """
         await self._change(interaction, amount, spend=True)
 
 

@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.client import BotCog, DrawSteelBot
-from bot.help import guild_group, help_line
+from bot.help import guild_group
 from bot.play import Caller, play
 from bot.replies import fail
 from bot.rules.encounter import Encounter, harm
@@ -48,21 +48,9 @@ MATERIAL_CHOICES = [app_commands.Choice(name=m.value, value=m.value) for m in Ma
 class Move(BotCog):
     """Forced movement (/move)."""
 
-    move = guild_group(
-        "move",
-        "Forced movement.",
-        "/move slam target: Goblin 1 squares_left: 3 into: object",
-        "Forced movement.",
-    )
+    move = guild_group("move", "Forced movement.", "/move slam target: Goblin 1 squares_left: 3 into: object")
 
-    @move.command(
-        name="slam",
-        description="Director: a force-moved creature collided; deal the slam damage.",
-        extras=help_line(
-            "/move slam target: Goblin 1 squares_left: 3 into: creature other: Goblin 2",
-            "Director: a force-moved creature hit something; deal the slam damage.",
-        ),
-    )
+    @move.command(name="slam", description="Director: a force-moved creature collided; deal the slam damage.")
     @app_commands.describe(
         target="The creature force moved",
         squares_left="Squares of forced movement left when it collided",
@@ -82,6 +70,10 @@ class Move(BotCog):
         material: str | None = None,
         thickness: app_commands.Range[int, 1, THICKNESS_MAX] = 1,
     ) -> None:
+        """Director: a force-moved creature hit something; deal the slam damage.
+
+        Example: /move slam target: Goblin 1 squares_left: 3 into: creature other: Goblin 2
+        """
         if into not in {i.value for i in Into}:
             fail("into is creature or object: e.g. into:object.")
         if material is not None and material not in {m.value for m in Material}:

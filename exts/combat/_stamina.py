@@ -17,9 +17,9 @@ import discord
 from discord import app_commands
 
 from bot import autocomplete
-from bot.autocomplete import own_creature
+from bot.autocomplete import named_or_own
 from bot.client import BotCog, DrawSteelBot
-from bot.help import guild_group, help_line
+from bot.help import guild_group
 from bot.options import SuggestedText
 from bot.play import (
     Caller,
@@ -90,10 +90,7 @@ class Stamina(BotCog):
     """Stamina changes and Catch Breath (/stamina, /recover)."""
 
     stamina = guild_group(
-        "stamina",
-        "Change a creature's Stamina.",
-        "/stamina damage target: Goblin 1 amount: 5",
-        "Change a creature's Stamina.",
+        "stamina", "Change a creature's Stamina.", "/stamina damage target: Goblin 1 amount: 5"
     )
 
     async def _vitals(
@@ -125,14 +122,7 @@ class Stamina(BotCog):
             said = secret_verb
         await reply_played(interaction, played, healing_reply(result, said, played.hidden))
 
-    @stamina.command(
-        name="damage",
-        description="Deal damage to a creature (weakness and immunity apply).",
-        extras=help_line(
-            "/stamina damage target: Goblin 1 amount: 5 type: fire",
-            "Deal damage (weakness, immunity and temporary Stamina apply).",
-        ),
-    )
+    @stamina.command(name="damage", description="Deal damage to a creature (weakness and immunity apply).")
     @app_commands.rename(dtype="type")
     @app_commands.describe(
         target="Who takes the damage",
@@ -151,6 +141,10 @@ class Stamina(BotCog):
         knock_out: bool = False,
         halved: bool = False,
     ) -> None:
+        """Deal damage (weakness, immunity and temporary Stamina apply).
+
+        Example: /stamina damage target: Goblin 1 amount: 5 type: fire
+        """
         kind = DamageType.parse(dtype or "")
 
         def step(who: Caller, encounter: Encounter, table: Table) -> tuple[Encounter, Hit]:
@@ -164,13 +158,13 @@ class Stamina(BotCog):
         view = rescue_view(played.encounter_id, played.version, played.after)
         await reply_played(interaction, played, damage_reply(played.result, played.hidden), view=view)
 
-    @stamina.command(
-        name="heal",
-        description="A creature regains Stamina (never above its maximum).",
-        extras=help_line("/stamina heal target: Ash amount: 6", "Regain Stamina (up to the maximum)."),
-    )
+    @stamina.command(name="heal", description="A creature regains Stamina (never above its maximum).")
     @app_commands.describe(target="Who regains Stamina", amount="Stamina regained")
     async def heal(self, interaction: discord.Interaction[Any], target: Name, amount: int) -> None:
+        """Regain Stamina (up to the maximum).
+
+        Example: /stamina heal target: Ash amount: 6
+        """
         await self._vitals(
             interaction,
             "stamina.heal",
@@ -180,14 +174,14 @@ class Stamina(BotCog):
         )
 
     @stamina.command(
-        name="temp",
-        description="A creature gains temporary Stamina (the greater amount stays).",
-        extras=help_line(
-            "/stamina temp target: Ash amount: 5", "Gain temporary Stamina (the greater stays)."
-        ),
+        name="temp", description="A creature gains temporary Stamina (the greater amount stays)."
     )
     @app_commands.describe(target="Who gains temporary Stamina", amount="Temporary Stamina")
     async def temp(self, interaction: discord.Interaction[Any], target: Name, amount: int) -> None:
+        """Gain temporary Stamina (the greater stays).
+
+        Example: /stamina temp target: Ash amount: 5
+        """
         await self._vitals(
             interaction,
             "stamina.temp",
@@ -196,28 +190,18 @@ class Stamina(BotCog):
             lambda result: temporary_verb(result, amount),
         )
 
-    @stamina.command(
-        name="wake",
-        description="A knocked-out creature wakes up after an hour.",
-        extras=help_line(
-            "/stamina wake target: Goblin 1",
-            "A knocked-out creature wakes after an hour (1 Stamina, or a hero's Recovery).",
-        ),
-    )
+    @stamina.command(name="wake", description="A knocked-out creature wakes up after an hour.")
     @app_commands.describe(target="Who wakes (a Director creature gains 1 Stamina, a hero spends a Recovery)")
     async def wake(self, interaction: discord.Interaction[Any], target: Name) -> None:
+        """A knocked-out creature wakes after an hour (1 Stamina, or a hero's Recovery).
+
+        Example: /stamina wake target: Goblin 1
+        """
         await self._vitals(
             interaction, "stamina.wake", target, lambda enc, cid: harm.wake(enc, cid), "wakes up"
         )
 
-    @stamina.command(
-        name="bleed",
-        description="A bleeding creature loses 1d6 + its level Stamina.",
-        extras=help_line(
-            "/stamina bleed target: Ash trigger: main action",
-            "A bleeding creature acted: it loses 1d6 + its level Stamina (the bot does this on /strike).",
-        ),
-    )
+    @stamina.command(name="bleed", description="A bleeding creature loses 1d6 + its level Stamina.")
     @app_commands.describe(
         target="The bleeding creature",
         trigger="What it did: a main action (default), a triggered action, or a Might or Agility roll",
@@ -226,6 +210,10 @@ class Stamina(BotCog):
     async def bleed_cmd(
         self, interaction: discord.Interaction[Any], target: Name, trigger: str | None = None
     ) -> None:
+        """A bleeding creature acted: it loses 1d6 + its level Stamina (the bot does this on /strike).
+
+        Example: /stamina bleed target: Ash trigger: main action
+        """
         cause = BleedingTrigger(trigger) if trigger in BLEED_TRIGGERS else BleedingTrigger.MAIN_ACTION
         dice = self.bot.dice
 
@@ -239,15 +227,13 @@ class Stamina(BotCog):
         played = await play(interaction, "stamina.bleed", step, bleed_summary)
         await reply_played(interaction, played, bleed_reply(played.result, played.hidden))
 
-    @stamina.command(
-        name="set",
-        description="Set a creature's Stamina outright (a correction).",
-        extras=help_line(
-            "/stamina set target: Ogre amount: 20", "Director's correction: set Stamina outright."
-        ),
-    )
+    @stamina.command(name="set", description="Set a creature's Stamina outright (a correction).")
     @app_commands.describe(target="Whose Stamina", amount="The new Stamina, from 0 to the maximum")
     async def set(self, interaction: discord.Interaction[Any], target: Name, amount: int) -> None:
+        """Director's correction: set Stamina outright.
+
+        Example: /stamina set target: Ogre amount: 20
+        """
         await self._vitals(
             interaction,
             "stamina.set",
@@ -257,17 +243,14 @@ class Stamina(BotCog):
             secret_verb="has Stamina set",
         )
 
-    @app_commands.command(
-        name="recover",
-        description="Catch Breath: spend a Recovery to regain Stamina.",
-        extras=help_line(
-            "/recover",
-            "Catch Breath: your hero spends a Recovery (outside combat: from the roster sheet, freely).",
-        ),
-    )
+    @app_commands.command(name="recover", description="Catch Breath: spend a Recovery to regain Stamina.")
     @app_commands.guild_only()
     @app_commands.describe(target="The hero who catches their breath (default: your hero)")
     async def recover(self, interaction: discord.Interaction[Any], target: Name | None = None) -> None:
+        """Catch Breath: your hero spends a Recovery (outside combat: from the roster sheet, freely).
+
+        Example: /recover
+        """
         in_time = InTime(interaction)
         seen = await in_time.run(self.bot.store.view(channel_key(interaction), shared=True, fresh=False))
         # a montage or another scene isn't combat: Recoveries are spent as outside it
@@ -276,9 +259,7 @@ class Stamina(BotCog):
             return
 
         def step(who: Caller, encounter: Encounter, _table: Table) -> tuple[Encounter, Healing]:
-            name = target if target is not None and target.strip() else None
-            if name is None:
-                name = own_creature(encounter, who.actor.user_id, option="target", heroes_only=True)
+            name = named_or_own(encounter, target, who.actor.user_id, option="target", heroes_only=True)
             creature_id = guard(encounter, who, name, "have {name} catch their breath")
             return harm.catch_breath(encounter, creature_id)
 

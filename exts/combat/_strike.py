@@ -15,7 +15,6 @@ from discord import app_commands
 
 from bot import autocomplete
 from bot.client import BotCog, DrawSteelBot
-from bot.help import help_line
 from bot.options import Text
 from bot.play import Caller, play, sheet_of
 from bot.replies import fail
@@ -69,12 +68,7 @@ class Strike(BotCog):
     """Ability rolls applied to creatures (/strike)."""
 
     @app_commands.command(
-        name="strike",
-        description="Roll an ability against creatures and apply its damage.",
-        extras=help_line(
-            "/strike ability: Brutal Slam targets: Goblin 1, Goblin 2 (or damage: 2+M/5+M/7+M bonus: 2)",
-            "Roll an ability against creatures of this encounter and apply each target's damage and effects.",
-        ),
+        name="strike", description="Roll an ability against creatures and apply its damage."
     )
     @app_commands.guild_only()
     @app_commands.rename(dtype="type")
@@ -129,6 +123,10 @@ class Strike(BotCog):
         raise_potency: bool = False,
         downgrade: app_commands.Range[int, 1, 2] | None = None,
     ) -> None:
+        """Roll an ability against creatures of this encounter and apply each target's damage and effects.
+
+        Example: /strike ability: Brutal Slam targets: Goblin 1, Goblin 2 (or damage: 2+M/5+M/7+M bonus: 2)
+        """
         _check_roll(bonus, edges, banes)
         if raise_potency and ability is None:
             fail("raise_potency spends surges on an ability's potency: name the ability with ability.")
@@ -204,9 +202,7 @@ class StrikeOrder:
 
     def step(self, caller: Caller, encounter: Encounter, table: Table) -> tuple[Encounter, Struck]:
         self.dice.rewind()
-        who = self.attacker if self.attacker is not None and self.attacker.strip() else None
-        if who is None:
-            who = autocomplete.own_creature(encounter, caller.actor.user_id, option="attacker")
+        who = autocomplete.named_or_own(encounter, self.attacker, caller.actor.user_id, option="attacker")
         striker = harm.target(encounter, who)
         caller.require_controls(striker.owner_id, striker.id, f"strike with {striker.id}")
         used: AbilityStrike | None = None

@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.client import BotCog
-from bot.help import guild_group, help_line
+from bot.help import guild_group
 from bot.options import Bounded, Text
 from bot.permissions import require, require_controls
 from bot.play import (
@@ -175,14 +175,7 @@ class EncounterCog(BotCog):
         "Run an encounter in this channel.",
     )
 
-    @encounter.command(
-        name="start",
-        description="Start an encounter in this channel or thread.",
-        extras=help_line(
-            "/encounter start mode: teams name: Arena teams: Red, Blue",
-            "Start an encounter here; you become its Director. Modes: draw-steel, agility, teams, fast-slow.",
-        ),
-    )
+    @encounter.command(name="start", description="Start an encounter in this channel or thread.")
     @app_commands.describe(
         mode="Turn structure (default draw-steel)",
         name="The encounter's name",
@@ -196,6 +189,10 @@ class EncounterCog(BotCog):
         name: Name = "Encounter",
         teams: app_commands.Transform[str, Text("teams list", LIST_MAX)] | None = None,
     ) -> None:
+        """Start an encounter here; you become its Director. Modes: draw-steel, agility, teams, fast-slow.
+
+        Example: /encounter start mode: teams name: Arena teams: Red, Blue
+        """
         try:
             chosen = Mode(mode)
         except ValueError:
@@ -225,15 +222,7 @@ class EncounterCog(BotCog):
             )
         await send(interaction, content=text)
 
-    @encounter.command(
-        name="add",
-        description="Add creatures to the encounter.",
-        extras=help_line(
-            "/encounter add name: Goblin stamina: 10 side: director count: 3",
-            "Add creatures (count numbers them; squad makes minions share a pool; player gives control; "
-            "monster: a stat block from /monster).",
-        ),
-    )
+    @encounter.command(name="add", description="Add creatures to the encounter.")
     @app_commands.describe(
         name="Name (with count: numbered Goblin 1, Goblin 2...)",
         stamina="Stamina maximum (each)",
@@ -271,6 +260,11 @@ class EncounterCog(BotCog):
         monster: app_commands.Transform[str, Text("monster's name", 64)] | None = None,
         size: app_commands.Transform[str, Text("size", TEXT_MAX)] | None = None,
     ) -> None:
+        """Add creatures (count numbers them; squad makes minions share a pool; player gives control; monster:
+        a stat block from /monster).
+
+        Example: /encounter add name: Goblin stamina: 10 side: director count: 3
+        """
         if monster is not None:
             given = {"stamina": stamina, "player": player, "characteristics": characteristics}
             given |= {"immunity": immunity, "weakness": weakness, "size": size}
@@ -308,14 +302,7 @@ class EncounterCog(BotCog):
         )
         await reply_played(interaction, played, text)
 
-    @encounter.command(
-        name="import",
-        description="Bring in a Forge Steel encounter's monsters.",
-        extras=help_line(
-            "/encounter import file: Goblin Ambush.ds-encounter",
-            "Director: bring in a Forge Steel encounter's monsters from the bestiary (or group:).",
-        ),
-    )
+    @encounter.command(name="import", description="Bring in a Forge Steel encounter's monsters.")
     @app_commands.describe(
         file="A .ds-encounter file exported from Forge Steel",
         group="Its monsters' .ds-monster-group, if the bestiary doesn't have them",
@@ -329,18 +316,22 @@ class EncounterCog(BotCog):
         group: discord.Attachment | None = None,
         side: SideName | None = None,
     ) -> None:
+        """Director: bring in a Forge Steel encounter's monsters from the bestiary (or group:).
+
+        Example: /encounter import file: Goblin Ambush.ds-encounter
+        """
         await bestiary.import_encounter(interaction, self.bot, file, group, side)
 
-    @encounter.command(
-        name="hero",
-        description="Bring a roster hero into the encounter.",
-        extras=help_line("/encounter hero name: Ash", "Bring a roster hero (from /hero) in."),
-    )
+    @encounter.command(name="hero", description="Bring a roster hero into the encounter.")
     @app_commands.describe(name="The roster hero (see /hero show)", side="Their side (default heroes)")
     @app_commands.autocomplete(name=roster, side=sides)
     async def hero(
         self, interaction: discord.Interaction[Any], name: Name, side: SideName | None = None
     ) -> None:
+        """Bring a roster hero (from /hero) in.
+
+        Example: /encounter hero name: Ash
+        """
         played = await play(
             interaction,
             "encounter.hero",
@@ -349,16 +340,16 @@ class EncounterCog(BotCog):
         )
         await send(interaction, content=f"➕ **{inert(played.result)}** joined the encounter.")
 
-    @encounter.command(
-        name="remove",
-        description="Remove a creature (or a whole minion squad).",
-        extras=help_line("/encounter remove name: Goblin 2", "Remove a creature or a whole squad."),
-    )
+    @encounter.command(name="remove", description="Remove a creature (or a whole minion squad).")
     @app_commands.describe(name="The creature or squad")
     @app_commands.autocomplete(name=entries)
     async def remove_cmd(
         self, interaction: discord.Interaction[Any], name: app_commands.Transform[str, Text("name", TEXT_MAX)]
     ) -> None:
+        """Remove a creature or a whole squad.
+
+        Example: /encounter remove name: Goblin 2
+        """
         played = await play(
             interaction,
             "encounter.remove",
@@ -368,20 +359,17 @@ class EncounterCog(BotCog):
         text = f"➖ {', '.join(inert(n) for n in played.result)} left the encounter."
         await reply_played(interaction, played, text)
 
-    @encounter.command(
-        name="surprise",
-        description="Mark creatures surprised (before the encounter begins).",
-        extras=help_line(
-            "/encounter surprise combatants: Goblin 1, Goblin 2",
-            "Mark creatures surprised before the encounter begins.",
-        ),
-    )
+    @encounter.command(name="surprise", description="Mark creatures surprised (before the encounter begins).")
     @app_commands.describe(combatants="Names separated by commas, e.g. Goblin 1, Goblin 2")
     async def surprise(
         self,
         interaction: discord.Interaction[Any],
         combatants: app_commands.Transform[str, Text("list", LIST_MAX)],
     ) -> None:
+        """Mark creatures surprised before the encounter begins.
+
+        Example: /encounter surprise combatants: Goblin 1, Goblin 2
+        """
         names = [n.strip() for n in combatants.split(",") if n.strip()]
         if not names:
             fail("Name the surprised combatants separated by commas, e.g. Goblin 1, Goblin 2.")
@@ -394,13 +382,7 @@ class EncounterCog(BotCog):
         )
         await send(interaction, content=f"😲 Surprised: {', '.join(inert(n) for n in played.result)}.")
 
-    @encounter.command(
-        name="begin",
-        description="Begin combat: who goes first, then round 1.",
-        extras=help_line(
-            "/encounter begin", "Roll the d10 for who goes first (or first: heroes) and start round 1."
-        ),
-    )
+    @encounter.command(name="begin", description="Begin combat: who goes first, then round 1.")
     @app_commands.describe(
         first="Director: set the side that goes first outright (no roll)",
         order="Teams: the team order, e.g. Blue, Red (default: the order they were named)",
@@ -412,6 +394,10 @@ class EncounterCog(BotCog):
         first: SideName | None = None,
         order: app_commands.Transform[str, Text("order", LIST_MAX)] | None = None,
     ) -> None:
+        """Roll the d10 for who goes first (or first: heroes) and start round 1.
+
+        Example: /encounter begin
+        """
         dice = self.bot.dice
         team_order = [t.strip() for t in (order or "").split(",") if t.strip()]
 
@@ -449,48 +435,42 @@ class EncounterCog(BotCog):
             return
         await reply_and_ping(interaction, who, begin_text(flow), flow.encounter)
 
-    @encounter.command(
-        name="status",
-        description="Post the tracker again at the bottom of the channel.",
-        extras=help_line(
-            "/encounter status private: True",
-            "Post the tracker again at the bottom; private: the Director's exact tracker and villain "
-            "actions, only for you.",
-        ),
-    )
+    @encounter.command(name="status", description="Post the tracker again at the bottom of the channel.")
     @app_commands.describe(private="Director: a tracker with every exact Stamina that only you see")
     async def status(self, interaction: discord.Interaction[Any], private: bool = False) -> None:
+        """Post the tracker again at the bottom; private: the Director's exact tracker and villain actions,
+        only for you.
+
+        Example: /encounter status private: True
+        """
         await post_status(interaction, self.bot, private)
 
-    @encounter.command(
-        name="undo",
-        description="Undo the newest change (players: only their own).",
-        extras=help_line("/encounter undo", "Undo the newest change (players: only their own)."),
-    )
+    @encounter.command(name="undo", description="Undo the newest change (players: only their own).")
     async def undo(self, interaction: discord.Interaction[Any]) -> None:
+        """Undo the newest change (players: only their own).
+
+        Example: /encounter undo
+        """
         await do_undo(interaction, self.bot)
 
-    @encounter.command(
-        name="log",
-        description="The encounter's log as Markdown and JSON files.",
-        extras=help_line("/encounter log", "The encounter's log as Markdown and JSON files."),
-    )
+    @encounter.command(name="log", description="The encounter's log as Markdown and JSON files.")
     @app_commands.describe(
         encounter="An ended encounter's number (default: the one running here, else the last one that ended)"
     )
     async def log(self, interaction: discord.Interaction[Any], encounter: int | None = None) -> None:
+        """The encounter's log as Markdown and JSON files.
+
+        Example: /encounter log
+        """
         await post_log(interaction, self.bot, encounter)
 
-    @encounter.command(
-        name="end",
-        description="End the encounter (after a confirmation).",
-        extras=help_line(
-            "/encounter end victory: True",
-            "End the encounter after a confirmation: Victories, Stamina written back to the roster.",
-        ),
-    )
+    @encounter.command(name="end", description="End the encounter (after a confirmation).")
     @app_commands.describe(victory="Was the heroes' objective achieved? (1 Victory each to the survivors)")
     async def end(self, interaction: discord.Interaction[Any], victory: bool = True) -> None:
+        """End the encounter after a confirmation: Victories, Stamina written back to the roster.
+
+        Example: /encounter end victory: True
+        """
         in_time = InTime(interaction)
         who = await in_time.run(director_check(interaction, self.bot, "/encounter end"))
         table = await in_time.run(self.bot.store.view(channel_key(interaction)))

@@ -23,6 +23,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.autocomplete import never_fails
 from bot.client import BotCog, DrawSteelBot
 from bot.help import help_line
 from bot.options import SuggestedText, Text
@@ -94,28 +95,22 @@ def action_choices(encounter: Encounter, creature: str, current: str) -> list[ap
     return [app_commands.Choice(name=a[:VALUE_MAX], value=a[:VALUE_MAX]) for a in names]
 
 
+@never_fails
 async def _open_objectives(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
-    try:
-        return objective_choices(await _encounter(interaction), current)
-    except Exception:  # an autocomplete must never fail
-        return []
+    return objective_choices(await _encounter(interaction), current)
 
 
+@never_fails
 async def _villains(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-    try:
-        return villain_choices(await _encounter(interaction), current)
-    except Exception:
-        return []
+    return villain_choices(await _encounter(interaction), current)
 
 
+@never_fails
 async def _actions(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-    try:
-        creature = str(getattr(interaction.namespace, "creature", "") or "")
-        return action_choices(await _encounter(interaction), creature, current)
-    except Exception:
-        return []
+    creature = str(getattr(interaction.namespace, "creature", "") or "")
+    return action_choices(await _encounter(interaction), creature, current)
 
 
 #: An open objective of the encounter, suggested as it is typed.
@@ -240,14 +235,7 @@ class ObjectiveCommands(app_commands.Group):
             ),
         )
 
-    @app_commands.command(
-        name="add",
-        description="Director: set an objective (with a round counter).",
-        extras=help_line(
-            "/encounter objective add text: Hold the bridge rounds: 5",
-            "Director: set an objective; with rounds, the tracker counts them down and asks you at 0.",
-        ),
-    )
+    @app_commands.command(name="add", description="Director: set an objective (with a round counter).")
     @app_commands.describe(
         text="What the heroes must do, e.g. Hold the bridge",
         rounds="Rounds it lasts, this round counting as the first (leave out for no counter)",
@@ -255,30 +243,28 @@ class ObjectiveCommands(app_commands.Group):
     async def add_cmd(
         self, interaction: discord.Interaction[Any], text: str, rounds: int | None = None
     ) -> None:
+        """Director: set an objective; with rounds, the tracker counts them down and asks you at 0.
+
+        Example: /encounter objective add text: Hold the bridge rounds: 5
+        """
         await add(interaction, text, rounds)
 
-    @app_commands.command(
-        name="done",
-        description="Director: the heroes achieved an objective.",
-        extras=help_line(
-            "/encounter objective done objective: Hold the bridge",
-            "Director: the heroes achieved an objective.",
-        ),
-    )
+    @app_commands.command(name="done", description="Director: the heroes achieved an objective.")
     @app_commands.describe(objective="An open objective")
     async def done_cmd(self, interaction: discord.Interaction[Any], objective: ObjectiveKey) -> None:
+        """Director: the heroes achieved an objective.
+
+        Example: /encounter objective done objective: Hold the bridge
+        """
         await settle(interaction, objective, Outcome.ACHIEVED)
 
-    @app_commands.command(
-        name="fail",
-        description="Director: the heroes failed an objective.",
-        extras=help_line(
-            "/encounter objective fail objective: Stop the ritual",
-            "Director: the heroes failed an objective.",
-        ),
-    )
+    @app_commands.command(name="fail", description="Director: the heroes failed an objective.")
     @app_commands.describe(objective="An open objective")
     async def fail_cmd(self, interaction: discord.Interaction[Any], objective: ObjectiveKey) -> None:
+        """Director: the heroes failed an objective.
+
+        Example: /encounter objective fail objective: Stop the ritual
+        """
         await settle(interaction, objective, Outcome.FAILED)
 
 
@@ -295,33 +281,29 @@ class VillainCommands(app_commands.Group):
             ),
         )
 
-    @app_commands.command(
-        name="name",
-        description="Director: name a villain action (up to 3 a creature).",
-        extras=help_line(
-            "/encounter villain name creature: Ajax action: Hit and Run",
-            "Director: name a villain action of a creature whose stat block has none (up to 3).",
-        ),
-    )
+    @app_commands.command(name="name", description="Director: name a villain action (up to 3 a creature).")
     @app_commands.describe(creature="A leader or solo", action="The villain action's name")
     async def name_cmd(
         self, interaction: discord.Interaction[Any], creature: CreatureName, action: str
     ) -> None:
+        """Director: name a villain action of a creature whose stat block has none (up to 3).
+
+        Example: /encounter villain name creature: Ajax action: Hit and Run
+        """
         await name_action(interaction, creature, action)
 
     @app_commands.command(
-        name="use",
-        description="Director: mark a villain action used (once per encounter).",
-        extras=help_line(
-            "/encounter villain use creature: Ajax action: Hit and Run",
-            "Director: mark a villain action used: each once per encounter.",
-        ),
+        name="use", description="Director: mark a villain action used (once per encounter)."
     )
     @app_commands.describe(creature="A leader or solo", action="One of its villain actions not used yet")
     @app_commands.autocomplete(action=_actions)
     async def use_cmd(
         self, interaction: discord.Interaction[Any], creature: CreatureName, action: ActionName
     ) -> None:
+        """Director: mark a villain action used: each once per encounter.
+
+        Example: /encounter villain use creature: Ajax action: Hit and Run
+        """
         await use_action(interaction, creature, action)
 
 

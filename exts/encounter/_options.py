@@ -8,6 +8,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.autocomplete import never_fails
 from bot.options import Text
 from bot.play import channel_key, encounter_of
 from bot.replies import fail
@@ -50,31 +51,25 @@ def teams_of(text: str | None, mode: Mode) -> tuple[Side, ...] | None:
 # --- autocomplete -----------------------------------------------------------------------------------------
 
 
+@never_fails
 async def sides(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-    try:
-        encounter = encounter_of(await interaction.client.store.view(channel_key(interaction), shared=True))
-        key = fold(current)
-        names = [s.name or s.id for s in encounter.turns.sides]
-        return [app_commands.Choice(name=n, value=n) for n in names if key in fold(n)][:25]
-    except Exception:  # an autocomplete must never fail
-        return []
+    encounter = encounter_of(await interaction.client.store.view(channel_key(interaction), shared=True))
+    key = fold(current)
+    names = [s.name or s.id for s in encounter.turns.sides]
+    return [app_commands.Choice(name=n, value=n) for n in names if key in fold(n)][:25]
 
 
+@never_fails
 async def entries(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-    try:
-        encounter = encounter_of(await interaction.client.store.view(channel_key(interaction), shared=True))
-        key = fold(current)
-        names = [e.id for e in encounter.turns.entries if key in fold(e.id)]
-        return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names][:25]
-    except Exception:
-        return []
+    encounter = encounter_of(await interaction.client.store.view(channel_key(interaction), shared=True))
+    key = fold(current)
+    names = [e.id for e in encounter.turns.entries if key in fold(e.id)]
+    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names][:25]
 
 
+@never_fails
 async def roster(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-    try:
-        table = await interaction.client.store.view(channel_key(interaction))
-        key = fold(current)
-        names = [h.name for h in table.heroes.values() if key in fold(h.name)]
-        return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names][:25]
-    except Exception:
-        return []
+    table = await interaction.client.store.view(channel_key(interaction))
+    key = fold(current)
+    names = [h.name for h in table.heroes.values() if key in fold(h.name)]
+    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names][:25]

@@ -1,7 +1,7 @@
 """`/help`: every command with an example.
 
-The table is assembled from the loaded exts: each cog declares
-`help_entries: ClassVar[tuple[HelpEntry, ...]]`, and `/help` lists them in load order (`bot.client.COGS`),
+The table is assembled from the loaded exts: each command declares its line (`bot.help`: a command's
+docstring, a family's `extras`), and `/help` lists them in load order (`bot.client.COGS`),
 a field per command family, each command once (`listed`). The list is longer than one message may hold
 (6,000 characters across its embeds), so it is cut into pages, the first as the reply and the rest as
 follow-ups (all visible only to the caller);
@@ -10,7 +10,7 @@ follow-ups (all visible only to the caller);
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -26,7 +26,6 @@ def help_entries(bot: commands.Bot) -> tuple[HelpEntry, ...]:
     """Every loaded cog's entries, in load order."""
     entries: list[HelpEntry] = []
     for cog in bot.cogs.values():
-        entries.extend(getattr(cog, "help_entries", ()))
         entries.extend(e for c in cog.walk_app_commands() if (e := help_entry(c)) is not None)
     return tuple(entries)
 
@@ -108,10 +107,6 @@ def help_pages(entries: tuple[HelpEntry, ...]) -> list[discord.Embed]:
 class Meta(commands.Cog):
     """About the bot itself."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("help", "/help command:roll", "List every command with an example, or one family."),
-    )
-
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
@@ -121,6 +116,10 @@ class Meta(commands.Cog):
     async def help(
         self, interaction: discord.Interaction[Any], command: app_commands.Range[str, 1, 100] | None = None
     ) -> None:
+        """List every command with an example, or one family.
+
+        Example: /help command:roll
+        """
         entries = help_entries(self.bot)
         if command is not None:
             wanted = " ".join(command.strip().lstrip("/").split()).casefold()

@@ -19,6 +19,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.autocomplete import never_fails
 from bot.client import BotCog, DrawSteelBot
 from bot.content.ability_entry import (
     BONUS_MAX,
@@ -36,7 +37,8 @@ from bot.content.ability_entry import (
     new_ability,
     replace_ability,
 )
-from bot.help import guild_group, help_line
+from bot.help import guild_group
+from bot.options import SuggestedRange
 from bot.play import (
     Member,
     active_encounter,
@@ -90,33 +92,38 @@ async def _ability_names(
     interaction: discord.Interaction[Any], current: str, *, standard: bool
 ) -> list[app_commands.Choice[str]]:
     """The names of the abilities of the hero the command names (or the caller's) matching what was typed."""
-    try:
-        if interaction.guild_id is None or interaction.channel_id is None:
-            return []
-        table = await interaction.client.store.view(channel_key(interaction), shared=True)
-        named = getattr(interaction.namespace, "hero", None)
-        hero = table.hero_named(named) if named else hero_of_member(table, interaction.user.id)
-        if hero is None:
-            return []
-        sheet = sheet_of(hero)
-        cards = (*sheet.abilities, *(_standard(sheet) if standard else ()))
-        typed = name_key(current)
-        names = [c.name for c in cards if typed in name_key(c.name)]
-        return [app_commands.Choice(name=n, value=n) for n in names[:AUTOCOMPLETE_MAX]]
-    except Exception:  # an autocomplete must never fail
+    if interaction.guild_id is None or interaction.channel_id is None:
         return []
+    table = await interaction.client.store.view(channel_key(interaction), shared=True)
+    named = getattr(interaction.namespace, "hero", None)
+    hero = table.hero_named(named) if named else hero_of_member(table, interaction.user.id)
+    if hero is None:
+        return []
+    sheet = sheet_of(hero)
+    cards = (*sheet.abilities, *(_standard(sheet) if standard else ()))
+    typed = name_key(current)
+    names = [c.name for c in cards if typed in name_key(c.name)]
+    return [app_commands.Choice(name=n, value=n) for n in names[:AUTOCOMPLETE_MAX]]
 
 
+@never_fails
 async def own_abilities(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
     return await _ability_names(interaction, current, standard=False)
 
 
+@never_fails
 async def any_abilities(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
     return await _ability_names(interaction, current, standard=True)
+
+
+#: One of the hero's ability cards, suggested as it is typed.
+OwnAbility = app_commands.Transform[str, SuggestedRange("ability's name", 1, TEXT_MAX, own_abilities)]
+#: One of the hero's cards or the standard abilities, suggested as it is typed.
+AnyAbility = app_commands.Transform[str, SuggestedRange("ability's name", 1, TEXT_MAX, any_abilities)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,15 +190,7 @@ class Abilities(BotCog):
         await send(interaction, content=said(done), embed=embed)
 
     # -- /ability add ------------------------------------------------------------------------------------
-    @ability.command(
-        name="add",
-        description="Add an ability card to your hero (or hero:, for a Director).",
-        extras=help_line(
-            "/ability add name:Mind Spike action:main characteristic:reason keywords:Magic, Ranged, Strike "
-            "tiers:2 + R damage; 4 + R damage; 6 + R damage",
-            "Add an ability card to your hero (tiers split by ; or |).",
-        ),
-    )
+    @ability.command(name="add", description="Add an ability card to your hero (or hero:, for a Director).")
     @app_commands.describe(
         name="The ability's name, e.g. Mind Spike",
         action="What using it takes: main action, maneuver, triggered action...",
@@ -223,6 +222,11 @@ class Abilities(BotCog):
         trigger: app_commands.Range[str, 1, TRIGGER_MAX] | None = None,
         bonus: app_commands.Range[int, -BONUS_MAX, BONUS_MAX] | None = None,
     ) -> None:
+        """Add an ability card to your hero (tiers split by ; or |).
+
+        Example: /ability add name:Mind Spike action:main characteristic:reason keywords:Magic, Ranged, Strike
+        tiers:2 + R damage; 4 + R damage; 6 + R damage
+        """
         card = new_ability(
             AbilityForm(
                 name, action, characteristic, keywords, tiers, distance, target, cost, effect, trigger, bonus
@@ -241,11 +245,7 @@ class Abilities(BotCog):
         await self._change(interaction, hero, "ability.add", edit, said)
 
     # -- /ability edit -----------------------------------------------------------------------------------
-    @ability.command(
-        name="edit",
-        description="Change one of your hero's ability cards.",
-        extras=help_line("/ability edit ability:Mind Spike cost:3", "Change a card (effect:none clears)."),
-    )
+    @ability.command(name="edit", description="Change one of your hero's ability cards.")
     @app_commands.describe(
         ability="The ability to change",
         hero="The hero (default: yours)",
@@ -262,11 +262,10 @@ class Abilities(BotCog):
         bonus="A bonus the card adds to its power roll",
     )
     @app_commands.choices(action=ACTIONS)
-    @app_commands.autocomplete(ability=own_abilities)
     async def edit(
         self,
         interaction: discord.Interaction[Any],
-        ability: app_commands.Range[str, 1, TEXT_MAX],
+        ability: OwnAbility,
         hero: HeroName | None = None,
         new_name: app_commands.Range[str, 1, NAME_MAX] | None = None,
         action: str | None = None,
@@ -280,6 +279,10 @@ class Abilities(BotCog):
         trigger: app_commands.Range[str, 1, TRIGGER_MAX] | None = None,
         bonus: app_commands.Range[int, -BONUS_MAX, BONUS_MAX] | None = None,
     ) -> None:
+        """Change a card (effect:none clears).
+
+        Example: /ability edit ability:Mind Spike cost:3
+        """
         form = AbilityForm(
             new_name, action, characteristic, keywords, tiers, distance, target, cost, effect, trigger, bonus
         )
@@ -301,19 +304,19 @@ class Abilities(BotCog):
         )
 
     # -- /ability remove ---------------------------------------------------------------------------------
-    @ability.command(
-        name="remove",
-        description="Remove one of your hero's ability cards.",
-        extras=help_line("/ability remove ability:Mind Spike", "Remove a card from your hero."),
-    )
+    @ability.command(name="remove", description="Remove one of your hero's ability cards.")
     @app_commands.describe(ability="The ability to remove", hero="The hero (default: yours)")
-    @app_commands.autocomplete(ability=own_abilities)
     async def remove(
         self,
         interaction: discord.Interaction[Any],
-        ability: app_commands.Range[str, 1, TEXT_MAX],
+        ability: OwnAbility,
         hero: HeroName | None = None,
     ) -> None:
+        """Remove a card from your hero.
+
+        Example: /ability remove ability:Mind Spike
+        """
+
         def change(target: Hero, sheet: HeroSheet) -> CardEdit:
             index, card = _card(target, sheet, ability)
             cards = (*sheet.abilities[:index], *sheet.abilities[index + 1 :])
@@ -328,21 +331,18 @@ class Abilities(BotCog):
         await self._change(interaction, hero, "ability.remove", change, said, shown=False)
 
     # -- /ability show -----------------------------------------------------------------------------------
-    @ability.command(
-        name="show",
-        description="An ability card with its tiers as written and as read.",
-        extras=help_line(
-            "/ability show ability:Mind Spike", "A card with its tiers as written and as the bot reads them."
-        ),
-    )
+    @ability.command(name="show", description="An ability card with its tiers as written and as read.")
     @app_commands.describe(ability="The ability", hero="The hero (default: yours)")
-    @app_commands.autocomplete(ability=any_abilities)
     async def show(
         self,
         interaction: discord.Interaction[Any],
-        ability: app_commands.Range[str, 1, TEXT_MAX],
+        ability: AnyAbility,
         hero: HeroName | None = None,
     ) -> None:
+        """A card with its tiers as written and as the bot reads them.
+
+        Example: /ability show ability:Mind Spike
+        """
         table = await self.bot.store.view(channel_key(interaction), shared=True)
         target = hero_or_mine(table, hero, interaction.user.id)
         sheet = sheet_of(target)
@@ -350,13 +350,13 @@ class Abilities(BotCog):
         await send(interaction, embed=ability_embed(target.name, card, sheet))
 
     # -- /ability list -----------------------------------------------------------------------------------
-    @ability.command(
-        name="list",
-        description="A hero's abilities by action type.",
-        extras=help_line("/ability list hero:Ash", "A hero's abilities by action type."),
-    )
+    @ability.command(name="list", description="A hero's abilities by action type.")
     @app_commands.describe(hero="The hero (default: yours)")
     async def list_cmd(self, interaction: discord.Interaction[Any], hero: HeroName | None = None) -> None:
+        """A hero's abilities by action type.
+
+        Example: /ability list hero:Ash
+        """
         table = await self.bot.store.view(channel_key(interaction), shared=True)
         target = hero_or_mine(table, hero, interaction.user.id)
         await send(interaction, embed=abilities_embed(target.name, sheet_of(target)))

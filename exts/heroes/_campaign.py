@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import BotCog, DrawSteelBot
-from bot.help import guild_group, help_line
+from bot.help import guild_group
 from bot.permissions import require, server_standing
 from bot.play import channel_key
 from bot.replies import fail, send
@@ -96,21 +96,18 @@ class Campaign(BotCog):
             self._merging.cancel()
 
     @campaign.command(
-        name="show",
-        description="Show this channel's campaign: heroes, hero tokens, who shares it.",
-        extras=help_line("/campaign show", "This channel's campaign and who shares it."),
+        name="show", description="Show this channel's campaign: heroes, hero tokens, who shares it."
     )
     async def show(self, interaction: discord.Interaction[Any]) -> None:
+        """This channel's campaign and who shares it.
+
+        Example: /campaign show
+        """
         info = await self.bot.store.campaign(channel_key(interaction))
         await send(interaction, content=campaign_text(info))
 
     @campaign.command(
-        name="join",
-        description="Director: play in another channel's campaign (its heroes, tokens).",
-        extras=help_line(
-            "/campaign join channel:#main-campaign",
-            "Director: play here with that channel's heroes and tokens.",
-        ),
+        name="join", description="Director: play in another channel's campaign (its heroes, tokens)."
     )
     @app_commands.describe(channel="The channel whose campaign this channel and its threads join")
     async def join(
@@ -118,18 +115,22 @@ class Campaign(BotCog):
         interaction: discord.Interaction[Any],
         channel: app_commands.AppCommandChannel,
     ) -> None:
+        """Director: play here with that channel's heroes and tokens.
+
+        Example: /campaign join channel:#main-campaign
+        """
         await require_server_director(self.bot, interaction, "/campaign join")
         if channel.type not in CAMPAIGN_CHANNELS:
             fail("Pick a text or forum channel: its threads share its campaign.")
         info = await self.bot.store.join_campaign(channel_key(interaction), channel.id)
         await send(interaction, content=campaign_text(info))
 
-    @campaign.command(
-        name="leave",
-        description="Director: play in this channel's own campaign again.",
-        extras=help_line("/campaign leave", "Director: back to this channel's own campaign."),
-    )
+    @campaign.command(name="leave", description="Director: play in this channel's own campaign again.")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        """Director: back to this channel's own campaign.
+
+        Example: /campaign leave
+        """
         await require_server_director(self.bot, interaction, "/campaign leave")
         info = await self.bot.store.leave_campaign(channel_key(interaction))
         await send(interaction, content=campaign_text(info))

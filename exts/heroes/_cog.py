@@ -21,7 +21,7 @@ from discord import app_commands
 
 from bot import autocomplete
 from bot.client import BotCog, DrawSteelBot
-from bot.help import guild_group, help_line
+from bot.help import guild_group
 from bot.options import SuggestedRange
 from bot.permissions import hero_player, require, server_standing
 from bot.play import (
@@ -64,6 +64,14 @@ from exts.heroes._views import HeroView, hero_embed, roster_embed
 from exts.tracker._controls import set_handler
 
 TEXT_MAX = 100
+#: The descriptions of the sheet's options /hero create and /hero edit share.
+SHEET_OPTIONS = {
+    "stamina": "Stamina maximum",
+    "characteristics": "Characteristics, e.g. M2 A1 R0 I-1 P1",
+    "level": "Level (1–10)",
+    "resource": "The heroic resource's name, e.g. wrath",
+    "resource_gain": "Heroic resource gained each turn, e.g. 2 or 1d3",
+}
 #: A hero of the channel's roster named in an option, its names suggested as they are typed.
 HeroName = app_commands.Transform[str, SuggestedRange("hero's name", 1, TEXT_MAX, autocomplete.heroes)]
 """Longest text option Discord sends us here (names are checked to 64 by `clean_name`)."""
@@ -162,28 +170,17 @@ def _rename(table: Table, target: Hero, rename: str, *, in_encounter: bool) -> N
 class Heroes(BotCog):
     """The channel's hero roster (/hero)."""
 
-    hero = guild_group("hero", "The channel's hero roster.", "/hero show", "The channel's hero roster.")
+    hero = guild_group("hero", "The channel's hero roster.", "/hero show")
 
     # -- /hero create -------------------------------------------------------------------------------------
-    @hero.command(
-        name="create",
-        description="Add a hero to this channel's roster.",
-        extras=help_line(
-            "/hero create name:Ash stamina:30 recoveries:8",
-            "Add a hero (characteristics, immunity, level… optional).",
-        ),
-    )
+    @hero.command(name="create", description="Add a hero to this channel's roster.")
     @app_commands.describe(
         name="The hero's name",
-        stamina="Stamina maximum",
         recoveries="Recoveries",
-        characteristics="Characteristics, e.g. M2 A1 R0 I-1 P1",
         immunity="Damage immunities, e.g. fire 5, all 2",
         weakness="Damage weaknesses, e.g. cold 3",
-        level="Level (1–10)",
-        resource="The heroic resource's name, e.g. wrath",
-        resource_gain="Heroic resource gained each turn, e.g. 2 or 1d3",
         player="Director only: the member who plays this hero (leave out to let a player claim it)",
+        **SHEET_OPTIONS,
     )
     async def create(
         self,
@@ -199,6 +196,10 @@ class Heroes(BotCog):
         resource_gain: app_commands.Range[str, 1, 16] = "0",
         player: discord.Member | None = None,
     ) -> None:
+        """Add a hero (characteristics, immunity, level… optional).
+
+        Example: /hero create name:Ash stamina:30 recoveries:8
+        """
         clean = clean_name(name)
         scores = Characteristics.parse(characteristics) if characteristics else None
         modifiers = DamageModifiers(read_immunity(immunity or "none"), read_weakness(weakness or "none"))
@@ -227,14 +228,7 @@ class Heroes(BotCog):
         )
 
     # -- /hero import ---------------------------------------------------------------------------------------
-    @hero.command(
-        name="import",
-        description="Add or update a hero from a Forge Steel export (.ds-hero).",
-        extras=help_line(
-            "/hero import file: Keth.ds-hero",
-            "Bring in a Forge Steel hero (again: update it; use_state:true takes the file's Stamina, XP…).",
-        ),
-    )
+    @hero.command(name="import", description="Add or update a hero from a Forge Steel export (.ds-hero).")
     @app_commands.describe(
         file="A .ds-hero (or older .drawsteel-hero) file exported from Forge Steel",
         use_state="Take the file's Stamina damage, Recoveries used, Victories and XP (default: no)",
@@ -247,6 +241,10 @@ class Heroes(BotCog):
         use_state: bool = False,
         player: discord.Member | None = None,
     ) -> None:
+        """Bring in a Forge Steel hero (again: update it; use_state:true takes the file's Stamina, XP…).
+
+        Example: /hero import file: Keth.ds-hero
+        """
         _, at, role = await server_standing(interaction, self.bot.store)
         director = at.server_director
         caller = interaction.user.id
@@ -268,26 +266,16 @@ class Heroes(BotCog):
         )
 
     # -- /hero edit -----------------------------------------------------------------------------------------
-    @hero.command(
-        name="edit",
-        description="Change a hero of this channel (its owner or a Director).",
-        extras=help_line(
-            "/hero edit hero:Ash stamina:33 level:2", "Change a hero (owner or server Director)."
-        ),
-    )
+    @hero.command(name="edit", description="Change a hero of this channel (its owner or a Director).")
     @app_commands.describe(
         hero="The hero to change (default: yours)",
         new_name="A new name",
-        stamina="Stamina maximum",
         current_stamina="Stamina now",
         recoveries="Recoveries maximum",
         recoveries_left="Recoveries left now",
-        characteristics="Characteristics, e.g. M2 A1 R0 I-1 P1",
         immunity="Damage immunities, e.g. fire 5, all 2 (none clears them)",
         weakness="Damage weaknesses, e.g. cold 3 (none clears them)",
-        level="Level (1–10)",
-        resource="The heroic resource's name, e.g. wrath",
-        resource_gain="Heroic resource gained each turn, e.g. 2 or 1d3",
+        **SHEET_OPTIONS,
     )
     async def edit(
         self,
@@ -305,6 +293,10 @@ class Heroes(BotCog):
         resource: app_commands.Range[str, 1, TEXT_MAX] | None = None,
         resource_gain: app_commands.Range[str, 1, 16] | None = None,
     ) -> None:
+        """Change a hero (owner or server Director).
+
+        Example: /hero edit hero:Ash stamina:33 level:2
+        """
         rename = clean_name(new_name) if new_name is not None else None
         edit = SheetEdit(
             max_stamina=stamina,
@@ -341,13 +333,13 @@ class Heroes(BotCog):
             fail(_rename_there(named.name, where))
 
     # -- /hero show -----------------------------------------------------------------------------------------
-    @hero.command(
-        name="show",
-        description="Show one hero's sheet, or this channel's whole roster.",
-        extras=help_line("/hero show hero:Ash", "A hero's sheet, or the roster."),
-    )
+    @hero.command(name="show", description="Show one hero's sheet, or this channel's whole roster.")
     @app_commands.describe(hero="The hero to show (leave out for the whole roster)")
     async def show(self, interaction: discord.Interaction[Any], hero: HeroName | None = None) -> None:
+        """A hero's sheet, or the roster.
+
+        Example: /hero show hero:Ash
+        """
         table = await self.bot.store.view(channel_key(interaction), shared=True)
         encounter = active_encounter(table)
         if hero is None:
@@ -358,24 +350,25 @@ class Heroes(BotCog):
 
     # -- /hero me -------------------------------------------------------------------------------------------
     @hero.command(
-        name="me",
-        description="Your hero in this encounter: what happened since your turn, what you may do.",
-        extras=help_line(
-            "/hero me",
-            "Your hero in this encounter: what happened since your last turn, Stamina, what you may do now.",
-        ),
+        name="me", description="Your hero in this encounter: what happened since your turn, what you may do."
     )
     async def me(self, interaction: discord.Interaction[Any]) -> None:
+        """Your hero in this encounter: what happened since your last turn, Stamina, what you may do now.
+
+        Example: /hero me
+        """
         await show_my_hero(interaction, self.bot)
 
     # -- /hero delete ---------------------------------------------------------------------------------------
     @hero.command(
-        name="delete",
-        description="Delete a hero from the roster (its owner or a server Director).",
-        extras=help_line("/hero delete hero:Ash", "Delete a hero (owner or server Director)."),
+        name="delete", description="Delete a hero from the roster (its owner or a server Director)."
     )
     @app_commands.describe(hero="The hero to delete for good")
     async def delete(self, interaction: discord.Interaction[Any], hero: HeroName) -> None:
+        """Delete a hero (owner or server Director).
+
+        Example: /hero delete hero:Ash
+        """
         table = await self.bot.store.view(channel_key(interaction), shared=True)
         target = require_hero(table, hero)
         await self._may_delete(interaction, table, target)
@@ -428,11 +421,7 @@ class Heroes(BotCog):
         await send(interaction, content=f"{inert(deleted)} is deleted from the roster.")
 
     # -- /hero claim ----------------------------------------------------------------------------------------
-    @hero.command(
-        name="claim",
-        description="Take over a hero the Director holds (a Director may reassign).",
-        extras=help_line("/hero claim hero:Ash", "Take over a hero the Director holds."),
-    )
+    @hero.command(name="claim", description="Take over a hero the Director holds (a Director may reassign).")
     @app_commands.describe(
         hero="The hero to take over",
         player="Director only: give the hero to this member (leave out to hold it, open to claim)",
@@ -443,6 +432,10 @@ class Heroes(BotCog):
         hero: HeroName,
         player: discord.Member | None = None,
     ) -> None:
+        """Take over a hero the Director holds.
+
+        Example: /hero claim hero:Ash
+        """
         if player is not None and player.bot:
             fail("Bots can't play heroes: pick a member, or leave player out.")
         new_owner = player.id if player is not None else None

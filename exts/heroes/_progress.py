@@ -12,7 +12,6 @@ import discord
 from discord import app_commands
 
 from bot.client import BotCog, DrawSteelBot
-from bot.help import help_line
 from bot.play import Member, apply, channel_key, put_sheet, sheet_of
 from bot.replies import fail, inert, send
 from bot.rules.hero import award_sheet_victories, sheet_respite
@@ -34,11 +33,7 @@ def _targets(table: Table, hero: str | None) -> list[Hero]:
 class Progress(BotCog):
     """Victories and respites (/victories, /respite)."""
 
-    @app_commands.command(
-        name="victories",
-        description="Show the heroes' Victories; a Director awards them.",
-        extras=help_line("/victories award:1", "Victories and XP; a server Director awards."),
-    )
+    @app_commands.command(name="victories", description="Show the heroes' Victories; a Director awards them.")
     @app_commands.describe(
         award="Director: Victories to award (leave out to show)",
         hero="Only this hero (default: every hero of the roster)",
@@ -50,6 +45,10 @@ class Progress(BotCog):
         award: app_commands.Range[int, 1, AWARD_MAX] | None = None,
         hero: HeroName | None = None,
     ) -> None:
+        """Victories and XP; a server Director awards.
+
+        Example: /victories award:1
+        """
         if award is None:
             table = await self.bot.store.view(channel_key(interaction))
             shown = [
@@ -75,13 +74,14 @@ class Progress(BotCog):
             embed=victories_embed(awarded),
         )
 
-    @app_commands.command(
-        name="respite",
-        description="Director: a respite for every hero of the roster.",
-        extras=help_line("/respite", "Server Director: Victories to XP, full Stamina."),
-    )
+    @app_commands.command(name="respite", description="Director: a respite for every hero of the roster.")
     @app_commands.guild_only()
     async def respite(self, interaction: discord.Interaction[Any]) -> None:
+        """Server Director: Victories to XP, full Stamina.
+
+        Example: /respite
+        """
+
         def change(_who: Member, table: Table) -> Change[list[HeroView]]:
             if table.encounter is not None and table.encounter.active:
                 fail("A respite can't happen during combat: end the encounter first with /encounter end.")

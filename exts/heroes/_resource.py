@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import autocomplete
-from bot.autocomplete import own_creature
-from bot.client import DrawSteelBot
-from bot.help import HelpEntry
+from bot.autocomplete import named_or_own
+from bot.client import BotCog, DrawSteelBot
+from bot.help import guild_group
+from bot.options import SuggestedRange
 from bot.permissions import require_controls
 from bot.play import Caller, play, sheet_of
 from bot.replies import inert, send
@@ -28,6 +28,10 @@ from bot.store import Table
 
 NAME_TEXT_MAX = 100
 AMOUNT_MAX = heroic.RESOURCE_MAX
+#: A hero of the encounter named in an option (default: the caller's), suggested as it is typed.
+HeroInPlay = app_commands.Transform[
+    str, SuggestedRange("hero's name", 0, NAME_TEXT_MAX, autocomplete.creatures)
+]
 
 
 def resource_name(table: Table, encounter: Encounter, creature_id: str) -> str:
@@ -47,24 +51,15 @@ class ResourceChanged:
     value: int
 
 
-class Resource(commands.Cog):
+class Resource(BotCog):
     """Heroic resources (/resource)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("resource", "/resource gain amount:2", "A hero's heroic resource in the encounter."),
-        HelpEntry(
-            "resource gain", "/resource gain amount:2 hero:Ash", "Gain heroic resource (a class trigger)."
-        ),
-        HelpEntry("resource spend", "/resource spend amount:3", "Spend heroic resource (never below 0)."),
-        HelpEntry("resource set", "/resource set amount:4 hero:Ash", "Correct a hero's heroic resource."),
+    resource = guild_group(
+        "resource",
+        "A hero's heroic resource in this encounter.",
+        "/resource gain amount:2",
+        "A hero's heroic resource in the encounter.",
     )
-
-    resource = app_commands.Group(
-        name="resource", description="A hero's heroic resource in this encounter.", guild_only=True
-    )
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
 
     async def _change(
         self,
@@ -75,9 +70,7 @@ class Resource(commands.Cog):
         verb: str,
     ) -> None:
         def step(who: Caller, encounter: Encounter, table: Table) -> tuple[Encounter, ResourceChanged]:
-            name = hero if hero is not None and hero.strip() else None
-            if name is None:
-                name = own_creature(encounter, who.actor.user_id, option="hero", heroes_only=True)
+            name = named_or_own(encounter, hero, who.actor.user_id, option="hero", heroes_only=True)
             creature = harm.target(encounter, name)
             require_controls(
                 who.actor,
@@ -99,13 +92,16 @@ class Resource(commands.Cog):
 
     @resource.command(name="gain", description="A hero gains heroic resource.")
     @app_commands.describe(amount="How much", hero="The hero (default: yours)")
-    @app_commands.autocomplete(hero=autocomplete.creatures)
     async def gain(
         self,
         interaction: discord.Interaction[Any],
         amount: app_commands.Range[int, 1, AMOUNT_MAX],
-        hero: app_commands.Range[str, 0, NAME_TEXT_MAX] | None = None,
+        hero: HeroInPlay | None = None,
     ) -> None:
+        """Gain heroic resource (a class trigger).
+
+        Example: /resource gain amount:2 hero:Ash
+        """
         await self._change(
             interaction,
             "resource.gain",
@@ -116,13 +112,16 @@ class Resource(commands.Cog):
 
     @resource.command(name="spend", description="A hero spends heroic resource.")
     @app_commands.describe(amount="How much", hero="The hero (default: yours)")
-    @app_commands.autocomplete(hero=autocomplete.creatures)
     async def spend(
         self,
         interaction: discord.Interaction[Any],
         amount: app_commands.Range[int, 1, AMOUNT_MAX],
-        hero: app_commands.Range[str, 0, NAME_TEXT_MAX] | None = None,
+        hero: HeroInPlay | None = None,
     ) -> None:
+        """Spend heroic resource (never below 0).
+
+        Example: /resource spend amount:3
+        """
         await self._change(
             interaction,
             "resource.spend",
@@ -133,13 +132,16 @@ class Resource(commands.Cog):
 
     @resource.command(name="set", description="Correct a hero's heroic resource.")
     @app_commands.describe(amount="The new value", hero="The hero (default: yours)")
-    @app_commands.autocomplete(hero=autocomplete.creatures)
     async def set(
         self,
         interaction: discord.Interaction[Any],
         amount: app_commands.Range[int, 0, AMOUNT_MAX],
-        hero: app_commands.Range[str, 0, NAME_TEXT_MAX] | None = None,
+        hero: HeroInPlay | None = None,
     ) -> None:
+        """Correct a hero's heroic resource.
+
+        Example: /resource set amount:4 hero:Ash
+        """
         await self._change(
             interaction,
             "resource.set",

@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 from bot.client import BotCog, DrawSteelBot
-from bot.help import guild_group, help_line
+from bot.help import guild_group
 from bot.hero_tokens import Spender, resolve_hero, spend_benefit
 from bot.permissions import RULES, allowed
 from bot.play import (
@@ -171,28 +171,29 @@ _BENEFITS: dict[str, Callable[[Table, Spender], tuple[HeroTokens, str]]] = {
 class Tokens(BotCog):
     """The party's hero tokens (/tokens)."""
 
-    tokens = guild_group("tokens", "The party's hero tokens.", "/tokens show", "The party's hero tokens.")
+    tokens = guild_group("tokens", "The party's hero tokens.", "/tokens show")
 
-    @tokens.command(
-        name="show",
-        description="Show the party's hero tokens.",
-        extras=help_line("/tokens show", "The pool and who used one this turn."),
-    )
+    @tokens.command(name="show", description="Show the party's hero tokens.")
     async def show(self, interaction: discord.Interaction[Any]) -> None:
+        """The pool and who used one this turn.
+
+        Example: /tokens show
+        """
         table = await self.bot.store.view(channel_key(interaction))
         encounter = active_encounter(table)
         used = () if encounter is None else encounter.tokens_used
         await send(interaction, embed=tokens_embed(table.tokens, used, encounter is not None))
 
-    @tokens.command(
-        name="award",
-        description="Director: give hero tokens.",
-        extras=help_line("/tokens award count:1", "Server Director: give hero tokens."),
-    )
+    @tokens.command(name="award", description="Director: give hero tokens.")
     @app_commands.describe(count="How many hero tokens (default 1)")
     async def award(
         self, interaction: discord.Interaction[Any], count: app_commands.Range[int, 1, AWARD_MAX] = 1
     ) -> None:
+        """Server Director: give hero tokens.
+
+        Example: /tokens award count:1
+        """
+
         def change(_who: Member, table: Table) -> Change[int]:
             table.tokens = award_tokens(HeroTokens(table.tokens), count).pool
             return Change(f"{count} hero token(s) awarded", table.tokens, {"count": count})
@@ -200,11 +201,7 @@ class Tokens(BotCog):
         pool = await apply(interaction, "tokens.award", change, rule="/tokens award")
         await send(interaction, content=f"The Director awards {count} hero token(s). Hero tokens: {pool}.")
 
-    @tokens.command(
-        name="spend",
-        description="Spend hero tokens for a benefit.",
-        extras=help_line("/tokens spend use:surges hero:Ash", "Spend: surges, save, reroll or regain."),
-    )
+    @tokens.command(name="spend", description="Spend hero tokens for a benefit.")
     @app_commands.describe(
         use="surges: +2 surges · save: a save that just failed succeeds · reroll: reroll a test · "
         "regain: 2 tokens, regain Stamina",
@@ -218,18 +215,22 @@ class Tokens(BotCog):
         hero: HeroName | None = None,
         condition: app_commands.Range[str, 1, TEXT_MAX] | None = None,
     ) -> None:
+        """Spend: surges, save, reroll or regain.
+
+        Example: /tokens spend use:surges hero:Ash
+        """
         who: str | int = " ".join(hero.split()) if hero is not None else interaction.user.id
         if isinstance(who, str) and not who:
             fail("Name the hero who spends, or leave hero out for yours.")
         text = await apply(interaction, "tokens.spend", lambda member, table: _spend(member, table, who, use))
         await send(interaction, content=text)
 
-    @tokens.command(
-        name="reset",
-        description="Director, start of a session: reset the hero-token pool.",
-        extras=help_line("/tokens reset", "Server Director: new session's pool."),
-    )
+    @tokens.command(name="reset", description="Director, start of a session: reset the hero-token pool.")
     async def reset(self, interaction: discord.Interaction[Any]) -> None:
+        """Server Director: new session's pool.
+
+        Example: /tokens reset
+        """
         key = channel_key(interaction)
         settings = await self.bot.store.get_settings(key.guild_id)
 

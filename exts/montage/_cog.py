@@ -7,16 +7,15 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Callable
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.attachments import defer_for_file, download
-from bot.client import DrawSteelBot
-from bot.content.forgesteel.montage import read_montage
-from bot.help import HelpEntry
+from bot.client import BotCog, DrawSteelBot
+from bot.content.forgesteel.montage import ImportedMontage, read_montage
+from bot.help import guild_group, help_line
 from bot.hero_tokens import spend_benefit
 from bot.options import Bounded, Text
 from bot.play import (
@@ -32,7 +31,7 @@ from bot.play import (
     play_scene,
     scene_of,
 )
-from bot.replies import fail, inert, send
+from bot.replies import drop_buttons, fail, inert, send
 from bot.rules import montage as rules
 from bot.rules.characteristics import Characteristic
 from bot.rules.montage import Challenge, Montage, MontageDifficulty, MontageOutcome
@@ -46,6 +45,7 @@ from exts.encounter._record import post_log
 from exts.montage import _service as service
 from exts.montage._views import (
     KIND,
+    MontageGone,
     assist_text,
     attempt_text,
     challenge_line,
@@ -158,62 +158,18 @@ async def any_hero_names(
     return _choices([h.name for h in montage.heroes], current) if montage else []
 
 
-class MontageCog(commands.Cog):
+class MontageCog(BotCog):
     """Montage tests (/montage)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("montage", "/montage start name: Flood difficulty: easy", "Run a montage test here."),
-        HelpEntry(
-            "montage start",
-            "/montage start name: Flood difficulty: moderate heroes: Ash, Bree",
-            "Start a montage; its limits follow the difficulty and the number of heroes.",
-        ),
-        HelpEntry("montage challenge", "/montage challenge list", "The challenges the heroes can try."),
-        HelpEntry(
-            "montage challenge add",
-            "/montage challenge add name: Climb characteristics: Might skills: Climb uses: 2",
-            "Director: describe a challenge (its characteristics, skills, uses, difficulty).",
-        ),
-        HelpEntry(
-            "montage challenge remove", "/montage challenge remove name: Climb", "Director: remove one."
-        ),
-        HelpEntry("montage challenge list", "/montage challenge list", "List the challenges and uses left."),
-        HelpEntry(
-            "montage test",
-            "/montage test challenge: Climb characteristic: might",
-            "Your hero's test this round: counted as a success or a failure.",
-        ),
-        HelpEntry(
-            "montage assist", "/montage assist hero: Ash", "Assist another hero's test: an edge or a bane."
-        ),
-        HelpEntry("montage reroll", "/montage reroll", "Spend a hero token to reroll your newest test."),
-        HelpEntry("montage next", "/montage next", "Director: end the round; who hasn't acted does nothing."),
-        HelpEntry(
-            "montage outcome",
-            "/montage outcome result: total success text: You reach the pass.",
-            "Director: what an outcome means (secret until the montage ends that way).",
-        ),
-        HelpEntry("montage end", "/montage end", "Director: end the montage now."),
-        HelpEntry(
-            "montage award",
-            "/montage award victories: 1 malice: 2",
-            "Director: close it (Victories, Malice).",
-        ),
-        HelpEntry(
-            "montage import",
-            "/montage import file: Flooded Causeway.ds-montage",
-            "Director: a Forge Steel montage's challenges, uses, twists and outcome texts.",
-        ),
-        HelpEntry("montage status", "/montage status", "The montage as it stands (only you see it)."),
-        HelpEntry("montage undo", "/montage undo", "Undo the montage's newest change."),
-        HelpEntry("montage log", "/montage log", "The montage's log as files."),
+    montage = guild_group(
+        "montage", "Montage tests", "/montage start name: Flood difficulty: easy", "Run a montage test here."
     )
-
-    montage = app_commands.Group(name="montage", description="Montage tests", guild_only=True)
-    challenge = app_commands.Group(name="challenge", description="The montage's challenges", parent=montage)
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
+    challenge = app_commands.Group(
+        name="challenge",
+        description="The montage's challenges",
+        parent=montage,
+        extras=help_line("/montage challenge list", "The challenges the heroes can try."),
+    )
 
     async def _scene(self, interaction: discord.Interaction[Any]) -> Montage:
         table = await self.bot.store.view(channel_key(interaction), shared=True)
@@ -233,7 +189,7 @@ class MontageCog(commands.Cog):
     @app_commands.describe(
         name="The montage's name, e.g. Escape the flood",
         difficulty="easy, moderate or hard: sets both limits with the number of heroes",
-        heroes="The heroes taking part, e.g. Ash, Brin (default: this channel's heroes)",
+        heroes="The heroes taking part, e.g. Ash, Brin (default: this channel's; others: the Director's)",
         description="What the montage is about, shown on the tracker",
     )
     @app_commands.choices(difficulty=_DIFFICULTIES)
@@ -245,6 +201,10 @@ class MontageCog(commands.Cog):
         heroes: Words | None = None,
         description: Words | None = None,
     ) -> None:
+        """Start a montage; its limits follow the difficulty and the number of heroes.
+
+        Example: /montage start name: Flood difficulty: moderate heroes: Ash, Bree
+        """
         clean = clean_name(name)
         level = _pick(MontageDifficulty, difficulty, "difficulty is easy, moderate or hard")
 
@@ -256,17 +216,8 @@ class MontageCog(commands.Cog):
             return Change(f"Montage {clean} started ({level.value})", started)
 
         started = await apply(interaction, service.START, change, rule="/montage start")
-        cap = started.limits
-        names = ", ".join(inert(h.name) for h in started.heroes)
-        await send(
-            interaction,
-            content=(
-                f"🏔️ Montage **{inert(clean)}** ({level.value}) with {names}: success limit {cap.successes}, "
-                f"failure limit {cap.failures}, at most {rules.ROUNDS} rounds.\n"
-                "Director: describe the challenges with /montage challenge add.\n"
-                + turn_ping(started, started.waiting())
-            ),
-            mentions=_mentions([h.owner_id for h in started.heroes if h.owner_id != interaction.user.id]),
+        await announce_start(
+            interaction, started, "Director: describe the challenges with /montage challenge add."
         )
 
     @challenge.command(name="add", description="Director: describe a challenge the heroes can try.")
@@ -289,6 +240,10 @@ class MontageCog(commands.Cog):
         difficulty: str | None = None,
         description: Words | None = None,
     ) -> None:
+        """Director: describe a challenge (its characteristics, skills, uses, difficulty).
+
+        Example: /montage challenge add name: Climb characteristics: Might skills: Climb uses: 2
+        """
         made = Challenge(
             clean_name(name),
             _traits(characteristics),
@@ -315,6 +270,11 @@ class MontageCog(commands.Cog):
     @app_commands.describe(name="The challenge")
     @app_commands.autocomplete(name=challenge_names)
     async def challenge_remove(self, interaction: discord.Interaction[Any], name: Name) -> None:
+        """Director: remove one.
+
+        Example: /montage challenge remove name: Climb
+        """
+
         def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Challenge]:
             return rules.remove_challenge(montage, name)
 
@@ -329,6 +289,10 @@ class MontageCog(commands.Cog):
 
     @challenge.command(name="list", description="The challenges the heroes can try.")
     async def challenge_list(self, interaction: discord.Interaction[Any]) -> None:
+        """List the challenges and uses left.
+
+        Example: /montage challenge list
+        """
         montage = await InTime(interaction).run(self._scene(interaction))
         await send(interaction, content=challenges_text(montage), ephemeral=True)
 
@@ -355,6 +319,10 @@ class MontageCog(commands.Cog):
         bonus: app_commands.Range[int, -10, 10] = 0,
         hero: Name | None = None,
     ) -> None:
+        """Your hero's test this round: counted as a success or a failure.
+
+        Example: /montage test challenge: Climb characteristic: might
+        """
         chosen = _pick(Difficulty, difficulty, _TEST_HINT) if difficulty else None
         step = service.trial_step(self.bot.dice, hero, challenge, characteristic, bonus, edges, banes, chosen)
         played = await self._play(interaction, service.TEST, step, lambda t: _tested_summary(t.attempt))
@@ -383,6 +351,10 @@ class MontageCog(commands.Cog):
         bonus: app_commands.Range[int, -10, 10] = 0,
         helper: Name | None = None,
     ) -> None:
+        """Assist another hero's test: an edge or a bane.
+
+        Example: /montage assist hero: Ash
+        """
         dice = self.bot.dice
         trait = _pick(Characteristic, characteristic, _TRAIT_HINT) if characteristic else None
 
@@ -402,12 +374,21 @@ class MontageCog(commands.Cog):
     @app_commands.describe(hero="The hero whose test is rerolled (default: yours)")
     @app_commands.autocomplete(hero=any_hero_names)
     async def reroll(self, interaction: discord.Interaction[Any], hero: Name | None = None) -> None:
+        """Spend a hero token to reroll your newest test.
+
+        Example: /montage reroll
+        """
         await reroll_test(interaction, hero)
 
     @montage.command(
         name="next", description="Director: end the round (heroes who haven't acted do nothing)."
     )
     async def next_round(self, interaction: discord.Interaction[Any]) -> None:
+        """Director: end the round; who hasn't acted does nothing.
+
+        Example: /montage next
+        """
+
         def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Montage]:
             after = rules.next_round(montage)
             return after, after
@@ -429,6 +410,10 @@ class MontageCog(commands.Cog):
         result: str,
         text: app_commands.Transform[str, Text("outcome text", OUTCOME_MAX)],
     ) -> None:
+        """Director: what an outcome means (secret until the montage ends that way).
+
+        Example: /montage outcome result: total success text: You reach the pass.
+        """
         chosen = _pick(MontageOutcome, result, "result is total success, partial success or total failure")
 
         def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, MontageOutcome]:
@@ -448,6 +433,11 @@ class MontageCog(commands.Cog):
         name="end", description="Director: end the montage now (read as if the rounds were over)."
     )
     async def end(self, interaction: discord.Interaction[Any]) -> None:
+        """Director: end the montage now.
+
+        Example: /montage end
+        """
+
         def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Montage]:
             after = rules.end_early(montage)
             return after, after
@@ -455,7 +445,7 @@ class MontageCog(commands.Cog):
         played = await self._play(
             interaction, service.END, step, lambda m: f"Montage ended: {_ended(m)}", "/montage end"
         )
-        view = close_view(played.encounter_id or 0, played.version, played.after)
+        view = close_view(played.encounter_id or 0, played.version)
         await send(interaction, content=progress_text(played.before, played.after), view=view)
 
     @montage.command(name="award", description="Director: close the ended montage with Victories and Malice.")
@@ -469,12 +459,20 @@ class MontageCog(commands.Cog):
         victories: app_commands.Range[int, 0, 9] = 1,
         malice: app_commands.Range[int, 0, 99] = 0,
     ) -> None:
+        """Director: close it (Victories, Malice).
+
+        Example: /montage award victories: 1 malice: 2
+        """
         await close_montage(interaction, victories, malice)
 
     @montage.command(
         name="status", description="The montage as it stands (the Director also sees the secrets)."
     )
     async def status(self, interaction: discord.Interaction[Any]) -> None:
+        """The montage as it stands (only you see it).
+
+        Example: /montage status
+        """
         in_time = InTime(interaction)
         who = await in_time.run(_caller(interaction, self.bot))
         table = await in_time.run(self.bot.store.view(channel_key(interaction), shared=True))
@@ -487,7 +485,17 @@ class MontageCog(commands.Cog):
     @montage.command(name="import", description="Director: bring in a Forge Steel montage's challenges.")
     @app_commands.describe(file="A .ds-montage file exported from Forge Steel")
     async def import_cmd(self, interaction: discord.Interaction[Any], file: discord.Attachment) -> None:
-        who = await InTime(interaction).run(_caller(interaction, self.bot))
+        """Director: a Forge Steel montage's challenges, uses, twists and outcome texts (where none runs, the
+        file starts one).
+
+        Example: /montage import file: Flooded Causeway.ds-montage
+        """
+        try:
+            who = await InTime(interaction).run(_caller(interaction, self.bot))
+        except NoScene:  # nothing runs here: the file starts a montage of its own
+            await defer_for_file(interaction)
+            await import_new(interaction, read_montage(await download(file, what=MONTAGE_FILE)))
+            return
         who.require("/montage import")
         await defer_for_file(interaction)
         read = read_montage(await download(file, what=MONTAGE_FILE))
@@ -504,12 +512,60 @@ class MontageCog(commands.Cog):
 
     @montage.command(name="undo", description="Undo the montage's newest change (players: only their own).")
     async def undo(self, interaction: discord.Interaction[Any]) -> None:
+        """Undo the montage's newest change.
+
+        Example: /montage undo
+        """
         await self._scene(interaction)
         await do_undo(interaction, self.bot)
 
     @montage.command(name="log", description="The montage's log as Markdown and JSON files.")
     async def log(self, interaction: discord.Interaction[Any]) -> None:
+        """The montage's log as files.
+
+        Example: /montage log
+        """
         await post_log(interaction, self.bot, None)
+
+
+async def announce_start(interaction: discord.Interaction[Any], started: Montage, next_step: str) -> None:
+    """The public reply to a montage's start: its heroes, both limits, the rounds, and the first ping."""
+    cap = started.limits
+    names = ", ".join(inert(h.name) for h in started.heroes)
+    off_roster = [inert(h.name) for h in started.heroes if h.hero_id is None]
+    if off_roster:
+        names += f" ({', '.join(off_roster)}: not on the roster, the Director tests for them with bonus:)"
+    await send(
+        interaction,
+        content=(
+            f"🏔️ Montage **{inert(started.name)}** ({started.difficulty.value}) with {names}: success limit "
+            f"{cap.successes}, failure limit {cap.failures}, at most {rules.ROUNDS} rounds.\n{next_step}\n"
+            + turn_ping(started, started.waiting())
+        ),
+        mentions=_mentions(
+            [h.owner_id for h in started.heroes if h.owner_id not in (0, interaction.user.id)]
+        ),
+    )
+
+
+async def import_new(interaction: discord.Interaction[Any], read: ImportedMontage) -> None:
+    """`/montage import` where nothing runs: a montage of the file's name starts (moderate, with the
+    channel's heroes: `/montage start` names others) with the file's challenges, in one change."""
+
+    def change(who: Member, table: Table) -> Change[tuple[Montage, service.Imported]]:
+        begun = rules.start(read.name, MontageDifficulty.MODERATE, service.starting_heroes(table, None))
+        started, done = service.imported(read, begun)
+        service.start_scene(table, started.name, who.actor.user_id, started)
+        return Change(
+            f"Montage {started.name} started ({started.difficulty.value}) from Forge Steel, "
+            f"{len(done.added)} challenges",
+            (started, done),
+        )
+
+    started, done = await apply(interaction, service.START, change, rule="/montage start")
+    await announce_start(interaction, started, imported_text(started, done))
+    if done.outcomes or done.twists:  # the Director's secrets: only they see them
+        await send(interaction, content=secrets_text(started), ephemeral=True)
 
 
 async def close_montage(
@@ -519,7 +575,9 @@ async def close_montage(
 
     def step(who: Caller, montage: Montage, table: Table) -> tuple[Montage, tuple[str, ...]]:
         doc = table.require_encounter()
-        if expect is not None and (doc.id, table.version) != expect:
+        if expect is not None and doc.id != expect[0]:
+            raise MontageGone("That montage is over: close the running one with /montage award.")
+        if expect is not None and table.version != expect[1]:
             fail("The montage changed since: check the tracker, or use /montage award.")
         if victories:  # Victories are the campaign's: a server Director gives them, as after combat
             who.require("/montage award victories:")
@@ -535,18 +593,26 @@ async def close_montage(
         rule="/montage award",
     )
     await send(interaction, content=closed_text(played.after, played.result))
+    if expect is not None:  # the button's message offers nothing any more
+        await drop_buttons(interaction)
 
 
 async def reroll_test(
-    interaction: discord.Interaction[Any], hero: str | None, eid: int | None = None
+    interaction: discord.Interaction[Any],
+    hero: str | None,
+    eid: int | None = None,
+    tested: int | None = None,
 ) -> None:
     """A hero token rerolls the montage's newest test: `hero`'s (default: the caller's own; from the button,
-    `eid` the montage it was under: the newest test's hero, whoever it is, if the presser controls them)."""
+    `eid` the montage and `tested` the number of the test it was under: that test's hero, if it is still the
+    newest test and the presser controls them)."""
     dice = interaction.client.dice
 
     def step(who: Caller, montage: Montage, table: Table) -> tuple[Montage, rules.Attempt]:
         if eid is not None and table.require_encounter().id != eid:
-            fail("That montage is over: reroll with /montage reroll in the running one.")
+            raise MontageGone("That montage is over: reroll with /montage reroll in the running one.")
+        if tested is not None and tested != len(montage.attempts):
+            fail("That test isn't the montage's newest any more: only the newest test can be rerolled.")
         name = hero if eid is None or not montage.attempts else montage.attempts[-1].hero
         acting = service.acting_hero(montage, who, name, "reroll for")
         after, attempt = rules.reroll_last(montage, dice, acting.name)
@@ -562,16 +628,18 @@ async def reroll_test(
         f"🪙 Hero token spent. {attempt_text(played.after, played.result, None)}\n"
         f"{progress_text(played.before, played.after)}"
     )
-    view = close_view(played.encounter_id or 0, played.version, played.after) if played.after.over else None
+    view = close_view(played.encounter_id or 0, played.version) if played.after.over else None
     await send(interaction, content=text, view=view)
+    if eid is not None:  # the rerolled test's buttons are spent: this reply carries the close, if any
+        await drop_buttons(interaction)
 
 
 async def on_close(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
     await close_montage(interaction, number(arg), 0, (eid, ver))
 
 
-async def on_reroll(interaction: discord.Interaction[Any], eid: int, _ver: int, _arg: str) -> None:
-    await reroll_test(interaction, None, eid)
+async def on_reroll(interaction: discord.Interaction[Any], eid: int, _ver: int, arg: str) -> None:
+    await reroll_test(interaction, None, eid, number(arg) if arg else None)
 
 
 async def on_undo(interaction: discord.Interaction[Any], eid: int, ver: int, _arg: str) -> None:

@@ -15,7 +15,7 @@ from bot.rules.characteristics import Characteristic
 from bot.rules.dice import Dice
 from bot.rules.hero import award_sheet_victories
 from bot.rules.montage import Montage, MontageHero
-from bot.rules.names import name_key
+from bot.rules.names import clean_name, name_key
 from bot.rules.power import Difficulty
 from bot.store import Table
 from exts.montage._views import KIND
@@ -38,7 +38,8 @@ def split_names(text: str | None) -> list[str]:
 
 
 def starting_heroes(table: Table, names: str | None) -> list[MontageHero]:
-    """The heroes `names` lists (roster heroes of this channel's campaign), else every roster hero."""
+    """The heroes `names` lists, else every roster hero of this channel's campaign. A name not on the roster
+    is a hero the Director plays (no player, no sheet: their tests take `bonus:`)."""
     roster = list(table.heroes.values())
     if not names:
         if not roster:
@@ -48,8 +49,9 @@ def starting_heroes(table: Table, names: str | None) -> list[MontageHero]:
     for name in split_names(names):
         hero = next((h for h in roster if name_key(h.name) == name_key(name)), None)
         if hero is None:
-            fail(f"No hero called {name} on this channel's roster: /hero show lists them.")
-        chosen.append(MontageHero(hero.name, hero.owner_id, hero.id))
+            chosen.append(MontageHero(clean_name(name)))
+        else:
+            chosen.append(MontageHero(hero.name, hero.owner_id, hero.id))
     return chosen
 
 
@@ -62,15 +64,15 @@ def acting_hero(montage: Montage, who: Caller, name: str | None, action: str) ->
         if hero_or_none is None:
             fail("You have no hero in this montage: name one with hero:, or ask the Director.")
         hero = hero_or_none
-    who.require_controls(hero.owner_id or None, hero.name, action)
+    who.require_controls(hero.owner_id or None, hero.name, f"{action} {hero.name}")
     return hero
 
 
 def score(table: Table, hero: MontageHero, trait: Characteristic | None) -> int:
     """The hero's characteristic score, from their roster sheet (0 without a characteristic)."""
-    if trait is None:
+    if trait is None or hero.hero_id is None:  # a hero off the roster has no sheet: bonus: carries it
         return 0
-    roster = table.heroes.get(hero.hero_id or "")
+    roster = table.heroes.get(hero.hero_id)
     if roster is None:
         fail(f"{hero.name} isn't on the roster any more: give bonus: instead of characteristic:.")
     return sheet_of(roster).characteristics.get(trait)
@@ -155,30 +157,35 @@ class Imported:
     warnings: tuple[str, ...]
 
 
+def imported(read: ImportedMontage, montage: Montage) -> tuple[Montage, Imported]:
+    """`montage` with a Forge Steel montage's challenges, outcome texts and twists added (a challenge whose
+    name is taken is left out, with a warning; the file's scene fills an empty description)."""
+    warnings = list(read.warnings)
+    added = []
+    for challenge in read.challenges:
+        try:
+            montage = rules.add_challenge(montage, challenge)
+        except rules.MontageError as error:
+            warnings.append(f"{challenge.name} left out: {error}")
+            continue
+        added.append(challenge.name)
+    for outcome in rules.MontageOutcome:
+        text = read.outcomes.get(outcome.value)
+        if text:
+            montage = rules.write_outcome(montage, outcome, text)
+    montage = dataclasses.replace(
+        montage,
+        twists=(*montage.twists, *read.twists),
+        description=montage.description or read.scene,
+    )
+    return montage, Imported(tuple(added), tuple(read.outcomes), len(read.twists), tuple(warnings))
+
+
 def import_step(read: ImportedMontage) -> SceneStep[Montage, Imported]:
-    """Add a Forge Steel montage's challenges, outcome texts and twists to the running montage (a challenge
-    whose name is taken is left out, with a warning; the scene fills an empty description)."""
+    """Add a Forge Steel montage to the running montage (`imported`)."""
 
     def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Imported]:
-        warnings = list(read.warnings)
-        added = []
-        for challenge in read.challenges:
-            try:
-                montage = rules.add_challenge(montage, challenge)
-            except rules.MontageError as error:
-                warnings.append(f"{challenge.name} left out: {error}")
-                continue
-            added.append(challenge.name)
-        for outcome in rules.MontageOutcome:
-            text = read.outcomes.get(outcome.value)
-            if text:
-                montage = rules.write_outcome(montage, outcome, text)
-        montage = dataclasses.replace(
-            montage,
-            twists=(*montage.twists, *read.twists),
-            description=montage.description or read.scene,
-        )
-        return montage, Imported(tuple(added), tuple(read.outcomes), len(read.twists), tuple(warnings))
+        return imported(read, montage)
 
     return step
 

@@ -7,16 +7,15 @@ until the montage ends, and then only the outcome it reached."""
 from __future__ import annotations
 
 import hashlib
-import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 
 from bot.embeds import fit_embed
 from bot.error_hook import guarded
-from bot.play import MONTAGE
-from bot.replies import fail, inert
+from bot.play import MONTAGE, NoScene
+from bot.replies import UserError, drop_buttons, inert
 from bot.rules.montage import (
     ROUNDS,
     Assist,
@@ -27,7 +26,7 @@ from bot.rules.montage import (
     MontageOutcome,
 )
 from bot.rules.power import NetEdge, PowerRoll
-from bot.ui.persistent import NUMBER, PersistentView, number
+from bot.ui.persistent import NUMBER, ActionButton, PersistentView, Presses
 from exts.tracker._service import SceneView, SceneWait
 
 KIND = MONTAGE
@@ -169,82 +168,65 @@ def scene_view(name: str, montage: Montage, encounter_id: int, version: int, act
     return SceneView(render_montage(name, montage, active=active), view, wait_of(montage))
 
 
-def default_victories(montage: Montage) -> int:
-    """The Victories the close button gives: 1 each for a success (total or partial), none for a failure."""
-    return 0 if montage.outcome is MontageOutcome.TOTAL_FAILURE else 1
+#: The Victories the close button gives each hero (1 by default, at the Director's word for any outcome).
+DEFAULT_VICTORIES = 1
 
 
-#: What a press of a montage button does: `handler(interaction, encounter id, version, argument)` (registered
-#: by the extension's `setup`, so this module stays free of the store). The custom ids:
-#: `mtg:<action>:<encounter id>:<version>[:<argument>]`; `close` carries the Victories it gives.
-Handler = Callable[[discord.Interaction[Any], int, int, str], Awaitable[None]]
-_HANDLERS: dict[str, Handler] = {}
+#: What a press of a montage button does (registered by the extension's `setup`). The custom ids:
+#: `mtg:<action>:<encounter id>:<version>[:<argument>]`; `close` carries the Victories it gives, `reroll` the
+#: number of the test it is under (the montage's tests counted from 1).
 BUTTON_TEMPLATE = (
-    rf"mtg:(?P<action>close|undo|reroll):(?P<eid>{NUMBER}):(?P<ver>{NUMBER})(?::(?P<arg>[0-9]))?"
+    rf"mtg:(?P<action>close|undo|reroll):(?P<eid>{NUMBER}):(?P<ver>{NUMBER})(?::(?P<arg>[0-9]{{1,3}}))?"
 )
 #: What each action's button is for, when a handler is missing (the slash command to use instead).
 _INSTEAD = {"close": "/montage award", "undo": "/montage undo", "reroll": "/montage reroll"}
+PRESSES = Presses(lambda action: f"This button isn't available right now: use {_INSTEAD[action]} instead.")
+set_handler = PRESSES.set
 
 
-def set_handler(action: str, handler: Handler) -> None:
-    _HANDLERS[action] = handler
+class MontageGone(UserError):
+    """A button of a montage that is no longer the one running in the channel."""
 
 
-class MontageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
+class MontageButton(ActionButton, template=BUTTON_TEMPLATE):
     """A montage's persistent button: the close under its end, Undo on its tracker, the hero-token reroll
-    under a test. The custom id says what and for which state; the handler checks it against the newest."""
+    under a test."""
 
-    def __init__(
-        self,
-        action: str,
-        encounter_id: int,
-        version: int,
-        arg: str = "",
-        *,
-        label: str,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    ) -> None:
-        suffix = f":{arg}" if arg else ""
-        super().__init__(
-            discord.ui.Button(
-                label=label[:80], style=style, custom_id=f"mtg:{action}:{encounter_id}:{version}{suffix}"
-            )
-        )
-        self.action, self.encounter_id, self.version, self.arg = action, encounter_id, version, arg
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> MontageButton:
-        label = getattr(item, "label", None) or match["action"]
-        return cls(
-            match["action"], number(match["eid"]), number(match["ver"]), match["arg"] or "", label=label
-        )
+    prefix = "mtg"
+    presses = PRESSES
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler = _HANDLERS.get(self.action)
-        if handler is None:
-            fail(f"This button isn't available right now: use {_INSTEAD[self.action]} instead.")
-        await handler(interaction, self.encounter_id, self.version, self.arg)
+        try:
+            await self.presses.press(interaction, self.action, self.encounter_id, self.version, self.arg)
+        except (NoScene, MontageGone):
+            # its montage was closed (by the command or another press): the buttons go, the refusal follows
+            await drop_buttons(interaction)
+            raise
 
 
-def close_view(encounter_id: int, version: int, montage: Montage) -> discord.ui.View:
+def close_view(encounter_id: int, version: int) -> discord.ui.View:
+    """The Director's close: 1 Victory each (the usual award), or none."""
     view = PersistentView()
-    victories = default_victories(montage)
-    label = f"Award {victories} Victory each and close" if victories else "Close the montage"
+    award = f"Award {DEFAULT_VICTORIES} Victory each and close"
     view.add_item(
         MontageButton(
-            "close", encounter_id, version, str(victories), label=label, style=discord.ButtonStyle.primary
+            "close",
+            encounter_id,
+            version,
+            str(DEFAULT_VICTORIES),
+            label=award,
+            style=discord.ButtonStyle.primary,
         )
     )
+    view.add_item(MontageButton("close", encounter_id, version, "0", label="Close without Victories"))
     return view
 
 
 def tracker_controls(encounter_id: int, version: int, montage: Montage) -> discord.ui.View:
     """The running montage's tracker: Undo (the close once it is over)."""
     if montage.over:
-        return close_view(encounter_id, version, montage)
+        return close_view(encounter_id, version)
     view = PersistentView()
     view.add_item(MontageButton("undo", encounter_id, version, label="Undo"))
     return view
@@ -253,9 +235,10 @@ def tracker_controls(encounter_id: int, version: int, montage: Montage) -> disco
 def test_reply_view(encounter_id: int, version: int, montage: Montage, attempt: Attempt) -> discord.ui.View:
     """Under a test: the hero-token reroll (while it is the newest test and not rerolled), and the close once
     the montage is over."""
-    view = close_view(encounter_id, version, montage) if montage.over else PersistentView()
+    view = close_view(encounter_id, version) if montage.over else PersistentView()
     if not attempt.rerolled and not montage.closed:
-        view.add_item(MontageButton("reroll", encounter_id, version, label="Reroll (hero token)"))
+        tested = str(len(montage.attempts))
+        view.add_item(MontageButton("reroll", encounter_id, version, tested, label="Reroll (hero token)"))
     return view
 
 

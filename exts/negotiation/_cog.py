@@ -5,17 +5,16 @@ Director closes it with Victories. Undo and the log are the encounter's; players
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import autocomplete
 from bot.attachments import defer_for_file, download
-from bot.client import DrawSteelBot
+from bot.client import BotCog
 from bot.content.forgesteel.negotiation import read_negotiation
-from bot.help import HelpEntry
+from bot.help import guild_group
 from bot.options import Text
 from bot.permissions import actor_from_interaction, is_director
 from bot.play import (
@@ -115,36 +114,12 @@ def _appeal(appeals: str | None, motivation: str | None) -> tuple[Appeal, Motiva
     return appeal, named
 
 
-class NegotiationCog(commands.Cog):
+class NegotiationCog(BotCog):
     """Negotiations (/negotiation)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("negotiation", "/negotiation status", "Negotiate with an NPC in this channel."),
-        HelpEntry(
-            "negotiation start",
-            "/negotiation start npc:Baron Vell attitude:neutral motivations:greed, legacy pitfalls:peace",
-            "Director: start a negotiation; the motivations and pitfalls stay hidden.",
-        ),
-        HelpEntry(
-            "negotiation import",
-            "/negotiation import file: Baron Vell.ds-negotiation",
-            "Director: a Forge Steel negotiation.",
-        ),
-        HelpEntry("negotiation argue", "/negotiation argue motivation:greed", "Your hero makes an argument."),
-        HelpEntry("negotiation discover", "/negotiation discover", "Your hero reads what moves the NPC."),
-        HelpEntry("negotiation offer", "/negotiation offer", "Stop and ask for the NPC's offer."),
-        HelpEntry(
-            "negotiation close", "/negotiation close victories:1", "Director: close it, with Victories."
-        ),
-        HelpEntry("negotiation status", "/negotiation status", "The negotiation as you may see it."),
-        HelpEntry("negotiation undo", "/negotiation undo", "Undo the negotiation's newest change."),
-        HelpEntry("negotiation log", "/negotiation log", "The negotiation's log as files."),
+    negotiation = guild_group(
+        "negotiation", "Negotiations", "/negotiation status", "Negotiate with an NPC in this channel."
     )
-
-    negotiation = app_commands.Group(name="negotiation", description="Negotiations", guild_only=True)
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
 
     async def _play(
         self,
@@ -188,6 +163,10 @@ class NegotiationCog(commands.Cog):
         motivations: Words,
         pitfalls: Words,
     ) -> None:
+        """Director: start a negotiation; the motivations and pitfalls stay hidden.
+
+        Example: /negotiation start npc:Baron Vell attitude:neutral motivations:greed, legacy pitfalls:peace
+        """
         wants = service.motivations(motivations, "motivations")
         fears = service.motivations(pitfalls, "pitfalls")
         started = rules.start(npc, Attitude(attitude), wants, fears)
@@ -196,6 +175,10 @@ class NegotiationCog(commands.Cog):
     @negotiation.command(name="import", description="Director: start a negotiation from a Forge Steel file.")
     @app_commands.describe(file="A .ds-negotiation file exported from Forge Steel")
     async def import_cmd(self, interaction: discord.Interaction[Any], file: discord.Attachment) -> None:
+        """Director: a Forge Steel negotiation.
+
+        Example: /negotiation import file: Baron Vell.ds-negotiation
+        """
         await defer_for_file(interaction)
         started = read_negotiation(await download(file, what=NEGOTIATION_FILE))
         await self._start(interaction, service.IMPORT, started)
@@ -227,6 +210,10 @@ class NegotiationCog(commands.Cog):
         repeated: bool = False,
         lie: bool = False,
     ) -> None:
+        """Your hero makes an argument.
+
+        Example: /negotiation argue motivation:greed
+        """
         appeal, named = _appeal(appeals, motivation)
         given = service.Argument(
             hero, appeal, named, Characteristic(characteristic), bonus, edges, banes, repeated, lie
@@ -270,6 +257,10 @@ class NegotiationCog(commands.Cog):
         edges: app_commands.Range[int, 0, 2] = 0,
         banes: app_commands.Range[int, 0, 2] = 0,
     ) -> None:
+        """Your hero reads what moves the NPC.
+
+        Example: /negotiation discover
+        """
         dice = ReplayDice(self.bot.dice)
         step = service.discover_step(dice, hero, Characteristic(characteristic), bonus, edges, banes)
         played = await self._play(
@@ -291,6 +282,11 @@ class NegotiationCog(commands.Cog):
 
     @negotiation.command(name="offer", description="The heroes stop and ask for the NPC's offer.")
     async def offer(self, interaction: discord.Interaction[Any]) -> None:
+        """Stop and ask for the NPC's offer.
+
+        Example: /negotiation offer
+        """
+
         def step(who: Caller, scene: Scene, table: Table) -> tuple[Scene, Negotiation]:
             who.require(
                 "/negotiation offer", in_encounter=hero_of_member(table, who.actor.user_id) is not None
@@ -309,12 +305,20 @@ class NegotiationCog(commands.Cog):
     async def close(
         self, interaction: discord.Interaction[Any], victories: app_commands.Range[int, 0, 9] = 1
     ) -> None:
+        """Director: close it, with Victories.
+
+        Example: /negotiation close victories:1
+        """
         await close_negotiation(interaction, victories)
 
     @negotiation.command(
         name="status", description="The negotiation as you may see it (the Director sees all)."
     )
     async def status(self, interaction: discord.Interaction[Any]) -> None:
+        """The negotiation as you may see it.
+
+        Example: /negotiation status
+        """
         in_time = InTime(interaction)
         who = await in_time.run(caller_of(interaction, self.bot))
         table = await in_time.run(self.bot.store.view(channel_key(interaction), shared=True))
@@ -330,12 +334,20 @@ class NegotiationCog(commands.Cog):
         name="undo", description="Undo the negotiation's newest change (players: only their own)."
     )
     async def undo(self, interaction: discord.Interaction[Any]) -> None:
+        """Undo the negotiation's newest change.
+
+        Example: /negotiation undo
+        """
         table = await InTime(interaction).run(self.bot.store.view(channel_key(interaction), shared=True))
         scene_of(table, Scene, KIND)
         await do_undo(interaction, self.bot)
 
     @negotiation.command(name="log", description="The negotiation's log as Markdown and JSON files.")
     async def log(self, interaction: discord.Interaction[Any]) -> None:
+        """The negotiation's log as files.
+
+        Example: /negotiation log
+        """
         await post_log(interaction, self.bot, None)
 
 

@@ -9,16 +9,12 @@ players see Interest and Patience as words, and changes as which way they went.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
 from bot.embeds import Colour, Field, make_embed
-from bot.error_hook import guarded
-from bot.replies import fail, inert
+from bot.replies import inert
 from bot.rules.negotiation import (
     HIGH,
     ArgueResult,
@@ -30,7 +26,7 @@ from bot.rules.negotiation import (
 )
 from bot.rules.power import PowerRoll
 from bot.ui.combat import roll_line
-from bot.ui.persistent import NUMBER, ForgedId, PersistentView, number
+from bot.ui.persistent import NUMBER, ActionButton, ForgedId, PersistentView, Presses
 from exts.tracker._service import SceneView, SceneWait
 
 CHOICES_MAX = 24
@@ -263,57 +259,23 @@ def scene_view(name: str, scene: Scene, encounter_id: int, version: int, active:
     return SceneView(public_embed(state, scene.numbers), view, SceneWait(None))
 
 
-#: What a press of a negotiation button does: `handler(interaction, encounter id, version, argument)`
-#: (registered by the extension's `setup`, so this module stays free of the store).
-Handler = Callable[[discord.Interaction[Any], int, int, str], Awaitable[None]]
-_HANDLERS: dict[str, Handler] = {}
+#: What a press of a negotiation button does (registered by the extension's `setup`).
 BUTTON_TEMPLATE = (
     rf"neg:(?P<action>reveal|pick|lie|close):(?P<eid>{NUMBER}):(?P<ver>{NUMBER})"
     r"(?::(?P<arg>[a-z0-9: ]{1,40}))?"
 )
+PRESSES = Presses(
+    lambda _action: "This button isn't available right now: use the /negotiation command instead."
+)
+set_handler = PRESSES.set
 
 
-def set_handler(action: str, handler: Handler) -> None:
-    _HANDLERS[action] = handler
-
-
-class NegotiationButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
+class NegotiationButton(ActionButton, template=BUTTON_TEMPLATE):
     """A negotiation's button: the Director's pick of what a discovery reveals, the lie's extra Interest, the
     close with Victories. Its custom id says which negotiation (encounter id) and state (version)."""
 
-    def __init__(
-        self,
-        action: str,
-        encounter_id: int,
-        version: int,
-        arg: str = "",
-        *,
-        label: str,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    ) -> None:
-        suffix = f":{arg}" if arg else ""
-        super().__init__(
-            discord.ui.Button(
-                label=label[:80],
-                style=style,
-                custom_id=f"neg:{action}:{encounter_id}:{version}{suffix}"[:100],
-            )
-        )
-        self.action, self.encounter_id, self.version, self.arg = action, encounter_id, version, arg
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> NegotiationButton:
-        action = match["action"]
-        return cls(action, number(match["eid"]), number(match["ver"]), match["arg"] or "", label=action)
-
-    @guarded
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler = _HANDLERS.get(self.action)
-        if handler is None:
-            fail("This button isn't available right now: use the /negotiation command instead.")
-        await handler(interaction, self.encounter_id, self.version, self.arg)
+    prefix = "neg"
+    presses = PRESSES
 
 
 def close_view(encounter_id: int, version: int) -> discord.ui.View:

@@ -15,7 +15,6 @@ from discord import app_commands
 from bot import autocomplete
 from bot.client import BotCog, DrawSteelBot
 from bot.error_hook import guarded
-from bot.help import help_line
 from bot.hero_tokens import spend_benefit
 from bot.permissions import actor_from_interaction, require_self
 from bot.play import (
@@ -300,12 +299,7 @@ class Roll(BotCog):
     """Power rolls (/roll)."""
 
     @app_commands.command(
-        name="roll",
-        description="Make a power roll (2d10 + bonus), e.g. an ability or a test.",
-        extras=help_line(
-            "/roll characteristic:might edges:1 label:Strike",
-            "A power roll (ability or test) with edges, banes and tiers; Downgrade and Reroll buttons.",
-        ),
+        name="roll", description="Make a power roll (2d10 + bonus), e.g. an ability or a test."
     )
     @app_commands.describe(
         bonus="Added to the roll: your characteristic if you have no hero, skills; negative for penalties",
@@ -342,6 +336,10 @@ class Roll(BotCog):
         action: str | None = None,
         situation: app_commands.Range[str, 1, SITUATION_TEXT_MAX] | None = None,
     ) -> None:
+        """A power roll (ability or test) with edges, banes and tiers; Downgrade and Reroll buttons.
+
+        Example: /roll characteristic:might edges:1 label:Strike
+        """
         _check_numbers(bonus, edges, banes)
         chosen_difficulty = _difficulty(difficulty)
         chosen_kind = _kind(kind, chosen_difficulty)

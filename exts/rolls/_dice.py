@@ -12,7 +12,6 @@ import discord
 from discord import app_commands
 
 from bot.client import BotCog, DrawSteelBot
-from bot.help import help_line
 from bot.replies import fail, send
 from bot.rules.dice import DiceRoll, roll_expression
 
@@ -37,11 +36,7 @@ def render(result: DiceRoll) -> str:
 class Dice(BotCog):
     """Free-form dice rolls."""
 
-    @app_commands.command(
-        name="dice",
-        description="Roll dice, e.g. 3d6+2, 1d3, d100 or 4d6kh3.",
-        extras=help_line("/dice 3d6+2", "Roll any dice: 3d6+2, 1d3, d100, 4d6kh3."),
-    )
+    @app_commands.command(name="dice", description="Roll dice, e.g. 3d6+2, 1d3, d100 or 4d6kh3.")
     @app_commands.describe(expression="What to roll, e.g. 3d6+2, 1d3, d100 or 4d6kh3")
     @app_commands.guild_only()
     async def dice(
@@ -49,6 +44,10 @@ class Dice(BotCog):
         interaction: discord.Interaction[Any],
         expression: app_commands.Range[str, 1, MAX_EXPRESSION],
     ) -> None:
+        """Roll any dice: 3d6+2, 1d3, d100, 4d6kh3.
+
+        Example: /dice 3d6+2
+        """
         if not expression.strip():
             fail(f"Type a dice expression. {HINT}")
         # A bad expression raises DiceExpressionError (a RuleError): the error hook shows its one line.

@@ -17,7 +17,6 @@ from discord import app_commands
 
 from bot.client import BotCog, DrawSteelBot
 from bot.durations import parse_duration
-from bot.help import help_line
 from bot.permissions import require, server_standing
 from bot.replies import fail, send
 from bot.store.table import ARGUMENT_RANGE, NUDGE_RANGE
@@ -29,11 +28,7 @@ Rounding = Literal["down", "nearest", "up"]
 class GuildSettingsCog(BotCog):
     """Per-server settings (/settings)."""
 
-    @app_commands.command(
-        name="settings",
-        description="Director: show or change this server's settings.",
-        extras=help_line("/settings turn_pings:False", "Server Director: this server's settings."),
-    )
+    @app_commands.command(name="settings", description="Director: show or change this server's settings.")
     @app_commands.describe(
         director_role="Members of this role are server Directors (besides Manage Server)",
         clear_director_role="True: no Director role (Manage Server only; anyone may start encounters)",
@@ -64,6 +59,10 @@ class GuildSettingsCog(BotCog):
         argument_timer: str | None = None,
         negotiation_numbers: bool | None = None,
     ) -> None:
+        """Server Director: this server's settings.
+
+        Example: /settings turn_pings:False
+        """
         guild_id = interaction.guild_id
         if guild_id is None:
             fail("Use /settings in a server.")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -20,12 +20,11 @@ from bot.replies import fail
 from bot.rules.encounter import Encounter, saves
 from bot.rules.encounter.rescue import RESCUE_COST, Rescue, live_rescues
 from bot.rules.turns import Controller, Phase, current, eligible, picking
-from bot.ui.persistent import NUMBER, PersistentView, number
+from bot.ui.persistent import NUMBER, ActionButton, PersistentView, Presses, number
 
-Handler = Callable[[discord.Interaction[Any], int, int, str], Awaitable[None]]
-"""`handler(interaction, encounter_id, version, argument)`; the select passes the chosen entry id."""
-
-_HANDLERS: dict[str, Handler] = {}
+#: What a press does (the exts register it in their `setup`); the select passes the chosen entry id.
+PRESSES = Presses(lambda _action: "This control isn't available right now: use the slash command instead.")
+set_handler = PRESSES.set
 SELECT_MAX = 25
 RESCUES_SHOWN = 5
 LABEL_MAX = 100
@@ -69,55 +68,12 @@ def press_moment(interaction: discord.Interaction[Any]) -> str | None:
     return None if found is None else found["moment"]
 
 
-def set_handler(action: str, handler: Handler) -> None:
-    """Register what pressing `action` does (the exts call this in their `setup`)."""
-    _HANDLERS[action] = handler
-
-
-async def _dispatch(interaction: discord.Interaction[Any], action: str, eid: int, ver: int, arg: str) -> None:
-    handler = _HANDLERS.get(action)
-    if handler is None:
-        fail("This control isn't available right now: use the slash command instead.")
-    await handler(interaction, eid, ver, arg)
-
-
-class ControlButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
+class ControlButton(ActionButton, template=BUTTON_TEMPLATE):
     """One tracker (or choice) button; its custom id says what it does and for which state."""
 
-    def __init__(
-        self,
-        action: str,
-        encounter_id: int,
-        version: int,
-        arg: str = "",
-        *,
-        label: str | None = None,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        disabled: bool = False,
-        at: str = "",
-    ) -> None:
-        suffix = f":{arg}" if arg else ""
-        when = f"~{at}" if at else ""
-        super().__init__(
-            discord.ui.Button(
-                label=(label or LABELS.get(action, action))[:80],
-                style=style,
-                custom_id=f"enc:{action}:{encounter_id}:{version}{when}{suffix}"[:100],
-                disabled=disabled,
-            )
-        )
-        self.action, self.encounter_id, self.version, self.arg = action, encounter_id, version, arg
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ControlButton:
-        eid, ver = number(match["eid"]), number(match["ver"])
-        return cls(match["action"], eid, ver, match["arg"] or "", at=match["moment"] or "")
-
-    @guarded
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _dispatch(interaction, self.action, self.encounter_id, self.version, self.arg)
+    prefix = "enc"
+    presses = PRESSES
+    labels = LABELS
 
 
 class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
@@ -151,7 +107,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT
         values: list[Any] = list(data.get("values") or [])
         if not values:
             fail("Pick a combatant from the menu.")
-        await _dispatch(interaction, "pick", self.encounter_id, self.version, str(values[0]))
+        await PRESSES.press(interaction, "pick", self.encounter_id, self.version, str(values[0]))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (ControlButton, PickSelect)

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import autocomplete
-from bot.client import DrawSteelBot
-from bot.help import HelpEntry
+from bot.client import BotCog, DrawSteelBot
+from bot.help import guild_group
 from bot.options import CONDITION_CHOICES, Text
 from bot.play import Caller, Played, play
 from bot.replies import UserError, fail, send
@@ -271,56 +270,15 @@ def director_saves(flow: Flow, dice: Dice, auto: bool) -> tuple[Flow, list[SaveR
     return dataclasses.replace(flow, encounter=encounter, events=events), results
 
 
-class Turn(commands.Cog):
+class Turn(BotCog):
     """Taking turns (/turn)."""
 
-    help_entries: ClassVar[tuple[HelpEntry, ...]] = (
-        HelpEntry("turn", "/turn act combatant: Ash", "Take turns: act, end your turn, skip."),
-        HelpEntry(
-            "turn act",
-            "/turn act combatant: Ash",
-            "Start a creature's turn (the menu offers who may act now; the Director may pick anyone).",
-        ),
-        HelpEntry("turn end", "/turn end", "End the turn in progress; the next side to pick is pinged."),
-        HelpEntry(
-            "turn skip",
-            "/turn skip combatant: Goblin 1",
-            "Pass a creature's turn; without one the Director skips the side that picks (fast/slow: slow).",
-        ),
-        HelpEntry(
-            "turn speed",
-            "/turn speed combatant: Ash speed: slow",
-            "Fast/slow turns: choose a creature's fast turn (action or move) or slow turn (both) this round.",
-        ),
-        HelpEntry(
-            "turn heal",
-            "/turn heal target: Ash use: recovery",
-            "Heal (main action): the target spends a Recovery (even while dying) or makes one saving throw.",
-        ),
-        HelpEntry(
-            "turn swap",
-            "/turn swap hero: Ash with: Bree",
-            "Agility order: at the start of a round the Director lets two heroes swap places.",
-        ),
-        # --- baseline actions that change rolls ---
-        HelpEntry(
-            "turn defend",
-            "/turn defend",
-            "Defend (main action): ability rolls against you have a double bane until your next turn.",
-        ),
-        HelpEntry(
-            "turn aid",
-            "/turn aid target: Goblin 1",
-            "Aid Attack (maneuver): an ally's next ability roll against that enemy gains an edge.",
-        ),
+    turn = guild_group(
+        "turn",
+        "Take turns in this channel's encounter.",
+        "/turn act combatant: Ash",
+        "Take turns: act, end your turn, skip.",
     )
-
-    turn = app_commands.Group(
-        name="turn", description="Take turns in this channel's encounter.", guild_only=True
-    )
-
-    def __init__(self, bot: DrawSteelBot) -> None:
-        self.bot = bot
 
     @turn.command(name="act", description="Start a creature's turn.")
     @app_commands.describe(combatant="Who acts now (default: your only creature that may)")
@@ -328,10 +286,18 @@ class Turn(commands.Cog):
     async def act_cmd(
         self, interaction: discord.Interaction[Any], combatant: Combatant | None = None
     ) -> None:
+        """Start a creature's turn (the menu offers who may act now; the Director may pick anyone).
+
+        Example: /turn act combatant: Ash
+        """
         await do_act(interaction, self.bot, combatant)
 
     @turn.command(name="end", description="End the turn in progress.")
     async def end_cmd(self, interaction: discord.Interaction[Any]) -> None:
+        """End the turn in progress; the next side to pick is pinged.
+
+        Example: /turn end
+        """
         await do_end(interaction, self.bot)
 
     @turn.command(
@@ -344,6 +310,10 @@ class Turn(commands.Cog):
     async def skip_cmd(
         self, interaction: discord.Interaction[Any], combatant: Combatant | None = None
     ) -> None:
+        """Pass a creature's turn; without one the Director skips the side that picks (fast/slow: slow).
+
+        Example: /turn skip combatant: Goblin 1
+        """
         await do_skip(interaction, self.bot, combatant)
 
     @turn.command(name="speed", description="Fast/slow turns: choose a creature's fast or slow turn.")
@@ -355,12 +325,20 @@ class Turn(commands.Cog):
     async def speed_cmd(
         self, interaction: discord.Interaction[Any], speed: Speed, combatant: Combatant | None = None
     ) -> None:
+        """Fast/slow turns: choose a creature's fast turn (action or move) or slow turn (both) this round.
+
+        Example: /turn speed combatant: Ash speed: slow
+        """
         await do_speed(interaction, combatant, speed)
 
     @turn.command(name="swap", description="Agility order: two heroes swap places at the start of a round.")
     @app_commands.rename(other="with")
     @app_commands.describe(hero="A hero", other="The willing hero they swap places with")
     async def swap_cmd(self, interaction: discord.Interaction[Any], hero: HeroName, other: HeroName) -> None:
+        """Agility order: at the start of a round the Director lets two heroes swap places.
+
+        Example: /turn swap hero: Ash with: Bree
+        """
         await do_swap(interaction, hero, other)
 
     # --- baseline actions that change rolls: Defend, Aid Attack ------------------------------------------
@@ -372,6 +350,10 @@ class Turn(commands.Cog):
     async def defend_cmd(
         self, interaction: discord.Interaction[Any], combatant: Combatant | None = None
     ) -> None:
+        """Defend (main action): ability rolls against you have a double bane until your next turn.
+
+        Example: /turn defend
+        """
         await do_defend(interaction, combatant)
 
     @turn.command(
@@ -384,6 +366,10 @@ class Turn(commands.Cog):
     async def aid_cmd(
         self, interaction: discord.Interaction[Any], target: Combatant, combatant: Combatant | None = None
     ) -> None:
+        """Aid Attack (maneuver): an ally's next ability roll against that enemy gains an edge.
+
+        Example: /turn aid target: Goblin 1
+        """
         await do_aid(interaction, target, combatant)
 
     # --- /turn heal (the Heal main action: exts/turn/_heal.py) ---------------------------------------------
@@ -406,6 +392,10 @@ class Turn(commands.Cog):
         condition: str | None = None,
         text: app_commands.Range[str, 1, NAME_MAX] | None = None,
     ) -> None:
+        """Heal (main action): the target spends a Recovery (even while dying) or makes one saving throw.
+
+        Example: /turn heal target: Ash use: recovery
+        """
         await do_heal(interaction, self.bot, target, HealUse(use), healer, condition, text)
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 import discord
 import pytest
 
+from bot.replies import UserError
 from bot.rules.damage import DamageError, DamageModifiers
 from bot.rules.encounter import new_encounter_state
 from bot.rules.encounter.objectives import ObjectiveError, Outcome, add_objective, resolve
-from bot.ui.persistent import NUMBER_MAX, ForgedId, number, optional_number
+from bot.ui.persistent import NUMBER_MAX, ForgedId, Presses, number, optional_number
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
 
@@ -100,3 +101,17 @@ async def test_forged_encounter_numbers_never_crash(table: Table, ids: str) -> N
     if message is not None:
         assert kit.refused(result) == "This button can't be read any more: use the slash command instead."
     assert (await kit.stored(table)).turns.turns == ()
+
+
+async def test_a_press_runs_its_actions_handler_or_is_refused_in_one_line() -> None:
+    presses = Presses(lambda action: f"No {action} here: use /montage {action} instead.")
+    seen: list[tuple[int, int, str]] = []
+
+    async def undo(_interaction: object, encounter_id: int, version: int, arg: str) -> None:
+        seen.append((encounter_id, version, arg))
+
+    presses.set("undo", undo)
+    await presses.press(None, "undo", 7, 3, "x")  # type: ignore[arg-type]  # the handler ignores it
+    assert seen == [(7, 3, "x")]
+    with pytest.raises(UserError, match=r"^No close here: use /montage close instead\.$"):
+        await presses.press(None, "close", 7, 3, "")  # type: ignore[arg-type]

@@ -6,7 +6,7 @@ import discord
 from simcord.env import Env
 
 from bot.client import DrawSteelBot
-from bot.help import HelpEntry
+from bot.help import HelpEntry, HelpLine, docstring_line
 from exts.help._cog import help_entries, help_pages, listed
 from tests.bot.conftest import Table
 
@@ -106,3 +106,19 @@ async def test_help_command_option_autocompletes_families_and_commands(table: Ta
     assert "encounter start" in values
     assert all("enc" in value for value in values)
     assert len(values) == len(set(values))
+
+
+def test_a_docstring_gives_the_help_line_its_wrapped_paragraphs_joined() -> None:
+    doc = """Add a card
+    (tiers split by ;).
+
+    Example: /ability add name:Mind Spike
+    tiers:2; 4; 6
+
+    More for developers.
+    """
+    assert docstring_line(doc) == HelpLine(
+        "/ability add name:Mind Spike tiers:2; 4; 6", "Add a card (tiers split by ;)."
+    )
+    assert docstring_line("Only for developers.") is None
+    assert docstring_line(None) is None

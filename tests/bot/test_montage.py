@@ -121,8 +121,7 @@ async def test_the_close_button_awards_one_victory_after_a_restart(
     kit.refused(await table.bob.click(message, label="Award 1 Victory each and close"))
     await table.env.restart_bot(build_bot(settings, store, Loaded()))  # the button is persistent
     kit.ok(await table.director.click(message, label="Award 1 Victory each and close"))
-    again = kit.refused(await table.director.click(message, label="Award 1 Victory each and close"))
-    assert "No montage is running here" in again
+    assert kit.labels(fresh(table.channel, message)) == []  # pressed once: it goes
     stored = await store.view(ChannelKey(table.guild.id, table.channel.id))
     assert {h.data["progress"]["victories"] for h in stored.heroes.values()} == {1}
 
@@ -334,3 +333,178 @@ async def test_the_malice_a_montage_carries_starts_the_next_fight_once(table: Ta
     kit.ok(await table.director.click(asked.response.message, label="End the encounter"))
     assert "carried" not in await kit.start(table)
     assert (await kit.stored(table)).carried_malice == 0
+
+
+def fresh(channel: ChannelHandle, message: discord.Message) -> discord.Message:
+    """The message as the channel shows it now (after any edit)."""
+    return next(m for m in channel.history() if m.id == message.id)
+
+
+async def test_a_closed_montages_buttons_go(table: Table) -> None:
+    """The close button takes the buttons off the test reply it is under; a button left on an older reply
+    after /montage award goes at its first press, which is refused in one line."""
+    await ready(table)
+    kit.ok(await table.director.slash(table.channel, "tokens award", count=1))
+    loaded(table).load(10, 10)
+    first = await table.alice.slash(table.channel, "montage test", challenge="Climb")
+    older = first.response.message if first.response is not None else None
+    assert older is not None and kit.labels(older) == ["Reroll (hero token)"]
+    loaded(table).load(10, 10)
+    last = await table.bob.slash(table.channel, "montage test", challenge="Swim")
+    newest = last.response.message if last.response is not None else None
+    assert newest is not None and "Reroll (hero token)" in kit.labels(newest)
+    kit.ok(await table.director.click(newest, label="Award 1 Victory each and close"))
+    assert kit.labels(fresh(table.channel, newest)) == []
+    refused = kit.refused(await table.alice.click(older, label="Reroll (hero token)"))
+    assert "No montage is running here" in refused
+    assert kit.labels(fresh(table.channel, older)) == []
+
+
+async def test_a_total_failure_offers_the_award_and_a_close_without(table: Table, store: Store) -> None:
+    """ "The Director then gets ... a button to award Victories, 1 by default": whatever the outcome, beside
+    a close without Victories."""
+    await ready(table)
+    loaded(table).load(1, 1)
+    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    loaded(table).load(1, 1)
+    result = await table.bob.slash(table.channel, "montage test", challenge="Swim")
+    message = result.response.message if result.response is not None else None
+    assert message is not None and "Total failure" in message.content
+    assert kit.labels(message) == [
+        "Award 1 Victory each and close",
+        "Close without Victories",
+        "Reroll (hero token)",
+    ]
+    closed = kit.ok(await table.director.click(message, label="Close without Victories"))
+    assert "Montage closed" in closed and "Victory" not in closed
+    stored = await store.view(ChannelKey(table.guild.id, table.channel.id))
+    assert all(h.data.get("progress", {}).get("victories", 0) == 0 for h in stored.heroes.values())
+
+
+@pytest.mark.parametrize(
+    ("difficulty", "names", "limits"),
+    [
+        ("hard", "Ash", "success limit 3, failure limit 2"),
+        ("moderate", "Ash, Bree, Cal, Dee, Eve, Fay", "success limit 7, failure limit 5"),
+        (
+            "easy",
+            "Ash, Bree, Cal, Dee, Eve, Fay, Gil, Hal, Ivo, Jo, Kit",
+            "success limit 11, failure limit 11",
+        ),
+    ],
+)
+async def test_the_limits_follow_the_heroes_named(
+    table: Table, difficulty: str, names: str, limits: str
+) -> None:
+    """ "/montage start name: difficulty: heroes: computes both limits from the difficulty and the number of
+    heroes": heroes off the roster are the Director's to play, their tests taking bonus:."""
+    await table.configure_director_role()
+    await scene_kit.heroes(table)
+    text = kit.ok(
+        await table.director.slash(
+            table.channel, "montage start", name="Siege", difficulty=difficulty, heroes=names
+        )
+    )
+    has(text, limits)
+    if "Cal" not in names:
+        return
+    assert "Cal" in text and "not on the roster" in text
+    kit.ok(
+        await table.director.slash(table.channel, "montage challenge add", name="Wall", characteristics="M")
+    )
+    loaded(table).load(6, 6)
+    tested = kit.ok(
+        await table.director.slash(table.channel, "montage test", challenge="Wall", hero="Cal", bonus=3)
+    )
+    has(tested, "Cal** tries **Wall**", "6 + 6 + 3 = 15", "Successes 1/")
+    refused = kit.refused(
+        await table.alice.slash(table.channel, "montage test", challenge="Wall", hero="Cal")
+    )
+    assert "Cal" in refused
+
+
+async def test_an_older_tests_reroll_button_rerolls_nothing_else(table: Table, store: Store) -> None:
+    """ "hero-token reroll": the button under a test rerolls that test, and only while it is the newest; under
+    an older one it is refused in one line, and the newest test (another hero's) stays as rolled."""
+    await ready(table)
+    kit.ok(await table.director.slash(table.channel, "tokens award", count=1))
+    loaded(table).load(1, 1)
+    first = await table.alice.slash(table.channel, "montage test", challenge="Climb")
+    older = first.response.message if first.response is not None else None
+    assert older is not None
+    loaded(table).load(1, 1)
+    kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Swim"))
+    loaded(table).load(10, 10)
+    refused = kit.refused(await table.bob.click(older, label="Reroll (hero token)"))
+    assert "newest" in refused
+    assert (await store.view(ChannelKey(table.guild.id, table.channel.id))).tokens == 1
+    [tracker] = montage_trackers(table.channel)
+    has(kit.body(tracker), "Failures 2/2")
+
+
+async def test_a_forge_steel_montage_imported_where_none_runs_starts_one(
+    table: Table, cdn_server: CdnServer
+) -> None:
+    """ "/montage import file: reads a Forge Steel montage, meaning its sections, challenges, uses, twists and
+    outcome texts": with no montage running, the file starts one (its name, moderate, the channel's
+    heroes), the secrets to the Director alone."""
+    await table.configure_director_role()
+    await scene_kit.heroes(table)
+    result = await table.director.slash(
+        table.channel, "montage import", file=fixture("Flooded Causeway.ds-montage")
+    )
+    text = kit.ok(result)
+    has(text, "The Flooded Causeway", "(moderate)", "success limit 3, failure limit 2", "3 challenges added")
+    secret = "Everyone reaches the shore before dark."
+    assert secret not in text and "Undertow" not in text
+    private = [m for m in result.followups if m.ephemeral]
+    assert private and secret in private[-1].content and "Undertow" in private[-1].content
+    [tracker] = montage_trackers(table.channel)
+    has(kit.body(tracker), "The Flooded Causeway", "Wade the Shallows", "2 of 2 uses left")
+    loaded(table).load(10, 10)
+    tested = kit.ok(
+        await table.alice.slash(
+            table.channel, "montage test", challenge="Wade the Shallows", characteristic="might"
+        )
+    )
+    has(tested, "Successes 1/3")
+
+
+async def test_the_encounters_log_and_undo_serve_a_montage(table: Table) -> None:
+    """ "A montage has the encounter's machinery: ... undo; the log in /encounter log, or a /montage log." """
+    await ready(table)
+    loaded(table).load(1, 1)
+    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    for command in ("encounter log", "montage log"):
+        log = await table.alice.slash(table.channel, command)
+        message = log.response or log.followups[0]
+        texts = [(await a.read()).decode() for a in message.attachments]
+        assert texts and any("Ash tried Climb" in t for t in texts), command
+    undone = kit.ok(await table.alice.slash(table.channel, "encounter undo"))
+    assert "Ash tried Climb" in undone
+    [tracker] = montage_trackers(table.channel)
+    has(kit.body(tracker), "Failures 0/2", "To act: Ash, Bree")
+
+
+async def test_two_rounds_over_with_two_more_successes_is_a_partial_success(table: Table) -> None:
+    """ "... or the two rounds are over. Then, if the successes are at least 2 more than the failures, it is a
+    partial success" — through the commands: hard, 2 heroes (limits 4 and 2), 3 successes and 1 failure."""
+    await table.configure_director_role()
+    await scene_kit.heroes(table)
+    text = kit.ok(
+        await table.director.slash(
+            table.channel, "montage start", name="Siege", difficulty="hard", heroes="Ash, Bree"
+        )
+    )
+    has(text, "success limit 4, failure limit 2")
+    kit.ok(
+        await table.director.slash(table.channel, "montage challenge add", name="Hold", characteristics="M")
+    )
+    for who, dice in ((table.alice, (10, 10)), (table.bob, (10, 10)), (table.alice, (10, 10))):
+        loaded(table).load(*dice)
+        kit.ok(await who.slash(table.channel, "montage test", challenge="Hold"))
+    loaded(table).load(1, 1)
+    text = kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Hold"))
+    has(text, "Successes 3/4 · Failures 1/2", "The montage is over: ⚖️ **Partial success**")
+    [tracker] = montage_trackers(table.channel)
+    has(kit.body(tracker), "Partial success")

@@ -250,3 +250,44 @@ async def test_a_lie_at_the_end_changes_the_offer(table: Table) -> None:
     assert taken.response is not None and "now 1/5" in taken.response.content
     (again,) = taken.followups
     assert "No." in again.content and "Award 1 Victory each and close" in kit.labels(again.message)
+
+
+@pytest.mark.parametrize(
+    ("attitude", "interest", "patience"),
+    [
+        ("hostile", 1, 2),
+        ("suspicious", 2, 2),
+        ("neutral", 2, 3),
+        ("open", 3, 3),
+        ("friendly", 3, 4),
+        ("trusting", 3, 5),
+    ],
+)
+async def test_the_attitude_sets_interest_and_patience(
+    table: Table, attitude: str, interest: int, patience: int
+) -> None:
+    """ "/negotiation start npc: attitude: motivations: pitfalls: sets Interest and Patience from the attitude
+    table" (the rules' table, written out again)."""
+    await table.configure_director_role()
+    kit.ok(await scene_kit.start_negotiation(table, attitude))
+    [tracker] = trackers(table.channel)
+    assert f"Interest\n{interest}/5" in kit.body(tracker) and f"Patience\n{patience}/5" in kit.body(tracker)
+
+
+async def test_a_natural_19_and_the_discovery_tiers(table: Table) -> None:
+    """ "With no motivation or pitfall, a natural 19 or 20 costs no Patience"; discovering: "tier 1: Patience
+    −1 and nothing learned; tier 2: nothing learned, no Patience lost" — through the commands."""
+    await table.configure_director_role()
+    await heroes(table)
+    kit.ok(await scene_kit.start_negotiation(table, "friendly"))  # Interest 3, Patience 4
+    loaded(table).load(10, 9)  # natural 19 + P2, no motivation: tier 3, Interest +1, no Patience lost
+    text = kit.ok(await table.alice.slash(table.channel, "negotiation argue", appeals="none"))
+    assert "a natural 19 costs no Patience" in text and "Interest 4/5, Patience 4/5" in text
+    loaded(table).load(1, 2)  # Bree reads him: 3 + I1, tier 1
+    text = kit.ok(await table.bob.slash(table.channel, "negotiation discover"))
+    assert "Tier 1: nothing learned, Patience -1 (now 3/5)" in text
+    loaded(table).load(6, 6)  # 12 + I1, tier 2
+    text = kit.ok(await table.bob.slash(table.channel, "negotiation discover"))
+    assert "Tier 2: nothing learned, no Patience lost" in text
+    [tracker] = trackers(table.channel)
+    assert "Patience\n3/5" in kit.body(tracker) and not named(kit.body(tracker))

@@ -183,12 +183,13 @@ def button_keys(template: str) -> set[str]:
 
 
 def dynamic_items() -> list[type[discord.ui.DynamicItem[Any]]]:
+    """The bot's persistent items: the leaf classes (a base such as `ActionButton` is no button)."""
     found: list[type[discord.ui.DynamicItem[Any]]] = []
     todo: list[type[Any]] = [discord.ui.DynamicItem]
     while todo:
         for sub in todo.pop().__subclasses__():
             todo.append(sub)
-            if sub.__module__.startswith(("bot.", "exts.")):
+            if sub.__module__.startswith(("bot.", "exts.")) and not sub.__subclasses__():
                 found.append(sub)
     return found
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from discord import app_commands
 from simcord.env import Env
 
+from bot.autocomplete import never_fails
 from bot.rules.dice import Dice, FixedDice
 from bot.rules.encounter import Encounter, NewCreatures, flow, harm, new_encounter_state
 from bot.rules.turns import Controller, mark_surprised
@@ -358,3 +360,11 @@ async def test_with_the_action_economy_enforced_a_second_strike_in_a_turn_is_ref
     assert refused.ephemeral and refused.response is not None
     assert "No main action left" in refused.response.content
     assert (await harm_kit.current(table)).creature("Goblin 1").vitals.stamina == 8
+
+
+async def test_an_autocomplete_that_breaks_offers_nothing() -> None:
+    @never_fails
+    async def broken(_interaction: object, _current: str) -> list[app_commands.Choice[str]]:
+        raise RuntimeError("the store is away")
+
+    assert await broken(None, "gob") == []  # type: ignore[arg-type]  # never read

@@ -71,3 +71,9 @@ def test_a_file_over_its_cpu_budget_is_refused() -> None:
     wide = {"name": "S", "challenges": [{"name": "C", "characteristics": ["Might"] * 3000}]}
     with pytest.raises(OverBudget):
         read_montage(montage(sections=[wide]), budget)
+
+
+def test_a_newer_forge_steel_file_reads_the_same() -> None:
+    """Newer Forge Steel montages also carry an encounter `difficulty` (not a montage's easy, moderate or
+    hard: the Director names that at /montage start): read as before."""
+    assert read_montage(montage(difficulty="Standard")) == read_montage(CAUSEWAY)

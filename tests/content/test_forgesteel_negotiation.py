@@ -44,7 +44,6 @@ def test_long_descriptions_are_cut() -> None:
 REFUSALS = [
     ("an unknown trait", {"pitfalls": [{"trait": "Money", "description": ""}]}, UnknownFormat, "Money"),
     ("a trait as a number", {"motivations": [{"trait": 3}]}, UnknownFormat, "trait"),
-    ("no pitfalls", {"pitfalls": []}, BadValue, "at least one motivation and one pitfall"),
     ("both lists", {"pitfalls": [{"trait": "Greed"}]}, BadValue, "both a motivation and a pitfall"),
     ("Interest 5", {"interest": 5}, BadValue, "end it at once"),
     ("Patience 0", {"patience": 0}, BadValue, "end it at once"),
@@ -63,6 +62,26 @@ def test_refusals_are_one_line(
     assert hint in str(raised.value) and "\n" not in str(raised.value)
 
 
+def test_a_file_without_motivations_or_pitfalls_is_played_with_none() -> None:
+    """Forge Steel starts a negotiation with both lists empty: such a file is still a negotiation to run,
+    each argument appealing to no motivation (the Director keeps the NPC's in mind)."""
+    state = read_negotiation(tollkeeper(motivations=[], pitfalls=[]))
+    assert state.motivations == () and state.pitfalls == ()
+    assert (state.interest, state.patience) == (2, 4)
+
+
 def test_other_kinds_are_refused_naming_their_command() -> None:
     with pytest.raises(WrongKind, match="/encounter import"):
         read_negotiation(invented_bytes("Bog Ambush.ds-encounter"))
+
+
+def test_a_newer_forge_steel_file_reads_the_same() -> None:
+    """Newer Forge Steel negotiations also carry an attitude, languages and six offer texts, and may keep
+    the description as a list of texts: the bot reads the same name, numbers and traits from them."""
+    newer = tollkeeper(
+        attitude="Neutral",
+        languages=["Caelian"],
+        outcomes=["", "", "A toll at half price.", "", "", ""],
+        description=["The keeper of the bridge toll.", "At Marrow Ford."],
+    )
+    assert read_negotiation(newer) == read_negotiation(invented_bytes(FILE))

@@ -248,3 +248,33 @@ def test_the_state_round_trips_through_the_codec() -> None:
     m, _ = assist(m, FixedDice(LOSE), "Hero2", "Hero3")
     m = write_outcome(m, MontageOutcome.PARTIAL_SUCCESS, "Half of them make it.")
     assert codec.load(Montage, codec.to_data(m)) == m
+
+
+# "For each hero fewer than 5, both limits drop by 1; for each hero more than 5, both rise by 1. Neither goes
+# below 2." — for every party size the bot takes, written out from the table by hand.
+LIMITS_BY_HEROES = {
+    EASY: {1: (2, 2), 2: (2, 2), 3: (3, 3), 4: (4, 4), 5: (5, 5), 6: (6, 6), 10: (10, 10), 12: (12, 12)},
+    MODERATE: {1: (2, 2), 2: (3, 2), 3: (4, 2), 4: (5, 3), 5: (6, 4), 6: (7, 5), 10: (11, 9), 12: (13, 11)},
+    HARD: {1: (3, 2), 2: (4, 2), 3: (5, 2), 4: (6, 2), 5: (7, 3), 6: (8, 4), 10: (12, 8), 12: (14, 10)},
+}
+
+
+@pytest.mark.parametrize(
+    ("difficulty", "n", "expected"),
+    [(d, n, got) for d, table in LIMITS_BY_HEROES.items() for n, got in table.items()],
+)
+def test_limits_for_any_number_of_heroes(
+    difficulty: MontageDifficulty, n: int, expected: tuple[int, int]
+) -> None:
+    m = start("Chase", difficulty, heroes(n))
+    assert (m.limits.successes, m.limits.failures) == expected
+
+
+# "A montage runs for at most 2 rounds. In each round every hero either makes one test ...": a reroll that
+# takes back the failure that ended the montage after everyone acted moves on to the next round, so the
+# heroes can act again.
+def test_a_reroll_that_reopens_the_montage_moves_the_finished_round_on() -> None:
+    m = play(montage(HARD, 3), WIN, LOSE, LOSE)  # limits 5 and 2: the failure limit, in round 1
+    assert m.outcome is MontageOutcome.TOTAL_FAILURE and m.round == 1
+    m, _ = reroll_last(m, FixedDice(WIN), "Hero3")
+    assert m.outcome is None and m.round == 2 and len(m.waiting()) == 3

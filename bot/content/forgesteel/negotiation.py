@@ -47,6 +47,6 @@ def read_negotiation(data: bytes) -> Negotiation:
     motivations, pitfalls = _traits(top, "motivations"), _traits(top, "pitfalls")
     name, interest, patience = top.text("name"), top.integer("interest"), top.integer("patience")
     try:
-        return begin(name, interest, patience, motivations, pitfalls)
+        return begin(name, interest, patience, motivations, pitfalls, unwritten=True)
     except RuleError as error:
         raise BadValue(f"That negotiation can't be played: {error}") from None
