@@ -66,7 +66,7 @@ class RollAction(enum.StrEnum):
         key = "-".join(text.strip().casefold().replace("_", " ").replace("-", " ").split())
         found = next((a for a in cls if a.value == key), None)
         if found is None:
-            raise PowerRollError("action is main, maneuver, triggered or free-strike: e.g. action:triggered.")
+            raise PowerRollError("action is main, maneuver, triggered or free strike: e.g. action:triggered.")
         return found
 
     @property

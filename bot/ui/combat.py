@@ -172,19 +172,20 @@ def bleed_summary(bled: Bleed) -> str:
     )
 
 
-def dying_warnings(encounter: Encounter, creature_ids: Collection[str]) -> list[str]:
+def dying_warnings(encounter: Encounter, creature_ids: Collection[str], named: str = "") -> list[str]:
     """At the start of a turn, a line per dying hero acting: what bleeding costs them (draw-steel-combat.txt
     "Dying and Death": "you are bleeding"; Heroes, "Bleeding": a main action, a triggered action, or a test
-    or ability roll using Might or Agility costs 1d6 + level Stamina once resolved) and where they die."""
+    or ability roll using Might or Agility costs 1d6 + level Stamina once resolved) and where they die. The
+    creature `named` (whose turn the message's first line names already) is not named again."""
     lines = []
     for creature in encounter.creatures:
         vitals = creature.vitals
         if creature.id in creature_ids and vitals.dying:
-            name = inert(creature.id)
+            who = "🩸 Dying" if creature.id == named else f"🩸 **{inert(creature.id)}** is dying"
             lines.append(
-                f"🩸 **{name}** is dying ({stamina_text(vitals)}) and bleeding: a main action, a triggered "
-                f"action, or a Might or Agility test or ability roll costs 1d6 + {creature.level} Stamina "
-                f"once it is resolved; at {vitals.death_at} Stamina, {name} dies."
+                f"{who} ({stamina_text(vitals)}) and bleeding: a main action, a triggered action, or a Might "
+                f"or Agility test or ability roll costs 1d6 + {creature.level} Stamina once it is resolved; "
+                f"death comes at {vitals.death_at} Stamina."
             )
     return lines
 

@@ -177,12 +177,18 @@ async def _villain_action(
     change: Callable[[Encounter, Creature], tuple[Encounter, VillainAction]],
 ) -> VillainAction:
     """`/encounter villain <verb>`: the Director changes a creature's villain actions as `change` says."""
-    said = "has" if verb == "name" else "uses"
+
+    def summary(done: VillainAction) -> str:
+        # the log and an undo's reply are the players' too: an action not yet used stays the Director's secret
+        if verb == "name":
+            return f"{done.creature} has a villain action more (the Director's private tracker names it)"
+        return f"{done.creature} uses the villain action {done.action}"[:300]
+
     played = await play(
         interaction,
         f"villain.{verb}",
         lambda _who, encounter, _table: change(encounter, encounter.find(creature)),
-        lambda done: f"{done.creature} {said} the villain action {done.action}"[:300],
+        summary,
         rule=f"/encounter villain {verb}",
     )
     return played.result

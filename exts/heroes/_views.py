@@ -35,9 +35,13 @@ def owner_text(hero: HeroView) -> str:
     return f"played by <@{hero.owner_id}>"
 
 
-def recoveries_text(sheet: HeroSheet) -> str:
+def recoveries_numbers(sheet: HeroSheet) -> str:
     v = sheet.vitals
-    return f"Recoveries: {v.recoveries}/{v.max_recoveries} (recovery value {v.recovery_value})"
+    return f"{v.recoveries}/{v.max_recoveries} (recovery value {v.recovery_value})"
+
+
+def recoveries_text(sheet: HeroSheet) -> str:
+    return f"Recoveries: {recoveries_numbers(sheet)}"
 
 
 def progress_text(sheet: HeroSheet) -> str:
@@ -70,7 +74,7 @@ def hero_fields(hero: HeroView) -> list[Field]:
             f"{stamina_numbers(sheet.vitals)} ({state})",  # the field's name says Stamina already
             inline=True,
         ),
-        Field("Recoveries", recoveries_text(sheet), inline=True),
+        Field("Recoveries", recoveries_numbers(sheet), inline=True),  # the field's name says Recoveries
         Field("Characteristics", sheet.characteristics.format(), inline=True),
         Field("Damage", modifiers_text(sheet)),
         Field("Progress", progress_text(sheet), inline=True),

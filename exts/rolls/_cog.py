@@ -60,7 +60,14 @@ ALREADY_REROLLED = "This test was already rerolled: a hero can use one hero-toke
 _CHARACTERISTICS = [app_commands.Choice(name=c.value.capitalize(), value=c.value) for c in Characteristic]
 _KINDS = [app_commands.Choice(name=k.value, value=k.value) for k in RollKind]
 _DIFFICULTIES = [app_commands.Choice(name=d.value, value=d.value) for d in Difficulty]
-ACTION_CHOICES = [app_commands.Choice(name=a.value, value=a.value) for a in RollAction]
+#: What a roll is made as, in the book's words ("free strike", not the value's "free-strike").
+_ACTION_WORDS = {
+    RollAction.MAIN: "main action",
+    RollAction.MANEUVER: "maneuver",
+    RollAction.TRIGGERED: "triggered action",
+    RollAction.FREE_STRIKE: "free strike",
+}
+ACTION_CHOICES = [app_commands.Choice(name=_ACTION_WORDS[a], value=a.value) for a in RollAction]
 AUTO_TEXT_MAX = 20
 SITUATION_TEXT_MAX = 200
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import weakref
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Collection, Hashable
 from typing import Any, Protocol
 
 import discord
@@ -26,7 +26,7 @@ from exts.tracker._objectives import due_view
 from exts.tracker._service import tracker_for
 from exts.turn import _falls as falls
 from exts.turn import _pings as pings
-from exts.turn._views import news_lines, next_pick_text
+from exts.turn._views import named_in, news_lines, next_pick_text
 
 
 class Versioned(Protocol):
@@ -88,21 +88,26 @@ async def reply_and_ping(
     *,
     view: discord.ui.View | None = None,
     also: pings.Ping | None = None,
+    named: Collection[str] | None = None,
 ) -> None:
     """Answer with `content` (and `view`) and, last, who picks next (`next_pick_text`), said once: pinging
     that side in the same line (`exts.turn._pings.reply`), but not the caller, who reads the reply (nor, when
     the caller is a Director, the Director's side), and not the people this channel's last ping already
     called for this very moment. And pinging `also`
-    (`exts.turn._falls.fall_ping`), before the pick."""
+    (`exts.turn._falls.fall_ping`), before the pick. `named`: the creatures the pick line doesn't name again
+    (default: those `content` names, `named_in`)."""
     mover = pings.Mover(who.actor.user_id, who.director)
+    if named is None:  # a turn change names each creature once: e.g. a solo whose first turn just ended
+        named = named_in(encounter, content)
+    role = who.settings.director_role_id
     ping = pings.pick_ping(
-        encounter, director_id=who.director_id, director_role_id=who.settings.director_role_id, mover=mover
+        encounter, director_id=who.director_id, director_role_id=role, mover=mover, named=named
     )
     if ping is not None and who.settings.turn_pings:
         key = channel_key(interaction)
         if not ping_memory(interaction.client).first(key, _moment(interaction.client, key, encounter, ping)):
             ping = None
-    pick = next_pick_text(encounter)
+    pick = next_pick_text(encounter, named)
     if also is not None and ping is None and pick:
         ping = pings.Ping(pick, (), ())  # the fall's ping takes the pick line's place: keep the pick after it
     ping = falls.joined(also, ping)  # the fall first: the pick stays last
@@ -137,7 +142,9 @@ async def reply_with_rounds(
         return
     text = "\n".join([content, *news_lines(encounter, news)])
     due = due_view(committed.encounter_id, committed.version, news.due)
-    await reply_and_ping(interaction, who, text, encounter, view=_joined(view, due), also=also)
+    # a change's reply names its creatures for what happened to them: the pick line names whom one may pick
+    view = _joined(view, due)
+    await reply_and_ping(interaction, who, text, encounter, view=view, also=also, named=())
 
 
 async def reply_played(

@@ -2,7 +2,7 @@
 
 - `started_text`, `added_text`, `begin_text`, `first_choice_text`, `round_lines`, `news_lines`,
   `turn_start_lines` (`turn_start_text`), `turn_end_text` (with `villain_reminder_lines`), `skip_text`,
-  `speed_text`, `next_pick_text` (the pick line a turn change ends with, once), `finish_text`.
+  `speed_text`, `next_pick_text` (the pick line a turn change ends with, once; `named_in`), `finish_text`.
 
 A turn change is one message: what ended, what began (the round, its Malice), who picks; each creature
 named once in it.
@@ -10,7 +10,7 @@ named once in it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from bot.replies import inert
 from bot.rules.conditions import ConditionInstance, Duration
@@ -121,34 +121,65 @@ def news_lines(encounter: Encounter, news: RoundNews) -> list[str]:
 
 def _event_lines(encounter: Encounter, events: Sequence[Event], own: str = "") -> list[str]:
     """What a turn's end (or a pass) set off; a line about `own` (the creature whose turn it was, named
-    in the reply's first line already) doesn't name it again."""
-    lines = []
+    in the reply's first line already) doesn't name it again, and another creature (a squad's minion) is
+    named once for all its conditions that ended, and once for all its saves due; those waiting for the slow
+    turns are one line."""
+    lines: list[str] = []
+    grouped: dict[tuple[str, str], tuple[int, list[str]]] = {}  # (what, creature) -> (its line, labels)
+
+    def group(what: str, creature: str, label: str) -> None:
+        if (what, creature) not in grouped:
+            grouped[(what, creature)] = (len(lines), [])
+            lines.append("")
+        grouped[(what, creature)][1].append(label)
+
     for event in events:
         if isinstance(event, ConditionExpired) and event.reason == "eot":
-            label = inert(event.custom_text or event.condition.value)
-            mine = event.creature == own
-            lines.append(f"No longer {label}." if mine else f"{inert(event.creature)} is no longer {label}.")
+            group("ended", event.creature, inert(event.custom_text or event.condition.value))
         elif isinstance(event, SaveDue):
-            label = inert(event.custom_text or event.condition.value)
-            who = "" if event.creature == own else f" for {inert(event.creature)}"
-            lines.append(f"🎲 Save due{who} against {label}: press Save on the tracker (or /save).")
+            group("save", event.creature, inert(event.custom_text or event.condition.value))
         elif isinstance(event, SpeedChosen) and event.speed is Speed.SLOW:
-            lines.append(f"{inert(event.entry)} waits for the slow turns.")
+            group("slow", "", f"**{inert(event.entry)}**")
         elif isinstance(event, SideSkipped):
             lines.append(f"⏭️ {side_does(encounter, event.side, 'skip')} the rest of their turns this round.")
+    for (what, creature), (at, labels) in grouped.items():
+        said = _listed(labels, "or" if what == "ended" else "and")
+        if what == "slow":
+            lines[at] = f"{said} {'waits' if len(labels) == 1 else 'wait'} for the slow turns."
+        elif what == "ended":
+            lines[at] = f"No longer {said}." if creature == own else f"{inert(creature)} is no longer {said}."
+        else:
+            who = "" if creature == own else f" for {inert(creature)}"
+            lines[at] = f"🎲 Save due{who} against {said}: press Save on the tracker (or /save)."
     return lines
 
 
+def _listed(words: Sequence[str], last: str) -> str:
+    """`slowed`, `slowed or dazed`, `slowed, dazed or prone`."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def _verdict(result: SaveResult) -> str:
+    label = inert(result.label)
+    verdict = f"success, {label} ends" if result.success else "fails (needs 6 or higher)"
+    return f"d10 **{result.roll}** — {verdict}"
+
+
 def _save_lines(results: Sequence[SaveResult], own: str) -> list[str]:
-    """The saves the Director's creatures rolled at the end of a turn (`own`'s without its name again)."""
-    lines = []
+    """The saves the Director's creatures rolled at the end of a turn (`own`'s without its name again;
+    another creature's, a squad's minion's, in one line naming it once)."""
+    lines: list[str] = []
+    line_of: dict[str, int] = {}
     for result in results:
-        if result.target != own:
-            lines.append(save_reply(result))
-            continue
         label = inert(result.label)
-        verdict = f"success, {label} ends" if result.success else "fails (needs 6 or higher)"
-        lines.append(f"🎲 Saves against {label}: d10 **{result.roll}** — {verdict}.")
+        if result.target == own:
+            lines.append(f"🎲 Saves against {label}: {_verdict(result)}.")
+        elif result.target in line_of:
+            at = line_of[result.target]
+            lines[at] = f"{lines[at].removesuffix('.')}; against {label}: {_verdict(result)}."
+        else:
+            line_of[result.target] = len(lines)
+            lines.append(save_reply(result))
     return lines
 
 
@@ -158,12 +189,19 @@ PICK_NAMES = 10
 PICK_CONDITIONS = 3
 
 
-def pick_names(encounter: Encounter) -> str:
-    """Whom the picking side may pick: each hero with their Stamina and conditions, a monster by name."""
+def pick_names(encounter: Encounter, named: Collection[str] = ()) -> str:
+    """Whom the picking side may pick: each hero with their Stamina and conditions, a monster by name; an
+    entry in `named` (the message names it already, e.g. a solo whose first turn just ended) as `the one
+    named above` (several: `those named above`, once)."""
     turns = encounter.turns
     pick = picking(turns)
     names: list[str] = []
+    above = [e for e in (pick.entries if pick is not None else ()) if e in named]
     for entry_id in pick.entries if pick is not None else ():
+        if entry_id in named:
+            if entry_id == above[0]:
+                names.append("the one named above" if len(above) == 1 else "those named above")
+            continue
         entry = turns.entry(entry_id)
         ids = creatures_of(encounter, entry) if entry is not None else ()
         creature = encounter.creature(ids[0]) if len(ids) == 1 else None
@@ -180,14 +218,22 @@ def pick_names(encounter: Encounter) -> str:
     return ", ".join(names)
 
 
-def next_pick_text(encounter: Encounter) -> str:
+def named_in(encounter: Encounter, text: str) -> frozenset[str]:
+    """The entries the picking side may pick that `text` (a reply's body) names already, as the replies
+    name a creature: in bold."""
+    pick = picking(encounter.turns)
+    return frozenset(e for e in (pick.entries if pick is not None else ()) if f"**{inert(e)}**" in text)
+
+
+def next_pick_text(encounter: Encounter, named: Collection[str] = ()) -> str:
     """The pick line: who picks now, and whom they may pick ("" when nobody picks). A turn change's reply
-    ends with it, once, with the mentions of those pinged in front (`exts.turn._pings`)."""
+    ends with it, once, with the mentions of those pinged in front (`exts.turn._pings`); `named`: the
+    entries the reply names already (`named_in`), not named again."""
     turns = encounter.turns
     pick = picking(turns)
     if pick is None:
         return ""
-    names = pick_names(encounter)
+    names = pick_names(encounter, named)
     if turns.mode is Mode.FAST_SLOW:
         part = pick.speed.value if pick.speed is not None else "next"
         who = controller_does(pick.controller, "pick")
@@ -251,7 +297,7 @@ def turn_start_lines(
             if hero == entry_id
             else f"{inert(hero)} gains {amount} {what} (now {value})."
         )
-    lines += dying_warnings(encounter, ids)
+    lines += dying_warnings(encounter, ids, named=entry_id)
     unavailable = budget(turns, entry_id).summary
     if unavailable:
         lines.append(inert(unavailable))

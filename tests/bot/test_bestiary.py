@@ -363,3 +363,17 @@ async def test_monster_add_reads_the_size_or_refuses_one_that_names_none(
     reply(await d.slash(directed.channel, "monster add", name="Ogre", stamina=40, size=" 1l "))
     ogre = await directed.store.find_monster(directed.guild.id, "ogre")
     assert ogre is not None and ogre.data["size"] == "1L"
+
+
+async def test_a_monster_brought_in_under_its_own_name_is_named_once(directed: Table) -> None:
+    """Not "Goblin Assassin (Goblin Assassin) joined the Director's side.": the stat block is named after the
+    creatures only when they took another name."""
+    d = directed.director
+    reply(await d.slash(directed.channel, "monster add", name="Goblin Assassin", stamina=20, free_strike=2))
+    await kit.start(directed)
+    one = reply(await d.slash(directed.channel, "encounter add", monster="Goblin Assassin"))
+    assert one == "➕ Goblin Assassin joined the Director's side."
+    two = reply(await d.slash(directed.channel, "encounter add", monster="Goblin Assassin", count=2))
+    assert two == "➕ Goblin Assassin 2, Goblin Assassin 3 joined the Director's side."
+    renamed = reply(await d.slash(directed.channel, "encounter add", monster="Goblin Assassin", name="Knife"))
+    assert renamed == "➕ Knife (Goblin Assassin) joined the Director's side."

@@ -77,6 +77,8 @@ async def test_create_stores_the_sheet_and_shows_it(table: Table) -> None:
     assert result.response.content == "Ash joins the roster. Stamina: 30/30"
     shown = embed_text(result)
     assert "Stamina: 30/30" in shown and "Recoveries: 8/8" in shown
+    fields = result.response.embeds[0].fields
+    assert not [f for f in fields if f.value.casefold().startswith(f.name.casefold())]  # each label said once
     assert "M2 A1 R0 I-1 P1" in shown and "fire 5, all 2" in shown and "cold 3" in shown
     assert "Victories: 0 · XP: 0" in shown and "Level 2" in shown and "wrath" in shown
     hero = (await heroes(table))["Ash"]

@@ -96,10 +96,10 @@ async def test_fast_slow_players_move_on_to_the_slow_turns(table: Table) -> None
     kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Ash"))
     kit.ok(await table.alice.slash(table.channel, "turn end"))
     text = kit.ok(await table.bob.slash(table.channel, "turn skip"))
-    assert "Bree waits for the slow turns" in text
+    assert "**Bree** waits for the slow turns" in text
     assert "Only the Director" in kit.refused(await table.bob.slash(table.channel, "turn skip"))
     text = kit.ok(await table.director.slash(table.channel, "turn skip"))
-    assert "Goblin 1 waits for the slow turns" in text
+    assert "**Goblin 1** and **Goblin 2** wait for the slow turns" in text
     enc = await kit.stored(table)
     assert eligible(enc.turns) == ("Bree",)
 
@@ -132,3 +132,19 @@ async def test_agility_heroes_swap_places_at_the_start_of_a_round(table: Table) 
     kit.ok(await member.slash(table.channel, "turn act", combatant=who))
     text = kit.refused(await table.director.slash(table.channel, "turn swap", hero="Ash", **{"with": "Bree"}))
     assert "start of a new round" in text
+
+
+async def test_fast_slow_a_skip_into_the_slow_turns_names_each_creature_once(table: Table) -> None:
+    """Both heroes took fast turns; the Director's skip sends both goblins to the slow turns, where the
+    Director picks next: the message names each goblin once (the pick line says "those named above")."""
+    await kit.start(table, mode="fast-slow")
+    await kit.add_party(table)
+    await kit.begin(table, first=None)
+    for member, hero in ((table.alice, "Ash"), (table.bob, "Bree")):
+        kit.ok(await member.slash(table.channel, "turn act", combatant=hero))
+        kit.ok(await member.slash(table.channel, "turn end"))
+
+    text = kit.ok(await table.director.slash(table.channel, "turn skip"))
+
+    assert text.count("Goblin 1") == 1 and text.count("Goblin 2") == 1, text
+    assert "Next: the Director picks a slow turn with /turn act: those named above" in text

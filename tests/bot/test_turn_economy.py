@@ -74,7 +74,7 @@ async def test_a_player_chooses_fast_or_slow_per_creature(table: Table) -> None:
 async def test_one_players_skip_moves_only_their_creatures_to_the_slow_turns(table: Table) -> None:
     await _fast_slow(table)
     text = kit.ok(await table.alice.slash(table.channel, "turn skip"))
-    assert "Ash waits for the slow turns" in text and "Bree" not in text.split("Next")[0]
+    assert "**Ash** waits for the slow turns" in text and "Bree" not in text.split("Next")[0]
     enc = await kit.stored(table)
     assert enc.turns.entry("Bree").speed is None and eligible(enc.turns) == ("Bree",)
     assert "None of your creatures waits" in kit.refused(await table.alice.slash(table.channel, "turn skip"))

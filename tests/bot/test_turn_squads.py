@@ -80,3 +80,27 @@ async def test_an_enemy_groups_members_act_one_after_another(table: Table, first
     assert text
     text = kit.ok(await table.director.slash(table.channel, "turn act", combatant=second))
     assert f"**{second}** starts their turn" in text and "out of order" not in text
+
+
+async def test_a_squads_turn_end_names_each_minion_once(table: Table) -> None:
+    """A turn change names each creature once: Rat 1's two conditions that end with the squad's turn are one
+    line, and Rat 2's two saves (the Director's creatures roll theirs) another."""
+    await _squad_and_ogre(table)
+    for rat, condition, duration in (
+        ("Rat 1", "slowed", "eot"),
+        ("Rat 1", "dazed", "eot"),
+        ("Rat 2", "frightened", "save"),
+        ("Rat 2", "weakened", "save"),
+    ):
+        kit.ok(
+            await table.director.slash(
+                table.channel, "condition add", target=rat, condition=condition, duration=duration
+            )
+        )
+    kit.ok(await table.director.slash(table.channel, "turn act", combatant="Rats"))
+
+    text = kit.ok(await table.director.slash(table.channel, "turn end"))
+
+    assert text.count("Rat 1") == 1 and text.count("Rat 2") == 1, text
+    assert "Rat 1 is no longer slowed or dazed." in text
+    assert "🎲 **Rat 2** saves against frightened: d10 " in text and "; against weakened: d10 " in text

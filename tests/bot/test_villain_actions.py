@@ -8,6 +8,8 @@ creature's turn during combat."
 
 from __future__ import annotations
 
+import json
+
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
 from tests.bot.files_kit import CdnServer, fixture
@@ -99,3 +101,44 @@ async def test_the_director_is_reminded_once_a_round(table: Table, cdn_server: C
         )
     )
     assert REMINDER not in kit.ok(await table.alice.slash(table.channel, "turn end"))
+
+
+async def test_a_named_villain_action_stays_out_of_the_players_log_and_the_undo(table: Table) -> None:
+    """`/encounter villain name` answers the Director alone; the log's lines players download and the public
+    reply of its undo say that a villain action was named, never which."""
+    await table.configure_director_role()
+    await kit.ready(table)
+    named = await table.director.slash(
+        table.channel, "encounter villain name", creature="Goblin 1", action="Secret Plan"
+    )
+    assert named.ephemeral
+    result = await table.alice.slash(table.channel, "encounter log")
+    message = result.followups[0] if result.followups else result.response
+    assert message is not None and message.attachments
+    files = {a.filename.rsplit(".", 1)[1]: (await a.read()).decode() for a in message.attachments}
+    summaries = [event["summary"] for event in json.loads(files["json"])["events"]]
+    assert "Goblin 1 has a villain action more (the Director's private tracker names it)" in summaries
+    assert "Secret Plan" not in files["md"] and not [s for s in summaries if "Secret Plan" in s]
+    undone = kit.ok(await table.director.slash(table.channel, "encounter undo"))
+    assert "Secret Plan" not in undone
+
+
+async def test_a_solos_turn_end_names_it_once_when_it_picks_itself_again(
+    table: Table, cdn_server: CdnServer
+) -> None:
+    """Draw Steel: Monsters, "Solo Monsters": a solo takes two turns a round. Ash alone against the wyrm: once
+    Ash has acted, the end of the wyrm's first turn leaves the Director picking the wyrm again; the turn
+    change names it once (its pick line says "the one named above")."""
+    await table.configure_director_role()
+    d = table.director
+    kit.ok(await d.slash(table.channel, "monster import", file=fixture("Cinder Wyrm.ds-monster")))
+    await kit.start(table)
+    kit.ok(await d.slash(table.channel, "encounter add", name="Ash", stamina=30, player=table.alice))
+    kit.ok(await d.slash(table.channel, "encounter add", monster="Cinder Wyrm"))
+    await kit.begin(table, first="heroes")
+    await turn(table, "Ash")
+
+    text = await turn(table, "Cinder Wyrm")
+
+    assert text.count("Cinder Wyrm") == 1, text
+    assert "Next: the Director picks who acts with /turn act: the one named above" in text

@@ -4,8 +4,14 @@ is one person, so the Director *picks*, *skips*, *chooses* and *goes* first; the
 
 from __future__ import annotations
 
-import pytest
+import re
+from typing import Any
 
+import pytest
+from simcord.env import Env
+
+from bot.client import DrawSteelBot
+from bot.rules.power import PowerRollError, RollAction
 from exts.turn._views import does
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
@@ -98,3 +104,35 @@ async def test_a_turn_start_says_only_what_is_not_available_in_the_books_words(t
     assert "can still use" not in dazed
     said = [m.content for m in table.channel.history()]
     assert not [text for text in said if "free-maneuver" in text or "free-triggered" in text]
+
+
+#: Action names as the code spells them (the book says free maneuver, free triggered action, free strike).
+CODE_WORDS = re.compile(r"free-(maneuver|triggered|strike)", re.IGNORECASE)
+
+
+async def test_commands_help_and_refusals_say_the_books_action_names(table: Table, simcord_env: Env) -> None:
+    """Every command's and option's description and every choice's name as Discord shows them, /help's
+    pages, and the refusal of an action a roll can't be made as: "free strike", never "free-strike"."""
+    bot = simcord_env.bot
+    assert isinstance(bot, DrawSteelBot)
+    shown: list[str] = []
+
+    def walk(payload: dict[str, Any]) -> None:
+        shown.append(payload.get("description") or "")
+        shown.extend(choice["name"] for choice in payload.get("choices") or [])
+        for option in payload.get("options") or []:
+            walk(option)
+
+    for command in bot.tree.get_commands():
+        walk(command.to_dict(bot.tree))
+    strike = bot.tree.get_command("strike")
+    assert strike is not None
+    (action,) = [o for o in strike.to_dict(bot.tree)["options"] if o["name"] == "action"]
+    assert "free strike" in [choice["name"] for choice in action["choices"]]
+    helped = await table.alice.slash(table.channel, "help")
+    for message in [m for m in (helped.response, *helped.followups) if m is not None]:
+        shown += [kit.body(message)] if message.embeds else [message.content]
+    with pytest.raises(PowerRollError) as refused:  # what a typed action that isn't one is told
+        RollAction.from_text("dash")
+    assert "free strike" in str(refused.value)
+    assert not [text for text in [*shown, str(refused.value)] if CODE_WORDS.search(text)]

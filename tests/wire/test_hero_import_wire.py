@@ -22,7 +22,7 @@ async def test_a_hero_is_imported_with_the_sheet_read(
         assert reply["content"] == "Brannoc joins the roster from Forge Steel. Stamina: 30/30"
         (embed,) = reply["embeds"]
         fields = {f["name"]: f["value"] for f in embed["fields"]}
-        assert fields["Recoveries"] == "Recoveries: 10/10 (recovery value 10)"
+        assert fields["Recoveries"] == "10/10 (recovery value 10)"  # the field's name says it once
         assert fields["Abilities (5)"].startswith("**Main action**: Crushing Blow (Signature)")
         assert "Cairn Sense" in fields["Not used"]
         assert fake.downloads == list(fake.uploads)  # read once, from its attachment URL
