@@ -81,10 +81,7 @@ def score(table: Table, hero: MontageHero, trait: Characteristic | None) -> int:
 def pick_trait(challenge: rules.Challenge, text: str | None) -> Characteristic | None:
     """The characteristic named, else the challenge's only one (None when it names several or none)."""
     if text:
-        found = next((c for c in Characteristic if c.value == text.strip().lower()), None)
-        if found is None:
-            fail("characteristic is might, agility, reason, intuition or presence: pick one from the list.")
-        return found
+        return Characteristic.from_text(text)
     if len(challenge.characteristics) == 1:
         return challenge.characteristics[0]
     return None
