@@ -58,11 +58,13 @@ class BestiaryCog(BotCog):
     monster = guild_group("monster", "This server's bestiary of monster stat blocks.", "/monster list")
 
     @monster.command(name="import", description="Store a Forge Steel monster or monster group file.")
-    @app_commands.describe(file="A .ds-monster or .ds-monster-group file exported from Forge Steel")
     async def import_cmd(self, interaction: discord.Interaction[Any], file: discord.Attachment) -> None:
         """Server Director: store a Forge Steel .ds-monster or .ds-monster-group (again: update it).
 
         Example: /monster import file: Goblin.ds-monster-group
+
+        Args:
+            file: A .ds-monster or .ds-monster-group file exported from Forge Steel
         """
         guild = _guild(interaction)
         await InTime(interaction).run(require_server_director(interaction, self.bot, "/monster import"))
@@ -74,23 +76,6 @@ class BestiaryCog(BotCog):
         await send(interaction, content=stocked_text(stocked, groups.pop() if len(groups) == 1 else ""))
 
     @monster.command(name="add", description="Enter a monster's stat block by hand.")
-    @app_commands.describe(
-        name="The monster's name (an existing one is updated)",
-        stamina="Stamina maximum",
-        level="Level (default 1)",
-        organization="minion, horde, platoon, elite, leader, solo...",
-        role="Role, e.g. Brute, Artillery",
-        characteristics='e.g. "M2 A1 R0 I-1 P1"',
-        free_strike="Free strike damage",
-        immunity='e.g. "fire 5, all 2"',
-        weakness='e.g. "cold 3"',
-        stability="Stability",
-        speed="Speed",
-        size='Size, e.g. "1M", "2"',
-        group="Its monster group's name",
-        keywords="Keywords, e.g. Goblin, Humanoid",
-        ev="Encounter value",
-    )
     @app_commands.choices(organization=ORGANIZATIONS)
     async def add(
         self,
@@ -114,6 +99,23 @@ class BestiaryCog(BotCog):
         """Server Director: enter a stat block by hand (same name again: update it).
 
         Example: /monster add name: Bandit stamina: 20 level: 1 organization: platoon free_strike: 3
+
+        Args:
+            name: The monster's name (an existing one is updated)
+            stamina: Stamina maximum
+            level: Level (default 1)
+            organization: minion, horde, platoon, elite, leader, solo...
+            role: Role, e.g. Brute, Artillery
+            characteristics: e.g. "M2 A1 R0 I-1 P1"
+            free_strike: Free strike damage
+            immunity: e.g. "fire 5, all 2"
+            weakness: e.g. "cold 3"
+            stability: Stability
+            speed: Speed
+            size: Size, e.g. "1M", "2"
+            group: Its monster group's name
+            keywords: Keywords, e.g. Goblin, Humanoid
+            ev: Encounter value
         """
         guild = _guild(interaction)
         try:
@@ -152,11 +154,13 @@ class BestiaryCog(BotCog):
         await send(interaction, embed=bestiary_embed(entries), ephemeral=True)
 
     @monster.command(name="show", description="A monster's stat block with its abilities.")
-    @app_commands.describe(monster="The monster (from this server's bestiary)")
     async def show(self, interaction: discord.Interaction[Any], monster: MonsterName) -> None:
         """A stat block with its abilities.
 
         Example: /monster show monster: Goblin Sniper
+
+        Args:
+            monster: The monster (from this server's bestiary)
         """
         stored = await InTime(interaction).run(self.bot.store.find_monster(_guild(interaction), monster))
         if stored is None:
@@ -166,11 +170,13 @@ class BestiaryCog(BotCog):
         await send(interaction, embed=monster_embed(stat_block_of(stored)), ephemeral=True)
 
     @monster.command(name="remove", description="Remove a monster from this server's bestiary.")
-    @app_commands.describe(monster="The monster (from this server's bestiary)")
     async def remove(self, interaction: discord.Interaction[Any], monster: MonsterName) -> None:
         """Server Director: remove a monster.
 
         Example: /monster remove monster: Goblin Sniper
+
+        Args:
+            monster: The monster (from this server's bestiary)
         """
         guild = _guild(interaction)
         in_time = InTime(interaction)

@@ -63,13 +63,6 @@ class Conditions(BotCog):
     )
 
     @condition.command(name="add", description="Impose a condition on a creature.")
-    @app_commands.describe(
-        target="Who gets the condition",
-        condition="The condition (custom: name it with text)",
-        duration="How long it lasts (default: until removed)",
-        text="A custom condition's name, e.g. marked",
-        source="The creature it comes from (frightened of, taunted by, grabbed by)",
-    )
     @app_commands.choices(condition=CONDITION_CHOICES, duration=DURATION_CHOICES)
     async def add(
         self,
@@ -83,6 +76,13 @@ class Conditions(BotCog):
         """Impose a condition (eot, save ends, encounter, until removed; custom with text).
 
         Example: /condition add target: Ogre condition: slowed duration: save
+
+        Args:
+            target: Who gets the condition
+            condition: The condition (custom: name it with text)
+            duration: How long it lasts (default: until removed)
+            text: A custom condition's name, e.g. marked
+            source: The creature it comes from (frightened of, taunted by, grabbed by)
         """
         kind, words = read_condition(condition, text)
         lasts = read_duration(duration)
@@ -111,9 +111,6 @@ class Conditions(BotCog):
         await send(interaction, content=condition_reply(done.creature_id, done.added, label))
 
     @condition.command(name="remove", description="End a condition on a creature now.")
-    @app_commands.describe(
-        target="Whose condition ends", condition="The condition", text="A custom condition's name"
-    )
     @app_commands.choices(condition=CONDITION_CHOICES)
     async def remove(
         self, interaction: discord.Interaction[Any], target: Name, condition: str, text: str | None = None
@@ -121,6 +118,11 @@ class Conditions(BotCog):
         """End a condition now.
 
         Example: /condition remove target: Ogre condition: slowed
+
+        Args:
+            target: Whose condition ends
+            condition: The condition
+            text: A custom condition's name
         """
         kind, words = read_condition(condition, text)
         label = words or kind.value
@@ -138,11 +140,6 @@ class Conditions(BotCog):
         name="save", description="Roll a saving throw: d10, 6 or higher ends the condition."
     )
     @app_commands.guild_only()
-    @app_commands.describe(
-        target="Who saves",
-        condition="Which condition (when the creature has several that a save ends)",
-        text="A custom condition's name",
-    )
     @app_commands.choices(condition=CONDITION_CHOICES)
     async def save(
         self,
@@ -154,6 +151,11 @@ class Conditions(BotCog):
         """Roll a saving throw (d10, 6 or higher) against save ends.
 
         Example: /save target: Ogre
+
+        Args:
+            target: Who saves
+            condition: Which condition (when the creature has several that a save ends)
+            text: A custom condition's name
         """
         chosen = read_condition(condition, text) if condition is not None else None
         if chosen is None and text:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 import discord
-from discord import app_commands
 
 from bot.client import BotCog, DrawSteelBot
 from bot.help import guild_group
@@ -53,20 +52,24 @@ class MaliceCog(BotCog):
         await send(interaction, content=text)
 
     @malice.command(name="gain", description="Director: gain Malice.")
-    @app_commands.describe(amount="Malice gained")
     async def gain(self, interaction: discord.Interaction[Any], amount: int) -> None:
         """Director: gain Malice.
 
         Example: /malice gain amount: 2
+
+        Args:
+            amount: Malice gained
         """
         await self._change(interaction, amount, spend=False)
 
     @malice.command(name="spend", description="Director: spend Malice.")
-    @app_commands.describe(amount="Malice spent")
     async def spend(self, interaction: discord.Interaction[Any], amount: int) -> None:
         """Director: spend Malice (never below 0).
 
         Example: /malice spend amount: 3
+
+        Args:
+            amount: Malice spent
         """
         await self._change(interaction, amount, spend=True)
 

@@ -51,14 +51,6 @@ class Move(BotCog):
     move = guild_group("move", "Forced movement.", "/move slam target: Goblin 1 squares_left: 3 into: object")
 
     @move.command(name="slam", description="Director: a force-moved creature collided; deal the slam damage.")
-    @app_commands.describe(
-        target="The creature force moved",
-        squares_left="Squares of forced movement left when it collided",
-        into="What it hit: a creature or an object",
-        other="The creature it slammed into (takes the same damage)",
-        material="The object's material, if it can break: glass, wood, stone or metal",
-        thickness="How many squares thick the object is (with material)",
-    )
     @app_commands.choices(into=INTO_CHOICES, material=MATERIAL_CHOICES)
     async def slam(
         self,
@@ -73,6 +65,14 @@ class Move(BotCog):
         """Director: a force-moved creature hit something; deal the slam damage.
 
         Example: /move slam target: Goblin 1 squares_left: 3 into: creature other: Goblin 2
+
+        Args:
+            target: The creature force moved
+            squares_left: Squares of forced movement left when it collided
+            into: What it hit: a creature or an object
+            other: The creature it slammed into (takes the same damage)
+            material: The object's material, if it can break: glass, wood, stone or metal
+            thickness: How many squares thick the object is (with material)
         """
         if into not in {i.value for i in Into}:
             fail("into is creature or object: e.g. into:object.")

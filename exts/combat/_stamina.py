@@ -124,13 +124,6 @@ class Stamina(BotCog):
 
     @stamina.command(name="damage", description="Deal damage to a creature (weakness and immunity apply).")
     @app_commands.rename(dtype="type")
-    @app_commands.describe(
-        target="Who takes the damage",
-        amount="Damage before weakness and immunity",
-        dtype="Damage type",
-        knock_out="Knock the creature out instead of killing it",
-        halved="The damage is halved (before weakness and immunity)",
-    )
     @app_commands.choices(dtype=TYPE_CHOICES)
     async def damage(
         self,
@@ -144,6 +137,13 @@ class Stamina(BotCog):
         """Deal damage (weakness, immunity and temporary Stamina apply).
 
         Example: /stamina damage target: Goblin 1 amount: 5 type: fire
+
+        Args:
+            target: Who takes the damage
+            amount: Damage before weakness and immunity
+            dtype: Damage type
+            knock_out: Knock the creature out instead of killing it
+            halved: The damage is halved (before weakness and immunity)
         """
         kind = DamageType.parse(dtype or "")
 
@@ -159,11 +159,14 @@ class Stamina(BotCog):
         await reply_played(interaction, played, damage_reply(played.result, played.hidden), view=view)
 
     @stamina.command(name="heal", description="A creature regains Stamina (never above its maximum).")
-    @app_commands.describe(target="Who regains Stamina", amount="Stamina regained")
     async def heal(self, interaction: discord.Interaction[Any], target: Name, amount: int) -> None:
         """Regain Stamina (up to the maximum).
 
         Example: /stamina heal target: Ash amount: 6
+
+        Args:
+            target: Who regains Stamina
+            amount: Stamina regained
         """
         await self._vitals(
             interaction,
@@ -176,11 +179,14 @@ class Stamina(BotCog):
     @stamina.command(
         name="temp", description="A creature gains temporary Stamina (the greater amount stays)."
     )
-    @app_commands.describe(target="Who gains temporary Stamina", amount="Temporary Stamina")
     async def temp(self, interaction: discord.Interaction[Any], target: Name, amount: int) -> None:
         """Gain temporary Stamina (the greater stays).
 
         Example: /stamina temp target: Ash amount: 5
+
+        Args:
+            target: Who gains temporary Stamina
+            amount: Temporary Stamina
         """
         await self._vitals(
             interaction,
@@ -191,21 +197,19 @@ class Stamina(BotCog):
         )
 
     @stamina.command(name="wake", description="A knocked-out creature wakes up after an hour.")
-    @app_commands.describe(target="Who wakes (a Director creature gains 1 Stamina, a hero spends a Recovery)")
     async def wake(self, interaction: discord.Interaction[Any], target: Name) -> None:
         """A knocked-out creature wakes after an hour (1 Stamina, or a hero's Recovery).
 
         Example: /stamina wake target: Goblin 1
+
+        Args:
+            target: Who wakes (a Director creature gains 1 Stamina, a hero spends a Recovery)
         """
         await self._vitals(
             interaction, "stamina.wake", target, lambda enc, cid: harm.wake(enc, cid), "wakes up"
         )
 
     @stamina.command(name="bleed", description="A bleeding creature loses 1d6 + its level Stamina.")
-    @app_commands.describe(
-        target="The bleeding creature",
-        trigger="What it did: a main action (default), a triggered action, or a Might or Agility roll",
-    )
     @app_commands.choices(trigger=BLEED_CHOICES)
     async def bleed_cmd(
         self, interaction: discord.Interaction[Any], target: Name, trigger: str | None = None
@@ -213,6 +217,10 @@ class Stamina(BotCog):
         """A bleeding creature acted: it loses 1d6 + its level Stamina (the bot does this on /strike).
 
         Example: /stamina bleed target: Ash trigger: main action
+
+        Args:
+            target: The bleeding creature
+            trigger: What it did: a main action (default), a triggered action, or a Might or Agility roll
         """
         cause = BleedingTrigger(trigger) if trigger in BLEED_TRIGGERS else BleedingTrigger.MAIN_ACTION
         dice = self.bot.dice
@@ -228,11 +236,14 @@ class Stamina(BotCog):
         await reply_played(interaction, played, bleed_reply(played.result, played.hidden))
 
     @stamina.command(name="set", description="Set a creature's Stamina outright (a correction).")
-    @app_commands.describe(target="Whose Stamina", amount="The new Stamina, from 0 to the maximum")
     async def set(self, interaction: discord.Interaction[Any], target: Name, amount: int) -> None:
         """Director's correction: set Stamina outright.
 
         Example: /stamina set target: Ogre amount: 20
+
+        Args:
+            target: Whose Stamina
+            amount: The new Stamina, from 0 to the maximum
         """
         await self._vitals(
             interaction,
@@ -245,11 +256,13 @@ class Stamina(BotCog):
 
     @app_commands.command(name="recover", description="Catch Breath: spend a Recovery to regain Stamina.")
     @app_commands.guild_only()
-    @app_commands.describe(target="The hero who catches their breath (default: your hero)")
     async def recover(self, interaction: discord.Interaction[Any], target: Name | None = None) -> None:
         """Catch Breath: your hero spends a Recovery (outside combat: from the roster sheet, freely).
 
         Example: /recover
+
+        Args:
+            target: The hero who catches their breath (default: your hero)
         """
         in_time = InTime(interaction)
         seen = await in_time.run(self.bot.store.view(channel_key(interaction), shared=True, fresh=False))

@@ -72,27 +72,6 @@ class Strike(BotCog):
     )
     @app_commands.guild_only()
     @app_commands.rename(dtype="type")
-    @app_commands.describe(
-        targets="Creatures hit, separated by commas, e.g. Goblin 1, Goblin 2",
-        ability="The attacker's ability: its roll, damage, conditions, forced movement and cost apply",
-        damage="Damage per tier, e.g. 3/6/9, 2+M/5+M/7+M (letters: the attacker's characteristics) or 2d6+3",
-        dtype="Damage type (leave out for untyped damage)",
-        attacker="Who strikes (default: the creature you control)",
-        bonus="The roll's whole bonus: characteristic plus bonuses minus penalties",
-        edges="Edges from the ability or situation (conditions are counted for you)",
-        banes="Banes from the ability or situation (conditions are counted for you)",
-        surges="Surges to spend on the first target's damage (0-3)",
-        effect="Effect text: once, or per tier separated by '; '",
-        melee="A melee strike (a prone target gives it an edge)",
-        knock_out="Knock out instead of killing a creature the damage would kill",
-        action="What the strike is made as (default main; only a main action can be a critical hit)",
-        auto_tier="Automatic tier outcomes, one per effect: e.g. 3, or 3,1 (different ones cancel)",
-        situation="Situations giving edges or banes, e.g. flanking, high ground (shown by name)",
-        area="Area damage: each minion hit takes at most its Stamina (else the squad's pool takes it all)",
-        halved="The damage is halved (before weakness and immunity)",
-        raise_potency="With an ability: spend 2 surges to raise its potency by 1 against the first target",
-        downgrade="Take at most this tier's outcome (a target reached at a higher tier gets this one)",
-    )
     @app_commands.choices(dtype=TYPE_CHOICES, action=ACTION_CHOICES)
     @app_commands.autocomplete(
         targets=autocomplete.targets,
@@ -126,6 +105,28 @@ class Strike(BotCog):
         """Roll an ability against creatures of this encounter and apply each target's damage and effects.
 
         Example: /strike ability: Brutal Slam targets: Goblin 1, Goblin 2 (or damage: 2+M/5+M/7+M bonus: 2)
+
+        Args:
+            targets: Creatures hit, separated by commas, e.g. Goblin 1, Goblin 2
+            ability: The attacker's ability: its roll, damage, conditions, forced movement and cost apply
+            damage: Damage per tier, e.g. 3/6/9, 2+M/5+M/7+M (letters: the attacker's characteristics) or
+                2d6+3
+            dtype: Damage type (leave out for untyped damage)
+            attacker: Who strikes (default: the creature you control)
+            bonus: The roll's whole bonus: characteristic plus bonuses minus penalties
+            edges: Edges from the ability or situation (conditions are counted for you)
+            banes: Banes from the ability or situation (conditions are counted for you)
+            surges: Surges to spend on the first target's damage (0-3)
+            effect: Effect text: once, or per tier separated by '; '
+            melee: A melee strike (a prone target gives it an edge)
+            knock_out: Knock out instead of killing a creature the damage would kill
+            action: What the strike is made as (default main; only a main action can be a critical hit)
+            auto_tier: Automatic tier outcomes, one per effect: e.g. 3, or 3,1 (different ones cancel)
+            situation: Situations giving edges or banes, e.g. flanking, high ground (shown by name)
+            area: Area damage: each minion hit takes at most its Stamina (else the squad's pool takes it all)
+            halved: The damage is halved (before weakness and immunity)
+            raise_potency: With an ability: spend 2 surges to raise its potency by 1 against the first target
+            downgrade: Take at most this tier's outcome (a target reached at a higher tier gets this one)
         """
         _check_roll(bonus, edges, banes)
         if raise_potency and ability is None:

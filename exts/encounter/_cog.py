@@ -176,11 +176,6 @@ class EncounterCog(BotCog):
     )
 
     @encounter.command(name="start", description="Start an encounter in this channel or thread.")
-    @app_commands.describe(
-        mode="Turn structure (default draw-steel)",
-        name="The encounter's name",
-        teams="Teams mode: team names in initiative order, e.g. Red, Blue, Green",
-    )
     @app_commands.choices(mode=MODE_CHOICES)
     async def start(
         self,
@@ -192,6 +187,11 @@ class EncounterCog(BotCog):
         """Start an encounter here; you become its Director. Modes: draw-steel, agility, teams, fast-slow.
 
         Example: /encounter start mode: teams name: Arena teams: Red, Blue
+
+        Args:
+            mode: Turn structure (default draw-steel)
+            name: The encounter's name
+            teams: Teams mode: team names in initiative order, e.g. Red, Blue, Green
         """
         try:
             chosen = Mode(mode)
@@ -223,23 +223,6 @@ class EncounterCog(BotCog):
         await send(interaction, content=text)
 
     @encounter.command(name="add", description="Add creatures to the encounter.")
-    @app_commands.describe(
-        name="Name (with count: numbered Goblin 1, Goblin 2...)",
-        stamina="Stamina maximum (each)",
-        side="heroes, director, or a team's name (default: heroes with a player, else director)",
-        player="The member who controls it",
-        count="How many (1-40)",
-        squad="Minion squad name: they share one Stamina pool and one turn",
-        group="Enemy group: its members act one after another",
-        turns="Turns per round (2 for solo creatures)",
-        characteristics='e.g. "M2 A1 R0 I-1 P1"',
-        immunity='e.g. "fire 5, all 2"',
-        weakness='e.g. "cold 3"',
-        recoveries="Recoveries (heroes)",
-        can_be_surprised="False for creatures that can't be surprised",
-        monster="A stat block from this server's bestiary (/monster): no Stamina needed",
-        size='Size, e.g. "1S", "2" (default 1M): a larger creature pushes a smaller one farther',
-    )
     @app_commands.autocomplete(side=sides, monster=bestiary.monster_choices)
     async def add(
         self,
@@ -264,6 +247,23 @@ class EncounterCog(BotCog):
         a stat block from /monster).
 
         Example: /encounter add name: Goblin stamina: 10 side: director count: 3
+
+        Args:
+            name: Name (with count: numbered Goblin 1, Goblin 2...)
+            stamina: Stamina maximum (each)
+            side: heroes, director, or a team's name (default: heroes with a player, else director)
+            player: The member who controls it
+            count: How many (1-40)
+            squad: Minion squad name: they share one Stamina pool and one turn
+            group: Enemy group: its members act one after another
+            turns: Turns per round (2 for solo creatures)
+            characteristics: e.g. "M2 A1 R0 I-1 P1"
+            immunity: e.g. "fire 5, all 2"
+            weakness: e.g. "cold 3"
+            recoveries: Recoveries (heroes)
+            can_be_surprised: False for creatures that can't be surprised
+            monster: A stat block from this server's bestiary (/monster): no Stamina needed
+            size: Size, e.g. "1S", "2" (default 1M): a larger creature pushes a smaller one farther
         """
         if monster is not None:
             given = {"stamina": stamina, "player": player, "characteristics": characteristics}
@@ -303,11 +303,6 @@ class EncounterCog(BotCog):
         await reply_played(interaction, played, text)
 
     @encounter.command(name="import", description="Bring in a Forge Steel encounter's monsters.")
-    @app_commands.describe(
-        file="A .ds-encounter file exported from Forge Steel",
-        group="Its monsters' .ds-monster-group, if the bestiary doesn't have them",
-        side="Their side (default the Director's)",
-    )
     @app_commands.autocomplete(side=sides)
     async def import_cmd(
         self,
@@ -319,11 +314,15 @@ class EncounterCog(BotCog):
         """Director: bring in a Forge Steel encounter's monsters from the bestiary (or group:).
 
         Example: /encounter import file: Goblin Ambush.ds-encounter
+
+        Args:
+            file: A .ds-encounter file exported from Forge Steel
+            group: Its monsters' .ds-monster-group, if the bestiary doesn't have them
+            side: Their side (default the Director's)
         """
         await bestiary.import_encounter(interaction, self.bot, file, group, side)
 
     @encounter.command(name="hero", description="Bring a roster hero into the encounter.")
-    @app_commands.describe(name="The roster hero (see /hero show)", side="Their side (default heroes)")
     @app_commands.autocomplete(name=roster, side=sides)
     async def hero(
         self, interaction: discord.Interaction[Any], name: Name, side: SideName | None = None
@@ -331,6 +330,10 @@ class EncounterCog(BotCog):
         """Bring a roster hero (from /hero) in.
 
         Example: /encounter hero name: Ash
+
+        Args:
+            name: The roster hero (see /hero show)
+            side: Their side (default heroes)
         """
         played = await play(
             interaction,
@@ -341,7 +344,6 @@ class EncounterCog(BotCog):
         await send(interaction, content=f"➕ **{inert(played.result)}** joined the encounter.")
 
     @encounter.command(name="remove", description="Remove a creature (or a whole minion squad).")
-    @app_commands.describe(name="The creature or squad")
     @app_commands.autocomplete(name=entries)
     async def remove_cmd(
         self, interaction: discord.Interaction[Any], name: app_commands.Transform[str, Text("name", TEXT_MAX)]
@@ -349,6 +351,9 @@ class EncounterCog(BotCog):
         """Remove a creature or a whole squad.
 
         Example: /encounter remove name: Goblin 2
+
+        Args:
+            name: The creature or squad
         """
         played = await play(
             interaction,
@@ -360,7 +365,6 @@ class EncounterCog(BotCog):
         await reply_played(interaction, played, text)
 
     @encounter.command(name="surprise", description="Mark creatures surprised (before the encounter begins).")
-    @app_commands.describe(combatants="Names separated by commas, e.g. Goblin 1, Goblin 2")
     async def surprise(
         self,
         interaction: discord.Interaction[Any],
@@ -369,6 +373,9 @@ class EncounterCog(BotCog):
         """Mark creatures surprised before the encounter begins.
 
         Example: /encounter surprise combatants: Goblin 1, Goblin 2
+
+        Args:
+            combatants: Names separated by commas, e.g. Goblin 1, Goblin 2
         """
         names = [n.strip() for n in combatants.split(",") if n.strip()]
         if not names:
@@ -383,10 +390,6 @@ class EncounterCog(BotCog):
         await send(interaction, content=f"😲 Surprised: {', '.join(inert(n) for n in played.result)}.")
 
     @encounter.command(name="begin", description="Begin combat: who goes first, then round 1.")
-    @app_commands.describe(
-        first="Director: set the side that goes first outright (no roll)",
-        order="Teams: the team order, e.g. Blue, Red (default: the order they were named)",
-    )
     @app_commands.autocomplete(first=sides)
     async def begin_cmd(
         self,
@@ -397,6 +400,10 @@ class EncounterCog(BotCog):
         """Roll the d10 for who goes first (or first: heroes) and start round 1.
 
         Example: /encounter begin
+
+        Args:
+            first: Director: set the side that goes first outright (no roll)
+            order: Teams: the team order, e.g. Blue, Red (default: the order they were named)
         """
         dice = self.bot.dice
         team_order = [t.strip() for t in (order or "").split(",") if t.strip()]
@@ -436,12 +443,14 @@ class EncounterCog(BotCog):
         await reply_and_ping(interaction, who, begin_text(flow), flow.encounter)
 
     @encounter.command(name="status", description="Post the tracker again at the bottom of the channel.")
-    @app_commands.describe(private="Director: a tracker with every exact Stamina that only you see")
     async def status(self, interaction: discord.Interaction[Any], private: bool = False) -> None:
         """Post the tracker again at the bottom; private: the Director's exact tracker and villain actions,
         only for you.
 
         Example: /encounter status private: True
+
+        Args:
+            private: Director: a tracker with every exact Stamina that only you see
         """
         await post_status(interaction, self.bot, private)
 
@@ -454,22 +463,24 @@ class EncounterCog(BotCog):
         await do_undo(interaction, self.bot)
 
     @encounter.command(name="log", description="The encounter's log as Markdown and JSON files.")
-    @app_commands.describe(
-        encounter="An ended encounter's number (default: the one running here, else the last one that ended)"
-    )
     async def log(self, interaction: discord.Interaction[Any], encounter: int | None = None) -> None:
         """The encounter's log as Markdown and JSON files.
 
         Example: /encounter log
+
+        Args:
+            encounter: An ended encounter's number (default: the one running here, else the last to end)
         """
         await post_log(interaction, self.bot, encounter)
 
     @encounter.command(name="end", description="End the encounter (after a confirmation).")
-    @app_commands.describe(victory="Was the heroes' objective achieved? (1 Victory each to the survivors)")
     async def end(self, interaction: discord.Interaction[Any], victory: bool = True) -> None:
         """End the encounter after a confirmation: Victories, Stamina written back to the roster.
 
         Example: /encounter end victory: True
+
+        Args:
+            victory: Was the heroes' objective achieved? (1 Victory each to the survivors)
         """
         in_time = InTime(interaction)
         who = await in_time.run(director_check(interaction, self.bot, "/encounter end"))

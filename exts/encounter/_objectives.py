@@ -236,34 +236,38 @@ class ObjectiveCommands(app_commands.Group):
         )
 
     @app_commands.command(name="add", description="Director: set an objective (with a round counter).")
-    @app_commands.describe(
-        text="What the heroes must do, e.g. Hold the bridge",
-        rounds="Rounds it lasts, this round counting as the first (leave out for no counter)",
-    )
     async def add_cmd(
         self, interaction: discord.Interaction[Any], text: str, rounds: int | None = None
     ) -> None:
         """Director: set an objective; with rounds, the tracker counts them down and asks you at 0.
 
         Example: /encounter objective add text: Hold the bridge rounds: 5
+
+        Args:
+            text: What the heroes must do, e.g. Hold the bridge
+            rounds: Rounds it lasts, this round counting as the first (leave out for no counter)
         """
         await add(interaction, text, rounds)
 
     @app_commands.command(name="done", description="Director: the heroes achieved an objective.")
-    @app_commands.describe(objective="An open objective")
     async def done_cmd(self, interaction: discord.Interaction[Any], objective: ObjectiveKey) -> None:
         """Director: the heroes achieved an objective.
 
         Example: /encounter objective done objective: Hold the bridge
+
+        Args:
+            objective: An open objective
         """
         await settle(interaction, objective, Outcome.ACHIEVED)
 
     @app_commands.command(name="fail", description="Director: the heroes failed an objective.")
-    @app_commands.describe(objective="An open objective")
     async def fail_cmd(self, interaction: discord.Interaction[Any], objective: ObjectiveKey) -> None:
         """Director: the heroes failed an objective.
 
         Example: /encounter objective fail objective: Stop the ritual
+
+        Args:
+            objective: An open objective
         """
         await settle(interaction, objective, Outcome.FAILED)
 
@@ -282,20 +286,22 @@ class VillainCommands(app_commands.Group):
         )
 
     @app_commands.command(name="name", description="Director: name a villain action (up to 3 a creature).")
-    @app_commands.describe(creature="A leader or solo", action="The villain action's name")
     async def name_cmd(
         self, interaction: discord.Interaction[Any], creature: CreatureName, action: str
     ) -> None:
         """Director: name a villain action of a creature whose stat block has none (up to 3).
 
         Example: /encounter villain name creature: Ajax action: Hit and Run
+
+        Args:
+            creature: A leader or solo
+            action: The villain action's name
         """
         await name_action(interaction, creature, action)
 
     @app_commands.command(
         name="use", description="Director: mark a villain action used (once per encounter)."
     )
-    @app_commands.describe(creature="A leader or solo", action="One of its villain actions not used yet")
     @app_commands.autocomplete(action=_actions)
     async def use_cmd(
         self, interaction: discord.Interaction[Any], creature: CreatureName, action: ActionName
@@ -303,6 +309,10 @@ class VillainCommands(app_commands.Group):
         """Director: mark a villain action used: each once per encounter.
 
         Example: /encounter villain use creature: Ajax action: Hit and Run
+
+        Args:
+            creature: A leader or solo
+            action: One of its villain actions not used yet
         """
         await use_action(interaction, creature, action)
 

@@ -111,7 +111,6 @@ class Meta(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="help", description="List every command with an example.")
-    @app_commands.describe(command="Only this command or family, e.g. roll or encounter")
     @app_commands.guild_only()
     async def help(
         self, interaction: discord.Interaction[Any], command: app_commands.Range[str, 1, 100] | None = None
@@ -119,6 +118,9 @@ class Meta(commands.Cog):
         """List every command with an example, or one family.
 
         Example: /help command:roll
+
+        Args:
+            command: Only this command or family, e.g. roll or encounter
         """
         entries = help_entries(self.bot)
         if command is not None:

@@ -191,20 +191,6 @@ class Abilities(BotCog):
 
     # -- /ability add ------------------------------------------------------------------------------------
     @ability.command(name="add", description="Add an ability card to your hero (or hero:, for a Director).")
-    @app_commands.describe(
-        name="The ability's name, e.g. Mind Spike",
-        action="What using it takes: main action, maneuver, triggered action...",
-        characteristic="The power roll's characteristic(s), e.g. reason, or might or agility",
-        keywords="Keywords separated by commas, e.g. Magic, Psionic, Ranged, Strike",
-        tiers="The three tier results separated by ; (or | when a tier has its own ;)",
-        hero="The hero (default: yours)",
-        distance="e.g. Ranged 10, Melee 1, 3 cube within 10",
-        target="e.g. One creature",
-        cost="The heroic resource it costs (0: free)",
-        effect="The card's effect text",
-        trigger="A triggered action's trigger",
-        bonus="A bonus the card adds to its power roll",
-    )
     @app_commands.choices(action=ACTIONS)
     async def add(
         self,
@@ -226,6 +212,20 @@ class Abilities(BotCog):
 
         Example: /ability add name:Mind Spike action:main characteristic:reason keywords:Magic, Ranged, Strike
         tiers:2 + R damage; 4 + R damage; 6 + R damage
+
+        Args:
+            name: The ability's name, e.g. Mind Spike
+            action: What using it takes: main action, maneuver, triggered action...
+            characteristic: The power roll's characteristic(s), e.g. reason, or might or agility
+            keywords: Keywords separated by commas, e.g. Magic, Psionic, Ranged, Strike
+            tiers: The three tier results separated by ; (or | when a tier has its own ;)
+            hero: The hero (default: yours)
+            distance: e.g. Ranged 10, Melee 1, 3 cube within 10
+            target: e.g. One creature
+            cost: The heroic resource it costs (0: free)
+            effect: The card's effect text
+            trigger: A triggered action's trigger
+            bonus: A bonus the card adds to its power roll
         """
         card = new_ability(
             AbilityForm(
@@ -246,21 +246,6 @@ class Abilities(BotCog):
 
     # -- /ability edit -----------------------------------------------------------------------------------
     @ability.command(name="edit", description="Change one of your hero's ability cards.")
-    @app_commands.describe(
-        ability="The ability to change",
-        hero="The hero (default: yours)",
-        new_name="A new name",
-        action="What using it takes",
-        characteristic="The power roll's characteristic(s)",
-        keywords="Keywords separated by commas (none clears them)",
-        tiers="The three tier results separated by ; or | (none: no power roll)",
-        distance="Distance (none clears it)",
-        target="Target (none clears it)",
-        cost="The heroic resource it costs (0: free)",
-        effect="Effect text (none clears it)",
-        trigger="Trigger (none clears it)",
-        bonus="A bonus the card adds to its power roll",
-    )
     @app_commands.choices(action=ACTIONS)
     async def edit(
         self,
@@ -282,6 +267,21 @@ class Abilities(BotCog):
         """Change a card (effect:none clears).
 
         Example: /ability edit ability:Mind Spike cost:3
+
+        Args:
+            ability: The ability to change
+            hero: The hero (default: yours)
+            new_name: A new name
+            action: What using it takes
+            characteristic: The power roll's characteristic(s)
+            keywords: Keywords separated by commas (none clears them)
+            tiers: The three tier results separated by ; or | (none: no power roll)
+            distance: Distance (none clears it)
+            target: Target (none clears it)
+            cost: The heroic resource it costs (0: free)
+            effect: Effect text (none clears it)
+            trigger: Trigger (none clears it)
+            bonus: A bonus the card adds to its power roll
         """
         form = AbilityForm(
             new_name, action, characteristic, keywords, tiers, distance, target, cost, effect, trigger, bonus
@@ -305,7 +305,6 @@ class Abilities(BotCog):
 
     # -- /ability remove ---------------------------------------------------------------------------------
     @ability.command(name="remove", description="Remove one of your hero's ability cards.")
-    @app_commands.describe(ability="The ability to remove", hero="The hero (default: yours)")
     async def remove(
         self,
         interaction: discord.Interaction[Any],
@@ -315,6 +314,10 @@ class Abilities(BotCog):
         """Remove a card from your hero.
 
         Example: /ability remove ability:Mind Spike
+
+        Args:
+            ability: The ability to remove
+            hero: The hero (default: yours)
         """
 
         def change(target: Hero, sheet: HeroSheet) -> CardEdit:
@@ -332,7 +335,6 @@ class Abilities(BotCog):
 
     # -- /ability show -----------------------------------------------------------------------------------
     @ability.command(name="show", description="An ability card with its tiers as written and as read.")
-    @app_commands.describe(ability="The ability", hero="The hero (default: yours)")
     async def show(
         self,
         interaction: discord.Interaction[Any],
@@ -342,6 +344,10 @@ class Abilities(BotCog):
         """A card with its tiers as written and as the bot reads them.
 
         Example: /ability show ability:Mind Spike
+
+        Args:
+            ability: The ability
+            hero: The hero (default: yours)
         """
         table = await self.bot.store.view(channel_key(interaction), shared=True)
         target = hero_or_mine(table, hero, interaction.user.id)
@@ -351,11 +357,13 @@ class Abilities(BotCog):
 
     # -- /ability list -----------------------------------------------------------------------------------
     @ability.command(name="list", description="A hero's abilities by action type.")
-    @app_commands.describe(hero="The hero (default: yours)")
     async def list_cmd(self, interaction: discord.Interaction[Any], hero: HeroName | None = None) -> None:
         """A hero's abilities by action type.
 
         Example: /ability list hero:Ash
+
+        Args:
+            hero: The hero (default: yours)
         """
         table = await self.bot.store.view(channel_key(interaction), shared=True)
         target = hero_or_mine(table, hero, interaction.user.id)

@@ -109,7 +109,6 @@ class Campaign(BotCog):
     @campaign.command(
         name="join", description="Director: play in another channel's campaign (its heroes, tokens)."
     )
-    @app_commands.describe(channel="The channel whose campaign this channel and its threads join")
     async def join(
         self,
         interaction: discord.Interaction[Any],
@@ -118,6 +117,9 @@ class Campaign(BotCog):
         """Director: play here with that channel's heroes and tokens.
 
         Example: /campaign join channel:#main-campaign
+
+        Args:
+            channel: The channel whose campaign this channel and its threads join
         """
         await require_server_director(self.bot, interaction, "/campaign join")
         if channel.type not in CAMPAIGN_CHANNELS:

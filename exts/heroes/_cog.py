@@ -64,14 +64,6 @@ from exts.heroes._views import HeroView, hero_embed, roster_embed
 from exts.tracker._controls import set_handler
 
 TEXT_MAX = 100
-#: The descriptions of the sheet's options /hero create and /hero edit share.
-SHEET_OPTIONS = {
-    "stamina": "Stamina maximum",
-    "characteristics": "Characteristics, e.g. M2 A1 R0 I-1 P1",
-    "level": "Level (1–10)",
-    "resource": "The heroic resource's name, e.g. wrath",
-    "resource_gain": "Heroic resource gained each turn, e.g. 2 or 1d3",
-}
 #: A hero of the channel's roster named in an option, its names suggested as they are typed.
 HeroName = app_commands.Transform[str, SuggestedRange("hero's name", 1, TEXT_MAX, autocomplete.heroes)]
 """Longest text option Discord sends us here (names are checked to 64 by `clean_name`)."""
@@ -174,14 +166,6 @@ class Heroes(BotCog):
 
     # -- /hero create -------------------------------------------------------------------------------------
     @hero.command(name="create", description="Add a hero to this channel's roster.")
-    @app_commands.describe(
-        name="The hero's name",
-        recoveries="Recoveries",
-        immunity="Damage immunities, e.g. fire 5, all 2",
-        weakness="Damage weaknesses, e.g. cold 3",
-        player="Director only: the member who plays this hero (leave out to let a player claim it)",
-        **SHEET_OPTIONS,
-    )
     async def create(
         self,
         interaction: discord.Interaction[Any],
@@ -199,6 +183,18 @@ class Heroes(BotCog):
         """Add a hero (characteristics, immunity, level… optional).
 
         Example: /hero create name:Ash stamina:30 recoveries:8
+
+        Args:
+            name: The hero's name
+            recoveries: Recoveries
+            immunity: Damage immunities, e.g. fire 5, all 2
+            weakness: Damage weaknesses, e.g. cold 3
+            player: Director only: the member who plays this hero (leave out to let a player claim it)
+            stamina: Stamina maximum
+            characteristics: Characteristics, e.g. M2 A1 R0 I-1 P1
+            level: Level (1–10)
+            resource: The heroic resource's name, e.g. wrath
+            resource_gain: Heroic resource gained each turn, e.g. 2 or 1d3
         """
         clean = clean_name(name)
         scores = Characteristics.parse(characteristics) if characteristics else None
@@ -229,11 +225,6 @@ class Heroes(BotCog):
 
     # -- /hero import ---------------------------------------------------------------------------------------
     @hero.command(name="import", description="Add or update a hero from a Forge Steel export (.ds-hero).")
-    @app_commands.describe(
-        file="A .ds-hero (or older .drawsteel-hero) file exported from Forge Steel",
-        use_state="Take the file's Stamina damage, Recoveries used, Victories and XP (default: no)",
-        player="Director only: the member who plays this hero (leave out to let a player claim it)",
-    )
     async def import_cmd(
         self,
         interaction: discord.Interaction[Any],
@@ -244,6 +235,11 @@ class Heroes(BotCog):
         """Bring in a Forge Steel hero (again: update it; use_state:true takes the file's Stamina, XP…).
 
         Example: /hero import file: Keth.ds-hero
+
+        Args:
+            file: A .ds-hero (or older .drawsteel-hero) file exported from Forge Steel
+            use_state: Take the file's Stamina damage, Recoveries used, Victories and XP (default: no)
+            player: Director only: the member who plays this hero (leave out to let a player claim it)
         """
         _, at, role = await server_standing(interaction, self.bot.store)
         director = at.server_director
@@ -267,16 +263,6 @@ class Heroes(BotCog):
 
     # -- /hero edit -----------------------------------------------------------------------------------------
     @hero.command(name="edit", description="Change a hero of this channel (its owner or a Director).")
-    @app_commands.describe(
-        hero="The hero to change (default: yours)",
-        new_name="A new name",
-        current_stamina="Stamina now",
-        recoveries="Recoveries maximum",
-        recoveries_left="Recoveries left now",
-        immunity="Damage immunities, e.g. fire 5, all 2 (none clears them)",
-        weakness="Damage weaknesses, e.g. cold 3 (none clears them)",
-        **SHEET_OPTIONS,
-    )
     async def edit(
         self,
         interaction: discord.Interaction[Any],
@@ -296,6 +282,20 @@ class Heroes(BotCog):
         """Change a hero (owner or server Director).
 
         Example: /hero edit hero:Ash stamina:33 level:2
+
+        Args:
+            hero: The hero to change (default: yours)
+            new_name: A new name
+            current_stamina: Stamina now
+            recoveries: Recoveries maximum
+            recoveries_left: Recoveries left now
+            immunity: Damage immunities, e.g. fire 5, all 2 (none clears them)
+            weakness: Damage weaknesses, e.g. cold 3 (none clears them)
+            stamina: Stamina maximum
+            characteristics: Characteristics, e.g. M2 A1 R0 I-1 P1
+            level: Level (1–10)
+            resource: The heroic resource's name, e.g. wrath
+            resource_gain: Heroic resource gained each turn, e.g. 2 or 1d3
         """
         rename = clean_name(new_name) if new_name is not None else None
         edit = SheetEdit(
@@ -334,11 +334,13 @@ class Heroes(BotCog):
 
     # -- /hero show -----------------------------------------------------------------------------------------
     @hero.command(name="show", description="Show one hero's sheet, or this channel's whole roster.")
-    @app_commands.describe(hero="The hero to show (leave out for the whole roster)")
     async def show(self, interaction: discord.Interaction[Any], hero: HeroName | None = None) -> None:
         """A hero's sheet, or the roster.
 
         Example: /hero show hero:Ash
+
+        Args:
+            hero: The hero to show (leave out for the whole roster)
         """
         table = await self.bot.store.view(channel_key(interaction), shared=True)
         encounter = active_encounter(table)
@@ -363,11 +365,13 @@ class Heroes(BotCog):
     @hero.command(
         name="delete", description="Delete a hero from the roster (its owner or a server Director)."
     )
-    @app_commands.describe(hero="The hero to delete for good")
     async def delete(self, interaction: discord.Interaction[Any], hero: HeroName) -> None:
         """Delete a hero (owner or server Director).
 
         Example: /hero delete hero:Ash
+
+        Args:
+            hero: The hero to delete for good
         """
         table = await self.bot.store.view(channel_key(interaction), shared=True)
         target = require_hero(table, hero)
@@ -422,10 +426,6 @@ class Heroes(BotCog):
 
     # -- /hero claim ----------------------------------------------------------------------------------------
     @hero.command(name="claim", description="Take over a hero the Director holds (a Director may reassign).")
-    @app_commands.describe(
-        hero="The hero to take over",
-        player="Director only: give the hero to this member (leave out to hold it, open to claim)",
-    )
     async def claim_hero(
         self,
         interaction: discord.Interaction[Any],
@@ -435,6 +435,10 @@ class Heroes(BotCog):
         """Take over a hero the Director holds.
 
         Example: /hero claim hero:Ash
+
+        Args:
+            hero: The hero to take over
+            player: Director only: give the hero to this member (leave out to hold it, open to claim)
         """
         if player is not None and player.bot:
             fail("Bots can't play heroes: pick a member, or leave player out.")

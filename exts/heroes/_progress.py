@@ -34,10 +34,6 @@ class Progress(BotCog):
     """Victories and respites (/victories, /respite)."""
 
     @app_commands.command(name="victories", description="Show the heroes' Victories; a Director awards them.")
-    @app_commands.describe(
-        award="Director: Victories to award (leave out to show)",
-        hero="Only this hero (default: every hero of the roster)",
-    )
     @app_commands.guild_only()
     async def victories(
         self,
@@ -48,6 +44,10 @@ class Progress(BotCog):
         """Victories and XP; a server Director awards.
 
         Example: /victories award:1
+
+        Args:
+            award: Director: Victories to award (leave out to show)
+            hero: Only this hero (default: every hero of the roster)
         """
         if award is None:
             table = await self.bot.store.view(channel_key(interaction))

@@ -91,7 +91,6 @@ class Resource(BotCog):
         await send(interaction, content=text)
 
     @resource.command(name="gain", description="A hero gains heroic resource.")
-    @app_commands.describe(amount="How much", hero="The hero (default: yours)")
     async def gain(
         self,
         interaction: discord.Interaction[Any],
@@ -101,6 +100,10 @@ class Resource(BotCog):
         """Gain heroic resource (a class trigger).
 
         Example: /resource gain amount:2 hero:Ash
+
+        Args:
+            amount: How much
+            hero: The hero (default: yours)
         """
         await self._change(
             interaction,
@@ -111,7 +114,6 @@ class Resource(BotCog):
         )
 
     @resource.command(name="spend", description="A hero spends heroic resource.")
-    @app_commands.describe(amount="How much", hero="The hero (default: yours)")
     async def spend(
         self,
         interaction: discord.Interaction[Any],
@@ -121,6 +123,10 @@ class Resource(BotCog):
         """Spend heroic resource (never below 0).
 
         Example: /resource spend amount:3
+
+        Args:
+            amount: How much
+            hero: The hero (default: yours)
         """
         await self._change(
             interaction,
@@ -131,7 +137,6 @@ class Resource(BotCog):
         )
 
     @resource.command(name="set", description="Correct a hero's heroic resource.")
-    @app_commands.describe(amount="The new value", hero="The hero (default: yours)")
     async def set(
         self,
         interaction: discord.Interaction[Any],
@@ -141,6 +146,10 @@ class Resource(BotCog):
         """Correct a hero's heroic resource.
 
         Example: /resource set amount:4 hero:Ash
+
+        Args:
+            amount: The new value
+            hero: The hero (default: yours)
         """
         await self._change(
             interaction,

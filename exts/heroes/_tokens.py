@@ -185,13 +185,15 @@ class Tokens(BotCog):
         await send(interaction, embed=tokens_embed(table.tokens, used, encounter is not None))
 
     @tokens.command(name="award", description="Director: give hero tokens.")
-    @app_commands.describe(count="How many hero tokens (default 1)")
     async def award(
         self, interaction: discord.Interaction[Any], count: app_commands.Range[int, 1, AWARD_MAX] = 1
     ) -> None:
         """Server Director: give hero tokens.
 
         Example: /tokens award count:1
+
+        Args:
+            count: How many hero tokens (default 1)
         """
 
         def change(_who: Member, table: Table) -> Change[int]:
@@ -202,12 +204,6 @@ class Tokens(BotCog):
         await send(interaction, content=f"The Director awards {count} hero token(s). Hero tokens: {pool}.")
 
     @tokens.command(name="spend", description="Spend hero tokens for a benefit.")
-    @app_commands.describe(
-        use="surges: +2 surges · save: a save that just failed succeeds · reroll: reroll a test · "
-        "regain: 2 tokens, regain Stamina",
-        hero="The hero who spends (default: yours)",
-        condition="Not needed: a token turns the save that just failed",
-    )
     async def spend(
         self,
         interaction: discord.Interaction[Any],
@@ -218,6 +214,12 @@ class Tokens(BotCog):
         """Spend: surges, save, reroll or regain.
 
         Example: /tokens spend use:surges hero:Ash
+
+        Args:
+            use: surges: +2 surges · save: a save that just failed succeeds · reroll: reroll a test · regain:
+                2 tokens, regain Stamina
+            hero: The hero who spends (default: yours)
+            condition: Not needed: a token turns the save that just failed
         """
         who: str | int = " ".join(hero.split()) if hero is not None else interaction.user.id
         if isinstance(who, str) and not who:

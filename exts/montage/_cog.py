@@ -186,12 +186,6 @@ class MontageCog(BotCog):
         return await play_scene(interaction, KIND, Montage, event, step, summary, rule=rule)
 
     @montage.command(name="start", description="Start a montage test in this channel.")
-    @app_commands.describe(
-        name="The montage's name, e.g. Escape the flood",
-        difficulty="easy, moderate or hard: sets both limits with the number of heroes",
-        heroes="The heroes taking part, e.g. Ash, Brin (default: this channel's; others: the Director's)",
-        description="What the montage is about, shown on the tracker",
-    )
     @app_commands.choices(difficulty=_DIFFICULTIES)
     async def start(
         self,
@@ -204,6 +198,12 @@ class MontageCog(BotCog):
         """Start a montage; its limits follow the difficulty and the number of heroes.
 
         Example: /montage start name: Flood difficulty: moderate heroes: Ash, Bree
+
+        Args:
+            name: The montage's name, e.g. Escape the flood
+            difficulty: easy, moderate or hard: sets both limits with the number of heroes
+            heroes: The heroes taking part, e.g. Ash, Brin (default: this channel's; others: the Director's)
+            description: What the montage is about, shown on the tracker
         """
         clean = clean_name(name)
         level = _pick(MontageDifficulty, difficulty, "difficulty is easy, moderate or hard")
@@ -221,14 +221,6 @@ class MontageCog(BotCog):
         )
 
     @challenge.command(name="add", description="Director: describe a challenge the heroes can try.")
-    @app_commands.describe(
-        name="The challenge, e.g. Climb the cliff",
-        characteristics="What it's tested with, e.g. Might, Agility",
-        skills="Skills that help, e.g. Climb, Athletics",
-        uses="How many tests it takes at most (default no limit)",
-        difficulty="Its tests' difficulty (default medium)",
-        description="What the heroes see",
-    )
     @app_commands.choices(difficulty=_TESTS)
     async def challenge_add(
         self,
@@ -243,6 +235,14 @@ class MontageCog(BotCog):
         """Director: describe a challenge (its characteristics, skills, uses, difficulty).
 
         Example: /montage challenge add name: Climb characteristics: Might skills: Climb uses: 2
+
+        Args:
+            name: The challenge, e.g. Climb the cliff
+            characteristics: What it's tested with, e.g. Might, Agility
+            skills: Skills that help, e.g. Climb, Athletics
+            uses: How many tests it takes at most (default no limit)
+            difficulty: Its tests' difficulty (default medium)
+            description: What the heroes see
         """
         made = Challenge(
             clean_name(name),
@@ -267,12 +267,14 @@ class MontageCog(BotCog):
         await send(interaction, content=f"➕ {challenge_line(played.after, made)}")
 
     @challenge.command(name="remove", description="Director: take a challenge away.")
-    @app_commands.describe(name="The challenge")
     @app_commands.autocomplete(name=challenge_names)
     async def challenge_remove(self, interaction: discord.Interaction[Any], name: Name) -> None:
         """Director: remove one.
 
         Example: /montage challenge remove name: Climb
+
+        Args:
+            name: The challenge
         """
 
         def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Challenge]:
@@ -297,15 +299,6 @@ class MontageCog(BotCog):
         await send(interaction, content=challenges_text(montage), ephemeral=True)
 
     @montage.command(name="test", description="Your hero tries a challenge (once a round).")
-    @app_commands.describe(
-        challenge="The challenge (see /montage challenge list)",
-        characteristic="Read from your hero (default: the challenge's only one)",
-        difficulty="The test's difficulty (default: the challenge's, else medium)",
-        edges="Edges from elsewhere (an assist's is added by itself)",
-        banes="Banes from elsewhere",
-        bonus="Added to the roll, e.g. 2 for a skill",
-        hero="The hero who tests (default: yours)",
-    )
     @app_commands.choices(characteristic=_TRAITS, difficulty=_TESTS)
     @app_commands.autocomplete(challenge=challenge_names, hero=hero_names)
     async def test(
@@ -322,6 +315,15 @@ class MontageCog(BotCog):
         """Your hero's test this round: counted as a success or a failure.
 
         Example: /montage test challenge: Climb characteristic: might
+
+        Args:
+            challenge: The challenge (see /montage challenge list)
+            characteristic: Read from your hero (default: the challenge's only one)
+            difficulty: The test's difficulty (default: the challenge's, else medium)
+            edges: Edges from elsewhere (an assist's is added by itself)
+            banes: Banes from elsewhere
+            bonus: Added to the roll, e.g. 2 for a skill
+            hero: The hero who tests (default: yours)
         """
         chosen = _pick(Difficulty, difficulty, _TEST_HINT) if difficulty else None
         step = service.trial_step(self.bot.dice, hero, challenge, characteristic, bonus, edges, banes, chosen)
@@ -335,12 +337,6 @@ class MontageCog(BotCog):
         await send(interaction, content=text, mentions=_mentions(ping), view=view)
 
     @montage.command(name="assist", description="Your hero assists another hero's test this round.")
-    @app_commands.describe(
-        hero="The hero you assist (before their test)",
-        characteristic="Your assisting test's characteristic, read from your hero",
-        bonus="Added to your assisting test, e.g. 2 for a skill",
-        helper="The assisting hero (default: yours)",
-    )
     @app_commands.choices(characteristic=_TRAITS)
     @app_commands.autocomplete(hero=hero_names, helper=hero_names)
     async def assist(
@@ -354,6 +350,12 @@ class MontageCog(BotCog):
         """Assist another hero's test: an edge or a bane.
 
         Example: /montage assist hero: Ash
+
+        Args:
+            hero: The hero you assist (before their test)
+            characteristic: Your assisting test's characteristic, read from your hero
+            bonus: Added to your assisting test, e.g. 2 for a skill
+            helper: The assisting hero (default: yours)
         """
         dice = self.bot.dice
         trait = _pick(Characteristic, characteristic, _TRAIT_HINT) if characteristic else None
@@ -371,12 +373,14 @@ class MontageCog(BotCog):
         await send(interaction, content=text, mentions=_mentions(ping))
 
     @montage.command(name="reroll", description="Spend a hero token to reroll your hero's newest test.")
-    @app_commands.describe(hero="The hero whose test is rerolled (default: yours)")
     @app_commands.autocomplete(hero=any_hero_names)
     async def reroll(self, interaction: discord.Interaction[Any], hero: Name | None = None) -> None:
         """Spend a hero token to reroll your newest test.
 
         Example: /montage reroll
+
+        Args:
+            hero: The hero whose test is rerolled (default: yours)
         """
         await reroll_test(interaction, hero)
 
@@ -402,7 +406,6 @@ class MontageCog(BotCog):
     @montage.command(
         name="outcome", description="Director: what an outcome means for the story (kept secret)."
     )
-    @app_commands.describe(result="The outcome", text="What it means, shown when the montage ends that way")
     @app_commands.choices(result=_OUTCOMES)
     async def outcome(
         self,
@@ -413,6 +416,10 @@ class MontageCog(BotCog):
         """Director: what an outcome means (secret until the montage ends that way).
 
         Example: /montage outcome result: total success text: You reach the pass.
+
+        Args:
+            result: The outcome
+            text: What it means, shown when the montage ends that way
         """
         chosen = _pick(MontageOutcome, result, "result is total success, partial success or total failure")
 
@@ -449,10 +456,6 @@ class MontageCog(BotCog):
         await send(interaction, content=progress_text(played.before, played.after), view=view)
 
     @montage.command(name="award", description="Director: close the ended montage with Victories and Malice.")
-    @app_commands.describe(
-        victories="Victories for each hero (default 1; 0 for none)",
-        malice="Malice carried into the next fight (default 0)",
-    )
     async def award(
         self,
         interaction: discord.Interaction[Any],
@@ -462,6 +465,10 @@ class MontageCog(BotCog):
         """Director: close it (Victories, Malice).
 
         Example: /montage award victories: 1 malice: 2
+
+        Args:
+            victories: Victories for each hero (default 1; 0 for none)
+            malice: Malice carried into the next fight (default 0)
         """
         await close_montage(interaction, victories, malice)
 
@@ -483,12 +490,14 @@ class MontageCog(BotCog):
         await send(interaction, content=content, embed=render_montage(doc.name, montage), ephemeral=True)
 
     @montage.command(name="import", description="Director: bring in a Forge Steel montage's challenges.")
-    @app_commands.describe(file="A .ds-montage file exported from Forge Steel")
     async def import_cmd(self, interaction: discord.Interaction[Any], file: discord.Attachment) -> None:
         """Director: a Forge Steel montage's challenges, uses, twists and outcome texts (where none runs, the
         file starts one).
 
         Example: /montage import file: Flooded Causeway.ds-montage
+
+        Args:
+            file: A .ds-montage file exported from Forge Steel
         """
         try:
             who = await InTime(interaction).run(_caller(interaction, self.bot))

@@ -147,12 +147,6 @@ class NegotiationCog(BotCog):
     @negotiation.command(
         name="start", description="Director: start a negotiation with an NPC in this channel."
     )
-    @app_commands.describe(
-        npc="The NPC's name, e.g. Baron Vell",
-        attitude="The NPC's first attitude: sets Interest and Patience",
-        motivations="The NPC's motivations, hidden from players, e.g. greed, legacy",
-        pitfalls="The NPC's pitfalls, hidden from players, e.g. peace",
-    )
     @app_commands.choices(attitude=_ATTITUDES)
     @app_commands.autocomplete(motivations=list_autocomplete, pitfalls=list_autocomplete)
     async def start(
@@ -166,6 +160,12 @@ class NegotiationCog(BotCog):
         """Director: start a negotiation; the motivations and pitfalls stay hidden.
 
         Example: /negotiation start npc:Baron Vell attitude:neutral motivations:greed, legacy pitfalls:peace
+
+        Args:
+            npc: The NPC's name, e.g. Baron Vell
+            attitude: The NPC's first attitude: sets Interest and Patience
+            motivations: The NPC's motivations, hidden from players, e.g. greed, legacy
+            pitfalls: The NPC's pitfalls, hidden from players, e.g. peace
         """
         wants = service.motivations(motivations, "motivations")
         fears = service.motivations(pitfalls, "pitfalls")
@@ -173,28 +173,19 @@ class NegotiationCog(BotCog):
         await self._start(interaction, service.START, started)
 
     @negotiation.command(name="import", description="Director: start a negotiation from a Forge Steel file.")
-    @app_commands.describe(file="A .ds-negotiation file exported from Forge Steel")
     async def import_cmd(self, interaction: discord.Interaction[Any], file: discord.Attachment) -> None:
         """Director: a Forge Steel negotiation.
 
         Example: /negotiation import file: Baron Vell.ds-negotiation
+
+        Args:
+            file: A .ds-negotiation file exported from Forge Steel
         """
         await defer_for_file(interaction)
         started = read_negotiation(await download(file, what=NEGOTIATION_FILE))
         await self._start(interaction, service.IMPORT, started)
 
     @negotiation.command(name="argue", description="Your hero makes an argument (a test, usually Presence).")
-    @app_commands.describe(
-        motivation="The motivation the argument appeals to, e.g. greed",
-        appeals="motivation, none, or pitfall (the Director's call); default: motivation when one is named",
-        hero="The hero who argues (default: yours)",
-        characteristic="Read from the hero (default Presence)",
-        bonus="Added to the roll, e.g. 2 for a skill",
-        edges="Edges",
-        banes="Banes",
-        repeated="True: the same argument again (counts as tier 1)",
-        lie="True: the argument is a lie (the Director may take 1 more Interest)",
-    )
     @app_commands.choices(appeals=_APPEALS, characteristic=_TRAITS)
     @app_commands.autocomplete(motivation=motivation_autocomplete, hero=autocomplete.heroes)
     async def argue(
@@ -213,6 +204,17 @@ class NegotiationCog(BotCog):
         """Your hero makes an argument.
 
         Example: /negotiation argue motivation:greed
+
+        Args:
+            motivation: The motivation the argument appeals to, e.g. greed
+            appeals: motivation, none, or pitfall (the Director's call); default: motivation when one is named
+            hero: The hero who argues (default: yours)
+            characteristic: Read from the hero (default Presence)
+            bonus: Added to the roll, e.g. 2 for a skill
+            edges: Edges
+            banes: Banes
+            repeated: True: the same argument again (counts as tier 1)
+            lie: True: the argument is a lie (the Director may take 1 more Interest)
         """
         appeal, named = _appeal(appeals, motivation)
         given = service.Argument(
@@ -239,13 +241,6 @@ class NegotiationCog(BotCog):
     @negotiation.command(
         name="discover", description="Your hero tries to learn a motivation or pitfall (a test)."
     )
-    @app_commands.describe(
-        hero="The hero who reads the NPC (default: yours)",
-        characteristic="Read from the hero (default Intuition)",
-        bonus="Added to the roll, e.g. 2 for a skill",
-        edges="Edges",
-        banes="Banes",
-    )
     @app_commands.choices(characteristic=_TRAITS)
     @app_commands.autocomplete(hero=autocomplete.heroes)
     async def discover(
@@ -260,6 +255,13 @@ class NegotiationCog(BotCog):
         """Your hero reads what moves the NPC.
 
         Example: /negotiation discover
+
+        Args:
+            hero: The hero who reads the NPC (default: yours)
+            characteristic: Read from the hero (default Intuition)
+            bonus: Added to the roll, e.g. 2 for a skill
+            edges: Edges
+            banes: Banes
         """
         dice = ReplayDice(self.bot.dice)
         step = service.discover_step(dice, hero, Characteristic(characteristic), bonus, edges, banes)
@@ -301,13 +303,15 @@ class NegotiationCog(BotCog):
     @negotiation.command(
         name="close", description="Director: close the negotiation, with Victories for each hero."
     )
-    @app_commands.describe(victories="Victories for each hero on the roster (default 1; 0 for none)")
     async def close(
         self, interaction: discord.Interaction[Any], victories: app_commands.Range[int, 0, 9] = 1
     ) -> None:
         """Director: close it, with Victories.
 
         Example: /negotiation close victories:1
+
+        Args:
+            victories: Victories for each hero on the roster (default 1; 0 for none)
         """
         await close_negotiation(interaction, victories)
 

@@ -301,20 +301,6 @@ class Roll(BotCog):
     @app_commands.command(
         name="roll", description="Make a power roll (2d10 + bonus), e.g. an ability or a test."
     )
-    @app_commands.describe(
-        bonus="Added to the roll: your characteristic if you have no hero, skills; negative for penalties",
-        characteristic="Read from your hero in this channel (see /hero create)",
-        edges="How many edges (2 or more: a double edge)",
-        banes="How many banes (2 or more: a double bane)",
-        auto_tier="Automatic tier outcomes, one per effect: e.g. 3, or 3,1 (different ones cancel)",
-        kind="An ability roll (default) or a test",
-        difficulty="A test's difficulty: easy, medium or hard",
-        tiers="The three outcomes, e.g. 2 damage; 5 damage; 7 damage",
-        label="What the roll is for, e.g. Mind Spike",
-        hidden="Only you see the roll (the Director's secret roll)",
-        action="What the ability roll is made as (default main; only a main action can be a critical hit)",
-        situation="Situations giving edges or banes, e.g. flanking, high ground (shown by name)",
-    )
     @app_commands.choices(
         characteristic=_CHARACTERISTICS, kind=_KINDS, difficulty=_DIFFICULTIES, action=ACTION_CHOICES
     )
@@ -339,6 +325,20 @@ class Roll(BotCog):
         """A power roll (ability or test) with edges, banes and tiers; Downgrade and Reroll buttons.
 
         Example: /roll characteristic:might edges:1 label:Strike
+
+        Args:
+            bonus: Added to the roll: your characteristic if you have no hero, skills; negative for penalties
+            characteristic: Read from your hero in this channel (see /hero create)
+            edges: How many edges (2 or more: a double edge)
+            banes: How many banes (2 or more: a double bane)
+            auto_tier: Automatic tier outcomes, one per effect: e.g. 3, or 3,1 (different ones cancel)
+            kind: An ability roll (default) or a test
+            difficulty: A test's difficulty: easy, medium or hard
+            tiers: The three outcomes, e.g. 2 damage; 5 damage; 7 damage
+            label: What the roll is for, e.g. Mind Spike
+            hidden: Only you see the roll (the Director's secret roll)
+            action: What the ability roll is made as (default main; only a main action can be a critical hit)
+            situation: Situations giving edges or banes, e.g. flanking, high ground (shown by name)
         """
         _check_numbers(bonus, edges, banes)
         chosen_difficulty = _difficulty(difficulty)

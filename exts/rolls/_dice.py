@@ -37,7 +37,6 @@ class Dice(BotCog):
     """Free-form dice rolls."""
 
     @app_commands.command(name="dice", description="Roll dice, e.g. 3d6+2, 1d3, d100 or 4d6kh3.")
-    @app_commands.describe(expression="What to roll, e.g. 3d6+2, 1d3, d100 or 4d6kh3")
     @app_commands.guild_only()
     async def dice(
         self,
@@ -47,6 +46,9 @@ class Dice(BotCog):
         """Roll any dice: 3d6+2, 1d3, d100, 4d6kh3.
 
         Example: /dice 3d6+2
+
+        Args:
+            expression: What to roll, e.g. 3d6+2, 1d3, d100 or 4d6kh3
         """
         if not expression.strip():
             fail(f"Type a dice expression. {HINT}")

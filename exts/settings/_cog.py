@@ -29,19 +29,6 @@ class GuildSettingsCog(BotCog):
     """Per-server settings (/settings)."""
 
     @app_commands.command(name="settings", description="Director: show or change this server's settings.")
-    @app_commands.describe(
-        director_role="Members of this role are server Directors (besides Manage Server)",
-        clear_director_role="True: no Director role (Manage Server only; anyone may start encounters)",
-        turn_pings="Ping the members whose side picks next",
-        tokens_reset_per_session="True: /tokens reset sets one token per hero; False: the pool carries over",
-        malice_rounding="How the heroes' average Victories rounds into starting Malice",
-        show_monster_stamina="True: players see monsters' exact Stamina; False: only winded, dying, dead",
-        enforce_action_economy="Refuse a second main action, maneuver or move in a turn",
-        auto_saves="The Director's creatures roll their saving throws when their turn ends",
-        nudge_after="Ping a side again when it hasn't picked for this long, e.g. 12h (15m to 7d; off)",
-        argument_timer="Live table: the Director picks when players haven't within this, e.g. 30s (off)",
-        negotiation_numbers="True: players see a negotiation's Interest and Patience; False: as words",
-    )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     async def settings(
@@ -62,6 +49,20 @@ class GuildSettingsCog(BotCog):
         """Server Director: this server's settings.
 
         Example: /settings turn_pings:False
+
+        Args:
+            director_role: Members of this role are server Directors (besides Manage Server)
+            clear_director_role: True: no Director role (Manage Server only; anyone may start encounters)
+            turn_pings: Ping the members whose side picks next
+            tokens_reset_per_session: True: /tokens reset sets one token per hero; False: the pool carries
+                over
+            malice_rounding: How the heroes' average Victories rounds into starting Malice
+            show_monster_stamina: True: players see monsters' exact Stamina; False: only winded, dying, dead
+            enforce_action_economy: Refuse a second main action, maneuver or move in a turn
+            auto_saves: The Director's creatures roll their saving throws when their turn ends
+            nudge_after: Ping a side again when it hasn't picked for this long, e.g. 12h (15m to 7d; off)
+            argument_timer: Live table: the Director picks when players haven't within this, e.g. 30s (off)
+            negotiation_numbers: True: players see a negotiation's Interest and Patience; False: as words
         """
         guild_id = interaction.guild_id
         if guild_id is None:

@@ -281,7 +281,6 @@ class Turn(BotCog):
     )
 
     @turn.command(name="act", description="Start a creature's turn.")
-    @app_commands.describe(combatant="Who acts now (default: your only creature that may)")
     @app_commands.autocomplete(combatant=actable)
     async def act_cmd(
         self, interaction: discord.Interaction[Any], combatant: Combatant | None = None
@@ -289,6 +288,9 @@ class Turn(BotCog):
         """Start a creature's turn (the menu offers who may act now; the Director may pick anyone).
 
         Example: /turn act combatant: Ash
+
+        Args:
+            combatant: Who acts now (default: your only creature that may)
         """
         await do_act(interaction, self.bot, combatant)
 
@@ -303,9 +305,6 @@ class Turn(BotCog):
     @turn.command(
         name="skip", description="Pass a creature's turn, or (Director) skip the picking side's turns."
     )
-    @app_commands.describe(
-        combatant="Whose turn passes (leave out: the Director skips the side that picks now)"
-    )
     @app_commands.autocomplete(combatant=actable)
     async def skip_cmd(
         self, interaction: discord.Interaction[Any], combatant: Combatant | None = None
@@ -313,14 +312,13 @@ class Turn(BotCog):
         """Pass a creature's turn; without one the Director skips the side that picks (fast/slow: slow).
 
         Example: /turn skip combatant: Goblin 1
+
+        Args:
+            combatant: Whose turn passes (leave out: the Director skips the side that picks now)
         """
         await do_skip(interaction, self.bot, combatant)
 
     @turn.command(name="speed", description="Fast/slow turns: choose a creature's fast or slow turn.")
-    @app_commands.describe(
-        speed="fast: an action or a move, in the fast turns; slow: an action and a move, after them",
-        combatant="Whose turn (default: your only creature still to act)",
-    )
     @app_commands.autocomplete(combatant=still_to_act)
     async def speed_cmd(
         self, interaction: discord.Interaction[Any], speed: Speed, combatant: Combatant | None = None
@@ -328,16 +326,23 @@ class Turn(BotCog):
         """Fast/slow turns: choose a creature's fast turn (action or move) or slow turn (both) this round.
 
         Example: /turn speed combatant: Ash speed: slow
+
+        Args:
+            speed: fast: an action or a move, in the fast turns; slow: an action and a move, after them
+            combatant: Whose turn (default: your only creature still to act)
         """
         await do_speed(interaction, combatant, speed)
 
     @turn.command(name="swap", description="Agility order: two heroes swap places at the start of a round.")
     @app_commands.rename(other="with")
-    @app_commands.describe(hero="A hero", other="The willing hero they swap places with")
     async def swap_cmd(self, interaction: discord.Interaction[Any], hero: HeroName, other: HeroName) -> None:
         """Agility order: at the start of a round the Director lets two heroes swap places.
 
         Example: /turn swap hero: Ash with: Bree
+
+        Args:
+            hero: A hero
+            other: The willing hero they swap places with
         """
         await do_swap(interaction, hero, other)
 
@@ -345,7 +350,6 @@ class Turn(BotCog):
     @turn.command(
         name="defend", description="Defend (main action): double bane on ability rolls against you."
     )
-    @app_commands.describe(combatant="Who defends (default: the creature whose turn it is, if yours)")
     @app_commands.autocomplete(combatant=autocomplete.creatures)
     async def defend_cmd(
         self, interaction: discord.Interaction[Any], combatant: Combatant | None = None
@@ -353,14 +357,14 @@ class Turn(BotCog):
         """Defend (main action): ability rolls against you have a double bane until your next turn.
 
         Example: /turn defend
+
+        Args:
+            combatant: Who defends (default: the creature whose turn it is, if yours)
         """
         await do_defend(interaction, combatant)
 
     @turn.command(
         name="aid", description="Aid Attack (maneuver): an ally's next roll against an enemy gains an edge."
-    )
-    @app_commands.describe(
-        target="The adjacent enemy", combatant="Who aids (default: the creature whose turn it is, if yours)"
     )
     @app_commands.autocomplete(target=autocomplete.creatures, combatant=autocomplete.creatures)
     async def aid_cmd(
@@ -369,18 +373,15 @@ class Turn(BotCog):
         """Aid Attack (maneuver): an ally's next ability roll against that enemy gains an edge.
 
         Example: /turn aid target: Goblin 1
+
+        Args:
+            target: The adjacent enemy
+            combatant: Who aids (default: the creature whose turn it is, if yours)
         """
         await do_aid(interaction, target, combatant)
 
     # --- /turn heal (the Heal main action: exts/turn/_heal.py) ---------------------------------------------
     @turn.command(name="heal", description="The Heal main action: an ally spends a Recovery or makes a save.")
-    @app_commands.describe(
-        target="Who is healed (an adjacent creature)",
-        use="recovery: they spend a Recovery · save: they make one saving throw",
-        healer="Who uses Heal (default: the creature taking its turn, or yours)",
-        condition="For save: which save-ends condition (when they have several)",
-        text="For save: a custom condition's name",
-    )
     @app_commands.choices(condition=CONDITION_CHOICES)
     @app_commands.autocomplete(target=autocomplete.creatures, healer=autocomplete.creatures)
     async def heal_cmd(
@@ -395,6 +396,13 @@ class Turn(BotCog):
         """Heal (main action): the target spends a Recovery (even while dying) or makes one saving throw.
 
         Example: /turn heal target: Ash use: recovery
+
+        Args:
+            target: Who is healed (an adjacent creature)
+            use: recovery: they spend a Recovery · save: they make one saving throw
+            healer: Who uses Heal (default: the creature taking its turn, or yours)
+            condition: For save: which save-ends condition (when they have several)
+            text: For save: a custom condition's name
         """
         await do_heal(interaction, self.bot, target, HealUse(use), healer, condition, text)
 

@@ -143,3 +143,15 @@ async def test_strike_targets_autocomplete(commands: dict[str, list[dict[str, An
     assert targets.get("autocomplete") is True
     (combatant,) = [o for o in commands["turn act"] if o["name"] == "combatant"]
     assert combatant.get("autocomplete") is True
+
+
+async def test_every_option_is_described(commands: dict[str, list[dict[str, Any]]]) -> None:
+    """Each option's description comes from its command's docstring (`Args:`); one it misses shows
+    discord.py's placeholder "…" to players."""
+    bare = [
+        f"/{name} {o['name']}"
+        for name, options in commands.items()
+        for o in options
+        if o["description"] == "…"
+    ]
+    assert not bare, f"options without a description: {bare}"
