@@ -141,14 +141,24 @@ def achieve_due(encounter: Encounter) -> Encounter:
 # --- villain actions -------------------------------------------------------------------------------------
 
 
+#: What the encounter remembers of a creature's villain actions when it remembers nothing (one value for all:
+#: it is immutable, and every turn's end asks it of every creature).
+_NONE_KEPT = VillainActions()
+
+
+def _kept(encounter: Encounter, creature: Creature) -> VillainActions:
+    """The creature's villain actions the Director named and those it used."""
+    return encounter.villains.get(creature.id, _NONE_KEPT)
+
+
 def villain_actions(encounter: Encounter, creature: Creature) -> tuple[str, ...]:
     """The creature's villain actions: its stat block's, else those the Director named."""
     own = tuple(a.name for a in creature.abilities if a.action is ActionType.VILLAIN)
-    return own or encounter.villains.get(creature.id, VillainActions()).named
+    return own or _kept(encounter, creature).named
 
 
 def villain_used(encounter: Encounter, creature: Creature) -> tuple[str, ...]:
-    return encounter.villains.get(creature.id, VillainActions()).used
+    return _kept(encounter, creature).used
 
 
 def _match(names: tuple[str, ...], key: str) -> str | None:
@@ -170,7 +180,7 @@ def name_villain_action(encounter: Encounter, creature: Creature, name: str) -> 
     clean = _clean(name)
     if not clean or len(clean) > ACTION_NAME_MAX:
         raise ObjectiveError(f"Name the villain action in 1 to {ACTION_NAME_MAX} characters.")
-    current = encounter.villains.get(creature.id, VillainActions())
+    current = _kept(encounter, creature)
     if _match(current.named, clean) is not None:
         raise ObjectiveError(f"{creature.id} already has the villain action '{clean}'.")
     if len(current.named) >= VILLAIN_ACTIONS:
@@ -191,7 +201,7 @@ def use_villain_action(encounter: Encounter, creature: Creature, name: str) -> t
         raise ObjectiveError(
             f"{creature.id} has no villain action '{_clean(name)[:64]}': use {', '.join(actions)}."
         )
-    current = encounter.villains.get(creature.id, VillainActions())
+    current = _kept(encounter, creature)
     if found in current.used:
         raise ObjectiveError(
             f"{creature.id} has already used {found} this encounter: each is once per encounter."
