@@ -86,7 +86,7 @@ def _taunts_someone(encounter: Encounter, creature_ids: Iterable[str]) -> bool:
 def _aids_for(encounter: Encounter, attacker: str, target: str) -> tuple[AidAttack, ...]:
     """The aids that give `attacker`'s ability roll against `target` an edge: aimed at the target, by a
     creature of the attacker's side other than the attacker."""
-    if not _present(encounter, attacker, target):
+    if not encounter.aids or not _present(encounter, attacker, target):
         return ()
     side = encounter.side_of(attacker).id
     return tuple(
@@ -103,7 +103,7 @@ def roll_modifiers(encounter: Encounter, attacker: str, target: str) -> tuple[Mo
     """The edges and banes Defend and Aid Attack give `attacker`'s ability roll against `target`, each with
     its reason (raw counts: the power roll caps and cancels them)."""
     mods: list[Modifier] = []
-    if _present(encounter, target):
+    if encounter.defending and _present(encounter, target):
         entry = encounter.entry_of(target)
         if entry.id in encounter.defending and not _taunts_someone(encounter, entry.creature_ids):
             mods.append(Modifier(f"{target} is defending", banes=2))
