@@ -41,10 +41,10 @@ def to_data(value: Any, reuse: Reuse | None = None) -> Any:
 
 class Reuse:
     """A memory for encoding successive versions of one value (a channel's encounter, command after
-    command): `encode` returns the very data it made last time for each frozen dataclass instance the new
-    version still holds. The rules core's values are immutable, so an instance always encodes the same; the
-    unchanged parts of the new data are then the same objects as in the last data, which lets the store skip
-    them when it validates and diffs. The data it returns is shared: never edit it in place."""
+    command): `encode` returns the very data it made last time for each frozen dataclass instance and tuple
+    the new version still holds. The rules core's values are immutable, so an instance always encodes the
+    same; the unchanged parts of the new data are then the same objects as in the last data, which lets the
+    store skip them when it validates and diffs. The data it returns is shared: never edit it in place."""
 
     __slots__ = ("_last", "_made")
 
@@ -89,13 +89,34 @@ def _encoder(cls: Any) -> Encoder:
         return lambda value, reuse: value.value
     if not issubclass(cls, type) and dataclasses.is_dataclass(cls):
         return _dataclass_encoder(cls)
-    if issubclass(cls, tuple | list):
-        return lambda value, reuse: [to_data(v, reuse) for v in value]
+    if issubclass(cls, tuple):  # immutable, as the frozen dataclasses are
+        return _kept(_items)
+    if issubclass(cls, list):
+        return _items
     if issubclass(cls, frozenset | set):
         return lambda value, reuse: sorted(to_data(v, reuse) for v in value)
     if issubclass(cls, dict):
         return lambda value, reuse: {str(k): to_data(v, reuse) for k, v in value.items()}
     return _as_is
+
+
+def _items(value: Any, reuse: Reuse | None) -> Any:
+    return [to_data(v, reuse) for v in value]
+
+
+def _kept(encode: Encoder) -> Encoder:
+    """`encode` for an immutable type: with a `Reuse`, the data it made last time for the same instance."""
+
+    def encode_kept(value: Any, reuse: Reuse | None) -> Any:
+        if reuse is None:
+            return encode(value, None)
+        data = reuse._get(value)
+        if data is None:
+            data = encode(value, reuse)
+            reuse._put(value, data)
+        return data
+
+    return encode_kept
 
 
 #: A field without a default (`_dataclass_encoder`'s plan).
@@ -133,17 +154,7 @@ def _dataclass_encoder(cls: Any) -> Encoder:
 
     if not cls.__dataclass_params__.frozen:  # a mutable instance may encode differently next time
         return fields_of
-
-    def encode(value: Any, reuse: Reuse | None) -> Any:
-        if reuse is None:
-            return fields_of(value, None)
-        data = reuse._get(value)
-        if data is None:
-            data = fields_of(value, reuse)
-            reuse._put(value, data)
-        return data
-
-    return encode
+    return _kept(fields_of)
 
 
 def from_data(tp: Any, data: Any) -> Any:
