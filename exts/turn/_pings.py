@@ -83,6 +83,7 @@ def pick_ping(
     director_role_id: int | None,
     mover: Mover | None = None,
     named: Collection[str] = (),
+    line: str | None = None,
 ) -> Ping | None:
     """The ping for the side that picks now: the controllers of its creatures that may still act this round;
     in the Agility order only the next in order (draw-steel-combat.txt "Alternative Turn Order": "When it's
@@ -90,7 +91,7 @@ def pick_ping(
     whose reply already says who picks (None when nobody is left to ping, or nobody picks: a turn is running,
     or the round or encounter is over). Its text is the pick line (`next_pick_text`) with the mentions in
     front: a turn change's reply ends with it instead of the bare pick line (`named`: the entries the reply
-    names already)."""
+    names already; `line`: that line, when the caller has made it already)."""
     turns = encounter.turns
     pick = picking(turns)
     if pick is None:
@@ -105,7 +106,8 @@ def pick_ping(
     users, roles = _targets(owners, director_id, director_role_id, mover)
     if not users and not roles:
         return None
-    return Ping(f"{_mention_text(users, roles)} {next_pick_text(encounter, named)}", users, roles)
+    text = next_pick_text(encounter, named) if line is None else line
+    return Ping(f"{_mention_text(users, roles)} {text}", users, roles)
 
 
 def pick_what(encounter: Encounter) -> str:

@@ -100,14 +100,14 @@ async def reply_and_ping(
     if named is None:  # a turn change names each creature once: e.g. a solo whose first turn just ended
         named = named_in(encounter, content)
     role = who.settings.director_role_id
+    pick = next_pick_text(encounter, named)
     ping = pings.pick_ping(
-        encounter, director_id=who.director_id, director_role_id=role, mover=mover, named=named
+        encounter, director_id=who.director_id, director_role_id=role, mover=mover, line=pick
     )
     if ping is not None and who.settings.turn_pings:
         key = channel_key(interaction)
         if not ping_memory(interaction.client).first(key, _moment(interaction.client, key, encounter, ping)):
             ping = None
-    pick = next_pick_text(encounter, named)
     if also is not None and ping is None and pick:
         ping = pings.Ping(pick, (), ())  # the fall's ping takes the pick line's place: keep the pick after it
     ping = falls.joined(also, ping)  # the fall first: the pick stays last
