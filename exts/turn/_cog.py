@@ -262,7 +262,7 @@ async def do_save(
 def director_saves(flow: Flow, dice: Dice, auto: bool) -> tuple[Flow, list[SaveResult]]:
     """With `/settings auto_saves:true`, the Director's creatures roll the saves they owe when a turn ends;
     their rolls replace the "Save due" lines."""
-    if not auto:
+    if not auto or not flow.encounter.saves_due:  # nothing owed, nothing to roll
         return flow, []
     encounter, results = saves.roll_all(flow.encounter, dice, saves.director_creatures(flow.encounter))
     rolled = {r.target for r in results}
