@@ -651,12 +651,13 @@ def _touched(before: Encounter, after: Encounter) -> list[str]:
     """The creatures `after` differs from `before` in: the creature itself, its conditions, its heroic
     resource or surges (in the encounter's order)."""
     was = {c.id: c for c in before.creatures}
+    conditions_moved = before.turns.conditions != after.turns.conditions
     out = []
     for creature in after.creatures:
         old, cid = was.get(creature.id), creature.id
         if (
             (old is not creature and old != creature)
-            or before.turns.conditions_of(cid) != after.turns.conditions_of(cid)
+            or (conditions_moved and before.turns.conditions_of(cid) != after.turns.conditions_of(cid))
             or before.resources.get(cid, 0) != after.resources.get(cid, 0)
             or before.surges.get(cid, 0) != after.surges.get(cid, 0)
         ):
