@@ -5,7 +5,9 @@ gives each roster hero their Victories and ends the row."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from bot.content.forgesteel.montage import ImportedMontage
 from bot.play import Caller, SceneStep, put_scene, put_sheet, sheet_of
@@ -20,6 +22,8 @@ from bot.rules.power import Difficulty
 from bot.store import Table
 from exts.montage._views import KIND
 
+R = TypeVar("R")
+
 #: The event kinds a montage writes (the log, undo).
 START, CHALLENGE, TEST, ASSIST, ROUND, OUTCOME, END, CLOSE = (
     "montage.start",
@@ -31,6 +35,26 @@ START, CHALLENGE, TEST, ASSIST, ROUND, OUTCOME, END, CLOSE = (
     "montage.end",
     "montage.close",
 )
+
+
+def rules_step(change: Callable[[Montage], tuple[Montage, R]]) -> SceneStep[Montage, R]:
+    """A step that is the rules core's change of the montage alone (the caller and the table take no part:
+    the command's rule is checked before it)."""
+
+    def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, R]:
+        return change(montage)
+
+    return step
+
+
+def montage_step(change: Callable[[Montage], Montage]) -> SceneStep[Montage, Montage]:
+    """`rules_step` of a change whose result is the montage after it."""
+
+    def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Montage]:
+        after = change(montage)
+        return after, after
+
+    return step
 
 
 def split_names(text: str | None) -> list[str]:
@@ -180,11 +204,7 @@ def imported(read: ImportedMontage, montage: Montage) -> tuple[Montage, Imported
 
 def import_step(read: ImportedMontage) -> SceneStep[Montage, Imported]:
     """Add a Forge Steel montage to the running montage (`imported`)."""
-
-    def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Imported]:
-        return imported(read, montage)
-
-    return step
+    return rules_step(lambda montage: imported(read, montage))
 
 
 def start_scene(table: Table, name: str, director_id: int, montage: Montage) -> None:
