@@ -10,16 +10,16 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from bot.content.forgesteel.montage import ImportedMontage
-from bot.play import Caller, SceneStep, put_scene, put_sheet, sheet_of
+from bot.play import Caller, SceneStep, put_scene, sheet_of
 from bot.replies import fail
 from bot.rules import montage as rules
 from bot.rules.characteristics import Characteristic
 from bot.rules.dice import Dice
-from bot.rules.hero import award_sheet_victories
 from bot.rules.montage import Montage, MontageHero
 from bot.rules.names import clean_name, name_key
 from bot.rules.power import Difficulty
 from bot.store import Table
+from exts.heroes._progress import award_victories
 from exts.montage._views import KIND
 
 R = TypeVar("R")
@@ -155,15 +155,10 @@ def close_step(victories: int, malice: int) -> SceneStep[Montage, tuple[str, ...
 
     def step(_who: Caller, montage: Montage, table: Table) -> tuple[Montage, tuple[str, ...]]:
         closed = rules.close(montage, victories, malice)
-        awarded = []
-        for hero in closed.heroes:
-            roster = table.heroes.get(hero.hero_id or "")
-            if roster is None or not victories:
-                continue
-            put_sheet(roster, award_sheet_victories(sheet_of(roster), victories))
-            awarded.append(roster.name)
+        on_roster = (table.heroes.get(hero.hero_id or "") for hero in closed.heroes)
+        awarded = award_victories([hero for hero in on_roster if hero is not None], victories)
         table.end_encounter()
-        return closed, tuple(awarded)
+        return closed, awarded
 
     return step
 
