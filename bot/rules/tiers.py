@@ -34,11 +34,9 @@ from bot.rules.damage import (
     potency_lands,
     potency_value,
 )
-from bot.rules.forced import ForcedError
 
 # named here too, for the modules that take a tier's forced movement from the tier parser
-from bot.rules.forced import ForcedKind as ForcedKind
-from bot.rules.forced import ForcedMovement as ForcedMovement
+from bot.rules.forced import ForcedError, ForcedMovement
 
 #: Distinct tier texts kept parsed: a table's abilities repeat the same few dozen texts strike after strike.
 PARSED_KEPT = 1024
