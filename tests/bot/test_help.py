@@ -60,7 +60,9 @@ async def test_help_for_an_unknown_command(table: Table) -> None:
 
 def test_pages_split_a_long_list_and_keep_every_entry() -> None:
     entries = tuple(
-        HelpEntry(f"fam{n // 10} cmd{n}", f"/fam{n // 10} cmd{n} option:{'x' * 40}", "Does a thing. " * 5)
+        HelpEntry(
+            f"fam{n // 10} cmd{n}", HelpLine(f"/fam{n // 10} cmd{n} option:{'x' * 40}", "Does a thing. " * 5)
+        )
         for n in range(120)
     )
     pages = help_pages(entries)
