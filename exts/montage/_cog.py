@@ -400,7 +400,11 @@ class MontageCog(BotCog):
             lambda m: f"Round ended (now {count_text(m)})",
             "/montage next",
         )
-        await _moved(interaction, played)
+        # the last round's end may end the montage: its reply then carries the close, as a test's does
+        over = played.after.over
+        await _moved(
+            interaction, played, view=close_view(played.encounter_id or 0, played.version) if over else None
+        )
 
     @montage.command(
         name="outcome", description="Director: what an outcome means for the story (kept secret)."

@@ -491,3 +491,16 @@ async def test_two_rounds_over_with_two_more_successes_is_a_partial_success(tabl
     has(text, "Successes 3/4 · Failures 1/2", "The montage is over: ⚖️ **Partial success**")
     [tracker] = montage_trackers(table.channel)
     has(kit.body(tracker), "Partial success")
+
+
+async def test_a_round_end_that_ends_the_montage_offers_the_close(table: Table) -> None:
+    """Ending the last round with /montage next ends the montage as the rules count it; its reply carries
+    the Director's close buttons, as a test that ends it does."""
+    await ready(table)
+    first = await table.director.slash(table.channel, "montage next")
+    assert first.response is not None and kit.labels(first.response.message) == []
+    last = await table.director.slash(table.channel, "montage next")
+    has(kit.ok(last), "Total failure")
+    assert last.response is not None
+    assert "Award 1 Victory each and close" in kit.labels(last.response.message)
+    kit.ok(await table.director.click(last.response.message, label="Award 1 Victory each and close"))
