@@ -330,8 +330,9 @@ class NegotiationCog(BotCog):
         Example: /negotiation status
         """
         in_time = InTime(interaction)
-        who = await in_time.run(caller_of(interaction, self.bot))
+        # the scene first: with nothing running the refusal names the negotiation, not an encounter
         _, scene = await in_time.run(_running(interaction))
+        who = await in_time.run(caller_of(interaction, self.bot))
         embed = (
             director_embed(scene.negotiation)
             if who.director

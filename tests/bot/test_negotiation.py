@@ -224,6 +224,9 @@ async def test_refusals_are_one_line(table: Table) -> None:
     await heroes(table)
     refused = kit.refused(await table.alice.slash(table.channel, "negotiation argue"))
     assert "No negotiation is running here" in refused
+    for command in ("negotiation status", "montage status"):  # not "No encounter": a scene's own words
+        refused = kit.refused(await table.alice.slash(table.channel, command))
+        assert refused.startswith(f"No {command.split()[0]} is running here"), refused
     refused = kit.refused(await scene_kit.start_negotiation(table, "open", "money"))
     assert "isn't a motivation" in refused
     kit.ok(await scene_kit.start_negotiation(table, "open"))
