@@ -33,14 +33,6 @@ class HelpEntry:
     command: str
     line: HelpLine
 
-    @property
-    def example(self) -> str:
-        return self.line.example
-
-    @property
-    def summary(self) -> str:
-        return self.line.summary
-
 
 def help_line(example: str, summary: str) -> dict[str, Any]:
     """A command family's `extras` carrying its `/help` line: an example (as typed, with a slash) and what

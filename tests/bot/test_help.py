@@ -34,9 +34,9 @@ async def test_help_lists_every_registered_command(simcord_env: Env, table: Tabl
     documented = {entry.command for entry in help_entries(bot)}
     assert set(names) <= documented, f"commands without a /help entry: {set(names) - documented}"
     for entry in listed(help_entries(bot)):
-        assert f"`{entry.example}`" in text
+        assert f"`{entry.line.example}`" in text
     for entry in help_entries(bot):
-        assert entry.example.startswith(f"/{entry.command}")
+        assert entry.line.example.startswith(f"/{entry.command}")
     # each command once: one line per command that runs (no family's own line besides its
     # commands' lines, as `/malice show` twice under /malice)
     lines = [line for line in text.splitlines() if line.startswith("`/")]
@@ -69,7 +69,7 @@ def test_pages_split_a_long_list_and_keep_every_entry() -> None:
     assert len(pages) > 1
     text = "".join(page_text(p) for p in pages)
     for entry in entries:
-        assert f"`{entry.example}`" in text
+        assert f"`{entry.line.example}`" in text
     for page in pages:
         assert len(page) <= 6000 and len(page.fields) <= 25
     assert pages[0].footer.text == f"Page 1 of {len(pages)}"
