@@ -122,7 +122,10 @@ async def _moved(
     view: discord.ui.View | None = None,
 ) -> None:
     """The reply to a change that moves the montage on: what happened (`said`), then the count and the round;
-    a new round pings the heroes' players (not the one who moved it on)."""
+    a new round pings the heroes' players (not the one who moved it on). A change that leaves the montage
+    over offers the Director's close (`close_view`) unless `view` already does."""
+    if view is None and played.after.over:
+        view = close_view(played.encounter_id or 0, played.version)
     text = progress_text(played.before, played.after)
     ping = _pinged(played.before, played.after, interaction.user.id)
     content = f"{said}\n{text}" if said else text
@@ -400,11 +403,7 @@ class MontageCog(BotCog):
             lambda m: f"Round ended (now {count_text(m)})",
             "/montage next",
         )
-        # the last round's end may end the montage: its reply then carries the close, as a test's does
-        over = played.after.over
-        await _moved(
-            interaction, played, view=close_view(played.encounter_id or 0, played.version) if over else None
-        )
+        await _moved(interaction, played)
 
     @montage.command(
         name="outcome", description="Director: what an outcome means for the story (kept secret)."
@@ -450,7 +449,7 @@ class MontageCog(BotCog):
             lambda m: f"Montage ended: {_ended(m)}",
             "/montage end",
         )
-        await _moved(interaction, played, view=close_view(played.encounter_id or 0, played.version))
+        await _moved(interaction, played)
 
     @montage.command(name="award", description="Director: close the ended montage with Victories and Malice.")
     async def award(
@@ -631,8 +630,7 @@ async def reroll_test(
         interaction, KIND, Montage, "montage.reroll", step, lambda a: f"Hero token: {_tested_summary(a)}"
     )
     said = f"🪙 Hero token spent. {attempt_text(played.after, played.result, None)}"
-    view = close_view(played.encounter_id or 0, played.version) if played.after.over else None
-    await _moved(interaction, played, said, view)
+    await _moved(interaction, played, said)
     if eid is not None:  # the rerolled test's buttons are spent: this reply carries the close, if any
         await drop_buttons(interaction)
 

@@ -504,3 +504,12 @@ async def test_a_round_end_that_ends_the_montage_offers_the_close(table: Table) 
     assert last.response is not None
     assert "Award 1 Victory each and close" in kit.labels(last.response.message)
     kit.ok(await table.director.click(last.response.message, label="Award 1 Victory each and close"))
+
+
+async def test_ending_the_montage_early_offers_the_close(table: Table) -> None:
+    await ready(table)
+    await montage_test(table, table.alice, "Climb", 10, 10)
+    ended = await table.director.slash(table.channel, "montage end")
+    has(kit.ok(ended), "The montage is over")
+    assert ended.response is not None
+    assert "Award 1 Victory each and close" in kit.labels(ended.response.message)
