@@ -627,7 +627,7 @@ async def test_roll_has_a_help_entry(simcord_env: Env) -> None:
     bot = simcord_env.bot
     assert isinstance(bot, DrawSteelBot)
     (entry,) = [e for e in help_entries(bot) if e.command == "roll"]
-    assert entry.example.startswith("/roll ")
+    assert entry.line.example.startswith("/roll ")
     command = bot.tree.get_command("roll")
     assert isinstance(command, discord.app_commands.Command)
     names = {p.name for p in command.parameters}
