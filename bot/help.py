@@ -28,11 +28,10 @@ class HelpLine:
 
 @dataclass(frozen=True, slots=True)
 class HelpEntry:
-    """One line of `/help`: the command's qualified name (no slash), an example, what it does."""
+    """One line of `/help`: the command's qualified name (no slash) and its `HelpLine`."""
 
     command: str
-    example: str
-    summary: str
+    line: HelpLine
 
 
 def help_line(example: str, summary: str) -> dict[str, Any]:
@@ -66,4 +65,4 @@ def help_entry(command: app_commands.Command[Any, ..., Any] | app_commands.Group
         line = command.extras.get(HELP_KEY)
     if not isinstance(line, HelpLine):
         return None
-    return HelpEntry(command.qualified_name, line.example, line.summary)
+    return HelpEntry(command.qualified_name, line)

@@ -1,8 +1,8 @@
-"""The codec that turns rules-core state into the JSON data the store keeps."""
+"""The codec that turns rules-core state into the JSON data the store keeps, tried on a rules type with an
+enum (`ForcedMovement`) inside trees that hold every shape it encodes."""
 
 from __future__ import annotations
 
-import enum
 import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -12,35 +12,28 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.rules.codec import Reuse, from_data, load, to_data
+from bot.rules.forced import DISTANCE_MAX, ForcedKind, ForcedMovement
 
-
-class Colour(enum.Enum):
-    RED = "red"
-    BLUE = "blue"
-
-
-@dataclass(frozen=True, slots=True)
-class Leaf:
-    name: str
-    colour: Colour
-    weight: float = 1.0
+PUSH = ForcedMovement(ForcedKind.PUSH, 1)
+PULL = ForcedMovement(ForcedKind.PULL, 2)
 
 
 @dataclass(frozen=True, slots=True)
 class Tree:
-    leaves: tuple[Leaf, ...]
-    by_id: dict[str, Leaf] = field(default_factory=dict)
-    parent: Leaf | None = None
+    leaves: tuple[ForcedMovement, ...]
+    by_id: dict[str, ForcedMovement] = field(default_factory=dict)
+    parent: ForcedMovement | None = None
     pair: tuple[int, str] = (0, "")
     tags: frozenset[str] = frozenset()
     count: int = 0
+    weight: float = 1.0
 
 
 leaves = st.builds(
-    Leaf,
-    name=st.text(max_size=8),
-    colour=st.sampled_from(Colour),
-    weight=st.floats(allow_nan=False, allow_infinity=False),
+    ForcedMovement,
+    kind=st.sampled_from(ForcedKind),
+    distance=st.integers(0, DISTANCE_MAX),
+    vertical=st.booleans(),
 )
 trees = st.builds(
     Tree,
@@ -50,6 +43,7 @@ trees = st.builds(
     pair=st.tuples(st.integers(), st.text(max_size=4)),
     tags=st.frozensets(st.text(max_size=4), max_size=3),
     count=st.integers(),
+    weight=st.floats(allow_nan=False, allow_infinity=False),
 )
 
 
@@ -64,29 +58,30 @@ def test_missing_fields_take_defaults() -> None:
 
 
 def test_enums_are_stored_by_value() -> None:
-    assert to_data(Leaf("a", Colour.BLUE, 2.5)) == {"name": "a", "colour": "blue", "weight": 2.5}
+    moved = ForcedMovement(ForcedKind.SLIDE, 2, vertical=True)
+    assert to_data(moved) == {"kind": "slide", "distance": 2, "vertical": True}
 
 
 def test_fields_holding_their_defaults_are_left_out() -> None:
-    assert to_data(Leaf("a", Colour.RED)) == {"name": "a", "colour": "red"}
+    assert to_data(PUSH) == {"kind": "push", "distance": 1}
     assert to_data(Tree(())) == {"leaves": []}  # factory defaults too (an empty dict)
-    changed = Tree((), by_id={"x": Leaf("x", Colour.RED)}, pair=(0, "b"), count=1)
+    changed = Tree((), by_id={"x": PUSH}, pair=(0, "b"), count=1)
     assert set(to_data(changed)) == {"leaves", "by_id", "pair", "count"}
     # equal to the default but of another type: kept, so the value decodes as it was
-    assert to_data(Tree((), count=False)) == {"leaves": [], "count": False}  # type: ignore[arg-type]
-    assert to_data(Leaf("a", Colour.RED, 1)) == {"name": "a", "colour": "red", "weight": 1}
+    assert to_data(Tree((), count=False)) == {"leaves": [], "count": False}
+    assert to_data(Tree((), weight=1)) == {"leaves": [], "weight": 1}
 
 
 def test_an_int_is_accepted_for_a_float() -> None:
-    assert load(Leaf, {"name": "a", "colour": "red", "weight": 2}).weight == 2.0
+    assert load(Tree, {"leaves": [], "weight": 2}).weight == 2.0
 
 
 @pytest.mark.parametrize(
     ("tp", "data"),
     [
-        (Leaf, ["not", "a", "mapping"]),
-        (Leaf, {"name": 3, "colour": "red"}),
-        (Leaf, {"name": "a", "colour": "green"}),
+        (ForcedMovement, ["not", "a", "mapping"]),
+        (ForcedMovement, {"kind": "push", "distance": "1"}),
+        (ForcedMovement, {"kind": "shove", "distance": 1}),
         (int, True),
         (tuple[int, str], [1]),
     ],
@@ -128,20 +123,20 @@ def test_unions_literals_and_scalars_refuse_what_they_do_not_hold(tp: object, da
 
 
 def test_other_values_pass_through() -> None:
-    assert to_data({1: Colour.RED}) == {"1": "red"}
+    assert to_data({1: ForcedKind.PULL}) == {"1": "pull"}
     assert from_data(dict[str, int], {"a": 1}) == {"a": 1}
 
 
 def test_reuse_returns_the_same_data_for_the_parts_a_new_version_kept() -> None:
-    red, blue = Leaf("a", Colour.RED), Leaf("b", Colour.BLUE)
+    slide = ForcedMovement(ForcedKind.SLIDE, 1)
     reuse = Reuse()
-    first = reuse.encode(Tree((red, blue), parent=red))
-    second = reuse.encode(Tree((red, Leaf("c", Colour.RED)), parent=red, count=2))
-    assert first == to_data(Tree((red, blue), parent=red))  # the same data as without it
-    assert second == to_data(Tree((red, Leaf("c", Colour.RED)), parent=red, count=2))
+    first = reuse.encode(Tree((PUSH, PULL), parent=PUSH))
+    second = reuse.encode(Tree((PUSH, slide), parent=PUSH, count=2))
+    assert first == to_data(Tree((PUSH, PULL), parent=PUSH))  # the same data as without it
+    assert second == to_data(Tree((PUSH, slide), parent=PUSH, count=2))
     assert second["leaves"][0] is first["leaves"][0] is second["parent"]  # kept: the very same dict
     assert second["leaves"][1] is not first["leaves"][1]
-    third = reuse.encode(Tree((blue,)))  # only the last version is remembered
+    third = reuse.encode(Tree((PULL,)))  # only the last version is remembered
     assert third["leaves"][0] == first["leaves"][1] and third["leaves"][0] is not first["leaves"][1]
 
 

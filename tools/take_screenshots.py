@@ -59,22 +59,10 @@ MANAGE_SERVER = 1 << 5
 #: The name of the tracker's refresh tasks (`exts.tracker._service` names them after their channel).
 TRACKER_TASK = "tracker-"
 
-# (picture, first mark, last mark, with the earlier messages edited in between: the tracker)
-SHOTS: tuple[tuple[str, str, str, bool], ...] = (
-    ("roll", "roll", "roll-done", False),
-    ("strike-tracker", "strike", "strike-done", True),
-    ("turn-ping", "ping", "ping-done", False),
-    ("fall-ping", "fall", "fall-done", False),
-    ("my-hero", "my-hero", "my-hero-done", False),
-    ("dying-turn", "dying", "dying-done", False),
-    ("private-view", "private", "private-done", False),
-    ("end-summary", "end", "end-done", True),
-    ("montage", "montage", "montage-done", True),
-    ("montage-end", "montage-end", "montage-end-done", False),
-    ("negotiation", "negotiation", "negotiation-done", True),
-    ("negotiation-director", "director-view", "director-view-done", False),
-    ("negotiation-offer", "offer", "offer-done", False),
-)
+#: A picture's marks in the transcript: its name before what it shows, its name and this after.
+DONE = "-done"
+#: The pictures that also show the earlier messages edited while they were taken (the tracker).
+WITH_EDITED = frozenset({"strike-tracker", "end-summary", "montage", "negotiation"})
 
 
 @contextlib.contextmanager
@@ -180,8 +168,12 @@ class Table:
                         return
         raise LookupError(f"no button {prefix!r}")
 
-    def mark(self, name: str) -> None:
+    @contextlib.contextmanager
+    def picture(self, name: str) -> Iterator[None]:
+        """A picture (`docs/screenshots/<name>.png`) of what the bot sends in the block: marks around it."""
         self.fake.mark(name)
+        yield
+        self.fake.mark(name + DONE)
 
 
 async def session(fake: Any) -> None:
@@ -216,20 +208,17 @@ async def setting_up(table: Table) -> None:
 async def first_turn(table: Table) -> None:
     """Kira's test and strike, and her turn's end (the Director's pick)."""
     alice, fake = table.alice, table.fake
-    table.mark("roll")
-    await table.run("roll", alice, characteristic="might", edges=1, label="Might test: shove the cart")
-    table.mark("roll-done")
+    with table.picture("roll"):
+        await table.run("roll", alice, characteristic="might", edges=1, label="Might test: shove the cart")
     await table.run("turn", alice, "act", combatant="Kira")
-    table.mark("strike")
     damage = "3+M/6+M/9+M"
-    await table.run("strike", alice, targets="Goblin 1, Goblin 2", damage=damage, bonus=2, type="fire")
-    table.mark("strike-done")
+    with table.picture("strike-tracker"):
+        await table.run("strike", alice, targets="Goblin 1, Goblin 2", damage=damage, bonus=2, type="fire")
     # the turn ping links the tracker once the bot has posted (and pinned) it: on a busy machine that post
     # may still be on its way after the strike's answer
     await fake.wait_until(lambda: any(m.get("pinned") for m in fake.messages.values()), within=WITHIN)
-    table.mark("ping")
-    await table.run("turn", alice, "end")
-    table.mark("ping-done")
+    with table.picture("turn-ping"):
+        await table.run("turn", alice, "end")
 
 
 async def directors_turn(table: Table) -> None:
@@ -238,28 +227,23 @@ async def directors_turn(table: Table) -> None:
     dana, sam = table.dana, table.sam
     await table.run("encounter", dana, "villain use", creature="Ogre", action="Bellow")
     await table.run("turn", dana, "act", combatant="Ogre")
-    table.mark("fall")
-    await table.run("strike", dana, attacker="Ogre", targets="Vex", damage="12/20/27", bonus=2)
-    table.mark("fall-done")
-    table.mark("my-hero")
-    await table.click(sam, "enc:me:")
-    table.mark("my-hero-done")
+    with table.picture("fall-ping"):
+        await table.run("strike", dana, attacker="Ogre", targets="Vex", damage="12/20/27", bonus=2)
+    with table.picture("my-hero"):
+        await table.click(sam, "enc:me:")
     await table.run("turn", dana, "end")
-    table.mark("dying")
-    await table.run("turn", sam, "act", combatant="Vex")
-    table.mark("dying-done")
+    with table.picture("dying-turn"):
+        await table.run("turn", sam, "act", combatant="Vex")
 
 
 async def ending(table: Table) -> None:
     """The Director's private view, then the end (confirmed)."""
     dana = table.dana
-    table.mark("private")
-    await table.run("encounter", dana, "status", private=True)
-    table.mark("private-done")
-    table.mark("end")
-    await table.run("encounter", dana, "end")
-    await table.click(dana, "enc:endok:")
-    table.mark("end-done")
+    with table.picture("private-view"):
+        await table.run("encounter", dana, "status", private=True)
+    with table.picture("end-summary"):
+        await table.run("encounter", dana, "end")
+        await table.click(dana, "enc:endok:")
 
 
 async def montage(table: Table) -> None:
@@ -284,13 +268,11 @@ async def montage(table: Table) -> None:
     )
     await table.run("montage", sam, "assist", hero="Kira", characteristic="agility")
     await table.run("montage", alice, "test", challenge="Climb the ridge", characteristic="might", bonus=2)
-    table.mark("montage")
-    await table.run("montage", alice, "test", challenge="Ford the river")
-    table.mark("montage-done")
-    table.mark("montage-end")
-    await table.run("montage", sam, "test", challenge="Climb the ridge", characteristic="agility")
-    await table.click(dana, "mtg:close:")
-    table.mark("montage-end-done")
+    with table.picture("montage"):
+        await table.run("montage", alice, "test", challenge="Ford the river")
+    with table.picture("montage-end"):
+        await table.run("montage", sam, "test", challenge="Climb the ridge", characteristic="agility")
+        await table.click(dana, "mtg:close:")
 
 
 async def negotiation(table: Table) -> None:
@@ -306,16 +288,13 @@ async def negotiation(table: Table) -> None:
         motivations="greed, legacy",
         pitfalls="peace",
     )
-    table.mark("negotiation")
-    await table.run("negotiation", alice, "argue", motivation="greed", bonus=2)
-    await table.run("negotiation", sam, "argue", motivation="legacy")
-    table.mark("negotiation-done")
-    table.mark("director-view")
-    await table.run("negotiation", dana, "status")
-    table.mark("director-view-done")
-    table.mark("offer")
-    await table.run("negotiation", alice, "offer")
-    table.mark("offer-done")
+    with table.picture("negotiation"):
+        await table.run("negotiation", alice, "argue", motivation="greed", bonus=2)
+        await table.run("negotiation", sam, "argue", motivation="legacy")
+    with table.picture("negotiation-director"):
+        await table.run("negotiation", dana, "status")
+    with table.picture("negotiation-offer"):
+        await table.run("negotiation", alice, "offer")
     await table.click(dana, "neg:close:")
 
 
@@ -330,12 +309,20 @@ async def record(workdir: Path) -> dict[str, Any]:
     return transcript
 
 
+def pictures(transcript: dict[str, Any]) -> list[str]:
+    """The pictures the session took (`Table.picture`), in order."""
+    marks = [event["name"] for event in transcript["events"] if event["kind"] == "mark"]
+    return [name for name in marks if not name.endswith(DONE)]
+
+
+def _window(name: str) -> dict[str, Any]:
+    """A picture's window of the transcript, as the renderers take it."""
+    return {"start": name, "stop": name + DONE, "with_edited": name in WITH_EDITED}
+
+
 def texts(transcript: dict[str, Any]) -> dict[str, str]:
     """Each picture's plain text (`<name>.txt` beside `<name>.png`): what the bot sent in its window."""
-    return {
-        name: render_text(transcript, start=start, stop=stop, with_edited=with_edited)
-        for name, start, stop, with_edited in SHOTS
-    }
+    return {name: render_text(transcript, **_window(name)) for name in pictures(transcript)}
 
 
 def fixed_clock(transcript: dict[str, Any]) -> None:
@@ -403,9 +390,9 @@ def main() -> None:
             print(f"wrote {OUT / (name + '.txt')}")
         if browser is None:
             return
-        for name, start, stop, with_edited in SHOTS:
+        for name in pictures(transcript):
             page = work / f"{name}.html"
-            page.write_text(render(transcript, start=start, stop=stop, with_edited=with_edited, width=WIDTH))
+            page.write_text(render(transcript, **_window(name), width=WIDTH))
             screenshot(browser, page, OUT / f"{name}.png")
             print(f"wrote {OUT / (name + '.png')}")
 

@@ -16,9 +16,8 @@ Public API:
   key meaning every type ("damage" is read as it); an immunity whose value is `None` ("fire all") ignores all
   damage of that type.
 - `apply_damage(vitals, amount, dtype, modifiers, ...) -> DamageRecord` (the ONE pipeline), `undo(record)`;
-  `modify_damage` is its first three steps: `scale_damage` (multiplier, halving) then `resist_damage`
-  (weakness, immunity), which minion squads use apart (the area cap comes between them); each gives a
-  `PartDamage`.
+  its first three steps are `scale_damage` (multiplier, halving) then `resist_damage` (weakness, immunity),
+  which minion squads use apart (the area cap comes between them); each gives a `PartDamage`.
 - `fall(squares, agility, into_liquid) -> Fall`, `breath_rounds(might)`,
   `suffocation_damage(dice, round_holding, might)`, `bleeding_damage(dice, level)`.
 Slamming and hurling through objects are forced movement's (`bot.rules.forced`).
@@ -427,8 +426,7 @@ class DamageRecord:
 
 @dataclass(frozen=True, slots=True)
 class PartDamage:
-    """The damage after some steps of the pipeline (`scale_damage`, `resist_damage`, `modify_damage`), and
-    those steps."""
+    """The damage after some steps of the pipeline (`scale_damage`, `resist_damage`), and those steps."""
 
     value: int
     steps: tuple[Step, ...] = ()
@@ -478,21 +476,6 @@ def resist_damage(
     return PartDamage(value, tuple(steps))
 
 
-def modify_damage(
-    amount: int,
-    dtype: DamageType = DamageType.UNTYPED,
-    modifiers: DamageModifiers | None = None,
-    multiplier: int = 1,
-    halved: bool = False,
-    bypass_immunity: bool = False,
-) -> PartDamage:
-    """Steps 1–3 of the pipeline (`scale_damage`, then `resist_damage`): the damage that gets through and the
-    steps."""
-    scaled = scale_damage(amount, multiplier, halved)
-    resisted = resist_damage(scaled.value, dtype, modifiers, bypass_immunity)
-    return PartDamage(resisted.value, scaled.steps + resisted.steps)
-
-
 def apply_damage(
     vitals: Vitals,
     amount: int,
@@ -513,9 +496,10 @@ def apply_damage(
     4. temporary Stamina absorbs first, then Stamina ("Temporary Stamina").
     Damage is never negative. `knock_out_instead`: damage that would kill knocks out instead.
     """
-    modified = modify_damage(amount, dtype, modifiers, multiplier, halved, bypass_immunity)
-    steps = list(modified.steps)
-    value = dealt = modified.value
+    scaled = scale_damage(amount, multiplier, halved)
+    resisted = resist_damage(scaled.value, dtype, modifiers, bypass_immunity)
+    steps = [*scaled.steps, *resisted.steps]
+    value = dealt = resisted.value
     after = lose_stamina(vitals, dealt, knock_out_instead=knock_out_instead)
     absorbed = vitals.temporary - after.temporary
     if absorbed:

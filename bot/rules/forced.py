@@ -10,7 +10,8 @@ Every function takes plain values (distances, stability, sizes, a melee-weapon f
 effect can call them as well as a command. Where the creatures are on the map is the table's business: the
 Director reports a collision and the squares of forced movement left.
 
-Public API: `ForcedKind`, `ForcedMove` (`ForcedMove.parse("vertical push 3")`), `Size` (`Size.parse("1M")`),
+Public API: `ForcedKind`, `ForcedMovement` (`ForcedMovement.parse("vertical push 3")`, as an ability's tier
+text writes it: `bot.rules.tiers`), `Size` (`Size.parse("1M")`),
 `MEDIUM` (1M, the default size), `size_of(text)`, `size_bonus(...)`, `forced_distance(...)`, `Into`, `Slam`,
 `slam(...)`, `slam_creature`, `slam_object`, `Material`, `Hurl`, `hurl_through`, `ForcedError`.
 """
@@ -43,8 +44,9 @@ class ForcedKind(enum.StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class ForcedMove:
-    """One forced movement effect: its kind, its distance X, and whether it is vertical."""
+class ForcedMovement:
+    """One forced movement effect (`push 2`, `vertical pull 3`): its kind, its distance X, and whether it may
+    move the target vertically."""
 
     kind: ForcedKind
     distance: int
@@ -55,7 +57,7 @@ class ForcedMove:
             raise ForcedError(f"A forced movement's distance runs from 0 to {DISTANCE_MAX}.")
 
     @classmethod
-    def parse(cls, text: str) -> ForcedMove:
+    def parse(cls, text: str) -> ForcedMovement:
         """Read "push 3", "Slide 1", "vertical pull 2"."""
         m = _MOVE.match(text)
         if m is None:
@@ -64,6 +66,10 @@ class ForcedMove:
 
     def format(self) -> str:
         return f"{'vertical ' if self.vertical else ''}{self.kind.value} {self.distance}"
+
+    def reduced_by(self, stability: int) -> int:
+        """The squares left after the target's stability (never below 0): `forced_distance`."""
+        return forced_distance(self.distance, stability)
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -299,38 +299,40 @@ class GainLimit(enum.Enum):
     ENCOUNTER = "encounter"
 
 
-_TRIGGER_WORDS: tuple[tuple[str, GainTrigger], ...] = (
-    ("start of your turn", GainTrigger.START_OF_TURN),
-    ("you start your turn", GainTrigger.START_OF_TURN),
-    ("the first time each combat round that you take damage", GainTrigger.FIRST_DAMAGE_EACH_ROUND),
-    ("the first time each round that you take damage", GainTrigger.FIRST_DAMAGE_EACH_ROUND),
-    ("you take damage", GainTrigger.TAKE_DAMAGE),
-    ("you become winded or are dying", GainTrigger.WINDED_OR_DYING),
-    ("the first time you become winded or are dying in an encounter", GainTrigger.FIRST_WINDED_OR_DYING),
-    ("the first time in an encounter that you become winded or dying", GainTrigger.FIRST_WINDED_OR_DYING),
-    (
+#: Each trigger's wordings in the classes' heroic resource sections and Forge Steel's export.
+_TRIGGER_WORDS: dict[GainTrigger, tuple[str, ...]] = {
+    GainTrigger.START_OF_TURN: ("start of your turn", "you start your turn"),
+    GainTrigger.TAKE_DAMAGE: ("you take damage",),
+    GainTrigger.FIRST_DAMAGE_EACH_ROUND: (
+        "the first time each combat round that you take damage",
+        "the first time each round that you take damage",
+    ),
+    GainTrigger.WINDED_OR_DYING: ("you become winded or are dying",),
+    GainTrigger.FIRST_WINDED_OR_DYING: (
+        "the first time you become winded or are dying in an encounter",
+        "the first time in an encounter that you become winded or dying",
+    ),
+    GainTrigger.MALICE_ABILITY_EACH_ROUND: (
         "the first time each combat round that the director uses an ability that costs malice",
-        GainTrigger.MALICE_ABILITY_EACH_ROUND,
     ),
-    (
+    GainTrigger.FIRST_HERO_WINDED: (
         "a hero becomes winded for the first time (only once per encounter and not once per hero)",
-        GainTrigger.FIRST_HERO_WINDED,
+        "the first time any hero is made winded during the encounter",
     ),
-    ("the first time any hero is made winded during the encounter", GainTrigger.FIRST_HERO_WINDED),
     # line of effect is assumed: the bot has no map (docs/rules-coverage.md)
-    ("a creature within your line of effect rolls a natural 19 or 20", GainTrigger.NATURAL_19_OR_20),
-    ("whenever a creature within your line of effect rolls a natural 19 or 20", GainTrigger.NATURAL_19_OR_20),
-    ("a hero, including you, dies", GainTrigger.HERO_DIES),
-    (
+    GainTrigger.NATURAL_19_OR_20: (
+        "a creature within your line of effect rolls a natural 19 or 20",
+        "whenever a creature within your line of effect rolls a natural 19 or 20",
+    ),
+    GainTrigger.HERO_DIES: ("a hero, including you, dies", "when you or another hero dies"),
+    GainTrigger.FIRST_FORCE_MOVED_EACH_ROUND: (
         "the first time each combat round that a creature is force moved",
-        GainTrigger.FIRST_FORCE_MOVED_EACH_ROUND,
     ),
-    (
+    GainTrigger.FIRST_SURGE_DAMAGE_EACH_ROUND: (
         "the first time each combat round that you deal damage incorporating 1 or more surges",
-        GainTrigger.FIRST_SURGE_DAMAGE_EACH_ROUND,
     ),
-    ("when you or another hero dies", GainTrigger.HERO_DIES),
-)
+}
+_BY_WORDS = {words: trigger for trigger, wordings in _TRIGGER_WORDS.items() for words in wordings}
 
 
 @lru_cache(maxsize=256)
@@ -338,7 +340,7 @@ def read_gain_trigger(text: str) -> GainTrigger:
     """The trigger a class's wording names (exactly, ignoring case, spacing and a final full stop); anything
     with a further condition ("damage that isn't untyped", "a creature judged by you") is OTHER."""
     key = " ".join(text.replace("’", "'").split()).casefold().rstrip(".")
-    return next((trigger for words, trigger in _TRIGGER_WORDS if key == words), GainTrigger.OTHER)
+    return _BY_WORDS.get(key, GainTrigger.OTHER)
 
 
 @dataclass(frozen=True, slots=True)

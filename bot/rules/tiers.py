@@ -13,12 +13,11 @@ no reader understands is kept verbatim in `TierEffect.rest`, and the effect of a
 plain conditions is kept verbatim in `ConditionEffect.unread`: nothing is dropped and nothing guessed.
 
 Public API: `parse_tier(text) -> TierEffect` (cached), `TierEffect`, `AbilityDamage`, `PotencyTest`,
-`ConditionEffect`, `ForcedMovement`, `ForcedKind`.
+`ConditionEffect`; a tier's forced movement is `bot.rules.forced.ForcedMovement`.
 """
 
 from __future__ import annotations
 
-import enum
 import functools
 import re
 from collections.abc import Callable
@@ -36,16 +35,11 @@ from bot.rules.damage import (
     potency_value,
 )
 
+# named here too, for the modules that take a tier's forced movement from the tier parser
+from bot.rules.forced import ForcedError, ForcedMovement
+
 #: Distinct tier texts kept parsed: a table's abilities repeat the same few dozen texts strike after strike.
 PARSED_KEPT = 1024
-
-
-class ForcedKind(enum.StrEnum):
-    """The three kinds of forced movement (Draw Steel, Combat, "Forced Movement")."""
-
-    PUSH = "push"
-    PULL = "pull"
-    SLIDE = "slide"
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,22 +116,6 @@ class ConditionEffect:
 
 
 @dataclass(frozen=True, slots=True)
-class ForcedMovement:
-    """`push 2`, `vertical pull 3`: the kind, the squares and whether it may move the target vertically."""
-
-    kind: ForcedKind
-    distance: int
-    vertical: bool = False
-
-    def reduced_by(self, stability: int) -> int:
-        """The squares left after the target's stability (never below 0)."""
-        return max(0, self.distance - max(0, stability))
-
-    def format(self) -> str:
-        return f"{'vertical ' if self.vertical else ''}{self.kind.value} {self.distance}"
-
-
-@dataclass(frozen=True, slots=True)
 class TierEffect:
     """One tier text as understood: its damage, condition effects, forced movement and the clauses left as
     written (`rest`, shown verbatim)."""
@@ -169,7 +147,6 @@ _DAMAGE = re.compile(
     rf"(?:\s*\+\s*(?P<chars2>{_LETTERS})\s+damage)?\b\s*(?P<more>.*)$",
     re.IGNORECASE,
 )
-_FORCED = re.compile(r"^(?P<vertical>vertical\s+)?(?P<kind>push|pull|slide)\s+(?P<n>\d{1,3})$", re.IGNORECASE)
 _POTENCY = (
     # "M < 2", "M<-1", "M < [weak]", "M < weak", followed by an optional comma
     re.compile(
@@ -272,11 +249,10 @@ def _read_damage(clause: str, plain: str, out: _Reading) -> bool:
 
 
 def _read_forced(clause: str, plain: str, out: _Reading) -> bool:
-    m = _FORCED.match(plain)
-    if m is None:
+    try:
+        out.forced.append(ForcedMovement.parse(plain))
+    except ForcedError:  # not forced movement, or farther than any effect moves: shown as written
         return False
-    kind = ForcedKind(m.group("kind").lower())
-    out.forced.append(ForcedMovement(kind, int(m.group("n")), bool(m.group("vertical"))))
     return True
 
 

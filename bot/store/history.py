@@ -11,7 +11,7 @@ import dataclasses
 import json
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -21,6 +21,11 @@ from bot.store.database import Database
 from bot.store.errors import NoEncounter, OtherServer
 from bot.store.models import encounters, events
 from bot.store.table import EncounterInfo, Event
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+_Record = TypeVar("_Record", bound="DataclassInstance")
 
 
 class EventLog:
@@ -227,34 +232,17 @@ def _md(text: str) -> str:
 
 
 def event_of(row: Any, undone_by: int | None) -> Event:
-    return Event(
-        encounter_id=row.encounter_id,
-        channel_id=row.channel_id,
-        seq=row.seq,
-        user_id=row.user_id,
-        at=_aware(row.at),
-        kind=row.kind,
-        summary=row.summary,
-        details=cast(dict[str, Any], row.details),
-        patch=row.patch,
-        undoes=row.undoes,
-        undone_by=undone_by,
-    )
+    """An `events` row as `Event`, with the seq of the change that undid it (None: none did)."""
+    return _as(Event, row, at=_aware(row.at), undone_by=undone_by)
 
 
 def _info(row: Any) -> EncounterInfo:
     """An `encounters` row as `EncounterInfo`."""
-    return EncounterInfo(
-        id=row.id,
-        guild_id=row.guild_id,
-        channel_id=row.channel_id,
-        name=row.name,
-        director_id=row.director_id,
-        state=row.state,
-        active=row.active,
-        last_seq=row.last_seq,
-        tracker_channel_id=row.tracker_channel_id,
-        tracker_message_id=row.tracker_message_id,
-        created_at=_aware(row.created_at),
-        ended_at=None if row.ended_at is None else _aware(row.ended_at),
-    )
+    ended_at = None if row.ended_at is None else _aware(row.ended_at)
+    return _as(EncounterInfo, row, created_at=_aware(row.created_at), ended_at=ended_at)
+
+
+def _as(kind: type[_Record], row: Any, **given: Any) -> _Record:
+    """`row` as the dataclass `kind`: each field the row's column of the same name, but those `given`."""
+    columns = {f.name: getattr(row, f.name) for f in dataclasses.fields(kind) if f.name not in given}
+    return kind(**columns, **given)

@@ -42,6 +42,10 @@ NAME_MAX = 64
 TEXT_MAX = 100
 STAMINA_MAX = 999
 NUMBER_MAX = 99
+#: The refusal when the monster named is not in the server's bestiary (/monster show, /monster remove).
+NO_SUCH_MONSTER = (
+    "This server's bestiary has no monster by that name: pick one from the list (/monster list)."
+)
 #: A monster of the server's bestiary, suggested as it is typed.
 MonsterName = app_commands.Transform[str, SuggestedText("monster's name", TEXT_MAX, monster_choices)]
 
@@ -164,9 +168,7 @@ class BestiaryCog(BotCog):
         """
         stored = await InTime(interaction).run(self.bot.store.find_monster(_guild(interaction), monster))
         if stored is None:
-            fail(
-                "This server's bestiary has no monster by that name: pick one from the list (/monster list)."
-            )
+            fail(NO_SUCH_MONSTER)
         await send(interaction, embed=monster_embed(stat_block_of(stored)), ephemeral=True)
 
     @monster.command(name="remove", description="Remove a monster from this server's bestiary.")
@@ -183,9 +185,7 @@ class BestiaryCog(BotCog):
         await in_time.run(require_server_director(interaction, self.bot, "/monster remove"))
         removed = await in_time.run(self.bot.store.remove_monster(guild, monster))
         if removed is None:
-            fail(
-                "This server's bestiary has no monster by that name: pick one from the list (/monster list)."
-            )
+            fail(NO_SUCH_MONSTER)
         await send(interaction, content=f"🗑️ {inert(removed)} left the bestiary.")
 
 

@@ -205,9 +205,7 @@ class Stamina(BotCog):
         Args:
             target: Who wakes (a Director creature gains 1 Stamina, a hero spends a Recovery)
         """
-        await self._vitals(
-            interaction, "stamina.wake", target, lambda enc, cid: harm.wake(enc, cid), "wakes up"
-        )
+        await self._vitals(interaction, "stamina.wake", target, harm.wake, "wakes up")
 
     @stamina.command(name="bleed", description="A bleeding creature loses 1d6 + its level Stamina.")
     @app_commands.choices(trigger=BLEED_CHOICES)

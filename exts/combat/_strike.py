@@ -32,6 +32,7 @@ from bot.store import Table
 from bot.ui.combat import bleed_reply, bleed_summary, strike_reply, strike_summary
 from exts.combat._ability_strike_views import ability_strike_reply, ability_strike_summary
 from exts.rolls._cog import ACTION_CHOICES, AUTO_TEXT_MAX, SITUATION_TEXT_MAX
+from exts.rolls._views import BONUS_LIMIT, EDGES_MAX
 from exts.tracker._controls import rescue_view
 from exts.turn._replies import reply_played
 
@@ -39,8 +40,6 @@ TYPE_CHOICES = [app_commands.Choice(name=t.value, value=t.value) for t in Damage
 TEXT_MAX = 300
 TARGETS_TEXT_MAX = 1000
 ABILITY_TEXT_MAX = 100
-BONUS_LIMIT = 99
-EDGES_MAX = 10
 EFFECT_HINT = (
     "Give the effect once, or one per tier separated by '; ', e.g. 'slide 1; slide 2; slide 3, prone'."
 )

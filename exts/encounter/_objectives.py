@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -222,18 +222,22 @@ async def use_action(interaction: discord.Interaction[Any], creature: str, actio
 # --- the subgroups of /encounter ----------------------------------------------------------------------------
 
 
-class ObjectiveCommands(app_commands.Group):
-    """/encounter objective add | done | fail."""
+class Subgroup(app_commands.Group):
+    """A subgroup of /encounter declared as a class: discord.py reads its name from the class arguments and
+    its description from the class's docstring; its /help line is its `line`."""
+
+    line: ClassVar[dict[str, Any]]
 
     def __init__(self) -> None:
-        super().__init__(
-            name="objective",
-            description="The Director's objectives for this encounter.",
-            extras=help_line(
-                "/encounter objective add text: Stop the ritual",
-                "The Director's objectives: add, done, fail.",
-            ),
-        )
+        super().__init__(extras=self.line)
+
+
+class ObjectiveCommands(Subgroup, name="objective"):
+    """The Director's objectives for this encounter."""
+
+    line = help_line(
+        "/encounter objective add text: Stop the ritual", "The Director's objectives: add, done, fail."
+    )
 
     @app_commands.command(name="add", description="Director: set an objective (with a round counter).")
     async def add_cmd(
@@ -272,18 +276,13 @@ class ObjectiveCommands(app_commands.Group):
         await settle(interaction, objective, Outcome.FAILED)
 
 
-class VillainCommands(app_commands.Group):
-    """/encounter villain name | use."""
+class VillainCommands(Subgroup, name="villain"):
+    """A leader's or solo's villain actions (Malice)."""
 
-    def __init__(self) -> None:
-        super().__init__(
-            name="villain",
-            description="A leader's or solo's villain actions (Malice).",
-            extras=help_line(
-                "/encounter villain use creature: Ajax action: Rally",
-                "A leader's or solo's villain actions: name, use.",
-            ),
-        )
+    line = help_line(
+        "/encounter villain use creature: Ajax action: Rally",
+        "A leader's or solo's villain actions: name, use.",
+    )
 
     @app_commands.command(name="name", description="Director: name a villain action (up to 3 a creature).")
     async def name_cmd(

@@ -61,7 +61,7 @@ def _fields(entries: tuple[HelpEntry, ...]) -> list[Field]:
     fields: list[Field] = []
     families: dict[str, list[str]] = {}
     for entry in listed(entries):
-        families.setdefault(_family(entry), []).append(f"`{entry.example}` — {entry.summary}")
+        families.setdefault(_family(entry), []).append(f"`{entry.line.example}` — {entry.line.summary}")
     for family, lines in families.items():
         chunk: list[str] = []
         for line in lines:

@@ -57,7 +57,7 @@ from bot.rules.names import NAME_MAX, name_key
 from bot.rules.standard import hero_standard_abilities
 from bot.store import Change, Hero, Table
 from exts.heroes._abilities_views import ACTION_LABELS, abilities_embed, ability_embed
-from exts.heroes._cog import TEXT_MAX, HeroName, hero_or_mine
+from exts.heroes._cog import TEXT_MAX, HeroName, hero_or_mine, require_player
 
 TIERS_MAX = 3 * TIER_MAX + 10
 """Longest `tiers` option (three tier results and their separators)."""
@@ -168,12 +168,8 @@ class Abilities(BotCog):
 
         def change(who: Member, table: Table) -> Change[CardsChanged]:
             target = hero_or_mine(table, hero, who.actor.user_id)
+            require_player(who, "/ability add", target, f"change {inert(target.name)}'s abilities")
             sheet = sheet_of(target)
-            owner = None if sheet.claimable else target.owner_id
-            action = f"change {inert(target.name)}'s abilities"
-            who.require(
-                "/ability add", owner_id=owner, action=action, whose=None if owner is None else target.name
-            )
             done = edit(target, sheet)
             changed = dataclasses.replace(sheet, abilities=done.cards)
             put_sheet(target, changed)

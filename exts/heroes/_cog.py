@@ -23,7 +23,7 @@ from bot import autocomplete
 from bot.client import BotCog, DrawSteelBot
 from bot.help import guild_group
 from bot.options import SuggestedRange
-from bot.permissions import hero_player, require, server_standing
+from bot.permissions import hero_player, server_standing
 from bot.play import (
     Member,
     active_encounter,
@@ -87,6 +87,13 @@ def hero_or_mine(table: Table, name: str | None, user_id: int) -> Hero:
     return mine
 
 
+def require_player(who: Member, key: str, hero: Hero, action: str) -> None:
+    """`Member.require` for a change of the roster hero `hero` (`RULES[key]`: its player, or a server
+    Director); a hero the Directors hold (`claimable`) has no player who counts."""
+    owner = None if sheet_of(hero).claimable else hero.owner_id
+    who.require(key, owner_id=owner, action=action, whose=None if owner is None else hero.name)
+
+
 def follow_in_encounter(table: Table, hero: Hero) -> None:
     """When the hero is in the channel's active encounter, its creature changes hands too."""
     encounter = active_encounter(table)
@@ -124,10 +131,8 @@ def _edit_hero(
     """`/hero edit`: its owner or a server Director changes a roster hero (in the running encounter, the hero
     as they are there, and both)."""
     target = hero_or_mine(table, name, who.actor.user_id)
+    require_player(who, "/hero edit", target, f"edit {inert(target.name)}")
     sheet = sheet_of(target)
-    owner = None if sheet.claimable else target.owner_id
-    whose = None if owner is None else target.name
-    who.require("/hero edit", owner_id=owner, action=f"edit {inert(target.name)}", whose=whose)
     old_name = target.name
     encounter = active_encounter(table)
     live = None if encounter is None else in_play(encounter, target.id, sheet)
@@ -391,10 +396,8 @@ class Heroes(BotCog):
 
     async def _may_delete(self, interaction: discord.Interaction[Any], table: Table, target: Hero) -> None:
         """Its owner or a server Director deletes a hero, never while the hero is in the running encounter."""
-        owner = None if sheet_of(target).claimable else target.owner_id
-        _, at, role = await server_standing(interaction, self.bot.store, owner_id=owner)
-        whose = None if owner is None else target.name
-        require("/hero delete", at, director_role_id=role, action=f"delete {inert(target.name)}", whose=whose)
+        member = Member(*await server_standing(interaction, self.bot.store))
+        require_player(member, "/hero delete", target, f"delete {inert(target.name)}")
         where = await fighting_in(self.bot, interaction, target.id)
         if where is not None:
             fail(f"{inert(target.name)} is in the encounter in <#{where}>: delete them after it ends.")

@@ -6,6 +6,7 @@ Rules: draw-steel-basics.md "Victories", "Experience", "Respite" through `bot.ru
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import discord
@@ -20,6 +21,16 @@ from exts.heroes._cog import HeroName, require_hero, view_of
 from exts.heroes._views import HeroView, victories_embed
 
 AWARD_MAX = 10
+
+
+def award_victories(heroes: Iterable[Hero], victories: int) -> tuple[str, ...]:
+    """Give each roster hero `victories` Victories on their sheet (none for 0: nobody is awarded); the names
+    of those awarded. After combat, a montage or a negotiation as by `/victories award:`."""
+    awarded = []
+    for hero in heroes if victories else ():
+        put_sheet(hero, award_sheet_victories(sheet_of(hero), victories))
+        awarded.append(hero.name)
+    return tuple(awarded)
 
 
 def _targets(table: Table, hero: str | None) -> list[Hero]:
@@ -59,9 +70,7 @@ class Progress(BotCog):
 
         def change(_who: Member, table: Table) -> Change[list[HeroView]]:
             heroes = _targets(table, hero)
-            for target in heroes:
-                put_sheet(target, award_sheet_victories(sheet_of(target), award))
-            names = ", ".join(h.name for h in heroes)
+            names = ", ".join(award_victories(heroes, award))
             return Change(
                 f"{award} Victories to {names}"[:200], [view_of(h) for h in heroes], {"count": award}
             )

@@ -115,6 +115,23 @@ def _pinged(before: Montage, after: Montage, mover: int) -> list[int]:
     return [h.owner_id for h in after.waiting() if h.owner_id and h.owner_id != mover]
 
 
+async def _moved(
+    interaction: discord.Interaction[Any],
+    played: Staged[Montage, Any],
+    said: str | None = None,
+    view: discord.ui.View | None = None,
+) -> None:
+    """The reply to a change that moves the montage on: what happened (`said`), then the count and the round;
+    a new round pings the heroes' players (not the one who moved it on). A change that leaves the montage
+    over offers the Director's close (`close_view`) unless `view` already does."""
+    if view is None and played.after.over:
+        view = close_view(played.encounter_id or 0, played.version)
+    text = progress_text(played.before, played.after)
+    ping = _pinged(played.before, played.after, interaction.user.id)
+    content = f"{said}\n{text}" if said else text
+    await send(interaction, content=content, mentions=_mentions(ping) if ping else None, view=view)
+
+
 async def _caller(interaction: discord.Interaction[Any], bot: DrawSteelBot) -> Caller:
     """Who acts in the channel's montage (`NoScene` when nothing runs here)."""
     try:
@@ -252,15 +269,10 @@ class MontageCog(BotCog):
             _pick(Difficulty, difficulty, _TEST_HINT) if difficulty else None,
             description or "",
         )
-
-        def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Montage]:
-            after = rules.add_challenge(montage, made)
-            return after, after
-
         played = await self._play(
             interaction,
             service.CHALLENGE,
-            step,
+            service.montage_step(lambda montage: rules.add_challenge(montage, made)),
             lambda _m: f"Challenge {made.name} added",
             "/montage challenge add",
         )
@@ -276,14 +288,10 @@ class MontageCog(BotCog):
         Args:
             name: The challenge
         """
-
-        def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Challenge]:
-            return rules.remove_challenge(montage, name)
-
         played = await self._play(
             interaction,
             service.CHALLENGE,
-            step,
+            service.rules_step(lambda montage: rules.remove_challenge(montage, name)),
             lambda gone: f"Challenge {gone.name} removed",
             "/montage challenge remove",
         )
@@ -331,10 +339,8 @@ class MontageCog(BotCog):
         tested = played.result
         trait = tested.trait.value.capitalize() if tested.trait else None
         said = attempt_text(played.after, tested.attempt, trait)
-        text = f"{said}\n{progress_text(played.before, played.after)}"
-        ping = _pinged(played.before, played.after, interaction.user.id)
         view = test_reply_view(played.encounter_id or 0, played.version, played.after, tested.attempt)
-        await send(interaction, content=text, mentions=_mentions(ping), view=view)
+        await _moved(interaction, played, said, view)
 
     @montage.command(name="assist", description="Your hero assists another hero's test this round.")
     @app_commands.choices(characteristic=_TRAITS)
@@ -368,9 +374,7 @@ class MontageCog(BotCog):
         played = await self._play(
             interaction, service.ASSIST, step, lambda a: f"{a.hero} assists {a.helped} ({gives_text(a)})"
         )
-        text = f"{assist_text(played.result)}\n{progress_text(played.before, played.after)}"
-        ping = _pinged(played.before, played.after, interaction.user.id)
-        await send(interaction, content=text, mentions=_mentions(ping))
+        await _moved(interaction, played, assist_text(played.result))
 
     @montage.command(name="reroll", description="Spend a hero token to reroll your hero's newest test.")
     @app_commands.autocomplete(hero=any_hero_names)
@@ -392,16 +396,14 @@ class MontageCog(BotCog):
 
         Example: /montage next
         """
-
-        def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Montage]:
-            after = rules.next_round(montage)
-            return after, after
-
         played = await self._play(
-            interaction, service.ROUND, step, lambda m: f"Round ended (now {count_text(m)})", "/montage next"
+            interaction,
+            service.ROUND,
+            service.montage_step(rules.next_round),
+            lambda m: f"Round ended (now {count_text(m)})",
+            "/montage next",
         )
-        ping = _pinged(played.before, played.after, interaction.user.id)
-        await send(interaction, content=progress_text(played.before, played.after), mentions=_mentions(ping))
+        await _moved(interaction, played)
 
     @montage.command(
         name="outcome", description="Director: what an outcome means for the story (kept secret)."
@@ -422,15 +424,11 @@ class MontageCog(BotCog):
             text: What it means, shown when the montage ends that way
         """
         chosen = _pick(MontageOutcome, result, "result is total success, partial success or total failure")
-
-        def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, MontageOutcome]:
-            return rules.write_outcome(montage, chosen, text), chosen
-
         # the log says which outcome was written, never its text: players may read the log
         await self._play(
             interaction,
             service.OUTCOME,
-            step,
+            service.rules_step(lambda montage: (rules.write_outcome(montage, chosen, text), chosen)),
             lambda o: f"Outcome text for {o.value} written",
             "/montage outcome",
         )
@@ -444,16 +442,14 @@ class MontageCog(BotCog):
 
         Example: /montage end
         """
-
-        def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Montage]:
-            after = rules.end_early(montage)
-            return after, after
-
         played = await self._play(
-            interaction, service.END, step, lambda m: f"Montage ended: {_ended(m)}", "/montage end"
+            interaction,
+            service.END,
+            service.montage_step(rules.end_early),
+            lambda m: f"Montage ended: {_ended(m)}",
+            "/montage end",
         )
-        view = close_view(played.encounter_id or 0, played.version)
-        await send(interaction, content=progress_text(played.before, played.after), view=view)
+        await _moved(interaction, played)
 
     @montage.command(name="award", description="Director: close the ended montage with Victories and Malice.")
     async def award(
@@ -633,12 +629,8 @@ async def reroll_test(
     played = await play_scene(
         interaction, KIND, Montage, "montage.reroll", step, lambda a: f"Hero token: {_tested_summary(a)}"
     )
-    text = (
-        f"🪙 Hero token spent. {attempt_text(played.after, played.result, None)}\n"
-        f"{progress_text(played.before, played.after)}"
-    )
-    view = close_view(played.encounter_id or 0, played.version) if played.after.over else None
-    await send(interaction, content=text, view=view)
+    said = f"🪙 Hero token spent. {attempt_text(played.after, played.result, None)}"
+    await _moved(interaction, played, said)
     if eid is not None:  # the rerolled test's buttons are spent: this reply carries the close, if any
         await drop_buttons(interaction)
 

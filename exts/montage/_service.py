@@ -5,20 +5,24 @@ gives each roster hero their Victories and ends the row."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from bot.content.forgesteel.montage import ImportedMontage
-from bot.play import Caller, SceneStep, put_scene, put_sheet, sheet_of
+from bot.play import Caller, SceneStep, put_scene, sheet_of
 from bot.replies import fail
 from bot.rules import montage as rules
 from bot.rules.characteristics import Characteristic
 from bot.rules.dice import Dice
-from bot.rules.hero import award_sheet_victories
 from bot.rules.montage import Montage, MontageHero
 from bot.rules.names import clean_name, name_key
 from bot.rules.power import Difficulty
 from bot.store import Table
+from exts.heroes._progress import award_victories
 from exts.montage._views import KIND
+
+R = TypeVar("R")
 
 #: The event kinds a montage writes (the log, undo).
 START, CHALLENGE, TEST, ASSIST, ROUND, OUTCOME, END, CLOSE = (
@@ -31,6 +35,26 @@ START, CHALLENGE, TEST, ASSIST, ROUND, OUTCOME, END, CLOSE = (
     "montage.end",
     "montage.close",
 )
+
+
+def rules_step(change: Callable[[Montage], tuple[Montage, R]]) -> SceneStep[Montage, R]:
+    """A step that is the rules core's change of the montage alone (the caller and the table take no part:
+    the command's rule is checked before it)."""
+
+    def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, R]:
+        return change(montage)
+
+    return step
+
+
+def montage_step(change: Callable[[Montage], Montage]) -> SceneStep[Montage, Montage]:
+    """`rules_step` of a change whose result is the montage after it."""
+
+    def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Montage]:
+        after = change(montage)
+        return after, after
+
+    return step
 
 
 def split_names(text: str | None) -> list[str]:
@@ -131,15 +155,10 @@ def close_step(victories: int, malice: int) -> SceneStep[Montage, tuple[str, ...
 
     def step(_who: Caller, montage: Montage, table: Table) -> tuple[Montage, tuple[str, ...]]:
         closed = rules.close(montage, victories, malice)
-        awarded = []
-        for hero in closed.heroes:
-            roster = table.heroes.get(hero.hero_id or "")
-            if roster is None or not victories:
-                continue
-            put_sheet(roster, award_sheet_victories(sheet_of(roster), victories))
-            awarded.append(roster.name)
+        on_roster = (table.heroes.get(hero.hero_id or "") for hero in closed.heroes)
+        awarded = award_victories([hero for hero in on_roster if hero is not None], victories)
         table.end_encounter()
-        return closed, tuple(awarded)
+        return closed, awarded
 
     return step
 
@@ -180,11 +199,7 @@ def imported(read: ImportedMontage, montage: Montage) -> tuple[Montage, Imported
 
 def import_step(read: ImportedMontage) -> SceneStep[Montage, Imported]:
     """Add a Forge Steel montage to the running montage (`imported`)."""
-
-    def step(_who: Caller, montage: Montage, _table: Table) -> tuple[Montage, Imported]:
-        return imported(read, montage)
-
-    return step
+    return rules_step(lambda montage: imported(read, montage))
 
 
 def start_scene(table: Table, name: str, director_id: int, montage: Montage) -> None:

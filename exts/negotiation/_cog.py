@@ -105,6 +105,12 @@ async def list_autocomplete(
     return [app_commands.Choice(name=(prefix + n)[:100], value=(prefix + n)[:100]) for n in names]
 
 
+async def _running(interaction: discord.Interaction[Any]) -> tuple[Table, Scene]:
+    """The channel's table and its running negotiation (`NoScene` or `OtherScene` when there is none)."""
+    table = await interaction.client.store.view(channel_key(interaction), shared=True)
+    return table, scene_of(table, Scene, KIND)
+
+
 def _appeal(appeals: str | None, motivation: str | None) -> tuple[Appeal, Motivation | None]:
     """What the argument appeals to: `appeals:` as given, else a motivation when one is named, else none."""
     named = Motivation.from_text(motivation) if motivation else None
@@ -324,9 +330,9 @@ class NegotiationCog(BotCog):
         Example: /negotiation status
         """
         in_time = InTime(interaction)
+        # the scene first: with nothing running the refusal names the negotiation, not an encounter
+        _, scene = await in_time.run(_running(interaction))
         who = await in_time.run(caller_of(interaction, self.bot))
-        table = await in_time.run(self.bot.store.view(channel_key(interaction), shared=True))
-        scene = scene_of(table, Scene, KIND)
         embed = (
             director_embed(scene.negotiation)
             if who.director
@@ -342,8 +348,7 @@ class NegotiationCog(BotCog):
 
         Example: /negotiation undo
         """
-        table = await InTime(interaction).run(self.bot.store.view(channel_key(interaction), shared=True))
-        scene_of(table, Scene, KIND)
+        await InTime(interaction).run(_running(interaction))
         await do_undo(interaction, self.bot)
 
     @negotiation.command(name="log", description="The negotiation's log as Markdown and JSON files.")
@@ -416,8 +421,7 @@ async def on_reveal(interaction: discord.Interaction[Any], eid: int, ver: int, _
     in_time = InTime(interaction)
     who = await in_time.run(caller_of(interaction, interaction.client))
     who.require("neg:reveal")
-    table = await in_time.run(interaction.client.store.view(channel_key(interaction), shared=True))
-    scene = scene_of(table, Scene, KIND)
+    table, scene = await in_time.run(_running(interaction))
     _expect(table, eid)
     if not scene.negotiation.owed:
         fail("Nothing is owed a reveal now: it was picked already, or the discovery was undone.")

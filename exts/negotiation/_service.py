@@ -6,16 +6,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.play import Caller, SceneStep, hero_of_member, put_scene, put_sheet, sheet_of
+from bot.play import Caller, SceneStep, hero_of_member, put_scene, sheet_of
 from bot.replies import fail
 from bot.rules import negotiation as rules
 from bot.rules.characteristics import Characteristic
 from bot.rules.dice import ReplayDice
-from bot.rules.hero import HeroSheet, award_sheet_victories
+from bot.rules.hero import HeroSheet
 from bot.rules.names import clean_name, name_key
 from bot.rules.negotiation import Appeal, ArgueResult, DiscoverResult, Motivation, Negotiation, Trait
 from bot.rules.power import PowerRoll
 from bot.store import Table
+from exts.heroes._progress import award_victories
 from exts.negotiation._views import KIND, Scene
 
 #: The event kinds a negotiation writes (the log, undo).
@@ -163,12 +164,8 @@ def close_step(victories: int) -> SceneStep[Scene, tuple[str, ...]]:
     """Close the negotiation: Victories to each hero of the channel's roster, the row ended."""
 
     def step(_who: Caller, scene: Scene, table: Table) -> tuple[Scene, tuple[str, ...]]:
-        awarded = []
-        if victories:
-            for hero in table.heroes.values():
-                put_sheet(hero, award_sheet_victories(sheet_of(hero), victories))
-                awarded.append(hero.name)
+        awarded = award_victories(table.heroes.values(), victories)
         table.end_encounter()
-        return scene, tuple(awarded)
+        return scene, awarded
 
     return step

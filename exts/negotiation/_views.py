@@ -295,14 +295,18 @@ def close_view(encounter_id: int, version: int) -> discord.ui.View:
     return view
 
 
+def _director_button(
+    action: str, encounter_id: int, version: int, label: str, style: discord.ButtonStyle
+) -> discord.ui.View:
+    """A view of one Director's button under a reply: `action` on the state the reply was sent for."""
+    button = NegotiationButton(action, encounter_id, version, label=label, style=style)
+    return PersistentView().add_item(button)
+
+
 def reveal_view(encounter_id: int, version: int) -> discord.ui.View:
     """Under a tier 3 discovery: the Director opens the pick (seen by them alone)."""
-    view = PersistentView()
     label = "Director: pick what is revealed"
-    view.add_item(
-        NegotiationButton("reveal", encounter_id, version, label=label, style=discord.ButtonStyle.primary)
-    )
-    return view
+    return _director_button("reveal", encounter_id, version, label, discord.ButtonStyle.primary)
 
 
 def pick_view(
@@ -321,12 +325,8 @@ def pick_view(
 
 def lie_view(encounter_id: int, version: int) -> discord.ui.View:
     """Under an argument made as a lie that didn't raise Interest: the Director may take 1 more."""
-    view = PersistentView()
     label = "Director: caught lying, take 1 more Interest"
-    view.add_item(
-        NegotiationButton("lie", encounter_id, version, label=label, style=discord.ButtonStyle.danger)
-    )
-    return view
+    return _director_button("lie", encounter_id, version, label, discord.ButtonStyle.danger)
 
 
 def read_pick(arg: str) -> tuple[Motivation, bool]:

@@ -15,6 +15,8 @@ Fixtures
 - `table`        — a guild with a Director role, a `#combat` channel, a thread in it, a Director and two
                    players (`Table`; `await table.configure_director_role()` stores the role in the guild
                    settings).
+- `party`        — `table` with the Director role configured and two heroes on the roster made by
+                   /hero create: Ash (alice, 30 Stamina, 8 Recoveries) and Bo (bob, 24 Stamina, 6).
 
 Helpers
 - `slow_commits(env, monkeypatch, cog, seconds)` — a cog's store commits take `seconds` of SimCord's virtual
@@ -222,6 +224,14 @@ async def table(simcord_env: Env, store: Store) -> Table:
     made = make_table(simcord_env, store)
     await store.update_settings(made.guild.id, show_monster_stamina=True)
     return made
+
+
+@pytest_asyncio.fixture
+async def party(table: Table) -> Table:
+    await table.configure_director_role()
+    await table.alice.slash(table.channel, "hero create", name="Ash", stamina=30, recoveries=8)
+    await table.bob.slash(table.channel, "hero create", name="Bo", stamina=24, recoveries=6)
+    return table
 
 
 @pytest.fixture

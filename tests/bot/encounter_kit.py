@@ -7,9 +7,10 @@
     await encounter_kit.ready(table)                 # all three at once
 
 `ok(result)` asserts a public reply and returns its content; `refused(result)` asserts a one-line ephemeral
-refusal and returns it; `tracker(channel)` is the newest tracker message; `pinged(message)` who a message
-really pinged (user ids, role ids); `stored(table)` the encounter as stored now; `body(message)` an embed
-as text and `labels(message)` its buttons' labels.
+refusal and returns it; `tracker(channel)` is the newest tracker message, `private_status(table)` the
+Director's private one as text; `pinged(message)` who a message really pinged (user ids, role ids);
+`stored(table)` the encounter as stored now; `body(message)` an embed as text and `labels(message)` its
+buttons' labels.
 """
 
 from __future__ import annotations
@@ -85,6 +86,13 @@ def key(table: Table, channel: ChannelHandle | None = None) -> ChannelKey:
 
 async def stored(table: Table, channel: ChannelHandle | None = None) -> Encounter:
     return encounter_of(await table.store.view(key(table, channel)))
+
+
+async def private_status(table: Table) -> str:
+    """The Director's private tracker (`/encounter status private:True`) as text."""
+    result = await table.director.slash(table.channel, "encounter status", private=True)
+    assert result.ephemeral and result.response is not None and result.response.embeds
+    return body(result.response)
 
 
 def tracker(channel: ChannelHandle) -> discord.Message:

@@ -1,5 +1,6 @@
 """Setup helpers for the combat-action tests (/strike, /stamina, /recover, /condition, /save, /malice): an
-encounter written straight into the store (the Director `dana` started it), and reading it back.
+encounter written straight into the store (the Director `dana` started it), reading it back, and a /strike
+whose public reply a test reads.
 
 The party: Ash (alice's hero, Stamina 30, 2 Recoveries, M2 A3), Bree (bob's hero, Stamina 24); the Director's
 Goblin 1 and Goblin 2 (Stamina 10), Ogre (Stamina 20, fire immunity 5, cold weakness 3) and the minion squad
@@ -15,8 +16,10 @@ from bot.rules import codec
 from bot.rules.characteristics import Characteristics
 from bot.rules.damage import DamageModifiers
 from bot.rules.encounter import Encounter, NewCreatures, add_creatures, new_encounter_state
+from bot.rules.turns import Entry
 from bot.store import Change, ChannelKey, Table
 from tests.bot.conftest import Table as Harness
+from tests.bot.encounter_kit import ok
 
 
 def party(harness: Harness) -> tuple[NewCreatures, ...]:
@@ -76,9 +79,21 @@ async def current(harness: Harness, channel: ChannelHandle | None = None) -> Enc
     return encounter_of(await harness.store.view(key(harness, channel)))
 
 
+async def entry(harness: Harness, name: str) -> Entry:
+    """`name`'s turn entry in the stored encounter (it must have one)."""
+    found = (await current(harness)).turns.entry(name)
+    assert found is not None, name
+    return found
+
+
 def member(harness: Harness, who: str) -> MemberActor:
     """The table's member `who` ("director", "alice", "bob"), or a new player "carol" for "stranger"."""
     return harness.add_player("carol") if who == "stranger" else getattr(harness, who)
+
+
+async def strike(harness: Harness, by: MemberActor, **options: object) -> str:
+    """`/strike options` in #combat by `by`: the public reply's text (fails the test on a refusal)."""
+    return ok(await by.slash(harness.channel, "strike", **options))
 
 
 async def refused_unchanged(

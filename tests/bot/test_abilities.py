@@ -25,6 +25,13 @@ MIND_SPIKE: dict[str, Any] = {
     "keywords": "Magic, Psionic, Ranged, Strike",
     "tiers": "2 + R damage; 4 + R damage; 6 + R damage",
 }
+PSI_HOOK: dict[str, Any] = {
+    "name": "Psi Hook",
+    "action": "main",
+    "characteristic": "reason",
+    "tiers": "3 + R psychic damage; M < [weak] slowed (save ends) | 5 + R damage; pull 2 | "
+    "7 + R damage; the target glows softly",
+}
 
 
 async def sheet(table: Table, name: str = "Ash") -> HeroSheet:
@@ -32,6 +39,11 @@ async def sheet(table: Table, name: str = "Ash") -> HeroSheet:
     hero = stored.hero_named(name)
     assert hero is not None
     return sheet_of(hero)
+
+
+async def by_alice(ash: Table, command: str, **options: Any) -> str:
+    """Alice's `/command options` in #combat: the public reply."""
+    return kit.ok(await ash.alice.slash(ash.channel, command, **options))
 
 
 @pytest.fixture
@@ -62,17 +74,7 @@ async def test_the_issues_example_adds_a_card(ash: Table) -> None:
 async def test_show_gives_each_tier_as_written_and_as_read(ash: Table) -> None:
     """ "/ability show (the card as an embed with the parsed tiers ...)": what the parser understood, and
     anything it didn't shown verbatim ("never dropped and never guessed")."""
-    kit.ok(
-        await ash.alice.slash(
-            ash.channel,
-            "ability add",
-            name="Psi Hook",
-            action="main",
-            characteristic="reason",
-            tiers="3 + R psychic damage; M < [weak] slowed (save ends) | 5 + R damage; pull 2 | "
-            "7 + R damage; the target glows softly",
-        )
-    )
+    await by_alice(ash, "ability add", **PSI_HOOK)
     shown = await ash.bob.slash(ash.channel, "ability show", ability="psi hook", hero="Ash")
     assert shown.response is not None
     embed = shown.response.embeds[0]
@@ -86,17 +88,9 @@ async def test_show_gives_each_tier_as_written_and_as_read(ash: Table) -> None:
 
 
 async def test_edit_remove_and_list(ash: Table) -> None:
-    kit.ok(await ash.alice.slash(ash.channel, "ability add", **MIND_SPIKE))
-    kit.ok(
-        await ash.alice.slash(
-            ash.channel, "ability add", name="Step Aside", action="maneuver", effect="Shift 2."
-        )
-    )
-    text = kit.ok(
-        await ash.alice.slash(
-            ash.channel, "ability edit", ability="mind spike", cost=3, new_name="Mind Lance"
-        )
-    )
+    await by_alice(ash, "ability add", **MIND_SPIKE)
+    await by_alice(ash, "ability add", name="Step Aside", action="maneuver", effect="Shift 2.")
+    text = await by_alice(ash, "ability edit", ability="mind spike", cost=3, new_name="Mind Lance")
     assert text == "Ash's Mind Lance is changed."
     lance, _ = (await sheet(ash)).abilities
     assert (lance.name, lance.cost, lance.power_roll) == ("Mind Lance", 3, _spike_roll())
@@ -105,18 +99,16 @@ async def test_edit_remove_and_list(ash: Table) -> None:
     description = listed.response.embeds[0].description or ""
     assert "**Main action**: Mind Lance (3 heroic resource)" in description
     assert "**Maneuver**: Step Aside" in description
-    kit.ok(
-        await ash.alice.slash(
-            ash.channel,
-            "ability edit",
-            ability="Step Aside",
-            effect="none",
-            tiers=MIND_SPIKE["tiers"],
-            characteristic="R",
-        )
+    await by_alice(
+        ash,
+        "ability edit",
+        ability="Step Aside",
+        effect="none",
+        tiers=MIND_SPIKE["tiers"],
+        characteristic="R",
     )
     assert (await sheet(ash)).abilities[1].effect == ""
-    text = kit.ok(await ash.alice.slash(ash.channel, "ability remove", ability="Mind Lance"))
+    text = await by_alice(ash, "ability remove", ability="Mind Lance")
     assert text == "Mind Lance is no longer one of Ash's abilities (1 left)."
     assert [a.name for a in (await sheet(ash)).abilities] == ["Step Aside"]
 
@@ -153,7 +145,7 @@ async def test_bad_cards_are_refused_in_one_line(ash: Table, options: dict[str, 
 async def test_a_name_taken_and_the_limit_are_refused(ash: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     from bot.content import ability_entry
 
-    kit.ok(await ash.alice.slash(ash.channel, "ability add", **MIND_SPIKE))
+    await by_alice(ash, "ability add", **MIND_SPIKE)
     text = kit.refused(
         await ash.alice.slash(ash.channel, "ability add", **{**MIND_SPIKE, "name": "mind  SPIKE"})
     )
@@ -177,7 +169,7 @@ async def test_only_the_heros_player_or_a_director_changes_its_cards(ash: Table,
 
 
 async def test_autocomplete_offers_the_heros_abilities(ash: Table) -> None:
-    kit.ok(await ash.alice.slash(ash.channel, "ability add", **MIND_SPIKE))
+    await by_alice(ash, "ability add", **MIND_SPIKE)
     offered = await ash.alice.autocomplete(ash.channel, "ability edit", "ability", "spi")
     assert [c["value"] for c in offered] == ["Mind Spike"]
     shown = await ash.alice.autocomplete(ash.channel, "ability show", "ability", "")
@@ -197,7 +189,7 @@ async def test_cards_reach_the_heros_creature_in_the_running_encounter(ash: Tabl
     await kit.start(ash)
     kit.ok(await ash.director.slash(ash.channel, "encounter hero", name="Ash"))
     kit.ok(await ash.director.slash(ash.channel, "stamina damage", target="Ash", amount=5))
-    kit.ok(await ash.alice.slash(ash.channel, "ability add", **MIND_SPIKE))
+    await by_alice(ash, "ability add", **MIND_SPIKE)
     creature = (await kit.stored(ash)).creature("Ash")
     assert [a.name for a in creature.abilities] == ["Mind Spike"]
     assert creature.vitals.stamina == 25

@@ -15,6 +15,7 @@ import discord
 import pytest
 from discord import app_commands
 from simcord.env import Env
+from simcord.results import InteractionResult
 
 from bot.client import DrawSteelBot
 from bot.error_hook import APOLOGY, BotView, guarded
@@ -138,6 +139,19 @@ def simcord_bot(settings: Settings, store: Store, dice: Dice) -> DrawSteelBot:
     return bot
 
 
+def said(result: InteractionResult) -> str:
+    """The text an interaction was answered with (it must have been answered)."""
+    assert result.response is not None
+    return result.response.content
+
+
+async def posted(table: Table, command: str) -> discord.Message:
+    """Alice's `/command`: the message it posted, whose buttons Bob presses next."""
+    shown = await table.alice.slash(table.channel, command)
+    assert shown.response is not None
+    return shown.response.message
+
+
 def command_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.name == "bot.commands"]
 
@@ -149,8 +163,7 @@ async def test_rule_error_is_a_one_line_ephemeral_reply(
     result = await table.alice.slash(table.channel, "rule-error")
 
     assert result.ephemeral
-    assert result.response is not None
-    assert result.response.content == "You have no hero tokens left: earn one first."
+    assert said(result) == "You have no hero tokens left: earn one first."
     assert result.followups == []
     (line,) = command_lines(caplog)
     assert re.fullmatch(
@@ -165,8 +178,7 @@ async def test_error_after_defer_is_a_followup_not_a_second_ack(simcord_env: Env
 
     assert result.ephemeral
     # After a deferral, the first followup fills the "thinking…" message.
-    assert result.response is not None
-    assert result.response.content == "That creature is not in this encounter."
+    assert said(result) == "That creature is not in this encounter."
     calls = [(r.method, r.path.split("/")[1]) for r in simcord_env.http_requests if r.method == "POST"]
     assert calls == [("POST", "interactions"), ("POST", "webhooks")]
 
@@ -176,8 +188,7 @@ async def test_refused_is_ephemeral(table: Table, caplog: pytest.LogCaptureFixtu
     result = await table.bob.slash(table.thread, "refused")
 
     assert result.ephemeral
-    assert result.response is not None
-    assert result.response.content == "Only the Director can move Director creatures."
+    assert said(result) == "Only the Director can move Director creatures."
     assert command_lines(caplog)[-1].endswith("outcome=refused")
 
 
@@ -188,8 +199,7 @@ async def test_unexpected_error_apologises_and_logs_the_traceback(
     result = await table.alice.slash(table.channel, "boom")
 
     assert result.ephemeral
-    assert result.response is not None
-    assert result.response.content == APOLOGY
+    assert said(result) == APOLOGY
     (logged,) = [r for r in caplog.records if r.name == "bot.errors" and r.levelno == logging.ERROR]
     assert "unexpected error in interaction" in logged.getMessage()
     assert "/boom" in logged.getMessage()
@@ -215,7 +225,7 @@ async def test_success_logs_ok(table: Table, caplog: pytest.LogCaptureFixture) -
     caplog.set_level(logging.INFO)
     result = await table.alice.slash(table.channel, "number", amount=3)
 
-    assert result.response is not None and result.response.content == "3"
+    assert said(result) == "3"
     (line,) = command_lines(caplog)
     assert line.startswith("command=/number ") and line.endswith("outcome=ok")
 
@@ -224,15 +234,14 @@ async def test_view_button_errors_use_the_same_path(
     simcord_env: Env, table: Table, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO)
-    shown = await table.alice.slash(table.channel, "buttons")
-    assert shown.response is not None
+    shown = await posted(table, "buttons")
 
-    bad = await table.bob.click(shown.response.message, custom_id="test:bad")
+    bad = await table.bob.click(shown, custom_id="test:bad")
     assert bad.ephemeral
-    assert bad.response is not None and bad.response.content == "That button is for the Director."
+    assert said(bad) == "That button is for the Director."
 
-    crash = await table.bob.click(shown.response.message, custom_id="test:crash")
-    assert crash.response is not None and crash.response.content == APOLOGY
+    crash = await table.bob.click(shown, custom_id="test:crash")
+    assert said(crash) == APOLOGY
     assert [line.split(" ")[0] for line in command_lines(caplog)][-2:] == [
         "command=component:test:bad",
         "command=component:test:crash",
@@ -244,22 +253,21 @@ async def test_guarded_callbacks_report_instead_of_raising(table: Table) -> None
     result = await table.alice.slash(table.channel, "guarded")
 
     assert result.ephemeral
-    assert result.response is not None and result.response.content == "Pick a target first."
+    assert said(result) == "Pick a target first."
 
 
 async def test_dynamic_item_errors_are_reported_by_guarded(
     simcord_env: Env, table: Table, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO)
-    shown = await table.alice.slash(table.channel, "persistent")
-    assert shown.response is not None
+    shown = await posted(table, "persistent")
     await simcord_env.restart_bot()  # the view is gone; only the DynamicItem template remains
 
-    bad = await table.bob.click(shown.response.message, custom_id="test:persist:0")
+    bad = await table.bob.click(shown, custom_id="test:persist:0")
     assert bad.ephemeral
-    assert bad.response is not None and bad.response.content == "Nothing to do with zero."
-    good = await table.bob.click(shown.response.message, custom_id="test:persist:7")
-    assert good.response is not None and good.response.content == "persisted 7"
+    assert said(bad) == "Nothing to do with zero."
+    good = await table.bob.click(shown, custom_id="test:persist:7")
+    assert said(good) == "persisted 7"
     outcomes = [line.rsplit("=", 1)[-1] for line in command_lines(caplog) if "component:test:persist" in line]
     assert outcomes == ["refused", "ok"]
 
@@ -268,12 +276,11 @@ async def test_a_persistent_item_is_answered_once(table: Table, caplog: pytest.L
     """A press on a persistent item of a view sent in this session is answered once (by the item's
     template, not a second time by the stored view)."""
     caplog.set_level(logging.INFO)
-    shown = await table.alice.slash(table.channel, "persistent")  # no restart: the sent view is at hand
-    assert shown.response is not None
+    shown = await posted(table, "persistent")  # no restart: the sent view is at hand
 
-    good = await table.bob.click(shown.response.message, custom_id="test:persist:7")
+    good = await table.bob.click(shown, custom_id="test:persist:7")
 
-    assert good.response is not None and good.response.content == "persisted 7"
+    assert said(good) == "persisted 7"
     assert not [r for r in caplog.records if "repeated delivery" in r.getMessage()]
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     outcomes = [line.rsplit("=", 1)[-1] for line in command_lines(caplog) if "component:test:persist" in line]

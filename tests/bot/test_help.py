@@ -34,9 +34,9 @@ async def test_help_lists_every_registered_command(simcord_env: Env, table: Tabl
     documented = {entry.command for entry in help_entries(bot)}
     assert set(names) <= documented, f"commands without a /help entry: {set(names) - documented}"
     for entry in listed(help_entries(bot)):
-        assert f"`{entry.example}`" in text
+        assert f"`{entry.line.example}`" in text
     for entry in help_entries(bot):
-        assert entry.example.startswith(f"/{entry.command}")
+        assert entry.line.example.startswith(f"/{entry.command}")
     # each command once: one line per command that runs (no family's own line besides its
     # commands' lines, as `/malice show` twice under /malice)
     lines = [line for line in text.splitlines() if line.startswith("`/")]
@@ -60,14 +60,16 @@ async def test_help_for_an_unknown_command(table: Table) -> None:
 
 def test_pages_split_a_long_list_and_keep_every_entry() -> None:
     entries = tuple(
-        HelpEntry(f"fam{n // 10} cmd{n}", f"/fam{n // 10} cmd{n} option:{'x' * 40}", "Does a thing. " * 5)
+        HelpEntry(
+            f"fam{n // 10} cmd{n}", HelpLine(f"/fam{n // 10} cmd{n} option:{'x' * 40}", "Does a thing. " * 5)
+        )
         for n in range(120)
     )
     pages = help_pages(entries)
     assert len(pages) > 1
     text = "".join(page_text(p) for p in pages)
     for entry in entries:
-        assert f"`{entry.example}`" in text
+        assert f"`{entry.line.example}`" in text
     for page in pages:
         assert len(page) <= 6000 and len(page.fields) <= 25
     assert pages[0].footer.text == f"Page 1 of {len(pages)}"

@@ -38,14 +38,6 @@ async def create(table: Table, who: MemberActor, **options: Any) -> Any:
     return await who.slash(table.channel, "hero create", **{**base, **options})
 
 
-async def ash_and_bo(table: Table) -> Table:
-    """Ash (alice, 30 Stamina) and Bo (bob, 24) on the roster, the Director role configured."""
-    await table.configure_director_role()
-    await create(table, table.alice)
-    await create(table, table.bob, name="Bo", stamina=24, recoveries=6)
-    return table
-
-
 def pinged(table: Table, result: Any) -> bool:
     """Whether the reply pings anyone (a user, a role or everyone)."""
     message = result.response

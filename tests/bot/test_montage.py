@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 import discord
 import pytest
-from simcord import ChannelHandle
+from simcord import ChannelHandle, MemberActor
 
 from bot.replies import UserError
 from bot.rules.montage import MontageDifficulty
@@ -47,6 +47,15 @@ async def ready(table: Table) -> None:
     kit.ok(
         await table.director.slash(table.channel, "montage challenge add", name="Swim", characteristics="A")
     )
+
+
+async def montage_test(table: Table, member: MemberActor, challenge: str, *faces: int) -> discord.Message:
+    """`member`'s hero tests `challenge`, rolling `faces`: the public reply, whose buttons a test presses."""
+    loaded(table).load(*faces)
+    result = await member.slash(table.channel, "montage test", challenge=challenge)
+    kit.ok(result)
+    assert result.response is not None
+    return result.response.message
 
 
 def has(text: str, *parts: Iterable[str] | str) -> None:
@@ -112,12 +121,9 @@ async def test_the_close_button_awards_one_victory_after_a_restart(
     table: Table, settings: Settings, store: Store
 ) -> None:
     await ready(table)
-    loaded(table).load(10, 10)
-    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
-    loaded(table).load(10, 10)
-    result = await table.bob.slash(table.channel, "montage test", challenge="Swim")
-    message = result.response.message if result.response is not None else None
-    assert message is not None and "Award 1 Victory each and close" in kit.labels(message)
+    await montage_test(table, table.alice, "Climb", 10, 10)
+    message = await montage_test(table, table.bob, "Swim", 10, 10)
+    assert "Award 1 Victory each and close" in kit.labels(message)
     kit.refused(await table.bob.click(message, label="Award 1 Victory each and close"))
     await table.env.restart_bot(build_bot(settings, store, Loaded()))  # the button is persistent
     kit.ok(await table.director.click(message, label="Award 1 Victory each and close"))
@@ -136,8 +142,7 @@ async def test_undo_and_a_restart_mid_way(table: Table, settings: Settings, stor
     [tracker] = montage_trackers(table.channel)
     has(kit.body(tracker), "Failures 0/2", "To act: Ash, Bree")
 
-    loaded(table).load(10, 10)
-    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    await montage_test(table, table.alice, "Climb", 10, 10)
     restarted = Loaded()
     await table.env.restart_bot(build_bot(settings, store, restarted))
     restarted.load(1, 1)
@@ -205,8 +210,7 @@ async def test_heroes_who_havent_acted_are_nudged_then_the_director_told(table: 
     await table.store.update_settings(table.guild.id, nudge_after=HOUR)
     service = service_of(table, clock)
     await ready(table)
-    loaded(table).load(10, 10)
-    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    await montage_test(table, table.alice, "Climb", 10, 10)
     await service.flush()
     before = len(kit.pings(table))
     clock.advance(HOUR)
@@ -221,8 +225,7 @@ async def test_heroes_who_havent_acted_are_nudged_then_the_director_told(table: 
     clock.advance(10 * HOUR)
     assert await service.fire_due() == 0
     # Bree acts: the round moves on and the wait is a new one
-    loaded(table).load(10, 10)
-    kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Swim"))
+    await montage_test(table, table.bob, "Swim", 10, 10)
     await service.flush()
     assert await service.fire_due() == 0
 
@@ -230,8 +233,7 @@ async def test_heroes_who_havent_acted_are_nudged_then_the_director_told(table: 
 async def test_a_hero_token_rerolls_the_newest_test(table: Table, store: Store) -> None:
     await ready(table)
     kit.ok(await table.director.slash(table.channel, "tokens award", count=1))
-    loaded(table).load(1, 1)
-    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    await montage_test(table, table.alice, "Climb", 1, 1)
     refused = kit.refused(await table.bob.slash(table.channel, "montage reroll", hero="Ash"))
     assert "Ash" in refused
     loaded(table).load(10, 10)
@@ -241,10 +243,7 @@ async def test_a_hero_token_rerolls_the_newest_test(table: Table, store: Store) 
     refused = kit.refused(await table.alice.slash(table.channel, "montage reroll"))
     assert "already rerolled" in refused
     # the new round's reply pings the players still to act
-    loaded(table).load(1, 1)
-    result = await table.bob.slash(table.channel, "montage test", challenge="Swim")
-    assert result.response is not None and result.response.message is not None
-    users, _ = kit.pinged(table, result.response.message)
+    users, _ = kit.pinged(table, await montage_test(table, table.bob, "Swim", 1, 1))
     assert users == [table.alice.id]  # round 2: Ash (alice); Bree's player moved it on
 
 
@@ -252,8 +251,7 @@ async def test_the_autocompletes_offer_the_montages_challenges_and_heroes(table:
     await ready(table)
     offered = await table.alice.autocomplete(table.channel, "montage test", "challenge", "cl")
     assert [c["value"] for c in offered] == ["Climb"]
-    loaded(table).load(10, 10)
-    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    await montage_test(table, table.alice, "Climb", 10, 10)
     offered = await table.bob.autocomplete(table.channel, "montage assist", "hero", "")
     assert [c["value"] for c in offered] == ["Bree"]  # Ash has acted this round
     refused = kit.refused(await table.director.slash(table.thread, "montage status"))
@@ -281,10 +279,8 @@ def test_a_choice_outside_the_list_is_refused_in_one_line() -> None:
 async def test_the_reroll_button_and_the_trackers_undo(table: Table, store: Store) -> None:
     await ready(table)
     kit.ok(await table.director.slash(table.channel, "tokens award", count=1))
-    loaded(table).load(1, 1)
-    result = await table.alice.slash(table.channel, "montage test", challenge="Climb")
-    message = result.response.message if result.response is not None else None
-    assert message is not None and kit.labels(message) == ["Reroll (hero token)"]
+    message = await montage_test(table, table.alice, "Climb", 1, 1)
+    assert kit.labels(message) == ["Reroll (hero token)"]
     kit.refused(await table.bob.click(message, label="Reroll (hero token)"))  # Ash isn't Bree's player
     loaded(table).load(10, 10)
     text = kit.ok(await table.alice.click(message, label="Reroll (hero token)"))
@@ -303,9 +299,8 @@ async def test_the_malice_a_montage_carries_starts_the_next_fight_once(table: Ta
     """The Director's Malice carried over at the close is the next fight's in this channel when it begins
     (said in the replies), again after the begin is undone, and not the fight's after."""
     await ready(table)
-    loaded(table).load(10, 10, 10, 10)
-    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
-    kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Swim"))
+    await montage_test(table, table.alice, "Climb", 10, 10)
+    await montage_test(table, table.bob, "Swim", 10, 10)
     closed = kit.ok(await table.director.slash(table.channel, "montage award", victories=0, malice=2))
     has(closed, "2 Malice carried into the next fight")
     # a negotiation in between keeps it for the fight
@@ -345,14 +340,10 @@ async def test_a_closed_montages_buttons_go(table: Table) -> None:
     after /montage award goes at its first press, which is refused in one line."""
     await ready(table)
     kit.ok(await table.director.slash(table.channel, "tokens award", count=1))
-    loaded(table).load(10, 10)
-    first = await table.alice.slash(table.channel, "montage test", challenge="Climb")
-    older = first.response.message if first.response is not None else None
-    assert older is not None and kit.labels(older) == ["Reroll (hero token)"]
-    loaded(table).load(10, 10)
-    last = await table.bob.slash(table.channel, "montage test", challenge="Swim")
-    newest = last.response.message if last.response is not None else None
-    assert newest is not None and "Reroll (hero token)" in kit.labels(newest)
+    older = await montage_test(table, table.alice, "Climb", 10, 10)
+    assert kit.labels(older) == ["Reroll (hero token)"]
+    newest = await montage_test(table, table.bob, "Swim", 10, 10)
+    assert "Reroll (hero token)" in kit.labels(newest)
     kit.ok(await table.director.click(newest, label="Award 1 Victory each and close"))
     assert kit.labels(fresh(table.channel, newest)) == []
     refused = kit.refused(await table.alice.click(older, label="Reroll (hero token)"))
@@ -364,12 +355,9 @@ async def test_a_total_failure_offers_the_award_and_a_close_without(table: Table
     """ "The Director then gets ... a button to award Victories, 1 by default": whatever the outcome, beside
     a close without Victories."""
     await ready(table)
-    loaded(table).load(1, 1)
-    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
-    loaded(table).load(1, 1)
-    result = await table.bob.slash(table.channel, "montage test", challenge="Swim")
-    message = result.response.message if result.response is not None else None
-    assert message is not None and "Total failure" in message.content
+    await montage_test(table, table.alice, "Climb", 1, 1)
+    message = await montage_test(table, table.bob, "Swim", 1, 1)
+    assert "Total failure" in message.content
     assert kit.labels(message) == [
         "Award 1 Victory each and close",
         "Close without Victories",
@@ -428,12 +416,8 @@ async def test_an_older_tests_reroll_button_rerolls_nothing_else(table: Table, s
     an older one it is refused in one line, and the newest test (another hero's) stays as rolled."""
     await ready(table)
     kit.ok(await table.director.slash(table.channel, "tokens award", count=1))
-    loaded(table).load(1, 1)
-    first = await table.alice.slash(table.channel, "montage test", challenge="Climb")
-    older = first.response.message if first.response is not None else None
-    assert older is not None
-    loaded(table).load(1, 1)
-    kit.ok(await table.bob.slash(table.channel, "montage test", challenge="Swim"))
+    older = await montage_test(table, table.alice, "Climb", 1, 1)
+    await montage_test(table, table.bob, "Swim", 1, 1)
     loaded(table).load(10, 10)
     refused = kit.refused(await table.bob.click(older, label="Reroll (hero token)"))
     assert "newest" in refused
@@ -473,8 +457,7 @@ async def test_a_forge_steel_montage_imported_where_none_runs_starts_one(
 async def test_the_encounters_log_and_undo_serve_a_montage(table: Table) -> None:
     """ "A montage has the encounter's machinery: ... undo; the log in /encounter log, or a /montage log." """
     await ready(table)
-    loaded(table).load(1, 1)
-    kit.ok(await table.alice.slash(table.channel, "montage test", challenge="Climb"))
+    await montage_test(table, table.alice, "Climb", 1, 1)
     for command in ("encounter log", "montage log"):
         log = await table.alice.slash(table.channel, command)
         message = log.response or log.followups[0]
@@ -508,3 +491,25 @@ async def test_two_rounds_over_with_two_more_successes_is_a_partial_success(tabl
     has(text, "Successes 3/4 · Failures 1/2", "The montage is over: ⚖️ **Partial success**")
     [tracker] = montage_trackers(table.channel)
     has(kit.body(tracker), "Partial success")
+
+
+async def test_a_round_end_that_ends_the_montage_offers_the_close(table: Table) -> None:
+    """Ending the last round with /montage next ends the montage as the rules count it; its reply carries
+    the Director's close buttons, as a test that ends it does."""
+    await ready(table)
+    first = await table.director.slash(table.channel, "montage next")
+    assert first.response is not None and kit.labels(first.response.message) == []
+    last = await table.director.slash(table.channel, "montage next")
+    has(kit.ok(last), "Total failure")
+    assert last.response is not None
+    assert "Award 1 Victory each and close" in kit.labels(last.response.message)
+    kit.ok(await table.director.click(last.response.message, label="Award 1 Victory each and close"))
+
+
+async def test_ending_the_montage_early_offers_the_close(table: Table) -> None:
+    await ready(table)
+    await montage_test(table, table.alice, "Climb", 10, 10)
+    ended = await table.director.slash(table.channel, "montage end")
+    has(kit.ok(ended), "The montage is over")
+    assert ended.response is not None
+    assert "Award 1 Victory each and close" in kit.labels(ended.response.message)

@@ -18,6 +18,7 @@ from tests.bot import scene_kit
 from tests.bot.conftest import Table, build_bot
 from tests.bot.files_kit import CdnServer, fixture
 from tests.bot.roll_kit import Loaded, loaded
+from tests.rules.test_negotiation import ATTITUDE_TABLE
 
 HIDDEN = ("greed", "legacy", "peace")
 
@@ -223,6 +224,9 @@ async def test_refusals_are_one_line(table: Table) -> None:
     await heroes(table)
     refused = kit.refused(await table.alice.slash(table.channel, "negotiation argue"))
     assert "No negotiation is running here" in refused
+    for command in ("negotiation status", "montage status"):  # not "No encounter": a scene's own words
+        refused = kit.refused(await table.alice.slash(table.channel, command))
+        assert refused.startswith(f"No {command.split()[0]} is running here"), refused
     refused = kit.refused(await scene_kit.start_negotiation(table, "open", "money"))
     assert "isn't a motivation" in refused
     kit.ok(await scene_kit.start_negotiation(table, "open"))
@@ -252,22 +256,12 @@ async def test_a_lie_at_the_end_changes_the_offer(table: Table) -> None:
     assert "No." in again.content and "Award 1 Victory each and close" in kit.labels(again.message)
 
 
-@pytest.mark.parametrize(
-    ("attitude", "interest", "patience"),
-    [
-        ("hostile", 1, 2),
-        ("suspicious", 2, 2),
-        ("neutral", 2, 3),
-        ("open", 3, 3),
-        ("friendly", 3, 4),
-        ("trusting", 3, 5),
-    ],
-)
+@pytest.mark.parametrize(("attitude", "interest", "patience"), ATTITUDE_TABLE)
 async def test_the_attitude_sets_interest_and_patience(
     table: Table, attitude: str, interest: int, patience: int
 ) -> None:
     """ "/negotiation start npc: attitude: motivations: pitfalls: sets Interest and Patience from the attitude
-    table" (the rules' table, written out again)."""
+    table" (the rules' table as the rules tests write it out, apart from the code)."""
     await table.configure_director_role()
     kit.ok(await scene_kit.start_negotiation(table, attitude))
     [tracker] = trackers(table.channel)

@@ -13,20 +13,12 @@ from simcord.env import Env
 
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
-from tests.bot.files_kit import CdnServer, fixture
 
 
 async def next_round(table: Table) -> str:
     """The Director skips both sides' remaining turns: the next round starts (the last reply's text)."""
     kit.ok(await table.director.slash(table.channel, "turn skip"))
     return kit.ok(await table.director.slash(table.channel, "turn skip"))
-
-
-async def private_status(table: Table) -> str:
-    """The Director's private tracker (`/encounter status private:True`) as text."""
-    result = await table.director.slash(table.channel, "encounter status", private=True)
-    assert result.ephemeral and result.response is not None and result.response.embeds
-    return kit.body(result.response)
 
 
 async def test_a_counter_counts_down_on_the_tracker(table: Table) -> None:
@@ -163,34 +155,6 @@ async def test_limits_are_refused_in_one_line(table: Table) -> None:
     assert len((await kit.stored(table)).objectives) == 10
 
 
-async def test_the_stat_blocks_villain_actions_are_used_once(table: Table, cdn_server: CdnServer) -> None:
-    """A solo's three villain actions come from the bestiary; each is used once per encounter."""
-    await table.configure_director_role()
-    d = table.director
-    kit.ok(await d.slash(table.channel, "monster import", file=fixture("Cinder Wyrm.ds-monster")))
-    await kit.start(table)
-    kit.ok(await d.slash(table.channel, "encounter add", name="Ash", stamina=30, player=table.alice))
-    kit.ok(await d.slash(table.channel, "encounter add", monster="Cinder Wyrm"))
-    await kit.begin(table, first="heroes")
-    offered = await d.autocomplete(table.channel, "encounter villain use", "creature", "cin")
-    assert [c["value"] for c in offered] == ["Cinder Wyrm"]
-    assert "**Cinder Wyrm**: ⬜ Ember Rain · ⬜ Smoke Veil · ⬜ Cinder Storm" in await private_status(table)
-    result = await d.slash(
-        table.channel, "encounter villain use", creature="Cinder Wyrm", action="smoke veil"
-    )
-    used = kit.ok(result)
-    assert used == "😈 **Cinder Wyrm** uses the villain action **Smoke Veil** (once per encounter)."
-    assert result.followups and result.followups[-1].ephemeral
-    assert result.followups[-1].content == (
-        "😈 Left for Cinder Wyrm: Ember Rain, Cinder Storm. Only you see this."
-    )
-    assert "**Cinder Wyrm**: ⬜ Ember Rain · ✅ Smoke Veil · ⬜ Cinder Storm" in await private_status(table)
-    again = kit.refused(
-        await d.slash(table.channel, "encounter villain use", creature="Cinder Wyrm", action="Smoke Veil")
-    )
-    assert again == "Cinder Wyrm has already used Smoke Veil this encounter: each is once per encounter."
-
-
 async def test_the_director_names_villain_actions(table: Table) -> None:
     await kit.ready(table)
     d = table.director
@@ -207,7 +171,7 @@ async def test_the_director_names_villain_actions(table: Table) -> None:
     offered = await d.autocomplete(table.channel, "encounter villain use", "action", "", creature="Goblin 1")
     assert [c["value"] for c in offered] == ["Hit and Run", "Rally", "Ruin"]
     kit.ok(await d.slash(table.channel, "encounter villain use", creature="Goblin 1", action="Rally"))
-    assert "**Goblin 1**: ⬜ Hit and Run · ✅ Rally · ⬜ Ruin" in await private_status(table)
+    assert "**Goblin 1**: ⬜ Hit and Run · ✅ Rally · ⬜ Ruin" in await kit.private_status(table)
 
 
 async def test_a_round_started_by_a_death_counts_down_too(table: Table) -> None:
@@ -235,5 +199,5 @@ async def test_objective_texts_and_action_names_are_inert(table: Table) -> None:
     assert named.ephemeral
     shown = kit.body(kit.tracker(table.channel))
     assert "@\u200beveryone \\*\\*now\\*\\* — 2 rounds left" in shown and "@everyone" not in shown
-    private = await private_status(table)
+    private = await kit.private_status(table)
     assert "<@123>" not in private and "\\_x\\_" in private

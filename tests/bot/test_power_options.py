@@ -9,6 +9,7 @@ import pytest
 from simcord.results import ResponseMessage
 
 from tests.bot import encounter_kit as kit
+from tests.bot import harm_kit
 from tests.bot.conftest import Table
 from tests.bot.roll_kit import LoadedDice, description, reply
 
@@ -125,24 +126,15 @@ async def test_strike_action_situations_and_automatic_tiers(table: Table, dice: 
     await kit.ready(table)
     kit.ok(await table.alice.slash(table.channel, "turn act", combatant="Ash"))
     dice.load(10, 9)
-    text = reply(
-        await table.alice.slash(
-            table.channel,
-            "strike",
-            targets="Goblin 1",
-            damage="1/2/3",
-            action="free-strike",
-            situation="cover",
-        )
-    ).content
+    text = await harm_kit.strike(
+        table, table.alice, targets="Goblin 1", damage="1/2/3", action="free-strike", situation="cover"
+    )
     assert "Tier 3" in text and "Critical" not in text
     assert "Situations: cover (bane)" in text
     dice.load(1, 1)  # the free strike used Ash's main action: this one is a triggered action
-    text = reply(
-        await table.alice.slash(
-            table.channel, "strike", targets="Goblin 2", damage="1/2/3", auto_tier="3,2", action="triggered"
-        )
-    ).content
+    text = await harm_kit.strike(
+        table, table.alice, targets="Goblin 2", damage="1/2/3", auto_tier="3,2", action="triggered"
+    )
     assert "Tier 1" in text
 
 
@@ -155,11 +147,9 @@ async def test_strike_flanking_needs_a_melee_strike(table: Table, dice: LoadedDi
     )
     assert refused.ephemeral and "melee:true" in reply(refused).content
     dice.load(5, 5)
-    text = reply(
-        await table.alice.slash(
-            table.channel, "strike", targets="Goblin 1", damage="1/2/3", situation="flanking", melee=True
-        )
-    ).content
+    text = await harm_kit.strike(
+        table, table.alice, targets="Goblin 1", damage="1/2/3", situation="flanking", melee=True
+    )
     assert "Situations: flanking (edge)" in text and "Total: 12" in text and "Tier 2" in text
 
 
@@ -182,11 +172,7 @@ async def test_defend_and_aid_attack_apply_to_strikes_and_show_on_the_tracker(
 
     kit.ok(await table.director.slash(table.channel, "turn act", combatant="Goblin 1"))
     dice.load(6, 6)
-    text = reply(
-        await table.director.slash(
-            table.channel, "strike", targets="Ash", damage="1/2/3", attacker="Goblin 1"
-        )
-    ).content
+    text = await harm_kit.strike(table, table.director, targets="Ash", damage="1/2/3", attacker="Goblin 1")
     # the only target's double bane is the roll's: the headline shows it, the target's line says why
     assert "Dice: 6 + 6 · double bane (tier −1) · Total: 12 · Tier 1" in text
     assert "**Ash** — Tier 1 (Ash is defending)" in text
@@ -194,7 +180,7 @@ async def test_defend_and_aid_attack_apply_to_strikes_and_show_on_the_tracker(
 
     kit.ok(await table.bob.slash(table.channel, "turn act", combatant="Bree"))
     dice.load(5, 5)
-    text = reply(await table.bob.slash(table.channel, "strike", targets="Goblin 1", damage="1/2/3")).content
+    text = await harm_kit.strike(table, table.bob, targets="Goblin 1", damage="1/2/3")
     assert "Dice: 5 + 5 · edge (+2) · Total: 12 · Tier 2" in text
     assert "**Goblin 1** — Tier 2 (aided by Ash)" in text
     shown = tracker_text(table)

@@ -3,24 +3,17 @@ restoration, refusals (players, during combat, bad input) that store nothing."""
 
 from __future__ import annotations
 
-import pytest
-
 from bot.play import sheet_of
 from bot.rules.resources import Progress
 from bot.store import Hero
 from tests.bot.conftest import Table
-from tests.bot.test_heroes import ash_and_bo, embed_text, refused
+from tests.bot.test_heroes import embed_text, refused
 from tests.bot.test_heroes import heroes as roster
 from tests.bot.test_tokens import hurt, start_encounter
 
 
 def progress(heroes: dict[str, Hero], name: str) -> Progress:
     return sheet_of(heroes[name]).progress
-
-
-@pytest.fixture
-async def party(table: Table) -> Table:
-    return await ash_and_bo(table)
 
 
 async def test_award_everyone_then_one_hero_and_show(party: Table) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 import pytest
+from simcord import MemberActor
 from simcord.actors import _dispatch_actor_interaction
 from simcord.backend.errors import SetupError
 from simcord.enums import InteractionType
@@ -74,6 +75,21 @@ async def give_hero(
         return Change(f"test: {name} joins", None)
 
     await table.store.mutate(ChannelKey(table.guild.id, table.channel.id), member_id, "test", change)
+
+
+async def token_test(
+    table: Table,
+    dice: LoadedDice,
+    tokens: int,
+    faces: tuple[int, int],
+    roller: MemberActor | None = None,
+    **options: Any,
+) -> ResponseMessage:
+    """Alice's hero Ash, `tokens` hero tokens in the pool; `roller` (alice) rolls a test on `faces`: the
+    reply, whose Reroll button a test presses."""
+    await give_hero(table, table.alice.id, tokens=tokens)
+    dice.load(*faces)
+    return reply(await (roller or table.alice).slash(table.channel, "roll", kind="test", **options))
 
 
 async def start_encounter_with(table: Table, member_id: int, name: str = "Ash") -> None:
@@ -438,11 +454,7 @@ async def test_a_forged_press_never_rerenders_another_members_roll(table: Table,
 
 # --- reroll with a hero token ------------------------------------------------------------------------------
 async def test_reroll_spends_a_hero_token_and_keeps_the_new_roll(table: Table, dice: LoadedDice) -> None:
-    await give_hero(table, table.alice.id, tokens=2)
-    dice.load(3, 4)
-    shown = reply(
-        await table.alice.slash(table.channel, "roll", kind="test", difficulty="medium", label="Climb")
-    )
+    shown = await token_test(table, dice, 2, (3, 4), difficulty="medium", label="Climb")
     assert "Result: failure (medium)" in description(shown)
 
     dice.load(9, 8)
@@ -468,9 +480,7 @@ async def test_reroll_spends_a_hero_token_and_keeps_the_new_roll(table: Table, d
 
 
 async def test_reroll_with_no_tokens_is_refused(table: Table, dice: LoadedDice) -> None:
-    await give_hero(table, table.alice.id, tokens=0)
-    dice.load(3, 4)
-    shown = reply(await table.alice.slash(table.channel, "roll", kind="test"))
+    shown = await token_test(table, dice, 0, (3, 4))
 
     dice.load(9, 9)
     text = one_line_error(await table.alice.click(shown.message, label="Reroll (hero token)"))
@@ -480,9 +490,7 @@ async def test_reroll_with_no_tokens_is_refused(table: Table, dice: LoadedDice) 
 
 
 async def test_reroll_needs_a_hero_and_the_roller(table: Table, dice: LoadedDice) -> None:
-    await give_hero(table, table.alice.id, tokens=3)
-    dice.load(3, 4)
-    shown = reply(await table.bob.slash(table.channel, "roll", kind="test"))
+    shown = await token_test(table, dice, 3, (3, 4), roller=table.bob)
 
     dice.load(9, 9)
     text = one_line_error(await table.alice.click(shown.message, label="Reroll (hero token)"))
@@ -515,9 +523,7 @@ async def test_one_hero_token_benefit_per_turn_in_an_encounter(table: Table, dic
 
 
 async def test_reroll_works_after_a_restart(table: Table, dice: LoadedDice, simcord_env: Env) -> None:
-    await give_hero(table, table.alice.id, tokens=1)
-    dice.load(1, 1)
-    shown = reply(await table.alice.slash(table.channel, "roll", kind="test", difficulty="easy", hidden=True))
+    shown = await token_test(table, dice, 1, (1, 1), difficulty="easy", hidden=True)
     await simcord_env.restart_bot()
 
     dice.load(10, 10)
@@ -550,9 +556,7 @@ async def test_a_slow_store_defers_then_edits(
     bot = simcord_env.bot
     assert isinstance(bot, DrawSteelBot)
     slow_commits(simcord_env, monkeypatch, "exts.rolls._cog", SLOW)
-    await give_hero(table, table.alice.id, tokens=2)
-    dice.load(2, 3)
-    shown = reply(await table.alice.slash(table.channel, "roll", kind="test", difficulty="easy"))
+    shown = await token_test(table, dice, 2, (2, 3), difficulty="easy")
 
     dice.load(6, 6)
     pressed = await table.alice.click(shown.message, label="Reroll (hero token)")
@@ -623,7 +627,7 @@ async def test_roll_has_a_help_entry(simcord_env: Env) -> None:
     bot = simcord_env.bot
     assert isinstance(bot, DrawSteelBot)
     (entry,) = [e for e in help_entries(bot) if e.command == "roll"]
-    assert entry.example.startswith("/roll ")
+    assert entry.line.example.startswith("/roll ")
     command = bot.tree.get_command("roll")
     assert isinstance(command, discord.app_commands.Command)
     names = {p.name for p in command.parameters}

@@ -113,8 +113,7 @@ async def test_dying_then_dead_hero_and_set_as_a_correction(table: Table) -> Non
     assert fixed.response is not None and fixed.response.content == (
         "**Bree** has Stamina set to 8 · Stamina: 8/24 · winded (was -12)"
     )
-    entry = (await harm_kit.current(table)).turns.entry("Bree")
-    assert entry is not None and not entry.dead
+    assert not (await harm_kit.entry(table, "Bree")).dead
 
 
 @pytest.mark.parametrize(
@@ -250,8 +249,8 @@ async def test_knock_out_instead_of_killing(table: Table) -> None:
 
     assert result.response is not None
     assert result.response.content == "**Goblin 1** takes 12 damage · Stamina: -2/10 · knocked out"
-    entry = (await harm_kit.current(table)).turns.entry("Goblin 1")
-    assert entry is not None and entry.unconscious and not entry.dead
+    entry = await harm_kit.entry(table, "Goblin 1")
+    assert entry.unconscious and not entry.dead
 
 
 @pytest.mark.parametrize(("first", "second", "said"), [(5, 3, "5 and 3"), (3, 5, "5 and 3")])

@@ -40,12 +40,10 @@ async def test_one_roll_each_target_its_own_tier(table: Table) -> None:
     await harm_kit.start(table)
     await harm_kit.edit(table, surprise("Goblin 2"))
 
-    result = await table.alice.slash(
-        table.channel, "strike", targets="Goblin 1, goblin 2", damage="3/6/9", type="fire"
+    text = await harm_kit.strike(
+        table, table.alice, targets="Goblin 1, goblin 2", damage="3/6/9", type="fire"
     )
 
-    assert result.response is not None and not result.ephemeral
-    text = result.response.content
     lines = text.splitlines()
     assert lines[1] == "Dice: 7 + 9 · Total: 16 · Tier 2"
     assert lines[2].startswith("**Goblin 1** — Tier 2: 6 fire damage")
@@ -63,17 +61,13 @@ async def test_one_roll_each_target_its_own_tier(table: Table) -> None:
 
 async def test_a_kill_a_critical_and_the_event_summary(table: Table) -> None:
     await harm_kit.start(table)
-    await table.alice.slash(table.channel, "strike", targets="Goblin 2", damage="1/1/1")  # uses 7 + 9
+    await harm_kit.strike(table, table.alice, targets="Goblin 2", damage="1/1/1")  # uses 7 + 9
 
-    result = await table.alice.slash(table.channel, "strike", targets="Goblin 1", damage="3/6/10")
+    text = await harm_kit.strike(table, table.alice, targets="Goblin 1", damage="3/6/10")
 
-    assert result.response is not None
-    text = result.response.content
     assert "Dice: 10 + 9 · Total: 19 · Tier 3 · Critical" in text
     assert "Stamina: 0/10 · dead" in text
-    enc = await harm_kit.current(table)
-    entry = enc.turns.entry("Goblin 1")
-    assert entry is not None and entry.dead
+    assert (await harm_kit.entry(table, "Goblin 1")).dead
     assert (await summaries(table))[-1] == "Ash strikes Goblin 1 (tier 3): 10 damage, Goblin 1 dies"
 
 
@@ -81,9 +75,9 @@ async def test_letters_bonus_edges_and_surges(table: Table) -> None:
     await harm_kit.start(table)
     await harm_kit.edit(table, lambda enc: dataclasses.replace(enc, surges={"Ash": 3}))
 
-    result = await table.alice.slash(
-        table.channel,
-        "strike",
+    text = await harm_kit.strike(
+        table,
+        table.alice,
         targets="Ogre",
         damage="2+M/5+M/7+M",
         bonus=2,
@@ -93,8 +87,6 @@ async def test_letters_bonus_edges_and_surges(table: Table) -> None:
         effect="push 1; push 2; push 3 and prone",
     )
 
-    assert result.response is not None
-    text = result.response.content
     # 7 + 9 + 2, one edge against two banes leaves a bane: 16, tier 2 -> 5+2 = 7, plus 2 surges of A3: 13
     assert "Dice: 7 + 9 · bonus +2 · bane (−2) · Total: 16 · Tier 2" in text
     assert "13 damage (of 13 with surges +6)" in text and "effect: push 2" in text
@@ -107,33 +99,24 @@ async def test_weakness_immunity_and_temporary_stamina(table: Table) -> None:
     await harm_kit.start(table)
     await harm_kit.edit(table, lambda enc: harm.give_temporary(enc, "Ogre", 4)[0])
 
-    cold = await table.director.slash(
-        table.channel, "strike", attacker="Goblin 1", targets="Ogre", damage="3/6/9", type="cold"
-    )
-    fire = await table.director.slash(
-        table.channel, "strike", attacker="Goblin 1", targets="Ogre", damage="3/6/9", type="fire"
-    )
+    goblin = {"attacker": "Goblin 1", "targets": "Ogre", "damage": "3/6/9"}
+    cold = await harm_kit.strike(table, table.director, **goblin, type="cold")
+    fire = await harm_kit.strike(table, table.director, **goblin, type="fire")
 
-    assert cold.response is not None and fire.response is not None
-    assert "9 cold damage (of 6: cold weakness 3, 4 temporary Stamina absorbed) · Stamina: 15/20" in (
-        cold.response.content
-    )
-    assert "Tier 3" in fire.response.content
-    assert "4 fire damage (of 9: fire immunity 5) · Stamina: 11/20" in fire.response.content
+    assert "9 cold damage (of 6: cold weakness 3, 4 temporary Stamina absorbed) · Stamina: 15/20" in cold
+    assert "Tier 3" in fire
+    assert "4 fire damage (of 9: fire immunity 5) · Stamina: 11/20" in fire
 
 
 async def test_minions_die_from_one_hit_and_the_squad_falls(table: Table) -> None:
     await harm_kit.start(table)
 
-    one = await table.alice.slash(table.channel, "strike", targets="Minion 1", damage="9/9/9")
-    two = await table.alice.slash(table.channel, "strike", targets="Minion 3", damage="9/9/9")
+    one = await harm_kit.strike(table, table.alice, targets="Minion 1", damage="9/9/9")
+    two = await harm_kit.strike(table, table.alice, targets="Minion 3", damage="9/9/9")
 
-    assert one.response is not None and two.response is not None
-    assert "Stamina: 3/12 · 2 minions killed: Minion 1, Minion 2" in one.response.content
-    assert "squad defeated" in two.response.content
-    enc = await harm_kit.current(table)
-    entry = enc.turns.entry("Pack")
-    assert entry is not None and entry.dead
+    assert "Stamina: 3/12 · 2 minions killed: Minion 1, Minion 2" in one
+    assert "squad defeated" in two
+    assert (await harm_kit.entry(table, "Pack")).dead
     again = await table.alice.slash(table.channel, "strike", targets="Minion 1", damage="1/1/1")
     assert again.ephemeral and again.response is not None
     assert "Minion 1 is dead already" in again.response.content
@@ -145,47 +128,35 @@ async def test_area_option_caps_minions_and_a_plain_strike_fills_the_pool(table:
     ... says which is which." """
     await harm_kit.start(table)
 
-    area = await table.alice.slash(
-        table.channel, "strike", targets="Minion 1, Minion 2", damage="9/9/9", area=True
-    )
-    assert area.response is not None and not area.ephemeral
-    assert "2 minions killed: Minion 1, Minion 2" in area.response.content
-    assert "Minion 3" not in area.response.content.split("killed:")[1]
+    area = await harm_kit.strike(table, table.alice, targets="Minion 1, Minion 2", damage="9/9/9", area=True)
+    assert "2 minions killed: Minion 1, Minion 2" in area
+    assert "Minion 3" not in area.split("killed:")[1]
     await table.director.slash(table.channel, "encounter undo")
 
-    plain = await table.alice.slash(table.channel, "strike", targets="Minion 1, Minion 2", damage="7/7/7")
-    assert plain.response is not None and not plain.ephemeral
-    assert "3 minions killed: Minion 1, Minion 2, Minion 3" in plain.response.content
-    assert "to Pack's pool with the others" in plain.response.content
+    plain = await harm_kit.strike(table, table.alice, targets="Minion 1, Minion 2", damage="7/7/7")
+    assert "3 minions killed: Minion 1, Minion 2, Minion 3" in plain
+    assert "to Pack's pool with the others" in plain
 
 
 async def test_halved_strike_halves_before_immunity(table: Table) -> None:
     """Draw Steel, Combat, "DAMAGE IMMUNITY": "Damage immunity should be the last thing applied"."""
     await harm_kit.start(table)
-    result = await table.alice.slash(
-        table.channel, "strike", targets="Ogre", damage="16/16/16", type="fire", halved=True
+    text = await harm_kit.strike(
+        table, table.alice, targets="Ogre", damage="16/16/16", type="fire", halved=True
     )
-    assert result.response is not None
-    assert "3 fire damage (of 16: halved, rounded down, fire immunity 5)" in result.response.content
+    assert "3 fire damage (of 16: halved, rounded down, fire immunity 5)" in text
 
 
 async def test_a_hero_dying_then_dead(table: Table) -> None:
     await harm_kit.start(table)
 
-    dying = await table.director.slash(
-        table.channel, "strike", attacker="Ogre", targets="Ash", damage="31/31/31"
-    )
-    dead = await table.director.slash(
-        table.channel, "strike", attacker="Ogre", targets="Ash", damage="14/14/14"
-    )
+    dying = await harm_kit.strike(table, table.director, attacker="Ogre", targets="Ash", damage="31/31/31")
+    dead = await harm_kit.strike(table, table.director, attacker="Ogre", targets="Ash", damage="14/14/14")
 
-    assert dying.response is not None and dead.response is not None
-    assert "Stamina: -1/30 · dying" in dying.response.content
-    assert "Stamina: -15/30 · dead" in dead.response.content
+    assert "Stamina: -1/30 · dying" in dying
+    assert "Stamina: -15/30 · dead" in dead
     assert (await summaries(table))[-2].endswith("Ash is dying")
-    enc = await harm_kit.current(table)
-    entry = enc.turns.entry("Ash")
-    assert entry is not None and entry.dead
+    assert (await harm_kit.entry(table, "Ash")).dead
 
 
 @pytest.mark.parametrize(
@@ -273,15 +244,14 @@ async def test_targets_autocomplete(table: Table) -> None:
 async def test_knock_out_instead_of_killing(table: Table) -> None:
     await harm_kit.start(table)
 
-    result = await table.director.slash(
-        table.channel, "strike", attacker="Ogre", targets="Ash", damage="50/50/50", knock_out=True
+    text = await harm_kit.strike(
+        table, table.director, attacker="Ogre", targets="Ash", damage="50/50/50", knock_out=True
     )
 
-    assert result.response is not None
-    assert "Stamina: -20/30 · knocked out" in result.response.content
+    assert "Stamina: -20/30 · knocked out" in text
     assert (await summaries(table))[-1] == "Ogre strikes Ash (tier 2): 50 damage, Ash is knocked out"
-    entry = (await harm_kit.current(table)).turns.entry("Ash")
-    assert entry is not None and entry.unconscious and not entry.dead
+    entry = await harm_kit.entry(table, "Ash")
+    assert entry.unconscious and not entry.dead
 
 
 def test_autocomplete_offers_at_most_25_short_enough_choices() -> None:
@@ -304,13 +274,12 @@ async def test_melee_against_a_prone_target_gains_an_edge(table: Table) -> None:
     await harm_kit.start(table)
     await table.director.slash(table.channel, "condition add", target="Goblin 1", condition="prone")
 
-    ranged = await table.alice.slash(table.channel, "strike", targets="Goblin 1")  # 7 + 9
-    melee = await table.alice.slash(table.channel, "strike", targets="Goblin 1", melee=True)  # 10 + 9
+    ranged = await harm_kit.strike(table, table.alice, targets="Goblin 1")  # 7 + 9
+    melee = await harm_kit.strike(table, table.alice, targets="Goblin 1", melee=True)  # 10 + 9
 
-    assert ranged.response is not None and melee.response is not None
-    assert ranged.response.content.splitlines()[2] == "**Goblin 1** — Tier 2"
+    assert ranged.splitlines()[2] == "**Goblin 1** — Tier 2"
     # the edge applies to the only target: the headline has it, the target's line repeats nothing
-    assert melee.response.content.splitlines()[1:3] == [
+    assert melee.splitlines()[1:3] == [
         "Dice: 10 + 9 · edge (+2) · Total: 21 · Tier 3 · Critical",
         "**Goblin 1** — Tier 3",
     ]
@@ -327,12 +296,8 @@ async def test_ten_long_named_targets_fit_one_message(table: Table) -> None:
     )
     effect = "; ".join(f"tier {n} " + "x" * 90 for n in (1, 2, 3))
 
-    result = await table.alice.slash(
-        table.channel, "strike", targets=", ".join(names), damage="3/6/9", effect=effect
-    )
+    text = await harm_kit.strike(table, table.alice, targets=", ".join(names), damage="3/6/9", effect=effect)
 
-    assert result.response is not None
-    text = result.response.content
     assert len(text) <= 2000 and not text.endswith("…")
     assert text.count("Stamina: 4/10") == 10  # every target's line survives
     assert "Tier 2 effect: tier 2 xxx" in text

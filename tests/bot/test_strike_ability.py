@@ -32,9 +32,7 @@ async def test_a_heros_ability_adds_its_characteristic_and_kit_bonus(table: Tabl
     8 + M2 + Wolfpelt 3 = 13; push 3 against the wyrm's stability 4 moves it 0."""
     await kit.start(table)
     dice.load(9, 8)
-    text = ok(
-        await table.alice.slash(table.channel, "strike", ability="Crushing Blow", targets="Cinder Wyrm")
-    )
+    text = await harm_kit.strike(table, table.alice, ability="Crushing Blow", targets="Cinder Wyrm")
     lines = text.splitlines()
     assert lines[0] == "⚔️ **Brannoc** uses **Crushing Blow** (6/9/13 damage · Might · kit +1/+2/+3)"
     assert lines[1] == "Dice: 9 + 8 · bonus +2 · Total: 19 · Tier 3"
@@ -58,17 +56,13 @@ async def test_a_size_2_monster_pushes_a_1m_hero_one_square_farther(table: Table
     await kit.start(table)
     await harm_kit.edit(table, lambda enc: add_monsters(enc, hulk, 1, "director")[0])
     dice.load(6, 6, 6, 6)  # 12 + 2: tier 2 both times
-    text = ok(
-        await table.director.slash(
-            table.channel, "strike", attacker="Hulking Cleaver", ability="Hook Axe", targets="Brannoc"
-        )
+    text = await harm_kit.strike(
+        table, table.director, attacker="Hulking Cleaver", ability="Hook Axe", targets="Brannoc"
     )
     assert "**Brannoc** — Tier 2:" in text
     assert "↳ push 3 → 2 (larger, melee weapon), stability 2" in text
-    shove = ok(
-        await table.director.slash(
-            table.channel, "strike", attacker="Hulking Cleaver", ability="Knockback", targets="Brannoc"
-        )
+    shove = await harm_kit.strike(
+        table, table.director, attacker="Hulking Cleaver", ability="Knockback", targets="Brannoc"
     )
     assert "↳ push 2 → 0, stability 2" in shove
 
@@ -95,12 +89,8 @@ async def test_a_natural_19_is_a_critical_only_on_a_main_action(table: Table, di
     """ "Critical: only when the ability is a main action." Knockback is a maneuver."""
     await kit.start(table)
     dice.load(10, 9, 10, 9)
-    main = ok(
-        await table.alice.slash(table.channel, "strike", ability="Lunging Bite", targets="Bogling Brawler")
-    )
-    maneuver = ok(
-        await table.alice.slash(table.channel, "strike", ability="knockback", targets="Bogling Stabber")
-    )
+    main = await harm_kit.strike(table, table.alice, ability="Lunging Bite", targets="Bogling Brawler")
+    maneuver = await harm_kit.strike(table, table.alice, ability="knockback", targets="Bogling Stabber")
     assert "Tier 3 · Critical" in main
     assert "Tier 3" in maneuver and "Critical" not in maneuver
     assert "↳ push 3" in maneuver
@@ -112,9 +102,7 @@ async def test_a_potency_condition_lands_and_the_cost_is_spent(table: Table, dic
     (5 Rage), tier 2: M < [average] = 1 against the brawler's M -1."""
     await kit.start(table, resources={"Brannoc": 6})
     dice.load(6, 6)
-    text = ok(
-        await table.alice.slash(table.channel, "strike", ability="Blood Price", targets="Bogling Brawler")
-    )
+    text = await harm_kit.strike(table, table.alice, ability="Blood Price", targets="Bogling Brawler")
     assert "💠 5 Rage spent · 1 left" in text
     assert "↳ M < 1: bleeding (save ends), weakened (save ends) — lands (M -1)" in text
     enc = await kit.current(table)
@@ -150,14 +138,8 @@ async def test_a_monster_ability_spends_malice_and_its_written_potency_lands(
     below 0; Brannoc's A 1 isn't."""
     await kit.start(table, malice=5)
     dice.load(3, 3)
-    text = ok(
-        await table.director.slash(
-            table.channel,
-            "strike",
-            attacker="Bogling Stabber",
-            ability="Mud Chains",
-            targets="Marra, Brannoc",
-        )
+    text = await harm_kit.strike(
+        table, table.director, attacker="Bogling Stabber", ability="Mud Chains", targets="Marra, Brannoc"
     )
     assert "Dice: 3 + 3 · bonus +2 · Total: 8 · Tier 1" in text
     assert "😈 3 Malice spent · 2 left" in text
@@ -175,10 +157,8 @@ async def test_a_squad_of_minions_and_area_damage_capped_per_minion(table: Table
     the third lives."""
     await kit.start(table, resources={"Brannoc": 3})
     dice.load(1, 2)
-    text = ok(
-        await table.alice.slash(
-            table.channel, "strike", ability="Sweep Back", targets="Bogling Slinger 1, Bogling Slinger 2"
-        )
+    text = await harm_kit.strike(
+        table, table.alice, ability="Sweep Back", targets="Bogling Slinger 1, Bogling Slinger 2"
     )
     assert "(5/8/11 damage · Might · kit +1/+2/+3 · area)" in text
     assert "2 minions killed: Bogling Slinger 1, Bogling Slinger 2" in text
@@ -190,10 +170,8 @@ async def test_a_squad_of_minions_and_area_damage_capped_per_minion(table: Table
 async def test_a_minion_strikes_with_its_squads_ability(table: Table, dice: Loaded) -> None:
     await kit.start(table)
     dice.load(6, 6)
-    text = ok(
-        await table.director.slash(
-            table.channel, "strike", attacker="Bogling Slinger 1", ability="Sling", targets="Brannoc"
-        )
+    text = await harm_kit.strike(
+        table, table.director, attacker="Bogling Slinger 1", ability="Sling", targets="Brannoc"
     )
     assert "Dice: 6 + 6 · bonus +2 · Total: 14 · Tier 2" in text and "**Brannoc** — Tier 2: 4 damage" in text
 
@@ -204,15 +182,11 @@ async def test_the_free_strikes(table: Table, dice: Loaded) -> None:
     main action."""
     await kit.start(table)
     dice.load(10, 10, 4, 4)
-    hero = ok(
-        await table.alice.slash(
-            table.channel, "strike", ability="Melee Weapon Free Strike", targets="Bogling Stabber"
-        )
+    hero = await harm_kit.strike(
+        table, table.alice, ability="Melee Weapon Free Strike", targets="Bogling Stabber"
     )
-    wyrm = ok(
-        await table.director.slash(
-            table.channel, "strike", attacker="Cinder Wyrm", ability="free strike", targets="Brannoc"
-        )
+    wyrm = await harm_kit.strike(
+        table, table.director, attacker="Cinder Wyrm", ability="free strike", targets="Brannoc"
     )
     assert "(5/9/12 damage · Might · kit +1/+2/+3)" in hero and "Tier 3" in hero and "Critical" not in hero
     assert "**Brannoc** — Tier 1: 5 fire damage" in wyrm
@@ -224,18 +198,16 @@ async def test_options_beside_ability_override_and_add(table: Table, dice: Loade
     await kit.start(table)
     await harm_kit.edit(table, lambda enc: dataclasses.replace(enc, surges={"Brannoc": 3}))
     dice.load(5, 5)
-    text = ok(
-        await table.alice.slash(
-            table.channel,
-            "strike",
-            ability="Crushing Blow",
-            targets="Cinder Wyrm",
-            bonus=1,
-            edges=1,
-            surges=1,
-            damage="1/2/30",
-            type="cold",
-        )
+    text = await harm_kit.strike(
+        table,
+        table.alice,
+        ability="Crushing Blow",
+        targets="Cinder Wyrm",
+        bonus=1,
+        edges=1,
+        surges=1,
+        damage="1/2/30",
+        type="cold",
     )
     # 5 + 5 + M2 + 1 + edge 2 = 15: tier 2; the typed damage replaces the card's, the surge adds A/M 2
     assert "Dice: 5 + 5 · bonus +3 · edge (+2) · Total: 15 · Tier 2" in text
@@ -247,10 +219,8 @@ async def test_raise_potency_spends_two_surges(table: Table, dice: Loaded) -> No
     await kit.start(table, resources={"Brannoc": 5})
     await harm_kit.edit(table, lambda enc: dataclasses.replace(enc, surges={"Brannoc": 2}))
     dice.load(9, 9)  # tier 3: M < [strong] = 2, raised to 3: the wyrm's M 3 still resists
-    text = ok(
-        await table.alice.slash(
-            table.channel, "strike", ability="Blood Price", targets="Cinder Wyrm", raise_potency=True
-        )
+    text = await harm_kit.strike(
+        table, table.alice, ability="Blood Price", targets="Cinder Wyrm", raise_potency=True
     )
     assert "2 surges raise the potency against **Cinder Wyrm**" in text
     assert "↳ M < 3: bleeding, weakened (save ends) — resisted (M 3)" in text
@@ -312,14 +282,8 @@ async def test_hostile_ability_texts_are_shown_inert(table: Table, dice: Loaded)
 
     await kit.start(table)
     await harm_kit.edit(table, give)
-    text = ok(
-        await table.director.slash(
-            table.channel,
-            "strike",
-            attacker="Bogling Brawler",
-            ability="**Boom** @everyone",
-            targets="Brannoc",
-        )
+    text = await harm_kit.strike(
+        table, table.director, attacker="Bogling Brawler", ability="**Boom** @everyone", targets="Brannoc"
     )
     assert "@everyone" not in text and "<@123>" not in text
     assert "\\*\\*Boom\\*\\*" in text and "\\*dances\\*" in text

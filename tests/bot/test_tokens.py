@@ -23,7 +23,7 @@ from bot.rules.turns.events import SaveDue
 from bot.store import Change, ChannelKey
 from bot.store import Table as StoreTable
 from tests.bot.conftest import Table
-from tests.bot.test_heroes import ash_and_bo, create, embed_text, pinged, refused
+from tests.bot.test_heroes import create, embed_text, pinged, refused
 
 ALICE, BOB, DANA = 101, 102, 103
 KEY = ChannelKey(1, 2)
@@ -160,11 +160,6 @@ async def hurt(table: Table, name: str, stamina: int) -> None:
         return Change("hurt (test)", None)
 
     await table.store.mutate(key_of(table), table.director.id, "test.hurt", change)
-
-
-@pytest.fixture
-async def party(table: Table) -> Table:
-    return await ash_and_bo(table)
 
 
 async def test_award_and_show(party: Table) -> None:

@@ -1,5 +1,6 @@
-"""Villain actions through SimCord: the Director's secret (their private tracker, never the channel's), a
-strike with one marks it used, one a round, and the Director reminded at a turn's end once a round.
+"""Villain actions through SimCord: a stat block's, each used once per encounter; the Director's secret
+(their private tracker, never the channel's), a strike with one marks it used, one a round, and the Director
+reminded at a turn's end once a round.
 
 Draw Steel: Monsters, "Villain Actions": "Each villain action can be used only once per encounter, and no more
 than one villain action can be used per round"; "A creature can use a villain action at the end of any other
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 import json
 
+from simcord import MemberActor
+
 from tests.bot import encounter_kit as kit
 from tests.bot.conftest import Table
 from tests.bot.files_kit import CdnServer, fixture
@@ -18,27 +21,29 @@ NAMES = ("Ember Rain", "Smoke Veil", "Cinder Storm")
 REMINDER = "😈 Director: a villain action is still unused this round."
 
 
-async def wyrm_fight(table: Table) -> None:
-    """The Cinder Wyrm (a solo, three villain actions) against Ash (alice) and Bree (bob); heroes first."""
+def player(table: Table, who: str) -> MemberActor:
+    """Who plays `who`: Ash's player alice, Bree's bob, the Director for the wyrm."""
+    return {"Ash": table.alice, "Bree": table.bob}.get(who, table.director)
+
+
+async def wyrm_fight(table: Table, heroes: tuple[str, ...] = ("Ash", "Bree")) -> None:
+    """The Cinder Wyrm (a solo, three villain actions) against `heroes` (Ash, Bree: 30 Stamina each, played
+    by alice and bob); heroes first."""
     await table.configure_director_role()
     d = table.director
     kit.ok(await d.slash(table.channel, "monster import", file=fixture("Cinder Wyrm.ds-monster")))
     await kit.start(table)
-    kit.ok(await d.slash(table.channel, "encounter add", name="Ash", stamina=30, player=table.alice))
-    kit.ok(await d.slash(table.channel, "encounter add", name="Bree", stamina=30, player=table.bob))
+    for hero in heroes:
+        kit.ok(
+            await d.slash(table.channel, "encounter add", name=hero, stamina=30, player=player(table, hero))
+        )
     kit.ok(await d.slash(table.channel, "encounter add", monster="Cinder Wyrm"))
     await kit.begin(table, first="heroes")
 
 
-async def private_status(table: Table) -> str:
-    result = await table.director.slash(table.channel, "encounter status", private=True)
-    assert result.ephemeral and result.response is not None and result.response.embeds
-    return kit.body(result.response)
-
-
 async def turn(table: Table, who: str) -> str:
     """`who` takes a turn and ends it (the Director for the wyrm): the turn end's reply."""
-    actor = {"Ash": table.alice, "Bree": table.bob}.get(who, table.director)
+    actor = player(table, who)
     kit.ok(await actor.slash(table.channel, "turn act", combatant=who))
     return kit.ok(await actor.slash(table.channel, "turn end"))
 
@@ -50,7 +55,36 @@ async def test_villain_actions_are_on_the_directors_private_tracker_only(
     public = kit.body(kit.tracker(table.channel))
     assert "Cinder Wyrm" in public
     assert not any(name in public for name in NAMES)
-    assert "**Cinder Wyrm**: ⬜ Ember Rain · ⬜ Smoke Veil · ⬜ Cinder Storm" in await private_status(table)
+    assert "**Cinder Wyrm**: ⬜ Ember Rain · ⬜ Smoke Veil · ⬜ Cinder Storm" in await kit.private_status(
+        table
+    )
+
+
+async def test_the_stat_blocks_villain_actions_are_used_once(table: Table, cdn_server: CdnServer) -> None:
+    """A solo's three villain actions come from the bestiary; each is used once per encounter."""
+    await wyrm_fight(table, heroes=("Ash",))
+    d = table.director
+    offered = await d.autocomplete(table.channel, "encounter villain use", "creature", "cin")
+    assert [c["value"] for c in offered] == ["Cinder Wyrm"]
+    assert "**Cinder Wyrm**: ⬜ Ember Rain · ⬜ Smoke Veil · ⬜ Cinder Storm" in await kit.private_status(
+        table
+    )
+    result = await d.slash(
+        table.channel, "encounter villain use", creature="Cinder Wyrm", action="smoke veil"
+    )
+    used = kit.ok(result)
+    assert used == "😈 **Cinder Wyrm** uses the villain action **Smoke Veil** (once per encounter)."
+    assert result.followups and result.followups[-1].ephemeral
+    assert result.followups[-1].content == (
+        "😈 Left for Cinder Wyrm: Ember Rain, Cinder Storm. Only you see this."
+    )
+    assert "**Cinder Wyrm**: ⬜ Ember Rain · ✅ Smoke Veil · ⬜ Cinder Storm" in await kit.private_status(
+        table
+    )
+    again = kit.refused(
+        await d.slash(table.channel, "encounter villain use", creature="Cinder Wyrm", action="Smoke Veil")
+    )
+    assert again == "Cinder Wyrm has already used Smoke Veil this encounter: each is once per encounter."
 
 
 async def test_a_strike_with_a_villain_action_marks_it_used(table: Table, cdn_server: CdnServer) -> None:
@@ -67,7 +101,9 @@ async def test_a_strike_with_a_villain_action_marks_it_used(table: Table, cdn_se
     assert "Smoke Veil" not in text and "Cinder Storm" not in text
     enc = await kit.stored(table)
     assert enc.villains["Cinder Wyrm"].used == ("Ember Rain",)
-    assert "**Cinder Wyrm**: ✅ Ember Rain · ⬜ Smoke Veil · ⬜ Cinder Storm" in await private_status(table)
+    assert "**Cinder Wyrm**: ✅ Ember Rain · ⬜ Smoke Veil · ⬜ Cinder Storm" in await kit.private_status(
+        table
+    )
     second = kit.refused(
         await d.slash(table.channel, "encounter villain use", creature="Cinder Wyrm", action="Smoke Veil")
     )
@@ -129,13 +165,7 @@ async def test_a_solos_turn_end_names_it_once_when_it_picks_itself_again(
     """Draw Steel: Monsters, "Solo Monsters": a solo takes two turns a round. Ash alone against the wyrm: once
     Ash has acted, the end of the wyrm's first turn leaves the Director picking the wyrm again; the turn
     change names it once (its pick line says "the one named above")."""
-    await table.configure_director_role()
-    d = table.director
-    kit.ok(await d.slash(table.channel, "monster import", file=fixture("Cinder Wyrm.ds-monster")))
-    await kit.start(table)
-    kit.ok(await d.slash(table.channel, "encounter add", name="Ash", stamina=30, player=table.alice))
-    kit.ok(await d.slash(table.channel, "encounter add", monster="Cinder Wyrm"))
-    await kit.begin(table, first="heroes")
+    await wyrm_fight(table, heroes=("Ash",))
     await turn(table, "Ash")
 
     text = await turn(table, "Cinder Wyrm")

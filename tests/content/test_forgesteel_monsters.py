@@ -17,9 +17,11 @@ from bot.content.forgesteel.files import (
     Fields,
     FileTooLarge,
     ForgeSteelError,
+    Kind,
     NotJson,
     UnknownFormat,
     WrongKind,
+    kind_of,
 )
 from bot.content.forgesteel.monster import read_monster, read_monster_group
 from bot.content.monster import Monster, MonsterGroup, Organization
@@ -28,6 +30,7 @@ from bot.rules.codec import load, to_data
 from bot.rules.damage import ALL, DamageType
 from bot.rules.stamina import Vitals
 from tests.content.forgesteel_files import (
+    INVENTED,
     Reader,
     both,
     check_card,
@@ -408,6 +411,21 @@ def test_a_group_member_without_a_name_takes_the_group_and_role() -> None:
 
 HERO = {"id": "h", "name": "Vex", "ancestry": {}, "culture": {}, "class": {}, "career": {}, "features": []}
 ENCOUNTER = {"id": "e", "name": "Ambush", "groups": [], "terrain": []}
+
+
+def test_each_kind_has_its_file_ending_and_its_import_command() -> None:
+    endings = {path.suffix: kind_of(json.loads(path.read_bytes())) for path in INVENTED.glob("*.ds-*")}
+    assert endings == {kind.extension: kind for kind in Kind if kind is not Kind.SOURCEBOOK}
+    assert Kind.SOURCEBOOK.extension == ".ds-sourcebook"
+    assert [kind.command for kind in Kind] == [
+        "/hero import",
+        "/monster import",
+        "/monster import",  # a monster group
+        "/encounter import",
+        "/negotiation import",
+        "/montage import",
+        "",  # none for a sourcebook
+    ]
 
 
 @pytest.mark.parametrize(

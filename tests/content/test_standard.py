@@ -11,6 +11,7 @@ from bot.rules.ability import ActionType
 from bot.rules.characteristics import Characteristic, Characteristics
 from bot.rules.conditions import Condition
 from bot.rules.damage import DamageType
+from bot.rules.forced import ForcedKind, ForcedMovement
 from bot.rules.standard import (
     charge,
     grab,
@@ -19,7 +20,7 @@ from bot.rules.standard import (
     knockback,
     monster_free_strike,
 )
-from bot.rules.tiers import ForcedKind, ForcedMovement, parse_tier
+from bot.rules.tiers import parse_tier
 from tests.content.forgesteel_files import invented_bytes
 
 

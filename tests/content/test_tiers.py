@@ -9,11 +9,10 @@ from hypothesis import strategies as st
 from bot.rules.characteristics import Characteristic, Characteristics
 from bot.rules.conditions import Condition, Duration
 from bot.rules.damage import DamageDice, DamageType, Potency
+from bot.rules.forced import ForcedKind, ForcedMovement
 from bot.rules.tiers import (
     AbilityDamage,
     ConditionEffect,
-    ForcedKind,
-    ForcedMovement,
     PotencyTest,
     TierEffect,
     parse_tier,

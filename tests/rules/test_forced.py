@@ -11,7 +11,7 @@ from bot.rules import codec
 from bot.rules.forced import (
     ForcedError,
     ForcedKind,
-    ForcedMove,
+    ForcedMovement,
     Into,
     Material,
     Size,
@@ -59,10 +59,10 @@ def test_sizes_order_and_read_back() -> None:
 
 
 def test_forced_move_text() -> None:
-    assert ForcedMove.parse("Push 3") == ForcedMove(ForcedKind.PUSH, 3)
-    assert ForcedMove.parse("vertical slide 2").format() == "vertical slide 2"
+    assert ForcedMovement.parse("Push 3") == ForcedMovement(ForcedKind.PUSH, 3)
+    assert ForcedMovement.parse("vertical slide 2").format() == "vertical slide 2"
     with pytest.raises(ForcedError):
-        ForcedMove.parse("shove 2")
+        ForcedMovement.parse("shove 2")
 
 
 # (squares left, into, material, thickness, the slam)

@@ -98,13 +98,6 @@ class TcpProxy:
     async def stop(self) -> None:
         await self.cut()
 
-    async def __aenter__(self) -> TcpProxy:
-        await self.start()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.stop()
-
     async def cut(self) -> None:
         """Close every live connection and stop listening (new connections are refused)."""
         if self._server is not None:

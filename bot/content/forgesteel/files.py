@@ -114,31 +114,16 @@ class Kind(enum.StrEnum):
 
     @property
     def extension(self) -> str:
-        return _EXTENSIONS[self]
+        """What Forge Steel ends the file name with: `.ds-` and its name, hyphenated (`.ds-monster-group`)."""
+        return ".ds-" + self.value.replace(" ", "-")
 
     @property
     def command(self) -> str:
-        return _COMMANDS[self]
+        """The command that imports the kind, named by its first word (a monster group goes to `/monster
+        import`); none imports a sourcebook whole."""
+        return "" if self is Kind.SOURCEBOOK else f"/{self.value.split()[0]} import"
 
 
-_EXTENSIONS = {
-    Kind.HERO: ".ds-hero",
-    Kind.MONSTER: ".ds-monster",
-    Kind.MONSTER_GROUP: ".ds-monster-group",
-    Kind.ENCOUNTER: ".ds-encounter",
-    Kind.NEGOTIATION: ".ds-negotiation",
-    Kind.MONTAGE: ".ds-montage",
-    Kind.SOURCEBOOK: ".ds-sourcebook",
-}
-_COMMANDS = {
-    Kind.HERO: "/hero import",
-    Kind.MONSTER: "/monster import",
-    Kind.MONSTER_GROUP: "/monster import",
-    Kind.ENCOUNTER: "/encounter import",
-    Kind.NEGOTIATION: "/negotiation import",
-    Kind.MONTAGE: "/montage import",
-    Kind.SOURCEBOOK: "",
-}
 #: The fields that tell each kind, checked in this order (a sourcebook holds monster groups).
 _MARKERS: tuple[tuple[Kind, frozenset[str]], ...] = (
     (Kind.HERO, frozenset({"ancestry", "class", "career"})),

@@ -36,13 +36,13 @@ from bot.rules.encounter.bleeding import strike_trigger
 from bot.rules.encounter.model import Encounter
 from bot.rules.encounter.objectives import use_villain_action
 from bot.rules.errors import RuleError
-from bot.rules.forced import forced_distance, size_bonus
+from bot.rules.forced import ForcedMovement, forced_distance, size_bonus
 from bot.rules.kit import KitDamageBonus
 from bot.rules.power import PowerRoll, RollAction
 from bot.rules.resources import spend_malice
 from bot.rules.situations import Situation
 from bot.rules.standard import is_charge, is_free_strike
-from bot.rules.tiers import ConditionEffect, ForcedMovement, TierEffect, parse_tier
+from bot.rules.tiers import ConditionEffect, TierEffect, parse_tier
 
 
 class AbilityStrikeError(harm.HarmError):
