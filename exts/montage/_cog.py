@@ -202,6 +202,19 @@ class MontageCog(BotCog):
     ) -> Staged[Montage, R]:
         return await play_scene(interaction, KIND, Montage, event, step, summary, rule=rule)
 
+    async def _move_on(
+        self,
+        interaction: discord.Interaction[Any],
+        event: str,
+        move: Callable[[Montage], Montage],
+        summary: Callable[[Montage], str],
+        rule: str,
+    ) -> None:
+        """A change that moves the whole montage on (a round's end, the end): the rules' `move`, then the
+        reply saying where it stands (`_moved`)."""
+        played = await self._play(interaction, event, service.montage_step(move), summary, rule)
+        await _moved(interaction, played)
+
     @montage.command(name="start", description="Start a montage test in this channel.")
     @app_commands.choices(difficulty=_DIFFICULTIES)
     async def start(
@@ -396,14 +409,7 @@ class MontageCog(BotCog):
 
         Example: /montage next
         """
-        played = await self._play(
-            interaction,
-            service.ROUND,
-            service.montage_step(rules.next_round),
-            lambda m: f"Round ended (now {count_text(m)})",
-            "/montage next",
-        )
-        await _moved(interaction, played)
+        await self._move_on(interaction, service.ROUND, rules.next_round, _round_ended, "/montage next")
 
     @montage.command(
         name="outcome", description="Director: what an outcome means for the story (kept secret)."
@@ -442,14 +448,7 @@ class MontageCog(BotCog):
 
         Example: /montage end
         """
-        played = await self._play(
-            interaction,
-            service.END,
-            service.montage_step(rules.end_early),
-            lambda m: f"Montage ended: {_ended(m)}",
-            "/montage end",
-        )
-        await _moved(interaction, played)
+        await self._move_on(interaction, service.END, rules.end_early, _montage_ended, "/montage end")
 
     @montage.command(name="award", description="Director: close the ended montage with Victories and Malice.")
     async def award(
@@ -656,3 +655,13 @@ def _tested_summary(attempt: rules.Attempt) -> str:
 def _ended(montage: Montage) -> str:
     outcome = montage.outcome
     return outcome.value if outcome is not None else "still running"
+
+
+def _round_ended(montage: Montage) -> str:
+    """The log's line for `/montage next`."""
+    return f"Round ended (now {count_text(montage)})"
+
+
+def _montage_ended(montage: Montage) -> str:
+    """The log's line for `/montage end`."""
+    return f"Montage ended: {_ended(montage)}"
