@@ -34,8 +34,6 @@ from bot.rules.damage import (
     potency_lands,
     potency_value,
 )
-
-# named here too, for the modules that take a tier's forced movement from the tier parser
 from bot.rules.forced import ForcedError, ForcedMovement
 
 #: Distinct tier texts kept parsed: a table's abilities repeat the same few dozen texts strike after strike.
