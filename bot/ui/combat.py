@@ -36,7 +36,8 @@ DURATION_TEXT = {
     Duration.ENCOUNTER: "until the end of the encounter",
     Duration.UNTIL_REMOVED: "until removed",
 }
-_NET = {
+# what a roll's net edges and banes do (Draw Steel, The Basics, "Rolling With Edges and Banes")
+NET_EDGE_TEXT = {
     NetEdge.EDGE: "edge (+2)",
     NetEdge.DOUBLE_EDGE: "double edge (tier +1)",
     NetEdge.BANE: "bane (−2)",
@@ -59,8 +60,8 @@ def roll_parts(roll: PowerRoll, tier: bool = True) -> list[str]:
     parts = [f"Dice: {' + '.join(str(d) for d in roll.kept)}"]
     if roll.bonus:
         parts.append(f"bonus {_signed(roll.bonus)}")
-    if roll.net in _NET:
-        parts.append(_NET[roll.net])
+    if roll.net in NET_EDGE_TEXT:
+        parts.append(NET_EDGE_TEXT[roll.net])
     parts.append(f"Total: {roll.total}")
     if tier:
         parts.append(f"Tier {roll.tier}")
@@ -254,8 +255,8 @@ def target_line(
     extra = []
     if (own.edges, own.banes) != (shown.edges, shown.banes):
         extra.append(f"Total: {own.total}")
-        if own.net in _NET:
-            extra.append(_NET[own.net])
+        if own.net in NET_EDGE_TEXT:
+            extra.append(NET_EDGE_TEXT[own.net])
     # why this target's edges and banes are what they are, even when the headline shows them
     extra.extend(inert(reason) for reason in target.reasons)
     if own.downgraded_to is not None:

@@ -19,6 +19,7 @@ from bot.rules.characteristics import CHARACTERISTIC_MAX, CHARACTERISTIC_MIN, Ch
 from bot.rules.errors import RuleError
 from bot.rules.power import Difficulty, NetEdge, PowerRoll, RollAction, RollKind
 from bot.rules.situations import SITUATIONS, RollUse, Situation, situation_modifiers
+from bot.ui.combat import NET_EDGE_TEXT
 
 LABEL_MAX = 100
 TIERS_MAX = 300
@@ -249,8 +250,8 @@ def _count(n: int, word: str) -> str:
 
 
 def edge_words(card: RollCard) -> str | None:
-    """What the edges and banes (the situations' included) did ("Rolling With Edges and Banes"): +2 / -2,
-    tier +1 / -1, or cancelled."""
+    """What the edges and banes (the situations' included) did ("Rolling With Edges and Banes"): +2 / −2,
+    tier +1 / −1 (`bot.ui.combat.NET_EDGE_TEXT`), or cancelled."""
     roll = card.roll
     e, b = roll.edges, roll.banes
     if not e and not b:
@@ -259,12 +260,7 @@ def edge_words(card: RollCard) -> str | None:
     net = roll.net
     if net is NetEdge.NONE:
         return f"{given} cancel out"
-    effect = {
-        NetEdge.EDGE: "edge (+2)",
-        NetEdge.BANE: "bane (-2)",
-        NetEdge.DOUBLE_EDGE: "double edge (tier +1)",
-        NetEdge.DOUBLE_BANE: "double bane (tier -1)",
-    }[net]
+    effect = NET_EDGE_TEXT[net]
     if (e, b) in ((1, 0), (0, 1), (2, 0), (0, 2)):
         return effect
     return f"{given}: {effect}"

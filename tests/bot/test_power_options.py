@@ -115,7 +115,7 @@ async def test_roll_situation_refused_where_its_text_does_not_apply(table: Table
 async def test_squeezed_test(table: Table, dice: LoadedDice) -> None:
     dice.load(6, 6)
     shown = reply(await table.alice.slash(table.channel, "roll", kind="test", situation="squeezed"))
-    assert "Modifiers: squeezed (bane), bane (-2)" in description(shown)
+    assert "Modifiers: squeezed (bane), bane (−2)" in description(shown)
     assert "Total: 10" in description(shown)
 
 

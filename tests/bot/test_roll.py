@@ -207,15 +207,15 @@ async def test_characteristic_of_a_hero_added_to_the_encounter(table: Table, dic
     ("edges", "banes", "faces", "total", "tier", "words"),
     [
         (1, 0, (5, 5), 12, 2, "edge (+2)"),
-        (0, 1, (7, 7), 12, 2, "bane (-2)"),
+        (0, 1, (7, 7), 12, 2, "bane (−2)"),
         (1, 1, (5, 5), 10, 1, "1 edge and 1 bane cancel out"),
         (2, 2, (5, 5), 10, 1, "2 edges and 2 banes cancel out"),
         (2, 0, (5, 5), 10, 2, "double edge (tier +1)"),
-        (0, 2, (9, 9), 18, 2, "double bane (tier -1)"),
+        (0, 2, (9, 9), 18, 2, "double bane (tier −1)"),
         (2, 1, (5, 5), 12, 2, "2 edges and 1 bane: edge (+2)"),
-        (1, 2, (7, 7), 12, 2, "1 edge and 2 banes: bane (-2)"),
+        (1, 2, (7, 7), 12, 2, "1 edge and 2 banes: bane (−2)"),
         (3, 0, (8, 8), 16, 3, "3 edges: double edge (tier +1)"),
-        (0, 2, (3, 3), 6, 1, "double bane (tier -1)"),
+        (0, 2, (3, 3), 6, 1, "double bane (tier −1)"),
     ],
 )
 async def test_edges_and_banes(
