@@ -25,7 +25,8 @@ from bot.rules.montage import (
     MontageHero,
     MontageOutcome,
 )
-from bot.rules.power import NetEdge, PowerRoll
+from bot.rules.power import PowerRoll
+from bot.ui.combat import NET_EDGE_TEXT
 from bot.ui.persistent import NUMBER, ActionButton, PersistentView, Presses
 from exts.tracker._service import SceneView, SceneWait
 
@@ -40,20 +41,13 @@ CHALLENGES_SHOWN = 15
 
 
 def roll_text(roll: PowerRoll) -> str:
-    """`9 + 8 + 2, bane −2 = 17, tier 3` (a double edge or bane moves the tier instead)."""
-    parts = [" + ".join(str(d) for d in roll.dice)]
+    """`9 + 8 + 2, bane (−2) = 17, tier 3` (the edges and banes in /strike's words)."""
+    text = " + ".join(str(d) for d in roll.dice)
     if roll.bonus:
-        parts.append(f" {'+' if roll.bonus > 0 else '−'} {abs(roll.bonus)}")
-    parts.append(_NET_TEXT.get(roll.net, ""))
-    return f"{''.join(parts)} = {roll.total}, tier {roll.tier}"
-
-
-_NET_TEXT = {
-    NetEdge.EDGE: ", edge +2",
-    NetEdge.BANE: ", bane −2",
-    NetEdge.DOUBLE_EDGE: " (double edge: one tier up)",
-    NetEdge.DOUBLE_BANE: " (double bane: one tier down)",
-}
+        text += f" {'+' if roll.bonus > 0 else '−'} {abs(roll.bonus)}"
+    if roll.net in NET_EDGE_TEXT:
+        text += f", {NET_EDGE_TEXT[roll.net]}"
+    return f"{text} = {roll.total}, tier {roll.tier}"
 
 
 def count_text(montage: Montage) -> str:

@@ -90,7 +90,7 @@ async def test_a_whole_montage_from_start_to_close(table: Table, store: Store) -
     has(
         text,
         "Ash** tries **Climb**",
-        "9 + 8 + 2, bane −2 = 17",
+        "9 + 8 + 2, bane (−2) = 17",
         "success",
         "Successes 1/2",
         "Round 2 of 2** begins",
