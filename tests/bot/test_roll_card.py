@@ -21,20 +21,7 @@ from bot.rules.characteristics import Characteristic
 from bot.rules.power import AUTO_TIERS_MAX, Difficulty, PowerRoll, PowerRollError, RollAction, RollKind
 from bot.rules.situations import Situation
 from bot.store.rolls import CARD_MAX
-from exts.rolls._views import (
-    BONUS_LIMIT,
-    DOWNGRADE_TEMPLATE,
-    EDGES_MAX,
-    LABEL_MAX,
-    REROLL_TEMPLATE,
-    TIERS_MAX,
-    CardError,
-    RollCard,
-    RollText,
-    read_text,
-    render_roll,
-    roll_buttons,
-)
+from exts.rolls import _views as views
 
 SNOWFLAKE_MAX = 2**64 - 1
 
@@ -45,17 +32,17 @@ def situations_for(kind: RollKind) -> tuple[Situation, ...]:
 
 
 @st.composite
-def cards(draw: st.DrawFn) -> RollCard:
+def cards(draw: st.DrawFn) -> views.RollCard:
     characteristic = draw(st.none() | st.sampled_from(list(Characteristic)))
     kind = draw(st.sampled_from(list(RollKind)))
-    card = RollCard(
+    card = views.RollCard(
         dice=(draw(st.integers(1, 10)), draw(st.integers(1, 10))),
         roller_id=draw(st.integers(1, SNOWFLAKE_MAX)),
-        bonus=draw(st.integers(-BONUS_LIMIT, BONUS_LIMIT)),
+        bonus=draw(st.integers(-views.BONUS_LIMIT, views.BONUS_LIMIT)),
         characteristic=characteristic,
         characteristic_score=draw(st.integers(-5, 10)) if characteristic is not None else 0,
-        edges=draw(st.integers(0, EDGES_MAX)),
-        banes=draw(st.integers(0, EDGES_MAX)),
+        edges=draw(st.integers(0, views.EDGES_MAX)),
+        banes=draw(st.integers(0, views.EDGES_MAX)),
         auto_tiers=tuple(draw(st.lists(st.integers(1, 3), max_size=AUTO_TIERS_MAX))),
         kind=kind,
         difficulty=draw(st.none() | st.sampled_from(list(Difficulty))) if kind is RollKind.TEST else None,
@@ -74,14 +61,14 @@ def cards(draw: st.DrawFn) -> RollCard:
 
 @settings(max_examples=300, deadline=None)
 @given(cards())
-def test_cards_round_trip_and_the_custom_ids_name_only_the_roll(card: RollCard) -> None:
+def test_cards_round_trip_and_the_custom_ids_name_only_the_roll(card: views.RollCard) -> None:
     """The card is what the store keeps (at most its 120 characters); a button names the roll's id."""
-    assert RollCard.decode(card.encode()) == card
+    assert views.RollCard.decode(card.encode()) == card
     assert len(card.encode()) <= CARD_MAX
     roll_id = 1456074443980800045
-    for button in roll_buttons(card, roll_id):
+    for button in views.roll_buttons(card, roll_id):
         assert len(button.custom_id) <= 100
-        template = DOWNGRADE_TEMPLATE if button.tier is not None else REROLL_TEMPLATE
+        template = views.DOWNGRADE_TEMPLATE if button.tier is not None else views.REROLL_TEMPLATE
         match = re.fullmatch(template, button.custom_id)
         assert match is not None
         assert match["state"] == str(roll_id)
@@ -89,9 +76,9 @@ def test_cards_round_trip_and_the_custom_ids_name_only_the_roll(card: RollCard) 
 
 @settings(max_examples=300, deadline=None)
 @given(cards())
-def test_labels_agree_with_the_rules_core(card: RollCard) -> None:
+def test_labels_agree_with_the_rules_core(card: views.RollCard) -> None:
     roll: PowerRoll = card.roll
-    content, embed = render_roll(card, RollText(), "alice")
+    content, embed = views.render_roll(card, views.RollText(), "alice")
     lines = (embed.description or "").splitlines()
     labels = [f"Dice: {card.dice[0]} + {card.dice[1]}", f"Total: {roll.total}", f"Tier {roll.tier}"]
     for label in labels:
@@ -107,8 +94,8 @@ def test_labels_agree_with_the_rules_core(card: RollCard) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(cards())
-def test_buttons_offer_the_lower_tiers_and_one_reroll(card: RollCard) -> None:
-    specs = roll_buttons(card, 1)
+def test_buttons_offer_the_lower_tiers_and_one_reroll(card: views.RollCard) -> None:
+    specs = views.roll_buttons(card, 1)
     tiers = [s.tier for s in specs if s.tier is not None]
     assert tiers == list(range(card.roll.tier - 1, 0, -1))
     assert [s.label for s in specs if s.tier is not None] == [f"Downgrade to tier {t}" for t in tiers]
@@ -133,8 +120,8 @@ def test_buttons_offer_the_lower_tiers_and_one_reroll(card: RollCard) -> None:
     ],
 )
 def test_unreadable_states_are_refused(bad: str) -> None:
-    with pytest.raises(CardError):
-        RollCard.decode(bad)
+    with pytest.raises(views.CardError):
+        views.RollCard.decode(bad)
 
 
 class _Message:
@@ -146,40 +133,42 @@ class _Message:
 
 @pytest.mark.parametrize("kind", list(RollKind))
 def test_the_longest_hostile_text_fits_and_reads_back(kind: RollKind) -> None:
-    label = ("*_`|@everyone<@123456789012345678>" * 10)[:LABEL_MAX]
+    label = ("*_`|@everyone<@123456789012345678>" * 10)[: views.LABEL_MAX]
     tiers = "; ".join([("> # -*" * 40)[:95]] * 3)
-    assert len(tiers) <= TIERS_MAX
-    text = RollText.from_input(label, tiers)
-    card = RollCard(
+    assert len(tiers) <= views.TIERS_MAX
+    text = views.RollText.from_input(label, tiers)
+    card = views.RollCard(
         dice=(10, 10),
         roller_id=SNOWFLAKE_MAX,
-        edges=EDGES_MAX,
+        edges=views.EDGES_MAX,
         banes=1,
         auto_tiers=(2, 2, 2, 2),
         kind=kind,
         action=RollAction.FREE_STRIKE if kind is RollKind.ABILITY else RollAction.MAIN,
         situations=situations_for(kind),
     )
-    content, embed = render_roll(card, text, "x" * 32, note="n" * 200)
+    content, embed = views.render_roll(card, text, "x" * 32, note="n" * 200)
     assert len(content) <= 2000
     assert len(embed) <= TOTAL_MAX
     assert "@everyone" not in content
-    assert read_text(_Message(embed), kind) == text
+    assert views.read_text(_Message(embed), kind) == text
 
-    again_content, again = render_roll(card, read_text(_Message(embed), kind), "x" * 32, note="n" * 200)
+    again_content, again = views.render_roll(
+        card, views.read_text(_Message(embed), kind), "x" * 32, note="n" * 200
+    )
     assert again.to_dict() == embed.to_dict() and again_content == content
 
 
 def test_default_titles_read_back_as_no_label() -> None:
-    card = RollCard(dice=(5, 5), roller_id=1, kind=RollKind.TEST)
-    _, embed = render_roll(card, RollText(), "alice")
+    card = views.RollCard(dice=(5, 5), roller_id=1, kind=RollKind.TEST)
+    _, embed = views.render_roll(card, views.RollText(), "alice")
     assert embed.title == "Test"
-    assert read_text(_Message(embed), RollKind.TEST) == RollText()
-    assert read_text(None, RollKind.TEST) == RollText()
+    assert views.read_text(_Message(embed), RollKind.TEST) == views.RollText()
+    assert views.read_text(None, RollKind.TEST) == views.RollText()
 
 
 def test_a_downgrade_must_be_lower() -> None:
-    card = RollCard(dice=(6, 6), roller_id=1)  # 12: tier 2
+    card = views.RollCard(dice=(6, 6), roller_id=1)  # 12: tier 2
     assert card.downgrade(1).roll.tier == 1
     with pytest.raises(PowerRollError, match="below tier 2"):
         card.downgrade(2)
