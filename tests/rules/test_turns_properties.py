@@ -15,59 +15,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.rules import codec
+from bot.rules import codec, turns
 from bot.rules.codec import load, to_data
 from bot.rules.conditions import Condition, Duration
 from bot.rules.damage import TieredDamage
 from bot.rules.dice import SeededDice
-from bot.rules.encounter import (
-    Encounter,
-    NewCreatures,
-    add_creatures,
-    flow,
-    harm,
-    new_encounter_state,
-    remove,
-)
+from bot.rules.encounter import Encounter, flow, harm, new_encounter_state, roster
 from bot.rules.errors import RuleError
 from bot.rules.power import PowerRoll
-from bot.rules.turns import (
-    DEFAULT_SIDES,
-    ActionKind,
-    Controller,
-    Entry,
-    Mode,
-    Phase,
-    Side,
-    Speed,
-    Transition,
-    TurnState,
-    add_condition,
-    add_entry,
-    agility_order,
-    choose_first,
-    current,
-    determine_first,
-    eligible,
-    end_round,
-    end_turn,
-    mark_surprised,
-    new_encounter,
-    next_round,
-    pass_part,
-    picking,
-    record_agility,
-    remove_entry,
-    roll_save,
-    round_over,
-    set_flags,
-    set_speed,
-    skip_side,
-    start_turn,
-    turns_taken,
-    use_action,
-    waiting,
-)
+from bot.rules.turns import ActionKind, Controller, Entry, Mode, Phase, Side, Speed, Transition, TurnState
 from bot.rules.turns.queries import MEMO_SIZE, able, controller_of
 
 PROPS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -86,8 +42,8 @@ def encounters(draw: st.DrawFn, mode: Mode | None = None, surprise: bool = True)
     elif mode is Mode.FAST_SLOW:
         sides = (Side("pcs", Controller.PLAYERS), Side("gm", Controller.DIRECTOR))
     else:
-        sides = DEFAULT_SIDES
-    state = new_encounter(mode, sides)
+        sides = turns.DEFAULT_SIDES
+    state = turns.new_encounter(mode, sides)
     for side in sides:
         for i in range(draw(st.integers(1, 4))):
             director = side.controller is Controller.DIRECTOR
@@ -100,38 +56,38 @@ def encounters(draw: st.DrawFn, mode: Mode | None = None, surprise: bool = True)
                 turns_per_round=2 if solo else 1,
                 cannot_be_surprised=draw(st.integers(0, 4)) == 0,
             )
-            state = add_entry(state, entry).state
+            state = turns.add_entry(state, entry).state
     if surprise:
         for e in state.entries:
             if not e.cannot_be_surprised and draw(st.integers(0, 3)) == 0:
-                state = mark_surprised(state, e.id).state
+                state = turns.mark_surprised(state, e.id).state
     dice = SeededDice(draw(st.integers(0, 2**16)))
     if mode is Mode.AGILITY:
         units = {e.unit for e in state.entries}
         totals = {u: draw(st.integers(2, 20)) for u in sorted(units)}
-        state = record_agility(state, totals, dice).state
+        state = turns.record_agility(state, totals, dice).state
     if mode in (Mode.DRAW_STEEL, Mode.AGILITY):
-        state = determine_first(state, dice).state
+        state = turns.determine_first(state, dice).state
         assert state.first is not None
         if state.first.side is None:
             assert state.first.chooser is not None
             chosen = draw(st.sampled_from([s.id for s in sides]))
-            state = choose_first(state, chosen, state.first.chooser).state
+            state = turns.choose_first(state, chosen, state.first.chooser).state
     return state
 
 
 def check_invariants(state: TurnState) -> None:
     assert load(TurnState, to_data(state)) == state
     for e in state.entries:
-        assert turns_taken(state, e.id) <= e.turns_per_round
+        assert turns.turns_taken(state, e.id) <= e.turns_per_round
     assert all(t.ended for t in state.turns[:-1])
     ids = [e.id for e in state.entries]
     assert len(ids) == len(set(ids))
-    if state.phase is Phase.IN_ROUND and current(state) is None:
-        assert picking(state) is not None  # otherwise the round would have ended
-        assert eligible(state)
+    if state.phase is Phase.IN_ROUND and turns.current(state) is None:
+        assert turns.picking(state) is not None  # otherwise the round would have ended
+        assert turns.eligible(state)
     if state.phase is not Phase.IN_ROUND:
-        assert picking(state) is None
+        assert turns.picking(state) is None
     if state.phase is Phase.SETUP:
         assert state.turns == ()
     keys = [c.key for c in state.conditions]
@@ -146,7 +102,7 @@ def play_round(state: TurnState, choose: Callable[[tuple[str, ...]], str]) -> tu
     last_side: str | None = None
     rotating = state.mode is not Mode.FAST_SLOW
     while state.phase is Phase.IN_ROUND:
-        pick = picking(state)
+        pick = turns.picking(state)
         assert pick is not None
         if rotating and pick.group is None and last_side is not None:
             others = {
@@ -167,8 +123,8 @@ def play_round(state: TurnState, choose: Callable[[tuple[str, ...]], str]) -> tu
         who = choose(pick.entries)
         entry = state.entry(who)
         assert entry is not None
-        state = start_turn(state, who, pick.controller).state
-        state = end_turn(state).state
+        state = turns.start_turn(state, who, pick.controller).state
+        state = turns.end_turn(state).state
         check_invariants(state)
         order.append(who)
         if pick.group is None:
@@ -181,10 +137,10 @@ def play_round(state: TurnState, choose: Callable[[tuple[str, ...]], str]) -> tu
 def test_each_living_creature_acts_exactly_its_turns_per_round(
     state: TurnState, rnd: random.Random, rounds: int
 ) -> None:
-    state = next_round(state).state
+    state = turns.next_round(state).state
     for _ in range(rounds):
         if state.phase is Phase.BETWEEN_ROUNDS:
-            state = next_round(state).state
+            state = turns.next_round(state).state
         round_no = state.round
         blocked = {
             e.id
@@ -201,7 +157,7 @@ def test_each_living_creature_acts_exactly_its_turns_per_round(
             for side in state.sides:
                 unit_of = {x.id: x.unit for x in state.entries if x.side == side.id}
                 seen = list(dict.fromkeys(unit_of[who] for who in order if who in unit_of))
-                assert seen == [u for u in agility_order(state, side.id) if u in seen]
+                assert seen == [u for u in turns.agility_order(state, side.id) if u in seen]
         # the side that went first in round 1 goes first in every round (Draw Steel, Agility, teams)
         if state.mode is not Mode.FAST_SLOW and order:
             first = state.first.side if state.first is not None and state.first.side else state.sides[0].id
@@ -224,35 +180,35 @@ def operations(state: TurnState, data: st.DataObject) -> Callable[[TurnState], T
     condition = data.draw(st.sampled_from([Condition.DAZED, Condition.PRONE]))
     duration = data.draw(st.sampled_from([Duration.EOT, Duration.SAVE]))
     action = data.draw(st.sampled_from(list(ActionKind)))
-    legal = eligible(state)
+    legal = turns.eligible(state)
     pick = data.draw(st.sampled_from(legal)) if legal else entry
     ops: list[Callable[[TurnState], Transition]] = [
-        lambda s: start_turn(s, pick, by),
-        lambda s: start_turn(s, pick, Controller.DIRECTOR),
-        lambda s: start_turn(s, pick, by),
-        lambda s: start_turn(s, entry, by),
-        lambda s: start_turn(s, entry, by, override=True),
-        lambda s: end_turn(s),
-        lambda s: end_turn(s),
-        lambda s: end_turn(s),
-        lambda s: next_round(s),
-        lambda s: next_round(s),
-        lambda s: set_flags(s, entry, unconscious=flag),
-        lambda s: set_flags(s, entry, dead=flag),
-        lambda s: skip_side(s, side),
-        lambda s: end_round(s),
-        lambda s: set_speed(s, entry, speed),
-        lambda s: pass_part(s, by),
-        lambda s: add_condition(s, entry, condition, duration),
-        lambda s: roll_save(s, SeededDice(seed), entry, Condition.DAZED),
-        lambda s: remove_entry(s, entry),
-        lambda s: add_entry(s, Entry(f"new{seed}", side)),
-        lambda s: use_action(s, entry, action),
+        lambda s: turns.start_turn(s, pick, by),
+        lambda s: turns.start_turn(s, pick, Controller.DIRECTOR),
+        lambda s: turns.start_turn(s, pick, by),
+        lambda s: turns.start_turn(s, entry, by),
+        lambda s: turns.start_turn(s, entry, by, override=True),
+        lambda s: turns.end_turn(s),
+        lambda s: turns.end_turn(s),
+        lambda s: turns.end_turn(s),
+        lambda s: turns.next_round(s),
+        lambda s: turns.next_round(s),
+        lambda s: turns.set_flags(s, entry, unconscious=flag),
+        lambda s: turns.set_flags(s, entry, dead=flag),
+        lambda s: turns.skip_side(s, side),
+        lambda s: turns.end_round(s),
+        lambda s: turns.set_speed(s, entry, speed),
+        lambda s: turns.pass_part(s, by),
+        lambda s: turns.add_condition(s, entry, condition, duration),
+        lambda s: turns.roll_save(s, SeededDice(seed), entry, Condition.DAZED),
+        lambda s: turns.remove_entry(s, entry),
+        lambda s: turns.add_entry(s, Entry(f"new{seed}", side)),
+        lambda s: turns.use_action(s, entry, action),
     ]
     # bias towards the transitions that move combat along, so sequences reach many rounds and turns
     if state.phase is Phase.BETWEEN_ROUNDS and data.draw(st.integers(0, 2)) > 0:
         return ops[8]
-    if current(state) is not None and data.draw(st.integers(0, 2)) == 0:
+    if turns.current(state) is not None and data.draw(st.integers(0, 2)) == 0:
         return ops[5]
     return ops[data.draw(st.integers(0, len(ops) - 1))]
 
@@ -260,7 +216,7 @@ def operations(state: TurnState, data: st.DataObject) -> Callable[[TurnState], T
 @PROPS
 @given(st.data())
 def test_random_requests_are_legal_or_refused_without_change_and_undo_is_exact(data: st.DataObject) -> None:
-    state = next_round(data.draw(encounters())).state
+    state = turns.next_round(data.draw(encounters())).state
     check_invariants(state)
     for _ in range(data.draw(st.integers(5, 40))):
         op = operations(state, data)
@@ -286,13 +242,18 @@ def test_draw_steel_roll_records_chooser_and_side(state: TurnState) -> None:
         assert (state.first.roll >= 6) == (state.first.chooser is Controller.PLAYERS)
 
 
+def _answers(state: TurnState) -> tuple[object, ...]:
+    """The memoised queries: who picks, who may act, whether the round is over, who waits."""
+    return turns.picking(state), turns.eligible(state), turns.round_over(state), turns.waiting(state)
+
+
 def _fresh_answers(state: TurnState) -> tuple[object, ...]:
     """The memoised queries asked of a new copy of `state` (a new identity, so nothing kept applies), and
     `waiting` worked out from `able` directly."""
     copy = load(TurnState, to_data(state))
     assert copy is not state
     waiting_now = tuple(e.id for e in state.entries if able(state, e))
-    return picking(copy), eligible(copy), round_over(copy), waiting(copy), waiting_now
+    return *_answers(copy), waiting_now
 
 
 @PROPS
@@ -300,12 +261,12 @@ def _fresh_answers(state: TurnState) -> tuple[object, ...]:
 def test_memoised_queries_answer_as_a_fresh_computation(data: st.DataObject) -> None:
     """Who picks, who waits and whether the round is over are kept per state (by identity): along random
     request sequences, the kept answers equal those worked out afresh, asked again and again."""
-    state = next_round(data.draw(encounters())).state
+    state = turns.next_round(data.draw(encounters())).state
     for _ in range(data.draw(st.integers(5, 30))):
         fresh = _fresh_answers(state)
         for _ in range(2):
-            assert (picking(state), eligible(state), round_over(state), waiting(state)) == fresh[:4]
-        assert waiting(state) == fresh[4]
+            assert _answers(state) == fresh[:4]
+        assert turns.waiting(state) == fresh[4]
         try:
             state = operations(state, data)(state).state
         except RuleError:
@@ -313,14 +274,14 @@ def test_memoised_queries_answer_as_a_fresh_computation(data: st.DataObject) -> 
 
 
 def test_memoised_queries_keep_a_bounded_number_of_states() -> None:
-    state = add_entry(new_encounter(), Entry("goblin", "director")).state
-    state = determine_first(state, SeededDice(1)).state
+    state = turns.add_entry(turns.new_encounter(), Entry("goblin", "director")).state
+    state = turns.determine_first(state, SeededDice(1)).state
     assert state.first is not None and state.first.chooser is not None
-    state = next_round(choose_first(state, "heroes", state.first.chooser).state).state
-    kept = inspect.getclosurevars(picking).nonlocals["kept"]
+    state = turns.next_round(turns.choose_first(state, "heroes", state.first.chooser).state).state
+    kept = inspect.getclosurevars(turns.picking).nonlocals["kept"]
     for i in range(MEMO_SIZE * 3):
-        other = add_entry(state, Entry(f"e{i}", "heroes")).state
-        assert picking(other) == picking.__wrapped__(other)  # type: ignore[attr-defined]
+        other = turns.add_entry(state, Entry(f"e{i}", "heroes")).state
+        assert turns.picking(other) == turns.picking.__wrapped__(other)  # type: ignore[attr-defined]
         assert len(kept) <= MEMO_SIZE
 
 
@@ -343,7 +304,7 @@ def begun_encounters(draw: st.DrawFn) -> Encounter:
         for i in range(draw(st.integers(1, 3))):
             hero = side.controller is Controller.PLAYERS
             squad = not hero and draw(st.integers(0, 2)) == 0
-            spec = NewCreatures(
+            spec = roster.NewCreatures(
                 f"{side.id} {i}",
                 draw(st.integers(1, 12)),
                 side.id,
@@ -354,7 +315,7 @@ def begun_encounters(draw: st.DrawFn) -> Encounter:
                 group=draw(st.sampled_from([None, f"{side.id} pack"])) if not hero else None,
                 turns=2 if not hero and mode is not Mode.TEAMS and draw(st.integers(0, 5)) == 0 else 1,
             )
-            enc, _ = add_creatures(enc, spec)
+            enc, _ = roster.add_creatures(enc, spec)
     first = {} if mode is Mode.FAST_SLOW else {"first": enc.turns.sides[0].id}
     return flow.begin(enc, SeededDice(draw(st.integers(0, 999))), **first).encounter
 
@@ -373,10 +334,10 @@ def _play_on(enc: Encounter) -> None:
         if enc.turns.phase is Phase.BETWEEN_ROUNDS:
             assert not _awake(enc)
             return
-        if current(enc.turns) is not None:
+        if turns.current(enc.turns) is not None:
             enc = flow.end_turn(enc).encounter
         else:
-            enc = flow.act(enc, eligible(enc.turns)[0], Controller.DIRECTOR, SeededDice(0)).encounter
+            enc = flow.act(enc, turns.eligible(enc.turns)[0], Controller.DIRECTOR, SeededDice(0)).encounter
     raise AssertionError(f"round {start} never ended")
 
 
@@ -393,7 +354,7 @@ def check_advanceable(enc: Encounter) -> None:
                 enc, state.entries[0].id if state.entries else "ghost", Controller.DIRECTOR, SeededDice(0)
             )
         return
-    assert current(state) is not None or eligible(state)
+    assert turns.current(state) is not None or turns.eligible(state)
     _play_on(enc)
 
 
@@ -401,11 +362,11 @@ def encounter_operations(enc: Encounter, data: st.DataObject) -> Callable[[Encou
     """One random request at a random moment: turns, deaths, knock-outs, free strikes, removals, additions,
     revivals."""
     names = [c.id for c in enc.creatures] + [e.id for e in enc.turns.entries] + ["ghost"]
-    still_to_act = list(waiting(enc.turns))  # often the one whose loss ends the round
+    still_to_act = list(turns.waiting(enc.turns))  # often the one whose loss ends the round
     name = data.draw(st.sampled_from(still_to_act if still_to_act and data.draw(st.booleans()) else names))
     side = data.draw(st.sampled_from([s.id for s in enc.turns.sides]))
     seed = data.draw(st.integers(0, 999))
-    legal = eligible(enc.turns)
+    legal = turns.eligible(enc.turns)
     pick = data.draw(st.sampled_from(legal)) if legal else name
     by = data.draw(st.sampled_from(list(Controller)))
     attacker = data.draw(st.sampled_from([c.id for c in enc.creatures] or ["ghost"]))
@@ -421,11 +382,11 @@ def encounter_operations(enc: Encounter, data: st.DataObject) -> Callable[[Encou
         lambda e: harm.damage(e, name, 3)[0],
         lambda e: harm.strike(e, strike_roll, attacker, [name], TieredDamage.parse("99/99/99"))[0],
         lambda e: harm.set_stamina(e, name, 5)[0],
-        lambda e: remove(e, name)[0],
-        lambda e: add_creatures(e, NewCreatures(f"Late {seed}", 5, side, is_hero=False))[0],
+        lambda e: roster.remove(e, name)[0],
+        lambda e: roster.add_creatures(e, roster.NewCreatures(f"Late {seed}", 5, side, is_hero=False))[0],
     ]
     # bias towards the moves that carry combat along, so sequences reach many rounds
-    if current(enc.turns) is not None and data.draw(st.integers(0, 2)) == 0:
+    if turns.current(enc.turns) is not None and data.draw(st.integers(0, 2)) == 0:
         return ops[2]
     if legal and data.draw(st.integers(0, 2)) == 0:
         return ops[0]
