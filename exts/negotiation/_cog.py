@@ -5,7 +5,8 @@ Director closes it with Victories. Undo and the log are the encounter's; players
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -21,6 +22,7 @@ from bot.play import (
     Caller,
     InTime,
     Member,
+    SceneStep,
     Staged,
     apply,
     caller_of,
@@ -62,6 +64,7 @@ from exts.negotiation._views import (
 
 NPC_MAX = rules.NPC_MAX
 LIST_MAX = 300
+R = TypeVar("R")
 Npc = app_commands.Transform[str, Text("NPC's name", NPC_MAX)]
 Words = app_commands.Transform[str, Text("list", LIST_MAX)]
 HeroName = app_commands.Transform[str, Text("hero's name", 100)]
@@ -131,10 +134,10 @@ class NegotiationCog(BotCog):
         self,
         interaction: discord.Interaction[Any],
         event: str,
-        step: Any,
-        summary: Any,
+        step: SceneStep[Scene, R],
+        summary: Callable[[R], str],
         rule: str | None = None,
-    ) -> Staged[Scene, Any]:
+    ) -> Staged[Scene, R]:
         return await play_scene(interaction, KIND, Scene, event, step, summary, rule=rule)
 
     async def _start(self, interaction: discord.Interaction[Any], event: str, started: Negotiation) -> None:
