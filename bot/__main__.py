@@ -34,7 +34,7 @@ OPEN_BUSY_LIMIT = 30.0
 #: Seconds between two tries to open a busy database (each try itself waits for the lock a moment).
 OPEN_RETRY = 1.0
 #: Objects made and not yet freed that start a young collection (CPython's default: 700). See `settle_heap`.
-YOUNG_THRESHOLD = 5_000
+YOUNG_THRESHOLD = 1_000
 
 
 class StartupError(Exception):
@@ -84,8 +84,9 @@ def settle_heap() -> None:
     the 140,000 objects of the modules, the extensions and the store made it 70–100 ms, every second or two
     under load. What exists once the bot is set up lives as long as the process, so it goes to the permanent
     generation, which no collection walks (an object there is still freed by reference counting). The young
-    threshold is raised so that the objects of the interactions in flight are not walked and promoted every
-    few hundred allocations: promoted, they brought the next full collection on."""
+    threshold is raised a little, so that fewer of the interactions in flight are promoted and bring the next
+    full collection on; not more, because what a young collection frees is mostly discord.py's reference
+    cycles (an interaction and its response, a view and its items), and its pause grows with the threshold."""
     gc.collect()  # garbage frozen now would never be freed
     gc.freeze()
     gc.set_threshold(YOUNG_THRESHOLD, *gc.get_threshold()[1:])
