@@ -7,7 +7,7 @@ A pick ping is the reply's pick line with the mentions in front, and a jump link
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,16 +82,15 @@ def pick_ping(
     director_id: int,
     director_role_id: int | None,
     mover: Mover | None = None,
-    named: Collection[str] = (),
     line: str | None = None,
 ) -> Ping | None:
     """The ping for the side that picks now: the controllers of its creatures that may still act this round;
     in the Agility order only the next in order (draw-steel-combat.txt "Alternative Turn Order": "When it's
     time for someone on the heroes' side to act, the hero with the highest total goes first"); never `mover`,
     whose reply already says who picks (None when nobody is left to ping, or nobody picks: a turn is running,
-    or the round or encounter is over). Its text is the pick line (`next_pick_text`) with the mentions in
-    front: a turn change's reply ends with it instead of the bare pick line (`named`: the entries the reply
-    names already; `line`: that line, when the caller has made it already)."""
+    or the round or encounter is over). Its text is the pick line with the mentions in front: `line`, the
+    one a turn change's reply made for the entries it names (it ends with the ping instead of the bare
+    line), else `next_pick_text`'s."""
     turns = encounter.turns
     pick = picking(turns)
     if pick is None:
@@ -106,7 +105,7 @@ def pick_ping(
     users, roles = _targets(owners, director_id, director_role_id, mover)
     if not users and not roles:
         return None
-    text = next_pick_text(encounter, named) if line is None else line
+    text = next_pick_text(encounter) if line is None else line
     return Ping(f"{_mention_text(users, roles)} {text}", users, roles)
 
 
