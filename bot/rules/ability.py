@@ -2,12 +2,6 @@
 
 Rules: Draw Steel, Combat, "Power Rolls" (an ability's power roll adds a characteristic; its three tiers);
 Draw Steel, The Basics, "Main Actions", "Maneuvers", "Triggered Actions" (action types).
-
-The card keeps its tier texts raw (`PowerRollSpec.tiers`): what the bot understood of them is derived from
-the text by the tier-text parser (`bot.rules.tiers`), never stored beside it, so a better parser improves
-every stored ability and nothing on a card is ever lost.
-
-Public API: `ActionType` (with `from_text`), `PowerRollSpec`, `DamageBonus`, `Ability`.
 """
 
 from __future__ import annotations
@@ -73,7 +67,11 @@ _BY_WORD: dict[str, ActionType] = {
 class PowerRollSpec:
     """An ability's power roll as the card states it: the characteristics it may use (the roll adds the
     highest of them), a stated bonus (monsters' cards write `2d10 + 2`), and the three tier texts verbatim
-    (tier 1: 11 or lower, tier 2: 12–16, tier 3: 17+)."""
+    (tier 1: 11 or lower, tier 2: 12–16, tier 3: 17+) (Draw Steel, Combat, "Power Rolls").
+
+    The tier texts stay raw: what the bot understood of them is derived from the text by the tier-text
+    parser (`bot.rules.tiers`), never stored beside it, so a better parser improves every stored ability and
+    nothing on a card is ever lost."""
 
     characteristics: tuple[Characteristic, ...]
     tiers: tuple[str, str, str]

@@ -2,13 +2,6 @@
 
 Rules: Draw Steel, The Basics, "Characteristics" and "Characteristic Scores" (each creature has five
 characteristics, written M/A/R/I/P in abilities).
-
-Public API:
-- `Characteristic` — the five characteristics; `.letter` is M/A/R/I/P.
-- `Characteristics` — a creature's scores (default 0); `get(c)`, `highest`, `parse(text)`, `format()`.
-- `CHARACTERISTIC_MIN` / `CHARACTERISTIC_MAX` — the range `parse` accepts (−5..+10).
-
-The basics give heroes' scores as −5..+5; `parse` accepts up to +10 so monsters and homebrew fit.
 """
 
 from __future__ import annotations
@@ -19,6 +12,8 @@ from dataclasses import dataclass
 
 from bot.rules.errors import RuleError
 
+# The range `Characteristics.parse` accepts. The basics give heroes' scores as −5..+5; up to +10 is accepted
+# so monsters and homebrew fit.
 CHARACTERISTIC_MIN = -5
 CHARACTERISTIC_MAX = 10
 
@@ -61,7 +56,8 @@ _USAGE = "Characteristics must look like M2 A1 R0 I-1 P1 (each from -5 to +10)."
 
 @dataclass(frozen=True, slots=True)
 class Characteristics:
-    """A creature's five characteristic scores (Draw Steel, The Basics, "Characteristic Scores")."""
+    """A creature's five characteristic scores, each 0 unless given (Draw Steel, The Basics, "Characteristic
+    Scores"), from `CHARACTERISTIC_MIN` to `CHARACTERISTIC_MAX`."""
 
     might: int = 0
     agility: int = 0

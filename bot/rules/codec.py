@@ -4,11 +4,6 @@
 string keys, scalars, None) into JSON-compatible data; `from_data` rebuilds it
 from the type hints. The store keeps encounter state as this data, so the rules
 core never imports the store and the store never knows the rules' shapes.
-
-Speed: every command decodes and re-encodes its channel's encounter, so the
-work that depends only on a type (its fields, its resolved type hints, what to
-do with each) is planned once per type and cached; a value then costs one call
-per node.
 """
 
 from __future__ import annotations
@@ -73,6 +68,9 @@ class Reuse:
 
 
 Encoder = Callable[[Any, Reuse | None], Any]
+# Why plans: every command decodes and re-encodes its channel's encounter, so the work that depends only on a
+# type (its fields, its resolved type hints, what to do with each) is planned once per type and cached (here
+# and in `_decoder`); a value then costs one call per node.
 #: What `to_data` does with a value of each type, planned on its first value of that type (what to do depends
 #: only on the type).
 _ENCODERS: dict[type, Encoder] = {}

@@ -1,24 +1,8 @@
 """Draw Steel conditions: what they are, how long they last, and the edges and banes they give.
 
-Rules implemented (Draw Steel, Combat, with its combat rounds):
-- Draw Steel, Combat, "Determine Surprise": a surprised creature can't take triggered or free triggered
-  actions, and ability rolls made against it gain an edge; surprise lasts until the end of the first round.
-- Draw Steel, Combat, "Triggered Actions and Free Triggered Actions", "Free Maneuvers", "UNCONSCIOUS"
-  (ability rolls against an unconscious creature have a double edge).
-- Draw Steel, The Basics, "Spending Hero Tokens": a hero token turns a failed saving throw into a success.
-- The published Draw Steel conditions (Heroes, Chapter 5 "Conditions") for bleeding, dazed, frightened,
-  grabbed, prone, restrained, slowed, taunted and weakened.
-
-Durations: EoT ends at the end of the affected creature's next turn (or of the current turn if imposed during
-it) -- i.e. at the first end of the affected creature's turn after it was imposed; "save ends" prompts a
-saving throw (d10, 6 or higher ends it) at the end of each of the affected creature's turns; end of
-encounter; until removed; and surprise, which ends at the end of the first round.
-
-Stacking: the same condition (same custom text for CUSTOM) never stacks on one creature. Re-imposing it keeps
-the longer duration (EoT < end of first round < save ends < end of encounter < until removed). Frightened and
-taunted follow their own rule: a new source replaces the old one (a creature fears or is taunted by one
-creature at a time), taking the new duration. For the others, the instance whose duration is kept keeps its
-source.
+Rules: Draw Steel, Combat, "Determine Surprise", "Triggered Actions and Free Triggered Actions", "Free
+Maneuvers", "UNCONSCIOUS"; Draw Steel, The Basics, "Spending Hero Tokens"; the published Draw Steel
+conditions (Heroes, Chapter 5 "Conditions").
 """
 
 from __future__ import annotations
@@ -38,6 +22,10 @@ SAVE_TARGET = 6
 
 
 class Condition(enum.StrEnum):
+    """The published Draw Steel conditions (Heroes, Chapter 5 "Conditions") for bleeding, dazed, frightened,
+    grabbed, prone, restrained, slowed, taunted and weakened; surprised (Draw Steel, Combat, "Determine
+    Surprise"); and a custom condition named by its text."""
+
     BLEEDING = "bleeding"
     DAZED = "dazed"
     FRIGHTENED = "frightened"
@@ -52,6 +40,12 @@ class Condition(enum.StrEnum):
 
 
 class Duration(enum.StrEnum):
+    """How long a condition lasts. EoT ends at the end of the affected creature's next turn (or of the current
+    turn if imposed during it) -- i.e. at the first end of the affected creature's turn after it was imposed;
+    "save ends" prompts a saving throw (d10, 6 or higher ends it) at the end of each of the affected
+    creature's turns; end of encounter; until removed; and surprise, which ends at the end of the first round
+    (Draw Steel, Combat, "Determine Surprise")."""
+
     EOT = "eot"
     END_OF_FIRST_ROUND = "end-of-first-round"
     SAVE = "save"
@@ -59,6 +53,7 @@ class Duration(enum.StrEnum):
     UNTIL_REMOVED = "until-removed"
 
 
+# Shortest to longest: EoT < end of first round < save ends < end of encounter < until removed.
 _DURATION_RANK = {
     Duration.EOT: 0,
     Duration.END_OF_FIRST_ROUND: 1,
@@ -103,7 +98,13 @@ def longer(a: Duration, b: Duration) -> Duration:
 def apply_condition(
     current: tuple[ConditionInstance, ...], new: ConditionInstance
 ) -> tuple[tuple[ConditionInstance, ...], ConditionInstance]:
-    """Add `new` to `current` without stacking; returns the new tuple and the instance now in force."""
+    """Add `new` to `current` without stacking; returns the new tuple and the instance now in force.
+
+    The same condition (same custom text for CUSTOM) never stacks on one creature. Re-imposing it keeps the
+    longer duration (EoT < end of first round < save ends < end of encounter < until removed). Frightened and
+    taunted follow their own rule: a new source replaces the old one (a creature fears or is taunted by one
+    creature at a time), taking the new duration. For the others, the instance whose duration is kept keeps
+    its source."""
     for i, old in enumerate(current):
         if old.key != new.key:
             continue
@@ -114,7 +115,8 @@ def apply_condition(
 
 
 def save_succeeds(roll: int) -> bool:
-    """A saving throw: a d10 result of 6 or higher ends the effect."""
+    """A saving throw: a d10 result of 6 or higher ends the effect. A hero token turns a failed saving throw
+    into a success (Draw Steel, The Basics, "Spending Hero Tokens"; `bot.rules.resources.TokenBenefit`)."""
     return roll >= SAVE_TARGET
 
 
@@ -158,7 +160,10 @@ def explain_modifiers(
     `target_id` alone is assumed. `target_id` is None for power rolls without a target (tests), and
     `test_characteristic` names a test's characteristic ("might", "agility", ...). Taunted assumes the taunter
     is within line of effect. The counts are raw: capping at two and cancelling edges against banes is the
-    power roll's job."""
+    power roll's job.
+
+    Ability rolls made against a surprised creature gain an edge (Draw Steel, Combat, "Determine Surprise");
+    ability rolls against an unconscious creature have a double edge (Draw Steel, Combat, "UNCONSCIOUS")."""
     a = tuple(attacker_conditions)
     t = tuple(target_conditions)
     if not a and not t and not target_unconscious:  # the usual case: nothing below applies
@@ -216,7 +221,9 @@ situational_modifiers = _counted(explain_modifiers)
 @dataclass(frozen=True, slots=True)
 class Restrictions:
     """What conditions forbid a creature: triggered actions (and so free triggered actions), free maneuvers,
-    and whether its turn allows only one of main action, maneuver or move action."""
+    and whether its turn allows only one of main action, maneuver or move action (Draw Steel, Combat,
+    "Triggered Actions and Free Triggered Actions", "Free Maneuvers"). A surprised creature can't take
+    triggered or free triggered actions (Draw Steel, Combat, "Determine Surprise")."""
 
     no_triggered: bool = False
     no_free_maneuvers: bool = False

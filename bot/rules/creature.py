@@ -2,11 +2,6 @@
 
 Rules: Draw Steel, The Basics, "Characteristics", "PCs and NPCs"; Draw Steel, Combat, "Stamina", "DAMAGE
 IMMUNITY", "DAMAGE WEAKNESS", "STABILITY", "Size and Space" (1T, 1S, 1M, 1L, then 2, 3 ...).
-
-Public API: `Creature` (plain frozen dataclass; `Creature.create(...)` validates the name with
-`bot.rules.names.clean_name`), `take_damage(creature, amount, dtype, ...) -> (Creature, DamageRecord)`.
-A creature's `vitals.is_hero` must match `is_hero`. A creature brought in from a bestiary carries its stat
-block's abilities (`bot.rules.ability.Ability`, the model every ability source shares) into the encounter.
 """
 
 from __future__ import annotations
@@ -32,14 +27,15 @@ class CreatureError(RuleError):
 
 @dataclass(frozen=True, slots=True)
 class Creature:
-    """One combatant: hero or Director creature.
+    """One combatant: hero or Director creature (a plain frozen dataclass).
 
-    `owner_id` is the Discord member who controls it (None: the Director); `squad_id` the minion squad it
-    belongs to, if any; `stability` resists forced movement ("STABILITY", never below 0); `abilities` the
-    ability cards it brought from its stat block or roster sheet (none: only the standard abilities every
-    creature has); `kit_bonuses` a roster hero's kit damage bonuses for Melee or Ranged Weapon abilities;
-    `size` its size (1M unless its sheet or stat block says otherwise), for forced movement's "BIG VERSUS
-    LITTLE".
+    Its `vitals.is_hero` must match `is_hero`. `owner_id` is the Discord member who controls it (None: the
+    Director); `squad_id` the minion squad it belongs to, if any; `stability` resists forced movement
+    ("STABILITY", never below 0); `abilities` the ability cards it brought from its stat block or roster sheet
+    (`bot.rules.ability.Ability`, the model every ability source shares; none: only the standard abilities
+    every creature has); `kit_bonuses` a roster hero's kit damage bonuses for Melee or Ranged Weapon
+    abilities; `size` its size (1M unless its sheet or stat block says otherwise), for forced movement's "BIG
+    VERSUS LITTLE".
     """
 
     id: str
@@ -86,7 +82,8 @@ class Creature:
         kit_bonuses: tuple[KitDamageBonus, ...] = (),
         size: Size = MEDIUM,
     ) -> Creature:
-        """A fresh creature at full Stamina (and Recoveries, for a hero), its name cleaned."""
+        """A fresh creature at full Stamina (and Recoveries, for a hero), its name cleaned and validated with
+        `bot.rules.names.clean_name`."""
         return cls(
             id=id,
             name=clean_name(name),
