@@ -1,26 +1,8 @@
 """Damage: tiered damage text, surges, potency, damage modifiers, the damage pipeline and other damage.
 
 Rules: Draw Steel, Combat, "Damage", "Damage Types", "DAMAGE IMMUNITY", "DAMAGE WEAKNESS", "Stamina",
-"Temporary Stamina", "Falling", "Suffocating";
-Draw Steel, The Basics, "Round Down". Surges, potency and bleeding follow Draw Steel Heroes ch. 7 "Surges",
-"Potency" and ch. 5 "Bleeding".
-
-Public API:
-- `DamageType` (untyped, acid, cold, corruption, fire, holy, lightning, poison, psychic, sonic).
-- `TieredDamage.parse("2+M/5+M/7+M fire")` (or with dice: "2d6+3"), `.amount(tier, characteristics)`,
-  `.roll(tier, characteristics, dice) -> RolledDamage` (a tier's dice); `DamageDice`; `DAMAGE_MAX` (999).
-- `surge_damage(surges, characteristics)`; `Potency`, `potency_value(strength, characteristics, surges)`,
-  `raised_potency(potency, surges)` (`POTENCY_SURGES`),
-  `potency_lands(target_value, potency) -> PotencyCheck`.
-- `DamageModifier`, `DamageModifiers.parse(immunities="fire 5, all 2", weaknesses="damage 3")`; `ALL` is the
-  key meaning every type ("damage" is read as it); an immunity whose value is `None` ("fire all") ignores all
-  damage of that type.
-- `apply_damage(vitals, amount, dtype, modifiers, ...) -> DamageRecord` (the ONE pipeline), `undo(record)`;
-  its first three steps are `scale_damage` (multiplier, halving) then `resist_damage` (weakness, immunity),
-  which minion squads use apart (the area cap comes between them); each gives a `PartDamage`.
-- `fall(squares, agility, into_liquid) -> Fall`, `breath_rounds(might)`,
-  `suffocation_damage(dice, round_holding, might)`, `bleeding_damage(dice, level)`.
-Slamming and hurling through objects are forced movement's (`bot.rules.forced`).
+"Temporary Stamina", "Falling", "Suffocating"; Draw Steel, The Basics, "Round Down". Surges, potency and
+bleeding follow Draw Steel Heroes ch. 7 "Surges", "Potency" and ch. 5 "Bleeding".
 """
 
 from __future__ import annotations
@@ -37,7 +19,7 @@ from bot.rules.stamina import Vitals, lose_stamina
 
 DAMAGE_MAX = 999
 MAX_SURGES = 3
-ALL = "all"
+ALL = "all"  # the immunity or weakness key meaning every damage type ("damage" is read as it)
 FALL_MAX = 50
 
 
@@ -244,14 +226,16 @@ class TieredDamage:
 
 # --- surges and potency -----------------------------------------------------------------------------------
 def surge_damage(surges: int, characteristics: Characteristics) -> int:
-    """Extra damage from surges on one target: each adds the striker's highest characteristic; at most 3."""
+    """Extra damage from surges on one target: each adds the striker's highest characteristic; at most 3
+    (Heroes ch. 7 "Surges")."""
     if not 0 <= surges <= MAX_SURGES:
         raise DamageError(f"You can spend 0 to {MAX_SURGES} surges on one target's damage.")
     return max(0, surges * characteristics.highest)
 
 
 class Potency(enum.Enum):
-    """Potency strength: weak / average / strong = highest characteristic −2 / −1 / +0."""
+    """Potency strength: weak / average / strong = highest characteristic −2 / −1 / +0 (Heroes ch. 7
+    "Potency")."""
 
     WEAK = "weak"
     AVERAGE = "average"
@@ -305,7 +289,8 @@ def potency_lands(target_value: int, potency: int) -> PotencyCheck:
 # --- damage modifiers -------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class DamageModifier:
-    """One immunity or weakness: a damage type value or `ALL`, and an amount (None: immunity "all")."""
+    """One immunity or weakness: a damage type value or `ALL`, and an amount (None: immunity "all", as in
+    "fire all", which ignores all damage of that type)."""
 
     dtype: str
     value: int | None
@@ -365,7 +350,8 @@ def _strongest(mods: tuple[DamageModifier, ...], dtype: DamageType) -> DamageMod
 
 @dataclass(frozen=True, slots=True)
 class DamageModifiers:
-    """A creature's damage immunities and weaknesses ("DAMAGE IMMUNITY", "DAMAGE WEAKNESS")."""
+    """A creature's damage immunities and weaknesses (Draw Steel, Combat, "DAMAGE IMMUNITY", "DAMAGE
+    WEAKNESS")."""
 
     immunities: tuple[DamageModifier, ...] = ()
     weaknesses: tuple[DamageModifier, ...] = ()
@@ -486,7 +472,9 @@ def apply_damage(
     bypass_immunity: bool = False,
     knock_out_instead: bool = False,
 ) -> DamageRecord:
-    """Apply damage in the rules' order and record every step (Draw Steel, Combat, "Damage").
+    """Apply damage in the rules' order and record every step (Draw Steel, Combat, "Damage"): the one damage
+    pipeline. Its first three steps are `scale_damage` then `resist_damage`, which minion squads use apart
+    (the area cap comes between them: `bot.rules.squads`).
 
     1. multipliers, then halving, rounded down once ("Round Down");
     2. weakness: only the highest that applies ("DAMAGE WEAKNESS", applied before immunity); only when some
@@ -517,6 +505,7 @@ def undo(record: DamageRecord) -> Vitals:
 
 
 # --- other damage -----------------------------------------------------------------------------------------
+# Slamming and hurling through objects are forced movement's (`bot.rules.forced`).
 @dataclass(frozen=True, slots=True)
 class Fall:
     """Falling: the effective height, the damage and whether the creature lands prone."""
@@ -543,7 +532,8 @@ def fall(squares: int, agility: int = 0, into_liquid: bool = False) -> Fall:
 
 
 def breath_rounds(might: int) -> int:
-    """Combat rounds a creature can hold its breath: its Might, minimum 1 ("Suffocating")."""
+    """Combat rounds a creature can hold its breath: its Might, minimum 1 (Draw Steel, Combat,
+    "Suffocating")."""
     return max(1, might)
 
 
@@ -555,7 +545,6 @@ def suffocation_damage(dice: Dice, round_holding: int, might: int) -> int:
 
 
 def bleeding_damage(dice: Dice, level: int) -> int:
-    """Bleeding: the Stamina a bleeding creature loses, 1d6 + its level (Heroes ch. 5 "Bleeding", as issue
-    21 quotes it). It is a loss of Stamina, not damage: nothing prevents it
-    (`bot.rules.stamina.lose_stamina_outright`)."""
+    """Bleeding: the Stamina a bleeding creature loses, 1d6 + its level (Heroes ch. 5 "Bleeding"). It is a
+    loss of Stamina, not damage: nothing prevents it (`bot.rules.stamina.lose_stamina_outright`)."""
     return d6(dice) + max(0, level)

@@ -1,13 +1,6 @@
 """Dice sources and dice. Every rule that rolls takes a `Dice`, so tests can seed or fix the results.
 
 Rules: Draw Steel, The Basics, "Dice", "D3s", "D100s".
-
-Public API:
-- `Dice` (protocol: `randint(low, high)`), `SystemDice`, `SeededDice`, `FixedDice`; `ReplayDice` (the same
-  results again after `rewind()`, for a change the store may run twice).
-- `d10`, `d6`, `d3`, `d100` — one die each, from a `Dice`; `roll_die(dice, sides)` any one die by its sides.
-- `roll_expression(dice, "4d6kh3+2") -> DiceRoll` (total, breakdown, groups) for /dice; errors are
-  `DiceExpressionError`.
 """
 
 from __future__ import annotations

@@ -1,19 +1,10 @@
 """Forced movement: push, pull and slide distances, stability, size, and slamming into creatures and objects.
 
-Rules: Draw Steel, Combat, "Forced Movement" (push X, pull X, slide X; "vertical"), "BIG VERSUS LITTLE"
-("When a larger creature force moves a smaller target with a melee weapon ability, the distance of the forced
-movement is increased by 1"), "STABILITY" ("they can reduce that movement up to a number of squares equal to
-their stability"; never below 0), "SLAMMING INTO CREATURES", "SLAMMING INTO OBJECTS" and "HURLING THROUGH
-OBJECTS".
+Rules: Draw Steel, Combat, "Forced Movement" (push X, pull X, slide X; "vertical"), "BIG VERSUS LITTLE",
+"STABILITY", "SLAMMING INTO CREATURES", "SLAMMING INTO OBJECTS" and "HURLING THROUGH OBJECTS".
 
 Every function takes plain values (distances, stability, sizes, a melee-weapon flag), so an ability's tier
-effect can call them as well as a command. Where the creatures are on the map is the table's business: the
-Director reports a collision and the squares of forced movement left.
-
-Public API: `ForcedKind`, `ForcedMovement` (`ForcedMovement.parse("vertical push 3")`, as an ability's tier
-text writes it: `bot.rules.tiers`), `Size` (`Size.parse("1M")`),
-`MEDIUM` (1M, the default size), `size_of(text)`, `size_bonus(...)`, `forced_distance(...)`, `Into`, `Slam`,
-`slam(...)`, `slam_creature`, `slam_object`, `Material`, `Hurl`, `hurl_through`, `ForcedError`.
+effect can call them as well as a command.
 """
 
 from __future__ import annotations
@@ -36,7 +27,7 @@ class ForcedError(RuleError):
 
 
 class ForcedKind(enum.StrEnum):
-    """The three kinds of forced movement ("Forced Movement")."""
+    """The three kinds of forced movement: push X, pull X, slide X (Draw Steel, Combat, "Forced Movement")."""
 
     PUSH = "push"
     PULL = "pull"
@@ -58,7 +49,8 @@ class ForcedMovement:
 
     @classmethod
     def parse(cls, text: str) -> ForcedMovement:
-        """Read "push 3", "Slide 1", "vertical pull 2"."""
+        """Read "push 3", "Slide 1", "vertical pull 2", as an ability's tier text writes it
+        (`bot.rules.tiers`)."""
         m = _MOVE.match(text)
         if m is None:
             raise ForcedError("Forced movement must look like push 3, pull 2, slide 1 or vertical push 3.")
@@ -237,7 +229,8 @@ def slam(remaining: int, into: Into, material: Material | None = None, thickness
     """The damage of a collision the Director reports, with `remaining` squares of forced movement left:
     into a creature, both take 1 per square; into an object that doesn't break (no `material` given), the
     target takes 2 + 1 per square; into a mundane object of `material`, it may break through
-    (`hurl_through`)."""
+    (`hurl_through`). Where the creatures are on the map is the table's business: the Director reports a
+    collision and the squares of forced movement left."""
     if into is Into.CREATURE:
         if material is not None:
             raise ForcedError("A material is for objects: leave it out when the target hit a creature.")
