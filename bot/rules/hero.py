@@ -2,18 +2,6 @@
 
 Rules: Draw Steel, The Basics, "Characteristics", "Victories", "Experience", "Heroic Resources", "Respite";
 Draw Steel, Combat, "Stamina", "Recoveries and Recovery Value", "DAMAGE IMMUNITY", "DAMAGE WEAKNESS".
-
-The store keeps a sheet as codec data in `Hero.data` (`bot.rules.codec.to_data` / `load(HeroSheet, data)`).
-
-Public API:
-- `HeroSheet`, `new_sheet(...)` (validated), `SheetEdit` + `edit_sheet(sheet, edit)`;
-- `read_immunity(text)` / `read_weakness(text)` ("fire 5, all 2"; "none" clears);
-- `award_sheet_victories(sheet, count)`, `sheet_respite(sheet)` (Victories -> XP, Stamina and Recoveries
-  back; a dead hero's Victories still convert, their Stamina does not come back);
-- `claim(sheet, owner_id, claimant_id, new_owner_id, director) -> (owner_id, sheet)`: who may take a hero.
-- `with_play_state(sheet, ...)` (a fresh sheet with Stamina damage, Recoveries used ... applied),
-  `keep_play_state(new, old)` (a sheet read again keeps the old one's wounds and progress).
-- Limits: `LEVEL_MIN`/`LEVEL_MAX` (1..10), `STAMINA_LIMIT`, `RECOVERIES_LIMIT`, `RESOURCE_NAME_MAX`.
 """
 
 from __future__ import annotations
@@ -46,7 +34,8 @@ class HeroError(RuleError):
 class HeroSheet:
     """A hero's lasting numbers: Stamina and Recoveries (`vitals`, with any recovery-value bonus),
     characteristics M/A/R/I/P, immunities and weaknesses, Victories and XP, level, and the heroic resource's
-    name and per-turn gain ("1d3", "2").
+    name and per-turn gain ("1d3", "2"). The store keeps a sheet as codec data in `Hero.data`
+    (`bot.rules.codec.to_data` / `load(HeroSheet, data)`).
 
     `claimable`: a Director made this hero for nobody in particular (or holds it themselves), so any member
     may `claim` it; a hero made by or for a player is not claimable (only a Director reassigns it).

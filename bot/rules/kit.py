@@ -1,14 +1,6 @@
 """A hero's kit: what it adds to the hero's numbers and to the damage of weapon abilities.
 
-Rules (Draw Steel's kits, as Forge Steel's `Kit` stores them and its `HeroLogic` applies them):
-- A kit adds Stamina per echelon, speed, stability and disengage; with more than one kit, the best of each.
-- A kit's melee damage bonus (per tier) is added to the damage of abilities with the Melee and Weapon
-  keywords, its ranged damage bonus to those with Ranged and Weapon; its distance bonuses
-  lengthen those abilities' distances.
-- With several kits, kits whose bonus is the same are shown once (their names joined), and a bonus lower on
-  every tier than another of the same kind is dropped: the better one always applies.
-
-Public API: `Reach`, `Kit`, `KitDamageBonus` (with `applies_to`), `damage_bonuses(kits)`.
+Rules: Draw Steel's kits, as Forge Steel's `Kit` stores them and its `HeroLogic` applies them.
 """
 
 from __future__ import annotations
@@ -34,7 +26,9 @@ class Reach(enum.StrEnum):
 @dataclass(frozen=True, slots=True)
 class Kit:
     """One kit's numbers: Stamina per echelon, speed, stability, disengage, distance bonuses and the damage
-    bonuses per tier (None: the kit has none of that kind)."""
+    bonuses per tier (None: the kit has none of that kind). A kit adds its Stamina per echelon, speed,
+    stability and disengage to the hero's; with more than one kit, the best of each applies. Its distance
+    bonuses lengthen the distances of its Melee (or Ranged) Weapon abilities."""
 
     name: str
     stamina: int = 0
@@ -53,7 +47,9 @@ class Kit:
 @dataclass(frozen=True, slots=True)
 class KitDamageBonus:
     """A damage bonus per tier (tier 1, 2, 3) for melee or ranged weapon abilities, and the kit(s) giving
-    it (`Panther`, or `Cloak and Dagger / Raider` when two kits give the same)."""
+    it (`Panther`, or `Cloak and Dagger / Raider` when two kits give the same). A kit's melee damage bonus
+    is added to the damage of abilities with the Melee and Weapon keywords, its ranged damage bonus to those
+    with Ranged and Weapon."""
 
     name: str
     reach: Reach
@@ -66,7 +62,9 @@ class KitDamageBonus:
 
 
 def damage_bonuses(kits: Iterable[Kit]) -> tuple[KitDamageBonus, ...]:
-    """The kit damage bonuses that apply (see the module docstring), melee before ranged per kit."""
+    """The kit damage bonuses that apply, melee before ranged per kit. With several kits, kits whose bonus is
+    the same are shown once (their names joined), and a bonus lower on every tier than another of the same
+    kind is dropped: the better one always applies."""
     merged: dict[tuple[Reach, TierValues], list[str]] = {}
     for kit in kits:
         for reach in Reach:

@@ -1,16 +1,7 @@
 """Montage tests: the limits, the rounds, each hero's test or assist, the count and the outcome.
 
-Rules: Draw Steel Heroes ch. 11 "Tests", "Montage Tests" (limits by difficulty and heroes, two rounds, one
-test or assist per hero a round, the end at a limit or after the rounds, total success, partial success and
-total failure), "Assist a Test" (the assisting test's tier: a bane, an edge or a double edge); tests are
-read by their difficulty as `bot.rules.power` reads any test; "Victories For Noncombat Challenges"
-(draw-steel-basics) for the award.
-
-Public API:
-- `MontageDifficulty`, `Limits`, `limits(difficulty, heroes)`; `MontageOutcome`; `ROUNDS`.
-- `Challenge`, `MontageHero`, `Attempt`, `Assist`, `Montage` (the state the store keeps, codec data).
-- Transitions (each returns a new `Montage`): `start`, `add_challenge`, `remove_challenge`, `try_challenge`,
-  `assist`, `reroll_last`, `next_round`, `end_early`, `write_outcome`, `close`.
+Rules: Draw Steel Heroes ch. 11 "Tests", "Montage Tests", "Assist a Test"; Draw Steel, The Basics,
+"Victories For Noncombat Challenges" (the award).
 """
 
 from __future__ import annotations
@@ -197,7 +188,8 @@ class Montage:
     def outcome(self) -> MontageOutcome | None:
         """How it ended, or None while it runs: total success as soon as the successes reach their limit;
         at the failure limit, after the two rounds (or the Director's end), a partial success when the
-        successes are at least 2 more than the failures, else a total failure."""
+        successes are at least 2 more than the failures, else a total failure (Heroes ch. 11, "Montage
+        Tests")."""
         successes, failures, cap = self.successes, self.failures, self.limits
         if successes >= cap.successes:
             return MontageOutcome.TOTAL_SUCCESS
@@ -282,6 +274,8 @@ def remove_challenge(montage: Montage, name: str) -> tuple[Montage, Challenge]:
 
 
 def _may_act(montage: Montage, name: str) -> MontageHero:
+    """The hero, if they may still act: one test or assist per hero a round (Heroes ch. 11, "Montage
+    Tests")."""
     _running(montage)
     hero = montage.hero(name)
     if hero.name in montage.acted():
@@ -311,7 +305,8 @@ def try_challenge(
 ) -> tuple[Montage, Attempt]:
     """A hero's test against a challenge: rolled as any test, with the hero's bonus (their characteristic),
     the edges and banes named plus one of each the assists this round gave them; counted 1 success or 1
-    failure. The challenge's difficulty applies unless one is named; a challenge's uses run out."""
+    failure. The test is read by its difficulty as `bot.rules.power` reads any test (Heroes ch. 11,
+    "Tests"). The challenge's difficulty applies unless one is named; a challenge's uses run out."""
     who = _may_act(montage, hero)
     target = montage.challenge(challenge)
     if montage.uses_left(target) == 0:
@@ -387,8 +382,8 @@ def write_outcome(montage: Montage, outcome: MontageOutcome, text: str) -> Monta
 
 
 def close(montage: Montage, victories: int, malice: int = 0) -> Montage:
-    """The Director closes an ended montage: each hero's Victories (0 for none) and the Malice carried into
-    the next fight."""
+    """The Director closes an ended montage: each hero's Victories (0 for none; Draw Steel, The Basics,
+    "Victories For Noncombat Challenges") and the Malice carried into the next fight."""
     if not montage.over:
         raise MontageError("The montage is still running: end it with /montage end first.")
     if montage.closed:

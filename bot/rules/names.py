@@ -1,14 +1,5 @@
 """Names of heroes, creatures, squads, groups, teams and custom conditions: the one validator and the one key.
 
-Public API: `clean_name(text) -> str`, `name_key(text) -> str`, `visible(text) -> str`, `NAME_MAX` (64),
-`BadNameError`.
-
-`clean_name` drops invisible characters (format characters such as zero-width spaces, joiners and bidi
-overrides, Unicode category Cf; the Hangul and Braille fillers; variation selectors), collapses runs of
-whitespace to one space, and refuses names that are empty after that, longer than `NAME_MAX` characters, or
-hold control characters; any other Unicode is fine. `name_key` is what two names are compared by everywhere
-(the roster, the encounter's creatures, squads, groups, teams, custom conditions): NFKC, case-folded,
-invisibles dropped, spacing collapsed, so `Ash` and `Ash` with a zero-width space are the same name.
 Neutralising mentions and markdown is the renderer's job (`bot.replies.inert`), not this module's.
 """
 
@@ -45,7 +36,9 @@ def visible(text: str) -> str:
 
 
 def name_key(text: str) -> str:
-    """The key two names are compared by: NFKC, case-folded, invisibles dropped, spacing collapsed."""
+    """The key two names are compared by everywhere (the roster, the encounter's creatures, squads, groups,
+    teams, custom conditions): NFKC, case-folded, invisibles dropped, spacing collapsed, so `Ash` and `Ash`
+    with a zero-width space are the same name."""
     if text.isascii():
         return " ".join(text.split()).casefold()
     folded = unicodedata.normalize("NFKC", visible(text)).casefold()
@@ -53,7 +46,12 @@ def name_key(text: str) -> str:
 
 
 def clean_name(text: str) -> str:
-    """Return `text` tidied for use as a name, or raise `BadNameError`."""
+    """Return `text` tidied for use as a name, or raise `BadNameError`.
+
+    Drops invisible characters (format characters such as zero-width spaces, joiners and bidi overrides,
+    Unicode category Cf; the Hangul and Braille fillers; variation selectors), collapses runs of whitespace
+    to one space, and refuses names that are empty after that, longer than `NAME_MAX` characters, or hold
+    control characters; any other Unicode is fine."""
     for ch in text:
         if unicodedata.category(ch) == "Cc" and not ch.isspace():
             raise BadNameError("Names can't contain control characters: type the name as plain text.")

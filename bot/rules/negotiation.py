@@ -2,15 +2,6 @@
 
 Rules: Draw Steel Heroes, "Negotiation" ("Interest and Patience", "Motivations and Pitfalls", "Making
 Arguments", "Discovering Motivations and Pitfalls", "Ending a Negotiation", "The Offer").
-
-Public API:
-- `Attitude` (hostile .. trusting, with its starting Interest and Patience), `Motivation` (the twelve),
-  `Appeal` (what an argument appeals to), `Offer` (the six offers by Interest).
-- `Negotiation` (the state the store keeps), `Trait` (a motivation or pitfall with its revealed flag),
-  `Argument` (one argument made), `ArgueResult`, `DiscoverResult`.
-- `start(npc, attitude, motivations, pitfalls)`, `begin(npc, interest, patience, ...)`,
-  `roll_test(dice, ...)`, `argue(state, ...)`, `discover(state, roll)`, `reveal(state, motivation, pitfall)`,
-  `reveal_owed`, `take_lie_interest(state)`, `call_for_offer(state)`, `offer_for(interest)`.
 """
 
 from __future__ import annotations
@@ -127,7 +118,7 @@ _ROW_WORDS = {
 
 
 class Offer(enum.Enum):
-    """The NPC's offer at the end, by Interest ("The Offer")."""
+    """The NPC's offer at the end: six offers, by Interest ("The Offer")."""
 
     NO_AND = 0
     NO = 1
@@ -195,8 +186,9 @@ class Argument:
 
 @dataclass(frozen=True, slots=True)
 class Negotiation:
-    """A negotiation's state: the NPC, Interest and Patience, motivations and pitfalls, the motivations
-    already appealed to (`used`), the arguments made, and whether the heroes called for the offer."""
+    """A negotiation's state, as the store keeps it: the NPC, Interest and Patience, motivations and
+    pitfalls, the motivations already appealed to (`used`), the arguments made, and whether the heroes
+    called for the offer."""
 
     npc: str
     interest: int
