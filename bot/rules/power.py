@@ -4,21 +4,6 @@ Rules: Draw Steel, The Basics, "Power Rolls" ("Making a Power Roll", "Power Roll
 Roll", "Natural Roll", "Edges and Banes", "Rolling With Edges and Banes", "Bonuses and Penalties", "Automatic
 Tier Outcomes") and "Hero Tokens" (reroll a test). Test difficulties and opposed rolls follow Draw Steel
 Heroes ch. 11 "Tests".
-
-Public API:
-- `RollKind` (ABILITY / TEST), `RollAction` (main, maneuver, triggered, free strike), `Keep` (ALL for
-  2d10; HIGHEST / LOWEST two of 3d10), `NetEdge` (double bane .. double edge), `Difficulty`, `TestOutcome`.
-- `net_edge(edges, banes)` — the cancellation rules; `parse_auto_tiers("3,1")` — automatic tiers as typed.
-- `PowerRoll` — a rolled power roll (value object). Derived: `natural`, `net`, `modifier`, `total`,
-  `base_tier`, `automatic_tier`, `undowngraded_tier`, `tier`, `critical`; `outcome(difficulty)` for tests;
-  `with_target(edges, banes, auto_tiers=None)`; `downgrade(tier)`.
-- `roll_power(dice, ...)` — roll one; `evaluate_targets(roll, {target_id: (edges, banes)})` — one result per
-  target, so targets may land on different tiers; `shared_roll(roll, per_target)` — the edges and banes every
-  target's roll has; `capped(roll, tier)` — a chosen downgrade to at most `tier`; `reroll(dice, roll)` —
-  hero-token reroll of a test; `opposed_total(roll)` — opposed rolls (no tiers).
-
-A `PowerRoll` stores the raw edge and bane counts (never negative); each is capped at 2 when counted.
-`bonus` is the characteristic plus all bonuses minus all penalties (no limit).
 """
 
 from __future__ import annotations
@@ -180,6 +165,9 @@ class PowerRoll:
     """One power roll, rolled: dice, bonus, edges, banes, automatic tiers, kind and chosen downgrade.
 
     Everything else is derived. Construct with `roll_power`; `with_target` and `downgrade` return new values.
+    It stores the raw edge and bane counts (never negative); each is capped at 2 when counted. `bonus` is the
+    characteristic plus all bonuses minus all penalties, with no limit (Draw Steel, The Basics, "Bonuses and
+    Penalties").
     """
 
     dice: tuple[int, ...]
@@ -338,7 +326,8 @@ def roll_power(
 
 
 def evaluate_targets(roll: PowerRoll, targets: Mapping[str, tuple[int, int]]) -> dict[str, PowerRoll]:
-    """Evaluate one roll against several targets, each with its own (edges, banes)."""
+    """Evaluate one roll against several targets, each with its own (edges, banes): one result per target,
+    so targets may land on different tiers."""
     return {target: roll.with_target(e, b) for target, (e, b) in targets.items()}
 
 
@@ -369,6 +358,7 @@ def reroll(dice: Dice, roll: PowerRoll) -> PowerRoll:
 
 
 def opposed_total(roll: PowerRoll) -> int:
-    """Total of an opposed roll: no tiers, so a double edge is +4 and a double bane −4 (edge +2, bane −2)."""
+    """Total of an opposed roll: no tiers, so a double edge is +4 and a double bane −4 (edge +2, bane −2)
+    (Heroes ch. 11, "Tests")."""
     extra = {NetEdge.DOUBLE_EDGE: 4, NetEdge.EDGE: 2, NetEdge.BANE: -2, NetEdge.DOUBLE_BANE: -4}
     return roll.natural + roll.bonus + extra.get(roll.net, 0)

@@ -4,17 +4,6 @@ Rules: Draw Steel, The Basics, "Hero Tokens" ("Earning Hero Tokens", "Spending H
 Hero Tokens Don't Reset"), "Victories", "Experience", "Heroic Resources", "Respite";
 Draw Steel, Combat, "End of Combat". Malice and each class's per-turn heroic resource gain follow Draw
 Steel (Monsters, "Malice"; Heroes ch. 5, the classes).
-
-Public API:
-- Hero tokens: `TokenBenefit` (cost 1: SURGES, SAVE, REROLL; cost 2: STAMINA), `HeroTokens` (party pool and
-  the heroes who used a benefit this turn), `start_session`, `award_tokens`, `spend_tokens`,
-  `spend_for_stamina`, `new_turn`.
-- Victories: `Progress` (victories, xp), `award_victories`, `encounter_victories`, `respite`.
-- Malice: `Rounding`, `Malice`, `starting_malice`, `malice_start_of_round`, `spend_malice`,
-  `end_of_combat_malice`.
-- Heroic resource: `HeroicResource`, `resource_start_of_combat`, `resource_start_of_turn`, `gain_resource`,
-  `spend_resource`, `resource_end_of_combat`.
-- Gains by trigger: `GainTrigger` (with its `GainLimit`), `read_gain_trigger`, `ResourceGain`, `roll_gain`.
 """
 
 from __future__ import annotations
@@ -148,7 +137,7 @@ class Rounding(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Malice:
-    """The Director's Malice in the current combat."""
+    """The Director's Malice in the current combat (Draw Steel Monsters, "Malice")."""
 
     value: int = 0
 
@@ -209,7 +198,8 @@ def _rollable(gain: str) -> bool:
 @dataclass(frozen=True, slots=True)
 class HeroicResource:
     """A hero's Heroic Resource (wrath, focus, ...): current value, per-turn gain ("1d3" or "2"), and whether
-    the class lets it go negative."""
+    the class lets it go negative (Draw Steel, The Basics, "Heroic Resources"; the per-turn gain is each
+    class's, Heroes ch. 5)."""
 
     hero_id: str
     name: str = "heroic resource"

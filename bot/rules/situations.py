@@ -4,9 +4,6 @@ Rules: Draw Steel, Combat, "Flanking", "High Ground", "Cover", "Concealment" and
 paragraph on being squeezed into another creature's space). The bot can't see the map, so the player names
 the situation; the table below says what each gives and which rolls it applies to, and a situation named on
 a roll it doesn't apply to is refused with a hint.
-
-Public API: `Situation`, `AppliesTo`, `SituationRule`, `SITUATIONS`, `RollUse`, `parse_situations`,
-`situation_modifiers`, `SituationError`.
 """
 
 from __future__ import annotations

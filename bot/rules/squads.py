@@ -2,17 +2,6 @@
 
 Rules: Draw Steel Monsters, "Minions", with the
 damage order of Draw Steel, Combat, "Damage" (`bot.rules.damage.scale_damage`, then `resist_damage`).
-
-- The pool is the sum of the minions' Stamina. Every time it drops past a multiple of one minion's Stamina a
-  minion dies: minions alive = ceil(pool / minion Stamina).
-- Damage that isn't area damage goes to the pool in full and can kill more minions than it named: those
-  named first, then the others in squad order (the Director's choice; the caller can reorder `alive`).
-- Area damage: each minion hit counts at most its own Stamina, and only minions in the area die.
-- Immunity and weakness apply once to the squad's whole damage, after the area cap, not once per minion.
-- Minions are never winded, never regain Stamina and never gain temporary Stamina (`MinionError`).
-
-Public API: `Squad`, `new_squad(id, minion_ids, minion_stamina)`, `damage_squad(...) -> SquadDamage`,
-`undo_squad(record)`, `refuse_healing(squad)`, `MinionError`.
 """
 
 from __future__ import annotations
@@ -35,7 +24,11 @@ def _ceil_div(a: int, b: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Squad:
-    """A minion squad: living minions in order, the fallen, each minion's Stamina and the shared pool."""
+    """A minion squad: living minions in order, the fallen, each minion's Stamina and the shared pool
+    (Draw Steel Monsters, "Minions").
+
+    The pool is the sum of the minions' Stamina. Every time it drops past a multiple of one minion's Stamina
+    a minion dies: minions alive = ceil(pool / minion Stamina)."""
 
     id: str
     minion_stamina: int
@@ -98,8 +91,9 @@ def damage_squad(
     3. weakness and immunity apply ONCE, to the squad's whole damage (`resist_damage`): four 5-Stamina
        minions with fire weakness 3 hit by 2 fire in an area on three of them lose 2 × 3 + 3 = 9, not 15;
     4. the pool takes it all. Area damage kills only minions in the area: after a weakness, the pool stops
-       short of killing any other. Damage that isn't area damage may kill more minions than it named: those
-       named first, then the others in squad order.
+       short of killing any other. Damage that isn't area damage goes to the pool in full and may kill more
+       minions than it named: those named first, then the others in squad order (the Director's choice;
+       the caller can reorder `alive`).
     """
     amounts = _checked_amounts(squad, amount, targets)
     hit = tuple(targets)

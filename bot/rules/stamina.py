@@ -3,18 +3,6 @@
 Rules: Draw Steel, Combat, "Stamina", "Recoveries and Recovery Value", "Winded", "Dying and Death",
 "Director-Controlled Creatures", "No Recoveries", "Knocking Creatures Out", "Temporary Stamina" and "Catch
 Breath"; Draw Steel, The Basics, "Recoveries" and "Respite".
-
-Public API:
-- `Vitals` — max/current/temporary Stamina, Recoveries, hero flag, death threshold, knocked out, slain.
-  Derived: `winded_value`, `winded`, `dying`, `dead`, `recovery_value`.
-- `gain_temporary`, `end_of_encounter`, `heal`, `regain_recovery_value`, `spend_recovery`, `catch_breath`,
-  `knock_out`, `wake`, `respite`, `set_max_stamina`, `lose_stamina` (the last step of the damage pipeline
-  in `bot.rules.damage`), `lose_stamina_outright` (a loss that isn't damage: bleeding).
-
-Death: a hero dies when Stamina below 0 reaches the negative of their winded value; a Director creature at 0,
-or at `death_threshold` if its stat block gives its own. A knocked-out creature is not dead; any damage while
-knocked out kills it (`slain`). Stamina is not floored: it records the damage taken. Undo a damage record
-with `bot.rules.damage.undo` (the record keeps the vitals from before).
 """
 
 from __future__ import annotations
@@ -31,7 +19,7 @@ class StaminaError(RuleError):
 
 @dataclass(frozen=True, slots=True)
 class Vitals:
-    """A creature's Stamina and Recoveries.
+    """A creature's Stamina and Recoveries. Stamina is not floored: it records the damage taken.
 
     `death_threshold` overrides the Stamina at or below which the creature dies (None: the rule's default).
     `slain` is set when a knocked-out creature takes damage ("Knocking Creatures Out").
@@ -81,7 +69,9 @@ class Vitals:
 
     @property
     def death_at(self) -> int:
-        """Stamina at or below which the creature dies."""
+        """Stamina at or below which the creature dies: a hero when Stamina below 0 reaches the negative of
+        their winded value (Draw Steel, Combat, "Dying and Death"); a Director creature at 0
+        ("Director-Controlled Creatures"), or at `death_threshold` if its stat block gives its own."""
         if self.death_threshold is not None:
             return self.death_threshold
         return -self.winded_value if self.is_hero else 0
@@ -109,9 +99,11 @@ class Vitals:
 
 def lose_stamina(vitals: Vitals, damage: int, knock_out_instead: bool = False) -> Vitals:
     """Apply damage that got through immunity: temporary Stamina first, then Stamina ("Temporary Stamina").
+    This is the last step of the damage pipeline (`bot.rules.damage.apply_damage`); undo a damage record
+    with `bot.rules.damage.undo` (the record keeps the vitals from before).
 
-    Damage to a knocked-out creature kills it. With `knock_out_instead`, damage that would kill knocks the
-    creature out instead ("Knocking Creatures Out").
+    A knocked-out creature is not dead, but any damage while knocked out kills it (`slain`). With
+    `knock_out_instead`, damage that would kill knocks the creature out instead ("Knocking Creatures Out").
     """
     if damage < 0:
         raise StaminaError("Damage can't be negative.")
