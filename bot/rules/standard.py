@@ -1,21 +1,7 @@
 """The standard abilities every creature has: Free Strike, Grab, Knockback and Charge.
 
-Rules (Draw Steel, Combat):
-- "Standard Free Strikes": every hero has a Melee Weapon Free Strike (Charge, Melee, Strike, Weapon; Melee 1;
-  Might or Agility: 2 / 5 / 7 + M or A damage) and a Ranged Weapon Free Strike (Ranged, Strike, Weapon;
-  Ranged 5; Might or Agility: 2 / 4 / 6 + M or A damage), main actions against one creature or object; "your
-  kit can improve the standard options". A kit's damage bonus is added at the strike, as for any Melee or
-  Ranged Weapon ability; its distance bonus lengthens the distance here.
-- "Free Strike", "Free Strikes": every creature can use a free strike as a main action. A monster's free
-  strike deals the damage and type its stat block gives, melee or at its free-strike
-  distance: its three tiers are that damage, so the roll changes nothing but a critical.
-- "Grab", "Knockback": maneuvers against one creature, Power Roll + Might, with the tiers and effect quoted.
-- "Charge": a main action: move up to your speed in a straight line, then a melee free strike (or an ability
-  with the Charge keyword) against a target.
-
-Public API: `hero_free_strikes(...)`, `monster_free_strike(...)`, `grab()`, `knockback()`, `charge()`,
-`hero_standard_abilities(...)`, `is_free_strike(ability)`, `is_charge(ability)`,
-`FREE_STRIKES` (their names), `CHARGE`.
+Rules: Draw Steel, Combat, "Standard Free Strikes", "Free Strike", "Free Strikes", "Grab", "Knockback" and
+"Charge".
 """
 
 from __future__ import annotations
@@ -42,7 +28,8 @@ CHARGE = "Charge"
 
 
 def is_free_strike(ability: Ability) -> bool:
-    """Whether `ability` is a standard free strike (its roll is made as a free strike: "Free Strikes")."""
+    """Whether `ability` is a standard free strike (its roll is made as a free strike: "Free Strikes"); every
+    creature can use a free strike as a main action (Draw Steel, Combat, "Free Strike", "Free Strikes")."""
     return ability.name in FREE_STRIKES and ability.action is ActionType.MAIN
 
 
@@ -55,7 +42,13 @@ def is_charge(ability: Ability) -> bool:
 def hero_free_strikes(
     *, melee_distance_bonus: int = 0, ranged_distance_bonus: int = 0
 ) -> tuple[Ability, Ability]:
-    """A hero's Melee and Ranged Weapon Free Strikes, their distances lengthened by the kit's bonuses."""
+    """A hero's Melee and Ranged Weapon Free Strikes, their distances lengthened by the kit's bonuses.
+
+    Draw Steel, Combat, "Standard Free Strikes": every hero has a Melee Weapon Free Strike (Charge, Melee,
+    Strike, Weapon; Melee 1; Might or Agility: 2 / 5 / 7 + M or A damage) and a Ranged Weapon Free Strike
+    (Ranged, Strike, Weapon; Ranged 5; Might or Agility: 2 / 4 / 6 + M or A damage), main actions against one
+    creature or object; "your kit can improve the standard options". A kit's damage bonus is added at the
+    strike, as for any Melee or Ranged Weapon ability; its distance bonus lengthens the distance here."""
     melee = Ability(
         name=MELEE_FREE_STRIKE,
         action=ActionType.MAIN,
@@ -80,7 +73,11 @@ def hero_free_strikes(
 
 
 def monster_free_strike(damage: int, dtype: DamageType = DamageType.UNTYPED, distance: int = 5) -> Ability:
-    """A monster's free strike: `damage` of `dtype` at every tier, melee or at `distance` squares."""
+    """A monster's free strike: `damage` of `dtype` at every tier, melee or at `distance` squares.
+
+    Draw Steel, Combat, "Free Strike", "Free Strikes": every creature can use a free strike as a main action.
+    A monster's free strike deals the damage and type its stat block gives, melee or at its free-strike
+    distance: its three tiers are that damage, so the roll changes nothing but a critical."""
     kind = "" if dtype is DamageType.UNTYPED else f" {dtype.value}"
     tier = f"{max(0, damage)}{kind} damage"
     return Ability(
@@ -95,7 +92,8 @@ def monster_free_strike(damage: int, dtype: DamageType = DamageType.UNTYPED, dis
 
 
 def _melee_maneuver(name: str, tiers: tuple[str, str, str], effect: str) -> Ability:
-    """A maneuver against one adjacent creature, Power Roll + Might (Grab, Knockback)."""
+    """A maneuver against one adjacent creature, Power Roll + Might (Grab, Knockback), with the tiers and
+    effect quoted from Draw Steel, Combat, "Grab", "Knockback"."""
     return Ability(
         name=name,
         action=ActionType.MANEUVER,
@@ -127,7 +125,8 @@ def knockback() -> Ability:
 
 
 def charge() -> Ability:
-    """The Charge main action ("Charge")."""
+    """The Charge main action (Draw Steel, Combat, "Charge"): move up to your speed in a straight line, then
+    a melee free strike (or an ability with the Charge keyword) against a target."""
     return Ability(
         name=CHARGE,
         action=ActionType.MAIN,

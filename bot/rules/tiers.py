@@ -2,18 +2,8 @@
 potency effects, forced movement.
 
 Rules: Draw Steel, Combat, "Damage Types" (the types a tier can name), "Forced Movement" (push, pull,
-slide; vertical); Draw Steel, The Basics, "Characteristics" (the letters M/A/R/I/P); potency (a characteristic
-against a number, or against weak / average / strong = the striker's highest characteristic −2 / −1 / ±0)
-and the conditions and their durations as `bot.rules.damage` and `bot.rules.conditions` give them (Heroes
-ch. 7 "Potency", ch. 5 "Conditions"). The card's form is Forge Steel's.
-
-A tier text is split at its semicolons into clauses; each clause is offered to the readers in `_READERS`
-in turn ("no effect", damage, forced movement, a potency effect, a condition that always lands). A clause
-no reader understands is kept verbatim in `TierEffect.rest`, and the effect of a potency whose effect isn't
-plain conditions is kept verbatim in `ConditionEffect.unread`: nothing is dropped and nothing guessed.
-
-Public API: `parse_tier(text) -> TierEffect` (cached), `TierEffect`, `AbilityDamage`, `PotencyTest`,
-`ConditionEffect`; a tier's forced movement is `bot.rules.forced.ForcedMovement`.
+slide; vertical); Draw Steel, The Basics, "Characteristics" (the letters M/A/R/I/P); Heroes ch. 7
+"Potency", ch. 5 "Conditions". The card's form is Forge Steel's.
 """
 
 from __future__ import annotations
@@ -75,7 +65,9 @@ class AbilityDamage:
 
 @dataclass(frozen=True, slots=True)
 class PotencyTest:
-    """`M < 2` (a monster's card: the number written) or `M < [weak]` (a hero's card: `strength`)."""
+    """`M < 2` (a monster's card: the number written) or `M < [weak]` (a hero's card: `strength`): a
+    characteristic against a number, or against weak / average / strong = the striker's highest
+    characteristic −2 / −1 / ±0, as `bot.rules.damage` gives potency (Heroes ch. 7 "Potency")."""
 
     characteristic: Characteristic
     value: int | None = None
@@ -100,7 +92,8 @@ class PotencyTest:
 
 @dataclass(frozen=True, slots=True)
 class ConditionEffect:
-    """Conditions a tier imposes, with their duration, behind a potency test or always.
+    """Conditions a tier imposes, with their duration, behind a potency test or always; the conditions and
+    their durations are `bot.rules.conditions`' (Heroes ch. 5 "Conditions").
 
     `duration` is None when the card writes none (grabbed and prone last until they are ended by their own
     rules). `unread` is the effect text of a potency the parser couldn't read as conditions: shown verbatim
@@ -115,8 +108,8 @@ class ConditionEffect:
 
 @dataclass(frozen=True, slots=True)
 class TierEffect:
-    """One tier text as understood: its damage, condition effects, forced movement and the clauses left as
-    written (`rest`, shown verbatim)."""
+    """One tier text as understood: its damage, condition effects, forced movement
+    (`bot.rules.forced.ForcedMovement`) and the clauses left as written (`rest`, shown verbatim)."""
 
     text: str
     damage: AbilityDamage | None = None
@@ -305,7 +298,13 @@ def _read_clause(clause: str, out: _Reading) -> None:
 @functools.lru_cache(maxsize=PARSED_KEPT)
 def parse_tier(text: str) -> TierEffect:
     """Read one tier text (`6 + A damage; A < [strong] slowed (EoT)`) into a `TierEffect`. Never raises:
-    what isn't understood is kept as written. The result is immutable, so a text is read once."""
+    what isn't understood is kept as written. The result is immutable, so a text is read once (cached).
+
+    The text is split at its semicolons into clauses; each clause is offered to the readers in `_READERS`
+    in turn ("no effect", damage, forced movement, a potency effect, a condition that always lands). A clause
+    no reader understands is kept verbatim in `TierEffect.rest`, and the effect of a potency whose effect
+    isn't plain conditions is kept verbatim in `ConditionEffect.unread`: nothing is dropped and nothing
+    guessed."""
     out = _Reading()
     for clause in text.split(";"):
         _read_clause(clause.strip(), out)
