@@ -2,7 +2,7 @@
 
 State: `Encounter.saves_due` (owed saves, oldest first) and `Encounter.failed_saves` (heroes' failures still
 open to a hero token). Every function is pure: a refusal raises a `RuleError` and changes nothing.
-Rules: Draw Steel, Combat, the conditions chapter it points to, "Heal"; The Basics, "Spending Hero Tokens".
+Rules: Draw Steel, Combat, "Heal" and the conditions chapter it points to; The Basics, "Spending Hero Tokens".
 """
 
 from __future__ import annotations
