@@ -1,19 +1,8 @@
 """The abilities a creature of the encounter may use: its own cards, then the standard ones
 every creature has.
 
-Rules (Draw Steel, Combat, "Free Strikes", "Standard Free Strikes", "Grab", "Knockback", "Charge"; the
-cards are `bot.rules.standard`'s):
-- a hero has the Melee and Ranged Weapon Free Strikes, Grab, Knockback and Charge (a roster hero whose kit
-  lengthens the free strikes carries its own: `bot.rules.encounter.roster.carried_abilities`);
-- a monster brought from a bestiary carries its own Free Strike first (`bot.content.bestiary`); every Director
-  creature has Grab, Knockback and Charge.
-A creature's own card comes before a standard one of the same name. Names compare ignoring case and spacing.
-
-Charge's strike is the creature's melee free strike (`charge_strike`: a hero's Melee Weapon Free Strike, a
-monster's Free Strike).
-
-Public API: `find_ability(creature, name)`, `ability_names(creature, typed)`, `charge_strike(creature)`,
-`UnknownAbility`.
+Rules: Draw Steel, Combat, "Free Strikes", "Standard Free Strikes", "Grab", "Knockback", "Charge" (the cards
+are `bot.rules.standard`'s).
 """
 
 from __future__ import annotations
@@ -46,7 +35,15 @@ _DIRECTOR_STANDARD = tuple((name_key(a.name), a) for a in (grab(), knockback(), 
 
 def _keyed(creature: Creature) -> list[tuple[str, Ability]]:
     """The creature's abilities with their names' keys: its own, then the standard ones its own don't
-    replace."""
+    replace (a creature's own card comes before a standard one of the same name; names compare ignoring
+    case and spacing).
+
+    Draw Steel, Combat, "Free Strikes", "Standard Free Strikes", "Grab", "Knockback", "Charge":
+    - a hero has the Melee and Ranged Weapon Free Strikes, Grab, Knockback and Charge (a roster hero whose
+      kit lengthens the free strikes carries its own: `bot.rules.encounter.roster.carried_abilities`);
+    - a monster brought from a bestiary carries its own Free Strike first (`bot.content.bestiary`); every
+      Director creature has Grab, Knockback and Charge.
+    """
     own = [(name_key(a.name), a) for a in creature.abilities]
     taken = {key for key, _ in own}
     standard = _HERO_STANDARD if creature.is_hero else _DIRECTOR_STANDARD

@@ -1,13 +1,9 @@
 """A strike by ability (`/strike ability:`): the ability card read for its striker, the strike made, and each
 target's tier effects applied. The abilities a creature may use are `bot.rules.encounter.abilities`'.
 
-Rules, each where it is applied: Draw Steel, The Basics and Combat, "Power Rolls" (`plan_ability`); The
-Basics, "Natural Roll" and Heroes ch. 7 "Critical Hit" (`action_of`); Heroes ch. 7 "Potency" (`strike_with`);
-Draw Steel, Combat, "Forced Movement", "BIG VERSUS LITTLE", "STABILITY" (`Moved`); The Basics, "Heroic
-Resources" and Monsters, "Malice" (`pay_cost`); Heroes ch. 5 "Bleeding" (`bleeding_trigger`); Combat, "Charge"
-and Monsters, "Villain Actions" (`_card`: a Charge strikes with the melee free strike; a villain action is
-marked used, `bot.rules.encounter.objectives.use_villain_action`); The Basics, "Downgrade a Power Roll"
-(`StrikeOptions.downgrade`).
+Rules, each cited where it is applied: Draw Steel, The Basics and Combat, "Power Rolls", "Natural Roll",
+"Heroic Resources", "Forced Movement", "Charge", "Downgrade a Power Roll"; Heroes ch. 5 "Bleeding", ch. 7
+"Critical Hit", "Potency"; Monsters, "Malice", "Villain Actions".
 """
 
 from __future__ import annotations
@@ -61,7 +57,8 @@ _ACTIONS = {
 def action_of(ability: Ability) -> RollAction:
     """What the ability's roll is made as: main -> main, maneuver -> maneuver, triggered and free triggered ->
     triggered, the free strike -> free strike; any other action type costs no action of the turn and is made
-    as triggered. Only a main action's natural 19 or 20 is a critical (Heroes ch. 7 "Critical Hit")."""
+    as triggered. Only a main action's natural 19 or 20 is a critical (Draw Steel, The Basics, "Natural
+    Roll"; Heroes ch. 7 "Critical Hit")."""
     if is_free_strike(ability):
         return RollAction.FREE_STRIKE
     return _ACTIONS.get(ability.action, RollAction.TRIGGERED)
@@ -99,13 +96,14 @@ class AbilityPlan:
 def plan_ability(
     ability: Ability, scores: Characteristics, kit_bonuses: Sequence[KitDamageBonus] = ()
 ) -> AbilityPlan:
-    """Read `ability` for a striker with `scores` and these kit bonuses; refuses one with no power roll.
-    The roll is 2d10 plus the highest of the card's characteristics plus its stated bonus (a monster's card
-    writes `2d10 + 2`). Each tier's damage is its text's (`bot.rules.tiers.parse_tier`), letters read from
-    `scores` ("3 + M or A damage": the highest of them), plus the kit damage bonus for Melee or Ranged Weapon
-    abilities (the best one per tier when several apply: "the better one always applies") and the card's own
-    damage bonuses; the Area keyword makes damage to minions area damage (capped per minion). The damage type
-    is the first damaging tier's (a card names one type for its damage)."""
+    """Read `ability` for a striker with `scores` and these kit bonuses (Draw Steel, The Basics and Combat,
+    "Power Rolls"); refuses one with no power roll. The roll is 2d10 plus the highest of the card's
+    characteristics plus its stated bonus (a monster's card writes `2d10 + 2`). Each tier's damage is its
+    text's (`bot.rules.tiers.parse_tier`), letters read from `scores` ("3 + M or A damage": the highest of
+    them), plus the kit damage bonus for Melee or Ranged Weapon abilities (the best one per tier when several
+    apply: "the better one always applies") and the card's own damage bonuses; the Area keyword makes damage
+    to minions area damage (capped per minion). The damage type is the first damaging tier's (a card names one
+    type for its damage)."""
     spec = ability.power_roll
     if spec is None:
         raise AbilityStrikeError(
@@ -145,10 +143,10 @@ def plan_ability(
 def bleeding_trigger(
     ability: Ability, characteristic: Characteristic | None, made_as: RollAction | None = None
 ) -> BleedingTrigger | None:
-    """What makes a bleeding striker lose Stamina after this ability: a main action (the free strike is one)
-    or a triggered action (`made_as`, else the card's action type), else an ability roll using Might or
-    Agility. A card whose action costs none of these (a free maneuver, a villain action) counts only by its
-    characteristic."""
+    """What makes a bleeding striker lose Stamina after this ability (Heroes ch. 5 "Bleeding"): a main action
+    (the free strike is one) or a triggered action (`made_as`, else the card's action type), else an ability
+    roll using Might or Agility. A card whose action costs none of these (a free maneuver, a villain action)
+    counts only by its characteristic."""
     if made_as is None and (ability.action in _ACTIONS or is_free_strike(ability)):
         made_as = action_of(ability)
     found = strike_trigger(made_as) if made_as is not None else None
@@ -169,9 +167,10 @@ class Paid:
 def pay_cost(
     encounter: Encounter, striker: Creature, ability: Ability, resource_name: str = "heroic resource"
 ) -> tuple[Encounter, Paid | None]:
-    """Spend the ability's cost: a hero's heroic resource named `resource_name` (`bot.rules.encounter.heroic
-    .spend`, the one way a hero spends it), a Director creature's Malice (`spend_malice`); refused in one line
-    when there isn't enough. A cost of 0 is free."""
+    """Spend the ability's cost (Draw Steel, The Basics, "Heroic Resources"; Monsters, "Malice"): a hero's
+    heroic resource named `resource_name` (`bot.rules.encounter.heroic.spend`, the one way a hero spends it),
+    a Director creature's Malice (`spend_malice`); refused in one line when there isn't enough. A cost of 0
+    is free."""
     cost = ability.cost
     if cost <= 0:
         return encounter, None
@@ -210,7 +209,8 @@ class Moved:
     """Forced movement on one target: the card's movement, the target's stability, the squares left, and the
     squares added because a larger striker moved a smaller target with a melee weapon ability (1 or 0: the
     card's Melee and Weapon keywords, or Weapon with `melee:true`); the distance shown is after the target's
-    stability (`bot.rules.forced.forced_distance`, `size_bonus`)."""
+    stability (`bot.rules.forced.forced_distance`, `size_bonus`). Draw Steel, Combat, "Forced Movement",
+    "BIG VERSUS LITTLE", "STABILITY"."""
 
     movement: ForcedMovement
     stability: int
@@ -342,9 +342,10 @@ def strike_with(
     `roll` is the dice with the options' bonus, edges and banes; the ability's bonus is added here. The cost
     is paid, the strike made (`harm.strike`), then each target living after the damage gets its tier's
     conditions, forced movement and text. A potency effect lands when the target's characteristic is lower
-    than the potency; 2 surges raise it by 1 against one target (`raise_potency`); a condition the card gives
-    no duration (grabbed, prone) lasts until removed. `resource_name` is what a hero's heroic resource
-    is called (their sheet's: "Ferocity"); `dice` roll a tier's damage dice ("2d6 + 7 + A damage")."""
+    than the potency (Heroes ch. 7 "Potency"); 2 surges raise it by 1 against one target (`raise_potency`);
+    a condition the card gives no duration (grabbed, prone) lasts until removed. `resource_name` is what a
+    hero's heroic resource is called (their sheet's: "Ferocity"); `dice` roll a tier's damage dice
+    ("2d6 + 7 + A damage")."""
     striker = harm.target(encounter, attacker)
     encounter, ability, charged = _card(encounter, striker, ability_name)
     plan = plan_ability(ability, striker.characteristics, striker.kit_bonuses)
@@ -390,7 +391,8 @@ def strike_with(
 def _card(encounter: Encounter, striker: Creature, name: str) -> tuple[Encounter, Ability, bool]:
     """The card the strike uses and whether it is a Charge: a Charge strikes with the striker's melee free
     strike (Draw Steel, Combat, "Charge": the move before it is the player's to narrate); a villain action is
-    marked used (Monsters, "Villain Actions": each once per encounter, one a round), refused when it was."""
+    marked used (Monsters, "Villain Actions": each once per encounter, one a round;
+    `bot.rules.encounter.objectives.use_villain_action`), refused when it was."""
     ability = find_ability(striker, name)
     if is_charge(ability):
         return encounter, charge_strike(striker), True

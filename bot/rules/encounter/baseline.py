@@ -1,19 +1,8 @@
 """The baseline actions that change later power rolls: Defend (a main action) and Aid Attack (a maneuver).
 
-Rules: Draw Steel, Combat,
-- "Defend": "When a creature takes the Defend main action, ability rolls made against them have a double bane
-  until the start of their next turn. [...] A creature gains no benefit from this action while another
-  creature is taunted by them." (The double edge on tests to resist effects is left to the table.)
-- "Aid Attack": "A creature who uses the Aid Attack maneuver chooses an enemy adjacent to them. The next
-  ability roll an ally makes against that enemy before the start of the aiding creature's next turn gains an
-  edge." (Adjacency is the table's to judge: the bot has no map.)
-
-Both are taken on the creature's own turn (they use its main action or maneuver through the turn engine),
-recorded on the encounter (`Encounter.defending`, `Encounter.aids`), applied by `roll_modifiers` to every
-ability roll the bot resolves against or by the right creatures, and end as the text says: `turn_started` at
-the start of the defender's or the aider's next turn, `rolled` once the aided ally's roll is made.
-
-Public API: `defend`, `aid`, `roll_modifiers`, `rolled`, `turn_started`, `BaselineError`.
+Both are taken on the creature's own turn, recorded on the encounter (`Encounter.defending`,
+`Encounter.aids`), applied by `roll_modifiers` and ended by `turn_started` and `rolled`.
+Rules: Draw Steel, Combat, "Defend", "Aid Attack".
 """
 
 from __future__ import annotations
@@ -46,7 +35,13 @@ def _on_own_turn(encounter: Encounter, creature_id: str, kind: ActionKind, what:
 
 def defend(encounter: Encounter, name: str) -> Encounter:
     """`name` takes the Defend main action: ability rolls against its entry (a squad: every minion) have a
-    double bane until the start of its next turn."""
+    double bane until the start of its next turn.
+
+    Draw Steel, Combat, "Defend": "When a creature takes the Defend main action, ability rolls made against
+    them have a double bane until the start of their next turn. [...] A creature gains no benefit from this
+    action while another creature is taunted by them." (The double edge on tests to resist effects is left to
+    the table; the taunt is checked by `roll_modifiers`.)
+    """
     creature = encounter.find(name)
     updated = _on_own_turn(encounter, creature.id, main_kind(encounter.turns.mode), "Defend (a main action)")
     entry = encounter.entry_of(creature.id).id
@@ -57,7 +52,12 @@ def defend(encounter: Encounter, name: str) -> Encounter:
 
 def aid(encounter: Encounter, aider: str, enemy: str) -> Encounter:
     """`aider` takes the Aid Attack maneuver against `enemy` (a creature of another side): the next ability
-    roll an ally of the aider makes against it, before the start of the aider's next turn, gains an edge."""
+    roll an ally of the aider makes against it, before the start of the aider's next turn, gains an edge.
+
+    Draw Steel, Combat, "Aid Attack": "A creature who uses the Aid Attack maneuver chooses an enemy adjacent
+    to them. The next ability roll an ally makes against that enemy before the start of the aiding creature's
+    next turn gains an edge." (Adjacency is the table's to judge: the bot has no map.)
+    """
     helper = encounter.find(aider)
     foe = encounter.find(enemy)
     if encounter.side_of(foe.id).id == encounter.side_of(helper.id).id:
@@ -101,7 +101,9 @@ def _aids_for(encounter: Encounter, attacker: str, target: str) -> tuple[AidAtta
 
 def roll_modifiers(encounter: Encounter, attacker: str, target: str) -> tuple[Modifier, ...]:
     """The edges and banes Defend and Aid Attack give `attacker`'s ability roll against `target`, each with
-    its reason (raw counts: the power roll caps and cancels them)."""
+    its reason (raw counts: the power roll caps and cancels them). Applied to every ability roll the bot
+    resolves against or by the right creatures; a defender taunting another creature gains no benefit
+    (Draw Steel, Combat, "Defend")."""
     mods: list[Modifier] = []
     if encounter.defending and _present(encounter, target):
         entry = encounter.entry_of(target)

@@ -1,21 +1,6 @@
 """Bleeding on the encounter aggregate: who bleeds, and the Stamina a bleeding creature loses.
 
-Rules:
-- Draw Steel, Combat, "Dying and Death": "When your Stamina is 0 or lower, you are dying. ... Additionally,
-  you are bleeding, and this instance of the condition can't be negated or removed in any way until you are
-  no longer dying." So a dying hero bleeds without a stored condition: the bleeding is read from their
-  Stamina (`bleeding_while_dying`), begins when they start dying and ends when they stop, and undo needs
-  nothing more.
-- Heroes ch. 5 "Bleeding": "whenever a bleeding creature
-  uses a main action or a triggered action, or makes a test or ability roll using Might or Agility, it loses
-  Stamina equal to 1d6 + its level once that is resolved. Nothing prevents this loss." — `bleed`, through
-  `bot.rules.conditions.bleeding_damage_due`, `bot.rules.damage.bleeding_damage` and
-  `bot.rules.stamina.lose_stamina_outright` (no immunity, no temporary Stamina). A minion's loss comes out of
-  its squad's pool.
-
-Removing a dying hero's bleeding is refused by `bot.rules.encounter.harm.remove_condition`.
-
-Public API: `Bleed`, `bleeding_while_dying(encounter, creature_id)`, `is_bleeding`, `bleed`.
+Rules: Draw Steel, Combat, "Dying and Death"; Heroes ch. 5 "Bleeding".
 """
 
 from __future__ import annotations
@@ -51,7 +36,14 @@ class Bleed:
 
 
 def bleeding_while_dying(encounter: Encounter, creature_id: str) -> bool:
-    """The creature is a dying hero, and so bleeding ("Dying and Death")."""
+    """The creature is a dying hero, and so bleeding.
+
+    Draw Steel, Combat, "Dying and Death": "When your Stamina is 0 or lower, you are dying. ... Additionally,
+    you are bleeding, and this instance of the condition can't be negated or removed in any way until you are
+    no longer dying." So a dying hero bleeds without a stored condition: the bleeding is read from their
+    Stamina, begins when they start dying and ends when they stop, and undo needs nothing more. Removing it
+    is refused by `bot.rules.encounter.harm.remove_condition`.
+    """
     return encounter.creature(creature_id).vitals.dying
 
 
@@ -79,7 +71,14 @@ def bleed(
     encounter: Encounter, dice: Dice, creature_id: str, trigger: BleedingTrigger
 ) -> tuple[Encounter, Bleed | None]:
     """A creature did `trigger`; once it is resolved, a bleeding creature loses 1d6 + its level Stamina
-    (None and the encounter unchanged when it isn't bleeding, or is dead already)."""
+    (None and the encounter unchanged when it isn't bleeding, or is dead already).
+
+    Heroes ch. 5 "Bleeding": "whenever a bleeding creature uses a main action or a triggered action, or makes
+    a test or ability roll using Might or Agility, it loses Stamina equal to 1d6 + its level once that is
+    resolved. Nothing prevents this loss." Hence `bot.rules.conditions.bleeding_damage_due`,
+    `bot.rules.damage.bleeding_damage` and `bot.rules.stamina.lose_stamina_outright` (no immunity, no
+    temporary Stamina). A minion's loss comes out of its squad's pool.
+    """
     creature = encounter.creature(creature_id)
     squad = encounter.squad(creature.squad_id) if creature.squad_id is not None else None
     gone = creature.id not in squad.alive if squad is not None else creature.vitals.dead

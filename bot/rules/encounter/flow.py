@@ -1,12 +1,9 @@
 """Running an encounter: beginning combat, taking turns, the rounds that follow, and ending it.
 
 The turn engine (`bot.rules.turns`) decides who may act; this module hangs the resources on its transitions.
-Rules, each where it is applied: Draw Steel, Combat, "Determine Who Goes First", "Alternative Turn Order";
-Teams Combat, "Initiative and Rounds"; Shadow of the Demon Lord, Combat, "Anatomy of a Round"; Monsters,
-"Malice"; The Basics, "Heroic Resources", "Victories For Combat" (`begin`, `_turn_started`, `end_turn`,
-`finish`). Every function is pure: `Encounter` in, `Flow` out; a refusal raises a `RuleError`.
-Public API: `Flow`, `begin`, `choose_first_side`, `act`, `end_turn`, `skip`, `pass_part`, `choose_speed`,
-`finish`, `Finish`, `award_unawarded`, `side_named`.
+Every function is pure: `Encounter` in, `Flow` out; a refusal raises a `RuleError`.
+Rules, each cited where it is applied: Draw Steel, Combat, "Determine Who Goes First"; The Basics, "Heroic
+Resources", "Victories For Combat"; Teams Combat; Shadow of the Demon Lord, Combat; Monsters, "Malice".
 """
 
 from __future__ import annotations
@@ -106,13 +103,14 @@ def _begin(
     victories: Mapping[str, int] | None,
     rounding: Rounding,
 ) -> Flow:
-    """Begin combat. Draw Steel and Agility roll the d10 (6 or higher: the players choose who goes first,
-    with `choose_first_side`, unless one side is all surprised; `first`, a side's id or name, sets it
-    outright); Agility also rolls each unit's Agility test (2d10 + Agility) for the order within a side;
-    teams follow `team_order` (ids or names; default: as made); fast/slow rolls nothing. The Director's Malice
+    """Begin combat (Draw Steel, Combat, "Determine Who Goes First", "Alternative Turn Order"; Teams Combat,
+    "Initiative and Rounds"). Draw Steel and Agility roll the d10 (6 or higher: the players choose who goes
+    first, with `choose_first_side`, unless one side is all surprised; `first`, a side's id or name, sets it
+    outright); Agility also rolls each unit's Agility test (2d10 + Agility) for the order within a side; teams
+    follow `team_order` (ids or names; default: as made); fast/slow rolls nothing. The Director's Malice
     starts at the heroes' average `victories` (Monsters "Malice"; `rounding` from the guild setting), plus
-    what a montage carried into the fight, and each hero's heroic resource at their Victories (Draw Steel,
-    The Basics, "Heroic Resources")."""
+    what a montage carried into the fight, and each hero's heroic resource at their Victories (Draw Steel, The
+    Basics, "Heroic Resources")."""
     state = encounter.turns
     if state.phase is not Phase.SETUP or (state.first is not None and state.first.side is not None):
         raise EncounterError("This encounter has already begun: carry on with /turn act.")
@@ -184,8 +182,8 @@ def choose_first_side(encounter: Encounter, side: str, by: Controller) -> Flow:
 def _turn_started(
     encounter: Encounter, events: Sequence[Event], dice: Dice, gains: Mapping[str, str]
 ) -> Flow:
-    """The acting hero gains their heroic resource, and their hero-token rescue still open ends
-    (`rescue.turn_started`); every hero may use a hero-token benefit again
+    """The acting hero gains their heroic resource (Draw Steel, The Basics, "Heroic Resources"), and their
+    hero-token rescue still open ends (`rescue.turn_started`); every hero may use a hero-token benefit again
     (Draw Steel, The Basics, "Hero Tokens": "only one hero token benefit per turn" — each turn, anyone's, is a
     new window, so a hero who spent one on their own turn can still spend one when hit on an enemy's)."""
     updated = encounter

@@ -1,16 +1,6 @@
 """Helping another creature: the Heal main action, and every effect that lets a creature spend a Recovery.
 
-Rules (Draw Steel, Combat):
-- "Heal": "A creature who uses the Heal main action employs medicine or inspiring words to make an adjacent
-  creature feel better and stay in the fight. The target creature can spend a Recovery to regain Stamina, or
-  can make a saving throw against one effect they are suffering that is ended by a saving throw." (Being
-  adjacent is the table's to judge.)
-- "Dying and Death": "While you are dying, ... your allies can help you spend Recoveries in combat" -- so a
-  dying hero may spend a Recovery through Heal or an ally's ability, though not through Catch Breath.
-- "No Recoveries": "a Director-controlled creature regains Stamina equal to one-third of their Stamina
-  maximum" when an ability would have it spend a Recovery (`bot.rules.stamina.spend_recovery`).
-
-Public API: `HealUse`, `HealOutcome`, `HelpError`, `spend_recovery`, `heal_action`.
+Rules: Draw Steel, Combat, "Heal", "Dying and Death", "No Recoveries".
 """
 
 from __future__ import annotations
@@ -52,7 +42,14 @@ class HealOutcome:
 
 def spend_recovery(encounter: Encounter, name: str, extra: int = 0) -> tuple[Encounter, Healing]:
     """Another creature's help (Heal, an ability) lets `name` spend a Recovery and regain its recovery value
-    (+ `extra`): allowed while dying; a Director creature regains a third of its Stamina maximum instead."""
+    (+ `extra`): allowed while dying; a Director creature regains a third of its Stamina maximum instead.
+
+    Draw Steel, Combat:
+    - "Dying and Death": "While you are dying, ... your allies can help you spend Recoveries in combat" -- so
+      a dying hero may spend a Recovery through Heal or an ally's ability, though not through Catch Breath.
+    - "No Recoveries": "a Director-controlled creature regains Stamina equal to one-third of their Stamina
+      maximum" when an ability would have it spend a Recovery (`bot.rules.stamina.spend_recovery`).
+    """
     creature = target(encounter, name)
     if creature.squad_id is not None:
         raise HelpError(f"{creature.id} is a minion: minions don't regain Stamina.")
@@ -73,7 +70,13 @@ def heal_action(
     """`healer` uses the Heal main action on `name` (on the healer's turn it uses their main action; while
     the table enforces the action economy in a round, it is refused off that turn, as every main action
     is): the target spends a Recovery, or makes one extra saving throw against the condition named (or its
-    only "save ends" condition)."""
+    only "save ends" condition).
+
+    Draw Steel, Combat, "Heal": "A creature who uses the Heal main action employs medicine or inspiring words
+    to make an adjacent creature feel better and stay in the fight. The target creature can spend a Recovery
+    to regain Stamina, or can make a saving throw against one effect they are suffering that is ended by a
+    saving throw." (Being adjacent is the table's to judge.)
+    """
     helper = target(encounter, healer)
     patient = target(encounter, name)
     if helper.vitals.dead or helper.vitals.knocked_out:

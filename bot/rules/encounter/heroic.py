@@ -1,16 +1,7 @@
 """A hero's heroic resource in the encounter: gained, spent, set, and the gains that come by themselves.
 
-Rules: Draw Steel, The Basics, "Heroic Resources" ("you spend your Heroic Resources to activate your most
-powerful abilities"); Draw Steel, Combat, "Combat Start" (a heroic ability can't be used "without spending
-their Heroic Resource on it"); each class's gains (Heroes ch. 5) as `bot.rules.resources.ResourceGain`s:
-the start of the hero's turn is `flow.act`'s, and the ones the bot sees happen are `triggered_gains`'
-(comparing the encounter before and after a change: damage taken, winded or dying, Malice spent, a hero
-winded or dead; and the natural rolls the change made), each once per its limit. The value lives in
-`Encounter.resources` (creature id -> value).
-
-Public API: `HeroicError`, `resource_value`, `gain`, `spend` (the ONE
-function a heroic resource is spent through, an ability's cost too), `set_value`, `triggered_gains`,
-`Gained`, `Observed`.
+The value lives in `Encounter.resources` (creature id -> value). Rules: Draw Steel, The Basics, "Heroic
+Resources"; Draw Steel, Combat, "Combat Start"; each class's gains (Heroes ch. 5).
 """
 
 from __future__ import annotations
@@ -51,7 +42,8 @@ def _hero(encounter: Encounter, name: str) -> str:
 
 
 def resource_value(encounter: Encounter, name: str) -> HeroicResource:
-    """The hero's heroic resource now (`hero_id`: the hero's creature id)."""
+    """The hero's heroic resource now (`hero_id`: the hero's creature id), kept in `Encounter.resources`
+    (creature id -> value)."""
     hero = _hero(encounter, name)
     return HeroicResource(hero, value=encounter.resources.get(hero, 0))
 
@@ -79,7 +71,13 @@ def spend(
     resource_name: str = "heroic resource",
     may_go_negative: bool = False,
 ) -> tuple[Encounter, str, int]:
-    """The hero spends `cost` (never below 0 unless the class allows it: `bot.rules.resources`)."""
+    """The hero spends `cost` (never below 0 unless the class allows it: `bot.rules.resources`). This is the
+    ONE function a heroic resource is spent through, an ability's cost too.
+
+    Draw Steel, The Basics, "Heroic Resources": "you spend your Heroic Resources to activate your most
+    powerful abilities"; Draw Steel, Combat, "Combat Start": a heroic ability can't be used "without spending
+    their Heroic Resource on it".
+    """
     now = resource_value(encounter, name)
     if cost < 1:
         raise HeroicError("Spend at least 1: type a positive number.")
@@ -190,12 +188,14 @@ def triggered_gains(
     dice: Dice,
     observed: Observed = Observed(),
 ) -> tuple[Encounter, tuple[Gained, ...]]:
-    """The gains `after` brought (hero creature id -> its sheet's gains; `observed`: what else the change
-    did), each once per its limit (`GainTrigger.limit`, marks kept in `Encounter.resource_gained`): a hero
-    who took damage, who became winded or dying; the Director spending Malice (only on abilities and Malice
-    features: "uses an ability that costs Malice"); a natural 19 or 20; a creature force moved; the hero
-    dealing damage with surges; a hero becoming winded, a hero dying. Only while a round is running.
-    Returns the encounter and the gains, in order."""
+    """The gains `after` brought, comparing the encounter before and after a change (`gains`: hero creature id
+    -> its sheet's gains, each class's gains of Heroes ch. 5 as `bot.rules.resources.ResourceGain`s;
+    `observed`: what else the change did, such as the natural rolls it made), each once per its limit
+    (`GainTrigger.limit`, marks kept in `Encounter.resource_gained`): a hero who took damage, who became
+    winded or dying; the Director spending Malice (only on abilities and Malice features: "uses an ability
+    that costs Malice"); a natural 19 or 20; a creature force moved; the hero dealing damage with surges; a
+    hero becoming winded, a hero dying. Only while a round is running. Returns the encounter and the gains, in
+    order. (The gain at the start of the hero's turn is `flow.act`'s.)"""
     if after.turns.phase is not Phase.IN_ROUND:
         return after, ()
     change = _Change(

@@ -2,15 +2,6 @@
 
 Rules: Draw Steel, Combat (the whole combat chapter) through the modules this builds on; Malice as the
 Monsters book gives it (`bot.rules.resources`).
-
-Identity: a creature's id is its (cleaned) name, unique in the encounter ignoring case, so every message the
-rules core writes names the creature as the table knows it. A minion squad's turn-engine entry has the squad's
-name as its id and its minions as `members`; a group is a name shared by entries of one side.
-
-`Encounter` is a frozen value: every operation returns a new one (`dataclasses.replace`), so a refused
-request changes nothing and the store's undo is exact.
-Public API: `Encounter`, `AidAttack`, `new_encounter_state`, `UnknownCreature`, `NameTaken`, and the lookups
-below.
 """
 
 from __future__ import annotations
@@ -74,6 +65,13 @@ class RoundNews:
 @dataclass(frozen=True, slots=True)
 class Encounter:
     """One encounter.
+
+    A frozen value: every operation returns a new one (`dataclasses.replace`), so a refused request changes
+    nothing and the store's undo is exact.
+
+    Identity: a creature's id is its (cleaned) name, unique in the encounter ignoring case, so every message
+    the rules core writes names the creature as the table knows it. A minion squad's turn-engine entry has
+    the squad's name as its id and its minions as `members`; a group is a name shared by entries of one side.
 
     `creatures` are every combatant (a squad's minions included) in the order they were added; `squads` the
     minion squads (their pools are the truth for minions' Stamina); `turns` the turn engine's state;

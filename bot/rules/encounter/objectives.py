@@ -1,28 +1,6 @@
 """Objectives with round counters, and the villain actions a leader or solo uses once per encounter.
 
-Rules:
-- Draw Steel, Combat, "How Combat Ends": "the Director can set objectives when they build the encounter.
-  Once the heroes achieve those objectives ... the Director can end the encounter"; "Objective Endings":
-  "HOLD THEM OFF ... protect a particular position for a number of rounds determined by you", "STOP THE
-  ACTION ... Objectives in this category have a timer associated with them. If the heroes don't achieve the
-  objective in a certain number of rounds, the conditions of the battle could well change." An objective may
-  carry such a counter: the rounds it lasts, the round in progress counting as the first. It counts down at
-  the start of each round (`count_down`, called by `rounds.start_round`, the one round-start rule); when it
-  hits 0 the Director decides whether the encounter ends in victory. The Director marks an objective
-  achieved or failed (`resolve`); an open objective stays open until then.
-- Villain actions (Draw Steel: Monsters, "Villain Actions"): a leader or solo has
-  three villain actions, each usable once per encounter. They come from the stat block (abilities of
-  `ActionType.VILLAIN` a bestiary creature carries) or, for a creature without them, the Director names up to
-  three (`name_villain_action`); `use_villain_action` marks one used, and a second use is refused. "No more
-  than one villain action can be used per round" (even with several such creatures), "at the end of any
-  other creature's turn": a second in the round is refused, and `remind_villain` tells the turn's end to
-  remind the Director, once a round, that one is still unused (without naming it: the names are the
-  Director's, shown on their private tracker only).
-
-Public API: `Outcome`, `Objective`, `OBJECTIVES_MAX`, `OBJECTIVE_TEXT_MAX`, `ROUNDS_MAX`, `VILLAIN_ACTIONS`,
-`ACTION_NAME_MAX`, `ObjectiveError`, `add_objective`, `find_objective`, `resolve`, `count_down`,
-`achieve_due`, `open_ones`, `villain_actions`, `villain_used`, `unused_villains`, `name_villain_action`,
-`use_villain_action`, `villain_round`, `remind_villain`.
+Rules: Draw Steel, Combat, "How Combat Ends", "Objective Endings"; Draw Steel: Monsters, "Villain Actions".
 """
 
 from __future__ import annotations
@@ -58,7 +36,15 @@ def _clean(text: str) -> str:
 
 
 def add_objective(encounter: Encounter, text: str, rounds: int | None = None) -> Encounter:
-    """The encounter with a new open objective (a counter of `rounds` rounds when given)."""
+    """The encounter with a new open objective (a counter of `rounds` rounds when given: the rounds it lasts,
+    the round in progress counting as the first).
+
+    Draw Steel, Combat, "How Combat Ends": "the Director can set objectives when they build the encounter.
+    Once the heroes achieve those objectives ... the Director can end the encounter"; "Objective Endings":
+    "HOLD THEM OFF ... protect a particular position for a number of rounds determined by you", "STOP THE
+    ACTION ... Objectives in this category have a timer associated with them. If the heroes don't achieve
+    the objective in a certain number of rounds, the conditions of the battle could well change."
+    """
     clean = _clean(text)
     if not clean:
         raise ObjectiveError("Describe the objective: text: Hold the bridge.")
@@ -98,7 +84,8 @@ def find_objective(encounter: Encounter, key: str) -> int:
 
 
 def resolve(encounter: Encounter, key: str, outcome: Outcome) -> tuple[Encounter, Objective]:
-    """The objective `key` names marked achieved or failed (an open one only)."""
+    """The objective `key` names marked achieved or failed (an open one only): the Director marks it, and an
+    open objective stays open until then."""
     index = find_objective(encounter, key)
     objective = encounter.objectives[index]
     if objective.outcome is not Outcome.OPEN:
@@ -111,7 +98,8 @@ def resolve(encounter: Encounter, key: str, outcome: Outcome) -> tuple[Encounter
 def count_down(encounter: Encounter, round_number: int) -> tuple[Encounter, tuple[str, ...]]:
     """Round `round_number` starts: each open objective's counter loses a round, and the texts of those that
     hit 0 are returned. The round in progress when an objective is set counts as its first, so round 1
-    (which follows the setup) and the surprise round 0 take nothing off."""
+    (which follows the setup) and the surprise round 0 take nothing off. Called by `rounds.start_round`, the
+    one round-start rule; when a counter hits 0 the Director decides whether the encounter ends in victory."""
     if round_number < 2 or not encounter.objectives:
         return encounter, ()
     due: list[str] = []
@@ -168,7 +156,8 @@ def _match(names: tuple[str, ...], key: str) -> str | None:
 
 def name_villain_action(encounter: Encounter, creature: Creature, name: str) -> tuple[Encounter, str]:
     """The Director names one of a Director creature's villain actions (up to three, when its stat block
-    has none)."""
+    has none). A leader or solo's villain actions come from its stat block (abilities of
+    `ActionType.VILLAIN` a bestiary creature carries), else from these names (Monsters, "Villain Actions")."""
     if creature.is_hero or creature.owner_id is not None:
         raise ObjectiveError(
             f"Only the Director's leaders and solos have villain actions, not {creature.id}."
@@ -190,7 +179,12 @@ def name_villain_action(encounter: Encounter, creature: Creature, name: str) -> 
 
 
 def use_villain_action(encounter: Encounter, creature: Creature, name: str) -> tuple[Encounter, str]:
-    """Mark one of the creature's villain actions used: each once per encounter."""
+    """Mark one of the creature's villain actions used: each once per encounter, and a second use is refused.
+
+    Draw Steel: Monsters, "Villain Actions": a leader or solo has three villain actions, each usable once per
+    encounter. "No more than one villain action can be used per round" (even with several such creatures),
+    "at the end of any other creature's turn": a second in the round is refused.
+    """
     actions = villain_actions(encounter, creature)
     if not actions:
         raise ObjectiveError(
@@ -241,7 +235,8 @@ def unused_villains(encounter: Encounter, others_than: Collection[str] = ()) -> 
 def remind_villain(encounter: Encounter, ended: Collection[str], round_number: int) -> tuple[Encounter, bool]:
     """A turn of round `round_number` just ended (the creatures `ended` took it): whether to remind the
     Director that a villain action may be used now, once a round, while none was used this round and another
-    creature still has one unused; the encounter then remembers the round reminded."""
+    creature still has one unused; the encounter then remembers the round reminded. The reminder doesn't
+    name the action: the names are the Director's, shown on their private tracker only."""
     if (
         encounter.villain_round == round_number
         or encounter.villain_reminded == round_number

@@ -1,22 +1,8 @@
 """The hero token that saves a hero: when damage makes a hero dying or dead and the party has 2 hero tokens,
-the hero's player may spend them to regain Stamina equal to the recovery value BEFORE taking that damage
-(Draw Steel, The Basics, "Spending Hero Tokens": "You can spend 2 hero tokens on your turn or when you take
-damage (no action required) to regain Stamina equal to your Recovery value before taking the damage").
+the hero's player may spend them to regain Stamina equal to the recovery value BEFORE taking that damage;
+off a damage, the spend is the hero's own turn's (`token_regain`).
 
-The bot can't ask before the damage lands, and in play by post the player answers much later, so the damage
-keeps an offer (`Rescue`) in the encounter (`Encounter.rescues`): it stays open whatever else happens until
-the player answers, or the hero's next turn starts (`turn_started`); for a hero who takes no turn (dead,
-unconscious, their side skipped) it ends with the round after the damage's. A hero's newer offer replaces
-their older one. Accepting it (`rescue`) applies the regain as if spent before that damage: when nothing has
-touched the hero since, the same damage again after the regain; otherwise the Stamina the regain would have
-spared (the regain is capped at the maximum as it stood then) added to the Stamina now, capped at the
-maximum, with dying or death read again and a knock-out the regain would have prevented undone.
-
-Off a damage, the spend is the hero's own turn's (`token_regain`).
-
-Public API: `Rescue`, `RescueResult`, `RescueError`, `OVER`, `RESCUE_COST`, `live_rescues(encounter)`,
-`offer_rescues(encounter, hits, tokens, version)`, `find_rescue`, `rescue_of`, `rescue(encounter, offer)`,
-`turn_started`, `own_turn`, `token_regain`.
+Rules: Draw Steel, The Basics, "Spending Hero Tokens".
 """
 
 from __future__ import annotations
@@ -83,7 +69,16 @@ def _keep(encounter: Encounter, rescues: tuple[Rescue, ...]) -> Encounter:
 def offer_rescues(encounter: Encounter, hits: Iterable[Hit], tokens: int, version: int) -> Encounter:
     """The encounter with this damage's offers added: one per hero the `hits` made dying or dead, when the
     party has `RESCUE_COST` tokens and the hero hasn't used a hero-token benefit this turn. `version` is the
-    channel version the damage is committed as. The open offers stay, but a hero's older one."""
+    channel version the damage is committed as. The open offers stay, but a hero's older one.
+
+    Draw Steel, The Basics, "Spending Hero Tokens": "You can spend 2 hero tokens on your turn or when you take
+    damage (no action required) to regain Stamina equal to your Recovery value before taking the damage".
+    The bot can't ask before the damage lands, and in play by post the player answers much later, so the
+    damage keeps an offer (`Rescue`) in the encounter (`Encounter.rescues`): it stays open whatever else
+    happens until the player answers (`rescue`), or the hero's next turn starts (`turn_started`); for a hero
+    who takes no turn (dead, unconscious, their side skipped) it ends with the round after the damage's
+    (`live_rescues`). A hero's newer offer replaces their older one.
+    """
     offers: list[Rescue] = []
     if tokens >= RESCUE_COST:
         for hit in hits:
@@ -152,7 +147,13 @@ def _spared(offer: Rescue, now: Vitals) -> Vitals:
 def rescue(encounter: Encounter, offer: Rescue) -> tuple[Encounter, RescueResult]:
     """Accept an open offer: the hero regains the recovery value as if before that damage (`_spared`; it can
     save a hero the damage killed, who then never died). The offer is answered. Spending the tokens is the
-    caller's (`bot.hero_tokens.spend_benefit`, in the same transaction)."""
+    caller's (`bot.hero_tokens.spend_benefit`, in the same transaction).
+
+    As if spent before that damage: when nothing has touched the hero since, the same damage again after the
+    regain; otherwise the Stamina the regain would have spared (the regain is capped at the maximum as it
+    stood then) added to the Stamina now, capped at the maximum, with dying or death read again and a
+    knock-out the regain would have prevented undone.
+    """
     if offer not in live_rescues(encounter):
         raise RescueError(OVER)
     creature = encounter.creature(offer.creature_id)

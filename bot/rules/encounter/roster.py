@@ -1,17 +1,9 @@
 """Who is in the encounter: adding creatures (one, several numbered, a minion squad), bringing in a roster
 hero, removing a creature or a whole squad.
 
-Rules: Draw Steel, Combat, "Enemies Act In Groups" (groups), Monsters "Minions" (squads share a Stamina
-pool; `bot.rules.squads`), Draw Steel, Combat, "Determine Surprise" (creatures that can't be
-surprised); Draw Steel, The Basics, "Heroic Resources" (a hero who joins a combat already under way starts
-with their Victories, as at the start of combat); Draw Steel, Combat, "Stamina", "Temporary Stamina" (a
-roster hero who leaves keeps the Stamina and Recoveries spent; temporary Stamina ends with their encounter);
-Draw Steel, Combat, "End of Round" (removing the last creature still to act ends the round, and the next
-one starts: `rounds.carry_on`).
-A roster hero's creature carries the sheet's abilities, kit damage bonuses, stability and size, as a stat
-block's carries its Free Strike and abilities; its own free strikes only when a kit lengthens their distance
-(`bot.rules.standard.hero_free_strikes`), else a strike finds the standard ones by name.
-Public API: `NewCreatures`, `add_creatures`, `add_hero`, `carried_abilities`, `remove`, `written_back`.
+Rules, each cited where it is applied: Draw Steel, Combat, "Enemies Act In Groups", "Determine Surprise",
+"Stamina", "Temporary Stamina", "End of Round"; Monsters, "Minions"; Draw Steel, The Basics, "Heroic
+Resources".
 """
 
 from __future__ import annotations
@@ -45,7 +37,9 @@ class NewCreatures:
     """What `/encounter add` asks for. `count` > 1 numbers the names ("Goblin 1".."Goblin 4", or from
     `number_from`); `squad` names a minion squad the `count` minions form (they share one Stamina pool and one
     turn); `group` is the enemy group the new entries join; `turns` 2 for a solo creature; `stability`,
-    `abilities` and `size` come from a stat block (`bot.content.bestiary`) or a roster sheet."""
+    `abilities` and `size` come from a stat block (`bot.content.bestiary`) or a roster sheet. Groups are
+    Draw Steel, Combat, "Enemies Act In Groups"; squads Monsters, "Minions" (`bot.rules.squads`); creatures
+    that can't be surprised (`can_be_surprised` False) Draw Steel, Combat, "Determine Surprise"."""
 
     name: str
     stamina: int
@@ -186,11 +180,15 @@ def _entries(
 def add_hero(
     encounter: Encounter, hero_id: str, owner_id: int, name: str, sheet: HeroSheet, side: str = "heroes"
 ) -> tuple[Encounter, str]:
-    """Bring a roster hero in with its current Stamina, Recoveries, characteristics and damage modifiers.
+    """Bring a roster hero in with its current Stamina, Recoveries, characteristics and damage modifiers; its
+    creature carries the sheet's abilities (`carried_abilities`), kit damage bonuses, stability and size, as a
+    stat block's carries its Free Strike and abilities.
 
     Once combat has begun (the d10 rolled or round 1 started) the hero's heroic resource starts at their
     Victories, as `flow.begin` gives the heroes present at the start (Draw Steel, The Basics, "Heroic
-    Resources")."""
+    Resources": a hero who joins a combat already under way starts with their Victories, as at the start of
+    combat).
+    """
     if hero_id in encounter.roster.values():
         raise EncounterError(f"{name} is already in this encounter.")
     spec = NewCreatures(
@@ -224,9 +222,9 @@ def add_hero(
 
 
 def carried_abilities(sheet: HeroSheet) -> tuple[Ability, ...]:
-    """The abilities a roster hero's creature carries: the sheet's own, after the Melee and Ranged Weapon
-    Free Strikes when a kit lengthens their distance (the standard ones are left to the strike, which has
-    them for every hero: the encounter's data stays small)."""
+    """The abilities a roster hero's creature carries: the sheet's own, after the Melee and Ranged Weapon Free
+    Strikes (`bot.rules.standard.hero_free_strikes`) only when a kit lengthens their distance; else a strike
+    finds the standard ones by name (it has them for every hero: the encounter's data stays small)."""
     if sheet.melee_distance_bonus <= 0 and sheet.ranged_distance_bonus <= 0:
         return sheet.abilities
     strikes = hero_free_strikes(
@@ -245,12 +243,14 @@ def written_back(
     encounter: Encounter, sheets: Mapping[str, HeroSheet], creature_ids: Iterable[str] | None = None
 ) -> dict[str, HeroSheet]:
     """The roster sheets of the heroes `creature_ids` (default: every roster hero) as they leave this
-    encounter: the Stamina, Recoveries and knocked-out state they have now, temporary Stamina gone
-    (Draw Steel, Combat, "Temporary Stamina": it disappears at the end of an encounter). `sheets` are the
-    roster sheets by roster hero id; the result maps roster hero id -> updated sheet.
+    encounter: the Stamina, Recoveries and knocked-out state they have now, temporary Stamina gone (Draw
+    Steel, Combat, "Temporary Stamina": it disappears at the end of an encounter). `sheets` are the roster
+    sheets by roster hero id; the result maps roster hero id -> updated sheet.
 
-    Call it with the encounter from BEFORE `remove` (a roster hero removed mid-fight keeps their wounds) and
-    at the end (`flow.finish` does)."""
+    Call it with the encounter from BEFORE `remove` (a roster hero removed mid-fight keeps their wounds: Draw
+    Steel, Combat, "Stamina", a roster hero who leaves keeps the Stamina and Recoveries spent) and at the end
+    (`flow.finish` does).
+    """
     wanted = set(encounter.roster) if creature_ids is None else set(creature_ids)
     out: dict[str, HeroSheet] = {}
     for creature_id, hero_id in encounter.roster.items():
@@ -300,7 +300,8 @@ def into_play(encounter: Encounter, hero_id: str, sheet: HeroSheet) -> Encounter
 
 def remove(encounter: Encounter, name: str) -> tuple[Encounter, tuple[str, ...]]:
     """Remove a creature, or a whole squad by the squad's name; returns the removed creature ids. A single
-    minion leaves its squad by dying, not by removal."""
+    minion leaves its squad by dying, not by removal. Removing the last creature still to act ends the round,
+    and the next one starts (Draw Steel, Combat, "End of Round"; `rounds.carry_on`)."""
     key = fold(name)
     entry = next((e for e in encounter.turns.entries if fold(e.id) == key), None)
     if entry is None:

@@ -1,20 +1,8 @@
 """Saving throws an encounter owes: when they fall due, how many, and the hero token that turns a failure.
 
-Rules (Draw Steel, Combat, and the conditions chapter it points to):
-- A "save ends" condition gets one saving throw (d10, 6 or higher ends it) at the end of each of the affected
-  creature's turns (the conditions chapter; the turn engine's `SaveDue` events). A save that falls due stays
-  due until it is rolled, whatever starts in between (the next turn, the next round).
-- Draw Steel, Combat, "Heal": "The target creature ... can make a saving throw against one effect they are
-  suffering that is ended by a saving throw" -- an extra save, as other abilities grant (`grant_save`).
-- No other saves: a creature rolls only the saves it is owed.
-- Draw Steel, The Basics, "Spending Hero Tokens": "You can spend a hero token when you fail a saving throw,
-  letting you succeed on the save instead." -- only right after the failure (`token_save`): until the turn
-  engine moves on (a turn starts or ends).
-
 State: `Encounter.saves_due` (owed saves, oldest first) and `Encounter.failed_saves` (heroes' failures still
 open to a hero token). Every function is pure: a refusal raises a `RuleError` and changes nothing.
-Public API: `SaveOwed`, `FailedSave`, `SaveError`, `owe_turn_end_saves`, `due`, `grant_save`, `roll_owed`,
-`roll_all`, `token_save`, `open_failures`, `director_creatures`.
+Rules: Draw Steel, Combat, "Heal" and the conditions chapter it points to; The Basics, "Spending Hero Tokens".
 """
 
 from __future__ import annotations
@@ -72,7 +60,12 @@ def _pruned(encounter: Encounter) -> Encounter:
 
 def owe_turn_end_saves(encounter: Encounter, events: Iterable[Event]) -> Encounter:
     """The saves a turn's end brought due (the engine's `SaveDue` events) are owed until rolled. The one
-    call where a turn ends (`bot.rules.encounter.flow`)."""
+    call where a turn ends (`bot.rules.encounter.flow`).
+
+    Draw Steel, Combat, and the conditions chapter it points to: a "save ends" condition gets one saving
+    throw (d10, 6 or higher ends it) at the end of each of the affected creature's turns. A save that falls
+    due stays due until it is rolled, whatever starts in between (the next turn, the next round).
+    """
     new = tuple(SaveOwed(e.creature, e.condition, e.custom_text) for e in events if isinstance(e, SaveDue))
     if not new:
         return encounter
@@ -103,7 +96,9 @@ def grant_save(
     encounter: Encounter, name: str, condition: Condition | None = None, custom_text: str = ""
 ) -> tuple[Encounter, SaveOwed]:
     """An extra saving throw (the Heal main action, or an ability that grants one) against one of the
-    creature's "save ends" conditions: the one named, or its only one."""
+    creature's "save ends" conditions: the one named, or its only one. Draw Steel, Combat, "Heal": "The target
+    creature ... can make a saving throw against one effect they are suffering that is ended by a saving
+    throw"."""
     creature = target(encounter, name)
     instance = _instance(encounter, creature.id, condition, custom_text)
     owed = SaveOwed(creature.id, instance.condition, instance.custom_text, extra=True)
@@ -118,7 +113,8 @@ def roll_owed(
     custom_text: str = "",
 ) -> tuple[Encounter, SaveResult]:
     """Roll one owed save of the creature (against the condition named, or the only one it is owed a save
-    against); refused when it is owed none. A hero's failure stays open to a hero token (`token_save`)."""
+    against); refused when it is owed none (no other saves: a creature rolls only the saves it is owed). A
+    hero's failure stays open to a hero token (`token_save`)."""
     creature = target(encounter, name)
     owed = due(encounter, creature.id)
     if condition is not None:
@@ -196,7 +192,9 @@ def open_failures(encounter: Encounter, creature_id: str | None = None) -> tuple
 
 def token_save(encounter: Encounter, creature_id: str) -> tuple[Encounter, str]:
     """A hero token turns the hero's save that just failed into a success: the condition ends
-    (Draw Steel, The Basics, "Spending Hero Tokens"). Returns the condition's label. Spending the token is
+    (Draw Steel, The Basics, "Spending Hero Tokens": "You can spend a hero token when you fail a saving
+    throw, letting you succeed on the save instead."), only right after the failure: until the turn engine
+    moves on (a turn starts or ends; `open_failures`). Returns the condition's label. Spending the token is
     `bot.hero_tokens.spend_benefit`'s job."""
     failures = open_failures(encounter, creature_id)
     if not failures:

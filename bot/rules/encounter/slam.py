@@ -2,13 +2,7 @@
 through the one damage pipeline (`bot.rules.encounter.harm.damage`: untyped damage, so a damage immunity
 reduces it).
 
-Rules: Draw Steel, Combat, "SLAMMING INTO CREATURES" ("both creatures take 1 damage for each square
-remaining in the first creature's forced movement"), "SLAMMING INTO OBJECTS" ("2 damage plus 1 damage for
-each square remaining"), "HURLING THROUGH OBJECTS" (the table of materials), and "If a creature is killed by
-damage from an ability or effect that also force moves them, a second creature they are slammed into still
-takes damage".
-
-Public API: `SlamResult`, `slam_into(...)`.
+Rules: Draw Steel, Combat, "SLAMMING INTO CREATURES", "SLAMMING INTO OBJECTS", "HURLING THROUGH OBJECTS".
 """
 
 from __future__ import annotations
@@ -49,7 +43,14 @@ def slam_into(
     thickness: int = 1,
 ) -> tuple[Encounter, SlamResult]:
     """Creature `name` force moved into a creature (`other`, when it is in the encounter) or an object, with
-    `remaining` squares of forced movement left."""
+    `remaining` squares of forced movement left.
+
+    Draw Steel, Combat, "SLAMMING INTO CREATURES" ("both creatures take 1 damage for each square remaining in
+    the first creature's forced movement"), "SLAMMING INTO OBJECTS" ("2 damage plus 1 damage for each square
+    remaining"), "HURLING THROUGH OBJECTS" (the table of materials), and "If a creature is killed by damage
+    from an ability or effect that also force moves them, a second creature they are slammed into still
+    takes damage".
+    """
     moved = target(encounter, name)
     second = target(encounter, other) if other is not None else None
     if second is not None and into is not Into.CREATURE:

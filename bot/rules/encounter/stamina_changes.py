@@ -1,18 +1,8 @@
 """Stamina changes on the encounter aggregate: damage, healing, waking, temporary Stamina, a Director's
 Stamina correction and Catch Breath; each keeps the turn entry's flags in step (`sync.sync`).
 
-Rules (Draw Steel, The Basics and Combat):
-- Draw Steel, Combat, "Damage", "DAMAGE IMMUNITY", "DAMAGE WEAKNESS", "Temporary Stamina", "Stamina",
-  "Winded", "Dying and Death", "Knocking Creatures Out" — through `bot.rules.creature.take_damage` /
-  `bot.rules.damage.apply_damage` (the one pipeline) and `bot.rules.stamina`.
-- Draw Steel, Combat, "Catch Breath", Draw Steel, The Basics, "Recoveries" — `bot.rules.stamina.catch_breath`.
-- Minions (Monsters, "Minions"; `bot.rules.squads`): damage to one minion goes to the squad's pool and can
-  kill several; when one effect hits several minions of the same squad, each counts at most its own Stamina
-  and only those hit die (the squads module's area rule); minions never regain Stamina nor gain temporary
-  Stamina.
-
-Public API: `Hit`, `damage`, `hit_creature`, `hit_squad`, `heal`, `wake`, `give_temporary`, `set_stamina`,
-`catch_breath`.
+Rules, each cited where it is applied: Draw Steel, Combat, "Damage", "Temporary Stamina", "Stamina", "Dying
+and Death", "Knocking Creatures Out", "Catch Breath"; The Basics, "Recoveries"; Monsters, "Minions".
 """
 
 from __future__ import annotations
@@ -74,7 +64,12 @@ def hit_squad(
     halved: bool = False,
 ) -> tuple[Encounter, Hit]:
     """One effect's damage to minions of one squad (`bot.rules.squads.damage_squad`: weakness and immunity
-    once for the whole squad, the cap per minion only for area damage)."""
+    once for the whole squad, the cap per minion only for area damage).
+
+    Monsters, "Minions": damage to one minion goes to the squad's pool and can kill several; when one effect
+    hits several minions of the same squad, each counts at most its own Stamina and only those hit die (the
+    squads module's area rule).
+    """
     ids = [m for m, _ in hits]
     record = damage_squad(
         squad,
@@ -132,12 +127,18 @@ def damage(
     Stamina: Draw Steel, Combat, "DAMAGE IMMUNITY": "if an ally first halved the damage ... immunity then
     reducing the damage"; a minion's damage goes to its squad's pool and may kill several minions). With
     `knock_out`, damage that would kill knocks the creature out instead (Draw Steel, Combat, "Knocking
-    Creatures Out"; minions have no such choice: their squad's pool decides)."""
+    Creatures Out"; minions have no such choice: their squad's pool decides).
+
+    Draw Steel, Combat, "Damage", "DAMAGE IMMUNITY", "DAMAGE WEAKNESS", "Temporary Stamina", "Stamina",
+    "Winded", "Dying and Death", "Knocking Creatures Out" — through `bot.rules.creature.take_damage` /
+    `bot.rules.damage.apply_damage` (the one pipeline) and `bot.rules.stamina`.
+    """
     check_amount(amount, "damage")
     return hit_creature(encounter, target(encounter, name), amount, dtype, knock_out=knock_out, halved=halved)
 
 
 def not_minion(encounter: Encounter, creature: Creature) -> None:
+    """Refuse a minion: minions never regain Stamina nor gain temporary Stamina (Monsters, "Minions")."""
     if creature.squad_id is not None:
         squad = encounter.squad(creature.squad_id)
         assert squad is not None
@@ -199,10 +200,10 @@ def set_stamina(encounter: Encounter, name: str, amount: int) -> tuple[Encounter
 
 
 def catch_breath(encounter: Encounter, name: str) -> tuple[Encounter, Healing]:
-    """Catch Breath: a hero spends a Recovery to regain their recovery value
-    (`bot.rules.stamina.catch_breath`: not while dying, not for Director creatures, nor without
-    Recoveries). It is a maneuver (Draw Steel, Combat, "Maneuvers"): on the hero's own turn it uses one, and
-    with the action economy enforced it is refused off their turn in a round."""
+    """Catch Breath: a hero spends a Recovery to regain their recovery value (Draw Steel, Combat, "Catch
+    Breath"; The Basics, "Recoveries"; `bot.rules.stamina.catch_breath`: not while dying, not for Director
+    creatures, nor without Recoveries). It is a maneuver (Draw Steel, Combat, "Maneuvers"): on the hero's own
+    turn it uses one, and with the action economy enforced it is refused off their turn in a round."""
     creature = target(encounter, name)
     if creature.vitals.dead:
         raise HarmError(f"{creature.id} is dead: a dead hero can't Catch Breath.")

@@ -1,24 +1,9 @@
 """Strikes on the encounter aggregate: one power roll against several targets, each with its own edges and
 banes and tier damage, what the strike uses of the striker's turn, and the surges that add to it.
 
-Rules (Draw Steel, The Basics and Combat):
-- Draw Steel, The Basics, "Power Rolls" (one roll, each target its own edges and banes:
-  `PowerRoll.with_target`), "Natural Roll" (a critical on a main action), "Critical Hit" (an extra main
-  action); Draw Steel, Combat, "Determine Surprise" (an ability roll against a surprised creature gains an
-  edge) and the conditions' edges and banes — through `bot.rules.turns.power_roll_modifiers`.
-- Draw Steel, Combat, "Taking a Turn": a strike made as a main action or a maneuver uses it on the
-  striker's own turn (`_strike_cost`).
-- Surges (Heroes ch. 7 "Surges"): each surge spent adds the striker's highest
-  characteristic to ONE target's damage (`bot.rules.damage.surge_damage`); a strike spends them on its first
-  target that takes damage; Draw Steel, The Basics, "Spending Hero Tokens": a hero token buys 2 surges.
-- Minions (Monsters, "Minions"): the damage to several minions of one squad is one effect on its pool
-  (`stamina_changes.hit_squad`).
-- Damage dice ("2d6 + 7 + A damage"): a tier's dice are rolled with the injected `Dice` once a strike, the
-  flat part added (`bot.rules.damage.RolledDamage`); that total is the damage before surges, halving,
-  weakness and immunity, and each target reached at that tier takes it (`_tier_dice`).
-
-Public API: `StrikeTarget`, `StrikeResult`, `strike`, `gain_surges`, `spend_surges`;
-`STRIKE_TARGETS_MAX`, `TOKEN_SURGES`, `SURGES_MAX`.
+Rules, each cited where it is applied: Draw Steel, The Basics, "Power Rolls", "Natural Roll", "Critical
+Hit", "Spending Hero Tokens"; Draw Steel, Combat, "Determine Surprise", "Taking a Turn"; Heroes ch. 7
+"Surges"; Monsters, "Minions".
 """
 
 from __future__ import annotations
@@ -173,8 +158,9 @@ def _able_striker(encounter: Encounter, attacker: str) -> Creature:
 def _roll_as_made(
     roll: PowerRoll, action: RollAction, situations: Sequence[Situation], use: RollUse
 ) -> PowerRoll:
-    """The roll as made: what the strike is made as (a critical needs a main action) and the edges and banes
-    of the situations named (`bot.rules.situations`)."""
+    """The roll as made: what the strike is made as (a critical needs a main action: Draw Steel, The Basics,
+    "Natural Roll"; a critical hit gives an extra main action, "Critical Hit") and the edges and banes of the
+    situations named (`bot.rules.situations`)."""
     roll = dataclasses.replace(roll, main_action=action.main_action)
     situation_edges, situation_banes = situation_modifiers(situations, use)
     return roll.with_target(roll.edges + situation_edges, roll.banes + situation_banes)
@@ -191,7 +177,8 @@ def _damage_kind(tiered: TieredDamage | None, dtype: DamageType | None) -> Damag
 
 def _surge_bonus(encounter: Encounter, striker: Creature, surges: int, tiered: TieredDamage | None) -> int:
     """The damage `surges` add to the first target (`surge_damage`); refused without damage to add to, or
-    when the striker has fewer surges."""
+    when the striker has fewer surges. Heroes ch. 7 "Surges": each surge spent adds the striker's highest
+    characteristic to ONE target's damage; a strike spends them on its first target that takes damage."""
     bonus = surge_damage(surges, striker.characteristics)  # refuses fewer than 0 or more than 3
     if surges:
         if tiered is None:
@@ -213,7 +200,9 @@ def _aimed(
 ) -> StrikeTarget:
     """One target's own roll, before damage: the roll with the edges and banes the conditions give against it
     (`power_roll_modifiers`) and those of Defend and Aid Attack (`baseline.roll_modifiers`), downgraded to
-    at most `downgrade` (`capped`)."""
+    at most `downgrade` (`capped`). Draw Steel, The Basics, "Power Rolls": one roll, each target its own edges
+    and banes (`PowerRoll.with_target`); Draw Steel, Combat, "Determine Surprise": an ability roll against a
+    surprised creature gains an edge."""
     edges, banes = power_roll_modifiers(
         encounter.turns,
         striker,
@@ -260,8 +249,9 @@ def _tier_dice(
     rolls: dict[int, RolledDamage | None],
 ) -> RolledDamage | None:
     """A tier's damage dice, rolled once a strike: like its one power roll (Draw Steel, The Basics, "Power
-    Rolls"), every target the strike reaches at that tier takes the same roll. The total is the damage
-    before surges, weakness and immunity. None for a tier of flat damage."""
+    Rolls"), every target the strike reaches at that tier takes the same roll. The dice are rolled with the
+    injected `Dice`, the flat part added (`bot.rules.damage.RolledDamage`): the total is the damage before
+    surges, halving, weakness and immunity. None for a tier of flat damage."""
     if tier not in rolls:
         if tiered.tiers[tier - 1].dice is not None and dice is None:
             raise ValueError("a strike whose damage rolls dice needs the dice to roll them")
@@ -292,7 +282,8 @@ def _apply_strike_damage(
     knock_out: bool,
 ) -> tuple[Encounter, list[StrikeTarget]]:
     """Each target takes its damage in order; the minions of one squad take theirs together, as one effect
-    on the squad's pool (weakness and immunity once: `hit_squad`), reported on the first of them."""
+    on the squad's pool (weakness and immunity once: `hit_squad`; Monsters, "Minions"), reported on the first
+    of them."""
     updated = encounter
     done: list[StrikeTarget] = []
     pooled: set[str] = set()

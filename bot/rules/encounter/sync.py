@@ -1,14 +1,7 @@
 """What every harm and help change shares: the harm error, the creature a name means, the amounts a command
 may give, and the turn entry's flags kept in step with Stamina.
 
-A creature that dies gets `dead`, one knocked out `unconscious`, a minion squad whose minions all died `dead`
-(`bot.rules.turns.set_flags`); healing or a correction that brings one back clears them; a round that ends
-because of it gives way to the next (`rounds.carry_on`: Draw Steel, Combat, "End of Round"). An action
-used on the creature's own turn is recorded (Draw Steel, Combat, "Taking a Turn";
-`bot.rules.turns.use_action`).
-
-Public API: `HarmError`, `Healing`, `AMOUNT_MAX`, `target`, `living_minion`, `check_amount`, `sync`,
-`change_vitals`, `use_on_turn`.
+Rules: Draw Steel, Combat, "End of Round" (`sync`), "Taking a Turn" (`use_on_turn`).
 """
 
 from __future__ import annotations
@@ -68,8 +61,11 @@ def living_minion(encounter: Encounter, creature: Creature) -> Squad:
 
 
 def sync(encounter: Encounter, creature_id: str) -> Encounter:
-    """Keep the turn entry's dead / unconscious flags in step with the creature (or its squad); a round that
-    ends because of it (nobody left to act) gives way to the next (`rounds.carry_on`)."""
+    """Keep the turn entry's dead / unconscious flags in step with the creature (or its squad): a creature
+    that dies gets `dead`, one knocked out `unconscious`, a minion squad whose minions all died `dead`
+    (`bot.rules.turns.set_flags`); healing or a correction that brings one back clears them. A round that
+    ends because of it (nobody left to act) gives way to the next (`rounds.carry_on`: Draw Steel, Combat,
+    "End of Round")."""
     if encounter.turns.phase is Phase.ENDED:
         return encounter
     creature = encounter.creature(creature_id)
@@ -108,10 +104,11 @@ def use_on_turn(
     given_back: bool = False,
     needs_turn: bool = False,
 ) -> Encounter:
-    """Record `kind` used by the creature when it is its own turn (`bot.rules.turns.use_action`: refused
-    when none is left and the table enforces the action economy); `given_back` checks it but records
-    nothing. Off its turn (a free strike, a triggered action, an ally's help) nothing is used, unless
-    `needs_turn` (a maneuver) and the table enforces the action economy in a round: then it is refused."""
+    """Record `kind` used by the creature when it is its own turn (Draw Steel, Combat, "Taking a Turn";
+    `bot.rules.turns.use_action`: refused when none is left and the table enforces the action economy);
+    `given_back` checks it but records nothing. Off its turn (a free strike, a triggered action, an ally's
+    help) nothing is used, unless `needs_turn` (a maneuver) and the table enforces the action economy in a
+    round: then it is refused."""
     entry = encounter.entry_of(creature_id)
     now = current(encounter.turns)
     if now is None or now.entry != entry.id:

@@ -2,9 +2,7 @@
 
 `model` holds the state, `policy` the per-mode differences, `queries` everything derived, the transitions
 (`steps` shared by `entries`, `order`, `rounds`, `taking_turns`, `condition_changes`), `actions` the per-turn
-action economy, `events` and `errors` what transitions report. How one model serves every mode:
-docs/architecture.md, *The turn engine*.
-
+action economy, `events` and `errors` what transitions report (docs/architecture.md, *The turn engine*).
 Typical flow: `new_encounter` -> `add_entry`... -> `mark_surprised` -> `determine_first`/`choose_first`
 (Draw Steel, Agility) or `set_team_order` (teams) -> `next_round` -> (`start_turn` -> `end_turn`)... ->
 automatic `RoundEnded` -> `next_round` ... -> `end_encounter`.

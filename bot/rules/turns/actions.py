@@ -1,15 +1,9 @@
 """Action economy per turn: shown to the acting player, tracked in the turn record, and refused only when the
 table turns enforcement on (`TurnState.enforce_actions`).
 
-- Draw Steel / Agility (Draw Steel, Combat, "Taking a Turn", "Triggered Actions and Free Triggered Actions",
-  "Free Maneuvers"): a main action, a maneuver and a move action; the main action can become a maneuver or a
-  move action; free maneuvers as you like; one triggered action per round (on or off your turn); free
-  triggered actions don't count. Surprised: no triggered or free triggered actions. Dazed: only one of main
-  action, maneuver or move action, and no triggered actions, free triggered actions or free maneuvers.
-- Fast/slow (Shadow of the Demon Lord, Combat, "Fast Turns", "Slow Turns", "Extra Actions"): fast turn an
-  action OR a move; slow turn an action AND a move; one extra action (TRIGGERED) per round.
-- Teams (Teams Combat, "Actions in Combat"): three actions per turn (move at most once), one reaction per
-  round, recovered at the start of each of the creature's turns.
+Rules (applied by `_refusal`): Draw Steel, Combat, "Taking a Turn", "Triggered Actions and Free Triggered
+Actions", "Free Maneuvers"; Shadow of the Demon Lord, Combat, "Fast Turns", "Slow Turns", "Extra Actions";
+Teams Combat, "Actions in Combat".
 """
 
 from __future__ import annotations
@@ -90,7 +84,19 @@ def _limits(state: TurnState, entry: Entry) -> Restrictions:
 def _refusal(
     state: TurnState, entry: Entry, kind: ActionKind, used: tuple[ActionKind, ...], limits: Restrictions
 ) -> str | None:
-    """Why `kind` would break the budget now (`limits`: the entry's `_limits`), or None when it fits."""
+    """Why `kind` would break the budget now (`limits`: the entry's `_limits`), or None when it fits.
+
+    - Draw Steel / Agility (Draw Steel, Combat, "Taking a Turn", "Triggered Actions and Free Triggered
+      Actions", "Free Maneuvers"): a main action, a maneuver and a move action; the main action can become a
+      maneuver or a move action; free maneuvers as you like; one triggered action per round (on or off your
+      turn); free triggered actions don't count. Surprised: no triggered or free triggered actions. Dazed:
+      only one of main action, maneuver or move action, and no triggered actions, free triggered actions or
+      free maneuvers.
+    - Fast/slow (Shadow of the Demon Lord, Combat, "Fast Turns", "Slow Turns", "Extra Actions"): fast turn an
+      action OR a move; slow turn an action AND a move; one extra action (TRIGGERED) per round.
+    - Teams (Teams Combat, "Actions in Combat"): three actions per turn (move at most once), one reaction per
+      round, recovered at the start of each of the creature's turns.
+    """
     if kind not in _KINDS[state.mode]:
         names = ", ".join(sorted(ACTION_NAMES[k] for k in _KINDS[state.mode]))
         return f"This turn structure has no {ACTION_NAMES[kind]}: use one of {names}."

@@ -1,15 +1,8 @@
 """Per-mode policy: the only place the four turn structures differ. The transition core and the queries
 consult these flags; there is one engine, not four.
 
-- DRAW_STEEL (Draw Steel, Combat): two sides alternate picks, starting with the side chosen after the
-  d10 roll; a group is one pick; surprised creatures act but can't take triggered actions until round 1 ends.
-- AGILITY (Draw Steel, Combat, "Alternative Turn Order"): as Draw Steel, but within a side the next unit is
-  fixed by the Agility test totals, highest first.
-- TEAMS (Teams Combat, "Initiative and Rounds", "Surprise"): any number of teams pick in initiative order
-  (the order of `TurnState.sides`), skipping a team with no one left; a surprise gives round 0 to the
-  creatures who aren't surprised.
-- FAST_SLOW (Shadow of the Demon Lord, Combat, "Anatomy of a Round"): a round is a fast part then a slow part;
-  in each the players' creatures act first in any order, then the GM's; the surprised can't act in round 1.
+Rules (each mode's, on `POLICIES`): Draw Steel, Combat, "Alternative Turn Order"; Teams Combat, "Initiative
+and Rounds", "Surprise"; Shadow of the Demon Lord, Combat, "Anatomy of a Round".
 """
 
 from __future__ import annotations
@@ -41,6 +34,19 @@ POLICIES: dict[Mode, Policy] = {
     Mode.TEAMS: Policy(True, False, False, False, True, 0),
     Mode.FAST_SLOW: Policy(False, False, False, True, False, 1),
 }
+"""Each turn structure's flags:
+
+- DRAW_STEEL (Draw Steel, Combat): two sides alternate picks, starting with the side chosen after the d10
+  roll; a group is one pick; surprised creatures act but can't take triggered actions until round 1 ends.
+- AGILITY (Draw Steel, Combat, "Alternative Turn Order"): as Draw Steel, but within a side the next unit is
+  fixed by the Agility test totals, highest first.
+- TEAMS (Teams Combat, "Initiative and Rounds", "Surprise"): any number of teams pick in initiative order
+  (the order of `TurnState.sides`), skipping a team with no one left; a surprise gives round 0 to the
+  creatures who aren't surprised.
+- FAST_SLOW (Shadow of the Demon Lord, Combat, "Anatomy of a Round"): a round is a fast part then a slow
+  part; in each the players' creatures act first in any order, then the GM's; the surprised can't act in
+  round 1.
+"""
 
 
 def policy(mode: Mode) -> Policy:
