@@ -1,12 +1,7 @@
 """Spending a hero-token benefit: the ONE function every command (and the /roll Reroll button) uses.
 
-Rules: Draw Steel, The Basics, "Hero Tokens" ("Spending Hero Tokens": the party shares the pool; each hero can
-use only one benefit per turn or test) through `bot.rules.resources.spend_tokens`. The pool is
-`table.tokens`; who used a benefit this turn is the active encounter's `tokens_used`, keyed by creature id
-(docs/architecture.md, *The framework*). `hero` is a name or a member id (`resolve_hero`).
-
-Public API: `spend_benefit`, `resolve_hero`, `clear_used`, `Spender`, `NoHero`; call them inside a
-`bot.play.commit` change function (a refusal changes nothing).
+Rules: Draw Steel, The Basics, "Hero Tokens" (`spend_benefit`). Call these inside a `bot.play.commit` change
+function (a refusal changes nothing).
 """
 
 from __future__ import annotations
@@ -79,10 +74,16 @@ def resolve_hero(table: Table, hero: str | int) -> Spender:
 
 
 def spend_benefit(table: Table, hero: str | int, benefit: TokenBenefit) -> HeroTokens:
-    """Spend `benefit.cost` tokens from the channel's pool for `hero`, recording the hero in the active
-    encounter's `tokens_used` (one benefit per hero per turn). Writes `table.tokens` (and the encounter) and
-    returns the pool after the spend with who used a benefit this turn. Only the tokens are spent: the
-    benefit itself (surges, a save, Stamina) is the caller's to apply."""
+    """Spend `benefit.cost` tokens from the channel's pool for `hero` (a name or a member id:
+    `resolve_hero`), recording the hero in the active encounter's `tokens_used` (one benefit per hero per
+    turn). Writes `table.tokens` (and the encounter) and returns the pool after the spend with who used a
+    benefit this turn. Only the tokens are spent: the benefit itself (surges, a save, Stamina) is the
+    caller's to apply.
+
+    Draw Steel, The Basics, "Hero Tokens" ("Spending Hero Tokens": the party shares the pool; each hero can
+    use only one benefit per turn or test), through `bot.rules.resources.spend_tokens`. The pool is
+    `table.tokens`; who used a benefit this turn is the active encounter's `tokens_used`, keyed by creature
+    id (docs/architecture.md, *The framework*)."""
     spender = resolve_hero(table, hero)
     encounter = active_encounter(table)
     used = encounter.tokens_used if encounter is not None and spender.creature_id is not None else ()

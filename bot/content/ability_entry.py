@@ -1,12 +1,9 @@
 """Hand-entered abilities (`/ability add | edit | remove`): the typed options read into an `Ability` card,
-their limits, and a hero's list of cards (the syntax: docs/abilities.md). Tier texts are kept as typed and
-read again by `bot.rules.tiers.parse_tier` whenever the card is used.
+their limits, and a hero's list of cards (the syntax: docs/abilities.md).
 
 Rules: Draw Steel, Combat, "Power Rolls" (a power roll adds the highest of the card's characteristics;
 three tiers); Draw Steel, The Basics, "Main Actions", "Maneuvers", "Triggered Actions". Every refusal is one
-line saying what to type instead, naming nothing the user typed. Public API: the limits (`ABILITIES_MAX`,
-...), `AbilityForm`, `CLEAR`, `read_tiers`, `new_ability`, `edit_ability`, `ability_index`, `add_ability`,
-`replace_ability`.
+line saying what to type instead, naming nothing the user typed.
 """
 
 from __future__ import annotations
@@ -74,7 +71,8 @@ def _cleared(value: str) -> bool:
 
 
 def read_tiers(text: str) -> tuple[str, str, str]:
-    """The three tier results of `2 + R damage; 4 + R damage; 6 + R damage` (or `|`-separated), as typed."""
+    """The three tier results of `2 + R damage; 4 + R damage; 6 + R damage` (or `|`-separated), as typed:
+    the card keeps them raw, and `bot.rules.tiers.parse_tier` reads them again whenever the card is used."""
     parts = text.split("|") if "|" in text else text.split(";")
     tiers = [_text(p, "tier result", TIER_MAX) for p in parts]
     if len(tiers) != 3 or not all(tiers):

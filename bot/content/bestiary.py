@@ -1,12 +1,6 @@
 """Bringing a bestiary's stat blocks into an encounter: `/encounter add monster:` and `/encounter import`.
 
-Rules: Draw Steel: Monsters, "Minions" (the minions brought in at once, or a Forge Steel slot's, form one
-squad sharing one Stamina pool and one turn: `bot.rules.squads`) and "Solo Monsters" (a solo gets two turns
-a round); every other monster comes in as its stat block says, one creature each, with its Free Strike
-first among its abilities (`bot.rules.standard`). Names taken are numbered after the encounter's highest
-("Goblin Assassin 3"); a squad is "<name> squad" (docs/commands.md, `/encounter add`).
-Public API: `carried_abilities(monster)`, `Brought`, `add_monsters(...)`, `UnresolvedMonsters`,
-`add_encounter_file(...)`.
+Rules: Draw Steel: Monsters, "Minions" and "Solo Monsters" (`add_monsters`).
 """
 
 from __future__ import annotations
@@ -25,7 +19,7 @@ from bot.rules.names import clean_name
 from bot.rules.standard import monster_free_strike
 
 SOLO_TURNS = 2
-"""Turns a round a solo monster takes."""
+"""Turns a round a solo monster takes (Draw Steel: Monsters, "Solo Monsters")."""
 
 
 class UnresolvedMonsters(RuleError):
@@ -86,7 +80,14 @@ def add_monsters(
     group: str | None = None,
 ) -> tuple[Encounter, Brought]:
     """`count` creatures of `monster` on `side` (minions as one squad, named `squad` or "<name> squad"),
-    joining the enemy group `group` if given."""
+    joining the enemy group `group` if given.
+
+    Draw Steel: Monsters, "Minions": the minions brought in at once, or a Forge Steel slot's, form one squad
+    sharing one Stamina pool and one turn (`bot.rules.squads`); "Solo Monsters": a solo gets `SOLO_TURNS`
+    turns a round. Every other monster comes in as its stat block says, one creature each, with its Free
+    Strike first among its abilities (`carried_abilities`, `bot.rules.standard`). Names taken are numbered
+    after the encounter's highest ("Goblin Assassin 3"); a squad is "<name> squad" (docs/commands.md,
+    `/encounter add`)."""
     base = clean_name(name or monster.name)
     minion = monster.organization is Organization.MINION
     taken = _numbers(encounter, base)

@@ -1,13 +1,7 @@
 """A monster's stat block as the bot keeps it: from a Forge Steel file, or entered by hand.
 
-Rules: Draw Steel, Combat, "Stamina" (a maximum of at least 1; winded is `bot.rules.stamina`'s), "DAMAGE
-IMMUNITY", "DAMAGE WEAKNESS", "STABILITY" (never below 0), "Free Strikes"; the organizations (minion, horde,
-platoon, elite, leader, solo) are Draw Steel: Monsters'. Levels 1–3 are echelon 1, 4–6
-echelon 2, 7–9 echelon 3, 10 and up echelon 4.
-
-Public API: `Organization`, `Trait`, `Monster` (with `description`, `villain_actions`), `MonsterGroup`,
-`MonsterError`, `echelon(level)`, `FREE_STRIKE_DISTANCE`, `monster_standard_abilities(monster)` (its free
-strike from its stat block, Grab, Knockback and Charge).
+Rules: Draw Steel, Combat, "Stamina", "DAMAGE IMMUNITY", "DAMAGE WEAKNESS", "STABILITY", "Free Strikes" (on
+`Monster`); the organizations are Draw Steel: Monsters'.
 """
 
 from __future__ import annotations
@@ -32,7 +26,8 @@ FREE_STRIKE_DISTANCE = 5
 
 
 class Organization(enum.StrEnum):
-    """How a monster fights in an encounter (Forge Steel's `MonsterOrganizationType`)."""
+    """How a monster fights in an encounter (Forge Steel's `MonsterOrganizationType`; minion, horde, platoon,
+    elite, leader and solo are Draw Steel: Monsters')."""
 
     MINION = "minion"
     HORDE = "horde"
@@ -57,7 +52,11 @@ class Trait:
 @dataclass(frozen=True, slots=True)
 class Monster:
     """One monster's stat block, as a bestiary keeps it. `stamina` is the maximum; `free_strike` the damage of
-    its free strike, of `free_strike_type`, at `free_strike_distance` squares (ranged) or melee."""
+    its free strike, of `free_strike_type`, at `free_strike_distance` squares (ranged) or melee.
+
+    Draw Steel, Combat, "Stamina": the maximum is at least 1 (winded is `bot.rules.stamina`'s); "STABILITY":
+    never below 0; "DAMAGE IMMUNITY" and "DAMAGE WEAKNESS" are its `modifiers`; "Free Strikes": the
+    `free_strike` fields."""
 
     id: str
     name: str
@@ -117,7 +116,8 @@ class MonsterGroup:
 
 
 def echelon(level: int) -> int:
-    """Levels 1–3: echelon 1, 4–6: 2, 7–9: 3, 10 and up: 4."""
+    """A monster's echelon by its level: levels 1–3 are echelon 1, 4–6 echelon 2, 7–9 echelon 3, 10 and up
+    echelon 4."""
     return min(4, max(1, (level - 1) // 3 + 1))
 
 

@@ -174,7 +174,7 @@ def bleed_summary(bled: Bleed) -> str:
 
 
 def dying_warnings(encounter: Encounter, creature_ids: Collection[str], named: str = "") -> list[str]:
-    """At the start of a turn, a line per dying hero acting: what bleeding costs them (draw-steel-combat.txt
+    """At the start of a turn, a line per dying hero acting: what bleeding costs them (Draw Steel, Combat,
     "Dying and Death": "you are bleeding"; Heroes, "Bleeding": a main action, a triggered action, or a test
     or ability roll using Might or Agility costs 1d6 + level Stamina once resolved) and where they die. The
     creature `named` (whose turn the message's first line names already) is not named again."""

@@ -2,11 +2,10 @@
 
 The bestiary belongs to the server: only a server Director changes it
 (`exts.bestiary._service.require_server_director`); anyone may list it or read a stat block (the replies are
-only theirs
-to see). Monsters from a Forge Steel group keep their group's name; storing a name the server already has
-updates it in place. Stat blocks are `bot.content.monster.Monster`s (read by `bot.content.forgesteel`, or
-entered here), kept by `Store`'s bestiary (`bot/store/bestiary.py`); `/encounter add monster:` and
-`/encounter import` bring them into play.
+only theirs to see). Monsters from a Forge Steel group keep their group's name; storing a name the server
+already has updates it in place. Stat blocks are `bot.content.monster.Monster`s (read by
+`bot.content.forgesteel`, or entered here), kept by `Store`'s bestiary (`bot/store/bestiary.py`);
+`/encounter add monster:` and `/encounter import` bring them into play.
 """
 
 from __future__ import annotations

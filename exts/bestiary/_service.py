@@ -1,17 +1,6 @@
 """The server bestiary's glue, shared by `/monster` and by `/encounter add monster:` and `/encounter import`:
 who may change the bestiary, reading uploaded Forge Steel files, stat blocks to and from the store, the
 monster-name autocomplete, and bringing stored stat blocks into the channel's encounter.
-
-Who may: only a server Director changes the bestiary (`require_server_director`, the one place
-that decides it); anyone may read it. Bringing monsters into an encounter is its Director's, like adding
-any Director creature.
-
-Files are hostile until read: the command is deferred, the file downloaded with
-`bot.attachments.download` (2 MB, 10 s) and read by `bot.content.forgesteel`; a bad file is refused in one
-line and nothing is stored.
-
-Public API: `require_server_director`, `monster_choices` (autocomplete), `stat_block_of`, `to_new`,
-`read_monster_file`, `Where`, `add_from_bestiary`, `import_encounter`.
 """
 
 from __future__ import annotations
@@ -50,7 +39,8 @@ ENCOUNTER_FILE = "a `.ds-encounter` file"
 async def require_server_director(interaction: discord.Interaction[Any], bot: DrawSteelBot, key: str) -> None:
     """Refuse ("Only a server Director (the @Role role or Manage Server) can change the bestiary.") unless
     the member is a Director of this server (`bot.permissions.RULES[key]`: the Director role or Manage
-    Server; an encounter's starter as such is not)."""
+    Server; an encounter's starter as such is not). The one place that decides who changes the bestiary;
+    anyone may read it."""
     _, at, role = await server_standing(interaction, bot.store)
     require(key, at, director_role_id=role)
 
@@ -87,7 +77,11 @@ async def read_monster_file(
     interaction: discord.Interaction[Any], attachment: discord.Attachment
 ) -> list[Monster]:
     """The stat blocks of an uploaded `.ds-monster` or `.ds-monster-group` (deferring the interaction first):
-    one-line refusals for anything else."""
+    one-line refusals for anything else.
+
+    Files are hostile until read: the command is deferred, the file downloaded with
+    `bot.attachments.download` (2 MB, 10 s) and read by `bot.content.forgesteel`; a bad file is refused in one
+    line and nothing is stored."""
     await defer_for_file(interaction)
     data = await download(attachment, what=MONSTER_FILES)
     kind, _ = load_export(data, Kind.MONSTER, Kind.MONSTER_GROUP)
@@ -150,7 +144,8 @@ async def add_from_bestiary(
     replaced: Sequence[str] = (),
 ) -> None:
     """`/encounter add monster:`: `count` creatures of a stored stat block into this channel's encounter.
-    `replaced` are the options given that a stat block decides itself: refused, rather than ignored."""
+    `replaced` are the options given that a stat block decides itself: refused, rather than ignored.
+    Bringing monsters into an encounter is its Director's, like adding any Director creature."""
     if replaced:
         fail(f"A stat block brings its own {', '.join(replaced)}: leave them out with monster:.")
     stored = await InTime(interaction).run(bot.store.find_monster(channel_key(interaction).guild_id, monster))
@@ -182,7 +177,9 @@ async def import_encounter(
     side: str | None,
 ) -> None:
     """`/encounter import`: a Forge Steel encounter's monsters, resolved by id in the monsters uploaded with
-    it (`group`) and then in the server's bestiary, into this channel's encounter."""
+    it (`group`) and then in the server's bestiary, into this channel's encounter. Bringing monsters
+    into an encounter is its Director's, like adding any Director creature; the files are read as
+    `read_monster_file` reads them."""
     who = await InTime(interaction).run(caller_of(interaction, bot))
     who.require("/encounter import")
     await defer_for_file(interaction)

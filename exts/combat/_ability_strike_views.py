@@ -1,14 +1,5 @@
 """Renderer of a strike by ability (`/strike ability:`, `bot.rules.encounter.ability_strike`) and its one-line
-event summary.
-
-The reply: who uses which ability (its damage per tier, the characteristic, the kit bonus, the card's own
-damage bonus; a Charge names the free strike it makes), the roll line (`bot.ui.combat.strike_roll_line`), the
-damage dice a tier rolled (`bot.ui.combat.dice_lines`), a villain action marked used, the cost spent, then
-per target its line (`bot.ui.combat.target_line`) and under it what the tier did after the damage: conditions
-landed or resisted, forced movement after the size bonus and stability, and the rest of the tier's text
-verbatim. Every name and card text goes through
-`bot.replies.inert`. Past Discord's 2,000 characters the target lines turn compact and each target's effects
-share one clipped line.
+event summary. Every name and card text goes through `bot.replies.inert`.
 """
 
 from __future__ import annotations
@@ -113,8 +104,16 @@ def effect_lines(effects: TargetEffects) -> list[str]:
 
 
 def ability_strike_reply(used: AbilityStrike, extra: Sequence[str] | None, hidden: Collection[str]) -> str:
-    """The /strike ability: reply (see the module docstring); `extra` is the `effect` option per tier, shown
-    on each target's line; a target in `hidden` shows its state, not its Stamina."""
+    """The /strike ability: reply; `extra` is the `effect` option per tier, shown on each target's line; a
+    target in `hidden` shows its state, not its Stamina.
+
+    The reply: who uses which ability (its damage per tier, the characteristic, the kit bonus, the card's own
+    damage bonus; a Charge names the free strike it makes), the roll line (`bot.ui.combat.strike_roll_line`),
+    the damage dice a tier rolled (`bot.ui.combat.dice_lines`), a villain action marked used, the cost spent,
+    then per target its line (`bot.ui.combat.target_line`) and under it what the tier did after the damage:
+    conditions landed or resisted, forced movement after the size bonus and stability, and the rest of the
+    tier's text verbatim. Past Discord's 2,000 characters the target lines turn compact and each target's
+    effects share one clipped line."""
     result = used.strike
     top = [head_line(used), strike_roll_line(result), *situation_lines(result), *dice_lines(result)]
     if used.villain:

@@ -2,7 +2,7 @@
 
 `/move slam target: Goblin 1 squares_left: 3 into: creature other: Goblin 2` — both take 1 damage per square
 left; `into: object` — 2 + 1 per square left; with `material:` (glass, wood, stone, metal) the target may be
-hurled through the object (the table in draw-steel-combat.txt "HURLING THROUGH OBJECTS"). The rules are
+hurled through the object (the table in Draw Steel, Combat, "HURLING THROUGH OBJECTS"). The rules are
 `bot.rules.forced` (distances, stability, sizes and slams, for abilities' tier effects too) and
 `bot.rules.encounter.slam`; the reply is `exts.combat._move_views`.
 """

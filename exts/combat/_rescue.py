@@ -1,13 +1,9 @@
-"""The hero token that saves a hero: the "Spend 2 hero tokens: regain N first" button a damage reply (and the
-tracker) carries when the damage made a hero dying or dead and the party has 2 hero tokens
-(draw-steel-basics.md "Spending Hero Tokens"). It stays open until answered or the hero's next turn starts,
-whatever else changes meanwhile: in play by post the player answers later.
+"""The hero token that saves a hero: what the "Spend 2 hero tokens: regain N first" button does.
 
-A press, by the hero's player (or the Director), is one event: the tokens spent
-(`bot.hero_tokens.spend_benefit`, one benefit per turn) and the regain applied as if before that damage
-(`bot.rules.encounter.rescue.rescue`). The button names the offer (`exts.tracker._controls.offer_key`), not
-the channel version. The damage commands make the offers (`offer_rescues`) and attach the button
-(`exts.tracker._controls.rescue_view`). This module has no command: it registers what the button does.
+A damage reply (and the tracker) carries the button when the damage made a hero dying or dead and the party
+has 2 hero tokens (Draw Steel, The Basics, "Spending Hero Tokens"). The damage commands make the offers
+(`bot.rules.encounter.rescue.offer_rescues`) and attach the button (`exts.tracker._controls.rescue_view`).
+This module has no command: it registers what the button does.
 """
 
 from __future__ import annotations
@@ -41,7 +37,13 @@ class Rescued:
 
 
 async def on_rescue(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
-    """The rescue button: spend 2 hero tokens, regain the recovery value as if before that damage."""
+    """The rescue button: spend 2 hero tokens, regain the recovery value as if before that damage.
+
+    The button stays open until answered or the hero's next turn starts, whatever else changes meanwhile (in
+    play by post the player answers later), so it names the offer (`offer_key`), not the channel version. A
+    press, by the hero's player (or the Director), is one event: the tokens spent
+    (`bot.hero_tokens.spend_benefit`, one benefit per turn) and the regain applied as if before that damage
+    (`bot.rules.encounter.rescue.rescue`)."""
     key = offer_key(arg)
 
     def step(who: Caller, encounter: Encounter, table: Table) -> tuple[Encounter, Rescued]:

@@ -1,12 +1,8 @@
 """The /encounter commands (start | add | hero | remove | surprise | begin | status | undo | log | end).
 
 Rules: `bot.rules.encounter` (roster: `add_creatures`, `add_hero`, `remove`; flow: `begin`,
-`choose_first_side`, `finish`) and the turn engine (`mark_surprised`). Who may (`bot.permissions`, the
-rules of docs/permissions.md): when the server has a Director role only server Directors start encounters
-(anyone otherwise); whoever starts one is its Director (so is every server Director); only the Director adds
-or removes Director creatures, marks surprise, begins, overrides the turn order and ends the encounter. A
-player adds creatures they control to a players' side, brings in their own roster hero (only they or a server
-Director bring in a roster hero), and removes their own creatures.
+`choose_first_side`, `finish`) and the turn engine (`mark_surprised`). Who may: `bot.permissions` (the rules
+of docs/permissions.md; in short on `EncounterCog`).
 """
 
 from __future__ import annotations
@@ -166,7 +162,14 @@ def _begun(flow: Flow) -> str:
 
 
 class EncounterCog(BotCog):
-    """Running an encounter (/encounter)."""
+    """Running an encounter (/encounter).
+
+    Who may (`bot.permissions`, the rules of docs/permissions.md): when the server has a Director role only
+    server Directors start encounters (anyone otherwise); whoever starts one is its Director (so is every
+    server Director); only the Director adds or removes Director creatures, marks surprise, begins, overrides
+    the turn order and ends the encounter. A player adds creatures they control to a players' side, brings in
+    their own roster hero (only they or a server Director bring in a roster hero), and removes their own
+    creatures."""
 
     encounter = guild_group(
         "encounter",

@@ -1,17 +1,9 @@
 """Objectives and villain actions (/encounter objective add | done | fail, /encounter villain name | use).
 
 Rules: `bot.rules.encounter.objectives` (objectives with round counters, counted down as each round starts;
-a leader's or solo's villain actions, each once per encounter, one a round). Who may (`bot.permissions`): the
-encounter's Director sets and resolves objectives, names villain actions and marks them used (a strike with
-one marks it too: `bot.rules.encounter.ability_strike`). Everyone sees the objectives on the tracker; the
-villain actions only the Director, on their private tracker (`/encounter status private: True`), and the
-replies that name them before they are used are theirs alone. When a counter hits 0 as a round starts, the
-reply that started the round asks the Director (`exts.tracker._objectives.due_lines`, `due_view`;
-exts/turn/_cog.py).
-
-The commands are subgroups of `/encounter`: this cog attaches `ObjectiveCommands` and `VillainCommands` to the
-encounter cog's group when it loads (the package's `setup` adds the encounter cog first), before the commands
-are synced.
+a leader's or solo's villain actions, each once per encounter, one a round). When a counter hits 0 as a round
+starts, the reply that started the round asks the Director (`exts.tracker._objectives.due_lines`,
+`due_view`; exts/turn/_cog.py). Who may, and how the subgroups join /encounter: `ObjectivesCog`.
 """
 
 from __future__ import annotations
@@ -317,7 +309,17 @@ class VillainCommands(Subgroup, name="villain"):
 
 
 class ObjectivesCog(BotCog):
-    """Objectives and villain actions: their subgroups of /encounter."""
+    """Objectives and villain actions: their subgroups of /encounter.
+
+    Who may (`bot.permissions`): the encounter's Director sets and resolves objectives, names villain actions
+    and marks them used (a strike with one marks it too: `bot.rules.encounter.ability_strike`). Everyone sees
+    the objectives on the tracker; the villain actions only the Director, on their private tracker
+    (`/encounter status private: True`), and the replies that name them before they are used are theirs
+    alone.
+
+    The commands are subgroups of `/encounter`: this cog attaches `ObjectiveCommands` and `VillainCommands`
+    to the encounter cog's group when it loads (the package's `setup` adds the encounter cog first), before
+    the commands are synced."""
 
     def __init__(self, bot: DrawSteelBot) -> None:
         super().__init__(bot)

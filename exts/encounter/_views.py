@@ -2,11 +2,10 @@
 off): no Director creature's exact Stamina, neither in an event's summary nor in its undo patch.
 
 An event whose summary shows exact Stamina (`Goblin regains 5 Stamina: Stamina 3 → 8`, `has Stamina set to
-20`) names in its details whose it is, by creature id, and whether players could see that creature's Stamina
-then (`stamina_details`, written by the command that made the event). Its players' copy keeps the numbers
-only when the details say so; an undo's copy follows the event it undoes. Any other event has the numbers
-taken out, so the log fails closed: the summary's text never decides (a creature may be named "Goblin 1
-regains"). Undo patches hold whole states, so players get none.
+20`) names in its details whose it is, by creature id, and whether players could see it then
+(`stamina_details`, from the command that made it); the players' copy keeps the numbers only if they could (an
+undo's: as the event it undoes). Any other event loses them, so the log fails closed: the summary's text
+never decides (a creature may be named "Goblin 1 regains"). Undo patches hold whole states: players get none.
 """
 
 from __future__ import annotations

@@ -1,15 +1,6 @@
 """A Forge Steel ability object (`src/models/ability.ts`) read into the shared `Ability` card.
 
-Forge Steel keeps an ability's usage (`type.usage`, `type.free`, `type.trigger`), keywords, distances
-(`{type, value, value2, within, special, qualifier}`), target, cost (a number, or `"signature"`), and its
-body as `sections`: a `roll` (characteristics, bonus, tier1..tier3), `text`, `field` (`Spend 2: ...`) and
-`package` (text a hero's Package feature adds by its tag: none of its own, so the hero import adds it).
-Files from before sections keep `powerRoll`, `preEffect`, `effect`, `spend`, `persistence` and
-`alternateEffects` instead; both are read. Tier texts are kept raw (`bot.rules.tiers` reads them).
-
 Rules: Draw Steel, Combat, "Power Rolls" (the roll adds the highest of its characteristics).
-
-Public API: `read_ability(fields) -> Ability`, `format_distance(fields) -> str`.
 """
 
 from __future__ import annotations
@@ -97,7 +88,13 @@ def _field(section: Fields) -> str:
 
 
 def _sections(ability: Fields) -> tuple[PowerRollSpec | None, list[str]]:
-    """The power roll and the other parts, in order, from `sections` or the older separate fields."""
+    """The power roll and the other parts, in order, from `sections` or the older separate fields.
+
+    Forge Steel keeps an ability's body as `sections`: a `roll` (characteristics, bonus, tier1..tier3),
+    `text`, `field` (`Spend 2: ...`) and `package` (text a hero's Package feature adds by its tag: none of
+    its own, so the hero import adds it). Files from before sections keep `powerRoll`, `preEffect`, `effect`,
+    `spend`, `persistence` and `alternateEffects` instead; both are read. Tier texts are kept raw
+    (`bot.rules.tiers` reads them)."""
     roll: PowerRollSpec | None = None
     parts: list[str] = []
     if "sections" in ability:
@@ -127,7 +124,9 @@ def _sections(ability: Fields) -> tuple[PowerRollSpec | None, list[str]]:
 
 
 def read_ability(ability: Fields) -> Ability:
-    """One Forge Steel ability as the card the bot keeps."""
+    """One Forge Steel ability as the card the bot keeps: its usage (`type.usage`, `type.free`,
+    `type.trigger`), keywords, distances (`{type, value, value2, within, special, qualifier}`), target, cost
+    (a number, or `"signature"`) and body (`_sections`)."""
     kind = ability.obj("type", "ability type")
     action = _action(kind)
     roll, parts = _sections(ability)

@@ -1,14 +1,6 @@
 """A Forge Steel encounter (`.ds-encounter`): which monsters it brings, by id, and how many.
 
-Forge Steel's `Encounter` (`src/models/encounter.ts`) holds groups of slots; a slot names a monster by
-`monsterID` (found in a monster group, not in the file), a `count`, and `customization`. A slot of minions
-counts groups of four: the slot brings `count × 4 + minionCountAdjustment` minions, any other slot `count`
-creatures (Forge Steel's `MonsterLogic.getRoleMultiplier` and its encounter runner). The file has no stat
-blocks: the bot resolves the ids in the server's bestiary and says which it couldn't.
-
-Public API: `EncounterSlot` (with `creatures(organization)`), `EncounterFile` (with `monster_ids`,
-`missing(known)`),
-`read_encounter(data)` (at most `SLOTS_MAX` slots), `MINION_GROUP`.
+The file has no stat blocks: the bot resolves the ids in the server's bestiary and says which it couldn't.
 """
 
 from __future__ import annotations
@@ -38,7 +30,11 @@ class EncounterSlot:
     faction: str = "Enemy"
 
     def creatures(self, organization: Organization) -> int:
-        """How many creatures the slot brings once its monster's organization is known (at least 0)."""
+        """How many creatures the slot brings once its monster's organization is known (at least 0).
+
+        A slot of minions counts groups of four: it brings `count × 4 + minionCountAdjustment` minions, any
+        other slot `count` creatures (Forge Steel's `MonsterLogic.getRoleMultiplier` and its encounter
+        runner)."""
         if organization is Organization.MINION:
             return max(0, self.count * MINION_GROUP + self.minion_adjustment)
         return max(0, self.count)
@@ -63,7 +59,10 @@ class EncounterFile:
 
 
 def read_encounter(data: bytes) -> EncounterFile:
-    """A `.ds-encounter` export's slots (or a `ForgeSteelError` saying what to upload instead)."""
+    """A `.ds-encounter` export's slots (or a `ForgeSteelError` saying what to upload instead).
+
+    Forge Steel's `Encounter` (`src/models/encounter.ts`) holds groups of slots; a slot names a monster by
+    `monsterID` (found in a monster group, not in the file), a `count`, and `customization`."""
     _, top = load_export(data, Kind.ENCOUNTER)
     slots: list[EncounterSlot] = []
     for group in top.objects("groups", "encounter group"):

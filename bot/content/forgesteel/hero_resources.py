@@ -1,13 +1,7 @@
 """A Forge Steel hero's heroic resources and what gains them.
 
-Each Heroic Resource feature that counts is a resource (`heroic`: the class's Ferocity, Wrath ...; `epic`:
-a level-10 resource). A heroic resource's gains are its own, plus every Heroic Resource Gain feature's, plus
-its domains' gains for a resource of that name; a gain feature's `replacesTags` removes the gains it
-improves on (Fury level 4: "take-damage 2" replaces "take-damage"). An epic resource keeps its own gains
-(Forge Steel's `HeroLogic.getHeroicResources`, read, not copied; Draw Steel, The Basics, "Heroic Resources").
-Every resource lists the shared gains, so their count is capped (`RESOURCES_MAX`) before they are read.
-
-Public API: `ResourceGain`, `HeroResource`, `hero_resources(features)`, `RESOURCES_MAX`.
+Rules: Draw Steel, The Basics, "Heroic Resources", as Forge Steel's `HeroLogic.getHeroicResources` reads them
+(`hero_resources`).
 """
 
 from __future__ import annotations
@@ -18,7 +12,8 @@ from bot.content.forgesteel.files import Fields, at_most
 from bot.content.forgesteel.hero_features import HeroFeatures
 
 RESOURCES_MAX = 8
-"""The heroic resources a hero may have (a class's and an epic one)."""
+"""The heroic resources a hero may have (a class's and an epic one). Every resource lists the shared gains,
+so their count is capped before they are read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +46,14 @@ def _gain(gain: Fields) -> tuple[str, ResourceGain]:
 
 
 def hero_resources(features: HeroFeatures) -> tuple[HeroResource, ...]:
-    """The hero's heroic resources, in the order their features come."""
+    """The hero's heroic resources, in the order their features come.
+
+    Each Heroic Resource feature that counts is a resource (`heroic`: the class's Ferocity, Wrath ...; `epic`:
+    a level-10 resource). A heroic resource's gains are its own, plus every Heroic Resource Gain feature's,
+    plus its domains' gains for a resource of that name; a gain feature's `replacesTags` removes the gains it
+    improves on (Fury level 4: "take-damage 2" replaces "take-damage"). An epic resource keeps its own gains
+    (Forge Steel's `HeroLogic.getHeroicResources`, read, not copied; Draw Steel, The Basics, "Heroic
+    Resources")."""
     resources = features.of_type("Heroic Resource")
     at_most(len(resources), RESOURCES_MAX, "heroic resources")
     from_features = [f.data for f in features.of_type("Heroic Resource Gain")]

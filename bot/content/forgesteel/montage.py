@@ -1,13 +1,5 @@
 """A Forge Steel montage (`.ds-montage`): its scene, sections, challenges with their uses, twists and
 outcome texts, read into the rules' `Challenge`s for the running montage.
-
-Forge Steel's `Montage` (`src/models/montage.ts`) has a `scene`, `sections` and `outcomes` (total success,
-partial success, total failure); a section has `challenges`, `twistInfo` and `twists`; a challenge (a twist
-has the same shape) has `characteristics`, `skills` (one text), `abilities` (one text), `uses`, and the
-`successes` and `failures` Forge Steel's own runner counts (play state, not read: the bot counts its own).
-Every element has an `id`, a `name` and a `description` (a text, or a list of texts in older files).
-
-Public API: `ImportedMontage`, `read_montage(data)`; the limits `SECTIONS_MAX`, `TWISTS_MAX`, `TEXT_MAX`.
 """
 
 from __future__ import annotations
@@ -105,7 +97,14 @@ class _Reader:
 
 def read_montage(data: bytes, budget: ReadBudget | None = None) -> ImportedMontage:
     """A `.ds-montage` export (or a `ForgeSteelError` saying what to upload instead). Read within a CPU
-    `budget` and refused as soon as it holds more sections, challenges or twists than the bot keeps."""
+    `budget` and refused as soon as it holds more sections, challenges or twists than the bot keeps.
+
+    Forge Steel's `Montage` (`src/models/montage.ts`) has a `scene`, `sections` and `outcomes` (total success,
+    partial success, total failure); a section has `challenges`, `twistInfo` and `twists`; a challenge (a
+    twist has the same shape) has `characteristics`, `skills` (one text), `abilities` (one text), `uses`, and
+    the `successes` and `failures` Forge Steel's own runner counts (play state, not read: the bot counts its
+    own). Every element has an `id`, a `name` and a `description` (a text, or a list of texts in older
+    files)."""
     _, top = load_export(data, Kind.MONTAGE, budget=budget or ReadBudget())
     reader = _Reader()
     challenges: list[Challenge] = []

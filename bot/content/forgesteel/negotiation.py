@@ -1,12 +1,7 @@
 """A Forge Steel negotiation (`.ds-negotiation`) read into the rules' start state.
 
-Forge Steel's `Negotiation` (`src/models/negotiation.ts`) is an element (`id`, `name`, `description`) with
-`interest`, `patience`, `impression`, and `motivations` and `pitfalls`, each a list of `{trait,
-description}` where `trait` is one of the twelve motivations by its capitalised name ("Higher Authority").
 The bot keeps the name, Interest, Patience and the traits with their descriptions (the Director's notes);
 `impression` (the heroes' Renown against it, a rule the bot leaves to the table) is read and not kept.
-
-Public API: `read_negotiation(data) -> Negotiation` (or a one-line `ForgeSteelError`), `NOTE_MAX`.
 """
 
 from __future__ import annotations
@@ -41,8 +36,13 @@ def _traits(top: Fields, key: str) -> tuple[Trait, ...]:
 
 
 def read_negotiation(data: bytes) -> Negotiation:
-    """A `.ds-negotiation` export as the negotiation's start (or a `ForgeSteelError` saying what to upload
-    or change instead)."""
+    """A `.ds-negotiation` export as the negotiation's start (or a one-line `ForgeSteelError` saying what to
+    upload or change instead).
+
+    Forge Steel's `Negotiation` (`src/models/negotiation.ts`) is an element (`id`, `name`, `description`)
+    with `interest`, `patience`, `impression`, and `motivations` and `pitfalls`, each a list of `{trait,
+    description}` where `trait` is one of the twelve motivations by its capitalised name ("Higher
+    Authority")."""
     _, top = load_export(data, Kind.NEGOTIATION, budget=ReadBudget())
     motivations, pitfalls = _traits(top, "motivations"), _traits(top, "pitfalls")
     name, interest, patience = top.text("name"), top.integer("interest"), top.integer("patience")
