@@ -1,12 +1,8 @@
 """A hero's ability cards (/ability add | edit | remove | show | list).
 
 A hero without Forge Steel types their cards by hand (`bot.content.ability_entry` reads the options and keeps
-the limits); a Forge Steel import brings them (`/hero import`). The cards live on the roster sheet
-(`HeroSheet.abilities`); when the hero is in this channel's running encounter, their creature takes the
-change too (`bot.rules.encounter.into_play`). Each command works on the caller's hero, or on `hero:`.
-
-Who may: the hero's player or a Director changes a hero's cards (`bot.permissions.require_controls`, as for
-`/hero edit`); anyone may show or list them. Every change is one `bot.play.apply`.
+the limits); a Forge Steel import brings them (`/hero import`). Each command works on the caller's hero, or
+on `hero:`; anyone may show or list a hero's cards, and only their player or a Director changes them.
 """
 
 from __future__ import annotations
@@ -162,9 +158,13 @@ class Abilities(BotCog):
         *,
         shown: bool = True,
     ) -> None:
-        """Change the cards of `hero` (or the caller's) as `edit(hero, sheet)` says; the hero's creature in
-        this channel's running encounter takes them too. The reply says `said(done)`, with the card
-        `shown`."""
+        """Change the cards of `hero` (or the caller's) as `edit(hero, sheet)` says; the reply says
+        `said(done)`, with the card `shown`.
+
+        The cards live on the roster sheet (`HeroSheet.abilities`); when the hero is in this channel's running
+        encounter, their creature takes the change too (`bot.rules.encounter.into_play`). Who may: the hero's
+        player or a Director (`bot.permissions.require_controls`, as for `/hero edit`). Every change is one
+        `bot.play.apply`."""
 
         def change(who: Member, table: Table) -> Change[CardsChanged]:
             target = hero_or_mine(table, hero, who.actor.user_id)

@@ -6,9 +6,6 @@ An ability card shows its tier texts as written and, beside each, what the bot u
 their conditions and durations, forced movement, and whatever it didn't understand, quoted verbatim: the
 table sees exactly what a strike will and won't apply. Every text from a card, a file or a hero's sheet came
 from a user, so each goes through `bot.replies.inert`.
-
-Public API: `ACTION_LABELS`, `ability_embed(hero, card, sheet)`, `abilities_embed(hero, sheet)`,
-`import_embed(hero, warnings, updated)`, `abilities_text(sheet)`, `kit_text(sheet)`.
 """
 
 from __future__ import annotations

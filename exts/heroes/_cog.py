@@ -2,13 +2,7 @@
 
 Rules live in `bot.rules.hero` (the sheet, its limits, edits and who may claim a hero); names through
 `bot.rules.names.clean_name` (via `Table.add_hero`, which refuses duplicates ignoring case); who may do what
-through `bot.permissions`. Every change is one `bot.play.apply`.
-
-Ownership: a hero belongs to one member (`Hero.owner_id`). A player creates heroes for themselves; a server
-Director (`bot.permissions`: the Director role or Manage Server; never an encounter's starter as such) may
-create one for a member (`player`), or for nobody in particular (then the Directors hold it and any member may
-`/hero claim` it). The owner or a server Director edits a hero; a server Director reassigns any hero.
-`/hero import` reads a Forge Steel hero (`exts.heroes._import`, the same permissions).
+through `bot.permissions` (who owns a hero: `Heroes`). Every change is one `bot.play.apply`.
 """
 
 from __future__ import annotations
@@ -165,7 +159,14 @@ def _rename(table: Table, target: Hero, rename: str, *, in_encounter: bool) -> N
 
 
 class Heroes(BotCog):
-    """The channel's hero roster (/hero)."""
+    """The channel's hero roster (/hero).
+
+    Ownership: a hero belongs to one member (`Hero.owner_id`). A player creates heroes for themselves; a
+    server Director (`bot.permissions`: the Director role or Manage Server; never an encounter's starter as
+    such) may create one for a member (`player`), or for nobody in particular (then the Directors hold it and
+    any member may `/hero claim` it). The owner or a server Director edits a hero; a server Director reassigns
+    any hero. `/hero import` reads a Forge Steel hero (`exts.heroes._import`, the same permissions).
+    """
 
     hero = guild_group("hero", "The channel's hero roster.", "/hero show")
 

@@ -1,21 +1,5 @@
 """`/hero import`'s glue (exts/heroes/_cog.py calls in here): a Forge Steel hero export read into the
-campaign's roster.
-
-- The file is hostile until read: the command is deferred, the file downloaded with
-  `bot.attachments.download` (2 MB, 10 s) and read by `bot.content.forgesteel.hero.read_hero` into the sheet
-  (`to_sheet`); a bad file is refused in one line and nothing is stored.
-- The reading runs off the event loop, in a process of its own (`bot.hero_reader`), within the reader's CPU
-  budget: every other channel is answered meanwhile, and a file that costs more is refused.
-- Re-importing a hero updates it in place: the roster hero whose sheet has the file's Forge Steel id, else
-  the one of the same name held by the same member. Without `use_state` it keeps the Stamina damage,
-  Recoveries used, Victories and XP the bot has; with it, the file's play state replaces them. A hero in a
-  running encounter is re-imported after the encounter (checked again as the change commits:
-  `bot.play.idle_elsewhere`).
-- Who may (as `/hero create` and `/hero edit`, `bot.permissions`): anyone imports a hero for themselves; a
-  Director may import one for another member (`player`), or for nobody (then it is open to claim); only a
-  hero's player or a Director updates it.
-
-Public API: `HERO_FILE`, `Imported`, `import_hero(interaction, bot, file, use_state, owner, director)`.
+campaign's roster, as a new hero or updating the one an earlier import of it made.
 """
 
 from __future__ import annotations
@@ -91,7 +75,24 @@ async def import_hero(
     director: bool,
     fighting_in: FightingIn,
 ) -> Imported:
-    """Read the uploaded hero and store it on the campaign's roster (new, or updating its earlier import)."""
+    """Read the uploaded hero and store it on the campaign's roster (new, or updating its earlier import).
+
+    The file is hostile until read: the command is deferred, the file downloaded with
+    `bot.attachments.download` (2 MB, 10 s) and read by `bot.content.forgesteel.hero.read_hero` into the
+    sheet (`to_sheet`); a bad file is refused in one line and nothing is stored. The reading runs off the
+    event loop, in a process of its own (`bot.hero_reader`), within the reader's CPU budget: every other
+    channel is answered meanwhile, and a file that costs more is refused.
+
+    Re-importing a hero updates it in place: the roster hero whose sheet has the file's Forge Steel id, else
+    the one of the same name held by the same member (`matching`). Without `use_state` it keeps the Stamina
+    damage, Recoveries used, Victories and XP the bot has; with it, the file's play state replaces them. A
+    hero in a running encounter is re-imported after the encounter (checked again as the change commits:
+    `bot.play.idle_elsewhere`).
+
+    Who may (as `/hero create` and `/hero edit`, `bot.permissions`): anyone imports a hero for themselves; a
+    Director may import one for another member (`player`), or for nobody (then it is open to claim); only a
+    hero's player or a Director updates it.
+    """
     caller = interaction.user.id
     await defer_for_file(interaction)
     read = await READER.read(await download(file, what=HERO_FILE), use_state)

@@ -1,6 +1,6 @@
 """Victories and respites (/victories, /respite) for the channel's roster.
 
-Rules: draw-steel-basics.md "Victories", "Experience", "Respite" through `bot.rules.hero`
+Rules: Draw Steel, The Basics, "Victories", "Experience", "Respite" through `bot.rules.hero`
 (`award_sheet_victories`, `sheet_respite`, built on `bot.rules.resources`).
 """
 

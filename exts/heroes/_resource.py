@@ -1,6 +1,6 @@
 """A hero's heroic resource in the encounter (/resource gain | spend | set).
 
-Rules: `bot.rules.encounter.heroic` (draw-steel-basics.md "Heroic Resources"): the value lives in the
+Rules: `bot.rules.encounter.heroic` (Draw Steel, The Basics, "Heroic Resources"): the value lives in the
 encounter; a roster hero's resource name (wrath, focus, ...) comes from their sheet. The gains the bot sees
 happen (start of turn, taking damage, becoming winded or dying) come by themselves; these commands are for
 the rest (a class trigger the bot can't see) and for corrections. Who may: the hero's player or the Director.

@@ -1,9 +1,9 @@
 """The party's hero tokens (/tokens show | award | spend | reset).
 
-Rules: draw-steel-basics.md "Hero Tokens" through `bot.rules.resources` (`award_tokens`, `start_session`) and
-the one spending function `bot.hero_tokens.spend_benefit` (one benefit per hero per turn). The benefits
-themselves: surges (`Encounter.surges`), a save that just failed (`bot.rules.encounter.saves.token_save`;
-also the button on a failed save's reply), a reroll (said; the /roll
+Rules: Draw Steel, The Basics, "Hero Tokens" through `bot.rules.resources` (`award_tokens`,
+`start_session`) and the one spending function `bot.hero_tokens.spend_benefit` (one benefit per hero per
+turn). The benefits themselves: surges (`Encounter.surges`), a save that just failed
+(`bot.rules.encounter.saves.token_save`; also the button on a failed save's reply), a reroll (said; the /roll
 Reroll button does it in one click) and regaining Stamina equal to the recovery value (`bot.rules.stamina`).
 """
 

@@ -1,7 +1,7 @@
 """`/dice expression`: roll any dice expression (3d6+2, 1d3, d100, 4d6kh3) and show the breakdown and total.
 
-The parsing and rolling are the rules core's (`bot.rules.dice.roll_expression`, draw-steel-basics.md, "Dice");
-this cog only reads the option, rolls with the bot's dice and renders the result.
+The parsing and rolling are the rules core's (`bot.rules.dice.roll_expression`, Draw Steel, The Basics,
+"Dice"); this cog only reads the option, rolls with the bot's dice and renders the result.
 """
 
 from __future__ import annotations

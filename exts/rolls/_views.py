@@ -1,5 +1,5 @@
 """The renderer of a power roll reply (`/roll`): its text, its embed, its buttons and their custom ids. The
-rules come from `bot.rules.power` (draw-steel-basics.md "Power Rolls"; "Hero Tokens" for the reroll); the
+rules come from `bot.rules.power` (Draw Steel, The Basics, "Power Rolls"; "Hero Tokens" for the reroll); the
 contract labels `Dice: 7 + 9`, `Total: 18`, `Tier 3` and `Critical` stand each on its own line of the embed
 and again, joined by " · ", in the message content. `RollCard` is the roll as the store keeps it.
 """

@@ -244,7 +244,7 @@ def private_view(encounter_id: int, version: int) -> discord.ui.View:
 
 def token_save_view(encounter_id: int, version: int) -> discord.ui.View:
     """On a failed save's reply: the hero's player spends a hero token to succeed instead
-    (draw-steel-basics.md "Spending Hero Tokens")."""
+    (Draw Steel, The Basics, "Spending Hero Tokens")."""
     view = PersistentView()
     view.add_item(
         ControlButton(

@@ -1,16 +1,8 @@
 """What objectives and villain actions look like: on the tracker, in replies, in the end summary.
 
 Pure functions from state to text, fields and views (`bot.rules.encounter.objectives`); every objective text
-and name goes through `bot.replies.inert`.
-
-- `objective_text` (`Hold the bridge — 3 rounds left`), `objectives_field` (the tracker); `villains_field`
-  (the Director's private tracker only: the villain actions' names are the Director's secret);
-- `villain_reminder_lines` (a turn's end: a villain action is still unused this round, named nowhere);
-- `due_lines` and `due_view` (a round began with an objective's counter at 0: the Director is asked whether
-  the encounter ends in victory, with the end-of-encounter buttons of `exts.tracker._controls`);
-- `summary_lines` (the end-of-encounter reply: each objective and its outcome);
-- `added_text`, `resolved_text`, `named_text`, `used_text`, `left_text` (the commands' replies; what names
-  villain actions only to the Director).
+and name goes through `bot.replies.inert`. The villain actions' names are the Director's secret: only the
+Director's private tracker and own replies name them before they are used.
 """
 
 from __future__ import annotations
@@ -119,7 +111,8 @@ def due_lines(due: Sequence[str]) -> list[str]:
 
 def due_view(encounter_id: int | None, version: int, due: Sequence[str]) -> discord.ui.View | None:
     """The Director's answer to `due_lines`: end the encounter in victory, or keep fighting (the
-    end-of-encounter confirmation's persistent buttons, which only the Director may press to end)."""
+    end-of-encounter confirmation's persistent buttons of `exts.tracker._controls`, which only the Director
+    may press to end)."""
     if not due or encounter_id is None:
         return None
     view = PersistentView()
@@ -144,10 +137,12 @@ def summary_lines(encounter: Encounter) -> list[str]:
 
 
 def added_text(objective: Objective) -> str:
+    """The channel's reply to a new objective."""
     return f"🎯 New objective: {objective_text(objective)}."
 
 
 def resolved_text(objective: Objective, open_left: int) -> str:
+    """The channel's reply to a resolved objective (the last one achieved: how to end the encounter)."""
     head = f"{MARKS[objective.outcome]} Objective {objective.outcome.value}: **{inert(objective.text)}**."
     if objective.outcome is Outcome.ACHIEVED and open_left == 0:
         head += " Every objective is resolved: end the encounter with /encounter end when the fight is done."

@@ -2,21 +2,8 @@
 creature's Stamina and conditions, minion squads, groups, hero tokens and Malice.
 
 Pure functions from state to `discord.Embed` (no Discord I/O): `render_tracker` for a running encounter,
-`render_final` for the summary it becomes when the encounter ends. Built with `bot.embeds.make_embed`, so
-it never breaks Discord's limits (6,000 characters, 25 fields of 1,024); to stay readable with 40 to 100
-creatures it is grouped by side, one compact line per entry, and steps down to terser lines (`DETAIL_LEVELS`)
-until everything fits, instead of cutting creatures off.
-
-What it shows follows the rules texts: the round and the side that picks (draw-steel-turn-order.txt "Taking
-Turns"; teams-combat.md "Initiative and Rounds"; fast-slow-turns-combat.md "Anatomy of a Round": the fast or
-slow part), Stamina as `Stamina: 12/30` with a bar (bot.ui.format), winded / dying / dead states
-(draw-steel-combat.txt "Stamina"), conditions and their durations (draw-steel-combat.txt "Conditions"),
-minion squads' shared pool and living minions (Monsters "Minions"), enemy groups (draw-steel-combat.txt
-"Enemies Act In Groups"), a Defend or Aid Attack while it lasts (draw-steel-combat.txt "Defend", "Aid
-Attack"), the Director's objectives with their round counters, and on the Director's private view only, the
-leaders' and solos' villain actions (`exts.tracker._objectives`). Director creatures show only their state
-(`winded`) unless the guild's `show_monster_stamina` setting is on. Every user-supplied name goes through
-`bot.replies.inert`.
+`render_final` for the summary it becomes when the encounter ends. What it shows follows the rules texts
+(each function cites its own); every user-supplied name goes through `bot.replies.inert`.
 """
 
 from __future__ import annotations
@@ -118,8 +105,9 @@ def source_text(source: str) -> str:
 
 
 def condition_text(instance: ConditionInstance, level: int = 0, *, source: bool = True) -> str:
-    """`frightened (Ogre, save ends)` at level 0, `frightened (save)` at 1, `frightened` at 2; without
-    `source`, no source (`conditions_text` says it once for several)."""
+    """A condition and its duration (Draw Steel, Combat, "Conditions"): `frightened (Ogre, save ends)` at
+    level 0, `frightened (save)` at 1, `frightened` at 2; without `source`, no source (`conditions_text` says
+    it once for several)."""
     label = name_text(instance.label, level)
     if level >= 2:
         return label
@@ -153,6 +141,9 @@ def conditions_text(conditions: Sequence[ConditionInstance], level: int = 0) -> 
 
 
 def _vitals_part(creature: Creature, hidden: bool, level: int) -> str:
+    """Stamina as `Stamina: 12/30` with a bar (`bot.ui.format`), and the winded / dying / dead state
+    (Draw Steel, Combat, "Stamina"). A `hidden` creature (a Director creature, unless the guild's
+    `show_monster_stamina` setting is on) shows only its state (`winded`)."""
     vitals = creature.vitals
     state = state_label(vitals)
     if hidden:
@@ -195,6 +186,8 @@ def _status_word(marker: str, level: int) -> str:
 
 
 def _extras(encounter: Encounter, creature: Creature, resource_names: Mapping[str, str]) -> list[str]:
+    """Surges, the heroic resource, and a Defend or Aid Attack while it lasts (Draw Steel, Combat, "Defend",
+    "Aid Attack")."""
     extras: list[str] = []
     surges = encounter.surges.get(creature.id, 0)
     if surges:
@@ -226,7 +219,7 @@ def creature_line(
     line = " ".join(part for part in parts if part)
     conditions = state.conditions_of(creature.id)
     extras = [conditions_text(conditions, level)] if conditions else []
-    if creature.vitals.dying:  # draw-steel-combat.txt "Dying and Death": "Additionally, you are bleeding"
+    if creature.vitals.dying:  # Draw Steel, Combat, "Dying and Death": "Additionally, you are bleeding"
         extras.insert(0, "bleeding" if level >= 2 else "bleeding (while dying)")
     if level < 2:
         extras += _extras(encounter, creature, resource_names or {})
@@ -238,9 +231,10 @@ def creature_line(
 def squad_line(
     encounter: Encounter, entry: Entry, squad: Squad, hidden: bool, level: int, indent: str = ""
 ) -> list[str]:
-    """A minion squad: marker, name, minions alive, the shared pool (unless hidden), conditions; at level 0
-    the living minions' names on a second line, each with its own conditions (`Minion 2 (slowed (EoT))`);
-    at terser levels the minions' conditions are summed up on the squad's line, each once."""
+    """A minion squad (Monsters, "Minions"): marker, name, minions alive, the shared pool (unless hidden),
+    conditions; at level 0 the living minions' names on a second line, each with its own conditions
+    (`Minion 2 (slowed (EoT))`); at terser levels the minions' conditions are summed up on the squad's line,
+    each once."""
     state = encounter.turns
     total = len(squad.alive) + len(squad.dead)
     out = not squad.alive
@@ -295,7 +289,8 @@ def _entry_lines(
 
 
 def side_lines(encounter: Encounter, side: Side, view: TrackerView, level: int) -> list[str]:
-    """A side's entries in order, an enemy group's members together under the group's name."""
+    """A side's entries in order, an enemy group's members together under the group's name
+    (Draw Steel, Combat, "Enemies Act In Groups")."""
     lines: list[str] = []
     entries = [e for e in encounter.turns.entries if e.side == side.id]
     hidden_ids = hidden_stamina(encounter, view.show_monster_stamina)
@@ -336,7 +331,10 @@ def _side_name(side: Side) -> str:
 
 
 def status_lines(encounter: Encounter, view: TrackerView) -> list[str]:
-    """The round, who acts or picks now (and the fast/slow part), hero tokens and Malice."""
+    """The round, who acts or picks now (and the fast/slow part), hero tokens and Malice.
+
+    The round and the side that picks follow Draw Steel, Combat, "Taking Turns"; Teams Combat, "Initiative
+    and Rounds"; and Shadow of the Demon Lord, Combat, "Anatomy of a Round" (the fast or slow part)."""
     state = encounter.turns
     lines: list[str] = []
     if state.phase is Phase.SETUP:
@@ -344,7 +342,7 @@ def status_lines(encounter: Encounter, view: TrackerView) -> list[str]:
     elif state.phase is Phase.ENDED:
         lines.append(f"**Ended** after round {state.round}")
     elif state.round == 0:
-        lines.append("**Surprise round**")  # teams-combat.md: round 0 belongs to those not surprised
+        lines.append("**Surprise round**")  # Teams Combat, "Surprise": round 0 belongs to those not surprised
     else:
         lines.append(f"**Round {state.round}**")
     now = current(state)
@@ -390,6 +388,8 @@ LEGEND = f"{ACTING} acting · {ACTED} acted · {WAITING} waiting · {DOWN} uncon
 
 
 def _fields(encounter: Encounter, view: TrackerView, level: int) -> list[Field]:
+    """The Director's objectives with their round counters and, on the Director's private view only, the
+    leaders' and solos' villain actions (`exts.tracker._objectives`); then each side."""
     fields: list[Field] = tracker_fields(encounter, view.private)  # objectives (and villain actions) first
     for side in encounter.turns.sides:
         entries = [e for e in encounter.turns.entries if e.side == side.id]
@@ -403,7 +403,11 @@ def _size(title: str, description: str, fields: Sequence[Field], footer: str) ->
 
 
 def render_tracker(encounter: Encounter, view: TrackerView) -> discord.Embed:
-    """The live tracker of a running encounter (the most detailed layout that fits Discord's limits)."""
+    """The live tracker of a running encounter (the most detailed layout that fits Discord's limits).
+
+    Built with `bot.embeds.make_embed`, so it never breaks Discord's limits (6,000 characters, 25 fields of
+    1,024); to stay readable with 40 to 100 creatures it is grouped by side, one compact line per entry, and
+    steps down to terser lines (`DETAIL_LEVELS`) until everything fits, instead of cutting creatures off."""
     title = f"⚔️ {inert(view.name)}"
     description = "\n".join([*status_lines(encounter, view), "", LEGEND])
     colour = Colour.INFO

@@ -1,6 +1,6 @@
 """The baseline actions that change later rolls, behind `/turn defend` and `/turn aid` (the commands live in
 `exts.turn._cog`): Defend (a main action) and Aid Attack (a maneuver), through `bot.rules.encounter.baseline`
-(draw-steel-combat.txt "Defend", "Aid Attack"); replies from `bot.ui.combat`. Who may: a player for the
+(Draw Steel, Combat, "Defend", "Aid Attack"); replies from `bot.ui.combat`. Who may: a player for the
 creatures they control, the Director for any (`bot.permissions.require_controls`).
 """
 

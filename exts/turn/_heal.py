@@ -1,6 +1,6 @@
 """`/turn heal` (the Heal main action; its command sits with the other /turn commands in exts/turn/_cog.py).
 
-Rules: `bot.rules.encounter.helping.heal_action` (draw-steel-combat.txt "Heal", "Dying and Death", "No
+Rules: `bot.rules.encounter.helping.heal_action` (Draw Steel, Combat, "Heal", "Dying and Death", "No
 Recoveries"): the target spends a Recovery (a dying hero too; a Director creature regains a third of its
 Stamina maximum), or makes one extra saving throw. Who may: the healer's player or the Director; the healer
 is the creature taking its turn (when the caller controls it), else the caller's own creature.

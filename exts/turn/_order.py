@@ -1,7 +1,7 @@
-"""Choices of turn order outside the picks: a creature's fast or slow turn (fast-slow-turns-combat.md "Anatomy
-of a Round", "Fast Turns", "Slow Turns": `bot.rules.encounter.flow.choose_speed`; the side that picks next is
-pinged) and, in the Agility turn order, two heroes swapping places at the start of a round (the Director's:
-`bot.rules.turns.swap_agility`, draw-steel-turn-order.txt "Alternative Turn Order").
+"""Choices of turn order outside the picks: a creature's fast or slow turn (Shadow of the Demon Lord,
+Combat, "Anatomy of a Round", "Fast Turns", "Slow Turns": `bot.rules.encounter.flow.choose_speed`; the side
+that picks next is pinged) and, in the Agility turn order, two heroes swapping places at the start of a
+round (the Director's: `bot.rules.turns.swap_agility`, Draw Steel, Combat, "Alternative Turn Order").
 """
 
 from __future__ import annotations

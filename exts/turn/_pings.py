@@ -85,7 +85,7 @@ def pick_ping(
     line: str | None = None,
 ) -> Ping | None:
     """The ping for the side that picks now: the controllers of its creatures that may still act this round;
-    in the Agility order only the next in order (draw-steel-combat.txt "Alternative Turn Order": "When it's
+    in the Agility order only the next in order (Draw Steel, Combat, "Alternative Turn Order": "When it's
     time for someone on the heroes' side to act, the hero with the highest total goes first"); never `mover`,
     whose reply already says who picks (None when nobody is left to ping, or nobody picks: a turn is running,
     or the round or encounter is over). Its text is the pick line with the mentions in front: `line`, the

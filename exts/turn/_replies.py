@@ -166,7 +166,7 @@ async def send_saves(
     interaction: discord.Interaction[Any], committed: Versioned, results: list[SaveResult], failed: bool
 ) -> None:
     """The saves' replies; when a hero's save just failed (`failed`), the button that spends a hero token to
-    succeed instead (draw-steel-basics.md "Spending Hero Tokens")."""
+    succeed instead (Draw Steel, The Basics, "Spending Hero Tokens")."""
     content = "\n".join(save_reply(r) for r in results)
     if failed and committed.encounter_id is not None:
         view = token_save_view(committed.encounter_id, committed.version)

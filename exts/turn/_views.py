@@ -337,7 +337,8 @@ def skip_text(flow: Flow, entry_id: str = "", rolled: Sequence[SaveResult] = ())
 
 
 def speed_text(entry_id: str, speed: Speed, flow: Flow) -> str:
-    """/turn speed (fast-slow-turns-combat.md "Fast Turns", "Slow Turns"): the choice, then what follows."""
+    """/turn speed (Shadow of the Demon Lord, Combat, "Fast Turns", "Slow Turns"): the choice, then what
+    follows."""
     if speed is Speed.FAST:
         head = f"⏩ **{inert(entry_id)}** takes a fast turn this round: an action or a move."
     else:

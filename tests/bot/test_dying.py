@@ -2,7 +2,7 @@
 unconscious (the mention in the reply's allowed mentions); the hero-token rescue open until they answer or
 their hero's next turn starts, whatever else happens meanwhile; *dying* in the pick ping's status; what
 bleeding costs at the dying hero's turn start; and `/tokens spend use:regain` only on the hero's turn or as
-the rescue of a damage (draw-steel-basics.md "Spending Hero Tokens"; draw-steel-combat.txt "Dying and
+the rescue of a damage (Draw Steel, The Basics, "Spending Hero Tokens"; Draw Steel, Combat, "Dying and
 Death")."""
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ async def test_the_pick_ping_and_the_tracker_say_dying(table: Table) -> None:
 
 
 async def test_a_dying_heros_turn_start_says_what_bleeding_costs(table: Table) -> None:
-    """draw-steel-combat.txt "Dying and Death": "you are bleeding"; a main action costs 1d6 + level."""
+    """Draw Steel, Combat, "Dying and Death": "you are bleeding"; a main action costs 1d6 + level."""
     await ready(table)
     kit.ok(await table.director.slash(table.channel, "stamina damage", target="Ash", amount=32))
 
