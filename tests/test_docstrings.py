@@ -62,8 +62,8 @@ def test_module_docstrings_are_short() -> None:
         if lines > MAX_MODULE_LINES:
             over.append(f"{module} ({lines} lines)")
     assert not over, (
-        f"Module docstrings over {MAX_MODULE_LINES} lines: say what the module is for, put the rules on their "
-        "functions and the design in docs/architecture.md: " + "; ".join(over)
+        f"Module docstrings over {MAX_MODULE_LINES} lines: say what the module is for, put the rules on "
+        "their functions and the design in docs/architecture.md: " + "; ".join(over)
     )
 
 
