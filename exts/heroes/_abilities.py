@@ -163,7 +163,7 @@ class Abilities(BotCog):
 
         The cards live on the roster sheet (`HeroSheet.abilities`); when the hero is in this channel's running
         encounter, their creature takes the change too (`bot.rules.encounter.into_play`). Who may: the hero's
-        player or a Director (`bot.permissions.require_controls`, as for `/hero edit`). Every change is one
+        player or a server Director (`require_player`, as for `/hero edit`). Every change is one
         `bot.play.apply`."""
 
         def change(who: Member, table: Table) -> Change[CardsChanged]:
