@@ -51,6 +51,7 @@ SEQUENTIAL_MODE = "sequential"
 MODES = (SEQUENTIAL_MODE, *(f"{n} in flight" for n in IN_FLIGHT))
 GROWTH_MODES = MODES[1:3]  # 1 and 10 in flight: the growth table's
 SEQUENTIAL = 300  # interactions measured sequentially (a 10 ms idle gap before each)
+SEQUENTIAL_WITHIN = 30.0  # seconds a sequential window may take at most (a stalled bot)
 #: The windows of one measurement, the floor's alternating with the bot's in this order, all as long (the
 #: bot's four make its `--seconds`). Each half cancels a steady drift of the machine's speed; two halves make
 #: a burst of slowness (this machine has them, a second or so long) less likely to fall on one side only.
@@ -525,12 +526,13 @@ async def window(
     seconds: float,
 ) -> Sample:
     """One window of a measurement in `mode` (`MODES`): `seconds` closed-loop with N channels in flight; or,
-    sequentially, one channel with a 10 ms idle gap before each interaction for half as long, at most its
-    share of `SEQUENTIAL` interactions."""
+    sequentially, one channel with a 10 ms idle gap before each interaction, until its share of `SEQUENTIAL`
+    interactions is in. A count, not a time: a short (quick) window would leave the p99 of a few dozen
+    interactions, which is their slowest one."""
     if mode == SEQUENTIAL_MODE:
         most = SEQUENTIAL // WINDOWS.count(BOT)
         return await closed_loop(
-            fake, pid, send, channels[:1], seconds=seconds / 2, gap=0.01, per_channel_max=most
+            fake, pid, send, channels[:1], seconds=SEQUENTIAL_WITHIN, gap=0.01, per_channel_max=most
         )
     return await closed_loop(fake, pid, send, mode_channels(channels, mode), seconds=seconds)
 
