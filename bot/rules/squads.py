@@ -1,7 +1,7 @@
 """Minion squads: a shared Stamina pool; minions die as the pool drops past each minion's Stamina.
 
-Rules: Draw Steel Monsters, "Minions", with the
-damage order of Draw Steel, Combat, "Damage" (`bot.rules.damage.scale_damage`, then `resist_damage`).
+Rules: Draw Steel: Monsters, "Minions", with the damage order of Draw Steel, Combat, "Damage"
+(`bot.rules.damage.scale_damage`, then `resist_damage`).
 """
 
 from __future__ import annotations
