@@ -82,8 +82,8 @@ def settle_heap() -> None:
     """Keep the garbage collector's pauses short for the rest of the process (docs/performance.md, "Speed-only
     code kept"). A full collection walks every object of the oldest generation with the event loop stopped,
     and the modules, the extensions and the store are most of them. What exists once the bot is set up lives
-    as long as the process, so it goes to the permanent
-    generation, which no collection walks (an object there is still freed by reference counting). The young
+    as long as the process, so it goes to the permanent generation, which no collection walks (an object
+    there is still freed by reference counting). The young
     threshold is raised a little, so that fewer of the interactions in flight are promoted and bring the next
     full collection on; not more, because what a young collection frees is mostly discord.py's reference
     cycles (an interaction and its response, a view and its items), and its pause grows with the threshold."""

@@ -39,9 +39,9 @@ class Rescued:
 async def on_rescue(interaction: discord.Interaction[Any], eid: int, ver: int, arg: str) -> None:
     """The rescue button: spend 2 hero tokens, regain the recovery value as if before that damage.
 
-    The button stays open until answered or the hero's next turn starts, whatever else changes meanwhile (in
-    play by post the player answers later), so it names the offer (`offer_key`), not the channel version. A
-    press, by the hero's player (or the Director), is one event: the tokens spent
+    The offer stays open whatever else changes meanwhile (`bot.rules.encounter.rescue.offer_rescues`), so
+    the button names the offer (`offer_key`), not the channel version. A press, by the hero's player (or the
+    Director), is one event: the tokens spent
     (`bot.hero_tokens.spend_benefit`, one benefit per turn) and the regain applied as if before that damage
     (`bot.rules.encounter.rescue.rescue`)."""
     key = offer_key(arg)
